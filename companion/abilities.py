@@ -1,0 +1,170 @@
+"""Evaluate abilities written in the catalogue's vocabulary (docs/abilities.md).
+
+Pure functions: a station and a little context in, VP out.  ``manual`` and
+``choice`` abilities need an answer from the players; the game engine handles
+them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import UnknownCardValues
+from .station import LOCATION, MAIN, PLACEHOLDER, Cell, Station, count_types, neighbours
+
+YEARS = 4
+
+
+@dataclass
+class Context:
+    station: Station
+    cell: Cell | None            # the card's own cell (None for races/objectives)
+    credits: int
+    year: int                    # the year now (for remaining_year)
+    source: str                  # card or race name, for error messages
+    others: list[Station] = field(default_factory=list)   # other real players
+    final: bool = False          # evaluated at game end
+
+
+def _types(ctx: Context, placed, types):
+    try:
+        return count_types(placed, types)
+    except LookupError as e:
+        raise UnknownCardValues(str(e.args[0]), ["types"],
+                                why=f"'{ctx.source}' counts location types") from None
+
+
+def _need_cell(ctx: Context, what: str) -> Cell:
+    if ctx.cell is None:
+        raise UnknownCardValues(ctx.source, ["abilities"],
+                                why=f"'{what}' needs the card's own cell")
+    return ctx.cell
+
+
+def count(ab: dict, ctx: Context) -> int:
+    """The number an ability with ``per:`` counts."""
+    st = ctx.station
+    what = ab["per"]
+    types = ab.get("types")
+    if what == "adjacent_location":
+        cell = _need_cell(ctx, what)
+        return _types(ctx, [st.cells[n] for n in neighbours(cell) if n in st.cells], types)
+    if what == "station_location":
+        n = _types(ctx, st.cells.values(), types)
+        if not ab.get("include_self", True) and ctx.cell is not None and ctx.cell in st.cells:
+            n -= _types(ctx, [st.cells[ctx.cell]], types)
+        return n
+    if what == "location_within":
+        cell = _need_cell(ctx, what)
+        dist = st.distances_from(cell, cutoff=ab["distance"])
+        return _types(ctx, [st.cells[c] for c, d in dist.items() if c != cell and d >= 1], types)
+    if what == "reactor":
+        return len(st.reactors())
+    if what == "empty_reactor":
+        return sum(1 for c in st.reactors() if st.cells[c].cubes == 0)
+    if what == "energy_cube":
+        return st.cubes()
+    if what == "credit":
+        return ctx.credits
+    if what == "remaining_year":
+        return max(0, YEARS - ctx.year)
+    if what == "distinct_type":
+        seen: set[str] = set()
+        for p in st.cells.values():
+            if p.kind == LOCATION:
+                if p.types is None:
+                    raise UnknownCardValues(p.card or "?", ["types"],
+                                            why=f"'{ctx.source}' counts location types")
+                seen.update(p.types)
+        return len(seen)
+    if what == "spaceship":
+        return len(st.blocked)
+    if what == "other_station_location":
+        return sum(_types(ctx, o.cells.values(), types) for o in ctx.others)
+    raise ValueError(f"unknown counter {what}")
+
+
+def condition(cond: dict | None, ctx: Context) -> bool:
+    if not cond:
+        return True
+    st = ctx.station
+    if "farthest_from_main_reactor" in cond:
+        cell = _need_cell(ctx, "farthest_from_main_reactor")
+        dist = st.distances_from(MAIN)
+        mine = dist.get(cell, 0)
+        return all(d <= mine for c, d in dist.items() if st.cells[c].kind != PLACEHOLDER)
+    if "more" in cond:
+        mine = _types(ctx, st.cells.values(), cond["more"])
+        theirs = _types(ctx, st.cells.values(), cond["than"])
+        return mine > theirs
+    if "adjacent_to" in cond:
+        cell = _need_cell(ctx, "adjacent_to")
+        return _types(ctx, [st.cells[n] for n in neighbours(cell) if n in st.cells],
+                      cond["adjacent_to"]) > 0
+    raise ValueError(f"unknown condition {cond}")
+
+
+def evaluate(ab: dict, ctx: Context) -> tuple[int, str]:
+    """VP an ability gives now, and a short explanation.  Caps applied."""
+    if "per" in ab:
+        n = count(ab, ctx)
+        if "table" in ab:
+            table = ab["table"]
+            keys = [k for k in table if k <= n]
+            vp = table[max(keys)] if keys else 0
+            why = f"{n} {ab['per'].replace('_', ' ')}(s) -> {vp} by the table"
+        else:
+            every = ab.get("every", 1)
+            vp = (n // every) * ab["vp"]
+            unit = f"per {every} " if every != 1 else "per "
+            why = f"{ab['vp']:+d} {unit}{ab['per'].replace('_', ' ')}: {n}"
+    elif "flat" in ab:
+        ok = condition(ab.get("if"), ctx)
+        vp = ab["flat"] if ok else 0
+        why = f"{ab['flat']:+d} if {_cond_text(ab.get('if'))}: {'met' if ok else 'not met'}"
+    else:
+        raise ValueError("manual and choice abilities are resolved by the game")
+    cap = ab.get("cap")
+    if cap is not None and vp > cap:
+        why += f", capped at {cap}"
+        vp = cap
+    return vp, why
+
+
+def _cond_text(cond: dict | None) -> str:
+    if not cond:
+        return "always"
+    if "farthest_from_main_reactor" in cond:
+        return "no location is farther from the Main Reactor"
+    if "more" in cond:
+        return f"more {'/'.join(cond['more'])} than {'/'.join(cond['than'])}"
+    if "adjacent_to" in cond:
+        return f"adjacent to {'/'.join(cond['adjacent_to'])}"
+    return str(cond)
+
+
+def reads_other_stations(ab: dict) -> bool:
+    return ab.get("per") == "other_station_location"
+
+
+def describe(ab: dict) -> str:
+    """One line a player can read."""
+    when = {"immediate": "now", "end": "at game end", None: "(timing?)"}[ab.get("when")]
+    if "per" in ab:
+        t = f" [{'/'.join(ab['types'])}]" if ab.get("types") else ""
+        if "table" in ab:
+            s = f"table by {ab['per'].replace('_', ' ')}"
+        else:
+            vp = "?" if ab["vp"] is None else f"{ab['vp']:+d}"
+            every = ab.get("every", 1)
+            s = f"{vp} per {'' if every == 1 else str(every) + ' '}{ab['per'].replace('_', ' ')}{t}"
+            if ab["per"] == "location_within":
+                s += f" within {ab['distance']}"
+    elif "flat" in ab:
+        s = f"{'?' if ab['flat'] is None else format(ab['flat'], '+d')} if {_cond_text(ab.get('if'))}"
+    elif "choice" in ab:
+        s = f"others pay {ab['pay']} credit or lose {ab['lose']} VP"
+    else:
+        s = "VP typed by the players"
+    if "cap" in ab:
+        s += f" (max {'?' if ab['cap'] is None else ab['cap']})"
+    return f"{s}, {when}"

@@ -1,0 +1,408 @@
+"""The card catalogue: shipped YAML, the player's own overlay, and a record's `cards`.
+
+One schema for every entry (location cards, races, objectives).  A number that is
+not known is ``null``; the engine refuses to *use* an unknown number and tells the
+player which values to type from the physical card.  See ``docs/catalogue.md``
+and ``docs/abilities.md``.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from .errors import CatalogueError
+from .paths import data_dir, user_catalogue_path
+
+TYPES = ("administrative", "business", "military", "recreational", "diplomatic")
+CATEGORIES = ("location", "race", "objective", "conflict")
+WHEN = ("immediate", "end")
+
+# ---------------------------------------------------------------------------
+# Ability vocabulary
+# ---------------------------------------------------------------------------
+#: counter name -> extra keys it accepts
+COUNTERS: dict[str, tuple[str, ...]] = {
+    "adjacent_location": ("types",),
+    "station_location": ("types", "include_self"),
+    "location_within": ("types", "distance"),
+    "reactor": (),
+    "empty_reactor": (),
+    "energy_cube": (),
+    "credit": (),
+    "remaining_year": (),
+    "distinct_type": (),
+    "spaceship": (),
+    "other_station_location": ("types",),
+}
+CONDITIONS = ("farthest_from_main_reactor", "more", "adjacent_to")
+ABILITY_COMMON = ("when", "cap", "note")
+ABILITY_KINDS = ("per", "flat", "choice", "manual")
+CHOICES = ("pay_or_lose",)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _types_ok(v: Any) -> bool:
+    return isinstance(v, list) and all(t in TYPES for t in v)
+
+
+def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
+    key = f"abilities[{i}]"
+
+    def err(msg, k=None):
+        raise CatalogueError(msg, file=file, card=card, key=f"{key}.{k}" if k else key)
+
+    if not isinstance(ab, dict):
+        err("an ability must be a mapping")
+    kinds = [k for k in ABILITY_KINDS if k in ab]
+    if len(kinds) != 1:
+        err("an ability needs exactly one of: " + ", ".join(ABILITY_KINDS))
+    kind = kinds[0]
+    allowed = set(ABILITY_COMMON) | {kind}
+    if "when" not in ab:
+        err("missing (immediate, end, or null if not known yet)", "when")
+    if ab["when"] is not None and ab["when"] not in WHEN:
+        err(f"must be one of {', '.join(WHEN)} or null", "when")
+    if "cap" in ab and ab["cap"] is not None and not (_is_int(ab["cap"]) and ab["cap"] >= 0):
+        err("must be a whole number >= 0 or null", "cap")
+    if kind == "per":
+        counter = ab["per"]
+        if counter not in COUNTERS:
+            err(f"unknown counter '{counter}'; known: {', '.join(COUNTERS)}", "per")
+        allowed |= set(COUNTERS[counter]) | {"vp", "every", "table"}
+        if ("vp" in ab) == ("table" in ab):
+            err("a 'per' ability needs exactly one of 'vp' (per unit) or 'table'")
+        if "vp" in ab and ab["vp"] is not None and not _is_int(ab["vp"]):
+            err("must be a whole number or null", "vp")
+        if "table" in ab and ab["table"] is not None:
+            t = ab["table"]
+            if isinstance(t, dict):  # JSON keys are strings: accept "3" as 3
+                t = {int(k) if isinstance(k, str) and k.isdigit() else k: v for k, v in t.items()}
+            if not isinstance(t, dict) or not all(_is_int(k) and _is_int(v) for k, v in t.items()):
+                err("must map whole-number counts to whole-number VP, or be null", "table")
+            ab = {**ab, "table": t}
+        if "every" in ab and ab["every"] is not None and not (_is_int(ab["every"]) and ab["every"] >= 1):
+            err("must be a whole number >= 1, or null if not known", "every")
+        if "types" in ab and not _types_ok(ab["types"]):
+            err(f"must be a list of location types ({', '.join(TYPES)})", "types")
+        if "include_self" in ab and not isinstance(ab["include_self"], bool):
+            err("must be true or false", "include_self")
+        if counter == "location_within" and not (_is_int(ab.get("distance")) and ab["distance"] >= 1):
+            err("location_within needs a whole-number distance >= 1", "distance")
+    elif kind == "flat":
+        allowed |= {"if"}
+        if ab["flat"] is not None and not _is_int(ab["flat"]):
+            err("must be a whole number or null", "flat")
+        cond = ab.get("if")
+        if cond is not None:
+            if not isinstance(cond, dict) or len([c for c in cond if c in CONDITIONS]) != 1:
+                err("must be a mapping with one of: " + ", ".join(CONDITIONS), "if")
+            extra = set(cond) - set(CONDITIONS) - {"than"}
+            if extra:
+                err(f"unknown key '{sorted(extra)[0]}'", "if")
+            if "more" in cond and not (_types_ok(cond["more"]) and _types_ok(cond.get("than"))):
+                err("'more' and 'than' must be lists of location types", "if")
+            if "adjacent_to" in cond and not _types_ok(cond["adjacent_to"]):
+                err("'adjacent_to' must be a list of location types", "if")
+            if "farthest_from_main_reactor" in cond and cond["farthest_from_main_reactor"] is not True:
+                err("'farthest_from_main_reactor' must be true", "if")
+    elif kind == "choice":
+        allowed |= {"pay", "lose"}
+        if ab["choice"] not in CHOICES:
+            err(f"unknown choice '{ab['choice']}'; known: {', '.join(CHOICES)}", "choice")
+        for k in ("pay", "lose"):
+            if not (_is_int(ab.get(k)) and ab[k] >= 0):
+                err("must be a whole number >= 0", k)
+    elif kind == "manual":
+        if ab["manual"] is not True:
+            err("must be true", "manual")
+    extra = set(ab) - allowed
+    if extra:
+        err(f"unknown key '{sorted(extra)[0]}'")
+    return dict(ab)
+
+
+def ability_unknowns(ab: dict) -> list[str]:
+    """Names of the values of one ability that are still null."""
+    out = []
+    if ab.get("when") is None:
+        out.append("when")
+    if "cap" in ab and ab["cap"] is None:
+        out.append("cap")
+    if "per" in ab:
+        if "vp" in ab and ab["vp"] is None:
+            out.append("vp per unit")
+        if "table" in ab and ab["table"] is None:
+            out.append("table")
+        if "every" in ab and ab["every"] is None:
+            out.append("every")
+    if "flat" in ab and ab["flat"] is None:
+        out.append("flat VP")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Entries
+# ---------------------------------------------------------------------------
+CARD_KEYS = {"name", "category", "types", "cost", "energy", "vp", "max", "abilities",
+             "set", "kind", "copies", "source", "notes", "secret_objective",
+             "most", "least"}
+NUMBER_KEYS = ("cost", "energy", "vp")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One catalogue entry.  ``None`` means *not known yet*."""
+
+    name: str
+    category: str = "location"
+    types: tuple[str, ...] | None = None
+    cost: int | None = None
+    energy: int | None = None
+    vp: int | None = None
+    max: int | str | None = None          # N, "none" (no limit) or None (unknown)
+    abilities: tuple[dict, ...] | None = None
+    extra: dict = field(default_factory=dict, compare=False)
+
+    # -- what is missing -------------------------------------------------
+    def unknown_for_build(self) -> list[str]:
+        """Values needed to build this card that are still null."""
+        out = [k for k in NUMBER_KEYS if getattr(self, k) is None]
+        if self.abilities is None:
+            out.append("abilities")
+        else:
+            for i, ab in enumerate(self.abilities):
+                out += [f"ability {i + 1} {u}" for u in ability_unknowns(ab)]
+        return out
+
+    def unknown_all(self) -> list[str]:
+        out = self.unknown_for_build()
+        if self.types is None:
+            out.append("types")
+        if self.max is None:
+            out.append("max")
+        return out
+
+    @property
+    def limit(self) -> int | None:
+        """Build limit per station, or None for no limit.  Raises if unknown."""
+        if self.max == "none":
+            return None
+        return self.max  # type: ignore[return-value]
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"name": self.name}
+        if self.category != "location":
+            d["category"] = self.category
+        d["types"] = list(self.types) if self.types is not None else None
+        for k in NUMBER_KEYS:
+            d[k] = getattr(self, k)
+        d["max"] = self.max
+        d["abilities"] = [dict(a) for a in self.abilities] if self.abilities is not None else None
+        d.update(copy.deepcopy(self.extra))
+        return d
+
+
+def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
+    if not isinstance(raw, dict):
+        raise CatalogueError(f"entry {index} must be a mapping", file=file)
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise CatalogueError(f"entry {index} needs a non-empty 'name'", file=file, key="name")
+    name = name.strip()
+    for k in raw:
+        if k not in CARD_KEYS:
+            raise CatalogueError(f"unknown key '{k}'", file=file, card=name, key=k)
+    category = raw.get("category", "location")
+    if category not in CATEGORIES:
+        raise CatalogueError(f"must be one of {', '.join(CATEGORIES)}", file=file, card=name,
+                             key="category")
+    types = raw.get("types")
+    if types is not None:
+        if not _types_ok(types) or len(types) > 2 or len(set(types)) != len(types):
+            raise CatalogueError(f"must be a list of 0-2 distinct types from {', '.join(TYPES)}",
+                                 file=file, card=name, key="types")
+        types = tuple(types)
+    nums = {}
+    for k in NUMBER_KEYS:
+        v = raw.get(k)
+        if v is not None and not (_is_int(v) and v >= 0):
+            raise CatalogueError("must be a whole number >= 0, or null if not known",
+                                 file=file, card=name, key=k)
+        nums[k] = v
+    mx = raw.get("max")
+    if mx is not None and mx != "none" and not (_is_int(mx) and mx >= 1):
+        raise CatalogueError("must be a whole number >= 1, 'none' (no limit), or null if not known",
+                             file=file, card=name, key="max")
+    abilities = raw.get("abilities")
+    if abilities is not None:
+        if not isinstance(abilities, list):
+            raise CatalogueError("must be a list (empty for no ability) or null if not known",
+                                 file=file, card=name, key="abilities")
+        abilities = tuple(validate_ability(a, file=file, card=name, i=i)
+                          for i, a in enumerate(abilities))
+    extra = {k: copy.deepcopy(v) for k, v in raw.items()
+             if k in ("set", "kind", "copies", "source", "notes", "secret_objective",
+                      "most", "least")}
+    if category == "objective":
+        _validate_objective(raw, file=file, name=name)
+    return Card(name=name, category=category, types=types, max=mx, abilities=abilities,
+                extra=extra, **nums)
+
+
+def _validate_objective(raw: dict, *, file, name):
+    for k in ("most", "least"):
+        if k in raw:
+            m = raw[k]
+            if not isinstance(m, dict) or m.get("per") not in COUNTERS:
+                raise CatalogueError(f"must be a mapping with 'per': one of {', '.join(COUNTERS)}",
+                                     file=file, card=name, key=k)
+            bad = set(m) - {"per"} - set(COUNTERS[m["per"]])
+            if bad:
+                raise CatalogueError(f"unknown key '{sorted(bad)[0]}'", file=file, card=name, key=k)
+            if "types" in m and not _types_ok(m["types"]):
+                raise CatalogueError("types must be a list of location types", file=file,
+                                     card=name, key=k)
+
+
+def parse_entries(data: Any, *, file: str | None = None) -> list[Card]:
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise CatalogueError("a catalogue must be a list of entries", file=file)
+    cards = [parse_card(e, file=file, index=i) for i, e in enumerate(data)]
+    seen: set[str] = set()
+    for c in cards:
+        if c.name.lower() in seen:
+            raise CatalogueError("defined twice", file=file, card=c.name)
+        seen.add(c.name.lower())
+    return cards
+
+
+def load_yaml(path: Path | str) -> list[Card]:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CatalogueError(f"cannot read: {e.strerror}", file=str(path)) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        raise CatalogueError(f"not valid YAML{where}", file=str(path)) from None
+    return parse_entries(data, file=str(path))
+
+
+# ---------------------------------------------------------------------------
+# Catalogue with overlays
+# ---------------------------------------------------------------------------
+SHIPPED_FILES = ("cards.yaml", "races.yaml", "objectives.yaml")
+
+
+class Catalogue:
+    """Name -> :class:`Card`, built from layers; a later layer wins."""
+
+    def __init__(self, cards: Iterable[Card] = ()):
+        self._cards: dict[str, Card] = {}
+        for c in cards:
+            self._cards[c.name.lower()] = c
+
+    # construction ---------------------------------------------------------
+    @classmethod
+    def shipped(cls) -> "Catalogue":
+        folder = data_dir() / "among-the-stars"
+        cards: list[Card] = []
+        for f in SHIPPED_FILES:
+            cards += load_yaml(folder / f)
+        return cls(cards)
+
+    @classmethod
+    def default(cls) -> "Catalogue":
+        """Shipped catalogue overlaid with the player's own catalogue file."""
+        cat = cls.shipped()
+        p = user_catalogue_path()
+        if p.exists():
+            cat = cat.overlay(load_yaml(p))
+        return cat
+
+    def overlay(self, cards: Iterable[Card]) -> "Catalogue":
+        new = Catalogue(self._cards.values())
+        for c in cards:
+            new._cards[c.name.lower()] = c
+        return new
+
+    # queries --------------------------------------------------------------
+    def get(self, name: str) -> Card | None:
+        return self._cards.get(str(name).strip().lower())
+
+    def __contains__(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def __iter__(self):
+        return iter(sorted(self._cards.values(), key=lambda c: c.name))
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def names(self, category: str = "location") -> list[str]:
+        return sorted(c.name for c in self._cards.values() if c.category == category)
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        import difflib
+        names = [c.name for c in self._cards.values()]
+        return difflib.get_close_matches(str(name), names, n=n, cutoff=0.6)
+
+
+# ---------------------------------------------------------------------------
+# The player's own catalogue: save, export, import
+# ---------------------------------------------------------------------------
+def dump_yaml(cards: Iterable[Card]) -> str:
+    return yaml.safe_dump([c.to_dict() for c in cards], sort_keys=False, allow_unicode=True)
+
+
+def load_user_cards(path: Path | None = None) -> list[Card]:
+    path = Path(path) if path else user_catalogue_path()
+    return load_yaml(path) if path.exists() else []
+
+
+def save_user_card(card: Card, path: Path | None = None) -> Path:
+    """Add or replace one card in the player's catalogue file (atomic write)."""
+    path = Path(path) if path else user_catalogue_path()
+    cards = {c.name.lower(): c for c in load_user_cards(path)}
+    cards[card.name.lower()] = card
+    _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
+    return path
+
+
+def export_user_catalogue(dest: Path | str, path: Path | None = None) -> Path:
+    dest = Path(dest)
+    _write_atomic(dest, dump_yaml(load_user_cards(path)))
+    return dest
+
+
+def import_user_catalogue(src: Path | str, path: Path | None = None) -> list[str]:
+    """Merge a catalogue file into the player's own; returns the names imported.
+
+    The file is validated completely before anything is written.
+    """
+    incoming = load_yaml(src)
+    path = Path(path) if path else user_catalogue_path()
+    cards = {c.name.lower(): c for c in load_user_cards(path)}
+    for c in incoming:
+        cards[c.name.lower()] = c
+    _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
+    return [c.name for c in incoming]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

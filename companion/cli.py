@@ -1,0 +1,100 @@
+"""Command line: ``python -m companion score RECORD.json [--json]`` and friends."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .errors import CompanionError, IllegalAction
+
+
+def _fail(e: Exception) -> int:
+    msg = str(e)
+    if isinstance(e, IllegalAction) and e.index is not None:
+        msg = f"action {e.index}: {msg}"
+    print(f"error: {msg}", file=sys.stderr)
+    return 2
+
+
+def cmd_score(args) -> int:
+    from .game import Game
+    from .record import read_record
+    game = Game.from_record(read_record(args.record))
+    result = game.score()
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1))
+        return 0
+    print("Final scoring" if result.final else
+          f"Game in progress (year {game.state.year}, turn {game.state.turn}): score so far")
+    t = result.table.rename(columns={"credits": "credits_vp"})
+    print(t.to_string(index=False))
+    print()
+    print(result.explanation)
+    if args.lines:
+        print()
+        print(result.lines.to_string(index=False))
+    return 0
+
+
+def cmd_check(args) -> int:
+    from .game import Game
+    from .record import read_record
+    game = Game.from_record(read_record(args.record))
+    st = game.state
+    where = "finished" if st.finished else f"year {st.year}, turn {st.turn}"
+    print(f"ok: {len(game.actions)} actions, {where}")
+    return 0
+
+
+def cmd_catalogue(args) -> int:
+    from . import catalogue as cat
+    if args.what == "export":
+        path = cat.export_user_catalogue(args.file)
+        print(f"exported {len(cat.load_user_cards())} card(s) to {path}")
+    elif args.what == "import":
+        names = cat.import_user_catalogue(args.file)
+        print(f"imported {len(names)} card(s) into {cat.user_catalogue_path()}")
+    elif args.what == "unknown":
+        c = cat.Catalogue.default()
+        for card in c:
+            missing = card.unknown_all()
+            if missing:
+                print(f"{card.name}: {', '.join(missing)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m companion",
+                                description="Among the Stars table companion")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("score", help="final table of a game record")
+    s.add_argument("record")
+    s.add_argument("--json", action="store_true", help="machine-readable output only")
+    s.add_argument("--lines", action="store_true", help="also print every VP line with its source")
+    s.set_defaults(func=cmd_score)
+    c = sub.add_parser("check", help="replay a record and report whether it is legal")
+    c.add_argument("record")
+    c.set_defaults(func=cmd_check)
+    k = sub.add_parser("catalogue", help="your own card catalogue")
+    k.add_argument("what", choices=["export", "import", "unknown"])
+    k.add_argument("file", nargs="?")
+    k.set_defaults(func=cmd_catalogue)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "what", None) in ("export", "import") and not args.file:
+        print("error: give the file to export to / import from", file=sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except CompanionError as e:
+        return _fail(e)
+    except Exception as e:  # a bug: one line, not a traceback, unless debugging
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        print(f"internal error: {type(e).__name__}: {e} (set COMPANION_DEBUG=1 for details)",
+              file=sys.stderr)
+        return 3

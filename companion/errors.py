@@ -1,0 +1,91 @@
+"""One exception family for everything a player or a file can get wrong.
+
+Every error the companion raises on purpose derives from :class:`CompanionError`,
+so the command line and the dashboard can show its message instead of a
+traceback.  Illegal actions raise :class:`IllegalAction` (or a subclass); its
+message names the action, the card, the cell and the rule, and the game is left
+exactly as it was.
+"""
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every error meant to be shown to a player."""
+
+
+class IllegalAction(CompanionError):
+    """An action the rules do not allow.  Nothing was changed."""
+
+    def __init__(self, rule: str, message: str, *, action: dict | None = None,
+                 index: int | None = None):
+        self.rule = rule
+        self.action = dict(action or {})
+        self.index = index
+        self.detail = message
+        super().__init__(self._compose())
+
+    def _compose(self) -> str:
+        a = self.action
+        what = a.get("do", "action")
+        parts = []
+        if a.get("player"):
+            parts.append(str(a["player"]))
+        parts.append(what)
+        if a.get("card"):
+            parts.append(f"'{a['card']}'")
+        if a.get("at") is not None and what in ("build", "reactor"):
+            parts.append(f"at {list(a['at'])}")
+        head = " ".join(parts)
+        return f"{head}: {self.detail} [rule: {self.rule}]"
+
+    def at_index(self, index: int) -> "IllegalAction":
+        self.index = index
+        return self
+
+
+class UnknownCardValues(IllegalAction):
+    """A card's printed numbers are needed but nobody has typed them yet."""
+
+    def __init__(self, card: str, fields: list[str], *, action: dict | None = None,
+                 why: str = ""):
+        self.card = card
+        self.fields = list(fields)
+        msg = (f"the printed values of '{card}' are not known yet; enter "
+               f"{', '.join(self.fields)} from the physical card")
+        if why:
+            msg += f" ({why})"
+        super().__init__("unknown-values", msg, action=action)
+
+
+class CatalogueError(CompanionError):
+    """A catalogue file (YAML or a record's `cards`) is malformed."""
+
+    def __init__(self, message: str, *, file: str | None = None,
+                 card: str | None = None, key: str | None = None):
+        self.file, self.card, self.key = file, card, key
+        where = []
+        if file:
+            where.append(str(file))
+        if card:
+            where.append(f"card '{card}'")
+        if key:
+            where.append(f"key '{key}'")
+        super().__init__((": ".join(where) + ": " if where else "") + message)
+
+
+class RecordError(CompanionError):
+    """A game record file is malformed (not an illegal move: a broken file)."""
+
+    def __init__(self, message: str, *, index: int | None = None):
+        self.index = index
+        prefix = f"action {index}: " if index is not None else ""
+        super().__init__(prefix + message)
+
+
+class MissingEntry(CompanionError):
+    """Final scoring needs something only the players can type (manual VP)."""
+
+    def __init__(self, needed: list[str]):
+        self.needed = list(needed)
+        super().__init__("final scoring needs these entries from the players: "
+                         + "; ".join(self.needed))

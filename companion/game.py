@@ -1,0 +1,670 @@
+"""The Among the Stars engine: a game is its setup plus an ordered list of actions.
+
+Modelled on python-chess: :meth:`Game.push` applies an action (or raises
+:class:`~companion.errors.IllegalAction` and changes nothing), :meth:`Game.pop`
+takes the last one back, :meth:`Game.check` and :meth:`Game.legal_cells` are
+queries.  The state is always the replay of the record.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from . import abilities as abl
+from .catalogue import Card, Catalogue, parse_entries
+from .errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
+from .station import LOCATION, MAIN, REACTOR, Cell, Placed, Station, as_cell
+
+from .record import FORMAT  # noqa: E402
+YEARS = 4
+MODES = ("standard", "aggressive")
+ACTIONS = ("build", "reactor", "discard")
+START_CREDITS = 10
+REACTOR_COST = 1
+DISCARD_GAIN = 3
+ENERGY_REACH = 2
+BASE_REACTOR_SUPPLY = 16
+
+RULES = {
+    "not-adjacent": "a location must be built orthogonally adjacent to a built location (B 4, Build Location)",
+    "occupied": "that cell already holds a location",
+    "no-energy": "the energy must come from reactors within distance 2, counted through built locations (B 4; FAQ)",
+    "energy-from": "the reactors named in energy_from must be within distance 2 and hold the cubes",
+    "credits": "not enough credits to pay the card's cost (B 4: a player who cannot pay must take another action)",
+    "max": "the card's MAX build limit for one station is reached",
+    "reactor-supply": "no Power Reactor cards are left in the supply (B 4, Build Power Reactor)",
+    "reactor-credits": "building a Power Reactor costs 1 credit (B 4, Build Power Reactor)",
+    "wrong-player": "that player is not in this game or has already acted this turn",
+    "wrong-turn": "actions are entered for the current year and turn only",
+    "game-over": "the game has ended after year 4",
+    "unknown-card": "the card is not in the catalogue",
+    "spaceship": "a spaceship occupies that space: no location may be built there (R 3)",
+    "limited-space": "outside the agreed table area (Limited Space variant)",
+    "choice": "School of Alien Cultures: every other player pays 1 credit or loses 2 VP; enter each choice",
+    "manual-vp": "this ability's VP is typed by the players",
+    "malformed": "the action is not in the record format",
+    "resolve-order": "simultaneous effects resolve by VP, then credits, then a random order stored in the record",
+}
+
+
+def rule_text(rule: str) -> str:
+    return RULES.get(rule, rule)
+
+
+# ---------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------
+@dataclass
+class Setup:
+    players: list[str]
+    mode: str = "standard"
+    races: dict[str, str] = field(default_factory=dict)
+    objectives: list[str] = field(default_factory=list)
+    secret_objectives: dict[str, str] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Setup":
+        if not isinstance(d, dict):
+            raise RecordError("'setup' must be an object")
+        known = {"players", "mode", "races", "objectives", "secret_objectives", "options"}
+        extra = set(d) - known
+        if extra:
+            raise RecordError(f"setup: unknown key '{sorted(extra)[0]}'")
+        players = d.get("players")
+        if (not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players)):
+            raise RecordError("setup.players must be a list of names")
+        players = [p.strip() for p in players]
+        if not 2 <= len(players) <= 6:
+            raise RecordError(f"setup.players: 2 to 6 players, not {len(players)}")
+        if len({p.lower() for p in players}) != len(players):
+            raise RecordError("setup.players: two players have the same name")
+        mode = d.get("mode", "standard")
+        if mode not in MODES:
+            raise RecordError(f"setup.mode must be one of {', '.join(MODES)}")
+        races = d.get("races") or {}
+        objectives = d.get("objectives") or []
+        secret = d.get("secret_objectives") or {}
+        options = d.get("options") or {}
+        if not isinstance(races, dict) or not all(p in players and isinstance(r, str)
+                                                 for p, r in races.items()):
+            raise RecordError("setup.races must map player names to race names")
+        if not isinstance(objectives, list) or not all(isinstance(o, str) for o in objectives):
+            raise RecordError("setup.objectives must be a list of objective names")
+        if not isinstance(secret, dict) or not all(p in players and isinstance(o, str)
+                                                  for p, o in secret.items()):
+            raise RecordError("setup.secret_objectives must map player names to objective names")
+        if not isinstance(options, dict):
+            raise RecordError("setup.options must be an object")
+        bounds = options.get("limited_space")
+        if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 4
+                                       and all(isinstance(b, int) for b in bounds)
+                                       and bounds[0] <= 0 <= bounds[1] and bounds[2] <= 0 <= bounds[3]):
+            raise RecordError("setup.options.limited_space must be [min_row, max_row, min_col, max_col] "
+                              "around [0, 0]")
+        sup = options.get("reactor_supply", BASE_REACTOR_SUPPLY)
+        if not (isinstance(sup, int) and sup >= 0):
+            raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
+        return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options))
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"players": list(self.players), "mode": self.mode,
+                             "races": dict(self.races), "objectives": list(self.objectives)}
+        if self.secret_objectives:
+            d["secret_objectives"] = dict(self.secret_objectives)
+        d["options"] = copy.deepcopy(self.options)
+        return d
+
+    def turns_in_year(self, year: int) -> int:
+        if self.mode == "aggressive":
+            first = 3 if len(self.players) >= 5 else 2
+            if year >= first:
+                return 7
+        return 6
+
+    @staticmethod
+    def passing(year: int) -> str:
+        """Years 1 and 3 pass clockwise (to the left), years 2 and 4 counter-clockwise."""
+        return "clockwise" if year % 2 == 1 else "counter-clockwise"
+
+
+# ---------------------------------------------------------------------------
+# State
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class VPLine:
+    """One VP change, traceable to its source."""
+    player: str
+    vp: int
+    category: str          # printed | ability | interaction | manual
+    source: str            # card name (or what)
+    cell: Cell | None
+    rule: str
+    year: int
+    turn: int
+    index: int             # action index that caused it
+
+
+@dataclass
+class PlayerState:
+    name: str
+    vp: int = 0
+    credits: int = 0
+    station: Station = field(default_factory=Station)
+    ledger: list[VPLine] = field(default_factory=list)
+    last: dict | None = None
+
+    def copy(self) -> "PlayerState":
+        return PlayerState(self.name, self.vp, self.credits, self.station.copy(),
+                           list(self.ledger), self.last)
+
+
+@dataclass
+class Pending:
+    owner: str
+    kind: str              # choice | ability
+    card: str
+    cell: Cell
+    data: dict
+    index: int
+    choices: dict = field(default_factory=dict)
+
+
+@dataclass
+class State:
+    setup: Setup
+    players: dict[str, PlayerState]
+    year: int = 1
+    turn: int = 1
+    acted: list[str] = field(default_factory=list)
+    reactor_supply: int = BASE_REACTOR_SUPPLY
+    pending: list[Pending] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    finished: bool = False
+    index: int = 0          # number of actions applied
+
+    @classmethod
+    def initial(cls, setup: Setup) -> "State":
+        bounds = setup.options.get("limited_space")
+        players = {p: PlayerState(p, credits=START_CREDITS,
+                                  station=Station(bounds=tuple(bounds) if bounds else None))
+                   for p in setup.players}
+        return cls(setup, players,
+                   reactor_supply=setup.options.get("reactor_supply", BASE_REACTOR_SUPPLY))
+
+    def copy(self) -> "State":
+        return State(self.setup, {k: v.copy() for k, v in self.players.items()}, self.year,
+                     self.turn, list(self.acted), self.reactor_supply, list(self.pending),
+                     list(self.discards), self.finished, self.index)
+
+    @property
+    def waiting(self) -> list[str]:
+        """Players who have not acted yet this turn, in seat order."""
+        return [] if self.finished else [p for p in self.setup.players if p not in self.acted]
+
+    @property
+    def passing(self) -> str:
+        return self.setup.passing(self.year)
+
+    def station(self, player: str) -> Station:
+        return self.players[player].station
+
+
+# ---------------------------------------------------------------------------
+# Game
+# ---------------------------------------------------------------------------
+class Game:
+    """Setup + actions; the state is derived by replaying them."""
+
+    def __init__(self, setup: Setup | dict, *, cards: Iterable[dict] = (),
+                 catalogue: Catalogue | None = None, manual: Iterable[dict] = (),
+                 rng: random.Random | None = None):
+        self.setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
+        base = catalogue if catalogue is not None else Catalogue.default()
+        try:
+            own = parse_entries(list(cards), file="record cards")
+        except CatalogueError as e:
+            raise RecordError(str(e)) from None
+        self._own: dict[str, Card] = {c.name.lower(): c for c in own}
+        self.catalogue = base.overlay(own)
+        self.actions: list[dict] = []
+        self.manual: list[dict] = list(manual)
+        self.rng = rng or random.Random()
+        self._check_setup_names()
+        self.state = State.initial(self.setup)
+
+    # -- record in and out ----------------------------------------------------
+    @classmethod
+    def from_record(cls, record: dict, catalogue: Catalogue | None = None) -> "Game":
+        """Replay a record.  Raises RecordError / IllegalAction naming the action index."""
+        from .record import validate_record
+        validate_record(record)
+        game = cls(record["setup"], cards=record.get("cards") or [], catalogue=catalogue,
+                   manual=record.get("manual") or [])
+        state = game.state
+        for i, action in enumerate(record.get("actions") or []):
+            try:
+                norm = game._apply(state, action, strict=True)
+            except IllegalAction as e:
+                raise e.at_index(i)
+            game.actions.append(norm)
+        return game
+
+    def to_record(self) -> dict:
+        return {"format": FORMAT, "setup": self.setup.to_dict(),
+                "cards": [c.to_dict() for c in self.used_cards()],
+                "actions": copy.deepcopy(self.actions),
+                "manual": copy.deepcopy(self.manual)}
+
+    def used_cards(self) -> list[Card]:
+        """Definitions of every card, race and objective this game refers to."""
+        names: list[str] = []
+        names += list(self.setup.races.values()) + list(self.setup.objectives)
+        names += list(self.setup.secret_objectives.values())
+        names += [a["card"] for a in self.actions if a.get("card")]
+        seen, out = set(), []
+        for n in names:
+            c = self.catalogue.get(n)
+            if c is not None and c.name.lower() not in seen:
+                seen.add(c.name.lower())
+                out.append(c)
+        for k, c in self._own.items():       # keep definitions the record brought
+            if k not in seen:
+                seen.add(k)
+                out.append(c)
+        return sorted(out, key=lambda c: c.name)
+
+    def define(self, card: Card) -> None:
+        """Add or correct a card definition for this game (e.g. values a player typed).
+
+        The record is replayed with the new definition; if that makes an earlier
+        action illegal, nothing changes and the error is raised.
+        """
+        old_cat, old_own = self.catalogue, dict(self._own)
+        self._own[card.name.lower()] = card
+        self.catalogue = self.catalogue.overlay([card])
+        try:
+            self._replay()
+        except Exception:
+            self.catalogue, self._own = old_cat, old_own
+            self._replay()
+            raise
+
+    def _check_setup_names(self) -> None:
+        for p, r in self.setup.races.items():
+            c = self.catalogue.get(r)
+            if c is None or c.category != "race":
+                raise RecordError(f"setup.races: unknown race '{r}' for {p}")
+        for o in list(self.setup.objectives) + list(self.setup.secret_objectives.values()):
+            c = self.catalogue.get(o)
+            if c is None or c.category != "objective":
+                raise RecordError(f"setup: unknown objective '{o}'")
+        for p in self.setup.secret_objectives:
+            race = self.catalogue.get(self.setup.races.get(p, "")) if p in self.setup.races else None
+            if race is None or not race.extra.get("secret_objective"):
+                raise RecordError(f"setup.secret_objectives: {p}'s race holds no secret objective")
+
+    # -- the python-chess style API ----------------------------------------------
+    def check(self, action: dict) -> dict:
+        """The normalised action if it is legal now; raises IllegalAction if not.
+
+        A query: the game is not changed.
+        """
+        trial = self.state.copy()
+        return self._apply(trial, action, strict=False, rng=random.Random(0))
+
+    def is_legal(self, action: dict) -> bool:
+        try:
+            self.check(action)
+            return True
+        except IllegalAction:
+            return False
+
+    def why_illegal(self, action: dict) -> str | None:
+        try:
+            self.check(action)
+            return None
+        except IllegalAction as e:
+            return str(e)
+
+    def push(self, action: dict) -> dict:
+        """Apply ``action``; returns the stored (normalised) action."""
+        trial = self.state.copy()
+        norm = self._apply(trial, action, strict=False, rng=self.rng)
+        self.state = trial
+        self.actions.append(norm)
+        return norm
+
+    def pop(self) -> dict:
+        """Undo: drop the last action and replay the rest."""
+        if not self.actions:
+            raise IllegalAction("nothing-to-undo", "there is no action to undo")
+        last = self.actions.pop()
+        self._replay()
+        return last
+
+    def _replay(self) -> None:
+        state = State.initial(self.setup)
+        for i, a in enumerate(self.actions):
+            try:
+                self._apply(state, a, strict=True)
+            except IllegalAction as e:
+                raise e.at_index(i)
+        self.state = state
+
+    def replayed(self, upto: int | None = None) -> State:
+        """The state after the first ``upto`` actions (all by default); a fresh object."""
+        state = State.initial(self.setup)
+        for a in self.actions[:upto]:
+            self._apply(state, a, strict=True)
+        return state
+
+    # -- queries for the table -------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def card(self, name: str) -> Card:
+        c = self.catalogue.get(name)
+        if c is None or c.category not in ("location", "conflict"):
+            sug = self.catalogue.suggest(name) if c is None else []
+            hint = f"; did you mean {', '.join(sug)}?" if sug else ""
+            raise IllegalAction("unknown-card", f"no location card called '{name}'{hint}",
+                                action={"card": name})
+        return c
+
+    def legal_cells(self, player: str, card: str | None = None, do: str = "build") -> list[Cell]:
+        """Cells where ``player`` may build ``card`` (or a reactor) right now."""
+        st = self.state
+        if st.finished or player not in st.players or player in st.acted:
+            return []
+        ps = st.players[player]
+        station = ps.station
+        if do == "reactor":
+            if ps.credits < REACTOR_COST or st.reactor_supply <= 0:
+                return []
+            return station.frontier()
+        c = self.card(card)
+        if c.unknown_for_build():
+            raise UnknownCardValues(c.name, c.unknown_for_build(),
+                                    action={"do": "build", "card": c.name, "player": player})
+        if ps.credits < c.cost:
+            return []
+        if station.copies_of(c.name) >= 1:
+            if c.max is None:
+                raise UnknownCardValues(c.name, ["max"], why="a second copy is being built")
+            if c.limit is not None and station.copies_of(c.name) >= c.limit:
+                return []
+        return [cell for cell in station.frontier()
+                if c.energy == 0 or station.energy_in_range(cell, ENERGY_REACH) >= c.energy]
+
+    def payers(self, player: str, cell: Cell) -> list[tuple[Cell, int, int]]:
+        """Reactors that could pay energy for ``cell``: (cell, distance, cubes)."""
+        return [r for r in self.state.station(player).reactors_in_range(as_cell(list(cell)), ENERGY_REACH)
+                if r[2] > 0]
+
+    def legal_actions(self, player: str, card: str) -> list[dict]:
+        """Every legal action for ``player`` holding ``card`` (default energy payers)."""
+        st = self.state
+        base = {"year": st.year, "turn": st.turn, "player": player, "card": card}
+        out = []
+        try:
+            cells = self.legal_cells(player, card)
+        except UnknownCardValues:
+            cells = []
+        for cell in cells:
+            out.append({**base, "do": "build", "at": list(cell)})
+        for cell in self.legal_cells(player, do="reactor"):
+            out.append({**base, "do": "reactor", "at": list(cell)})
+        if not st.finished and player in st.players and player not in st.acted:
+            out.append({**base, "do": "discard"})
+        return out
+
+    def score(self):
+        from .scoring import score
+        return score(self)
+
+    # -- the rules ---------------------------------------------------------------------
+    def _apply(self, state: State, action: Any, *, strict: bool,
+               rng: random.Random | None = None) -> dict:
+        """Check and apply one action to ``state`` (mutated).  Returns it normalised."""
+        if not isinstance(action, dict):
+            raise IllegalAction("malformed", "an action must be an object")
+        a = dict(action)
+        do = a.get("do")
+        if do not in ACTIONS:
+            raise IllegalAction("malformed", f"'do' must be one of {', '.join(ACTIONS)}, not {do!r}",
+                                action=a)
+        player = a.get("player")
+        if state.finished:
+            raise IllegalAction("game-over", "the game has ended after year 4", action=a)
+        if player not in state.players:
+            raise IllegalAction("wrong-player", f"'{player}' is not a player in this game", action=a)
+        year, turn = a.setdefault("year", state.year), a.setdefault("turn", state.turn)
+        if year != state.year or turn != state.turn:
+            raise IllegalAction("wrong-turn",
+                                f"it is year {state.year}, turn {state.turn}, not year {year}, turn {turn}",
+                                action=a)
+        if player in state.acted:
+            raise IllegalAction("wrong-player",
+                                f"{player} has already acted in year {year}, turn {turn}", action=a)
+        name = a.get("card")
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalAction("malformed", "name the card that was selected", action=a)
+        card = self.card(name)
+        a["card"] = card.name
+        ps = state.players[player]
+        index = state.index
+
+        if do == "discard":
+            for k in ("at", "energy_from"):
+                a.pop(k, None)
+            ps.credits += DISCARD_GAIN
+            state.discards.append(card.name)
+        else:
+            try:
+                cell = as_cell(a.get("at"))
+            except ValueError as e:
+                raise IllegalAction("malformed", str(e), action=a) from None
+            a["at"] = list(cell)
+            station = ps.station
+            if cell in station:
+                raise IllegalAction("occupied", f"{list(cell)} already holds the "
+                                    f"{station.cells[cell].label}", action=a)
+            if cell in station.blocked:
+                raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
+            if not station.in_bounds(cell):
+                raise IllegalAction("limited-space", f"{list(cell)} is outside the agreed area "
+                                    f"{list(station.bounds or [])}", action=a)
+            if not station.is_adjacent_to_built(cell):
+                raise IllegalAction("not-adjacent", f"{list(cell)} is not orthogonally adjacent "
+                                    "to a built location", action=a)
+            if do == "reactor":
+                a.pop("energy_from", None)
+                if state.reactor_supply <= 0:
+                    raise IllegalAction("reactor-supply", "no Power Reactor cards are left", action=a)
+                if ps.credits < REACTOR_COST:
+                    raise IllegalAction("reactor-credits", f"{player} has no credits left "
+                                        "(a Power Reactor costs 1)", action=a)
+                ps.credits -= REACTOR_COST
+                state.reactor_supply -= 1
+                station.place(cell, Placed(REACTOR, cubes=2, year=year, turn=turn))
+                state.discards.append(card.name)
+            else:
+                self._build(state, ps, card, cell, a, index, strict)
+        ps.last = a
+        state.acted.append(player)
+        state.index += 1
+        if len(state.acted) == len(state.players):
+            self._end_turn(state, a, strict, rng)
+        return a
+
+    def _build(self, state: State, ps: PlayerState, card: Card, cell: Cell, a: dict,
+               index: int, strict: bool) -> None:
+        station = ps.station
+        missing = card.unknown_for_build()
+        if missing:
+            raise UnknownCardValues(card.name, missing, action=a)
+        copies = station.copies_of(card.name)
+        if copies >= 1 and card.max is None:
+            raise UnknownCardValues(card.name, ["max"], action=a,
+                                    why="needed because a second copy is being built")
+        if card.limit is not None and copies >= card.limit:
+            raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
+                                f"'{card.name}'", action=a)
+        if ps.credits < card.cost:
+            raise IllegalAction("credits", f"costs {card.cost} credits, {ps.name} has {ps.credits}",
+                                action=a)
+        # energy
+        payers = {c: (d, cubes) for c, d, cubes in station.reactors_in_range(cell, ENERGY_REACH)}
+        if "energy_from" in a and a["energy_from"] is not None:
+            raw = a["energy_from"]
+            try:
+                paid = [as_cell(x) for x in raw] if isinstance(raw, list) else None
+            except ValueError:
+                paid = None
+            if paid is None:
+                raise IllegalAction("malformed", "energy_from must be a list of [row, col] reactor cells",
+                                    action=a)
+            if len(paid) != card.energy:
+                raise IllegalAction("energy-from", f"the card needs {card.energy} energy, "
+                                    f"energy_from names {len(paid)} cube(s)", action=a)
+            for c in set(paid):
+                if c not in payers:
+                    what = station.cells[c].label if c in station.cells else "nothing"
+                    raise IllegalAction("energy-from", f"{list(c)} ({what}) is not a reactor within "
+                                        f"distance 2 of {list(cell)}", action=a)
+                if paid.count(c) > payers[c][1]:
+                    raise IllegalAction("energy-from", f"the reactor at {list(c)} has only "
+                                        f"{payers[c][1]} cube(s)", action=a)
+        else:
+            paid = station.default_energy(cell, card.energy, ENERGY_REACH)
+            if paid is None:
+                have = sum(cubes for _, cubes in payers.values())
+                raise IllegalAction("no-energy", f"needs {card.energy} energy, reactors within "
+                                    f"distance 2 of {list(cell)} hold {have} cube(s)", action=a)
+        a["energy_from"] = [list(c) for c in paid]
+        # the choices the card will need, checked before anything changes
+        others = [p for p in state.setup.players if p != ps.name]
+        for ab in card.abilities or ():
+            if ab.get("when") != "immediate":
+                continue
+            if "choice" in ab:
+                ch = a.get("choices")
+                if (not isinstance(ch, dict) or set(ch) != set(others)
+                        or not all(v in ("pay", "lose") for v in ch.values())):
+                    raise IllegalAction("choice", f"each other player ({', '.join(others)}) must "
+                                        f"choose 'pay' ({ab['pay']} credit) or 'lose' ({ab['lose']} VP)",
+                                        action=a)
+            if "manual" in ab:
+                mv = a.get("manual_vp")
+                if not (isinstance(mv, int) and not isinstance(mv, bool)):
+                    raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
+                                        "(manual_vp)", action=a)
+        # pay and place
+        ps.credits -= card.cost
+        for c in paid:
+            station.take_cube(c)
+        station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
+                                   turn=state.turn))
+        self._gain(state, ps.name, card.vp, "printed", card.name, cell,
+                   f"printed VP of '{card.name}'", index)
+        for ab in card.abilities or ():
+            if ab.get("when") != "immediate":
+                continue
+            if "choice" in ab or abl.reads_other_stations(ab):
+                state.pending.append(Pending(ps.name, "choice" if "choice" in ab else "ability",
+                                             card.name, cell, ab, index,
+                                             dict(a.get("choices") or {})))
+            elif "manual" in ab:
+                self._gain(state, ps.name, a["manual_vp"], "manual", card.name, cell,
+                           "ability, VP typed by the players", index)
+            else:
+                ctx = abl.Context(station, cell, ps.credits, state.year, card.name)
+                vp, why = abl.evaluate(ab, ctx)
+                self._gain(state, ps.name, vp, "ability", card.name, cell, why, index)
+
+    @staticmethod
+    def _gain(state: State, player: str, vp: int, category: str, source: str, cell: Cell | None,
+              rule: str, index: int) -> int:
+        ps = state.players[player]
+        actual = max(-ps.vp, vp)          # VP never below 0 (B FAQ)
+        if actual != vp:
+            rule += f" (only {-actual} could be lost: VP never goes below 0)"
+        ps.vp += actual
+        if actual or category == "printed":
+            ps.ledger.append(VPLine(player, actual, category, source, cell, rule, state.year,
+                                    state.turn, index))
+        return actual
+
+    def _end_turn(self, state: State, a: dict, strict: bool, rng: random.Random | None) -> None:
+        if state.pending:
+            order = self._resolution_order(state, a, strict, rng)
+            for owner in order:
+                for p in [p for p in state.pending if p.owner == owner]:
+                    self._resolve(state, p)
+            state.pending = []
+        state.acted = []
+        state.turn += 1
+        if state.turn > state.setup.turns_in_year(state.year):
+            state.turn = 1
+            state.year += 1
+            if state.year > YEARS:
+                state.finished = True
+                state.year = YEARS
+                state.turn = state.setup.turns_in_year(YEARS)
+            else:
+                for ps in state.players.values():
+                    ps.credits += START_CREDITS
+
+    def _resolution_order(self, state: State, a: dict, strict: bool,
+                          rng: random.Random | None) -> list[str]:
+        owners = list(dict.fromkeys(p.owner for p in state.pending))
+        key = {o: (state.players[o].vp, state.players[o].credits) for o in owners}
+        tied = len(set(key.values())) < len(owners)
+        if not tied:
+            a.pop("resolve_order", None)
+            return sorted(owners, key=lambda o: key[o], reverse=True)
+        given = a.get("resolve_order")
+        if given is not None:
+            if not (isinstance(given, list) and sorted(given) == sorted(owners)):
+                raise IllegalAction("resolve-order", f"resolve_order must list {', '.join(owners)}",
+                                    action=a)
+            for x, y in zip(given, given[1:]):
+                if key[x] < key[y]:
+                    raise IllegalAction("resolve-order", f"{y} has more VP/credits than {x} and "
+                                        "resolves first", action=a)
+            return list(given)
+        if strict:
+            raise IllegalAction("resolve-order", f"{', '.join(owners)} tie on VP and credits: the "
+                                "record must store the random order used (resolve_order)", action=a)
+        shuffled = owners[:]
+        (rng or random).shuffle(shuffled)
+        order = sorted(shuffled, key=lambda o: key[o], reverse=True)   # stable: random within ties
+        a["resolve_order"] = order
+        return order
+
+    def _resolve(self, state: State, p: Pending) -> None:
+        """Effects that touch other players, after everyone's own action (B Playing Order)."""
+        ab = p.data
+        owner = state.players[p.owner]
+        if p.kind == "choice":
+            choices = p.choices
+            for other in state.setup.players:
+                if other == p.owner:
+                    continue
+                ops = state.players[other]
+                if choices.get(other) == "pay" and ops.credits >= ab["pay"]:
+                    ops.credits -= ab["pay"]
+                else:
+                    why = ("chose to lose VP" if choices.get(other) == "lose"
+                           else "could not pay, so loses VP")
+                    self._gain(state, other, -ab["lose"], "interaction", p.card, p.cell,
+                               f"{p.owner}'s '{p.card}': {why}", p.index)
+        else:
+            others = [state.players[o].station for o in state.setup.players if o != p.owner]
+            ctx = abl.Context(owner.station, p.cell, owner.credits, state.year, p.card, others)
+            vp, why = abl.evaluate(ab, ctx)
+            self._gain(state, p.owner, vp, "ability", p.card, p.cell, why, p.index)

@@ -1,0 +1,273 @@
+"""Final scoring: a pure function of the game's state and record.
+
+Every VP is a line with its source (card, cell, rule).  The per-player table and
+the lines are pandas DataFrames; :meth:`Score.to_json` gives the `score --json`
+shape from docs/record-format.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from . import abilities as abl
+from .errors import MissingEntry, UnknownCardValues
+from .station import LOCATION
+
+CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
+CREDITS_PER_VP = 3
+LINE_COLUMNS = ["player", "category", "source", "cell", "rule", "vp"]
+
+
+@dataclass
+class Score:
+    final: bool
+    lines: pd.DataFrame          # every VP: player, category, source, cell, rule, vp
+    table: pd.DataFrame          # one row per player, ranked
+    winners: list[str]
+    decided_by: str              # vp | locations | credits | shared | in-progress
+    explanation: str
+
+    def breakdown(self, player: str) -> pd.DataFrame:
+        return self.lines[self.lines.player == player].reset_index(drop=True)
+
+    def to_json(self) -> dict:
+        players = []
+        for _, r in self.table.iterrows():
+            players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
+                            "locations": int(r.locations), "credits": int(r.credits_left),
+                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
+        return {"final": self.final, "winners": list(self.winners), "players": players,
+                "decided_by": self.decided_by, "explanation": self.explanation}
+
+
+def _line(player, category, source, cell, rule, vp):
+    return {"player": player, "category": category, "source": source,
+            "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
+
+
+def score(game) -> Score:
+    state = game.state
+    setup = state.setup
+    final = state.finished
+    lines: list[dict] = []
+    for p in setup.players:
+        for l in state.players[p].ledger:
+            lines.append(_line(p, "during_game", l.source, l.cell,
+                               f"year {l.year} turn {l.turn}: {l.rule}", l.vp))
+    if final:
+        manual = _ManualBook(game.manual)
+        missing: list[str] = []
+        for p in setup.players:
+            lines += _end_of_game(game, p, manual, missing)
+        lines += _objectives(game, manual, missing)
+        if missing:
+            raise MissingEntry(missing)
+    df = pd.DataFrame(lines, columns=LINE_COLUMNS)
+    rows = []
+    for p in setup.players:
+        ps = state.players[p]
+        mine = df[df.player == p]
+        row = {"player": p}
+        for c in CATEGORIES:
+            row[c] = int(mine[mine.category == c].vp.sum())
+        # the track never goes below 0: during_game is the track position
+        row["during_game"] = ps.vp
+        row["total"] = sum(row[c] for c in CATEGORIES)
+        row["locations"] = len(ps.station.locations(reactors=False))
+        row["credits_left"] = ps.credits
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table, winners, decided, text = _rank(table, final)
+    return Score(final, df, table, winners, decided, text)
+
+
+class _ManualBook:
+    """The players' typed entries (record 'manual')."""
+
+    def __init__(self, entries):
+        self.entries = list(entries)
+
+    def find(self, source: str, player: str | None = None, at=None, any_player=False):
+        out = []
+        for m in self.entries:
+            if m["source"].lower() != source.lower():
+                continue
+            if not any_player and m.get("player") != player:
+                continue
+            if at is not None and m.get("at") is not None and list(m["at"]) != list(at):
+                continue
+            out.append(m)
+        return out
+
+
+def _end_of_game(game, p: str, manual: _ManualBook, missing: list[str]) -> list[dict]:
+    state = game.state
+    ps = state.players[p]
+    st = ps.station
+    others = [state.players[o].station for o in state.setup.players if o != p]
+    out = []
+    # delayed abilities of built locations (row-major order for a stable table)
+    for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
+        placed = st.cells[cell]
+        card = game.catalogue.get(placed.card)
+        for ab in card.abilities or ():
+            if ab.get("when") != "end":
+                continue
+            if "manual" in ab:
+                got = manual.find(card.name, p, at=list(cell))
+                if not got:
+                    missing.append(f"{p}: VP of '{card.name}' at {list(cell)}")
+                    continue
+                out.append(_line(p, "end_abilities", card.name, cell,
+                                 "delayed ability, VP typed by the players", got[0]["vp"]))
+                continue
+            ctx = abl.Context(st, cell, ps.credits, state.year, card.name, others, final=True)
+            vp, why = abl.evaluate(ab, ctx)
+            out.append(_line(p, "end_abilities", card.name, cell, f"delayed ability: {why}", vp))
+    # race
+    race_name = state.setup.races.get(p)
+    if race_name:
+        race = game.catalogue.get(race_name)
+        if race.abilities is None:
+            raise UnknownCardValues(race.name, ["abilities"], why="the race tile's scoring is needed")
+        for ab in race.abilities:
+            if ab.get("when") != "end":
+                continue
+            if "manual" in ab:
+                got = manual.find(race.name, p)
+                if not got:
+                    missing.append(f"{p}: VP of the race '{race.name}'")
+                    continue
+                out.append(_line(p, "end_abilities", race.name, None, "race, VP typed by the players",
+                                 got[0]["vp"]))
+                continue
+            unknown = [u for u in _unknowns(ab)]
+            if unknown:
+                raise UnknownCardValues(race.name, unknown, why="the race tile's scoring is needed")
+            ctx = abl.Context(st, None, ps.credits, state.year, race.name, others, final=True)
+            vp, why = abl.evaluate(ab, ctx)
+            out.append(_line(p, "end_abilities", race.name, None, f"race: {why}", vp))
+    # reactors without cubes (the Main Reactor included)
+    for cell in sorted(st.reactors()):
+        if st.cells[cell].cubes == 0:
+            out.append(_line(p, "empty_reactors", st.cells[cell].label, cell,
+                             "+1 per reactor with no energy cubes (B 6)", 1))
+    # credits
+    vp = ps.credits // CREDITS_PER_VP
+    out.append(_line(p, "credits", f"{ps.credits} credits", None,
+                     "+1 per 3 credits left, rounded down (B 6; W)", vp))
+    return out
+
+
+def _unknowns(ab):
+    from .catalogue import ability_unknowns
+    return ability_unknowns(ab)
+
+
+def _measure(game, obj, p: str) -> int:
+    state = game.state
+    spec = obj.extra.get("most") or obj.extra.get("least")
+    ab = dict(spec)
+    ps = state.players[p]
+    others = [state.players[o].station for o in state.setup.players if o != p]
+    ctx = abl.Context(ps.station, None, ps.credits, state.year, obj.name, others, final=True)
+    return abl.count(ab, ctx)
+
+
+def _claim(game, obj) -> tuple[list[str], dict[str, int]]:
+    """The single claimant of a most/least objective ([] on a tie), and the measures."""
+    values = {p: _measure(game, obj, p) for p in game.state.setup.players}
+    best = max(values.values()) if "most" in obj.extra else min(values.values())
+    top = [p for p, v in values.items() if v == best]
+    return (top if len(top) == 1 else []), values
+
+
+def _objectives(game, manual: _ManualBook, missing: list[str]) -> list[dict]:
+    out = []
+    setup = game.state.setup
+    in_play = [(o, None) for o in setup.objectives]
+    in_play += [(o, p) for p, o in setup.secret_objectives.items()]
+    for name, secret_owner in in_play:
+        obj = game.catalogue.get(name)
+        label = f"{obj.name} (secret objective of {secret_owner})" if secret_owner else obj.name
+        if "most" not in obj.extra and "least" not in obj.extra:
+            got = manual.find(obj.name, any_player=True)
+            if secret_owner:
+                got = [m for m in got if m.get("player") in (secret_owner, None)]
+            if not got:
+                missing.append(f"who claimed the objective '{obj.name}' (or nobody)")
+                continue
+            for m in got:
+                if m.get("player"):
+                    out.append(_line(m["player"], "objectives", label, None,
+                                     "objective, claim typed by the players", m["vp"]))
+            continue
+        if obj.vp is None:
+            raise UnknownCardValues(obj.name, ["vp"], why="the objective is scored at the end")
+        claim, values = _claim(game, obj)
+        shown = ", ".join(f"{p} {v}" for p, v in values.items())
+        if not claim:
+            continue  # a tie gives it to nobody (B 6)
+        winner = claim[0]
+        if secret_owner and winner != secret_owner:
+            continue
+        out.append(_line(winner, "objectives", label, None,
+                         f"objective: {'most' if 'most' in obj.extra else 'least'} "
+                         f"{obj.extra.get('most', obj.extra.get('least'))['per'].replace('_', ' ')} "
+                         f"({shown}); a tie gives it to nobody", obj.vp))
+    return out
+
+
+def objective_claims(game) -> pd.DataFrame:
+    """Who claims each measurable objective now, with every player's measure."""
+    rows = []
+    for name in game.state.setup.objectives:
+        obj = game.catalogue.get(name)
+        if "most" not in obj.extra and "least" not in obj.extra:
+            rows.append({"objective": obj.name, "claimant": "(typed at the end)"})
+            continue
+        claim, values = _claim(game, obj)
+        rows.append({"objective": obj.name, "claimant": claim[0] if claim else "nobody (tie)",
+                     **values})
+    return pd.DataFrame(rows)
+
+
+def _rank(table: pd.DataFrame, final: bool):
+    key = ["total", "locations", "credits_left"]
+    table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
+    ranks, prev, rank = [], None, 0
+    for i, r in table.iterrows():
+        k = tuple(int(r[c]) for c in key)
+        if k != prev:
+            rank = i + 1
+            prev = k
+        ranks.append(rank)
+    table.insert(1, "rank", ranks)
+    # which step decided the winner
+    top = table[table.total == table.total.max()]
+    if len(top) == 1:
+        decided = "vp"
+    else:
+        top = top[top.locations == top.locations.max()]
+        if len(top) == 1:
+            decided = "locations"
+        else:
+            top = top[top.credits_left == top.credits_left.max()]
+            decided = "credits" if len(top) == 1 else "shared"
+    winners = list(top.player)
+    verb = "wins" if final else "leads"
+    if decided == "vp":
+        text = f"{winners[0]} {verb} with {int(top.total.iloc[0])} VP."
+    elif decided == "locations":
+        text = (f"{winners[0]} {verb}: tied on VP, decided by the most locations without "
+                f"reactors ({int(top.locations.iloc[0])}).")
+    elif decided == "credits":
+        text = (f"{winners[0]} {verb}: tied on VP and locations, decided by the most credits "
+                f"left ({int(top.credits_left.iloc[0])}).")
+    else:
+        text = (f"{', '.join(winners)} {'share the victory' if final else 'share the lead'}: "
+                "tied on VP, locations and credits.")
+    if not final:
+        text = "Game in progress. " + text
+    return table, winners, decided, text
