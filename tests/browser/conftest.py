@@ -1,0 +1,112 @@
+"""Fixtures for the real-browser tests of the Voila dashboard.
+
+- ``voila_server``: a fresh Voila on a free port for each test, with its own
+  COMPANION_HOME (``.url``, ``.home``, ``.restart(hard=False)``).
+- ``page``: a Playwright page in Debian's headless Chromium. A JavaScript
+  exception in the page (``pageerror``) fails the test; console errors do not
+  (the FontAwesome/MathJax CDNs are unreachable offline). On failure a
+  screenshot is saved to tests/artifacts/.
+
+pytest-playwright's plugin is disabled in pyproject.toml (``-p no:playwright``)
+so its ``page``/``browser`` fixtures cannot clash with these.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from browser_harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    WIDGET_TIMEOUT_MS,
+    VoilaServer,
+    screenshot,
+)
+
+__all__ = ["screenshot"]
+
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    # Every test under tests/browser is a browser test, whatever its module says.
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    errors = getattr(item, "_companion_page_errors", None)
+    if errors:
+        pytest.fail("JavaScript error(s) in the page:\n" + "\n".join(errors), pytrace=False)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    page = item.funcargs.get("page") if hasattr(item, "funcargs") else None
+    if report.when == "call" and report.failed and page is not None:
+        # The page is still open here (teardown has not run): keep evidence.
+        name = re.sub(r"[^\w.-]+", "_", item.nodeid.split("::", 1)[-1])
+        try:
+            shot = f"screenshot: {screenshot(page, f'FAILED-{name}')}"
+        except Exception as exc:  # the page or browser may be gone
+            shot = f"no screenshot: {exc}"
+        console = getattr(item, "_companion_console", [])
+        report.sections.append(
+            ("browser", shot + "\nconsole (last 50):\n" + "\n".join(console[-50:])))
+        server = item.funcargs.get("voila_server")
+        if server is not None:
+            report.sections.append(("voila", server.log_tail()))
+    return report
+
+
+@pytest.fixture
+def voila_server(tmp_path):
+    server = VoilaServer(home=tmp_path / "companion-home", workdir=tmp_path / "voila")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}. Install it with "
+            "`apt-get install -y chromium` (./run-tests does this as root) "
+            "or set COMPANION_CHROMIUM.", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(chromium, request):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(WIDGET_TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    console: list[str] = []
+    request.node._companion_page_errors = errors
+    request.node._companion_console = console
+    page.on("pageerror", lambda exc: errors.append(f"{exc.name}: {exc.message}\n{exc.stack or ''}"))
+    page.on("console", lambda msg: console.append(f"[{msg.type}] {msg.text}"))
+    try:
+        yield page
+    finally:
+        context.close()
