@@ -300,6 +300,21 @@ def load_yaml(path: Path | str) -> list[Card]:
     return parse_entries(data, file=str(path))
 
 
+_CACHE: dict[str, tuple[tuple[int, int], list[Card]]] = {}
+
+
+def _load_cached(path: Path) -> list[Card]:
+    """load_yaml, remembered until the file changes (size or mtime)."""
+    st = path.stat()
+    key = (st.st_mtime_ns, st.st_size)
+    hit = _CACHE.get(str(path))
+    if hit and hit[0] == key:
+        return hit[1]
+    cards = load_yaml(path)
+    _CACHE[str(path)] = (key, cards)
+    return cards
+
+
 # ---------------------------------------------------------------------------
 # Catalogue with overlays
 # ---------------------------------------------------------------------------
@@ -320,7 +335,7 @@ class Catalogue:
         folder = data_dir() / "among-the-stars"
         cards: list[Card] = []
         for f in SHIPPED_FILES:
-            cards += load_yaml(folder / f)
+            cards += _load_cached(folder / f)
         return cls(cards)
 
     @classmethod
@@ -329,7 +344,7 @@ class Catalogue:
         cat = cls.shipped()
         p = user_catalogue_path()
         if p.exists():
-            cat = cat.overlay(load_yaml(p))
+            cat = cat.overlay(_load_cached(p))
         return cat
 
     def overlay(self, cards: Iterable[Card]) -> "Catalogue":
