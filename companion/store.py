@@ -1,0 +1,182 @@
+"""Saved games in a local SQLite file: every accepted action is written at once.
+
+The store holds records, nothing else: a game is its setup, its card
+definitions, its manual entries and its ordered actions.  Resuming is a replay.
+Two tabs on the same game are detected (an append at an index another tab has
+already used raises :class:`StaleGame`).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from pathlib import Path
+
+from .errors import CompanionError
+from .paths import user_dir
+from .record import FORMAT
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    setup TEXT NOT NULL,
+    cards TEXT NOT NULL DEFAULT '[]',
+    manual TEXT NOT NULL DEFAULT '[]',
+    meta TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+);
+"""
+
+
+class StoreError(CompanionError):
+    """The saved-games file cannot be used."""
+
+
+class StaleGame(CompanionError):
+    """Another tab or window changed this game; reload it."""
+
+
+def default_path() -> Path:
+    return user_dir() / "games.sqlite"
+
+
+class Store:
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path else default_path()
+        self.notice: str | None = None     # set when a damaged file was put aside
+        try:
+            self._conn = self._open()
+        except sqlite3.DatabaseError as e:
+            aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+            self.path.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                side = self.path.with_name(self.path.name + suffix)
+                if side.exists():
+                    side.replace(aside.with_name(aside.name + suffix))
+            self.notice = (f"The saved-games file was damaged ({e}). It was kept as {aside} and a "
+                           "new, empty one was started; no file was deleted.")
+            self._conn = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if ok != "ok":
+                raise sqlite3.DatabaseError(ok)
+            conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
+        return conn
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # -- writing ------------------------------------------------------------------
+    def create(self, record: dict, title: str | None = None) -> str:
+        gid = uuid.uuid4().hex[:12]
+        now = time.time()
+        setup = record["setup"]
+        title = title or f"{', '.join(setup['players'])} ({time.strftime('%Y-%m-%d %H:%M')})"
+        with self._tx() as c:
+            c.execute("INSERT INTO games(id, title, created, updated, setup, cards, manual, meta) "
+                      "VALUES (?,?,?,?,?,?,?,?)",
+                      (gid, title, now, now, json.dumps(setup), json.dumps(record.get("cards") or []),
+                       json.dumps(record.get("manual") or []), json.dumps(record.get("meta") or {})))
+            for i, a in enumerate(record.get("actions") or []):
+                c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
+                          (gid, i, json.dumps(a)))
+        return gid
+
+    def append(self, gid: str, index: int, action: dict) -> None:
+        """Store ``action`` as the game's action number ``index`` (0-based)."""
+        try:
+            with self._tx() as c:
+                n = c.execute("SELECT COUNT(*) FROM actions WHERE game_id=?", (gid,)).fetchone()[0]
+                if n != index:
+                    raise StaleGame("this game was changed in another tab or window; "
+                                    "it has been reloaded, please enter the action again")
+                c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
+                          (gid, index, json.dumps(action)))
+                c.execute("UPDATE games SET updated=? WHERE id=?", (time.time(), gid))
+        except sqlite3.IntegrityError:
+            raise StaleGame("this game was changed in another tab or window; it has been reloaded")
+
+    def pop(self, gid: str, index: int) -> None:
+        """Remove action number ``index``, which must be the last one."""
+        with self._tx() as c:
+            n = c.execute("SELECT COUNT(*) FROM actions WHERE game_id=?", (gid,)).fetchone()[0]
+            if n != index + 1:
+                raise StaleGame("this game was changed in another tab or window; "
+                                "it has been reloaded, nothing was undone")
+            c.execute("DELETE FROM actions WHERE game_id=? AND idx=?", (gid, index))
+            c.execute("UPDATE games SET updated=? WHERE id=?", (time.time(), gid))
+
+    def set_cards(self, gid: str, cards: list[dict]) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
+                      (json.dumps(cards), time.time(), gid))
+
+    def set_manual(self, gid: str, manual: list[dict]) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE games SET manual=?, updated=? WHERE id=?",
+                      (json.dumps(manual), time.time(), gid))
+
+    def delete(self, gid: str) -> None:
+        with self._tx() as c:
+            c.execute("DELETE FROM games WHERE id=?", (gid,))
+
+    # -- reading ------------------------------------------------------------------
+    def load(self, gid: str) -> dict:
+        row = self._conn.execute("SELECT setup, cards, manual, meta, title FROM games WHERE id=?",
+                                 (gid,)).fetchone()
+        if row is None:
+            raise StoreError(f"no saved game with id {gid}")
+        actions = [json.loads(a) for (a,) in self._conn.execute(
+            "SELECT action FROM actions WHERE game_id=? ORDER BY idx", (gid,))]
+        meta = json.loads(row[3])
+        meta["title"] = row[4]
+        return {"format": FORMAT, "setup": json.loads(row[0]), "cards": json.loads(row[1]),
+                "actions": actions, "manual": json.loads(row[2]), "meta": meta}
+
+    def games(self) -> list[dict]:
+        """Saved games, newest first: id, title, players, actions, updated."""
+        out = []
+        for gid, title, setup, updated, n in self._conn.execute(
+                "SELECT g.id, g.title, g.setup, g.updated, "
+                "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id) "
+                "FROM games g ORDER BY g.updated DESC"):
+            out.append({"id": gid, "title": title, "players": json.loads(setup)["players"],
+                        "actions": n, "updated": updated})
+        return out
+
+    # -- helpers ------------------------------------------------------------------
+    def _tx(self):
+        return _Tx(self._conn)
+
+
+class _Tx:
+    def __init__(self, conn):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        return False
