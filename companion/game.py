@@ -453,7 +453,10 @@ class Game:
         name = a.get("card")
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("malformed", "name the card that was selected", action=a)
-        card = self.card(name)
+        try:
+            card = self.card(name)
+        except IllegalAction as e:      # name the whole action (player, cell), not just the card
+            raise IllegalAction(e.rule, e.detail, action=a) from None
         a["card"] = card.name
         ps = state.players[player]
         index = state.index
@@ -594,7 +597,7 @@ class Game:
         if actual != vp:
             rule += f" (only {-actual} could be lost: VP never goes below 0)"
         ps.vp += actual
-        if actual or category == "printed":
+        if actual or actual != vp or category == "printed":    # a clamped loss is explained too
             ps.ledger.append(VPLine(player, actual, category, source, cell, rule, state.year,
                                     state.turn, index))
         return actual
