@@ -1,0 +1,55 @@
+"""Shared fixtures for the engine, record and command-line tests.
+
+- every test gets its own ``COMPANION_HOME`` (autouse), so no test reads or
+  writes the real player's catalogue or saved games;
+- ``run_cli(*args)`` runs ``python -m companion ...`` in a subprocess from the
+  repository root and returns the CompletedProcess (text mode);
+- ``samples_dir`` is data/samples/.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+for _p in (str(ROOT), str(TESTS)):     # `import companion`, `import recordkit`
+    if _p not in sys.path:
+        sys.path.insert(0, _p)
+
+
+@pytest.fixture(autouse=True)
+def companion_home(tmp_path_factory, monkeypatch) -> Path:
+    """A private, empty player data folder for each test."""
+    home = tmp_path_factory.mktemp("companion-home")
+    monkeypatch.setenv("COMPANION_HOME", str(home))
+    monkeypatch.delenv("COMPANION_DEBUG", raising=False)
+    return home
+
+
+def cli(*args, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``python -m companion *args`` with the repository root on PYTHONPATH.
+
+    The environment is the test's (so ``COMPANION_HOME`` is the private one).
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]]
+                                                        if env.get("PYTHONPATH") else []))
+    env.pop("COMPANION_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "companion", *map(str, args)],
+                          cwd=str(cwd or ROOT), env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture
+def run_cli():
+    return cli
+
+
+@pytest.fixture(scope="session")
+def samples_dir() -> Path:
+    return ROOT / "data" / "samples"
