@@ -394,7 +394,8 @@ class Game:
             return []
         if station.copies_of(c.name) >= 1:
             if c.max is None:
-                raise UnknownCardValues(c.name, ["max"], why="a second copy is being built")
+                raise UnknownCardValues(c.name, ["max"], why="a second copy is being built",
+                                        action={"do": "build", "card": c.name, "player": player})
             if c.limit is not None and station.copies_of(c.name) >= c.limit:
                 return []
         return [cell for cell in station.frontier()

@@ -251,6 +251,7 @@ def test_max_unknown_is_asked_for_only_when_a_second_copy_is_built():
     with pytest.raises(UnknownCardValues) as info:
         g.legal_cells("Sandra", "Fixture: max unknown")
     assert info.value.fields == ["max"]
+    assert str(info.value).startswith("Sandra build 'Fixture: max unknown': ")
     # legal_actions still offers the other actions
     assert {a["do"] for a in g.legal_actions("Sandra", "Fixture: max unknown")} == {"reactor",
                                                                                     "discard"}
