@@ -42,6 +42,14 @@ class IllegalAction(CompanionError):
         self.index = index
         return self
 
+    def with_action(self, action: dict) -> "IllegalAction":
+        """Name ``action`` in the message if the error was raised without one
+        (e.g. deep in an ability that needs a card's unknown types)."""
+        if not self.action.get("do"):
+            self.action = dict(action)
+            self.args = (self._compose(),)
+        return self
+
 
 class UnknownCardValues(IllegalAction):
     """A card's printed numbers are needed but nobody has typed them yet."""

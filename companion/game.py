@@ -497,12 +497,18 @@ class Game:
                 station.place(cell, Placed(REACTOR, cubes=2, year=year, turn=turn))
                 state.discards.append(card.name)
             else:
-                self._build(state, ps, card, cell, a, index, strict)
+                try:
+                    self._build(state, ps, card, cell, a, index, strict)
+                except IllegalAction as e:
+                    raise e.with_action(a)
         ps.last = a
         state.acted.append(player)
         state.index += 1
         if len(state.acted) == len(state.players):
-            self._end_turn(state, a, strict, rng)
+            try:
+                self._end_turn(state, a, strict, rng)
+            except IllegalAction as e:
+                raise e.with_action(a)
         return a
 
     def _build(self, state: State, ps: PlayerState, card: Card, cell: Cell, a: dict,

@@ -588,3 +588,45 @@ def test_a_single_owner_needs_no_order():
     norm = g.push({"player": "George", "do": "discard", "card": "Fixture: free"})
     assert "resolve_order" not in norm
     assert g.state.players["George"].credits == 12
+
+
+# ---------------------------------------------------------------------------
+# Types unknown: only demanded when an ability counts types
+# ---------------------------------------------------------------------------
+UNTYPED = [
+    dict(name="Fixture: untyped", types=None, cost=0, energy=0, vp=1, max="none", abilities=[]),
+    dict(name="Fixture: counts military", types=["military"], cost=0, energy=0, vp=1,
+         max="none", abilities=[dict(when="immediate", per="adjacent_location",
+                                     types=["military"], vp=1)]),
+    dict(name="Fixture: counts all", types=["military"], cost=0, energy=0, vp=1,
+         max="none", abilities=[dict(when="immediate", per="adjacent_location", vp=1)]),
+    dict(name="Fixture: watcher", types=["military"], cost=0, energy=0, vp=0, max="none",
+         abilities=[dict(when="immediate", per="other_station_location", types=["military"],
+                         vp=1)]),
+]
+
+
+def test_unknown_types_are_asked_for_only_when_counted():
+    g = Game({"players": ["Sandra", "George"]}, cards=fixture_cards() + UNTYPED)
+    # building a card whose types are unknown is fine, and so is counting it untyped
+    g.push({"player": "Sandra", **build("Fixture: untyped", (0, 1))})
+    g.push({"player": "George", **build("Fixture: untyped", (0, 1))})
+    assert g.is_legal({"player": "Sandra", **build("Fixture: counts all", (0, 2))})
+    e = assert_illegal(g, {"player": "Sandra", **build("Fixture: counts military", (0, 2))},
+                       "unknown-values", "'Fixture: untyped'", "enter types",
+                       error=UnknownCardValues)
+    assert e.card == "Fixture: untyped" and e.fields == ["types"]
+    assert str(e).startswith("Sandra build 'Fixture: counts military' at [0, 2]: ")
+
+
+def test_unknown_types_needed_when_effects_resolve_name_the_action_that_ends_the_turn():
+    g = Game({"players": ["Sandra", "George"]}, cards=fixture_cards() + UNTYPED)
+    g.push({"player": "Sandra", **build("Fixture: untyped", (0, 1))})
+    g.push({"player": "George", **build("Fixture: untyped", (0, 1))})
+    # Sandra's watcher counts George's military locations after everyone acted
+    g.push({"player": "Sandra", **build("Fixture: watcher", (0, 2))})
+    e = assert_illegal(g, {"player": "George", "do": "discard", "card": "Fixture: free"},
+                       "unknown-values", "'Fixture: untyped'", "'Fixture: watcher' counts",
+                       error=UnknownCardValues)
+    assert str(e).startswith("George discard 'Fixture: free': ")
+    assert g.state.acted == ["Sandra"]
