@@ -125,7 +125,7 @@ def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
     extra = set(ab) - allowed
     if extra:
         err(f"unknown key '{sorted(extra)[0]}'")
-    return dict(ab)
+    return copy.deepcopy(dict(ab))      # never share nested lists with the caller's data
 
 
 def ability_unknowns(ab: dict) -> list[str]:
@@ -204,7 +204,8 @@ class Card:
         for k in NUMBER_KEYS:
             d[k] = getattr(self, k)
         d["max"] = self.max
-        d["abilities"] = [dict(a) for a in self.abilities] if self.abilities is not None else None
+        d["abilities"] = (copy.deepcopy([dict(a) for a in self.abilities])
+                          if self.abilities is not None else None)
         d.update(copy.deepcopy(self.extra))
         return d
 

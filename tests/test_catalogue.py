@@ -428,3 +428,24 @@ def test_a_record_using_user_cards_is_complete_on_its_own(tmp_path, monkeypatch)
     monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "another-machine"))
     assert Catalogue.default().get("Fixture: mine") is None
     assert Game.from_record(rec).state.players["Sandra"].vp == 4
+
+
+def test_exported_dicts_do_not_alias_the_catalogue():
+    """Mutating a card's to_dict() (or a record's `cards`) must not change the
+    process-wide (cached) catalogue, nor may a game share the caller's lists."""
+    d = Catalogue.default().get("Restaurant").to_dict()
+    d["abilities"][0]["types"].append("military")
+    assert Catalogue.default().get("Restaurant").abilities[0]["types"] == ["recreational"]
+    g = Game({"players": ["Sandra", "George"]})
+    g.push({"player": "Sandra", "do": "discard", "card": "Restaurant"})
+    rec = g.to_record()
+    [r] = [c for c in rec["cards"] if c["name"] == "Restaurant"]
+    r["abilities"][0]["types"].clear()
+    assert Catalogue.shipped().get("Restaurant").abilities[0]["types"] == ["recreational"]
+    assert g.card("Restaurant").abilities[0]["types"] == ["recreational"]
+    mine = {"name": "Fixture: mine", "types": ["military"], "cost": 0, "energy": 0, "vp": 0,
+            "max": "none", "abilities": [{"when": "end", "per": "adjacent_location",
+                                          "types": ["military"], "vp": 1}]}
+    g = Game({"players": ["Sandra", "George"]}, cards=[mine])
+    mine["abilities"][0]["types"].append("business")
+    assert g.card("Fixture: mine").abilities[0]["types"] == ["military"]
