@@ -241,6 +241,7 @@ class Game:
         """Replay a record.  Raises RecordError / IllegalAction naming the action index."""
         from .record import validate_record
         validate_record(record)
+        record = copy.deepcopy(record)      # the game's actions never alias the caller's record
         game = cls(record["setup"], cards=record.get("cards") or [], catalogue=catalogue,
                    manual=record.get("manual") or [])
         state = game.state
@@ -330,12 +331,16 @@ class Game:
             return str(e)
 
     def push(self, action: dict) -> dict:
-        """Apply ``action``; returns the stored (normalised) action."""
+        """Apply ``action``; returns (a copy of) the stored, normalised action.
+
+        The stored action shares nothing with the caller's dict, so changing either
+        afterwards cannot make the record disagree with the state.
+        """
         trial = self.state.copy()
-        norm = self._apply(trial, action, strict=False, rng=self.rng)
+        norm = self._apply(trial, copy.deepcopy(action), strict=False, rng=self.rng)
         self.state = trial
         self.actions.append(norm)
-        return norm
+        return copy.deepcopy(norm)
 
     def pop(self) -> dict:
         """Undo: drop the last action and replay the rest."""

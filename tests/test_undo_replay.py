@@ -245,3 +245,25 @@ def test_define_does_not_touch_the_user_catalogue(tmp_path):
     g = _game_with_corrected_card()
     g.define(_card(vp=4))
     assert not user_catalogue_path().exists()
+
+
+def test_the_stored_record_does_not_alias_the_callers_dicts():
+    g = Game({"players": ["Sandra", "George"]}, cards=copy.deepcopy(FIXTURES) + [
+        dict(name="Fixture: school", types=["diplomatic"], cost=2, energy=1, vp=1, max="none",
+             abilities=[dict(when="immediate", choice="pay_or_lose", pay=1, lose=2)])])
+    action = {"player": "Sandra", "do": "build", "card": "Fixture: school", "at": [0, 1],
+              "choices": {"George": "pay"}}
+    norm = g.push(action)
+    record = g.to_record()
+    action["choices"]["George"] = "lose"
+    action["at"][1] = 5
+    norm["at"][0] = 7
+    norm["energy_from"].clear()
+    assert g.to_record() == record
+    # a game read from a record does not share it either
+    rec = g.to_record()
+    h = Game.from_record(rec)
+    rec["actions"][0]["at"][1] = 9
+    assert h.to_record() == record
+    h.push(discard("George"))
+    assert snapshot(Game.from_record(h.to_record())) == snapshot(h)
