@@ -30,7 +30,7 @@ class IllegalAction(CompanionError):
         parts = []
         if a.get("player"):
             parts.append(str(a["player"]))
-        parts.append(what)
+        parts.append(str(what))
         if a.get("card"):
             parts.append(f"'{a['card']}'")
         if a.get("at") is not None and what in ("build", "reactor"):

@@ -446,7 +446,7 @@ class Game:
         player = a.get("player")
         if state.finished:
             raise IllegalAction("game-over", "the game has ended after year 4", action=a)
-        if player not in state.players:
+        if not isinstance(player, str) or player not in state.players:
             raise IllegalAction("wrong-player", f"'{player}' is not a player in this game", action=a)
         year, turn = a.setdefault("year", state.year), a.setdefault("turn", state.turn)
         if year != state.year or turn != state.turn:
@@ -644,7 +644,8 @@ class Game:
             return sorted(owners, key=lambda o: key[o], reverse=True)
         given = a.get("resolve_order")
         if given is not None:
-            if not (isinstance(given, list) and sorted(given) == sorted(owners)):
+            if not (isinstance(given, list) and all(isinstance(x, str) for x in given)
+                    and sorted(given) == sorted(owners)):
                 raise IllegalAction("resolve-order", f"resolve_order must list {', '.join(owners)}",
                                     action=a)
             for x, y in zip(given, given[1:]):

@@ -630,3 +630,29 @@ def test_unknown_types_needed_when_effects_resolve_name_the_action_that_ends_the
                        error=UnknownCardValues)
     assert str(e).startswith("George discard 'Fixture: free': ")
     assert g.state.acted == ["Sandra"]
+
+
+@pytest.mark.parametrize("action,rule", [
+    ({"player": ["Sandra"], "do": "discard", "card": "Fixture: free"}, "wrong-player"),
+    ({"player": {"name": "Sandra"}, "do": "discard", "card": "Fixture: free"}, "wrong-player"),
+    ({"player": "Sandra", "do": ["build"], "card": "Fixture: free", "at": [0, 1]}, "malformed"),
+    ({"player": "Sandra", "do": "discard", "card": ["Fixture: free"]}, "malformed"),
+    ({"player": "Sandra", "do": "discard", "card": "Fixture: free", "year": [1]}, "wrong-turn"),
+])
+def test_wrongly_typed_fields_are_refused_not_crashed(action, rule):
+    """A hand-edited record must give an IllegalAction (exit 2), never a TypeError."""
+    g = new_game()
+    before, record = snapshot(g), g.to_record()
+    with pytest.raises(IllegalAction) as info:
+        g.push(action)
+    assert info.value.rule == rule and f"[rule: {rule}]" in str(info.value)
+    assert snapshot(g) == before and g.to_record() == record
+
+
+@pytest.mark.parametrize("order", [[1, "Sandra"], [["Sandra"], "George"], [None, None]])
+def test_wrongly_typed_resolve_order_is_refused_not_crashed(order):
+    g = new_game()
+    g.push({"player": "Sandra", **build("Fixture: school", (0, 1), choices={"George": "pay"})})
+    assert_illegal(g, {"player": "George", **build("Fixture: school", (0, 1),
+                                                   choices={"Sandra": "lose"}),
+                       "resolve_order": order}, "resolve-order")
