@@ -27,6 +27,8 @@ def read_record(path: str | Path) -> dict:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not UTF-8 text") from None
+    except OSError as e:          # a directory, no permission, ...
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
     return parse_record(text, str(path))
 
 
