@@ -4,6 +4,7 @@
   writes the real player's catalogue or saved games;
 - ``run_cli(*args)`` runs ``python -m companion ...`` in a subprocess from the
   repository root and returns the CompletedProcess (text mode);
+  ``run_cli_many([args, ...], home=DIR)`` runs several in parallel;
 - ``samples_dir`` is data/samples/.
 """
 from __future__ import annotations
@@ -31,23 +32,45 @@ def companion_home(tmp_path_factory, monkeypatch) -> Path:
     return home
 
 
-def cli(*args, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+def cli(*args, cwd: Path | None = None, timeout: float = 60,
+        home: Path | None = None) -> subprocess.CompletedProcess:
     """``python -m companion *args`` with the repository root on PYTHONPATH.
 
-    The environment is the test's (so ``COMPANION_HOME`` is the private one).
+    The environment is the test's (so ``COMPANION_HOME`` is the private one),
+    unless ``home`` names another COMPANION_HOME.
     """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]]
                                                         if env.get("PYTHONPATH") else []))
     env.pop("COMPANION_DEBUG", None)
+    if home is not None:
+        env["COMPANION_HOME"] = str(home)
     return subprocess.run([sys.executable, "-m", "companion", *map(str, args)],
                           cwd=str(cwd or ROOT), env=env, capture_output=True, text=True,
                           timeout=timeout)
 
 
-@pytest.fixture
+def cli_many(calls, *, home: Path) -> list[subprocess.CompletedProcess]:
+    """Run several ``cli(*args)`` at once (threads); results in the same order.
+
+    ``home`` is required: module-scoped fixtures run before the per-test
+    COMPANION_HOME is set.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        return list(pool.map(lambda args: cli(*args, home=home), calls))
+
+
+@pytest.fixture(scope="session")
 def run_cli():
+    """``run_cli(*args, home=None)``: one ``python -m companion`` subprocess."""
     return cli
+
+
+@pytest.fixture(scope="session")
+def run_cli_many():
+    """``run_cli_many([args, ...], home=DIR)``: several subprocesses in parallel."""
+    return cli_many
 
 
 @pytest.fixture(scope="session")

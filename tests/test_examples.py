@@ -219,9 +219,17 @@ CLI_EXPECTED = {
 }
 
 
+@pytest.fixture(scope="module")
+def cli_runs(run_cli_many, tmp_path_factory):
+    """`score FILE --json` for every sample, run in parallel: name -> process."""
+    procs = run_cli_many([("score", ms.SAMPLES / f"{n}.json", "--json") for n in NAMES],
+                         home=tmp_path_factory.mktemp("home"))
+    return dict(zip(NAMES, procs))
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_examples_through_cli_json(run_cli, games, name):
-    proc = run_cli("score", ms.SAMPLES / f"{name}.json", "--json")
+def test_examples_through_cli_json(cli_runs, games, name):
+    proc = cli_runs[name]
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     data = json.loads(proc.stdout)            # stdout is JSON and nothing else
