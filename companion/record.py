@@ -40,6 +40,8 @@ def parse_record(text: str, name: str = "record") -> dict:
     except json.JSONDecodeError as e:
         raise RecordError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, "
                           f"column {e.colno}") from None
+    except RecursionError:
+        raise RecordError(f"{name} is nested too deeply to be a game record") from None
     validate_record(data)
     return data
 

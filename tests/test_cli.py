@@ -175,6 +175,9 @@ BROKEN = {
                           ["unknown objective"]),
     "bad-card-definition": (_with(_set(["cards", 0, "cost"], -1)), ["Garden", "cost"]),
     "not-utf8": (lambda: b"\xff\xfe{}", ["UTF-8"]),
+    "deeply-nested": (lambda: "[" * 200_000, ["nested too deeply"]),
+    "boolean-reactor-supply": (_with(_set(["setup", "options"], {"reactor_supply": True})),
+                               ["reactor_supply"]),
 }
 
 
