@@ -100,12 +100,12 @@ class Setup:
             raise RecordError("setup.options must be an object")
         bounds = options.get("limited_space")
         if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 4
-                                       and all(isinstance(b, int) for b in bounds)
+                                       and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
                                        and bounds[0] <= 0 <= bounds[1] and bounds[2] <= 0 <= bounds[3]):
             raise RecordError("setup.options.limited_space must be [min_row, max_row, min_col, max_col] "
                               "around [0, 0]")
         sup = options.get("reactor_supply", BASE_REACTOR_SUPPLY)
-        if not (isinstance(sup, int) and sup >= 0):
+        if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
         return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options))
 
