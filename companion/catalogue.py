@@ -73,7 +73,7 @@ def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
         err("must be a whole number >= 0 or null", "cap")
     if kind == "per":
         counter = ab["per"]
-        if counter not in COUNTERS:
+        if not isinstance(counter, str) or counter not in COUNTERS:
             err(f"unknown counter '{counter}'; known: {', '.join(COUNTERS)}", "per")
         allowed |= set(COUNTERS[counter]) | {"vp", "every", "table"}
         if ("vp" in ab) == ("table" in ab):
@@ -261,7 +261,8 @@ def _validate_objective(raw: dict, *, file, name):
     for k in ("most", "least"):
         if k in raw:
             m = raw[k]
-            if not isinstance(m, dict) or m.get("per") not in COUNTERS:
+            if (not isinstance(m, dict) or not isinstance(m.get("per"), str)
+                    or m["per"] not in COUNTERS):
                 raise CatalogueError(f"must be a mapping with 'per': one of {', '.join(COUNTERS)}",
                                      file=file, card=name, key=k)
             bad = set(m) - {"per"} - set(COUNTERS[m["per"]])

@@ -34,7 +34,8 @@ class IllegalAction(CompanionError):
         if a.get("card"):
             parts.append(f"'{a['card']}'")
         if a.get("at") is not None and what in ("build", "reactor"):
-            parts.append(f"at {list(a['at'])}")
+            at = a["at"]           # may be anything in a hand-edited record
+            parts.append(f"at {list(at) if isinstance(at, (list, tuple)) else repr(at)}")
         head = " ".join(parts)
         return f"{head}: {self.detail} [rule: {self.rule}]"
 

@@ -14,6 +14,9 @@ keep the run short) these must hold:
 * ``pop()`` then ``push(the same action)`` is the identity;
 * ``legal_cells`` agrees with ``is_legal`` on every cell around the station.
 
+A last property edits one value anywhere in a valid record (replace, delete or
+add): replaying and scoring it works or raises a CompanionError, never a crash.
+
 Hypothesis runs derandomized with no example database, so CI is deterministic.
 """
 from __future__ import annotations
@@ -315,3 +318,86 @@ def test_complete_games_keep_the_invariants_and_score(setup, seed, tie):
     assert out["winners"]
     ranks = [r["rank"] for r in out["players"]]
     assert ranks == sorted(ranks) and ranks[0] == 1
+
+
+# ---------------------------------------------------------------------------
+# Hand-edited records: any JSON value in any field gives a CompanionError, never
+# a crash (the CLI turns CompanionError into exit status 2 and one line).
+# ---------------------------------------------------------------------------
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False, width=16)
+    | st.sampled_from(["", "Ann", "Bo", "build", "reactor", "discard", "pay", "lose",
+                       "Fixture: cheap", "Fixture: school", "none", "end", "immediate",
+                       "military", "adjacent_location", "Humareen"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["per", "vp", "when", "flat", "types", "if", "name", "x"]), inner,
+        max_size=3),
+    max_leaves=6)
+
+
+def _base_record() -> dict:
+    game = Game({"players": ["Ann", "Bo"]}, cards=copy.deepcopy(FIXTURES),
+                rng=random.Random(3))
+    for a in ({"player": "Ann", "do": "build", "card": "Fixture: school", "at": [0, 1],
+               "choices": {"Bo": "pay"}},
+              {"player": "Bo", "do": "build", "card": "Fixture: school", "at": [0, 1],
+               "choices": {"Ann": "lose"}},
+              {"player": "Ann", "do": "reactor", "card": "Fixture: cheap", "at": [1, 0]},
+              {"player": "Bo", "do": "build", "card": "Fixture: per adjacent", "at": [1, 0],
+               "energy_from": [[0, 0]]},
+              {"player": "Bo", "do": "discard", "card": "Fixture: cheap"}):
+        game.push(a)
+    return game.to_record()
+
+
+BASE_RECORD = _base_record()
+
+
+def _paths(node, prefix=()):
+    """Every place in a JSON document: (path to the container, key)."""
+    out = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.append((prefix, k))
+            out += _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.append((prefix, i))
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+BASE_PATHS = _paths(BASE_RECORD)
+EXTRA_KEYS = ["player", "do", "card", "at", "energy_from", "choices", "resolve_order", "year",
+              "turn", "manual_vp", "types", "cost", "energy", "vp", "max", "abilities", "per",
+              "when", "flat", "if", "cap", "table", "every", "distance", "include_self",
+              "category", "most", "least", "secret_objective", "players", "mode", "races",
+              "objectives", "secret_objectives", "reactor_supply", "limited_space", "manual"]
+
+
+@settings(max_examples=200, **PROFILE)
+@given(n=st.integers(0, len(BASE_PATHS) - 1), how=st.sampled_from(["replace", "delete", "add"]),
+       extra=st.sampled_from(EXTRA_KEYS), value=json_values)
+def test_hand_edited_records_fail_cleanly(n, how, extra, value):
+    """Replace, delete or add one value anywhere in a valid record: replaying and
+    scoring it either works or raises a CompanionError, never anything else."""
+    from companion import CompanionError
+    rec = copy.deepcopy(BASE_RECORD)
+    path, key = BASE_PATHS[n]
+    parent = rec
+    for k in path:
+        parent = parent[k]
+    if how == "replace":
+        parent[key] = value
+    elif how == "delete":
+        del parent[key]
+    elif isinstance(parent, dict):
+        parent[extra] = value
+    else:
+        parent.insert(key, value)
+    rec = json.loads(json.dumps(rec))
+    try:
+        game = Game.from_record(rec)
+        game.score()
+    except CompanionError:
+        pass
