@@ -120,7 +120,10 @@ def evaluate(ab: dict, ctx: Context) -> tuple[int, str]:
     elif "flat" in ab:
         ok = condition(ab.get("if"), ctx)
         vp = ab["flat"] if ok else 0
-        why = f"{ab['flat']:+d} if {_cond_text(ab.get('if'))}: {'met' if ok else 'not met'}"
+        if ab.get("if"):
+            why = f"{ab['flat']:+d} if {_cond_text(ab.get('if'))}: {'met' if ok else 'not met'}"
+        else:
+            why = f"{ab['flat']:+d}"
     else:
         raise ValueError("manual and choice abilities are resolved by the game")
     cap = ab.get("cap")

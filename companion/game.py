@@ -21,6 +21,8 @@ from .record import FORMAT  # noqa: E402
 YEARS = 4
 MODES = ("standard", "aggressive")
 ACTIONS = ("build", "reactor", "discard")
+ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
+               "resolve_order", "note"}
 START_CREDITS = 10
 REACTOR_COST = 1
 DISCARD_GAIN = 3
@@ -439,6 +441,10 @@ class Game:
         if not isinstance(action, dict):
             raise IllegalAction("malformed", "an action must be an object")
         a = dict(action)
+        extra = set(a) - ACTION_KEYS
+        if extra:
+            raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in the action",
+                                action=a)
         do = a.get("do")
         if do not in ACTIONS:
             raise IllegalAction("malformed", f"'do' must be one of {', '.join(ACTIONS)}, not {do!r}",

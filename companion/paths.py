@@ -24,8 +24,7 @@ def user_dir() -> Path:
     else:
         base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
         p = Path(base) / "star-companion"
-    p.mkdir(parents=True, exist_ok=True)
-    return p
+    return p          # created by whoever writes into it first
 
 
 def user_catalogue_path() -> Path:

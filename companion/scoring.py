@@ -25,7 +25,7 @@ class Score:
     lines: pd.DataFrame          # every VP: player, category, source, cell, rule, vp
     table: pd.DataFrame          # one row per player, ranked
     winners: list[str]
-    decided_by: str              # vp | locations | credits | shared | in-progress
+    decided_by: str              # vp | locations | credits | shared (so far, if not final)
     explanation: str
 
     def breakdown(self, player: str) -> pd.DataFrame:
