@@ -46,8 +46,15 @@ def _line(player, category, source, cell, rule, vp):
             "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
 
-def score(game) -> Score:
-    state = game.state
+def score(game, state=None, *, project: bool = False) -> Score:
+    """The final table of ``game`` (or of ``state``, a state of that game).
+
+    A game in progress scores its VP so far, unless ``project`` is set: then the
+    end-of-game scoring is applied as if the game ended now, and what only the
+    players can type (manual VP) or nobody has typed yet (unknown values)
+    counts 0 with a line saying so, instead of raising.
+    """
+    state = state if state is not None else game.state
     setup = state.setup
     final = state.finished
     lines: list[dict] = []
@@ -55,13 +62,13 @@ def score(game) -> Score:
         for l in state.players[p].ledger:
             lines.append(_line(p, "during_game", l.source, l.cell,
                                f"year {l.year} turn {l.turn}: {l.rule}", l.vp))
-    if final:
+    if final or project:
         manual = _ManualBook(game.manual)
         missing: list[str] = []
         for p in setup.players:
-            lines += _end_of_game(game, p, manual, missing)
-        lines += _objectives(game, manual, missing)
-        if missing:
+            lines += _end_of_game(game, state, p, manual, missing, lenient=project and not final)
+        lines += _objectives(game, state, manual, missing, lenient=project and not final)
+        if missing and not (project and not final):
             raise MissingEntry(missing)
     df = pd.DataFrame(lines, columns=LINE_COLUMNS)
     # per-player category sums in plain Python (pandas filters per cell cost ~8 ms)
@@ -106,8 +113,19 @@ class _ManualBook:
         return out
 
 
-def _end_of_game(game, p: str, manual: _ManualBook, missing: list[str]) -> list[dict]:
-    state = game.state
+def _end_of_game(game, state, p: str, manual: _ManualBook, missing: list[str], *,
+                 lenient: bool = False) -> list[dict]:
+    try:
+        return _end_of_game_strict(game, state, p, manual, missing)
+    except UnknownCardValues as e:
+        if not lenient:
+            raise
+        # projection: score what is known, say what is not
+        return _end_of_game_strict(game, state, p, manual, missing, skip_unknown=True)
+
+
+def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[str],
+                        skip_unknown: bool = False) -> list[dict]:
     ps = state.players[p]
     st = ps.station
     others = [state.players[o].station for o in state.setup.players if o != p]
@@ -128,15 +146,20 @@ def _end_of_game(game, p: str, manual: _ManualBook, missing: list[str]) -> list[
                                  "delayed ability, VP typed by the players", got[0]["vp"]))
                 continue
             ctx = abl.Context(st, cell, ps.credits, state.year, card.name, others, final=True)
-            vp, why = abl.evaluate(ab, ctx)
+            try:
+                vp, why = abl.evaluate(ab, ctx)
+            except UnknownCardValues as e:
+                if not skip_unknown:
+                    raise
+                vp, why = 0, f"not known yet: {e.detail}"
             out.append(_line(p, "end_abilities", card.name, cell, f"delayed ability: {why}", vp))
     # race
     race_name = state.setup.races.get(p)
     if race_name:
         race = game.catalogue.get(race_name)
-        if race.abilities is None:
+        if race.abilities is None and not skip_unknown:
             raise UnknownCardValues(race.name, ["abilities"], why="the race tile's scoring is needed")
-        for ab in race.abilities:
+        for ab in race.abilities or ():
             if ab.get("when") != "end":
                 continue
             if "manual" in ab:
@@ -149,6 +172,8 @@ def _end_of_game(game, p: str, manual: _ManualBook, missing: list[str]) -> list[
                 continue
             unknown = [u for u in _unknowns(ab)]
             if unknown:
+                if skip_unknown:
+                    continue
                 raise UnknownCardValues(race.name, unknown, why="the race tile's scoring is needed")
             ctx = abl.Context(st, None, ps.credits, state.year, race.name, others, final=True)
             vp, why = abl.evaluate(ab, ctx)
@@ -170,8 +195,7 @@ def _unknowns(ab):
     return ability_unknowns(ab)
 
 
-def _measure(game, obj, p: str) -> int:
-    state = game.state
+def _measure(game, state, obj, p: str) -> int:
     spec = obj.extra.get("most") or obj.extra.get("least")
     ab = dict(spec)
     ps = state.players[p]
@@ -180,17 +204,18 @@ def _measure(game, obj, p: str) -> int:
     return abl.count(ab, ctx)
 
 
-def _claim(game, obj) -> tuple[list[str], dict[str, int]]:
+def _claim(game, state, obj) -> tuple[list[str], dict[str, int]]:
     """The single claimant of a most/least objective ([] on a tie), and the measures."""
-    values = {p: _measure(game, obj, p) for p in game.state.setup.players}
+    values = {p: _measure(game, state, obj, p) for p in state.setup.players}
     best = max(values.values()) if "most" in obj.extra else min(values.values())
     top = [p for p, v in values.items() if v == best]
     return (top if len(top) == 1 else []), values
 
 
-def _objectives(game, manual: _ManualBook, missing: list[str]) -> list[dict]:
+def _objectives(game, state, manual: _ManualBook, missing: list[str], *,
+                lenient: bool = False) -> list[dict]:
     out = []
-    setup = game.state.setup
+    setup = state.setup
     in_play = [(o, None) for o in setup.objectives]
     in_play += [(o, p) for p, o in setup.secret_objectives.items()]
     for name, secret_owner in in_play:
@@ -209,8 +234,15 @@ def _objectives(game, manual: _ManualBook, missing: list[str]) -> list[dict]:
                                      "objective, claim typed by the players", m["vp"]))
             continue
         if obj.vp is None:
+            if lenient:
+                continue
             raise UnknownCardValues(obj.name, ["vp"], why="the objective is scored at the end")
-        claim, values = _claim(game, obj)
+        try:
+            claim, values = _claim(game, state, obj)
+        except UnknownCardValues:
+            if lenient:
+                continue
+            raise
         shown = ", ".join(f"{p} {v}" for p, v in values.items())
         if not claim:
             continue  # a tie gives it to nobody (B 6)
@@ -224,15 +256,16 @@ def _objectives(game, manual: _ManualBook, missing: list[str]) -> list[dict]:
     return out
 
 
-def objective_claims(game) -> pd.DataFrame:
+def objective_claims(game, state=None) -> pd.DataFrame:
     """Who claims each measurable objective now, with every player's measure."""
+    state = state if state is not None else game.state
     rows = []
-    for name in game.state.setup.objectives:
+    for name in state.setup.objectives:
         obj = game.catalogue.get(name)
         if "most" not in obj.extra and "least" not in obj.extra:
             rows.append({"objective": obj.name, "claimant": "(typed at the end)"})
             continue
-        claim, values = _claim(game, obj)
+        claim, values = _claim(game, state, obj)
         rows.append({"objective": obj.name, "claimant": claim[0] if claim else "nobody (tie)",
                      **values})
     return pd.DataFrame(rows)
