@@ -196,8 +196,12 @@ class State:
         return cls(setup, players,
                    reactor_supply=setup.options.get("reactor_supply", BASE_REACTOR_SUPPLY))
 
-    def copy(self) -> "State":
-        return State(self.setup, {k: v.copy() for k, v in self.players.items()}, self.year,
+    def copy(self, only: str | None = None) -> "State":
+        """A copy to change.  With ``only``, just that player's part is copied (the
+        others are shared): enough for an action whose turn does not end."""
+        players = ({k: (v.copy() if k == only else v) for k, v in self.players.items()}
+                   if only is not None else {k: v.copy() for k, v in self.players.items()})
+        return State(self.setup, players, self.year,
                      self.turn, list(self.acted), self.reactor_supply, list(self.pending),
                      list(self.discards), self.finished, self.index)
 
@@ -434,9 +438,34 @@ class Game:
         from .scoring import score
         return score(self)
 
+    def trial(self, action: dict, *, state: State | None = None,
+              end_turn: bool = False) -> tuple[dict, State]:
+        """Apply ``action`` to a copy of ``state`` (default: now) and return
+        (normalised action, the new state).  The game is not changed.
+
+        With ``end_turn=False`` the turn does not end even if this was the last
+        player to act (no year change, no +10 credits): what-if views use that to
+        see the action's own effect.
+        """
+        base = state if state is not None else self.state
+        player = action.get("player") if isinstance(action, dict) else None
+        trial = base.copy(only=player if not end_turn and isinstance(player, str) else None)
+        norm = self._apply(trial, action, strict=False, rng=random.Random(0), end_turn=end_turn)
+        return norm, trial
+
+    def branch(self) -> "Game":
+        """An independent copy of this game (same record) to try things in."""
+        g = Game.__new__(Game)
+        g.setup, g._own, g.catalogue = self.setup, dict(self._own), self.catalogue
+        g.actions = copy.deepcopy(self.actions)
+        g.manual = copy.deepcopy(self.manual)
+        g.rng = random.Random()
+        g.state = self.state.copy()
+        return g
+
     # -- the rules ---------------------------------------------------------------------
     def _apply(self, state: State, action: Any, *, strict: bool,
-               rng: random.Random | None = None) -> dict:
+               rng: random.Random | None = None, end_turn: bool = True) -> dict:
         """Check and apply one action to ``state`` (mutated).  Returns it normalised."""
         if not isinstance(action, dict):
             raise IllegalAction("malformed", "an action must be an object")
@@ -515,7 +544,7 @@ class Game:
         ps.last = a
         state.acted.append(player)
         state.index += 1
-        if len(state.acted) == len(state.players):
+        if end_turn and len(state.acted) == len(state.players):
             try:
                 self._end_turn(state, a, strict, rng)
             except IllegalAction as e:

@@ -309,3 +309,21 @@ def _rank(table: pd.DataFrame, final: bool):
     if not final:
         text = "Game in progress. " + text
     return table, winners, decided, text
+
+
+def project_player(game, state, player: str) -> dict[str, int]:
+    """One player's categories if the game ended in ``state`` (no pandas: fast).
+
+    Same rules as :func:`score` with ``project=True``; used by the what-if views.
+    """
+    manual = _ManualBook(game.manual)
+    missing: list[str] = []
+    lines = _end_of_game(game, state, player, manual, missing, lenient=True)
+    lines += [l for l in _objectives(game, state, manual, missing, lenient=True)
+              if l["player"] == player]
+    out = {c: 0 for c in CATEGORIES}
+    for l in lines:
+        out[l["category"]] += l["vp"]
+    out["during_game"] = state.players[player].vp
+    out["total"] = sum(out[c] for c in CATEGORIES)
+    return out

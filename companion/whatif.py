@@ -1,0 +1,232 @@
+"""What-if views: pure functions of a game (and optionally one of its states).
+
+* :func:`placement_map`: for a player and a card, every frontier cell with the
+  VP it gives now, the change to the end-of-game VP, the energy it would use,
+  and the reason when it is not legal; plus "a reactor here" for every cell.
+* :func:`hand_ranking`: every (card, action, cell) option for a hand, ranked by
+  the projected final VP.
+* :func:`if_ended_now`: every player's projected final score (a Score).
+* :func:`vp_by_year`: the VP each player gained in each year so far.
+* :class:`Sandbox`: a branch of the record to try a sequence of actions in.
+
+Nothing here changes the game: every option is a trial on a copy.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from .errors import CompanionError, IllegalAction
+from .game import DISCARD_GAIN, Game, State
+from .scoring import CREDITS_PER_VP, project_player, score
+
+MAP_COLUMNS = ["action", "card", "cell", "legal", "rule", "reason", "vp_now", "end_change",
+               "empty_reactor_change", "energy_from", "projected_total", "projected_change"]
+
+
+def _base(game: Game, state: State, player: str) -> dict:
+    return project_player(game, state, player)
+
+
+def _planning(state: State, player: str) -> State:
+    """The state to explore from: a player who has already acted this turn is
+    looking at their next action on the station as it stands."""
+    if player in state.acted:
+        state = state.copy(only=player)
+        state.acted.remove(player)
+    return state
+
+
+def _fill_choices(game: Game, state: State, action: dict) -> dict:
+    """Choices a trial cannot ask for: every other player pays (the owner's VP
+    does not depend on it), and a manual ability counts 0 now."""
+    card = game.catalogue.get(action.get("card", ""))
+    if card is None or not card.abilities:
+        return action
+    for ab in card.abilities:
+        if ab.get("when") != "immediate":
+            continue
+        if "choice" in ab and "choices" not in action:
+            action = {**action, "choices": {p: "pay" for p in state.setup.players
+                                            if p != action["player"]}}
+        if "manual" in ab and "manual_vp" not in action:
+            action = {**action, "manual_vp": 0}
+    return action
+
+
+def _option(game: Game, state: State, player: str, action: dict, base: dict) -> dict:
+    """Row of one option: tried on a copy, scored as if the game ended then."""
+    row = {"action": action["do"], "card": action.get("card"),
+           "cell": tuple(action["at"]) if "at" in action else None}
+    try:
+        norm, after = game.trial(_fill_choices(game, state, action), state=state)
+    except IllegalAction as e:
+        row.update(legal=False, rule=e.rule, reason=e.detail)
+        return row
+    proj = project_player(game, after, player)
+    row.update(
+        legal=True, rule=None, reason=None,
+        vp_now=after.players[player].vp - state.players[player].vp,
+        end_change=(proj["total"] - proj["during_game"]) - (base["total"] - base["during_game"]),
+        empty_reactor_change=proj["empty_reactors"] - base["empty_reactors"],
+        energy_from=[tuple(c) for c in norm.get("energy_from", [])],
+        projected_total=proj["total"],
+        projected_change=proj["total"] - base["total"])
+    return row
+
+
+def _frame(rows: list[dict]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=MAP_COLUMNS)
+    for c in ("vp_now", "end_change", "empty_reactor_change", "projected_total",
+              "projected_change"):
+        df[c] = df[c].astype("Int64")
+    return df
+
+
+def placement_map(game: Game, player: str, card: str, *, state: State | None = None,
+                  reactors: bool = True) -> pd.DataFrame:
+    """Every frontier cell of ``player``'s station for building ``card`` (and,
+    with ``reactors``, for a Power Reactor), best first; illegal cells last with
+    the rule and the reason."""
+    state = state if state is not None else game.state
+    if player not in state.players:
+        raise IllegalAction("wrong-player", f"'{player}' is not a player in this game")
+    game.card(card)                                   # unknown name -> clear error
+    state = _planning(state, player)
+    base = _base(game, state, player)
+    station = state.players[player].station
+    rows = []
+    for cell in station.frontier():
+        a = {"player": player, "do": "build", "card": card, "at": list(cell),
+             "year": state.year, "turn": state.turn}
+        rows.append(_option(game, state, player, a, base))
+        if reactors:
+            rows.append(_option(game, state, player, {**a, "do": "reactor"}, base))
+    df = _frame(rows)
+    return _rank(df)
+
+
+def _rank(df: pd.DataFrame) -> pd.DataFrame:
+    df = df.assign(_legal=df.legal.astype(int))
+    df = df.sort_values(["_legal", "projected_total", "vp_now"], ascending=False,
+                        kind="stable", na_position="last")
+    return df.drop(columns="_legal").reset_index(drop=True)
+
+
+def best_cell(df: pd.DataFrame, action: str = "build"):
+    """The legal cell with the highest projected total for ``action`` (None if none)."""
+    legal = df[(df.action == action) & df.legal]
+    if legal.empty:
+        return None
+    return legal.sort_values(["projected_total", "vp_now"], ascending=False,
+                             kind="stable").iloc[0].cell
+
+
+def hand_ranking(game: Game, player: str, hand: list[str], *,
+                 state: State | None = None) -> pd.DataFrame:
+    """Every legal (card, action, cell) option for the cards in ``hand``, ranked
+    by projected final VP.  A discard shows its +3 credits' worth at the end."""
+    state = state if state is not None else game.state
+    if player not in state.players:
+        raise IllegalAction("wrong-player", f"'{player}' is not a player in this game")
+    state = _planning(state, player)
+    base = _base(game, state, player)
+    station = state.players[player].station
+    rows: list[dict] = []
+    reactor_rows: list[dict] | None = None
+    notes = []
+    for card in hand:
+        try:
+            c = game.card(card)
+        except IllegalAction as e:
+            notes.append({"action": "build", "card": card, "cell": None, "legal": False,
+                          "rule": e.rule, "reason": e.detail})
+            continue
+        unknown = c.unknown_for_build()
+        if unknown:
+            notes.append({"action": "build", "card": c.name, "cell": None, "legal": False,
+                          "rule": "unknown-values",
+                          "reason": f"printed values not known yet: {', '.join(unknown)}"})
+        else:
+            for cell in station.frontier():
+                a = {"player": player, "do": "build", "card": c.name, "at": list(cell),
+                     "year": state.year, "turn": state.turn}
+                r = _option(game, state, player, a, base)
+                if r["legal"]:
+                    rows.append(r)
+        # a reactor's effect does not depend on the card given up: try each cell once
+        if reactor_rows is None:
+            reactor_rows = []
+            for cell in station.frontier():
+                a = {"player": player, "do": "reactor", "card": c.name, "at": list(cell),
+                     "year": state.year, "turn": state.turn}
+                r = _option(game, state, player, a, base)
+                if r["legal"]:
+                    reactor_rows.append(r)
+        rows += [{**r, "card": c.name} for r in reactor_rows]
+        ps = state.players[player]
+        worth = (ps.credits + DISCARD_GAIN) // CREDITS_PER_VP - ps.credits // CREDITS_PER_VP
+        rows.append({"action": "discard", "card": c.name, "cell": None, "legal": True,
+                     "rule": None, "reason": f"+3 credits: worth +{worth} VP at the end",
+                     "vp_now": 0, "end_change": worth, "empty_reactor_change": 0,
+                     "energy_from": [], "projected_total": base["total"] + worth,
+                     "projected_change": worth})
+    df = _rank(_frame(rows + notes))
+    return df
+
+
+def if_ended_now(game: Game, state: State | None = None):
+    """Every player's projected final score with its breakdown (a Score)."""
+    return score(game, state, project=True)
+
+
+def vp_by_year(game: Game, state: State | None = None, *, cumulative: bool = True) -> pd.DataFrame:
+    """VP gained per year by each player (rows: years so far; columns: players)."""
+    state = state if state is not None else game.state
+    years = list(range(1, state.year + 1))
+    data = {p: [0] * len(years) for p in state.setup.players}
+    for p in state.setup.players:
+        for line in state.players[p].ledger:
+            data[p][line.year - 1] += line.vp
+    df = pd.DataFrame(data, index=pd.Index(years, name="year"))
+    return df.cumsum() if cumulative else df
+
+
+class Sandbox:
+    """A branch of a game's record.  Try actions in it; the real game is never
+    touched until :meth:`apply` pushes the branch's new actions onto it."""
+
+    def __init__(self, game: Game):
+        self.real = game
+        self.start = len(game.actions)
+        self.branch = game.branch()
+
+    def push(self, action: dict) -> dict:
+        return self.branch.push(action)
+
+    def pop(self) -> dict:
+        if len(self.branch.actions) <= self.start:
+            raise IllegalAction("nothing-to-undo", "the sandbox has no action of its own to undo")
+        return self.branch.pop()
+
+    @property
+    def new_actions(self) -> list[dict]:
+        return self.branch.actions[self.start:]
+
+    def compare(self) -> pd.DataFrame:
+        """Projected final totals, real game against the branch, per player."""
+        real = if_ended_now(self.real).table.set_index("player")
+        mine = if_ended_now(self.branch).table.set_index("player")
+        df = pd.DataFrame({"real": real.total, "sandbox": mine.total})
+        df["difference"] = df.sandbox - df.real
+        return df.loc[list(self.real.setup.players)]
+
+    def apply(self) -> list[dict]:
+        """Push the branch's new actions onto the real game; returns them."""
+        if len(self.real.actions) != self.start:
+            raise CompanionError("the real game changed since the sandbox was opened; "
+                                 "open a new sandbox")
+        applied = []
+        for a in self.new_actions:
+            applied.append(self.real.push(a))
+        self.start = len(self.real.actions)
+        return applied
