@@ -360,8 +360,11 @@ class App:
         waiting = st.waiting
         if self.entry_player.options != tuple(waiting):
             keep = self.entry_player.value if self.entry_player.value in waiting else None
-            self.entry_player.options = waiting
-            self.entry_player.value = keep or (waiting[0] if waiting else None)
+            # one message for options + selection: otherwise the browser briefly shows
+            # the first name and a pick made in that instant is lost (index is synced)
+            with self.entry_player.hold_sync():
+                self.entry_player.options = waiting
+                self.entry_player.value = keep or (waiting[0] if waiting else None)
         self.entry.layout.display = "none" if st.finished else ""
         self._refresh_entry()
         self._refresh_stations()
