@@ -17,7 +17,7 @@ TYPE_COLOURS = {
 REACTOR_COLOUR = "#5b6470"
 MAIN_COLOUR = "#2b3138"
 UNKNOWN_COLOUR = "#9aa3ad"
-LEGAL_COLOUR = "#ff8c1a"    # the rulebook marks legal spaces in orange
+LEGAL_COLOUR = "#2e9b4f"    # legal cells: outlined in green
 CELL = 64
 GAP = 4
 
@@ -32,8 +32,13 @@ def cell_colours(placed) -> list[str]:
     return [TYPE_COLOURS[t] for t in placed.types]
 
 
-def _wrap(name: str, width: int = 11) -> list[str]:
-    words, lines, cur = name.split(), [], ""
+def _wrap(name: str, width: int = 10) -> list[str]:
+    words, lines, cur = [], [], ""
+    for w in name.split():          # split words longer than a line
+        while len(w) > width:
+            words.append(w[:width - 1] + "-")
+            w = w[width - 1:]
+        words.append(w)
     for w in words:
         if cur and len(cur) + 1 + len(w) > width:
             lines.append(cur)
@@ -48,7 +53,7 @@ def _wrap(name: str, width: int = 11) -> list[str]:
 def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell | None = None,
                 title: str | None = None, cell_size: int = CELL) -> str:
     """The station as an SVG grid: type colours, card names, cubes on reactors,
-    spaceships, and the ``legal`` cells outlined in orange."""
+    spaceships, and the ``legal`` cells outlined in green."""
     legal = set(legal)
     cells = list(station.cells) + list(station.blocked) + list(legal)
     r0 = min(c[0] for c in cells)
@@ -70,7 +75,7 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
     for cell in sorted(legal):
         x, y = xy(cell)
         out.append(f'<rect x="{x}" y="{y}" width="{cell_size}" height="{cell_size}" rx="6" '
-                   f'fill="#fff3e6" stroke="{LEGAL_COLOUR}" stroke-width="2" stroke-dasharray="5,3">'
+                   f'fill="#e8f7ec" stroke="{LEGAL_COLOUR}" stroke-width="2" stroke-dasharray="5,3">'
                    f'<title>legal: [{cell[0]}, {cell[1]}]</title></rect>')
     for cell in sorted(station.blocked):
         x, y = xy(cell)
@@ -93,7 +98,7 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
         lines = _wrap(placed.label)
         for i, line in enumerate(lines):
             out.append(f'<text x="{x + cell_size / 2}" y="{y + 16 + i * 12}" text-anchor="middle" '
-                       f'font-size="10" fill="#fff">{escape(line)}</text>')
+                       f'font-size="9" fill="#fff">{escape(line)}</text>')
         if placed.is_reactor:
             for k in range(placed.cubes):
                 out.append(f'<rect class="cube" x="{x + 10 + k * 16}" y="{y + cell_size - 18}" '

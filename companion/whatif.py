@@ -13,6 +13,8 @@ Nothing here changes the game: every option is a trial on a copy.
 """
 from __future__ import annotations
 
+import copy
+
 import pandas as pd
 
 from .errors import CompanionError, IllegalAction
@@ -165,11 +167,18 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
         rows += [{**r, "card": c.name} for r in reactor_rows]
         ps = state.players[player]
         worth = (ps.credits + DISCARD_GAIN) // CREDITS_PER_VP - ps.credits // CREDITS_PER_VP
-        rows.append({"action": "discard", "card": c.name, "cell": None, "legal": True,
-                     "rule": None, "reason": f"+3 credits: worth +{worth} VP at the end",
-                     "vp_now": 0, "end_change": worth, "empty_reactor_change": 0,
-                     "energy_from": [], "projected_total": base["total"] + worth,
-                     "projected_change": worth})
+        # tried like the other options: objectives and end abilities that count
+        # credits ("most credits", "+1 per credit") change with the +3 too
+        a = {"player": player, "do": "discard", "card": c.name,
+             "year": state.year, "turn": state.turn}
+        r = _option(game, state, player, a, base)
+        if r["legal"]:
+            reason = f"+3 credits: worth +{worth} VP at the end"
+            if r["end_change"] != worth:
+                reason += (f"; {r['end_change'] - worth:+d} VP from objectives or end "
+                           "abilities that count credits")
+            r["reason"] = reason
+        rows.append(r)
     df = _rank(_frame(rows + notes))
     return df
 
@@ -198,6 +207,7 @@ class Sandbox:
     def __init__(self, game: Game):
         self.real = game
         self.start = len(game.actions)
+        self._seen = copy.deepcopy(game.actions)     # the real record at the branch point
         self.branch = game.branch()
 
     def push(self, action: dict) -> dict:
@@ -222,11 +232,14 @@ class Sandbox:
 
     def apply(self) -> list[dict]:
         """Push the branch's new actions onto the real game; returns them."""
-        if len(self.real.actions) != self.start:
+        # compare the actions, not just their number: an undo followed by another
+        # action leaves the length as it was but changes the game
+        if self.real.actions != self._seen:
             raise CompanionError("the real game changed since the sandbox was opened; "
                                  "open a new sandbox")
         applied = []
         for a in self.new_actions:
             applied.append(self.real.push(a))
         self.start = len(self.real.actions)
+        self._seen = copy.deepcopy(self.real.actions)
         return applied

@@ -30,6 +30,14 @@ log = logging.getLogger("companion.ui")
 MAX_PLAYERS = 6
 CELL_PX = 58
 ERR = "#b00020"
+LEGAL = "#9be7a8"          # legal cells: green reads as "you may build here"
+STYLE = """<style>
+.companion-root .grid-cell { white-space: normal !important; line-height: 1.05;
+  font-size: 10px; padding: 1px !important; overflow: hidden; }
+.companion-root .grid-cell.legal { font-size: 20px; font-weight: bold; }
+.companion-root .score-table td, .companion-root .score-table th { padding: 2px 10px; }
+.companion-root .final-table td, .companion-root .final-table th { padding: 2px 8px; }
+</style>"""
 OK = "#1b6e20"
 
 
@@ -48,7 +56,9 @@ def describe(a: dict) -> str:
 
 
 def _log_path():
-    return user_dir() / "dashboard.log"
+    d = user_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    return d / "dashboard.log"
 
 
 class App:
@@ -66,7 +76,7 @@ class App:
         self.status = w.HTML()
         self.status.add_class("companion-status")
         self.body = w.VBox()
-        self.root = w.VBox([self.title, self.status, self.body])
+        self.root = w.VBox([w.HTML(STYLE), self.title, self.status, self.body])
         self.root.add_class("companion-root")
         self._build_setup()
         self._build_play()
@@ -320,9 +330,12 @@ class App:
         self.stations.add_class("stations")
         self.final_box = w.VBox()
         self.final_box.add_class("final")
-        self.entry_player.observe(self.guarded(lambda _: self._player_changed()), "value")
-        self.entry_card.observe(self.guarded(lambda _: self._refresh_entry()), "value")
-        self.entry_action.observe(self.guarded(lambda _: self._refresh_entry()), "value")
+        self._quiet = False      # set while the app itself resets the entry widgets
+        self.entry_player.observe(self.guarded(lambda _: self._quiet or self._player_changed()),
+                                  "value")
+        self.entry_card.observe(self.guarded(lambda _: self._quiet or self._refresh_entry()), "value")
+        self.entry_action.observe(self.guarded(lambda _: self._quiet or self._refresh_entry()),
+                                  "value")
         self.entry = w.VBox([w.HBox([self.entry_player, self.entry_card]), self.entry_action,
                              self.hint, self.form_box, self.grid, self.extra, self.discard_btn])
         self.entry.add_class("turn-entry")
@@ -369,6 +382,18 @@ class App:
         self._refresh_entry()
         self._refresh_stations()
         self._refresh_final()
+
+    def _hush(self):
+        app = self
+
+        class _Hush:
+            def __enter__(self):
+                self.was, app._quiet = app._quiet, True
+
+            def __exit__(self, *exc):
+                app._quiet = self.was
+                return False
+        return _Hush()
 
     def _refresh_info(self):
         st = self.game.state
@@ -494,10 +519,16 @@ class App:
                 classes = set(b._dom_classes)
                 if placed is not None:
                     colours = render.cell_colours(placed)
-                    label = placed.label if not placed.is_reactor else \
-                        f"{'Main' if placed.kind == 'main_reactor' else 'Reactor'} {'■' * placed.cubes}"
-                    b.description = label[:14]
-                    b.tooltip = f"{placed.label} [{r}, {c}]"
+                    if placed.is_reactor:
+                        label = (f"{'Main' if placed.kind == 'main_reactor' else 'Reactor'} "
+                                 f"{'■' * placed.cubes or '□'}")
+                        tip = f"{placed.label}, {placed.cubes} energy cube(s) [{r}, {c}]"
+                    else:
+                        label = placed.label
+                        types = "/".join(placed.types) if placed.types else "types not entered yet"
+                        tip = f"{placed.label} ({types}) [{r}, {c}]"
+                    b.description = label
+                    b.tooltip = tip
                     b.style.button_color = colours[0]
                     b.style.text_color = "white"
                     b.disabled = False
@@ -512,7 +543,7 @@ class App:
                     ok = (r, c) in legal
                     b.description = "+" if ok else "·"
                     b.tooltip = f"[{r}, {c}]" + (" legal" if ok else " not legal for this card")
-                    b.style.button_color = render.LEGAL_COLOUR if ok else "#e6e6e6"
+                    b.style.button_color = LEGAL if ok else "#e6e6e6"
                     b.style.text_color = "black"
                     b.disabled = False
                     b.layout.visibility = "visible"
@@ -656,8 +687,13 @@ class App:
             raise
         self._pending = None
         self.extra.children = []
-        self.entry_card.value = ""
         st = g.state
+        with self._hush():
+            with self.entry_player.hold_sync():
+                self.entry_player.options = st.waiting
+                self.entry_player.value = st.waiting[0] if st.waiting else None
+            self.entry_action.value = "build"
+            self.entry_card.value = ""
         msg = f"{norm['player']} {describe(norm)}."
         if st.finished:
             msg += " The game is over: see the final table."

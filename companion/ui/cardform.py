@@ -215,7 +215,7 @@ class CardForm:
         self.box = w.VBox([self.intro, *fields, self.ab1.box, self.ab2.box, self.message,
                            w.HBox([self.save, self.cancel])])
         self.box.add_class("card-form")
-        self.box.layout.border = "2px solid #ff8c1a"
+        self.box.layout.border = "2px solid #2f6fd6"
         self.box.layout.padding = "8px"
 
     def build(self) -> Card:
