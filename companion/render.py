@@ -80,7 +80,7 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
     for cell in sorted(station.blocked):
         x, y = xy(cell)
         out.append(f'<text x="{x + cell_size / 2}" y="{y + cell_size / 2 + 6}" text-anchor="middle" '
-                   f'font-size="20">🚀<title>spaceship</title></text>')
+                   f'font-size="12">ship<title>spaceship</title></text>')
     for cell, placed in sorted(station.cells.items()):
         x, y = xy(cell)
         colours = cell_colours(placed)

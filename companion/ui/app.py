@@ -535,7 +535,7 @@ class App:
                     b.layout.visibility = "visible"
                     state = "built"
                 elif (r, c) in station.blocked:
-                    b.description, b.tooltip = "🚀", f"spaceship [{r}, {c}]"
+                    b.description, b.tooltip = "ship", f"spaceship [{r}, {c}]"
                     b.style.button_color = "#eeeeee"
                     b.layout.visibility = "visible"
                     state = "blocked"
@@ -779,7 +779,7 @@ class App:
         rec_link = base64.b64encode(rec.encode()).decode()
         csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
         self.final_box.children = [w.HTML(
-            f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>🏆 "
+            f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
             f"{table_html}<details><summary>Every VP with its source</summary>{lines_html}</details>"
