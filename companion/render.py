@@ -117,3 +117,109 @@ def legend_html() -> str:
                  '<span style="display:inline-block;width:10px;height:10px;background:#35c9f0;'
                  'margin:0 4px 0 10px"></span>energy cube')
     return '<div class="legend" style="font-size:12px">' + "".join(items) + "</div>"
+
+
+def _heat(t: float) -> str:
+    """0 -> pale yellow, 1 -> deep green."""
+    t = max(0.0, min(1.0, t))
+    lo, hi = (255, 244, 200), (30, 140, 70)
+    r, g, b = (round(lo[i] + (hi[i] - lo[i]) * t) for i in range(3))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def heatmap_svg(station: Station, rows, *, value: str = "projected_change", action: str = "build",
+                title: str | None = None, cell_size: int = CELL) -> str:
+    """The station with every frontier cell coloured by ``value`` from a
+    :func:`companion.whatif.placement_map` table; the best legal cell is marked
+    with a star, illegal cells are grey with the reason on hover."""
+    rows = rows[rows.action == action]
+    legal = rows[rows.legal]
+    vals = [int(v) for v in legal[value]] if len(legal) else []
+    lo, hi = (min(vals), max(vals)) if vals else (0, 0)
+    best = None
+    if len(legal):
+        top = legal.sort_values([value, "vp_now"], ascending=False, kind="stable").iloc[0]
+        best = tuple(top.cell)
+    cells = list(station.cells) + [tuple(c) for c in rows.cell]
+    r0 = min(c[0] for c in cells)
+    r1 = max(c[0] for c in cells)
+    c0 = min(c[1] for c in cells)
+    c1 = max(c[1] for c in cells)
+    step = cell_size + GAP
+    top_px = 22 if title else 0
+    w = (c1 - c0 + 1) * step + GAP
+    h = (r1 - r0 + 1) * step + GAP + top_px
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="heatmap-svg" width="{w}" height="{h}" '
+           f'viewBox="0 0 {w} {h}" font-family="sans-serif">']
+    if title:
+        out.append(f'<text x="{GAP}" y="16" font-size="14" font-weight="bold">{escape(title)}</text>')
+
+    def xy(cell):
+        return GAP + (cell[1] - c0) * step, top_px + GAP + (cell[0] - r0) * step
+
+    for cell, placed in sorted(station.cells.items()):
+        x, y = xy(cell)
+        out.append(f'<rect x="{x}" y="{y}" width="{cell_size}" height="{cell_size}" rx="6" '
+                   f'fill="{cell_colours(placed)[0]}" opacity="0.55"/>')
+        for i, line in enumerate(_wrap(placed.label)):
+            out.append(f'<text x="{x + cell_size / 2}" y="{y + 16 + i * 12}" text-anchor="middle" '
+                       f'font-size="9" fill="#fff">{escape(line)}</text>')
+    for _, r in rows.iterrows():
+        cell = tuple(r.cell)
+        x, y = xy(cell)
+        if r.legal:
+            v = int(r[value])
+            t = (v - lo) / (hi - lo) if hi > lo else 1.0
+            tip = (f"[{cell[0]}, {cell[1]}]: {int(r.vp_now):+d} VP now, {int(r.end_change):+d} at the "
+                   f"end, projected {int(r.projected_total)} VP; energy from "
+                   f"{', '.join(str(list(c)) for c in r.energy_from) or 'none'}")
+            cls = "heat-cell legal" + (" best" if cell == best else "")
+            out.append(f'<g class="{cls}" data-cell="{cell[0]},{cell[1]}"><title>{escape(tip)}</title>'
+                       f'<rect x="{x}" y="{y}" width="{cell_size}" height="{cell_size}" rx="6" '
+                       f'fill="{_heat(t)}" stroke="{"#000" if cell == best else "#888"}" '
+                       f'stroke-width="{3 if cell == best else 1}"/>'
+                       f'<text x="{x + cell_size / 2}" y="{y + cell_size / 2 + 5}" text-anchor="middle" '
+                       f'font-size="15" font-weight="bold">{"★ " if cell == best else ""}{v:+d}</text></g>')
+        else:
+            tip = f"[{cell[0]}, {cell[1]}] not legal: {r.reason} [rule: {r.rule}]"
+            out.append(f'<g class="heat-cell illegal" data-cell="{cell[0]},{cell[1]}">'
+                       f'<title>{escape(tip)}</title>'
+                       f'<rect x="{x}" y="{y}" width="{cell_size}" height="{cell_size}" rx="6" '
+                       f'fill="#dddddd" stroke="#bbb"/><text x="{x + cell_size / 2}" '
+                       f'y="{y + cell_size / 2 + 4}" text-anchor="middle" font-size="11" '
+                       f'fill="#777">{escape(str(r.rule))}</text></g>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+CHART_COLOURS = ("#2f6fd6", "#d13b2f", "#2e9b4f", "#8a44c2", "#e0b000", "#5b6470")
+
+
+def vp_chart_svg(df, *, width: int = 420, height: int = 220, title: str = "VP by year") -> str:
+    """A line chart of a :func:`companion.whatif.vp_by_year` table (years x players)."""
+    left, right, top, bottom = 36, 110, 24, 28
+    years = [int(y) for y in df.index]
+    vmax = max(1, int(df.values.max()) if df.size else 1)
+    xs = (lambda i: left + (i if len(years) > 1 else 0.5) * (width - left - right)
+          / max(1, len(years) - 1))
+    ys = (lambda v: top + (height - top - bottom) * (1 - v / vmax))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="vp-chart" width="{width}" '
+           f'height="{height}" font-family="sans-serif" font-size="11">',
+           f'<text x="{left}" y="14" font-weight="bold">{escape(title)}</text>',
+           f'<line x1="{left}" y1="{ys(0)}" x2="{width - right}" y2="{ys(0)}" stroke="#999"/>',
+           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{ys(0)}" stroke="#999"/>',
+           f'<text x="{left - 4}" y="{ys(vmax) + 4}" text-anchor="end">{vmax}</text>',
+           f'<text x="{left - 4}" y="{ys(0) + 4}" text-anchor="end">0</text>']
+    for i, y in enumerate(years):
+        out.append(f'<text x="{xs(i)}" y="{height - 10}" text-anchor="middle">year {y}</text>')
+    for k, player in enumerate(df.columns):
+        colour = CHART_COLOURS[k % len(CHART_COLOURS)]
+        pts = " ".join(f"{xs(i)},{ys(int(v))}" for i, v in enumerate(df[player]))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for i, v in enumerate(df[player]):
+            out.append(f'<circle cx="{xs(i)}" cy="{ys(int(v))}" r="3" fill="{colour}">'
+                       f'<title>{escape(str(player))}, year {years[i]}: {int(v)} VP</title></circle>')
+        out.append(f'<text x="{width - right + 8}" y="{top + 14 * k + 4}" fill="{colour}">'
+                   f'{escape(str(player))}</text>')
+    out.append("</svg>")
+    return "".join(out)

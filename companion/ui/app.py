@@ -25,6 +25,7 @@ from ..paths import user_dir
 from ..record import dumps, parse_record
 from ..store import StaleGame, Store
 from .cardform import CardForm
+from .explorer import Explorer
 
 log = logging.getLogger("companion.ui")
 MAX_PLAYERS = 6
@@ -339,9 +340,10 @@ class App:
         self.entry = w.VBox([w.HBox([self.entry_player, self.entry_card]), self.entry_action,
                              self.hint, self.form_box, self.grid, self.extra, self.discard_btn])
         self.entry.add_class("turn-entry")
+        self.explorer = Explorer(self)
         self.play_screen = w.VBox([
             self.turn_info, self.scoreboard, self.entry, self.final_box,
-            w.HBox([self.undo_btn, self.new_btn]), self.undo_box,
+            w.HBox([self.undo_btn, self.new_btn]), self.undo_box, self.explorer.box,
             w.HTML("<h4 style='margin:6px 0'>Stations</h4>" + render.legend_html()),
             self.stations])
         self.play_screen.add_class("play-screen")
@@ -351,6 +353,7 @@ class App:
         game = Game.from_record(rec)
         self.gid, self.game = gid, game
         self.entry_card.options = tuple(game.catalogue.names("location"))
+        self.explorer.reset(game)
         self.selected_player = None
         self._pending = None
         self.form_box.children = []
@@ -382,6 +385,7 @@ class App:
         self._refresh_entry()
         self._refresh_stations()
         self._refresh_final()
+        self.explorer.refresh()
 
     def _hush(self):
         app = self

@@ -1,0 +1,116 @@
+"""The what-if explorer panel of the dashboard: heatmap, hand ranking,
+"if the game ended now", VP by year.  Widgets only; the numbers come from
+companion.whatif and the pictures from companion.render."""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from .. import render, whatif
+from ..errors import CompanionError
+
+TOP_ROWS = 15
+
+
+class Explorer:
+    def __init__(self, app):
+        self.app = app
+        self.player = w.Dropdown(description="Player")
+        self.player.add_class("wi-player")
+        self.card = w.Combobox(description="Card", placeholder="a card to place",
+                               ensure_option=False, layout=w.Layout(width="340px"))
+        self.card.add_class("wi-card")
+        self.hand = w.TagsInput(allowed_tags=[], allow_duplicates=False)
+        self.hand.add_class("wi-hand")
+        self.heat = w.HTML()
+        self.heat.add_class("wi-heatmap")
+        self.best = w.HTML()
+        self.best.add_class("wi-best")
+        self.ranking = w.HTML()
+        self.ranking.add_class("wi-ranking")
+        self.now = w.HTML()
+        self.now.add_class("wi-ended-now")
+        self.chart = w.HTML()
+        self.chart.add_class("wi-chart")
+        for x in (self.player, self.card):
+            x.observe(app.guarded(lambda _: self.refresh()), "value")
+        self.hand.observe(app.guarded(lambda _: self.refresh()), "value")
+        self.body = w.VBox([
+            w.HTML("<div>Where would a card score most? Pick a player and a card: every cell "
+                   "of the station shows the projected change to the final score "
+                   "(green = better, ★ = best, grey = not legal: hover for the reason). "
+                   "Nothing here changes the game.</div>"),
+            w.HBox([self.player, self.card]), self.best, self.heat,
+            w.HTML("<b>Hand ranking</b>: type the cards in hand (Enter after each)"),
+            self.hand, self.ranking,
+            w.HTML("<b>If the game ended now</b>"), self.now, self.chart])
+        self.box = w.Accordion(children=[self.body], selected_index=None)
+        self.box.set_title(0, "What-if explorer")
+        self.box.add_class("whatif")
+        self.box.observe(app.guarded(lambda _: self.refresh()), "selected_index")
+
+    @property
+    def open(self) -> bool:
+        return self.box.selected_index == 0
+
+    def reset(self, game):
+        names = game.catalogue.names("location")
+        self.card.options = tuple(names)
+        self.hand.allowed_tags = names
+        players = list(game.setup.players)
+        if list(self.player.options) != players:
+            self.player.options = players
+            self.player.value = players[0]
+
+    def refresh(self):
+        g = self.app.game
+        if g is None or not self.open:
+            return
+        st = g.state
+        proj = whatif.if_ended_now(g)
+        t = proj.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
+                                       "during_game": "so far", "end_abilities": "end abilities",
+                                       "empty_reactors": "empty reactors"})
+        self.now.value = (f"<div>{escape(proj.explanation)}</div>"
+                          + t.to_html(index=False, border=0, classes="wi-now-table"))
+        self.chart.value = render.vp_chart_svg(whatif.vp_by_year(g))
+        player = self.player.value
+        name = (self.card.value or "").strip()
+        self.heat.value, self.best.value = "", ""
+        if player and name and not st.finished:
+            card = g.catalogue.get(name)
+            if card is None:
+                sug = g.catalogue.suggest(name)
+                self.best.value = (f"<span style='color:#b00020'>No card called '{escape(name)}'."
+                                   + (f" Did you mean {escape(', '.join(sug))}?" if sug else "")
+                                   + "</span>")
+            elif card.unknown_for_build():
+                self.best.value = (f"'{escape(card.name)}': its printed values are not known yet "
+                                   f"({escape(', '.join(card.unknown_for_build()))}); enter them "
+                                   "when you build it.")
+            else:
+                df = whatif.placement_map(g, player, card.name)
+                cell = whatif.best_cell(df)
+                if cell is None:
+                    self.best.value = f"No legal cell for '{escape(card.name)}' now."
+                else:
+                    row = df[(df.action == "build") & (df.cell == cell)].iloc[0]
+                    self.best.value = (f"<b>Best cell for {escape(card.name)}: {list(cell)}</b>: "
+                                       f"{int(row.vp_now):+d} VP now, projected final "
+                                       f"{int(row.projected_total)} VP")
+                self.heat.value = render.heatmap_svg(st.station(player), df,
+                                                     title=f"{player}: {card.name}")
+        hand = list(self.hand.value)
+        if player and hand and not st.finished:
+            df = whatif.hand_ranking(g, player, hand)
+            show = df.head(TOP_ROWS).copy()
+            show["cell"] = [list(c) if isinstance(c, tuple) else "" for c in show.cell]
+            show = show[["card", "action", "cell", "legal", "vp_now", "projected_total", "reason"]]
+            show = show.rename(columns={"vp_now": "VP now", "projected_total": "projected final"})
+            self.ranking.value = (show.to_html(index=False, border=0, na_rep="",
+                                               classes="wi-rank-table")
+                                  + (f"<i>{len(df) - TOP_ROWS} more options not shown</i>"
+                                     if len(df) > TOP_ROWS else ""))
+        else:
+            self.ranking.value = ""
