@@ -37,7 +37,9 @@ STYLE = """<style>
   font-size: 10px; padding: 1px !important; overflow: hidden; }
 .companion-root .grid-cell.legal { font-size: 20px; font-weight: bold; }
 .companion-root .score-table td, .companion-root .score-table th { padding: 2px 10px; }
-.companion-root .final-table td, .companion-root .final-table th { padding: 2px 8px; }
+.companion-root .final-table td, .companion-root .final-table th,
+.companion-root .wi-rank-table td, .companion-root .wi-rank-table th,
+.companion-root .wi-now-table td, .companion-root .wi-now-table th { padding: 2px 8px; text-align: left; }
 </style>"""
 OK = "#1b6e20"
 
