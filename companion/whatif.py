@@ -14,12 +14,15 @@ Nothing here changes the game: every option is a trial on a copy.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import random
 
 import pandas as pd
 
 from .errors import CompanionError, IllegalAction
-from .game import DISCARD_GAIN, Game, State
+from .game import DISCARD_GAIN, Game, PlayerState, State
 from .scoring import CREDITS_PER_VP, project_player, score
+from .station import Station
 
 MAP_COLUMNS = ["action", "card", "cell", "legal", "rule", "reason", "vp_now", "end_change",
                "empty_reactor_change", "energy_from", "projected_total", "projected_change"]
@@ -55,33 +58,140 @@ def _fill_choices(game: Game, state: State, action: dict) -> dict:
     return action
 
 
-def _option(game: Game, state: State, player: str, action: dict, base: dict) -> dict:
+class _ScratchStation(Station):
+    """A copy of one player's station that the options are tried on one after
+    another: each is placed, projected and taken back (:meth:`restore`), instead
+    of copying the whole station (its networkx graph) for every option, which
+    cost more than the rest of the trial.  Distances from a built cell and the
+    list of reactors are remembered until the station changes: the end-of-game
+    projection asks for the same ones once per card (every "farthest from the
+    Main Reactor" card measures the whole station from the Main Reactor)."""
+
+    @classmethod
+    def of(cls, station: Station) -> "_ScratchStation":
+        s = station.copy()
+        s.__class__ = cls
+        s._memo = {}
+        s._cells0, s._blocked0 = dict(s.cells), set(s.blocked)
+        return s
+
+    def restore(self) -> None:
+        """Back to the station as it was copied."""
+        for cell in [c for c in self.cells if c not in self._cells0]:
+            self.graph.remove_node(cell)
+        self.cells = dict(self._cells0)
+        self.blocked = set(self._blocked0)
+        self._memo.clear()
+
+    def copy(self) -> Station:
+        return Station.copy(self)            # a plain Station (Station.copy builds one)
+
+    def place(self, cell, placed) -> None:
+        self._memo.clear()
+        super().place(cell, placed)
+
+    def take_cube(self, cell) -> None:
+        self._memo.clear()
+        super().take_cube(cell)
+
+    def distances_from(self, cell, cutoff=None):
+        if cell not in self.cells:
+            return super().distances_from(cell, cutoff)
+        key = ("d", cell, cutoff)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = super().distances_from(cell, cutoff)
+        return dict(got)
+
+    def reactors(self):
+        got = self._memo.get("r")
+        if got is None:
+            got = self._memo["r"] = super().reactors()
+        return list(got)
+
+
+# The fields State.copy / PlayerState.copy know.  If they change, every option
+# is tried through Game.trial (a full copy each), which is always right.
+_STATE_FIELDS = ("setup", "players", "year", "turn", "acted", "reactor_supply", "pending",
+                 "discards", "finished", "index")
+_PLAYER_FIELDS = ("name", "vp", "credits", "station", "ledger", "last")
+_FAST = (tuple(f.name for f in dataclasses.fields(State)) == _STATE_FIELDS
+         and tuple(f.name for f in dataclasses.fields(PlayerState)) == _PLAYER_FIELDS)
+
+
+class _Trials:
+    """Tries options for one player from one state exactly as ``Game.trial``
+    does (a copy of the state with only that player's part copied, the turn
+    not ended), but on one scratch station put back after each option."""
+
+    def __init__(self, game: Game, state: State, player: str):
+        self.game, self.state, self.player = game, state, player
+        self.station = _ScratchStation.of(state.players[player].station) if _FAST else None
+
+    def run(self, action: dict, fn):
+        """``fn(normalised action, state after)``; IllegalAction propagates."""
+        state, player = self.state, self.player
+        if self.station is None or action.get("player") != player:
+            return fn(*self.game.trial(action, state=state))
+        ps = state.players[player]
+        mine = PlayerState(ps.name, ps.vp, ps.credits, self.station, list(ps.ledger), ps.last)
+        trial = State(state.setup, {k: (mine if k == player else v)
+                                    for k, v in state.players.items()},
+                      state.year, state.turn, list(state.acted), state.reactor_supply,
+                      list(state.pending), list(state.discards), state.finished, state.index)
+        try:
+            norm = self.game._apply(trial, action, strict=False, rng=random.Random(0),
+                                    end_turn=False)
+            return fn(norm, trial)
+        finally:
+            self.station.restore()
+
+
+def _option(game: Game, state: State, player: str, action: dict, base: dict,
+            trials: _Trials | None = None) -> dict:
     """Row of one option: tried on a copy, scored as if the game ended then."""
     row = {"action": action["do"], "card": action.get("card"),
            "cell": tuple(action["at"]) if "at" in action else None}
+    trials = trials if trials is not None else _Trials(game, state, player)
+
+    def scored(norm, after):
+        proj = project_player(game, after, player)
+        return dict(
+            legal=True, rule=None, reason=None,
+            vp_now=after.players[player].vp - state.players[player].vp,
+            end_change=((proj["total"] - proj["during_game"])
+                        - (base["total"] - base["during_game"])),
+            empty_reactor_change=proj["empty_reactors"] - base["empty_reactors"],
+            energy_from=[tuple(c) for c in norm.get("energy_from", [])],
+            projected_total=proj["total"],
+            projected_change=proj["total"] - base["total"])
+
     try:
-        norm, after = game.trial(_fill_choices(game, state, action), state=state)
+        row.update(trials.run(_fill_choices(game, state, action), scored))
     except IllegalAction as e:
         row.update(legal=False, rule=e.rule, reason=e.detail)
-        return row
-    proj = project_player(game, after, player)
-    row.update(
-        legal=True, rule=None, reason=None,
-        vp_now=after.players[player].vp - state.players[player].vp,
-        end_change=(proj["total"] - proj["during_game"]) - (base["total"] - base["during_game"]),
-        empty_reactor_change=proj["empty_reactors"] - base["empty_reactors"],
-        energy_from=[tuple(c) for c in norm.get("energy_from", [])],
-        projected_total=proj["total"],
-        projected_change=proj["total"] - base["total"])
     return row
 
 
-def _frame(rows: list[dict]) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=MAP_COLUMNS)
-    for c in ("vp_now", "end_change", "empty_reactor_change", "projected_total",
-              "projected_change"):
-        df[c] = df[c].astype("Int64")
-    return df
+_INT_COLUMNS = ("vp_now", "end_change", "empty_reactor_change", "projected_total",
+                "projected_change")
+
+
+def _table(rows: list[dict]) -> pd.DataFrame:
+    """The rows ranked (legal first, then the projected total and the VP now,
+    highest first, missing last; ties keep their order) and made a DataFrame
+    with integer columns that may be missing (Int64).  Sorting the dicts is
+    several times faster than sorting the frame (DataFrame.sort_values)."""
+    def key(r):
+        pt, vp = r.get("projected_total"), r.get("vp_now")
+        return (not r.get("legal"), pt is None, -(pt or 0), vp is None, -(vp or 0))
+    ranked = sorted(rows, key=key)               # stable, like kind="stable"
+    nan = float("nan")                           # a missing key, as pd.DataFrame(rows) has it
+    data = {c: [r.get(c, nan) for r in ranked] for c in MAP_COLUMNS}
+    for c in _INT_COLUMNS:
+        data[c] = pd.array(data[c], dtype="Int64")
+    data["legal"] = [bool(x) for x in data["legal"]]
+    return pd.DataFrame(data, columns=MAP_COLUMNS)
 
 
 def placement_map(game: Game, player: str, card: str, *, state: State | None = None,
@@ -96,22 +206,15 @@ def placement_map(game: Game, player: str, card: str, *, state: State | None = N
     state = _planning(state, player)
     base = _base(game, state, player)
     station = state.players[player].station
+    trials = _Trials(game, state, player)
     rows = []
     for cell in station.frontier():
         a = {"player": player, "do": "build", "card": card, "at": list(cell),
              "year": state.year, "turn": state.turn}
-        rows.append(_option(game, state, player, a, base))
+        rows.append(_option(game, state, player, a, base, trials))
         if reactors:
-            rows.append(_option(game, state, player, {**a, "do": "reactor"}, base))
-    df = _frame(rows)
-    return _rank(df)
-
-
-def _rank(df: pd.DataFrame) -> pd.DataFrame:
-    df = df.assign(_legal=df.legal.astype(int))
-    df = df.sort_values(["_legal", "projected_total", "vp_now"], ascending=False,
-                        kind="stable", na_position="last")
-    return df.drop(columns="_legal").reset_index(drop=True)
+            rows.append(_option(game, state, player, {**a, "do": "reactor"}, base, trials))
+    return _table(rows)
 
 
 def best_cell(df: pd.DataFrame, action: str = "build"):
@@ -133,6 +236,7 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
     state = _planning(state, player)
     base = _base(game, state, player)
     station = state.players[player].station
+    trials = _Trials(game, state, player)
     rows: list[dict] = []
     reactor_rows: list[dict] | None = None
     notes = []
@@ -152,7 +256,7 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
             for cell in station.frontier():
                 a = {"player": player, "do": "build", "card": c.name, "at": list(cell),
                      "year": state.year, "turn": state.turn}
-                r = _option(game, state, player, a, base)
+                r = _option(game, state, player, a, base, trials)
                 if r["legal"]:
                     rows.append(r)
         # a reactor's effect does not depend on the card given up: try each cell once
@@ -161,7 +265,7 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
             for cell in station.frontier():
                 a = {"player": player, "do": "reactor", "card": c.name, "at": list(cell),
                      "year": state.year, "turn": state.turn}
-                r = _option(game, state, player, a, base)
+                r = _option(game, state, player, a, base, trials)
                 if r["legal"]:
                     reactor_rows.append(r)
         rows += [{**r, "card": c.name} for r in reactor_rows]
@@ -171,7 +275,7 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
         # credits ("most credits", "+1 per credit") change with the +3 too
         a = {"player": player, "do": "discard", "card": c.name,
              "year": state.year, "turn": state.turn}
-        r = _option(game, state, player, a, base)
+        r = _option(game, state, player, a, base, trials)
         if r["legal"]:
             reason = f"+3 credits: worth +{worth} VP at the end"
             if r["end_change"] != worth:
@@ -179,8 +283,7 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
                            "abilities that count credits")
             r["reason"] = reason
         rows.append(r)
-    df = _rank(_frame(rows + notes))
-    return df
+    return _table(rows + notes)
 
 
 def if_ended_now(game: Game, state: State | None = None):
