@@ -23,6 +23,17 @@ class Context:
     source: str                  # card or race name, for error messages
     others: list[Station] = field(default_factory=list)   # other real players
     final: bool = False          # evaluated at game end
+    #: station-wide counts shared by the abilities evaluated on the same,
+    #: unchanged station (one projection); never reuse it after a change
+    cache: dict = field(default_factory=dict)
+
+
+def _memo(ctx: Context, key, compute):
+    try:
+        return ctx.cache[key]
+    except KeyError:
+        v = ctx.cache[key] = compute()
+        return v
 
 
 def _types(ctx: Context, placed, types):
@@ -49,7 +60,8 @@ def count(ab: dict, ctx: Context) -> int:
         cell = _need_cell(ctx, what)
         return _types(ctx, [st.cells[n] for n in neighbours(cell) if n in st.cells], types)
     if what == "station_location":
-        n = _types(ctx, st.cells.values(), types)
+        n = _memo(ctx, ("station", tuple(types) if types else None),
+                  lambda: _types(ctx, st.cells.values(), types))
         if not ab.get("include_self", True) and ctx.cell is not None and ctx.cell in st.cells:
             n -= _types(ctx, [st.cells[ctx.cell]], types)
         return n
@@ -58,29 +70,35 @@ def count(ab: dict, ctx: Context) -> int:
         dist = st.distances_from(cell, cutoff=ab["distance"])
         return _types(ctx, [st.cells[c] for c, d in dist.items() if c != cell and d >= 1], types)
     if what == "reactor":
-        return len(st.reactors())
+        return _memo(ctx, "reactor", lambda: len(st.reactors()))
     if what == "empty_reactor":
-        return sum(1 for c in st.reactors() if st.cells[c].cubes == 0)
+        return _memo(ctx, "empty_reactor",
+                     lambda: sum(1 for c in st.reactors() if st.cells[c].cubes == 0))
     if what == "energy_cube":
-        return st.cubes()
+        return _memo(ctx, "energy_cube", st.cubes)
     if what == "credit":
         return ctx.credits
     if what == "remaining_year":
         return max(0, YEARS - ctx.year)
     if what == "distinct_type":
-        seen: set[str] = set()
-        for p in st.cells.values():
-            if p.kind == LOCATION:
-                if p.types is None:
-                    raise UnknownCardValues(p.card or "?", ["types"],
-                                            why=f"'{ctx.source}' counts location types")
-                seen.update(p.types)
-        return len(seen)
+        return _memo(ctx, "distinct_type", lambda: _distinct(ctx))
     if what == "spaceship":
         return len(st.blocked)
     if what == "other_station_location":
-        return sum(_types(ctx, o.cells.values(), types) for o in ctx.others)
+        return _memo(ctx, ("others", tuple(types) if types else None),
+                     lambda: sum(_types(ctx, o.cells.values(), types) for o in ctx.others))
     raise ValueError(f"unknown counter {what}")
+
+
+def _distinct(ctx: Context) -> int:
+    seen: set[str] = set()
+    for p in ctx.station.cells.values():
+        if p.kind == LOCATION:
+            if p.types is None:
+                raise UnknownCardValues(p.card or "?", ["types"],
+                                        why=f"'{ctx.source}' counts location types")
+            seen.update(p.types)
+    return len(seen)
 
 
 def condition(cond: dict | None, ctx: Context) -> bool:
@@ -89,7 +107,7 @@ def condition(cond: dict | None, ctx: Context) -> bool:
     st = ctx.station
     if "farthest_from_main_reactor" in cond:
         cell = _need_cell(ctx, "farthest_from_main_reactor")
-        dist = st.distances_from(MAIN)
+        dist = _memo(ctx, "from_main", lambda: st.distances_from(MAIN))
         mine = dist.get(cell, 0)
         return all(d <= mine for c, d in dist.items() if st.cells[c].kind != PLACEHOLDER)
     if "more" in cond:
@@ -101,6 +119,23 @@ def condition(cond: dict | None, ctx: Context) -> bool:
         return _types(ctx, [st.cells[n] for n in neighbours(cell) if n in st.cells],
                       cond["adjacent_to"]) > 0
     raise ValueError(f"unknown condition {cond}")
+
+
+def value(ab: dict, ctx: Context) -> int:
+    """VP an ability gives now, caps applied (no explanation: the fast path)."""
+    if "per" in ab:
+        n = count(ab, ctx)
+        if "table" in ab:
+            keys = [k for k in ab["table"] if k <= n]
+            vp = ab["table"][max(keys)] if keys else 0
+        else:
+            vp = (n // ab.get("every", 1)) * ab["vp"]
+    elif "flat" in ab:
+        vp = ab["flat"] if condition(ab.get("if"), ctx) else 0
+    else:
+        raise ValueError("manual and choice abilities are resolved by the game")
+    cap = ab.get("cap")
+    return cap if cap is not None and vp > cap else vp
 
 
 def evaluate(ab: dict, ctx: Context) -> tuple[int, str]:

@@ -114,18 +114,20 @@ class _ManualBook:
 
 
 def _end_of_game(game, state, p: str, manual: _ManualBook, missing: list[str], *,
-                 lenient: bool = False) -> list[dict]:
+                 lenient: bool = False, explain: bool = True) -> list[dict]:
     try:
-        return _end_of_game_strict(game, state, p, manual, missing)
+        return _end_of_game_strict(game, state, p, manual, missing, explain=explain)
     except UnknownCardValues as e:
         if not lenient:
             raise
         # projection: score what is known, say what is not
-        return _end_of_game_strict(game, state, p, manual, missing, skip_unknown=True)
+        return _end_of_game_strict(game, state, p, manual, missing, skip_unknown=True,
+                                   explain=explain)
 
 
 def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[str],
-                        skip_unknown: bool = False) -> list[dict]:
+                        skip_unknown: bool = False, explain: bool = True) -> list[dict]:
+    shared: dict = {}          # station-wide counts, shared by this player's abilities
     ps = state.players[p]
     st = ps.station
     others = [state.players[o].station for o in state.setup.players if o != p]
@@ -145,9 +147,10 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
                 out.append(_line(p, "end_abilities", card.name, cell,
                                  "delayed ability, VP typed by the players", got[0]["vp"]))
                 continue
-            ctx = abl.Context(st, cell, ps.credits, state.year, card.name, others, final=True)
+            ctx = abl.Context(st, cell, ps.credits, state.year, card.name, others, final=True,
+                              cache=shared)
             try:
-                vp, why = abl.evaluate(ab, ctx)
+                vp, why = abl.evaluate(ab, ctx) if explain else (abl.value(ab, ctx), "")
             except UnknownCardValues as e:
                 if not skip_unknown:
                     raise
@@ -175,7 +178,8 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
                 if skip_unknown:
                     continue
                 raise UnknownCardValues(race.name, unknown, why="the race tile's scoring is needed")
-            ctx = abl.Context(st, None, ps.credits, state.year, race.name, others, final=True)
+            ctx = abl.Context(st, None, ps.credits, state.year, race.name, others, final=True,
+                              cache=shared)
             vp, why = abl.evaluate(ab, ctx)
             out.append(_line(p, "end_abilities", race.name, None, f"race: {why}", vp))
     # reactors without cubes (the Main Reactor included)
@@ -195,7 +199,12 @@ def _unknowns(ab):
     return ability_unknowns(ab)
 
 
-def _measure(game, state, obj, p: str) -> int:
+def _measure(game, state, obj, p: str, memo: dict | None = None) -> int:
+    if memo is not None:
+        key = (obj.name, p)
+        if key not in memo:
+            memo[key] = _measure(game, state, obj, p)
+        return memo[key]
     spec = obj.extra.get("most") or obj.extra.get("least")
     ab = dict(spec)
     ps = state.players[p]
@@ -204,16 +213,22 @@ def _measure(game, state, obj, p: str) -> int:
     return abl.count(ab, ctx)
 
 
-def _claim(game, state, obj) -> tuple[list[str], dict[str, int]]:
-    """The single claimant of a most/least objective ([] on a tie), and the measures."""
-    values = {p: _measure(game, state, obj, p) for p in state.setup.players}
+def _claim(game, state, obj, memo: dict | None = None,
+           changed: str | None = None) -> tuple[list[str], dict[str, int]]:
+    """The single claimant of a most/least objective ([] on a tie), and the measures.
+
+    ``memo`` keeps the measures of players other than ``changed`` (the what-if
+    views change one player's part of the state at a time)."""
+    values = {p: _measure(game, state, obj, p, memo if p != changed else None)
+              for p in state.setup.players}
     best = max(values.values()) if "most" in obj.extra else min(values.values())
     top = [p for p, v in values.items() if v == best]
     return (top if len(top) == 1 else []), values
 
 
 def _objectives(game, state, manual: _ManualBook, missing: list[str], *,
-                lenient: bool = False) -> list[dict]:
+                lenient: bool = False, memo: dict | None = None,
+                changed: str | None = None) -> list[dict]:
     out = []
     setup = state.setup
     in_play = [(o, None) for o in setup.objectives]
@@ -238,7 +253,7 @@ def _objectives(game, state, manual: _ManualBook, missing: list[str], *,
                 continue
             raise UnknownCardValues(obj.name, ["vp"], why="the objective is scored at the end")
         try:
-            claim, values = _claim(game, state, obj)
+            claim, values = _claim(game, state, obj, memo, changed)
         except UnknownCardValues:
             if lenient:
                 continue
@@ -311,15 +326,18 @@ def _rank(table: pd.DataFrame, final: bool):
     return table, winners, decided, text
 
 
-def project_player(game, state, player: str) -> dict[str, int]:
+def project_player(game, state, player: str, memo: dict | None = None) -> dict[str, int]:
     """One player's categories if the game ended in ``state`` (no pandas: fast).
 
     Same rules as :func:`score` with ``project=True``; used by the what-if views.
+    ``memo``: a dict kept across calls in which only ``player``'s part of the
+    state differs (the other players' objective measures are reused).
     """
     manual = _ManualBook(game.manual)
     missing: list[str] = []
-    lines = _end_of_game(game, state, player, manual, missing, lenient=True)
-    lines += [l for l in _objectives(game, state, manual, missing, lenient=True)
+    lines = _end_of_game(game, state, player, manual, missing, lenient=True, explain=False)
+    lines += [l for l in _objectives(game, state, manual, missing, lenient=True,
+                                     memo=memo, changed=player)
               if l["player"] == player]
     out = {c: 0 for c in CATEGORIES}
     for l in lines:

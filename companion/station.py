@@ -121,18 +121,20 @@ class Station:
         The path runs through built locations only; ``cell`` itself may be empty
         (a location about to be built), which is how the energy range is found.
         """
-        if cell in self.cells:
-            return dict(nx.single_source_shortest_path_length(self.graph, cell, cutoff=cutoff))
-        dist: dict[Cell, int] = {}
-        frontier = [n for n in neighbours(cell) if n in self.cells]
-        for n in frontier:
-            dist[n] = 1
-        d = 1
+        adj = self.graph._adj         # a plain breadth-first search: same result as
+        if cell in self.cells:        # nx.single_source_shortest_path_length, faster
+            dist: dict[Cell, int] = {cell: 0}
+            frontier = [cell]
+            d = 0
+        else:
+            frontier = [n for n in neighbours(cell) if n in self.cells]
+            dist = {n: 1 for n in frontier}
+            d = 1
         while frontier and (cutoff is None or d < cutoff):
             d += 1
             nxt = []
             for f in frontier:
-                for n in self.graph.adj[f]:
+                for n in adj[f]:
                     if n not in dist:
                         dist[n] = d
                         nxt.append(n)
@@ -202,16 +204,16 @@ class Station:
 def count_types(placed: Iterable[Placed], types: Iterable[str] | None) -> int:
     """Count locations; with ``types``, a dual-type card counts once per matching type."""
     total = 0
-    wanted = list(types) if types else None
+    wanted = frozenset(types) if types else None
     for p in placed:
         if p.kind == PLACEHOLDER:
             continue
         if wanted is None:
             total += 1
-        else:
-            if p.kind != LOCATION:
-                continue
+        elif p.kind == LOCATION:
             if p.types is None:
                 raise LookupError(p.card)
-            total += sum(1 for t in wanted if t in p.types)
+            for t in p.types:
+                if t in wanted:
+                    total += 1
     return total

@@ -126,6 +126,7 @@ class _Trials:
 
     def __init__(self, game: Game, state: State, player: str):
         self.game, self.state, self.player = game, state, player
+        self.memo: dict = {}     # other players' objective measures (they do not change)
         self.station = _ScratchStation.of(state.players[player].station) if _FAST else None
 
     def run(self, action: dict, fn):
@@ -155,7 +156,7 @@ def _option(game: Game, state: State, player: str, action: dict, base: dict,
     trials = trials if trials is not None else _Trials(game, state, player)
 
     def scored(norm, after):
-        proj = project_player(game, after, player)
+        proj = project_player(game, after, player, trials.memo)
         return dict(
             legal=True, rule=None, reason=None,
             vp_now=after.players[player].vp - state.players[player].vp,
