@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS games (
     setup TEXT NOT NULL,
     cards TEXT NOT NULL DEFAULT '[]',
     manual TEXT NOT NULL DEFAULT '[]',
-    meta TEXT NOT NULL DEFAULT '{}'
+    meta TEXT NOT NULL DEFAULT '{}',
+    format TEXT NOT NULL DEFAULT 'among-the-stars/1'
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -35,6 +36,32 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game_id, idx)
 );
 """
+
+
+#: schema version (PRAGMA user_version) and the steps that reach it
+SCHEMA_VERSION = 1
+MIGRATIONS = {
+    # 0 -> 1: games of more than one kind (Small Star Empires) in one store
+    1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
+}
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    for v in range(version + 1, SCHEMA_VERSION + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for stmt in MIGRATIONS[v]:
+                # a fresh database created by SCHEMA may already have the column
+                if "ADD COLUMN format" in stmt and "format" in cols:
+                    continue
+                conn.execute(stmt)
+            conn.execute(f"PRAGMA user_version = {v}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
 
 class StoreError(CompanionError):
@@ -78,6 +105,7 @@ class Store:
             if ok != "ok":
                 raise sqlite3.DatabaseError(ok)
             conn.executescript(SCHEMA)
+            _migrate(conn)
         except sqlite3.DatabaseError:
             conn.close()
             raise
@@ -93,10 +121,11 @@ class Store:
         setup = record["setup"]
         title = title or f"{', '.join(setup['players'])} ({time.strftime('%Y-%m-%d %H:%M')})"
         with self._tx() as c:
-            c.execute("INSERT INTO games(id, title, created, updated, setup, cards, manual, meta) "
-                      "VALUES (?,?,?,?,?,?,?,?)",
+            c.execute("INSERT INTO games(id, title, created, updated, setup, cards, manual, meta, "
+                      "format) VALUES (?,?,?,?,?,?,?,?,?)",
                       (gid, title, now, now, json.dumps(setup), json.dumps(record.get("cards") or []),
-                       json.dumps(record.get("manual") or []), json.dumps(record.get("meta") or {})))
+                       json.dumps(record.get("manual") or []), json.dumps(record.get("meta") or {}),
+                       record.get("format", FORMAT)))
             for i, a in enumerate(record.get("actions") or []):
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
                           (gid, i, json.dumps(a)))
@@ -142,26 +171,28 @@ class Store:
 
     # -- reading ------------------------------------------------------------------
     def load(self, gid: str) -> dict:
-        row = self._conn.execute("SELECT setup, cards, manual, meta, title FROM games WHERE id=?",
-                                 (gid,)).fetchone()
+        row = self._conn.execute("SELECT setup, cards, manual, meta, title, format FROM games "
+                                 "WHERE id=?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
         actions = [json.loads(a) for (a,) in self._conn.execute(
             "SELECT action FROM actions WHERE game_id=? ORDER BY idx", (gid,))]
         meta = json.loads(row[3])
         meta["title"] = row[4]
-        return {"format": FORMAT, "setup": json.loads(row[0]), "cards": json.loads(row[1]),
+        return {"format": row[5], "setup": json.loads(row[0]), "cards": json.loads(row[1]),
                 "actions": actions, "manual": json.loads(row[2]), "meta": meta}
 
-    def games(self) -> list[dict]:
-        """Saved games, newest first: id, title, players, actions, updated."""
+    def games(self, format: str | None = FORMAT) -> list[dict]:
+        """Saved games of one format (None: all), newest first:
+        id, title, players, actions, updated, format."""
         out = []
-        for gid, title, setup, updated, n in self._conn.execute(
-                "SELECT g.id, g.title, g.setup, g.updated, "
+        for gid, title, setup, updated, fmt, n in self._conn.execute(
+                "SELECT g.id, g.title, g.setup, g.updated, g.format, "
                 "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id) "
-                "FROM games g ORDER BY g.updated DESC"):
+                "FROM games g WHERE (? IS NULL OR g.format = ?) ORDER BY g.updated DESC",
+                (format, format)):
             out.append({"id": gid, "title": title, "players": json.loads(setup)["players"],
-                        "actions": n, "updated": updated})
+                        "actions": n, "updated": updated, "format": fmt})
         return out
 
     # -- helpers ------------------------------------------------------------------

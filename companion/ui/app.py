@@ -79,7 +79,14 @@ class App:
         self.status = w.HTML()
         self.status.add_class("companion-status")
         self.body = w.VBox()
-        self.root = w.VBox([w.HTML(STYLE), self.title, self.status, self.body])
+        # one tab per game; the other tabs are built when first opened
+        self.sse_box = w.VBox()
+        self.tabs = w.Tab(children=[self.body, self.sse_box],
+                          titles=["Among the Stars", "Small Star Empires"])
+        self.tabs.add_class("game-tabs")
+        self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
+        self.sse = None
+        self.root = w.VBox([w.HTML(STYLE), self.title, self.status, self.tabs])
         self.root.add_class("companion-root")
         self._build_setup()
         self._build_play()
@@ -110,6 +117,16 @@ class App:
                 self.error(f"Something went wrong ({type(e).__name__}: {e}). Everything you "
                            f"entered is saved; the details are in {_log_path()}.")
         return run
+
+    def _tab_opened(self):
+        if self.tabs.selected_index == 1 and self.sse is None:
+            try:
+                from .sse_tab import SseTab
+            except ImportError:
+                self.sse_box.children = [w.HTML("<i>Small Star Empires is coming soon.</i>")]
+                return
+            self.sse = SseTab(self)
+            self.sse_box.children = [self.sse.box]
 
     def _start(self):
         games = self.store.games()
