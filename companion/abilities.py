@@ -201,6 +201,8 @@ def describe(ab: dict) -> str:
         s = f"{'?' if ab['flat'] is None else format(ab['flat'], '+d')} if {_cond_text(ab.get('if'))}"
     elif "choice" in ab:
         s = f"others pay {ab['pay']} credit or lose {ab['lose']} VP"
+    elif "spaceships" in ab:
+        s = f"place {ab['spaceships']} spaceship(s) ({ab.get('target', 'other')} stations)"
     else:
         s = "VP typed by the players"
     if "cap" in ab:

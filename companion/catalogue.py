@@ -40,7 +40,8 @@ COUNTERS: dict[str, tuple[str, ...]] = {
 }
 CONDITIONS = ("farthest_from_main_reactor", "more", "adjacent_to")
 ABILITY_COMMON = ("when", "cap", "note")
-ABILITY_KINDS = ("per", "flat", "choice", "manual")
+ABILITY_KINDS = ("per", "flat", "choice", "manual", "spaceships")
+SPACESHIP_TARGETS = ("self", "other", "any")
 CHOICES = ("pay_or_lose",)
 
 
@@ -119,6 +120,12 @@ def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
         for k in ("pay", "lose"):
             if not (_is_int(ab.get(k)) and ab[k] >= 0):
                 err("must be a whole number >= 0", k)
+    elif kind == "spaceships":
+        allowed |= {"target"}
+        if not (_is_int(ab["spaceships"]) and ab["spaceships"] >= 1):
+            err("the number of spaceships placed must be a whole number >= 1", "spaceships")
+        if ab.get("target", "other") not in SPACESHIP_TARGETS:
+            err(f"must be one of {', '.join(SPACESHIP_TARGETS)}", "target")
     elif kind == "manual":
         if ab["manual"] is not True:
             err("must be true", "manual")
@@ -320,7 +327,7 @@ def _load_cached(path: Path) -> list[Card]:
 # ---------------------------------------------------------------------------
 # Catalogue with overlays
 # ---------------------------------------------------------------------------
-SHIPPED_FILES = ("cards.yaml", "races.yaml", "objectives.yaml")
+SHIPPED_FILES = ("cards.yaml", "races.yaml", "objectives.yaml", "conflicts.yaml")
 
 
 class Catalogue:

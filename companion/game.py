@@ -15,14 +15,19 @@ from typing import Any, Iterable
 from . import abilities as abl
 from .catalogue import Card, Catalogue, parse_entries
 from .errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
-from .station import LOCATION, MAIN, REACTOR, Cell, Placed, Station, as_cell
+from .station import LOCATION, MAIN, PLACEHOLDER, REACTOR, Cell, Placed, Station, as_cell
 
 from .record import FORMAT  # noqa: E402
 YEARS = 4
 MODES = ("standard", "aggressive")
-ACTIONS = ("build", "reactor", "discard")
+ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
+#: entries that are not a player's action for the turn
+SIDE_ENTRIES = ("virtual", "remove")
 ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
-               "resolve_order", "note"}
+               "resolve_order", "note", "effects", "spaceships", "cells", "seat"}
+VIRTUAL_SEATS = ("virtual 1", "virtual 2")
+CONFLICT_COST = 1
+MAX_SPACESHIP_REMOVAL = 3
 START_CREDITS = 10
 REACTOR_COST = 1
 DISCARD_GAIN = 3
@@ -48,6 +53,12 @@ RULES = {
     "manual-vp": "this ability's VP is typed by the players",
     "malformed": "the action is not in the record format",
     "resolve-order": "simultaneous effects resolve by VP, then credits, then a random order stored in the record",
+    "conflict": "Aggressive mode: a Conflict card cannot be built; applying it costs 1 credit (B 7)",
+    "conflict-year": "Conflict cards are in the deck from year 2 (year 3 with 5-6 players) in aggressive mode",
+    "revival-order": "Revival 2-player rules: the active player acts first each turn; it alternates by round (R 2.2)",
+    "virtual-seat": "2-player rules: each turn each virtual seat's hand loses one card to the face-up pile (B 8)",
+    "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 per space (R 3)",
+    "round-end": "at round end a station that breaks a rule loses locations until it is valid (B 5)",
 }
 
 
@@ -101,11 +112,24 @@ class Setup:
         if not isinstance(options, dict):
             raise RecordError("setup.options must be an object")
         bounds = options.get("limited_space")
-        if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 4
-                                       and all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
-                                       and bounds[0] <= 0 <= bounds[1] and bounds[2] <= 0 <= bounds[3]):
-            raise RecordError("setup.options.limited_space must be [min_row, max_row, min_col, max_col] "
-                              "around [0, 0]")
+        per_player = bounds if isinstance(bounds, dict) else ({p: bounds for p in players}
+                                                               if bounds is not None else {})
+        for who, b in per_player.items():
+            if who not in players or not (
+                    isinstance(b, list) and len(b) == 4
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in b)
+                    and b[0] <= 0 <= b[1] and b[2] <= 0 <= b[3]):
+                raise RecordError("setup.options.limited_space must be [min_row, max_row, min_col, "
+                                  "max_col] around [0, 0], or a map of player names to such bounds")
+        two = options.get("two_player")
+        if two is not None:
+            if two not in ("virtual", "revival") or len(players) != 2:
+                raise RecordError("setup.options.two_player is 'virtual' (base 2-player rules) or "
+                                  "'revival' (Revival 2-player rules), for 2 players")
+            if two == "revival" and options.get("first_active", players[0]) not in players:
+                raise RecordError("setup.options.first_active must name a player")
+        if "spaceships" in options and not isinstance(options["spaceships"], bool):
+            raise RecordError("setup.options.spaceships must be true or false")
         sup = options.get("reactor_supply", BASE_REACTOR_SUPPLY)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
@@ -119,12 +143,33 @@ class Setup:
         d["options"] = copy.deepcopy(self.options)
         return d
 
+    @property
+    def conflict_year(self) -> int:
+        """The year the Conflict cards join the deck (aggressive mode)."""
+        return 3 if len(self.players) >= 5 else 2
+
     def turns_in_year(self, year: int) -> int:
-        if self.mode == "aggressive":
-            first = 3 if len(self.players) >= 5 else 2
-            if year >= first:
-                return 7
+        if self.mode == "aggressive" and year >= self.conflict_year:
+            return 7
         return 6
+
+    def bounds_of(self, player: str):
+        b = self.options.get("limited_space")
+        if isinstance(b, dict):
+            b = b.get(player)
+        return tuple(b) if b else None
+
+    @property
+    def virtual_seats(self) -> tuple[str, ...]:
+        return VIRTUAL_SEATS if self.options.get("two_player") == "virtual" else ()
+
+    def active_player(self, year: int) -> str | None:
+        """Revival 2-player rules: who acts first in ``year`` (alternates by round)."""
+        if self.options.get("two_player") != "revival":
+            return None
+        first = self.options.get("first_active", self.players[0])
+        other = [p for p in self.players if p != first][0]
+        return first if year % 2 == 1 else other
 
     @staticmethod
     def passing(year: int) -> str:
@@ -186,12 +231,13 @@ class State:
     discards: list[str] = field(default_factory=list)
     finished: bool = False
     index: int = 0          # number of actions applied
+    virtual_done: list[str] = field(default_factory=list)   # virtual seats done this turn
+    face_up: list[str] = field(default_factory=list)        # cards the virtual seats dropped
 
     @classmethod
     def initial(cls, setup: Setup) -> "State":
-        bounds = setup.options.get("limited_space")
         players = {p: PlayerState(p, credits=START_CREDITS,
-                                  station=Station(bounds=tuple(bounds) if bounds else None))
+                                  station=Station(bounds=setup.bounds_of(p)))
                    for p in setup.players}
         return cls(setup, players,
                    reactor_supply=setup.options.get("reactor_supply", BASE_REACTOR_SUPPLY))
@@ -203,7 +249,8 @@ class State:
                    if only is not None else {k: v.copy() for k, v in self.players.items()})
         return State(self.setup, players, self.year,
                      self.turn, list(self.acted), self.reactor_supply, list(self.pending),
-                     list(self.discards), self.finished, self.index)
+                     list(self.discards), self.finished, self.index, list(self.virtual_done),
+                     list(self.face_up))
 
     @property
     def waiting(self) -> list[str]:
@@ -475,9 +522,11 @@ class Game:
             raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in the action",
                                 action=a)
         do = a.get("do")
+        if do in SIDE_ENTRIES:
+            return self._side_entry(state, a, strict, rng, end_turn)
         if do not in ACTIONS:
-            raise IllegalAction("malformed", f"'do' must be one of {', '.join(ACTIONS)}, not {do!r}",
-                                action=a)
+            raise IllegalAction("malformed", f"'do' must be one of "
+                                f"{', '.join(ACTIONS + SIDE_ENTRIES)}, not {do!r}", action=a)
         player = a.get("player")
         if state.finished:
             raise IllegalAction("game-over", "the game has ended after year 4", action=a)
@@ -491,6 +540,10 @@ class Game:
         if player in state.acted:
             raise IllegalAction("wrong-player",
                                 f"{player} has already acted in year {year}, turn {turn}", action=a)
+        active = state.setup.active_player(state.year)
+        if active is not None and player != active and active not in state.acted:
+            raise IllegalAction("revival-order", f"{active} is the active player in year "
+                                f"{state.year} and acts first", action=a)
         name = a.get("card")
         if not isinstance(name, str) or not name.strip():
             raise IllegalAction("malformed", "name the card that was selected", action=a)
@@ -502,11 +555,18 @@ class Game:
         ps = state.players[player]
         index = state.index
 
+        if card.category == "conflict" and do == "build":
+            raise IllegalAction("conflict", "a Conflict card cannot be built: apply it (1 credit), "
+                                "build a reactor or discard it", action=a)
         if do == "discard":
             for k in ("at", "energy_from"):
                 a.pop(k, None)
             ps.credits += DISCARD_GAIN
             state.discards.append(card.name)
+        elif do == "conflict":
+            self._conflict(state, ps, card, a, index)
+        elif do == "remove_spaceships":
+            self._remove_spaceships(state, ps, card, a)
         else:
             try:
                 cell = as_cell(a.get("at"))
@@ -544,7 +604,7 @@ class Game:
         ps.last = a
         state.acted.append(player)
         state.index += 1
-        if end_turn and len(state.acted) == len(state.players):
+        if end_turn and self._turn_complete(state):
             try:
                 self._end_turn(state, a, strict, rng)
             except IllegalAction as e:
@@ -561,7 +621,10 @@ class Game:
         if copies >= 1 and card.max is None:
             raise UnknownCardValues(card.name, ["max"], action=a,
                                     why="needed because a second copy is being built")
-        if card.limit is not None and copies >= card.limit:
+        if card.limit is not None and copies >= card.limit and not strict:
+            # entering a new action: refused.  Replaying a record (entered after
+            # the fact, or a card's MAX corrected since): kept, and reported by
+            # round_end_report() until a `remove` entry fixes it (B 5).
             raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
                                 f"'{card.name}'", action=a)
         if ps.credits < card.cost:
@@ -613,6 +676,7 @@ class Game:
                 if not (isinstance(mv, int) and not isinstance(mv, bool)):
                     raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
                                         "(manual_vp)", action=a)
+        ships = self._check_spaceships(state, ps.name, card, a)
         # pay and place
         ps.credits -= card.cost
         for c in paid:
@@ -624,6 +688,8 @@ class Game:
         for ab in card.abilities or ():
             if ab.get("when") != "immediate":
                 continue
+            if "spaceships" in ab:
+                continue                      # placed at the turn's end, below
             if "choice" in ab or abl.reads_other_stations(ab):
                 state.pending.append(Pending(ps.name, "choice" if "choice" in ab else "ability",
                                              card.name, cell, ab, index,
@@ -635,6 +701,187 @@ class Game:
                 ctx = abl.Context(station, cell, ps.credits, state.year, card.name)
                 vp, why = abl.evaluate(ab, ctx)
                 self._gain(state, ps.name, vp, "ability", card.name, cell, why, index)
+
+        if ships:
+            state.pending.append(Pending(ps.name, "spaceships", card.name, cell, {"at": ships},
+                                         index))
+
+    # -- Revival spaceships -------------------------------------------------------------
+    def _check_spaceships(self, state: State, owner: str, card: Card, a: dict) -> list:
+        abilities = [ab for ab in card.abilities or () if "spaceships" in ab
+                     and ab.get("when") == "immediate"]
+        given = a.get("spaceships")
+        if not abilities:
+            if given:
+                raise IllegalAction("spaceships", f"'{card.name}' places no spaceships", action=a)
+            a.pop("spaceships", None)
+            return []
+        if not state.setup.options.get("spaceships"):
+            raise IllegalAction("spaceships", "the Spaceships module is not in play "
+                                "(setup.options.spaceships)", action=a)
+        if not isinstance(given, list):
+            raise IllegalAction("spaceships", "say where the spaceships go: a list of "
+                                "{player, at} (empty if there is no room)", action=a)
+        allowed = sum(ab["spaceships"] for ab in abilities)
+        targets = {ab.get("target", "other") for ab in abilities}
+        if len(given) > allowed:
+            raise IllegalAction("spaceships", f"'{card.name}' places at most {allowed}", action=a)
+        out, seen = [], set()
+        for g in given:
+            try:
+                who, cell = g["player"], as_cell(g["at"])
+            except (KeyError, TypeError, ValueError):
+                raise IllegalAction("malformed", "a spaceship is {\"player\": name, \"at\": "
+                                    "[row, col]}", action=a) from None
+            if who not in state.players:
+                raise IllegalAction("spaceships", f"'{who}' is not a player", action=a)
+            if "any" not in targets and (("self" in targets) != (who == owner)):
+                raise IllegalAction("spaceships", f"'{card.name}' puts spaceships in "
+                                    f"{'your own' if 'self' in targets else 'other players'}' "
+                                    "stations", action=a)
+            st = state.players[who].station
+            if cell in st.cells or cell in st.blocked or (who, cell) in seen \
+                    or not st.is_adjacent_to_built(cell):
+                raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
+                                    "empty space next to a card without a spaceship", action=a)
+            seen.add((who, cell))
+            out.append([who, list(cell)])
+        return out
+
+    def _remove_spaceships(self, state: State, ps: PlayerState, card: Card, a: dict) -> None:
+        st = ps.station
+        if not st.blocked:
+            raise IllegalAction("spaceships", f"{ps.name} has no spaceships to remove", action=a)
+        cells = a.get("cells")
+        try:
+            cells = [as_cell(c) for c in cells] if isinstance(cells, list) else None
+        except ValueError:
+            cells = None
+        if not cells or len(cells) > MAX_SPACESHIP_REMOVAL or len(set(cells)) != len(cells):
+            raise IllegalAction("spaceships", "name 1 to 3 spaceships to remove (cells)", action=a)
+        for c in cells:
+            if c not in st.blocked:
+                raise IllegalAction("spaceships", f"there is no spaceship at {list(c)}", action=a)
+        for k in ("at", "energy_from"):
+            a.pop(k, None)
+        a["cells"] = [list(c) for c in cells]
+        for c in cells:
+            st.blocked.discard(c)
+        state.discards.append(card.name)
+
+    @staticmethod
+    def _clean_spaceships(station: Station) -> None:
+        """A spaceship with no card next to it is removed at once (R 3)."""
+        for c in list(station.blocked):
+            if not station.is_adjacent_to_built(c):
+                station.blocked.discard(c)
+
+    # -- Aggressive mode -----------------------------------------------------------------
+    def _conflict(self, state: State, ps: PlayerState, card: Card, a: dict, index: int) -> None:
+        for k in ("at", "energy_from"):
+            a.pop(k, None)
+        if state.setup.mode != "aggressive":
+            raise IllegalAction("conflict", "Conflict cards are played in aggressive mode only",
+                                action=a)
+        if card.category != "conflict":
+            raise IllegalAction("conflict", f"'{card.name}' is not a Conflict card", action=a)
+        if state.year < state.setup.conflict_year:
+            raise IllegalAction("conflict-year", f"Conflict cards join the deck in year "
+                                f"{state.setup.conflict_year}", action=a)
+        if ps.credits < CONFLICT_COST:
+            raise IllegalAction("conflict", f"applying a Conflict costs {CONFLICT_COST} credit; "
+                                f"{ps.name} has none", action=a)
+        effects = a.get("effects")
+        manual = any("manual" in ab for ab in card.abilities or ())
+        if effects is None and manual:
+            raise IllegalAction("manual-vp", "type what the Conflict did: effects = {\"vp\": "
+                                "{player: change}, \"credits\": {player: change}}", action=a)
+        effects = effects or {}
+        if not (isinstance(effects, dict) and set(effects) <= {"vp", "credits"} and all(
+                isinstance(v, dict) and all(p in state.players and isinstance(n, int)
+                                            and not isinstance(n, bool) for p, n in v.items())
+                for v in effects.values())):
+            raise IllegalAction("malformed", "effects is {\"vp\": {player: change}, "
+                                "\"credits\": {player: change}}", action=a)
+        ps.credits -= CONFLICT_COST
+        state.discards.append(card.name)
+        state.pending.append(Pending(ps.name, "conflict", card.name, None,
+                                     {ab_i: ab for ab_i, ab in enumerate(card.abilities or ())},
+                                     index, dict(effects)))
+
+    # -- entries that are not a player's turn action ------------------------------------
+    def _side_entry(self, state: State, a: dict, strict: bool, rng, end_turn: bool) -> dict:
+        # the round-end fix of year 4 comes after the last turn: allowed once the game is over
+        if state.finished and a["do"] != "remove":
+            raise IllegalAction("game-over", "the game has ended after year 4", action=a)
+        year, turn = a.setdefault("year", state.year), a.setdefault("turn", state.turn)
+        if year != state.year or turn != state.turn:
+            raise IllegalAction("wrong-turn", f"it is year {state.year}, turn {state.turn}, not "
+                                f"year {year}, turn {turn}", action=a)
+        if a["do"] == "virtual":
+            seat = a.get("seat")
+            if seat not in state.setup.virtual_seats:
+                raise IllegalAction("virtual-seat", "virtual seats are used in the base 2-player "
+                                    f"game only; they are {', '.join(VIRTUAL_SEATS)}", action=a)
+            if seat in state.virtual_done:
+                raise IllegalAction("virtual-seat", f"{seat} has already lost its card this turn",
+                                    action=a)
+            name = a.get("card")
+            try:
+                a["card"] = self.card(name if isinstance(name, str) else "").name
+            except IllegalAction as e:
+                raise IllegalAction(e.rule, e.detail, action=a) from None
+            state.virtual_done.append(seat)
+            state.face_up.append(a["card"])
+        else:
+            self._remove(state, a)
+        state.index += 1
+        if end_turn and not state.finished and self._turn_complete(state):
+            try:
+                self._end_turn(state, a, strict, rng)
+            except IllegalAction as e:
+                raise e.with_action(a)
+        return a
+
+    def _remove(self, state: State, a: dict) -> None:
+        """Round-end fix (B 5): remove a location that makes the station break a rule;
+        its owner loses the VP it gave when built; no credits back."""
+        player = a.get("player")
+        if not isinstance(player, str) or player not in state.players:
+            raise IllegalAction("wrong-player", f"'{player}' is not a player in this game", action=a)
+        try:
+            cell = as_cell(a.get("at"))
+        except ValueError as e:
+            raise IllegalAction("malformed", str(e), action=a) from None
+        a["at"] = list(cell)
+        st = state.players[player].station
+        placed = st.cells.get(cell)
+        broken = {tuple(c) for v in round_end_report(self, state) if v["player"] == player
+                  for c in v["cells"]}
+        if placed is None or placed.kind != LOCATION or cell not in broken:
+            raise IllegalAction("round-end", f"{list(cell)} is not a location that makes "
+                                f"{player}'s station break a rule", action=a)
+        a["card"] = placed.card
+        lines = [l for l in state.players[player].ledger
+                 if l.cell == cell and l.source == placed.card
+                 and l.category in ("printed", "ability", "manual")]
+        lost = sum(l.vp for l in lines)
+        why = "the VP it gave when built"
+        if not lines:          # cannot be worked out: printed VP + 3 (B 5)
+            card = self.catalogue.get(placed.card)
+            lost = (card.vp or 0) + 3
+            why = "its printed VP + 3 (the VP it gave cannot be worked out)"
+        st.remove(cell)
+        if not st.is_connected():
+            st.place(cell, Placed(PLACEHOLDER, year=state.year, turn=state.turn))
+        self._clean_spaceships(st)
+        self._gain(state, player, -lost, "removal", placed.card, cell,
+                   f"removed at round end (B 5): loses {why}", state.index)
+
+    @staticmethod
+    def _turn_complete(state: State) -> bool:
+        return (len(state.acted) == len(state.players)
+                and len(state.virtual_done) == len(state.setup.virtual_seats))
 
     @staticmethod
     def _gain(state: State, player: str, vp: int, category: str, source: str, cell: Cell | None,
@@ -657,6 +904,7 @@ class Game:
                     self._resolve(state, p)
             state.pending = []
         state.acted = []
+        state.virtual_done = []
         state.turn += 1
         if state.turn > state.setup.turns_in_year(state.year):
             state.turn = 1
@@ -714,8 +962,53 @@ class Game:
                            else "could not pay, so loses VP")
                     self._gain(state, other, -ab["lose"], "interaction", p.card, p.cell,
                                f"{p.owner}'s '{p.card}': {why}", p.index)
+        elif p.kind == "conflict":
+            for who, n in (p.choices.get("vp") or {}).items():
+                self._gain(state, who, n, "interaction", p.card, None,
+                           f"{p.owner}'s Conflict '{p.card}' (typed at the table)", p.index)
+            for who, n in (p.choices.get("credits") or {}).items():
+                ops = state.players[who]
+                ops.credits = max(0, ops.credits + n)
+            for ab in ab.values():
+                if "per" in ab or "flat" in ab:
+                    others = [state.players[o].station for o in state.setup.players if o != p.owner]
+                    ctx = abl.Context(owner.station, None, owner.credits, state.year, p.card, others)
+                    vp, why = abl.evaluate(ab, ctx)
+                    self._gain(state, p.owner, vp, "interaction", p.card, None, why, p.index)
+        elif p.kind == "spaceships":
+            for who, at in ab["at"]:
+                st = state.players[who].station
+                cell = tuple(at)
+                if cell not in st.cells and cell not in st.blocked and st.is_adjacent_to_built(cell):
+                    st.blocked.add(cell)
         else:
             others = [state.players[o].station for o in state.setup.players if o != p.owner]
             ctx = abl.Context(owner.station, p.cell, owner.credits, state.year, p.card, others)
             vp, why = abl.evaluate(ab, ctx)
             self._gain(state, p.owner, vp, "ability", p.card, p.cell, why, p.index)
+
+
+def round_end_report(game: Game, state: State | None = None) -> list[dict]:
+    """Every rule each station breaks now, all at once (B 5 round-end check).
+
+    Each entry: player, rule, cells (the locations involved), message.
+    """
+    state = state if state is not None else game.state
+    out = []
+    for p in state.setup.players:
+        st = state.players[p].station
+        by_card: dict[str, list] = {}
+        for cell, placed in sorted(st.cells.items()):
+            if placed.kind == LOCATION and placed.card:
+                by_card.setdefault(placed.card, []).append(cell)
+        for name, cells in by_card.items():
+            card = game.catalogue.get(name)
+            limit = card.limit if card is not None and card.max not in (None, "none") else None
+            if limit is not None and len(cells) > limit:
+                out.append({"player": p, "rule": "max", "cells": [list(c) for c in cells],
+                            "message": f"{p}'s station has {len(cells)} '{name}' (MAX {limit}): "
+                                       f"remove {len(cells) - limit}"})
+        if not st.is_connected():
+            out.append({"player": p, "rule": "not-adjacent", "cells": [],
+                        "message": f"{p}'s station is split in two"})
+    return out

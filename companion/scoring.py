@@ -62,6 +62,13 @@ def score(game, state=None, *, project: bool = False) -> Score:
         for l in state.players[p].ledger:
             lines.append(_line(p, "during_game", l.source, l.cell,
                                f"year {l.year} turn {l.turn}: {l.rule}", l.vp))
+    if final and not project:
+        from .game import round_end_report
+        broken = round_end_report(game, state)
+        if broken:
+            from .errors import IllegalAction
+            raise IllegalAction("round-end", "a station breaks a rule; remove locations until it "
+                                "is valid (B 5): " + "; ".join(b["message"] for b in broken))
     if final or project:
         manual = _ManualBook(game.manual)
         missing: list[str] = []

@@ -89,6 +89,11 @@ class Station:
                 self.graph.add_edge(cell, n)
         self.blocked.discard(cell)
 
+    def remove(self, cell: Cell) -> None:
+        """Take a card out of the station (round-end fixes)."""
+        del self.cells[cell]
+        self.graph.remove_node(cell)
+
     def take_cube(self, cell: Cell) -> None:
         p = self.cells[cell]
         self.cells[cell] = replace(p, cubes=p.cubes - 1)

@@ -317,8 +317,8 @@ def fixture_shipped(tmp_path, monkeypatch) -> Path:
     (folder / "cards.yaml").write_text(yaml.safe_dump([{
         "name": "Fixture: shipped", "types": ["business"], "cost": None, "energy": None,
         "vp": None, "max": None, "abilities": None, "set": "base"}]), encoding="utf-8")
-    (folder / "races.yaml").write_text("[]\n", encoding="utf-8")
-    (folder / "objectives.yaml").write_text("[]\n", encoding="utf-8")
+    for other in catmod.SHIPPED_FILES[1:]:          # races, objectives, conflicts
+        (folder / other).write_text("[]\n", encoding="utf-8")
     monkeypatch.setattr(catmod, "data_dir", lambda: root)
     return folder
 

@@ -207,19 +207,44 @@ def test_define_that_makes_an_earlier_action_illegal_changes_nothing():
     assert "Fixture: to correct" in str(e) and "[0, 1]" in str(e)
     assert snapshot(g) == before and g.to_record() == record
     assert g.card("Fixture: to correct").cost == 2
-    # a correction that breaks a later action names that action's index
     g.push({"player": "Sandra", "do": "build", "card": "Fixture: to correct", "at": [1, 1]})
     before, record = snapshot(g), g.to_record()
-    with pytest.raises(IllegalAction) as info:
-        g.define(_card(max=1))
-    assert info.value.rule == "max" and info.value.index == 4
-    assert snapshot(g) == before and g.to_record() == record
     # energy the station could not have paid
     with pytest.raises(IllegalAction) as info:
         g.define(_card(energy=3))
     assert info.value.rule == "energy-from" and info.value.index == 0    # stored: 0 cubes paid
     assert "needs 3 energy" in str(info.value)
     assert snapshot(g) == before and g.to_record() == record
+
+
+def test_a_max_correction_is_kept_and_reported_by_the_round_end_check():
+    """B 5: a station that breaks a rule (two copies of a MAX 1 card, here after
+    the players corrected the card's MAX) loses locations until it is valid."""
+    from companion.game import round_end_report
+    g = _game_with_corrected_card()
+    g.push({"player": "Sandra", "do": "build", "card": "Fixture: to correct", "at": [1, 1]})
+    assert round_end_report(g) == []
+    vp_before = g.state.players["Sandra"].vp
+    g.define(_card(max=1))                    # accepted: the record stays as played
+    report = round_end_report(g)
+    assert [(r["player"], r["rule"]) for r in report] == [("Sandra", "max")]
+    assert sorted(report[0]["cells"]) == [[0, 1], [1, 1]]
+    # a third copy cannot be entered now
+    g.push(discard("George"))
+    with pytest.raises(IllegalAction) as info:
+        g.check({"player": "Sandra", "do": "build", "card": "Fixture: to correct", "at": [0, -1]})
+    assert info.value.rule == "max"
+    # removing a location that breaks nothing is refused
+    with pytest.raises(IllegalAction) as info:
+        g.push({"do": "remove", "player": "Sandra", "at": [0, 0]})
+    assert info.value.rule == "round-end"
+    gained = sum(l.vp for l in g.state.players["Sandra"].ledger if l.cell == (1, 1))
+    g.push({"do": "remove", "player": "Sandra", "at": [1, 1]})
+    assert round_end_report(g) == []
+    assert (1, 1) not in g.state.station("Sandra").cells
+    assert g.state.players["Sandra"].vp == vp_before - gained
+    # the removal is part of the record and replays
+    assert snapshot(Game.from_record(g.to_record())) == snapshot(g)
 
 
 def test_define_fills_in_unknown_values_so_the_card_can_be_built():

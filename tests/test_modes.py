@@ -1,0 +1,220 @@
+"""Modes and variants played as full records through the engine (issue 5):
+aggressive mode and its Conflict action, the base 2-player virtual seats, the
+Revival 2-player order, spaceships, the Limited Space variant per station and
+the round-end check.  Cards with invented numbers are named 'Fixture: ...'."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion import Game, IllegalAction
+from companion.game import round_end_report
+
+FIX = [
+    {"name": "Fixture: plain", "types": ["business"], "cost": 1, "energy": 0, "vp": 2,
+     "max": "none", "abilities": []},
+    {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "energy": 0, "vp": 1,
+     "max": "none", "abilities": [{"when": "immediate", "spaceships": 1, "target": "other"}]},
+    {"name": "Fixture: per ship at end", "types": ["diplomatic"], "cost": 1, "energy": 0, "vp": 0,
+     "max": "none", "abilities": [{"when": "end", "per": "spaceship", "vp": 1}]},
+]
+
+
+def finish(game: Game, *, virtual_card="Garden"):
+    """Everyone discards until the game ends (virtual seats drop a card each turn)."""
+    while not game.finished:
+        for p in game.state.waiting:
+            game.push({"player": p, "do": "discard", "card": "Garden"})
+        for seat in game.setup.virtual_seats:
+            if seat not in game.state.virtual_done and not game.finished:
+                game.push({"do": "virtual", "seat": seat, "card": virtual_card})
+
+
+def replayed(game: Game) -> Game:
+    return Game.from_record(json.loads(json.dumps(game.to_record())))
+
+
+# --------------------------------------------------------------------- aggressive
+def test_aggressive_mode_seven_turns_and_a_conflict_paid_and_resolved():
+    g = Game({"players": ["Ana", "Ben", "Cy"], "mode": "aggressive"}, cards=FIX)
+    assert [g.setup.turns_in_year(y) for y in (1, 2, 3, 4)] == [6, 7, 7, 7]
+    # not before year 2
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Ana", "do": "conflict", "card": "Conflict card",
+                "effects": {"vp": {"Ben": -2}}})
+    assert e.value.rule == "conflict-year"
+    # a Conflict card can never be built
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "build", "card": "Conflict card", "at": [0, 1]})
+    assert e.value.rule == "conflict"
+    # Ben builds to have VP to lose; then year 1 ends
+    g.push({"player": "Ben", "do": "build", "card": "Fixture: plain", "at": [0, 1]})
+    while g.state.year == 1:
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    assert g.state.year == 2 and g.state.players["Ana"].credits == 10 + 18 + 10
+    credits = g.state.players["Ana"].credits
+    # the generic conflict needs its effect typed
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "conflict", "card": "Conflict card"})
+    assert e.value.rule == "manual-vp"
+    g.push({"player": "Ana", "do": "conflict", "card": "Conflict card",
+            "effects": {"vp": {"Ben": -3}, "credits": {"Cy": -2}}})
+    assert g.state.players["Ana"].credits == credits - 1          # paid 1 credit
+    assert g.state.players["Ben"].vp == 2                          # not yet: after everyone
+    cy = g.state.players["Cy"].credits
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    g.push({"player": "Cy", "do": "discard", "card": "Garden"})
+    assert g.state.players["Ben"].vp == 0                          # 2 - 3, floored at 0
+    assert g.state.players["Cy"].credits == cy + 3 - 2
+    finish(g)
+    assert len(g.actions) == 3 * (6 + 7 * 3)
+    assert replayed(g).score().to_json() == g.score().to_json()
+
+
+def test_conflicts_join_in_year_three_with_five_players():
+    g = Game({"players": list("ABCDE"), "mode": "aggressive"})
+    assert g.setup.conflict_year == 3
+    assert [g.setup.turns_in_year(y) for y in (1, 2, 3, 4)] == [6, 6, 7, 7]
+
+
+# --------------------------------------------------------------------- 2 players, virtual seats
+def test_virtual_seats_drop_one_card_each_turn_and_are_recorded():
+    g = Game({"players": ["Ana", "Ben"], "options": {"two_player": "virtual"}}, cards=FIX)
+    g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    assert g.state.turn == 1                  # the virtual seats have not dropped their cards
+    g.push({"do": "virtual", "seat": "virtual 1", "card": "Turret"})
+    with pytest.raises(IllegalAction) as e:
+        g.push({"do": "virtual", "seat": "virtual 1", "card": "Turret"})
+    assert e.value.rule == "virtual-seat"
+    g.push({"do": "virtual", "seat": "virtual 2", "card": "Hotel"})
+    assert g.state.turn == 2 and g.state.face_up == ["Turret", "Hotel"]
+    finish(g)
+    assert len(g.state.face_up) == 24 * 2
+    assert replayed(g).state.face_up == g.state.face_up
+    # virtual seats are not players: 'other stations' see the real players only
+    assert set(g.state.players) == {"Ana", "Ben"}
+    with pytest.raises(IllegalAction) as e:
+        Game({"players": ["Ana", "Ben"]}).push({"do": "virtual", "seat": "virtual 1",
+                                                "card": "Turret"})
+    assert e.value.rule == "virtual-seat"
+
+
+# --------------------------------------------------------------------- Revival 2 players
+def test_revival_two_player_active_player_first_and_alternating():
+    g = Game({"players": ["Ana", "Ben"],
+              "options": {"two_player": "revival", "first_active": "Ben", "reactor_supply": 8}})
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    assert e.value.rule == "revival-order" and "Ben" in str(e.value)
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    while g.state.year == 1:
+        g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+        g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    # year 2: Ana is active
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    assert e.value.rule == "revival-order"
+    assert g.setup.active_player(2) == "Ana" and g.setup.active_player(3) == "Ben"
+    # the reactor pile holds 8
+    assert g.state.reactor_supply == 8
+    finish_revival(g)
+    assert g.finished and replayed(g).score().to_json() == g.score().to_json()
+
+
+def finish_revival(g):
+    while not g.finished:
+        first = g.setup.active_player(g.state.year)
+        for p in [first] + [x for x in g.setup.players if x != first]:
+            if p in g.state.waiting:
+                g.push({"player": p, "do": "discard", "card": "Garden"})
+
+
+# --------------------------------------------------------------------- spaceships
+def test_spaceships_block_a_cell_are_removed_and_counted():
+    g = Game({"players": ["Ana", "Ben"], "options": {"spaceships": True}}, cards=FIX)
+    # Ana's shipyard puts a spaceship next to Ben's Main Reactor, after everyone's action
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "build", "card": "Fixture: shipyard", "at": [0, 1]})
+    assert e.value.rule == "spaceships"                      # where does it go?
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "build", "card": "Fixture: shipyard", "at": [0, 1],
+                 "spaceships": [{"player": "Ana", "at": [0, -1]}]})
+    assert e.value.rule == "spaceships"                      # 'other' stations only
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "build", "card": "Fixture: shipyard", "at": [0, 1],
+                 "spaceships": [{"player": "Ben", "at": [3, 3]}]})
+    assert e.value.rule == "spaceships"                      # not next to a card
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: shipyard", "at": [0, 1],
+            "spaceships": [{"player": "Ben", "at": [1, 0]}]})
+    assert g.state.station("Ben").blocked == set()
+    g.push({"player": "Ben", "do": "build", "card": "Fixture: per ship at end", "at": [0, 1]})
+    assert g.state.station("Ben").blocked == {(1, 0)}
+    # no building there; the legal cells leave it out
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ben", "do": "build", "card": "Fixture: plain", "at": [1, 0]})
+    assert e.value.rule == "spaceship"
+    assert (1, 0) not in g.legal_cells("Ben", "Fixture: plain")
+    # the new action: discard and remove up to 3
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "remove_spaceships", "card": "Garden", "cells": [[1, 0]]})
+    assert e.value.rule == "spaceships"                      # Ana has none
+    snap = g.to_record()
+    # a spaceship in Ben's station at the end: +1 from his per-spaceship card
+    finish(g)
+    assert g.score().table.set_index("player").loc["Ben", "end_abilities"] == 1
+    # replay from the record before the end, then remove it instead
+    g2 = Game.from_record(snap)
+    g2.push({"player": "Ben", "do": "remove_spaceships", "card": "Garden", "cells": [[1, 0]]})
+    g2.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    assert g2.state.station("Ben").blocked == set()
+    finish(g2)
+    assert g2.score().table.set_index("player").loc["Ben", "end_abilities"] == 0
+
+
+def test_spaceships_need_the_module():
+    g = Game({"players": ["Ana", "Ben"]}, cards=FIX)
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "build", "card": "Fixture: shipyard", "at": [0, 1],
+                 "spaceships": [{"player": "Ben", "at": [1, 0]}]})
+    assert e.value.rule == "spaceships" and "module" in str(e.value)
+
+
+# --------------------------------------------------------------------- limited space
+def test_limited_space_bounds_per_station():
+    g = Game({"players": ["Ana", "Ben"],
+              "options": {"limited_space": {"Ana": [0, 0, 0, 1], "Ben": [-1, 1, -1, 1]}}},
+             cards=FIX)
+    assert g.legal_cells("Ana", "Fixture: plain") == [(0, 1)]
+    with pytest.raises(IllegalAction) as e:
+        g.check({"player": "Ana", "do": "build", "card": "Fixture: plain", "at": [1, 0]})
+    assert e.value.rule == "limited-space" and "outside" in str(e.value)
+    assert len(g.legal_cells("Ben", "Fixture: plain")) == 4
+
+
+# --------------------------------------------------------------------- round-end check
+def test_final_scoring_refuses_a_station_that_breaks_a_rule():
+    cards = [dict(FIX[0], name="Fixture: max 1", max="none")]
+    g = Game({"players": ["Ana", "Ben"]}, cards=cards)
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [0, 1]})
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [1, 0]})
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    # the players notice the card says MAX 1 and correct it
+    from companion.catalogue import parse_card
+    g.define(parse_card(dict(cards[0], max=1)))
+    finish(g)
+    with pytest.raises(IllegalAction) as e:
+        g.score()
+    assert e.value.rule == "round-end" and "MAX 1" in str(e.value)
+    # the what-if projection still scores it (as the station stands)
+    from companion.scoring import score
+    assert list(score(g, project=True).table.player) == ["Ana", "Ben"]
+    # the year-4 round-end fix comes after the last turn: then the game scores
+    vp = g.state.players["Ana"].vp
+    g.push({"do": "remove", "player": "Ana", "at": [1, 0]})
+    assert g.state.players["Ana"].vp == vp - 2            # the printed 2 VP it gave
+    assert g.score().final and replayed(g).score().to_json() == g.score().to_json()
