@@ -525,7 +525,7 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
 
     # -- the Revival first active player (R 2.1: chosen at random, then alternating)
     if comp.two_player == "revival":
-        options["first_player"] = rng.choice(players)
+        options["first_active"] = rng.choice(players)
 
     if notes:
         options["setup_notes"] = notes

@@ -315,17 +315,17 @@ def test_5_6_players_prefer_known(shipped):
     assert len(o["basic_locations"]) == 18 and o["basic_locations_from_box"] == {"revival": 6}
 
 
-def test_revival_2p_basic_locations_and_first_player(shipped):
+def test_revival_2p_basic_locations_and_first_active(shipped):
     for seed in range(10):
         s = draw_setup(PLAYERS[:2], seed=seed, races=False, objectives=False, catalogue=shipped,
                        two_player="revival")
         o = s["options"]
         # no Revival basic location is named in the shipped catalogue: all 10 come from the box
         assert o["basic_locations"] == [] and o["basic_locations_from_box"] == {"revival": 10}
-        assert o["first_player"] in PLAYERS[:2]
+        assert o["first_active"] in PLAYERS[:2]
         assert o["reactor_supply"] == 8 and o["two_player"] == "revival"
     firsts = {draw_setup(PLAYERS[:2], seed=s, races=False, objectives=False, catalogue=shipped,
-                         two_player="revival")["options"]["first_player"] for s in range(20)}
+                         two_player="revival")["options"]["first_active"] for s in range(20)}
     assert firsts == set(PLAYERS[:2])
 
 
@@ -343,7 +343,7 @@ def test_revival_2p_uses_named_revival_basics_when_known():
 def test_no_basic_location_draw_for_3_4_players(shipped):
     for n in (2, 3, 4):
         o = draw_setup(PLAYERS[:n], seed=1, races=False, objectives=False, catalogue=shipped)["options"]
-        assert "basic_locations" not in o and "first_player" not in o
+        assert "basic_locations" not in o and "first_active" not in o
 
 
 def test_races_and_objectives_off(shipped):
@@ -371,3 +371,13 @@ def test_bad_draw_arguments(bad, shipped):
 
 def test_composition_is_a_dataclass():
     assert isinstance(deck_composition(3), Composition)
+
+
+def test_revival_first_active_is_the_engines(shipped):
+    for seed in range(6):
+        s = draw_setup(PLAYERS[:2], seed=seed, races=False, objectives=False, catalogue=shipped,
+                       two_player="revival")
+        setup = Setup.from_dict(s)
+        first = s["options"]["first_active"]
+        assert setup.active_player(1) == first and setup.active_player(3) == first
+        assert setup.active_player(2) != first
