@@ -17,7 +17,16 @@ def _fail(e: Exception) -> int:
     return 2
 
 
+def _is_sse(path) -> bool:
+    """A Small Star Empires record (format small-star-empires/1) goes to its own engine."""
+    from .sse.record import FORMAT as SSE_FORMAT, sniff_format
+    return sniff_format(path) == SSE_FORMAT
+
+
 def cmd_score(args) -> int:
+    if _is_sse(args.record):
+        from .sse.cli import cmd_score as sse_score
+        return sse_score(args)
     from .game import Game
     from .record import read_record
     game = Game.from_record(read_record(args.record))
@@ -38,6 +47,9 @@ def cmd_score(args) -> int:
 
 
 def cmd_check(args) -> int:
+    if _is_sse(args.record):
+        from .sse.cli import cmd_check as sse_check
+        return sse_check(args)
     from .game import Game
     from .record import read_record
     game = Game.from_record(read_record(args.record))
@@ -66,7 +78,7 @@ def cmd_catalogue(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m companion",
-                                description="Among the Stars table companion")
+                                description="Among the Stars and Small Star Empires table companion")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("score", help="final table of a game record")
     s.add_argument("record")

@@ -1,0 +1,393 @@
+"""The Small Star Empires galaxy: a map of hexagonal systems in axial coordinates.
+
+Coordinates are axial ``(q, r)`` for pointy-top hexagons: ``q`` grows to the
+east, ``r`` to the south-east; the third cube coordinate is ``s = -q - r``.
+The six directions are named by compass (E, NE, NW, W, SW, SE).  Drawing uses
+the *doubled* column ``2q + r`` and the row ``r``, so a hex's neighbours to the
+east and west are 2 columns away and its other neighbours 1 column and 1 row.
+
+A map file (JSON, see docs/small-star-empires.md)::
+
+    {"format": "small-star-empires-map/1", "name": "basic-2p",
+     "title": "...", "approximate": true, "note": "...", "players": 2,
+     "systems": [{"at": [0, 0], "type": "homeworld", "home": 1},
+                 {"at": [1, 0], "type": "planetary", "planets": 2},
+                 {"at": [2, 0], "type": "nebula", "colour": "red"},
+                 {"at": [3, 0], "type": "empty"}]}
+
+Pure Python: no widgets here.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from ..errors import RecordError
+from ..paths import data_dir, user_dir
+
+Hex = tuple[int, int]
+MAP_FORMAT = "small-star-empires-map/1"
+
+#: the six directions of a pointy-top hexagon, axial (dq, dr)
+DIRECTIONS: dict[str, Hex] = {
+    "E": (1, 0), "NE": (1, -1), "NW": (0, -1),
+    "W": (-1, 0), "SW": (-1, 1), "SE": (0, 1),
+}
+DIRS = tuple(DIRECTIONS.values())
+
+KINDS = ("planetary", "nebula", "empty", "homeworld", "wormhole", "black_hole", "unexplored")
+COLOURS = ("red", "blue", "green")
+#: the eight Unexplored System tiles (S Variants, Unexplored Systems)
+EFFECTS = ("planetary", "chromatic_nebula", "asteroid_field", "abandoned_trade_station",
+           "refuelling_station", "hollana_federation", "tennar_union", "nordinn_empire")
+EFFECT_NAMES = {
+    "planetary": "Planetary System", "chromatic_nebula": "Chromatic Nebula",
+    "asteroid_field": "Asteroid Field", "abandoned_trade_station": "Abandoned Trade Station",
+    "refuelling_station": "Refuelling Station", "hollana_federation": "Hollana Federation",
+    "tennar_union": "Tennar Union", "nordinn_empire": "Nordinn Empire",
+}
+KIND_NAMES = {"planetary": "planetary system", "nebula": "nebula", "empty": "empty system",
+              "homeworld": "homeworld", "wormhole": "wormhole", "black_hole": "black hole",
+              "unexplored": "unexplored system"}
+MAX_SYSTEMS = 2000
+
+
+class MapError(RecordError):
+    """A map (file, record's map or editor input) is malformed."""
+
+
+# ---------------------------------------------------------------------------
+# hex arithmetic
+# ---------------------------------------------------------------------------
+def add(a: Hex, b: Hex, k: int = 1) -> Hex:
+    return (a[0] + k * b[0], a[1] + k * b[1])
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [(h[0] + dq, h[1] + dr) for dq, dr in DIRS]
+
+
+def distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def direction_to(a: Hex, b: Hex) -> tuple[str, int] | None:
+    """(direction name, distance) if ``b`` lies on a straight line from ``a``, else None."""
+    if a == b:
+        return None
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    n = distance(a, b)
+    for name, (uq, ur) in DIRECTIONS.items():
+        if (uq * n, ur * n) == (dq, dr):
+            return name, n
+    return None
+
+
+def as_hex(v: Any, what: str = "hex") -> Hex:
+    if (isinstance(v, (list, tuple)) and len(v) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        return (v[0], v[1])
+    raise MapError(f"{what} must be [q, r] (two whole numbers), not {v!r}")
+
+
+def label(h: Hex) -> str:
+    return f"[{h[0]}, {h[1]}]"
+
+
+# ---------------------------------------------------------------------------
+# systems and maps
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class System:
+    kind: str
+    planets: int | None = None       # planetary: 1-3
+    colour: str | None = None        # nebula: red | blue | green
+    home: int | None = None          # homeworld: seat number 1..n
+    effect: str | None = None        # unexplored: the face-down tile, if already known
+    effect_planets: int | None = None
+
+    @classmethod
+    def from_dict(cls, d: Any, where: str = "system") -> "System":
+        if not isinstance(d, dict):
+            raise MapError(f"{where} must be an object")
+        known = {"at", "type", "planets", "colour", "home", "effect", "note"}
+        extra = set(d) - known
+        if extra:
+            raise MapError(f"{where}: unknown key '{sorted(extra)[0]}'")
+        kind = d.get("type")
+        if kind not in KINDS:
+            raise MapError(f"{where}: type must be one of {', '.join(KINDS)}, not {kind!r}")
+        planets = d.get("planets")
+        colour = d.get("colour")
+        home = d.get("home")
+        effect = d.get("effect")
+
+        def whole(v, lo, hi, name):
+            if not (isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi):
+                raise MapError(f"{where}: {name} must be a whole number from {lo} to {hi}, not {v!r}")
+            return v
+        if kind == "planetary":
+            return cls(kind, planets=whole(planets, 1, 3, "planets"))
+        if kind == "nebula":
+            if colour not in COLOURS:
+                raise MapError(f"{where}: a nebula's colour is red, blue or green, not {colour!r}")
+            return cls(kind, colour=colour)
+        if kind == "homeworld":
+            return cls(kind, home=whole(home, 1, 8, "home (the seat number)"))
+        if kind == "unexplored":
+            if effect is None:
+                if planets is not None:
+                    raise MapError(f"{where}: planets without an effect")
+                return cls(kind)
+            if effect not in EFFECTS:
+                raise MapError(f"{where}: effect must be one of {', '.join(EFFECTS)}")
+            if effect == "planetary":
+                return cls(kind, effect=effect, effect_planets=whole(planets, 1, 3, "planets"))
+            if planets is not None:
+                raise MapError(f"{where}: only a planetary effect has planets")
+            return cls(kind, effect=effect)
+        for k, v in (("planets", planets), ("colour", colour), ("home", home), ("effect", effect)):
+            if v is not None:
+                raise MapError(f"{where}: a {KIND_NAMES[kind]} has no {k}")
+        return cls(kind)
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"type": self.kind}
+        if self.kind == "planetary":
+            d["planets"] = self.planets
+        elif self.kind == "nebula":
+            d["colour"] = self.colour
+        elif self.kind == "homeworld":
+            d["home"] = self.home
+        elif self.kind == "unexplored" and self.effect:
+            d["effect"] = self.effect
+            if self.effect_planets:
+                d["planets"] = self.effect_planets
+        return d
+
+    def describe(self) -> str:
+        if self.kind == "planetary":
+            return f"planetary system ({self.planets} planet{'s' if self.planets != 1 else ''})"
+        if self.kind == "nebula":
+            return f"{self.colour} nebula"
+        if self.kind == "homeworld":
+            return f"homeworld of seat {self.home}"
+        return KIND_NAMES[self.kind]
+
+
+class HexMap:
+    """The systems of a galaxy board, keyed by axial hex."""
+
+    def __init__(self, systems: dict[Hex, System] | None = None, *, name: str = "custom",
+                 title: str | None = None, players: int | None = None,
+                 approximate: bool = False, note: str = ""):
+        self.systems: dict[Hex, System] = dict(systems or {})
+        self.name = name
+        self.title = title or name
+        self.players = players
+        self.approximate = approximate
+        self.note = note
+
+    # -- file format -------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, d: Any) -> "HexMap":
+        if not isinstance(d, dict):
+            raise MapError("a map must be a JSON object")
+        fmt = d.get("format", MAP_FORMAT)
+        if fmt != MAP_FORMAT:
+            raise MapError(f"unknown map format {fmt!r}; this companion reads {MAP_FORMAT!r}")
+        known = {"format", "name", "title", "approximate", "note", "players", "systems"}
+        extra = set(d) - known
+        if extra:
+            raise MapError(f"map: unknown key '{sorted(extra)[0]}'")
+        raw = d.get("systems")
+        if not isinstance(raw, list) or not raw:
+            raise MapError("map: 'systems' must be a non-empty list")
+        if len(raw) > MAX_SYSTEMS:
+            raise MapError(f"map: at most {MAX_SYSTEMS} systems")
+        systems: dict[Hex, System] = {}
+        for i, s in enumerate(raw):
+            where = f"map system {i}"
+            if not isinstance(s, dict):
+                raise MapError(f"{where} must be an object")
+            h = as_hex(s.get("at"), f"{where}: at")
+            if h in systems:
+                raise MapError(f"{where}: two systems at {label(h)}")
+            systems[h] = System.from_dict(s, f"{where} at {label(h)}")
+        players = d.get("players")
+        if players is not None and not (isinstance(players, int) and not isinstance(players, bool)
+                                        and 1 <= players <= 8):
+            raise MapError("map: players must be a whole number")
+        name = d.get("name", "custom")
+        if not isinstance(name, str) or not name.strip():
+            raise MapError("map: name must be a text")
+        m = cls(systems, name=name.strip(), title=str(d.get("title") or name),
+                players=players, approximate=bool(d.get("approximate", False)),
+                note=str(d.get("note") or ""))
+        m.check_homeworlds()
+        return m
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"format": MAP_FORMAT, "name": self.name, "title": self.title}
+        if self.approximate:
+            d["approximate"] = True
+        if self.note:
+            d["note"] = self.note
+        if self.players is not None:
+            d["players"] = self.players
+        d["systems"] = [{"at": list(h), **s.to_dict()}
+                        for h, s in sorted(self.systems.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+        return d
+
+    def copy(self) -> "HexMap":
+        return HexMap(self.systems, name=self.name, title=self.title, players=self.players,
+                      approximate=self.approximate, note=self.note)
+
+    def check_homeworlds(self) -> None:
+        seats = sorted(s.home for s in self.systems.values() if s.kind == "homeworld")
+        if len(seats) != len(set(seats)):
+            raise MapError("map: two homeworlds for the same seat")
+
+    # -- queries -----------------------------------------------------------------
+    def __contains__(self, h) -> bool:
+        return h in self.systems
+
+    def __getitem__(self, h: Hex) -> System:
+        return self.systems[h]
+
+    def get(self, h: Hex) -> System | None:
+        return self.systems.get(h)
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.systems)
+
+    def __len__(self) -> int:
+        return len(self.systems)
+
+    def homeworlds(self) -> dict[int, Hex]:
+        return {s.home: h for h, s in self.systems.items() if s.kind == "homeworld"}
+
+    def of_kind(self, kind: str) -> list[Hex]:
+        return sorted(h for h, s in self.systems.items() if s.kind == kind)
+
+    def neighbours(self, h: Hex) -> list[Hex]:
+        return [n for n in neighbours(h) if n in self.systems]
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """min/max doubled column (2q + r) and min/max row (r)."""
+        xs = [2 * q + r for q, r in self.systems]
+        ys = [r for _, r in self.systems]
+        return min(xs), max(xs), min(ys), max(ys)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for s in self.systems.values():
+            key = f"nebula {s.colour}" if s.kind == "nebula" else s.kind
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    # -- editing -------------------------------------------------------------------
+    def set(self, h: Hex, system: System | None) -> None:
+        """Put ``system`` at ``h`` (None removes the hex from the map)."""
+        if system is None:
+            self.systems.pop(h, None)
+            return
+        if system.kind == "homeworld":
+            for other, s in self.systems.items():
+                if other != h and s.kind == "homeworld" and s.home == system.home:
+                    raise MapError(f"seat {system.home} already has its homeworld at {label(other)}")
+        self.systems[h] = system
+
+    def validate_for(self, players: int) -> dict[int, Hex]:
+        """The homeworld of each seat 1..players; a clear error if the map does not fit."""
+        homes = self.homeworlds()
+        want = set(range(1, players + 1))
+        if set(homes) != want:
+            have = ", ".join(str(k) for k in sorted(homes)) or "none"
+            raise MapError(f"the map '{self.name}' must have exactly one homeworld for each seat "
+                           f"1 to {players} (it has: {have})")
+        return homes
+
+
+# ---------------------------------------------------------------------------
+# map files: shipped ones and the player's own
+# ---------------------------------------------------------------------------
+def shipped_dir() -> Path:
+    return data_dir() / "small-star-empires" / "maps"
+
+
+def user_maps_dir() -> Path:
+    return user_dir() / "sse-maps"
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,60}$")
+
+
+def load_map_file(path: str | Path) -> HexMap:
+    path = Path(path)
+    try:
+        if path.stat().st_size > 1_000_000:
+            raise MapError(f"{path} is too large for a map")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise MapError(f"cannot read the map {path}: {e.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        raise MapError(f"{path} is not a JSON map ({type(e).__name__})") from None
+    return HexMap.from_dict(data)
+
+
+def available_maps() -> dict[str, Path]:
+    """Map name -> file: the shipped starting maps, then the player's own (which win)."""
+    out: dict[str, Path] = {}
+    for d in (shipped_dir(), user_maps_dir()):
+        if d.is_dir():
+            for p in sorted(d.glob("*.json")):
+                out[p.stem] = p
+    return out
+
+
+def load_named(name: str) -> HexMap:
+    path = available_maps().get(name)
+    if path is None:
+        names = ", ".join(sorted(available_maps())) or "none"
+        raise MapError(f"no map called '{name}' (maps: {names})")
+    return load_map_file(path)
+
+
+def save_user_map(m: HexMap, name: str | None = None) -> Path:
+    """Save ``m`` in the player's own map folder as NAME.json and return the path."""
+    name = (name or m.name).strip()
+    if not _NAME.match(name):
+        raise MapError("a map name uses letters, digits, spaces, '-', '_' or '.' (at most 61)")
+    m.name = name
+    d = user_maps_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    path = d / f"{name}.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(m.to_dict(), indent=1), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def rectangle(cols: int, rows: int, kind: str = "empty") -> HexMap:
+    """A blank roughly rectangular map (a start for the editor)."""
+    systems = {}
+    for r in range(rows):
+        for x in range(cols):
+            q = x - (r // 2)
+            systems[(q, r)] = System(kind)
+    return HexMap(systems, name="blank", title="Blank map")
+
+
+def flower(centre: Hex) -> list[Hex]:
+    """A 7-system sector tile: the centre and its six neighbours."""
+    return [centre] + neighbours(centre)
+
+
+def iter_line(start: Hex, d: Hex, n: int) -> Iterable[Hex]:
+    for k in range(1, n + 1):
+        yield add(start, d, k)

@@ -1,0 +1,106 @@
+"""Small Star Empires records (JSON): shape checks and reading.  See
+docs/small-star-empires.md.  The rules are checked by replaying (SseGame.from_record)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import RecordError
+from ..record import MAX_BYTES
+
+FORMAT = "small-star-empires/1"
+#: ``cards`` is accepted (empty) because the saved-games store writes it for every game
+TOP_KEYS = {"format", "setup", "actions", "manual", "meta", "cards"}
+
+
+def validate_record(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"unknown format {data.get('format')!r}; expected {FORMAT!r}")
+    extra = set(data) - TOP_KEYS
+    if extra:
+        raise RecordError(f"unknown key '{sorted(extra)[0]}' at the top of the record")
+    if "setup" not in data:
+        raise RecordError("the record has no 'setup'")
+    if data.get("cards"):
+        raise RecordError("a Small Star Empires record has no cards")
+    for key in ("actions", "manual"):
+        if key in data and data[key] is not None and not isinstance(data[key], list):
+            raise RecordError(f"'{key}' must be a list")
+    if data.get("meta") is not None and not isinstance(data["meta"], dict):
+        raise RecordError("'meta' must be an object")
+    for i, a in enumerate(data.get("actions") or []):
+        if not isinstance(a, dict):
+            raise RecordError("an action must be an object", index=i)
+    for i, m in enumerate(data.get("manual") or []):
+        validate_manual(m, i)
+
+
+def validate_manual(m: Any, i: int = 0) -> None:
+    """The only entry typed at the end: the epic nebula table, when the setup left it open."""
+    where = f"manual[{i}]"
+    if not isinstance(m, dict) or m.get("source") != "nebula_table" or set(m) - {"source", "values"}:
+        raise RecordError(f"{where} must be {{\"source\": \"nebula_table\", \"values\": [...]}}")
+    v = m.get("values")
+    if not (isinstance(v, list) and len(v) == 6
+            and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 999 for x in v)):
+        raise RecordError(f"{where}: values are the 6 VP of the epic nebula table")
+
+
+def load_json(path: str | Path) -> Any:
+    """Read any record file with the same limits as the Among the Stars reader."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    if size > MAX_BYTES:
+        raise RecordError(f"{path} is {size} bytes; a record may be at most {MAX_BYTES} bytes")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{path} is not valid JSON: {e.msg} at line {e.lineno}, "
+                          f"column {e.colno}") from None
+    except RecursionError:
+        raise RecordError(f"{path} is nested too deeply to be a game record") from None
+
+
+def sniff_format(path: str | Path) -> str | None:
+    """The ``format`` of a record file, or None if it cannot be told (the caller's own
+    reader then reports the problem)."""
+    try:
+        data = load_json(path)
+    except RecordError:
+        return None
+    return data.get("format") if isinstance(data, dict) else None
+
+
+def read_record(path: str | Path) -> dict:
+    data = load_json(path)
+    validate_record(data)
+    return data
+
+
+def parse_record(text: str, name: str = "record") -> dict:
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise RecordError(f"{name} is larger than {MAX_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise RecordError(f"{name} is nested too deeply to be a game record") from None
+    validate_record(data)
+    return data
+
+
+def dumps(record: dict) -> str:
+    return json.dumps(record, indent=1, ensure_ascii=False)

@@ -1,0 +1,366 @@
+"""Small Star Empires scoring: a pure function of a game's state.
+
+During the game the score track holds the planets (1 VP per planet when a
+planetary system is colonised) and the immediate VP of Unexplored System
+tiles.  At the end (S Scoring) each player adds:
+
+* nebulae: per colour, 1/2/3 nebulae -> 2/5/8 VP (epic mode: the players' table);
+  a Chromatic Nebula joins the colour that scores best, a colour set never
+  exceeding 3 (6 in epic mode, the table's width);
+* trade stations: +1 per opponent system next to each Trade Station (an
+  Abandoned Trade Station counts as one);
+* territory: +3 to every player tied for the largest connected territory;
+* Hollana Federation (+3 for the most adjacent systems, 2 each if tied),
+  Tennar Union (+2 to each player with an adjacent system), Open Borders
+  (+2 per City received).
+
+Tiebreaks: most Cities left, then most Trade Stations left, then most planets
+controlled, then a shared victory.  ``decided_by`` names the step.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..errors import MissingEntry
+from . import hexmap as hm
+from .game import FORMAT, NEBULA_TABLE, State
+
+DURING = ("planets", "exploration")
+END = ("nebulae", "trade_stations", "territory", "hollana", "tennar", "open_borders")
+CATEGORIES = DURING + END
+TERRITORY_VP = 3
+HOLLANA_VP, HOLLANA_TIED_VP = 3, 2
+TENNAR_VP = 2
+OPEN_BORDERS_VP = 2
+LINE_COLUMNS = ["player", "category", "source", "at", "rule", "vp"]
+DECIDED = ("vp", "cities_left", "trade_stations_left", "planets", "shared")
+CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae": "nebulae",
+                  "trade_stations": "trade stations", "territory": "largest territory",
+                  "hollana": "Hollana Federation", "tennar": "Tennar Union",
+                  "open_borders": "Open Borders"}
+
+
+@dataclass
+class Score:
+    final: bool
+    projected: bool
+    lines: pd.DataFrame          # every VP: player, category, source, at, rule, vp
+    table: pd.DataFrame          # one row per player, ranked
+    winners: list[str]
+    decided_by: str              # vp | cities_left | trade_stations_left | planets | shared
+    explanation: str
+
+    def breakdown(self, player: str) -> pd.DataFrame:
+        return self.lines[self.lines.player == player].reset_index(drop=True)
+
+    def totals(self) -> dict[str, int]:
+        return {r.player: int(r.total) for r in self.table.itertuples()}
+
+    def to_json(self) -> dict:
+        players = []
+        for _, r in self.table.iterrows():
+            players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
+                            "cities_left": int(r.cities_left),
+                            "trade_stations_left": int(r.trade_stations_left),
+                            "planets": int(r.planets_controlled),
+                            "largest_territory": int(r.largest_territory),
+                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
+        return {"format": FORMAT, "final": self.final, "winners": list(self.winners),
+                "players": players, "decided_by": self.decided_by,
+                "explanation": self.explanation}
+
+
+def _line(player, category, source, at, rule, vp) -> dict:
+    return {"player": player, "category": category, "source": source,
+            "at": list(at) if at is not None else None, "rule": rule, "vp": int(vp)}
+
+
+def nebula_table(game) -> list[int] | None:
+    setup = game.setup
+    if setup.mode != "epic":
+        return list(NEBULA_TABLE)
+    if setup.nebula_table:
+        return list(setup.nebula_table)
+    for m in game.manual:
+        if m.get("source") == "nebula_table":
+            return list(m["values"])
+    return None
+
+
+def score(game, state: State | None = None, *, project: bool = False) -> Score:
+    """The table of ``game`` (or of ``state``).  A game in progress scores the track so far,
+    unless ``project``: then the end scoring is applied as if the game ended now."""
+    st = state if state is not None else game.state
+    final = st.finished
+    lines: list[dict] = []
+    for p in st.setup.players:
+        for l in st.players[p].ledger:
+            lines.append(_line(p, l.category, l.source, l.at, l.rule, l.vp))
+    extra = {p: {"largest_territory": 0} for p in st.setup.players}
+    if final or project:
+        table = nebula_table(game)
+        if table is None:
+            if final and not project:
+                raise MissingEntry(["the epic nebula table (VP for 1 to 6 nebulae of a colour; "
+                                    "not in our copy of the book: read it from yours)"])
+        lines += end_lines(st, table, extra)
+    return _table(st, lines, extra, final, project)
+
+
+def end_lines(st: State, table: list[int] | None, extra: dict | None = None) -> list[dict]:
+    """Every end-of-game VP line for the state ``st`` (no pandas: used by the what-if)."""
+    extra = extra if extra is not None else {p: {} for p in st.setup.players}
+    out: list[dict] = []
+    for p in st.setup.players:
+        out += _nebulae(st, p, table)
+        out += _trade_stations(st, p)
+        if st.players[p].received:
+            n = st.players[p].received
+            out.append(_line(p, "open_borders", "Open Borders", None,
+                             f"{n} Cit{'ies' if n > 1 else 'y'} received from players passing",
+                             OPEN_BORDERS_VP * n))
+    out += _territory(st, extra)
+    out += _hollana(st)
+    out += _tennar(st)
+    return out
+
+
+def _nebulae(st: State, p: str, table: list[int] | None) -> list[dict]:
+    counts = {c: 0 for c in hm.COLOURS}
+    wild = 0
+    for h, c in st.colonies.items():
+        if c.owner != p or c.colour is None:
+            continue
+        if c.colour == "chromatic":
+            wild += 1
+        else:
+            counts[c.colour] += 1
+    if not wild and not any(counts.values()):
+        return []
+    if table is None:
+        return [_line(p, "nebulae", "nebulae", None, "epic nebula table not typed yet: counted 0",
+                      0)]
+    cap = len(table)
+
+    def vp(n: int) -> int:
+        return table[min(n, cap) - 1] if n else 0
+    best, best_assign = None, ()
+    for assign in itertools.product(hm.COLOURS, repeat=wild):
+        c2 = dict(counts)
+        for col in assign:
+            c2[col] += 1
+        if any(c2[col] > cap for col in assign):
+            continue
+        total = sum(vp(n) for n in c2.values())
+        if best is None or total > best:
+            best, best_assign = total, assign
+    if best is None:            # more wild nebulae than room: the extra ones score nothing
+        best_assign = ()
+    final = dict(counts)
+    for col in best_assign:
+        final[col] += 1
+    out = []
+    for col in hm.COLOURS:
+        n = final[col]
+        if not n:
+            continue
+        w = best_assign.count(col)
+        rule = f"{n} {col} nebula{'e' if n > 1 else ''} -> {vp(n)} VP"
+        if w:
+            rule += f" (with {w} Chromatic Nebula{'e' if w > 1 else ''} counted {col})"
+        out.append(_line(p, "nebulae", f"{col} nebulae", None, rule, vp(n)))
+    return out
+
+
+def _trade_stations(st: State, p: str) -> list[dict]:
+    out = []
+    for h, c in sorted(st.colonies.items()):
+        if c.owner != p or not c.counts_as_trade_station:
+            continue
+        opp = [n for n in hm.neighbours(h) if st.controller(n) not in (None, p)]
+        what = "Abandoned Trade Station" if c.piece == "city" else "Trade Station"
+        out.append(_line(p, "trade_stations", what, h,
+                         f"{len(opp)} adjacent opponent system{'s' if len(opp) != 1 else ''}",
+                         len(opp)))
+    return out
+
+
+def territories(st: State, p: str) -> list[set]:
+    """``p``'s connected territories (homeworld included), largest first."""
+    own = st.controlled(p)
+    seen: set = set()
+    groups = []
+    for h in sorted(own):
+        if h in seen:
+            continue
+        group, todo = set(), [h]
+        while todo:
+            x = todo.pop()
+            if x in group:
+                continue
+            group.add(x)
+            todo.extend(n for n in hm.neighbours(x) if n in own and n not in group)
+        seen |= group
+        groups.append(group)
+    return sorted(groups, key=len, reverse=True)
+
+
+def _territory(st: State, extra: dict) -> list[dict]:
+    sizes = {}
+    for p in st.setup.players:
+        t = territories(st, p)
+        sizes[p] = len(t[0]) if t else 0
+        extra.setdefault(p, {})["largest_territory"] = sizes[p]
+    best = max(sizes.values())
+    if best == 0:
+        return []
+    tied = [p for p in st.setup.players if sizes[p] == best]
+    out = []
+    for p in tied:
+        rule = f"largest territory: {best} connected systems"
+        if len(tied) > 1:
+            rule += (f" (tied with {', '.join(x for x in tied if x != p)}: every tied player "
+                     f"scores {TERRITORY_VP})")
+        out.append(_line(p, "territory", "largest territory", None, rule, TERRITORY_VP))
+    return out
+
+
+def _adjacent_counts(st: State, h) -> dict[str, int]:
+    counts = {p: 0 for p in st.setup.players}
+    for n in hm.neighbours(h):
+        o = st.controller(n)
+        if o is not None:
+            counts[o] += 1
+    return counts
+
+
+def _hollana(st: State) -> list[dict]:
+    out = []
+    for h, rv in sorted(st.revealed.items()):
+        if rv["effect"] != "hollana_federation":
+            continue
+        counts = _adjacent_counts(st, h)
+        best = max(counts.values())
+        if best == 0:
+            continue
+        tied = [p for p, n in counts.items() if n == best]
+        vp = HOLLANA_VP if len(tied) == 1 else HOLLANA_TIED_VP
+        for p in tied:
+            rule = (f"most systems next to the Hollana Federation ({best})" if len(tied) == 1 else
+                    f"tied for the most systems next to the Hollana Federation ({best} each)")
+            out.append(_line(p, "hollana", "Hollana Federation", h, rule, vp))
+    return out
+
+
+def _tennar(st: State) -> list[dict]:
+    out = []
+    for h, rv in sorted(st.revealed.items()):
+        if rv["effect"] != "tennar_union":
+            continue
+        for p, n in _adjacent_counts(st, h).items():
+            if n:
+                out.append(_line(p, "tennar", "Tennar Union", h,
+                                 f"controls {n} system{'s' if n > 1 else ''} next to the Tennar Union",
+                                 TENNAR_VP))
+    return out
+
+
+def planets_controlled(st: State, p: str) -> int:
+    return sum(c.planets for c in st.colonies.values() if c.owner == p)
+
+
+def _table(st: State, lines: list[dict], extra: dict, final: bool, project: bool):
+    sums = {(p, c): 0 for p in st.setup.players for c in CATEGORIES}
+    for l in lines:
+        sums[(l["player"], l["category"])] += l["vp"]
+    rows = []
+    for p in st.setup.players:
+        ps = st.players[p]
+        row = {"player": p}
+        row.update({c: sums[(p, c)] for c in CATEGORIES})
+        row["total"] = sum(row[c] for c in CATEGORIES)
+        row["cities_left"] = ps.cities
+        row["trade_stations_left"] = ps.trade_stations
+        row["planets_controlled"] = planets_controlled(st, p)
+        t = territories(st, p)
+        row["largest_territory"] = len(t[0]) if t else 0
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table, winners, decided, text = rank(table, final)
+    df = pd.DataFrame(lines, columns=LINE_COLUMNS)
+    return Score(final, project and not final, df, table, winners, decided, text)
+
+
+TIEBREAK = [("cities_left", "Cities left"), ("trade_stations_left", "Trade Stations left"),
+            ("planets_controlled", "planets controlled")]
+
+
+def rank(table: pd.DataFrame, final: bool):
+    key = ["total"] + [k for k, _ in TIEBREAK]
+    table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
+    ranks, prev, r = [], None, 0
+    for i, row in table.iterrows():
+        k = tuple(int(row[c]) for c in key)
+        if k != prev:
+            r, prev = i + 1, k
+        ranks.append(r)
+    table.insert(1, "rank", ranks)
+    top = table[table.total == table.total.max()]
+    decided = "vp"
+    steps = []
+    if len(top) > 1:
+        decided = "shared"
+        for col, words in TIEBREAK:
+            best = top[col].max()
+            steps.append(f"{words}: " + ", ".join(f"{r.player} {int(r[col])}"
+                                                  for _, r in top.iterrows()))
+            top = top[top[col] == best]
+            if len(top) == 1:
+                decided = {"cities_left": "cities_left", "trade_stations_left": "trade_stations_left",
+                           "planets_controlled": "planets"}[col]
+                break
+    winners = list(top.player)
+    verb = "wins" if final else "leads"
+    total = int(top.total.iloc[0])
+    if decided == "vp":
+        text = f"{winners[0]} {verb} with {total} VP."
+    elif decided == "shared":
+        text = (f"{' and '.join(winners)} {'share the victory' if final else 'share the lead'} "
+                f"with {total} VP: tied on VP, Cities left, Trade Stations left and planets "
+                f"controlled.")
+    else:
+        text = (f"{winners[0]} {verb}: tied on {total} VP, decided by "
+                + "; then by ".join(steps) + ".")
+    if not final:
+        text = "Game in progress. " + text
+    return table, winners, decided, text
+
+
+def tiebreak_words(decided_by: str) -> str:
+    return {
+        "vp": "Decided on victory points: no tie for first place.",
+        "cities_left": "Tied on VP: decided by the most Cities left in the reserve.",
+        "trade_stations_left": "Tied on VP and Cities left: decided by the most Trade Stations "
+                               "left in the reserve.",
+        "planets": "Tied on VP, Cities and Trade Stations left: decided by the most planets "
+                   "controlled.",
+        "shared": "Tied on VP, Cities left, Trade Stations left and planets controlled: the tied "
+                  "players share the victory.",
+    }.get(decided_by, "")
+
+
+def project_totals(game, st: State) -> dict[str, dict[str, int]]:
+    """Each player's categories if the game ended in ``st`` (no pandas: fast)."""
+    table = nebula_table(game)
+    out = {p: {c: 0 for c in CATEGORIES} for p in st.setup.players}
+    for p in st.setup.players:
+        for l in st.players[p].ledger:
+            out[p][l.category] += l.vp
+    for l in end_lines(st, table):
+        out[l["player"]][l["category"]] += l["vp"]
+    for p in out:
+        out[p]["total"] = sum(out[p][c] for c in CATEGORIES)
+    return out

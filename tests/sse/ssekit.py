@@ -1,0 +1,83 @@
+"""Helpers for the Small Star Empires tests: small maps drawn as text, games on them.
+
+``grid(text)``: one line per row ``r`` (from 0), tokens separated by spaces, the
+token's position in the line is ``q`` (axial, so the drawing is skewed: hex
+(q, r) touches (q+1, r), (q, r+1), (q-1, r+1) and their opposites).
+Tokens: H1..H4 homeworld of seat n, P1..P3 planetary, Nr/Nb/Ng nebula, E empty,
+W wormhole, B black hole, U unexplored, U:effect (known tile), '.' no system.
+"""
+from __future__ import annotations
+
+from companion.sse import SseGame
+from companion.sse.hexmap import HexMap, System
+
+COL = {"r": "red", "b": "blue", "g": "green"}
+
+
+def token(t: str) -> System | None:
+    if t == ".":
+        return None
+    if t[0] == "H":
+        return System("homeworld", home=int(t[1:]))
+    if t[0] == "P":
+        return System("planetary", planets=int(t[1:]))
+    if t[0] == "N":
+        return System("nebula", colour=COL[t[1]])
+    if t == "E":
+        return System("empty")
+    if t == "W":
+        return System("wormhole")
+    if t == "B":
+        return System("black_hole")
+    if t == "U":
+        return System("unexplored")
+    raise ValueError(t)
+
+
+def grid(text: str, name: str = "test") -> HexMap:
+    systems = {}
+    for r, line in enumerate(l for l in text.strip("\n").splitlines()):
+        for q, t in enumerate(line.split()):
+            s = token(t)
+            if s is not None:
+                systems[(q, r)] = s
+    return HexMap(systems, name=name)
+
+
+def game(text: str, players=("Ann", "Bob"), ships: int = 1, **setup) -> SseGame:
+    m = grid(text)
+    pieces = {"ships": ships}
+    pieces.update(setup.pop("pieces", {}))
+    return SseGame({"players": list(players), "map": m.to_dict(), "pieces": pieces, **setup})
+
+
+def move(g: SseGame, player: str, to, piece="city", ship: int = 0, **extra) -> dict:
+    a = {"player": player, "ship": ship, "to": list(to)}
+    if piece is not None:
+        a["piece"] = piece
+    a.update(extra)
+    return g.push(a)
+
+
+def rule_of(g: SseGame, action: dict) -> str | None:
+    from companion.errors import IllegalAction
+    try:
+        g.check(action)
+        return None
+    except IllegalAction as e:
+        return e.rule
+
+
+def colonise(g: SseGame, at, owner: str, piece: str = "city") -> None:
+    """Put a colony straight into the state (test setup for scoring, not a move)."""
+    from companion.sse.game import Colony
+    st = g.state
+    s = st.map[tuple(at)]
+    planets = s.planets if s.kind == "planetary" else 0
+    colour = s.colour if s.kind == "nebula" else None
+    st.colonies[tuple(at)] = Colony(owner, piece, -1, planets or 0, colour)
+    ps = st.players[owner]
+    if piece == "city":
+        ps.cities -= 1
+    else:
+        ps.trade_stations -= 1
