@@ -22,9 +22,11 @@ YEARS = 4
 MODES = ("standard", "aggressive")
 ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 #: entries that are not a player's action for the turn
-SIDE_ENTRIES = ("virtual", "remove")
+SIDE_ENTRIES = ("virtual", "remove", "advisor")
 ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
-               "resolve_order", "note", "effects", "spaceships", "cells", "seat"}
+               "resolve_order", "note", "effects", "spaceships", "cells", "seat", "turn_order",
+               "tile", "take"}
+ADVISOR_ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 VIRTUAL_SEATS = ("virtual 1", "virtual 2")
 CONFLICT_COST = 1
 MAX_SPACESHIP_REMOVAL = 3
@@ -59,6 +61,10 @@ RULES = {
     "virtual-seat": "2-player rules: each turn each virtual seat's hand loses one card to the face-up pile (B 8)",
     "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 per space (R 3)",
     "round-end": "at round end a station that breaks a rule loses locations until it is valid (B 5)",
+    "timing": "timing rules (R 5): players announce and perform their actions in VP order, then "
+              "credits, then a random order stored in the record",
+    "advisor": "Advisors (R 4): at each round's end the player an advisor leans to takes its bonus "
+               "or declines it for 1 VP",
 }
 
 
@@ -130,6 +136,9 @@ class Setup:
                 raise RecordError("setup.options.first_active must name a player")
         if "spaceships" in options and not isinstance(options["spaceships"], bool):
             raise RecordError("setup.options.spaceships must be true or false")
+        if "timing_rules" in options and not isinstance(options["timing_rules"], bool):
+            raise RecordError("setup.options.timing_rules must be true or false")
+        _check_advisors(options.get("advisors"), players)
         sup = options.get("reactor_supply", BASE_REACTOR_SUPPLY)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
@@ -175,6 +184,33 @@ class Setup:
     def passing(year: int) -> str:
         """Years 1 and 3 pass clockwise (to the left), years 2 and 4 counter-clockwise."""
         return "clockwise" if year % 2 == 1 else "counter-clockwise"
+
+
+def _check_advisors(tiles, players) -> None:
+    """setup.options.advisors: the Influence tiles in play (R 4)."""
+    if tiles is None:
+        return
+    msg = ("setup.options.advisors is a list of {name, between: [player, player], actions: [...], "
+           "advisor, slots}; actions are build, build:<type>, reactor, discard, conflict, "
+           "remove_spaceships; slots = slots from the middle to each end")
+    if not isinstance(tiles, list):
+        raise RecordError(msg)
+    names = set()
+    from .catalogue import TYPES
+    for t in tiles:
+        if not (isinstance(t, dict) and isinstance(t.get("name"), str)
+                and isinstance(t.get("between"), list) and len(t["between"]) == 2
+                and all(p in players for p in t["between"]) and t["between"][0] != t["between"][1]
+                and isinstance(t.get("actions"), list) and t["actions"]
+                and all(isinstance(x, str) and (x in ADVISOR_ACTIONS or (
+                    x.startswith("build:") and x[6:] in TYPES)) for x in t["actions"])
+                and isinstance(t.get("slots"), int) and not isinstance(t["slots"], bool)
+                and t["slots"] >= 1 and set(t) <= {"name", "between", "actions", "advisor",
+                                                   "slots"}):
+            raise RecordError(msg)
+        if t["name"] in names:
+            raise RecordError(f"setup.options.advisors: two tiles are called '{t['name']}'")
+        names.add(t["name"])
 
 
 # ---------------------------------------------------------------------------
@@ -233,6 +269,9 @@ class State:
     index: int = 0          # number of actions applied
     virtual_done: list[str] = field(default_factory=list)   # virtual seats done this turn
     face_up: list[str] = field(default_factory=list)        # cards the virtual seats dropped
+    turn_order: list[str] = field(default_factory=list)     # timing rules: this turn's order
+    advisors: dict[str, int] = field(default_factory=dict)  # tile -> position (<0: 1st player)
+    advisor_claims: list[str] = field(default_factory=list) # tiles settled at this round end
 
     @classmethod
     def initial(cls, setup: Setup) -> "State":
@@ -240,7 +279,8 @@ class State:
                                   station=Station(bounds=setup.bounds_of(p)))
                    for p in setup.players}
         return cls(setup, players,
-                   reactor_supply=setup.options.get("reactor_supply", BASE_REACTOR_SUPPLY))
+                   reactor_supply=setup.options.get("reactor_supply", BASE_REACTOR_SUPPLY),
+                   advisors={t["name"]: 0 for t in setup.options.get("advisors") or []})
 
     def copy(self, only: str | None = None) -> "State":
         """A copy to change.  With ``only``, just that player's part is copied (the
@@ -250,7 +290,8 @@ class State:
         return State(self.setup, players, self.year,
                      self.turn, list(self.acted), self.reactor_supply, list(self.pending),
                      list(self.discards), self.finished, self.index, list(self.virtual_done),
-                     list(self.face_up))
+                     list(self.face_up), list(self.turn_order), dict(self.advisors),
+                     list(self.advisor_claims))
 
     @property
     def waiting(self) -> list[str]:
@@ -540,6 +581,9 @@ class Game:
         if player in state.acted:
             raise IllegalAction("wrong-player",
                                 f"{player} has already acted in year {year}, turn {turn}", action=a)
+        self._check_round_end_settled(state, a)
+        if state.setup.options.get("timing_rules"):
+            self._timing_order(state, a, strict, rng)
         active = state.setup.active_player(state.year)
         if active is not None and player != active and active not in state.acted:
             raise IllegalAction("revival-order", f"{active} is the active player in year "
@@ -603,6 +647,7 @@ class Game:
                     raise e.with_action(a)
         ps.last = a
         state.acted.append(player)
+        self._influence(state, player, card, a, index)
         state.index += 1
         if end_turn and self._turn_complete(state):
             try:
@@ -812,7 +857,7 @@ class Game:
     # -- entries that are not a player's turn action ------------------------------------
     def _side_entry(self, state: State, a: dict, strict: bool, rng, end_turn: bool) -> dict:
         # the round-end fix of year 4 comes after the last turn: allowed once the game is over
-        if state.finished and a["do"] != "remove":
+        if state.finished and a["do"] not in ("remove", "advisor"):
             raise IllegalAction("game-over", "the game has ended after year 4", action=a)
         year, turn = a.setdefault("year", state.year), a.setdefault("turn", state.turn)
         if year != state.year or turn != state.turn:
@@ -833,6 +878,8 @@ class Game:
                 raise IllegalAction(e.rule, e.detail, action=a) from None
             state.virtual_done.append(seat)
             state.face_up.append(a["card"])
+        elif a["do"] == "advisor":
+            self._advisor_claim(state, a)
         else:
             self._remove(state, a)
         state.index += 1
@@ -842,6 +889,129 @@ class Game:
             except IllegalAction as e:
                 raise e.with_action(a)
         return a
+
+    # -- timing rules and advisors (Revival) --------------------------------------------
+    def _timing_order(self, state: State, a: dict, strict: bool, rng) -> None:
+        if not state.acted:              # the turn's first action fixes the order
+            players = list(state.setup.players)
+            key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
+            given = a.get("turn_order")
+            if len(set(key.values())) == len(players):
+                order = sorted(players, key=lambda p: key[p], reverse=True)
+                a.pop("turn_order", None)
+            elif given is not None:
+                if not (isinstance(given, list) and sorted(map(str, given)) == sorted(players)
+                        and all(key[x] >= key[y] for x, y in zip(given, given[1:]))):
+                    raise IllegalAction("timing", "turn_order must list every player, most VP "
+                                        "first, then most credits", action=a)
+                order = list(given)
+            elif strict:
+                raise IllegalAction("timing", "players tie on VP and credits: the record must "
+                                    "store the random order used (turn_order)", action=a)
+            else:
+                order = self.turn_order(state, rng)
+                a["turn_order"] = order
+            state.turn_order = order
+        else:
+            a.pop("turn_order", None)
+        nxt = state.turn_order[len(state.acted)]
+        if a["player"] != nxt:
+            raise IllegalAction("timing", f"this turn the order is {', '.join(state.turn_order)}: "
+                                f"{nxt} acts next", action=a)
+
+    def turn_order(self, state: State | None = None, rng=None) -> list[str]:
+        """Timing rules: this turn's order (most VP, then most credits).  Ties are
+        drawn at random once per turn and kept until an action stores them."""
+        state = state if state is not None else self.state
+        if state.turn_order:
+            return list(state.turn_order)
+        players = list(state.setup.players)
+        key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
+        drawn = getattr(self, "_drawn", None)
+        if drawn is None:
+            drawn = self._drawn = {}
+        tag = (state.year, state.turn, tuple(sorted(key.items())))
+        if tag not in drawn:
+            shuffled = players[:]
+            (rng or self.rng).shuffle(shuffled)
+            drawn[tag] = sorted(shuffled, key=lambda p: key[p], reverse=True)
+        return list(drawn[tag])
+
+    def _tiles(self, state: State):
+        return state.setup.options.get("advisors") or []
+
+    def _influence(self, state: State, player: str, card: Card, a: dict, index: int) -> None:
+        for t in self._tiles(state):
+            if player not in t["between"]:
+                continue
+            kinds = {a["do"]}
+            if a["do"] == "build":
+                kinds |= {f"build:{x}" for x in (card.types or ())}
+            if not kinds & set(t["actions"]):
+                continue
+            step = -1 if player == t["between"][0] else 1
+            pos = state.advisors[t["name"]] + step
+            if abs(pos) > t["slots"]:
+                continue                  # already at the nearest slot: no move, no VP
+            state.advisors[t["name"]] = pos
+            self._gain(state, player, 1, "advisor", t["name"], None,
+                       f"moved the advisor of '{t['name']}' towards {player} (R 4)", index)
+
+    def leaning(self, state: State | None = None) -> dict[str, str]:
+        """tile -> the player its advisor leans to now (tiles in the middle left out)."""
+        state = state if state is not None else self.state
+        out = {}
+        for t in self._tiles(state):
+            pos = state.advisors[t["name"]]
+            if pos:
+                out[t["name"]] = t["between"][0] if pos < 0 else t["between"][1]
+        return out
+
+    def unsettled_advisors(self, state: State | None = None) -> dict[str, str]:
+        """At a round's end: tiles whose bonus has not been taken or declined yet."""
+        state = state if state is not None else self.state
+        at_round_end = state.finished or (state.turn == 1 and not state.acted
+                                          and state.year > 1)
+        if not at_round_end:
+            return {}
+        return {k: v for k, v in self.leaning(state).items() if k not in state.advisor_claims}
+
+    def _check_round_end_settled(self, state: State, a: dict) -> None:
+        open_ = self.unsettled_advisors(state)
+        if open_:
+            raise IllegalAction("advisor", "first settle the advisors of the round that ended: "
+                                + ", ".join(f"'{k}' ({v} takes the bonus or declines it)"
+                                            for k, v in open_.items()), action=a)
+
+    def _advisor_claim(self, state: State, a: dict) -> None:
+        open_ = self.unsettled_advisors(state)
+        tile = a.get("tile")
+        if tile not in open_:
+            raise IllegalAction("advisor", f"no advisor to settle on tile {tile!r} now "
+                                f"(open: {', '.join(open_) or 'none'})", action=a)
+        if a.get("player") != open_[tile]:
+            raise IllegalAction("advisor", f"the advisor of '{tile}' leans to {open_[tile]}",
+                                action=a)
+        take = a.get("take")
+        if take not in ("bonus", "decline"):
+            raise IllegalAction("advisor", "take is 'bonus' or 'decline' (1 VP)", action=a)
+        state.advisor_claims.append(tile)
+        if take == "decline":
+            self._gain(state, a["player"], 1, "advisor", tile, None,
+                       "declined the advisor's bonus for 1 VP (R 4)", state.index)
+            return
+        effects = a.get("effects") or {}
+        if not (isinstance(effects, dict) and set(effects) <= {"vp", "credits"} and all(
+                isinstance(v, dict) and all(p in state.players and isinstance(n, int)
+                                            and not isinstance(n, bool) for p, n in v.items())
+                for v in effects.values())):
+            raise IllegalAction("malformed", "effects is {\"vp\": {player: change}, "
+                                "\"credits\": {player: change}}", action=a)
+        for who, n in (effects.get("vp") or {}).items():
+            self._gain(state, who, n, "advisor", tile, None,
+                       f"advisor's bonus of '{tile}' (typed at the table)", state.index)
+        for who, n in (effects.get("credits") or {}).items():
+            state.players[who].credits = max(0, state.players[who].credits + n)
 
     def _remove(self, state: State, a: dict) -> None:
         """Round-end fix (B 5): remove a location that makes the station break a rule;
@@ -905,7 +1075,10 @@ class Game:
             state.pending = []
         state.acted = []
         state.virtual_done = []
+        state.turn_order = []
         state.turn += 1
+        if state.turn > state.setup.turns_in_year(state.year):
+            state.advisor_claims = []
         if state.turn > state.setup.turns_in_year(state.year):
             state.turn = 1
             state.year += 1
@@ -920,6 +1093,8 @@ class Game:
     def _resolution_order(self, state: State, a: dict, strict: bool,
                           rng: random.Random | None) -> list[str]:
         owners = list(dict.fromkeys(p.owner for p in state.pending))
+        if state.turn_order:              # timing rules: the order announced this turn
+            return [p for p in state.turn_order if p in owners]
         key = {o: (state.players[o].vp, state.players[o].credits) for o in owners}
         tied = len(set(key.values())) < len(owners)
         if not tied:

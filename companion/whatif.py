@@ -113,7 +113,8 @@ class _ScratchStation(Station):
 # The fields State.copy / PlayerState.copy know.  If they change, every option
 # is tried through Game.trial (a full copy each), which is always right.
 _STATE_FIELDS = ("setup", "players", "year", "turn", "acted", "reactor_supply", "pending",
-                 "discards", "finished", "index", "virtual_done", "face_up")
+                 "discards", "finished", "index", "virtual_done", "face_up", "turn_order",
+                 "advisors", "advisor_claims")
 _PLAYER_FIELDS = ("name", "vp", "credits", "station", "ledger", "last")
 _FAST = (tuple(f.name for f in dataclasses.fields(State)) == _STATE_FIELDS
          and tuple(f.name for f in dataclasses.fields(PlayerState)) == _PLAYER_FIELDS)
@@ -140,7 +141,8 @@ class _Trials:
                                     for k, v in state.players.items()},
                       state.year, state.turn, list(state.acted), state.reactor_supply,
                       list(state.pending), list(state.discards), state.finished, state.index,
-                      list(state.virtual_done), list(state.face_up))
+                      list(state.virtual_done), list(state.face_up), list(state.turn_order),
+                      dict(state.advisors), list(state.advisor_claims))
         try:
             norm = self.game._apply(trial, action, strict=False, rng=random.Random(0),
                                     end_turn=False)

@@ -218,3 +218,93 @@ def test_final_scoring_refuses_a_station_that_breaks_a_rule():
     g.push({"do": "remove", "player": "Ana", "at": [1, 0]})
     assert g.state.players["Ana"].vp == vp - 2            # the printed 2 VP it gave
     assert g.score().final and replayed(g).score().to_json() == g.score().to_json()
+
+
+# --------------------------------------------------------------------- timing rules (3+ players)
+def test_timing_rules_order_by_vp_then_credits_then_stored_random():
+    import random
+    # turn 1: everyone ties, so push() draws the order and stores it in the first action
+    g = Game({"players": ["Ana", "Ben", "Cy"], "options": {"timing_rules": True}}, cards=FIX,
+             rng=random.Random(7))
+    refused = []
+    for p in ("Ana", "Ben", "Cy"):           # only the drawn first player is accepted
+        try:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+            break
+        except IllegalAction as e:
+            refused.append(e.rule)
+    assert set(refused) <= {"timing"} and len(g.actions) == 1
+    assert sorted(g.state.turn_order) == ["Ana", "Ben", "Cy"]
+    assert g.actions[0]["turn_order"] == g.state.turn_order
+    assert g.actions[0]["player"] == g.state.turn_order[0]
+
+    g = Game({"players": ["Ana", "Ben", "Cy"], "options": {"timing_rules": True}}, cards=FIX)
+    first = g.push({"player": "Cy", "do": "build", "card": "Fixture: plain", "at": [0, 1],
+                    "turn_order": ["Cy", "Ana", "Ben"]})
+    assert first["turn_order"] == ["Cy", "Ana", "Ben"]
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    assert e.value.rule == "timing" and "Ana acts next" in str(e.value)
+    g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    # turn 2: Cy has 2 VP and goes first; Ana and Ben tie (0 VP, 13 credits)
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Ana", "do": "discard", "card": "Garden",
+                "turn_order": ["Ana", "Cy", "Ben"]})
+    assert e.value.rule == "timing"
+    g.push({"player": "Cy", "do": "discard", "card": "Garden", "turn_order": ["Cy", "Ben", "Ana"]})
+    assert g.state.turn_order == ["Cy", "Ben", "Ana"]
+    # a record without the stored random order is refused on replay
+    rec = g.to_record()
+    del rec["actions"][0]["turn_order"]
+    with pytest.raises(IllegalAction) as e:
+        Game.from_record(rec)
+    assert e.value.rule == "timing" and e.value.index == 0
+    assert replayed(g).state.turn_order == g.state.turn_order
+
+
+# --------------------------------------------------------------------- advisors
+def test_advisor_moves_for_a_matching_action_and_is_settled_at_round_end():
+    tiles = [{"name": "Tile A", "between": ["Ana", "Ben"], "actions": ["reactor", "build:military"],
+              "advisor": "Fixture advisor", "slots": 2}]
+    g = Game({"players": ["Ana", "Ben"], "options": {"advisors": tiles}}, cards=FIX)
+    g.push({"player": "Ana", "do": "reactor", "card": "Garden", "at": [0, 1]})   # moves: +1 VP
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})                 # no match
+    assert g.state.advisors == {"Tile A": -1} and g.state.players["Ana"].vp == 1
+    g.push({"player": "Ana", "do": "reactor", "card": "Garden", "at": [0, 2]})   # -2: +1 VP
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    g.push({"player": "Ana", "do": "reactor", "card": "Garden", "at": [0, 3]})   # at the end: 0
+    g.push({"player": "Ben", "do": "build", "card": "Fixture: plain", "at": [0, 1]})
+    assert g.state.advisors == {"Tile A": -2} and g.state.players["Ana"].vp == 2
+    # a matching build of Ben's pulls it back one slot towards him: +1 VP
+    g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    military = dict(FIX[0], name="Fixture: military", types=["military"])
+    g.define(__import__("companion.catalogue", fromlist=["parse_card"]).parse_card(military))
+    g.push({"player": "Ben", "do": "build", "card": "Fixture: military", "at": [0, 2]})
+    assert g.state.advisors == {"Tile A": -1} and g.state.players["Ben"].vp == 2 + 2 + 1
+    while g.state.year == 1:
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    # round end: Ana must take the bonus or decline it before year 2 goes on
+    assert g.unsettled_advisors() == {"Tile A": "Ana"}
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    assert e.value.rule == "advisor"
+    with pytest.raises(IllegalAction) as e:
+        g.push({"do": "advisor", "tile": "Tile A", "player": "Ben", "take": "decline"})
+    assert e.value.rule == "advisor"
+    g.push({"do": "advisor", "tile": "Tile A", "player": "Ana", "take": "decline"})
+    assert g.state.players["Ana"].vp == 3 and g.unsettled_advisors() == {}
+    # advisors do not reset between rounds
+    assert g.state.advisors == {"Tile A": -1}
+    finish_with_advisors(g)
+    assert replayed(g).score().to_json() == g.score().to_json()
+
+
+def finish_with_advisors(g):
+    while not g.finished or g.unsettled_advisors():
+        for tile, who in g.unsettled_advisors().items():
+            g.push({"do": "advisor", "tile": tile, "player": who, "take": "bonus",
+                    "effects": {"credits": {who: 2}}})
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
