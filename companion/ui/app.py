@@ -26,6 +26,7 @@ from ..record import dumps, parse_record
 from ..store import StaleGame, Store
 from .cardform import CardForm
 from .explorer import Explorer
+from .modes import ModePanel, ModeSetup
 
 log = logging.getLogger("companion.ui")
 MAX_PLAYERS = 6
@@ -50,12 +51,29 @@ def cell_class(r: int, c: int) -> str:
 
 
 def describe(a: dict) -> str:
-    """An action in words: 'built Garden at [0, 1]'."""
-    if a["do"] == "build":
-        return f"built {a['card']} at {a['at']}"
-    if a["do"] == "reactor":
-        return f"built a Power Reactor at {a['at']}"
-    return f"discarded {a['card']} for 3 credits"
+    """An entry in words: 'Ana built Garden at [0, 1]'."""
+    who = a.get("player") or a.get("seat") or ""
+    do = a["do"]
+    if do == "build":
+        what = f"built {a['card']} at {a['at']}"
+    elif do == "reactor":
+        what = f"built a Power Reactor at {a['at']}"
+    elif do == "discard":
+        what = f"discarded {a['card']} for 3 credits"
+    elif do == "conflict":
+        what = f"applied the Conflict '{a['card']}' (1 credit)"
+    elif do == "remove_spaceships":
+        what = f"discarded {a['card']} and removed the spaceships at {a.get('cells')}"
+    elif do == "virtual":
+        what = f"lost {a['card']} to the face-up pile"
+    elif do == "remove":
+        what = f"removed {a.get('card', 'a location')} at {a['at']} (round-end check)"
+    elif do == "advisor":
+        what = (f"took the bonus of the advisor on '{a['tile']}'" if a.get("take") == "bonus"
+                else f"declined the advisor's bonus on '{a['tile']}' for 1 VP")
+    else:
+        what = do
+    return f"{who} {what}".strip()
 
 
 def _log_path():
@@ -186,11 +204,16 @@ class App:
         self.use_races.observe(lambda _: self._setup_visibility(), "value")
         self.use_objectives.observe(lambda _: self._setup_visibility(), "value")
         self.limited.observe(lambda _: self._setup_visibility(), "value")
+        self.drawn = None
+        self.mode_setup = ModeSetup(self)
+        for b in self.name_boxes + [self.mode]:
+            b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
         self.setup_screen = w.VBox([
             w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
             w.VBox([w.HBox(self.name_boxes[:3]), w.HBox(self.name_boxes[3:])]),
             w.HBox([self.mode, self.supply]),
             w.HBox([self.limited, self.bounds]),
+            self.mode_setup.box,
             self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
             self.start_btn,
@@ -257,6 +280,13 @@ class App:
                 rc = cat.get(r)
                 if rc.extra.get("secret_objective") and rest:
                     secret[p] = rest.pop(random.randrange(len(rest)))
+        options.update(self.mode_setup.options(names))
+        drawn = self.drawn if self.drawn and self.drawn.get("players") == names else None
+        if drawn:             # the seeded draw replaces the races and objectives picked above
+            races = drawn.get("races") or {}
+            objectives = drawn.get("objectives") or []
+            secret = drawn.get("secret_objectives") or {}
+            options = {**drawn.get("options", {}), **options}
         setup = {"players": names, "mode": self.mode.value, "races": races,
                  "objectives": objectives, "options": options}
         if secret:
@@ -360,8 +390,9 @@ class App:
                              self.hint, self.form_box, self.grid, self.extra, self.discard_btn])
         self.entry.add_class("turn-entry")
         self.explorer = Explorer(self)
+        self.mode_panel = ModePanel(self)
         self.play_screen = w.VBox([
-            self.turn_info, self.scoreboard, self.entry, self.final_box,
+            self.turn_info, self.scoreboard, self.mode_panel.box, self.entry, self.final_box,
             w.HBox([self.undo_btn, self.new_btn]), self.undo_box, self.explorer.box,
             w.HTML("<h4 style='margin:6px 0'>Stations</h4>" + render.legend_html()),
             self.stations])
@@ -371,7 +402,17 @@ class App:
         rec = self.store.load(gid)
         game = Game.from_record(rec)
         self.gid, self.game = gid, game
-        self.entry_card.options = tuple(game.catalogue.names("location"))
+        names = game.catalogue.names("location") + game.catalogue.names("conflict")
+        self.entry_card.options = tuple(names)
+        acts = [("Build location", "build"), ("Build reactor", "reactor"),
+                ("Discard for 3 credits", "discard")]
+        if game.setup.mode == "aggressive":
+            acts.append(("Apply Conflict", "conflict"))
+        if game.setup.options.get("spaceships"):
+            acts.append(("Remove spaceships", "remove_spaceships"))
+        with self._hush():
+            self.entry_action.options = acts
+            self.entry_action.value = "build"
         self.explorer.reset(game)
         self.selected_player = None
         self._pending = None
@@ -392,7 +433,8 @@ class App:
         st = g.state
         self._refresh_info()
         self._refresh_scoreboard()
-        waiting = st.waiting
+        self.mode_panel.refresh()
+        waiting = self._waiting()
         if self.entry_player.options != tuple(waiting):
             keep = self.entry_player.value if self.entry_player.value in waiting else None
             # one message for options + selection: otherwise the browser briefly shows
@@ -405,6 +447,18 @@ class App:
         self._refresh_stations()
         self._refresh_final()
         self.explorer.refresh()
+
+    def _waiting(self) -> list[str]:
+        """Players still to act, in the order the rules ask for."""
+        g = self.game
+        st = g.state
+        waiting = st.waiting
+        if g.setup.options.get("timing_rules") and not st.finished:
+            return [p for p in g.turn_order() if p in waiting]
+        active = g.setup.active_player(st.year)
+        if active in waiting:
+            return [active] + [p for p in waiting if p != active]
+        return waiting
 
     def _hush(self):
         app = self
@@ -425,11 +479,17 @@ class App:
             return
         arrow = "↻" if st.passing == "clockwise" else "↺"
         n = st.setup.turns_in_year(st.year)
-        waiting = ", ".join(st.waiting)
+        waiting = ", ".join(escape(p) for p in self._waiting())
+        g = self.game
+        if g.setup.options.get("timing_rules"):
+            waiting += f" <small>(order this turn: {escape(', '.join(g.turn_order()))})</small>"
+        active = g.setup.active_player(st.year)
+        if active:
+            waiting += f" <small>(active player this year: {escape(active)})</small>"
         self.turn_info.value = (
             f"<div style='font-size:1.15em'><b>Year {st.year}</b> · <b>Turn {st.turn}</b> of {n} · "
             f"cards pass {st.passing} {arrow} · reactors left in supply: {st.reactor_supply}</div>"
-            f"<div>Waiting for: <b>{escape(waiting)}</b></div>")
+            f"<div>Waiting for: <b>{waiting}</b></div>")
 
     def _refresh_scoreboard(self):
         st = self.game.state
@@ -438,7 +498,7 @@ class App:
             ps = st.players[p]
             last = ps.last
             if last:
-                what = f"Y{last['year']}T{last['turn']}: {describe(last)}"
+                what = f"Y{last['year']}T{last['turn']}: {describe(last)[len(p) + 1:]}"
             else:
                 what = "—"
             acted = "✓" if p in st.acted else ""
@@ -499,6 +559,20 @@ class App:
             self.hint.value = (f"<span style='color:{ERR}'>No card called '{escape(name)}'."
                                + (f" Did you mean {escape(', '.join(sug))}?" if sug else "")
                                + "</span>")
+        elif do == "conflict":
+            if g.catalogue.get(name).category != "conflict":
+                self.hint.value = (f"<span style='color:{ERR}'>'{escape(name)}' is not a Conflict "
+                                   "card (type 'Conflict card' or a conflict from your "
+                                   "catalogue).</span>")
+            else:
+                self.hint.value = "Apply the Conflict: it costs 1 credit."
+                self.extra.children = self.mode_panel.conflict_form(player, name)
+        elif do == "remove_spaceships":
+            self.hint.value = "Discard the selected card and remove up to 3 spaceships."
+            self.extra.children = self.mode_panel.remove_ships_form(player, name)
+        elif g.catalogue.get(name).category == "conflict" and do == "build":
+            self.hint.value = (f"<span style='color:{ERR}'>A Conflict card cannot be built: apply "
+                               "it (1 credit), build a reactor or discard it.</span>")
         elif do == "reactor":
             legal = set(g.legal_cells(player, do="reactor"))
             self.hint.value = ("Click a highlighted cell to build a Power Reactor (1 credit, 2 cubes)."
@@ -620,6 +694,8 @@ class App:
         self._energy_choice = None
         self._school = {}
         self._manual = None
+        ship_widgets, self._ships = self.mode_panel.spaceship_choices(player, card)
+        kids += ship_widgets
         if card.energy:
             payers = [(c, cubes) for c, _, cubes in g.payers(player, cell)]
             combos = []
@@ -678,6 +754,8 @@ class App:
                 raise CompanionError(f"Waiting for the choice of {', '.join(missing)} "
                                      "(pay 1 credit or lose 2 VP).")
             action["choices"] = {p: t.value for p, t in self._school.items()}
+        if self._ships is not None:
+            action["spaceships"] = self._ships()
         if self._manual is not None:
             try:
                 action["manual_vp"] = int(self._manual.value.strip())
@@ -699,6 +777,10 @@ class App:
             raise CompanionError("Type the discarded card's name first (discards are public).")
         self._push({"player": player, "do": "discard", "card": name})
 
+    def push_entry(self, action: dict):
+        """Any record entry from the mode panels (same path as a turn action)."""
+        self._push(action)
+
     def _push(self, action: dict):
         g = self.game
         before_year = g.state.year
@@ -711,13 +793,14 @@ class App:
         self._pending = None
         self.extra.children = []
         st = g.state
+        waiting = self._waiting()
         with self._hush():
             with self.entry_player.hold_sync():
-                self.entry_player.options = st.waiting
-                self.entry_player.value = st.waiting[0] if st.waiting else None
+                self.entry_player.options = waiting
+                self.entry_player.value = waiting[0] if waiting else None
             self.entry_action.value = "build"
             self.entry_card.value = ""
-        msg = f"{norm['player']} {describe(norm)}."
+        msg = f"{describe(norm)}."
         if st.finished:
             msg += " The game is over: see the final table."
         elif st.year != before_year:
@@ -734,7 +817,7 @@ class App:
         if not g.actions:
             raise CompanionError("There is nothing to undo.")
         last = g.actions[-1]
-        what = f"{last['player']} {describe(last)}"
+        what = describe(last)
         yes = w.Button(description="Yes, undo it", button_style="danger")
         yes.add_class("undo-yes")
         no = w.Button(description="Keep it")
@@ -749,7 +832,7 @@ class App:
         self.store.pop(self.gid, len(g.actions) - 1)
         last = g.pop()
         self.undo_box.children = []
-        self.say(f"Undone: {last['player']} {describe(last)}.")
+        self.say(f"Undone: {describe(last)}.")
         self.refresh()
 
     # -- unknown card values ---------------------------------------------------------------

@@ -1,0 +1,331 @@
+"""Dashboard controls for the modes, modules and variants (issue 5).
+
+* :class:`ModeSetup`: the setup-screen section (2-player rules, spaceships,
+  timing rules, advisors, All-in, the deck composition from companion.decks,
+  a seeded draw of races and objectives).
+* :class:`ModePanel`: the play-screen section (virtual seats' dropped cards,
+  advisors to settle, the round-end check with its removals) and the extra
+  entry forms (Conflict effects, spaceships to place or remove).
+Widgets only: the rules are the engine's.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from .. import decks
+from ..catalogue import TYPES
+from ..errors import CompanionError
+from ..game import ADVISOR_ACTIONS, round_end_report
+
+ACTION_CHOICES = [(a, a) for a in ADVISOR_ACTIONS] + [(f"build {t}", f"build:{t}") for t in TYPES]
+
+
+class ModeSetup:
+    def __init__(self, app):
+        self.app = app
+        self.two_player = w.Dropdown(options=[("base rules: two virtual seats", "virtual"),
+                                              ("Revival 2-player rules", "revival")],
+                                     value="virtual", description="2 players")
+        self.two_player.add_class("setup-two-player")
+        self.first_active = w.Dropdown(description="1st active", options=[])
+        self.spaceships = w.Checkbox(value=False, description="Spaceships (Revival)")
+        self.spaceships.add_class("setup-spaceships")
+        self.timing = w.Checkbox(value=False, description="Timing rules (Revival, 3+ players)")
+        self.all_in = w.Checkbox(value=False, description="All-in variant")
+        self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)")
+        self.advisor_box = w.VBox()
+        self.seed = w.IntText(value=0, description="Seed")
+        self.draw_btn = w.Button(description="Draw races and objectives", icon="random")
+        self.draw_btn.add_class("setup-draw")
+        self.draw_btn.on_click(app.guarded(lambda _: self.draw()))
+        self.composition = w.HTML()
+        self.composition.add_class("deck-composition")
+        self._tiles: list = []
+        for x in (self.two_player, self.all_in, self.use_advisors):
+            x.observe(app.guarded(lambda _: self.refresh()), "value")
+        self.box = w.VBox([
+            w.HTML("<b>Rules and modules</b>"),
+            w.HBox([self.two_player, self.first_active]),
+            w.HBox([self.spaceships, self.timing, self.all_in]),
+            self.use_advisors, self.advisor_box,
+            w.HBox([self.seed, self.draw_btn]),
+            self.composition])
+
+    def names(self) -> list[str]:
+        return [b.value.strip() for b in self.app.name_boxes if b.value.strip()]
+
+    def refresh(self):
+        names = self.names()
+        n = len(names)
+        two = n == 2
+        self.two_player.layout.display = "" if two else "none"
+        revival = two and self.two_player.value == "revival"
+        self.first_active.layout.display = "" if revival else "none"
+        if list(self.first_active.options) != names:
+            self.first_active.options = names
+        self.timing.layout.display = "" if n >= 3 else "none"
+        self._advisor_rows(names)
+        if n >= 2:
+            try:
+                comp = decks.deck_composition(n, mode=self.app.mode.value,
+                                              two_player=self.two_player.value if two else None,
+                                              all_in=self.all_in.value)
+                t = comp.table()
+                self.composition.value = (f"<details><summary>Deck for this game: "
+                                          f"{escape(comp.title())}</summary>"
+                                          + t.to_html(index=False, border=0) + "</details>")
+                if self.app.supply.value in (8, 16, 24):
+                    self.app.supply.value = comp.reactor_supply
+            except ValueError as e:
+                self.composition.value = f"<span style='color:#b00020'>{escape(str(e))}</span>"
+        else:
+            self.composition.value = ""
+
+    def _pairs(self, names):
+        if len(names) == 2:
+            return [(names[0], names[1]), (names[0], names[1])]
+        return [(names[i], names[(i + 1) % len(names)]) for i in range(len(names))]
+
+    def _advisor_rows(self, names):
+        if not self.use_advisors.value or len(names) < 2:
+            self.advisor_box.children = []
+            self._tiles = []
+            return
+        pairs = self._pairs(names)
+        if [t["between"] for t in self._tiles] == pairs:
+            return
+        self._tiles = []
+        rows = [w.HTML("<i>One Influence tile between each pair of neighbours (both between "
+                       "the two players in a 2-player game). Copy each tile's actions and its "
+                       "number of slots from the middle to each end.</i>")]
+        for i, (a, b) in enumerate(pairs):
+            name = w.Text(value=f"Tile {i + 1}", description="tile")
+            acts = w.SelectMultiple(options=ACTION_CHOICES, rows=4, description="actions")
+            slots = w.Text(description="slots", placeholder="from the middle to each end")
+            advisor = w.Text(description="advisor", placeholder="advisor card")
+            self._tiles.append({"between": (a, b), "w": (name, acts, slots, advisor)})
+            rows.append(w.VBox([w.HTML(f"{escape(a)} ↔ {escape(b)}"), w.HBox([name, advisor]),
+                                w.HBox([acts, slots])]))
+        self.advisor_box.children = rows
+
+    def options(self, names) -> dict:
+        opts = {}
+        if len(names) == 2:
+            opts["two_player"] = self.two_player.value
+            if self.two_player.value == "revival":
+                opts["first_active"] = self.first_active.value or names[0]
+        if self.spaceships.value:
+            opts["spaceships"] = True
+        if self.timing.value and len(names) >= 3:
+            opts["timing_rules"] = True
+        if self.all_in.value:
+            opts["all_in"] = True
+        if self.use_advisors.value:
+            tiles = []
+            for t in self._tiles:
+                name, acts, slots, advisor = t["w"]
+                if not acts.value:
+                    raise CompanionError(f"Advisors: choose the actions listed on '{name.value}'")
+                try:
+                    n = int(slots.value.strip())
+                    assert n >= 1
+                except (ValueError, AssertionError):
+                    raise CompanionError(f"Advisors: type the number of slots of '{name.value}' "
+                                         "from the middle to each end (a whole number)") from None
+                tiles.append({"name": name.value.strip() or "tile", "between": list(t["between"]),
+                              "actions": list(acts.value), "advisor": advisor.value.strip(),
+                              "slots": n})
+            opts["advisors"] = tiles
+        return opts
+
+    def draw(self):
+        names = self.names()
+        if len(names) < 2:
+            raise CompanionError("Type at least 2 player names first.")
+        two = self.two_player.value if len(names) == 2 else None
+        got = decks.draw_setup(names, seed=int(self.seed.value), mode=self.app.mode.value,
+                               two_player=two, all_in=self.all_in.value)
+        self.app.drawn = got
+        races = ", ".join(f"{p}: {r}" for p, r in (got.get("races") or {}).items())
+        objs = ", ".join(got.get("objectives") or [])
+        notes = " ".join(got.get("options", {}).get("setup_notes") or [])
+        self.app.say(f"Drawn with seed {self.seed.value}. Races: {races or '-'}. "
+                     f"Objectives: {objs or '-'}. {notes}")
+
+
+class ModePanel:
+    """Play-screen pieces for the modes; refreshed with the board."""
+
+    def __init__(self, app):
+        self.app = app
+        self.box = w.VBox()
+        self.box.add_class("mode-panel")
+
+    # -- the panel above turn entry ----------------------------------------------------
+    def refresh(self):
+        g = self.app.game
+        st = g.state
+        kids = []
+        broken = round_end_report(g)
+        if broken:
+            kids.append(self._round_end(broken))
+        unsettled = g.unsettled_advisors()
+        if unsettled:
+            kids.append(self._advisors(unsettled))
+        elif g.setup.options.get("advisors"):
+            pos = ", ".join(f"{escape(t['name'])}: {self._lean(t, st.advisors[t['name']])}"
+                            for t in g.setup.options["advisors"])
+            kids.append(w.HTML(f"<div class='advisors-status'>Advisors — {pos}</div>"))
+        if not st.finished and g.setup.virtual_seats:
+            todo = [s for s in g.setup.virtual_seats if s not in st.virtual_done]
+            if todo:
+                kids.append(self._virtual(todo[0]))
+        self.box.children = kids
+
+    @staticmethod
+    def _lean(tile, pos):
+        if pos == 0:
+            return "middle"
+        who = tile["between"][0] if pos < 0 else tile["between"][1]
+        return f"{abs(pos)} towards {who}"
+
+    def _virtual(self, seat):
+        card = w.Combobox(options=tuple(self.app.game.catalogue.names("location")),
+                          placeholder="the card that left", description=seat,
+                          ensure_option=False)
+        card.add_class("virtual-card")
+        ok = w.Button(description="Record", icon="check")
+        ok.add_class("virtual-record")
+
+        def record(_):
+            name = (card.value or "").strip()
+            if not name:
+                raise CompanionError(f"Type the card {seat} lost to the face-up pile.")
+            self.app.push_entry({"do": "virtual", "seat": seat, "card": name})
+        ok.on_click(self.app.guarded(record))
+        return w.VBox([w.HTML(f"<b>2-player rules:</b> which card did {escape(seat)}'s hand lose "
+                              "to the face-up pile this turn?"), w.HBox([card, ok])])
+
+    def _advisors(self, unsettled):
+        rows = [w.HTML("<b>Round end — advisors:</b> the player each advisor leans to takes its "
+                       "bonus (type what it gave) or declines it for 1 VP.")]
+        g = self.app.game
+        for tile, who in unsettled.items():
+            vp = w.Text(description="VP", placeholder="0")
+            credits = w.Text(description="credits", placeholder="0")
+            take = w.Button(description=f"{who} takes the bonus")
+            take.add_class("advisor-take")
+            dec = w.Button(description=f"{who} declines (+1 VP)")
+            dec.add_class("advisor-decline")
+
+            def do(take_it, tile=tile, who=who, vp=vp, credits=credits):
+                a = {"do": "advisor", "tile": tile, "player": who,
+                     "take": "bonus" if take_it else "decline"}
+                if take_it:
+                    eff = {}
+                    for key, box in (("vp", vp), ("credits", credits)):
+                        txt = box.value.strip()
+                        if txt:
+                            try:
+                                eff[key] = {who: int(txt)}
+                            except ValueError:
+                                raise CompanionError(f"{key}: type a whole number") from None
+                    a["effects"] = eff
+                self.app.push_entry(a)
+            take.on_click(self.app.guarded(lambda _, f=do: f(True)))
+            dec.on_click(self.app.guarded(lambda _, f=do: f(False)))
+            rows.append(w.VBox([w.HTML(f"'{escape(tile)}' leans to <b>{escape(who)}</b>"),
+                                w.HBox([vp, credits]), w.HBox([take, dec])]))
+        box = w.VBox(rows)
+        box.add_class("advisors-settle")
+        return box
+
+    def _round_end(self, broken):
+        rows = [w.HTML("<b>Round-end check (B 5):</b> a station breaks a rule. Remove locations "
+                       "until it is valid; the player loses the VP they gave, no credits back.")]
+        for b in broken:
+            btns = []
+            for cell in b["cells"]:
+                btn = w.Button(description=f"remove {cell}")
+                btn.add_class("round-end-remove")
+                btn.on_click(self.app.guarded(
+                    lambda _, p=b["player"], c=cell: self.app.push_entry(
+                        {"do": "remove", "player": p, "at": c})))
+                btns.append(btn)
+            rows.append(w.VBox([w.HTML(escape(b["message"])), w.HBox(btns)]))
+        box = w.VBox(rows)
+        box.add_class("round-end")
+        box.layout.border = "2px solid #b00020"
+        return box
+
+    # -- extra entry forms -------------------------------------------------------------
+    def conflict_form(self, player, card_name):
+        g = self.app.game
+        rows, boxes = [], {}
+        for p in g.setup.players:
+            vp = w.Text(description=p, placeholder="VP change")
+            cr = w.Text(description="credits", placeholder="credit change")
+            vp.add_class("conflict-vp")
+            boxes[p] = (vp, cr)
+            rows.append(w.HBox([vp, cr]))
+        ok = w.Button(description="Apply the Conflict (1 credit)", button_style="danger")
+        ok.add_class("confirm-conflict")
+
+        def apply(_):
+            eff = {"vp": {}, "credits": {}}
+            for p, (vp, cr) in boxes.items():
+                for key, box in (("vp", vp), ("credits", cr)):
+                    txt = box.value.strip()
+                    if txt:
+                        try:
+                            eff[key][p] = int(txt)
+                        except ValueError:
+                            raise CompanionError(f"{p}: type whole numbers (e.g. -2)") from None
+            self.app.push_entry({"player": player, "do": "conflict", "card": card_name,
+                                 "effects": {k: v for k, v in eff.items() if v}})
+        ok.on_click(self.app.guarded(apply))
+        return [w.HTML("<b>Conflict</b>: what did its effect do? (It resolves after everyone's "
+                       "action; leave blank what did not change.)"), *rows, ok]
+
+    def remove_ships_form(self, player, card_name):
+        st = self.app.game.state.station(player)
+        ships = sorted(st.blocked)
+        if not ships:
+            return [w.HTML(f"{escape(player)} has no spaceships.")]
+        pick = w.SelectMultiple(options=[(str(list(c)), c) for c in ships], rows=min(6, len(ships)),
+                                description="spaceships")
+        pick.add_class("ships-to-remove")
+        ok = w.Button(description="Remove (up to 3)", button_style="warning")
+        ok.add_class("confirm-remove-ships")
+        ok.on_click(self.app.guarded(lambda _: self.app.push_entry(
+            {"player": player, "do": "remove_spaceships", "card": card_name,
+             "cells": [list(c) for c in pick.value]})))
+        return [pick, ok]
+
+    def spaceship_choices(self, player, card):
+        """Dropdowns for a build whose card places spaceships; returns (widgets, getter)."""
+        g = self.app.game
+        abilities = [ab for ab in card.abilities or () if "spaceships" in ab
+                     and ab.get("when") == "immediate"]
+        if not abilities:
+            return [], None
+        n = sum(ab["spaceships"] for ab in abilities)
+        targets = {ab.get("target", "other") for ab in abilities}
+        spots = [("(none)", None)]
+        for p in g.setup.players:
+            if "any" not in targets and (("self" in targets) != (p == player)):
+                continue
+            st = g.state.station(p)
+            for c in st.frontier():
+                spots.append((f"{p} {list(c)}", (p, list(c))))
+        boxes = []
+        for i in range(n):
+            d = w.Dropdown(options=spots, value=None, description=f"spaceship {i + 1}")
+            d.add_class("spaceship-spot")
+            boxes.append(d)
+
+        def get():
+            return [{"player": v[0], "at": v[1]} for v in (b.value for b in boxes) if v]
+        return [w.HTML(f"<b>{escape(card.name)}</b> places {n} spaceship(s):"), *boxes], get
