@@ -1,0 +1,861 @@
+"""The Small Star Empires tab of the dashboard (ipywidgets).  Calls the SSE engine only.
+
+Screens: *setup* (new game, saved games, the map editor) and *play* (the hex board,
+ship selection with the legal destinations highlighted, City / Trade Station, unexplored
+tiles, undo, live score, what-if, final table).  Every accepted action is written to the
+same SQLite store as Among the Stars, at once; the game shown is the replay of the stored
+record.
+"""
+from __future__ import annotations
+
+import base64
+from html import escape
+
+import ipywidgets as w
+
+from ..errors import CompanionError, IllegalAction, MissingEntry
+from ..sse import hexmap as hm
+from ..sse.game import FORMAT, PIECE_NAMES, SseGame
+from ..sse.hexmap import EFFECT_NAMES, EFFECTS, HexMap, System
+from ..sse.record import dumps
+from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
+from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
+from ..store import StaleGame
+
+COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
+LEGAL = "#16a34a"
+STYLE = """<style>
+.sse-root .sse-board { padding-bottom: 18px; }
+.sse-root .sse-hex { clip-path: polygon(50% 0%, 100% 25%, 100% 75%, 50% 100%, 0% 75%, 0% 25%);
+  border-radius: 0 !important; padding: 0 !important; margin: 0 !important; font-size: 11px;
+  line-height: 1.05; white-space: normal !important; overflow: hidden; box-shadow: none !important; }
+.sse-root .sse-hex.legal { font-size: 15px; font-weight: bold; }
+.sse-root .sse-hex.selected { font-weight: bold; text-decoration: underline; }
+.sse-root .sse-hex.ghost { opacity: 0.35; }
+.sse-root .sse-score td, .sse-root .sse-score th,
+.sse-root .sse-final-table td, .sse-root .sse-final-table th,
+.sse-root .sse-whatif-table td, .sse-root .sse-whatif-table th { padding: 2px 8px; text-align: left; }
+</style>"""
+KIND_LABEL = {"planetary": "planetary", "nebula": "nebula", "empty": "empty",
+              "homeworld": "homeworld", "wormhole": "wormhole", "black_hole": "black hole",
+              "unexplored": "unexplored"}
+#: the map editor's palette: label -> system (None removes the hex)
+PALETTE = ([(f"{n} planet{'s' if n > 1 else ''}", System("planetary", planets=n)) for n in (1, 2, 3)]
+           + [(f"{c} nebula", System("nebula", colour=c)) for c in hm.COLOURS]
+           + [("empty", System("empty")), ("wormhole", System("wormhole")),
+              ("black hole", System("black_hole")), ("unexplored", System("unexplored"))]
+           + [(f"homeworld {k}", System("homeworld", home=k)) for k in (1, 2, 3, 4)]
+           + [("remove", None)])
+
+
+def hex_class(h) -> str:
+    """Stable CSS class of a hex button (tests click on it)."""
+    q, r = h
+    return f"hx_{'m' if q < 0 else ''}{abs(q)}_{'m' if r < 0 else ''}{abs(r)}"
+
+
+def describe(a: dict) -> str:
+    if a.get("do") == "damage":
+        return f"damaged ship {a['ship']} at {a['from']}"
+    text = f"moved ship {a['ship']} {a['from']} → {a['to']}"
+    if a.get("via") == "wormhole":
+        text += " through the wormholes"
+    if a.get("reveal"):
+        text += f", revealed {EFFECT_NAMES[a['reveal']['effect']]}"
+    if a.get("piece"):
+        text += f", colonised with a {PIECE_NAMES[a['piece']]}"
+    elif not a.get("reveal"):
+        text += ", repaired at home"
+    if a.get("then"):
+        text += f", then to {a['then']['to']} ({PIECE_NAMES[a['then']['piece']]})"
+    if a.get("destroy"):
+        text += f", destroyed the City at {a['destroy']}"
+    if a.get("pay"):
+        text += ", paid " + ", ".join(f"a City to {p['to']}" for p in a["pay"])
+    return text
+
+
+class HexBoard:
+    """A map of hexagonal buttons: a CSS grid of doubled columns (2q + r) and rows (r)."""
+
+    def __init__(self, on_click, css: str = "sse-board"):
+        self.on_click = on_click
+        self.grid = w.GridBox(layout=w.Layout(grid_gap="0px"))
+        self.grid.add_class(css)
+        self.buttons: dict[tuple, w.Button] = {}
+
+    def _button(self, h):
+        b = self.buttons.get(h)
+        if b is None:
+            b = w.Button(layout=w.Layout(width=f"{HEX_W}px", height=f"{HEX_H}px"))
+            b.add_class("sse-hex")
+            b.add_class(hex_class(h))
+            b.on_click(lambda _, h=h: self.on_click(h))
+            self.buttons[h] = b
+        return b
+
+    def draw(self, cells: dict):
+        """``cells``: hex -> {label, fill, text, tip, state} (state: a CSS class)."""
+        if not cells:
+            self.grid.children = []
+            return
+        xs = [2 * q + r for q, r in cells]
+        ys = [r for _, r in cells]
+        x0, y0 = min(xs), min(ys)
+        kids = []
+        for h in sorted(cells, key=lambda h: (h[1], h[0])):
+            c = cells[h]
+            b = self._button(h)
+            # never an empty description: the button view keeps its old text then
+            b.description = c.get("label") or "\u00a0"
+            b.tooltip = c.get("tip", "")
+            b.style.button_color = c.get("fill", "#eee")
+            b.style.text_color = c.get("text", "#222")
+            # grid_area (grid_row/grid_column are not applied by the Voila widget manager)
+            b.layout.grid_area = f"{h[1] - y0 + 1} / {2 * h[0] + h[1] - x0 + 1} / auto / span 2"
+            want = set(c.get("state", "").split())
+            for cls in ("legal", "selected", "ghost", "ship", "colony"):
+                have = cls in b._dom_classes
+                if cls in want and not have:
+                    b.add_class(cls)
+                elif cls not in want and have:
+                    b.remove_class(cls)
+            kids.append(b)
+        self.grid.layout.grid_template_columns = f"repeat({max(xs) - x0 + 2}, {COL_PX}px)"
+        self.grid.layout.grid_auto_rows = f"{ROW_PX}px"
+        if tuple(self.grid.children) != tuple(kids):
+            self.grid.children = kids
+
+
+def system_cell(s: System) -> dict:
+    if s.kind == "nebula":
+        return {"label": f"{s.colour} nebula", "fill": NEBULA_FILL[s.colour],
+                "text": NEBULA_TEXT[s.colour]}
+    if s.kind == "planetary":
+        return {"label": "●" * s.planets, "fill": KIND_FILL["planetary"]}
+    if s.kind == "black_hole":
+        return {"label": "black hole", "fill": KIND_FILL["black_hole"], "text": "#ddd"}
+    if s.kind == "wormhole":
+        return {"label": "worm-hole", "fill": KIND_FILL["wormhole"]}
+    if s.kind == "unexplored":
+        return {"label": "?", "fill": KIND_FILL["unexplored"], "text": "white"}
+    if s.kind == "homeworld":
+        return {"label": f"home {s.home}", "fill": "#ffffff"}
+    return {"label": "", "fill": KIND_FILL["empty"]}
+
+
+class SseTab:
+    def __init__(self, app):
+        self.app = app
+        self.store = app.store
+        self.game: SseGame | None = None
+        self.gid: str | None = None
+        self.selected: int | None = None        # the current player's selected ship
+        self._pending: dict | None = None        # an unexplored move waiting for its tile
+        self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
+        self.body = w.VBox()
+        self.box = w.VBox([w.HTML(STYLE), self.title, self.body])
+        self.box.add_class("sse-root")
+        self._build_setup()
+        self._build_play()
+        self._build_editor()
+        games = self.store.games(format=FORMAT)
+        if games:
+            try:
+                self.open_game(games[0]["id"])
+                self.app.say(f"Small Star Empires: resumed '{games[0]['title']}'.")
+                return
+            except CompanionError as e:
+                self.app.error(f"Could not resume the last Small Star Empires game: {e}")
+        self.show_setup()
+
+    def guarded(self, fn):
+        return self.app.guarded(fn)
+
+    # ================================================================== setup
+    def _build_setup(self):
+        self.names = []
+        for i in range(4):
+            t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
+                       layout=w.Layout(width="200px"))
+            t.add_class(f"sse-name-{i + 1}")
+            self.names.append(t)
+        self.map_pick = w.Dropdown(description="Map", layout=w.Layout(width="360px"))
+        self.map_pick.add_class("sse-map")
+        self.map_pick.observe(self.guarded(lambda _: self._preview()), "value")
+        self.map_note = w.HTML()
+        self.map_preview = w.HTML()
+        self.ships = w.Dropdown(options=[("choose…", None)] + [(str(n), n) for n in range(1, 7)],
+                                value=None, description="Ships each")
+        self.ships.add_class("sse-ships")
+        self.cities = w.BoundedIntText(value=16, min=0, max=200, description="Cities")
+        self.trade = w.BoundedIntText(value=4, min=0, max=200, description="Trade St.")
+        self.v_damaged = w.Checkbox(description="Damaged ships (expansion effects)")
+        self.v_unexplored = w.Checkbox(description="Unexplored systems on every empty system")
+        self.v_open = w.Checkbox(description="Open borders")
+        self.v_epic = w.Checkbox(description="Epic mode")
+        self.epic_table = w.Text(description="Epic table", placeholder="6 numbers: VP for 1..6 nebulae "
+                                 "(from your rulebook; blank = ask at the end)",
+                                 layout=w.Layout(width="520px"))
+        for c, k in ((self.v_damaged, "damaged"), (self.v_unexplored, "unexplored"),
+                     (self.v_open, "open"), (self.v_epic, "epic")):
+            c.add_class(f"sse-variant-{k}")
+        self.v_epic.observe(lambda _: self._setup_visibility(), "value")
+        self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
+        self.start_btn.add_class("sse-start")
+        self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
+        self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px"))
+        self.saved.add_class("sse-saved")
+        resume = w.Button(description="Resume", icon="folder-open")
+        resume.add_class("sse-resume")
+        resume.on_click(self.guarded(lambda _: self._resume()))
+        edit = w.Button(description="Map editor", icon="pencil")
+        edit.add_class("sse-edit-maps")
+        edit.on_click(self.guarded(lambda _: self.show_editor()))
+        self.setup_screen = w.VBox([
+            w.HTML("<h4>New game</h4><div>Players in turn order (the first one starts):</div>"),
+            w.HBox(self.names[:2]), w.HBox(self.names[2:]),
+            w.HBox([self.map_pick, edit]), self.map_note,
+            w.HTML("<div>Ships: the book says each player starts with 2 to 4 ships depending on "
+                   "the number of players (see its setup picture) — choose the number.</div>"),
+            w.HBox([self.ships, self.cities, self.trade]),
+            w.HTML("<div><small>The box holds 16 Cities and 4 Trade Stations per player.</small></div>"),
+            w.HBox([self.v_damaged, self.v_unexplored]), w.HBox([self.v_open, self.v_epic]),
+            self.epic_table, self.start_btn,
+            w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
+            self.map_preview])
+        self.setup_screen.add_class("sse-setup")
+        self._setup_visibility()
+
+    def _setup_visibility(self):
+        self.epic_table.layout.display = "" if self.v_epic.value else "none"
+
+    def _refresh_maps(self, keep: str | None = None):
+        names = list(hm.available_maps())
+        opts = []
+        for n in names:
+            try:
+                m = hm.load_named(n)
+            except CompanionError:
+                continue
+            tag = " (approximate — adjust to your tiles)" if m.approximate else ""
+            opts.append((f"{n}{tag}", n))
+        self.map_pick.options = opts
+        values = [v for _, v in opts]
+        if keep in values:
+            self.map_pick.value = keep
+        elif "basic-2p" in values:
+            self.map_pick.value = "basic-2p"
+
+    def _preview(self):
+        if not self.map_pick.value:
+            self.map_note.value = self.map_preview.value = ""
+            return
+        m = hm.load_named(self.map_pick.value)
+        note = m.note or ""
+        warn = ("<div class='sse-map-approx' style='color:#8a4b00;font-weight:600'>⚠ Approximate "
+                "layout: adjust it to your tiles in the map editor.</div>") if m.approximate else ""
+        self.map_note.value = f"{warn}<div><small>{escape(note)}</small></div>"
+        self.map_preview.value = map_svg(m, size=14, title=m.title)
+
+    def show_setup(self):
+        self._refresh_maps(self.map_pick.value)
+        self._preview()
+        games = self.store.games(format=FORMAT)
+        self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
+        if games:
+            self.saved.value = games[0]["id"]
+        self.body.children = [self.setup_screen]
+
+    def start_game(self):
+        names = [b.value.strip() for b in self.names if b.value.strip()]
+        if len(names) < 2:
+            raise CompanionError("Type at least 2 player names (2 to 4 players).")
+        if self.ships.value is None:
+            raise CompanionError("Choose how many ships each player starts with (the book: 2 to 4 "
+                                 "depending on the number of players; see its setup picture).")
+        if not self.map_pick.value:
+            raise CompanionError("Choose a map.")
+        m = hm.load_named(self.map_pick.value)
+        setup = {"players": names, "map": m.to_dict(),
+                 "pieces": {"ships": self.ships.value, "cities": int(self.cities.value),
+                            "trade_stations": int(self.trade.value)},
+                 "variants": {"damaged_ships": self.v_damaged.value,
+                              "unexplored": self.v_unexplored.value,
+                              "open_borders": self.v_open.value}}
+        if self.v_epic.value:
+            setup["mode"] = "epic"
+            txt = self.epic_table.value.strip()
+            if txt:
+                try:
+                    setup["nebula_table"] = [int(x) for x in txt.replace(";", ",").replace(" ", ",").split(",") if x]
+                except ValueError:
+                    raise CompanionError("Epic table: type 6 whole numbers, e.g. from your rulebook") from None
+        game = SseGame(setup)
+        gid = self.store.create(game.to_record(),
+                                title=f"Small Star Empires: {', '.join(names)}")
+        self.open_game(gid)
+        extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
+        self.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
+
+    def _resume(self):
+        if not self.saved.value:
+            raise CompanionError("Choose a saved game first.")
+        self.open_game(self.saved.value)
+        self.app.say("Small Star Empires: game resumed.")
+
+    # ================================================================== play
+    def _build_play(self):
+        self.turn = w.HTML()
+        self.turn.add_class("sse-turn")
+        self.scoreboard = w.HTML()
+        self.scoreboard.add_class("sse-score")
+        self.piece = w.ToggleButtons(options=[("City", "city"), ("Trade Station", "trade_station")],
+                                     value="city", description="Colonise with")
+        self.piece.add_class("sse-piece")
+        self.ship_pick = w.ToggleButtons(options=[], description="Ship")
+        self.ship_pick.add_class("sse-ship-pick")
+        self._quiet = False
+        self.ship_pick.observe(self.guarded(lambda _: self._quiet or self._ship_changed()), "value")
+        self.hint = w.HTML()
+        self.hint.add_class("sse-hint")
+        self.board = HexBoard(self.guarded(self._clicked))
+        self.extra = w.VBox()
+        self.extra.add_class("sse-extra")
+        undo = w.Button(description="Undo last action", icon="undo")
+        undo.add_class("sse-undo")
+        undo.on_click(self.guarded(lambda _: self._ask_undo()))
+        self.undo_box = w.HBox()
+        self.undo_box.add_class("sse-undo-confirm")
+        new = w.Button(description="New game / saved games / maps", icon="plus")
+        new.add_class("sse-new")
+        new.on_click(self.guarded(lambda _: self.show_setup()))
+        self.damage_btn = w.Button(description="Damage the selected ship (expansion effect)")
+        self.damage_btn.add_class("sse-damage")
+        self.damage_btn.on_click(self.guarded(lambda _: self._damage()))
+        self.whatif = w.HTML()
+        self.whatif.add_class("sse-whatif")
+        self.final = w.HTML()
+        self.final.add_class("sse-final")
+        self.epic_box = w.VBox()
+        self.entry = w.VBox([w.HBox([self.ship_pick]), self.piece, self.hint, self.extra])
+        self.play_screen = w.VBox([
+            self.turn, self.scoreboard, self.entry, self.board.grid, self.final, self.epic_box,
+            w.HBox([undo, new, self.damage_btn]), self.undo_box,
+            w.HTML(legend_html()), self.whatif])
+        self.play_screen.add_class("sse-play")
+
+    def open_game(self, gid: str):
+        rec = self.store.load(gid)
+        rec["meta"] = {k: v for k, v in (rec.get("meta") or {}).items()}
+        game = SseGame.from_record(rec)
+        self.gid, self.game = gid, game
+        self.selected = None
+        self._pending = None
+        self.extra.children = []
+        self.undo_box.children = []
+        self.body.children = [self.play_screen]
+        self.refresh()
+
+    def _reload(self):
+        if self.gid:
+            self.game = SseGame.from_record(self.store.load(self.gid))
+            self.selected = None
+            self._pending = None
+            self.refresh()
+
+    # -- refresh -----------------------------------------------------------------------
+    def refresh(self):
+        g = self.game
+        st = g.state
+        self.damage_btn.layout.display = "" if g.setup.variant("damaged_ships") and not st.finished else "none"
+        self.entry.layout.display = "none" if st.finished else ""
+        self._refresh_turn()
+        self._refresh_score()
+        self._refresh_ships()
+        self._refresh_board()
+        self._refresh_whatif()
+        self._refresh_final()
+
+    def _swatch(self, p: str) -> str:
+        return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
+                f"background:{self.game.setup.colour(p)};vertical-align:middle'></span>")
+
+    def _refresh_turn(self):
+        st = self.game.state
+        passed = [p for p in st.setup.players if st.players[p].passed]
+        tail = f" · passed for the rest of the game: {escape(', '.join(passed))}" if passed else ""
+        if st.finished:
+            self.turn.value = (f"<h3 style='margin:4px 0'>The game is over: {escape(st.end_reason)}."
+                               f"</h3><div>{tail}</div>")
+            return
+        self.turn.value = (f"<div style='font-size:1.15em'>{self._swatch(st.current)} "
+                           f"<b class='sse-current'>{escape(st.current)}</b> to move · move "
+                           f"{st.moves + 1}{tail}</div>")
+
+    def _refresh_score(self):
+        g = self.game
+        st = g.state
+        try:
+            proj = g.score(project=True).table.set_index("player")
+        except CompanionError:
+            proj = None
+        rows = []
+        for p in st.setup.players:
+            ps = st.players[p]
+            ships = " ".join(("▶" if s.damaged else "▲") for s in ps.ships)
+            ended = int(proj.loc[p].total) if proj is not None else "?"
+            status = "passed" if ps.passed else ("to move" if p == st.current else "")
+            rows.append(
+                f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{self._swatch(p)} "
+                f"<b>{escape(p)}</b></td><td class='vp'>{ps.vp}</td>"
+                f"<td class='cities'>{ps.cities}</td><td class='trade'>{ps.trade_stations}</td>"
+                f"<td class='ships'>{ships}</td><td class='if-ended'>{ended}</td>"
+                f"<td class='status'>{status}</td></tr>")
+        self.scoreboard.value = (
+            "<table class='sse-score' style='border-collapse:collapse'>"
+            "<tr style='border-bottom:1px solid #999'><th>Player</th><th>VP (track)</th>"
+            "<th>Cities left</th><th>Trade St. left</th><th>Ships</th>"
+            "<th title='the final score if the game ended now'>If it ended now</th><th></th></tr>"
+            + "".join(rows) + "</table>")
+
+    def _refresh_ships(self):
+        g = self.game
+        st = g.state
+        if st.finished or st.current is None:
+            self.selected = None
+            with self._hush():
+                self.ship_pick.options = []
+            return
+        ps = st.players[st.current]
+        opts = []
+        for s in ps.ships:
+            n = len(g.legal_moves(ps.name, s.id))
+            opts.append((f"{s.id} at [{s.at[0]}, {s.at[1]}]" + (" (damaged)" if s.damaged else "")
+                         + ("" if n else " – stuck"), s.id))
+        if self.selected is not None and not (0 <= self.selected < len(ps.ships)):
+            self.selected = None
+        with self._hush():
+            with self.ship_pick.hold_sync():
+                self.ship_pick.options = opts
+                self.ship_pick.value = self.selected
+        if self.selected is None:
+            self.hint.value = (f"{escape(st.current)}: click one of your ships on the board (or "
+                               "pick it above), then a green system to move there.")
+        else:
+            n = len(g.legal_moves(ps.name, self.selected))
+            self.hint.value = (f"Ship {self.selected} selected: {n} legal destination(s) in green. "
+                               "Click one to move there and colonise it with the piece chosen above."
+                               if n else f"Ship {self.selected} cannot move: choose another ship.")
+
+    def _hush(self):
+        tab = self
+
+        class _H:
+            def __enter__(self):
+                self.was, tab._quiet = tab._quiet, True
+
+            def __exit__(self, *exc):
+                tab._quiet = self.was
+                return False
+        return _H()
+
+    def _ship_changed(self):
+        self.selected = self.ship_pick.value
+        self._pending = None
+        self.extra.children = []
+        self._refresh_ships()
+        self._refresh_board()
+        self._refresh_whatif()
+
+    def _legal(self) -> dict:
+        g = self.game
+        if self.selected is None or g.state.finished:
+            return {}
+        return {m.to: m for m in g.legal_moves(g.state.current, self.selected)}
+
+    def _refresh_board(self):
+        g = self.game
+        st = g.state
+        legal = self._legal()
+        sel_at = st.players[st.current].ships[self.selected].at if (
+            self.selected is not None and st.current) else None
+        cells = {}
+        seats = {i + 1: p for i, p in enumerate(st.setup.players)}
+        for h, s in st.map.systems.items():
+            c = system_cell(s)
+            tip = f"[{h[0]}, {h[1]}] {s.describe()}"
+            state = []
+            if s.kind == "homeworld":
+                owner = seats.get(s.home)
+                c = {"label": f"{owner} home" if owner else f"home {s.home}",
+                     "fill": st.setup.colour(owner) if owner else "#fff", "text": "white"}
+            if h in st.revealed:
+                rv = st.revealed[h]
+                c = {"label": EFFECT_NAMES[rv["effect"]] if rv["effect"] != "planetary"
+                     else "●" * rv["planets"], "fill": "#c7ccd6"}
+                tip += f" — revealed: {EFFECT_NAMES[rv['effect']]}"
+            col = st.colonies.get(h)
+            if col is not None:
+                letter = "T" if col.piece == "trade_station" else "C"
+                base = c["label"] if s.kind != "nebula" else f"{s.colour}"
+                c = {"label": f"{letter} {base}".strip(), "fill": st.setup.colour(col.owner),
+                     "text": "white"}
+                tip += f" — {col.owner}'s {PIECE_NAMES[col.piece]}"
+                state.append("colony")
+            if h in st.blocked:
+                c = {"label": st.blocked[h], "fill": "#6b7280", "text": "white"}
+            if h in st.conquered:
+                c = {"label": "conquered", "fill": "#4b5563", "text": "white"}
+            ships = st.ships_at(h)
+            if ships:
+                marks = "".join("▶" if sh.damaged else "▲" for _, sh in ships)
+                c["label"] = f"{marks} {c['label']}".strip()
+                tip += " — ships: " + ", ".join(f"{p} {sh.id}" + (" (damaged)" if sh.damaged else "")
+                                                for p, sh in ships)
+                state.append("ship")
+                if h in st.blocked:          # a ship on an asteroid field: its owner's colour
+                    c["fill"] = st.setup.colour(ships[0][0])
+            if h in legal:
+                m = legal[h]
+                c = {"label": "home ⟲" if m.kind == "repair" else ("? explore" if m.kind == "explore"
+                                                                    else "+ " + c["label"]),
+                     "fill": LEGAL, "text": "white"}
+                tip += " — legal destination" + (" (wormhole jump)" if m.via == "wormhole" else "")
+                state.append("legal")
+            if h == sel_at:
+                state.append("selected")
+                c["label"] = "◆" + c["label"]
+            c["tip"] = tip
+            c["state"] = " ".join(state)
+            cells[h] = c
+        self.board.draw(cells)
+
+    # -- clicks --------------------------------------------------------------------------
+    def _clicked(self, h):
+        g = self.game
+        st = g.state
+        if st.finished:
+            return
+        me = st.players[st.current]
+        mine = [s for s in me.ships if s.at == h]
+        legal = self._legal()
+        if h in legal:
+            self._move_to(h, legal[h])
+            return
+        if mine:
+            movable = [s for s in mine if g.legal_moves(me.name, s.id)]
+            self.selected = (movable or mine)[0].id
+            self._pending = None
+            self.extra.children = []
+            self._refresh_ships()
+            self._refresh_board()
+            self._refresh_whatif()
+            return
+        if self.selected is None:
+            raise CompanionError(f"Select one of {me.name}'s ships first (click it on the board).")
+        # an illegal destination: say which rule forbids it
+        g.check({"player": me.name, "ship": self.selected, "to": list(h), "piece": self.piece.value})
+
+    def _move_to(self, h, m):
+        g = self.game
+        player = g.state.current
+        action = {"player": player, "ship": self.selected, "to": list(h)}
+        if m.kind == "repair":
+            action["piece"] = None
+            self._push(action)
+        elif m.kind == "colonise":
+            action["piece"] = self.piece.value
+            self._push(action)
+        else:
+            self._ask_reveal(action)
+
+    def _ask_reveal(self, action):
+        self._pending = action
+        eff = w.Dropdown(options=[("what does the tile show?", None)]
+                         + [(EFFECT_NAMES[e], e) for e in EFFECTS], description="Tile")
+        eff.add_class("sse-reveal")
+        planets = w.Dropdown(options=[("1", 1), ("2", 2), ("3", 3)], value=1, description="Planets")
+        planets.add_class("sse-reveal-planets")
+        g = self.game
+        to = tuple(action["to"])
+        around = [n for n in hm.neighbours(to) if n in g.state.colonies
+                  and g.state.colonies[n].piece == "city"]
+        destroy = w.Dropdown(options=[(f"{g.state.colonies[n].owner}'s City at [{n[0]}, {n[1]}]", n)
+                                      for n in around], description="Destroy")
+        destroy.add_class("sse-destroy")
+        then_to = w.Dropdown(options=[("stay", None)] + [(f"[{n[0]}, {n[1]}]", n)
+                                                         for n in g.state.map.neighbours(to)],
+                             description="Then to")
+        then_to.add_class("sse-then")
+        then_piece = w.ToggleButtons(options=[("City", "city"), ("Trade Station", "trade_station")],
+                                     value="city", description="with")
+        ok = w.Button(description="Confirm", button_style="success", icon="check")
+        ok.add_class("sse-confirm")
+        cancel = w.Button(description="Cancel")
+
+        def visible(_=None):
+            e = eff.value
+            planets.layout.display = "" if e == "planetary" else "none"
+            destroy.layout.display = "" if e == "nordinn_empire" and around else "none"
+            then_to.layout.display = then_piece.layout.display = "" if e == "refuelling_station" else "none"
+        eff.observe(visible, "value")
+        visible()
+
+        def confirm(_):
+            if eff.value is None:
+                raise CompanionError("Turn the tile face-up and choose what it shows.")
+            a = dict(self._pending)
+            a["reveal"] = {"effect": eff.value}
+            if eff.value == "planetary":
+                a["reveal"]["planets"] = planets.value
+            if eff.value not in ("asteroid_field", "nordinn_empire"):
+                a["piece"] = "city"
+            if eff.value == "nordinn_empire" and around and destroy.value is not None:
+                own = [n for n in around if g.state.colonies[n].owner == a["player"]]
+                if len(own or around) > 1:
+                    a["destroy"] = list(destroy.value)
+            if eff.value == "refuelling_station" and then_to.value is not None:
+                a["then"] = {"to": list(then_to.value), "piece": then_piece.value}
+            self._push(a)
+        ok.on_click(self.guarded(confirm))
+        cancel.on_click(self.guarded(lambda _: self._cancel()))
+        self.extra.children = [w.HTML(f"<b>{escape(action['player'])} explores [{to[0]}, {to[1]}]:</b> "
+                                      "turn the tile face-up and enter it (colonised with a City)."),
+                               eff, planets, destroy, w.HBox([then_to, then_piece]),
+                               w.HBox([ok, cancel])]
+
+    def _cancel(self):
+        self._pending = None
+        self.extra.children = []
+
+    def _damage(self):
+        g = self.game
+        if self.selected is None:
+            raise CompanionError("Select the ship to damage first.")
+        self._push({"do": "damage", "player": g.state.current, "ship": self.selected})
+
+    def _push(self, action: dict):
+        g = self.game
+        norm = g.push(action)
+        try:
+            self.store.append(self.gid, len(g.actions) - 1, norm)
+        except StaleGame as e:
+            g.pop()
+            self._reload()
+            raise CompanionError(str(e)) from None
+        except BaseException:
+            g.pop()
+            raise
+        self._pending = None
+        self.extra.children = []
+        self.selected = None
+        st = g.state
+        msg = f"{norm['player']} {describe(norm)}."
+        if st.finished:
+            msg += f" The game is over ({st.end_reason}): see the final table."
+        else:
+            newly = [p for p in st.setup.players if st.players[p].passed
+                     and st.players[p].passed_at == st.index]
+            if newly:
+                msg += f" {', '.join(newly)} cannot move and pass{'es' if len(newly) == 1 else ''} for the rest of the game."
+            msg += f" {st.current} to move."
+        self.app.say(msg)
+        self.refresh()
+
+    # -- undo ------------------------------------------------------------------------------
+    def _ask_undo(self):
+        g = self.game
+        if not g.actions:
+            raise CompanionError("There is nothing to undo.")
+        last = g.actions[-1]
+        yes = w.Button(description="Yes, undo it", button_style="danger")
+        yes.add_class("sse-undo-yes")
+        no = w.Button(description="Keep it")
+        yes.on_click(self.guarded(lambda _: self._undo()))
+        no.on_click(self.guarded(lambda _: setattr(self.undo_box, "children", [])))
+        self.undo_box.children = [w.HTML(f"<b>Undo: {escape(last['player'])} "
+                                         f"{escape(describe(last))}?</b>&nbsp;"), yes, no]
+
+    def _undo(self):
+        g = self.game
+        try:
+            self.store.pop(self.gid, len(g.actions) - 1)
+        except StaleGame as e:
+            self._reload()
+            raise CompanionError(str(e)) from None
+        last = g.pop()
+        self.undo_box.children = []
+        self.selected = None
+        self._pending = None
+        self.extra.children = []
+        self.app.say(f"Undone: {last['player']} {describe(last)}.")
+        self.refresh()
+
+    # -- what-if ---------------------------------------------------------------------------
+    def _refresh_whatif(self):
+        g = self.game
+        if self.selected is None or g.state.finished:
+            self.whatif.value = ""
+            return
+        from ..sse.whatif import destinations
+        df = destinations(g, g.state.current, self.selected)
+        if not len(df):
+            self.whatif.value = ""
+            return
+
+        def fmt(v, sign=True):
+            if v is None or v != v:
+                return "?"
+            v = int(v)
+            return f"{v:+d}" if sign else str(v)
+        rows = []
+        for r in df.itertuples():
+            rows.append(f"<tr><td>[{r.to[0]}, {r.to[1]}]</td><td>{escape(r.note)}</td>"
+                        f"<td>{fmt(r.vp_now, False)}</td><td>{fmt(r.nebulae)}</td>"
+                        f"<td>{fmt(r.trade_stations)}</td><td>{fmt(r.territory)}</td>"
+                        f"<td>{fmt(r.other)}</td><td><b>{fmt(r.change)}</b></td>"
+                        f"<td>{fmt(r.projected, False)}</td><td>{fmt(r.opponents)}</td></tr>")
+        self.whatif.value = (
+            f"<details open><summary><b>What-if for ship {self.selected}</b> — every legal destination, "
+            "best first (the end scoring as if the game ended after the move)</summary>"
+            "<table class='sse-whatif-table'><tr><th>to</th><th>how</th><th>VP now</th>"
+            "<th>nebulae</th><th>trade st.</th><th>territory</th><th>other</th><th>change</th>"
+            "<th>projected</th><th>opponents</th></tr>" + "".join(rows) + "</table></details>")
+
+    # -- final table -------------------------------------------------------------------------
+    def _refresh_final(self):
+        g = self.game
+        self.epic_box.children = []
+        if not g.state.finished:
+            self.final.value = ""
+            return
+        try:
+            result = g.score()
+        except MissingEntry as e:
+            self.final.value = f"<b>{escape(str(e))}</b>"
+            self.epic_box.children = [self._epic_form()]
+            return
+        t = result.table.rename(columns={**{c: CATEGORY_NAMES[c] for c in CATEGORIES},
+                                         "cities_left": "Cities left",
+                                         "trade_stations_left": "Trade St. left",
+                                         "planets_controlled": "planets controlled",
+                                         "largest_territory": "largest territory size"})
+        rec = base64.b64encode(dumps(g.to_record()).encode()).decode()
+        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
+        self.final.value = (
+            f"<div class='sse-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
+            f"{escape(result.explanation)}</b></div>"
+            f"<div class='sse-tiebreak' data-decided='{result.decided_by}'>"
+            f"{escape(tiebreak_words(result.decided_by))}</div>"
+            + t.to_html(index=False, classes="sse-final-table", border=0)
+            + "<details><summary>Every VP with its source</summary>"
+            + result.lines.to_html(index=False, border=0) + "</details>"
+            f"<p><a class='sse-export-json' download='small-star-empires-game.json' "
+            f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a> · "
+            f"<a download='sse-final-table.csv' href='data:text/csv;base64,{csv}'>Export the table "
+            f"(CSV)</a></p>" + map_svg(g.state.map, g.state, size=18))
+
+    def _epic_form(self):
+        t = w.Text(description="Epic table", placeholder="6 numbers from your rulebook",
+                   layout=w.Layout(width="420px"))
+        t.add_class("sse-epic-values")
+        save = w.Button(description="Save and score", button_style="success")
+
+        def do(_):
+            try:
+                vals = [int(x) for x in t.value.replace(";", ",").replace(" ", ",").split(",") if x]
+            except ValueError:
+                raise CompanionError("Type 6 whole numbers.") from None
+            if len(vals) != 6:
+                raise CompanionError("The epic nebula table has 6 values (1 to 6 nebulae).")
+            self.game.manual = [{"source": "nebula_table", "values": vals}]
+            self.store.set_manual(self.gid, self.game.manual)
+            self.refresh()
+        save.on_click(self.guarded(do))
+        return w.VBox([w.HTML("The epic nebula table is not in our copy of the rulebook: type its "
+                              "6 values (VP for 1 to 6 nebulae of a colour) from yours."),
+                       w.HBox([t, save])])
+
+    # ================================================================== map editor
+    def _build_editor(self):
+        self.ed_map: HexMap | None = None
+        self.ed_base = w.Dropdown(description="Start from", layout=w.Layout(width="360px"))
+        self.ed_base.add_class("sse-ed-base")
+        load = w.Button(description="Load")
+        load.add_class("sse-ed-load")
+        load.on_click(self.guarded(lambda _: self._ed_load()))
+        self.ed_tool = w.Dropdown(options=[(label, i) for i, (label, _) in enumerate(PALETTE)],
+                                  value=0, description="Set to")
+        self.ed_tool.add_class("sse-ed-tool")
+        self.ed_name = w.Text(description="Save as", placeholder="my-table")
+        self.ed_name.add_class("sse-ed-name")
+        save = w.Button(description="Save map", button_style="success", icon="save")
+        save.add_class("sse-ed-save")
+        save.on_click(self.guarded(lambda _: self._ed_save()))
+        back = w.Button(description="Back to the new game screen")
+        back.add_class("sse-ed-back")
+        back.on_click(self.guarded(lambda _: self.show_setup()))
+        self.ed_info = w.HTML()
+        self.ed_info.add_class("sse-ed-info")
+        self.ed_board = HexBoard(self.guarded(self._ed_click), css="sse-editor-board")
+        self.editor_screen = w.VBox([
+            w.HTML("<h4>Map editor</h4><div>Choose a system type, then click hexes to set them. "
+                   "The faint hexes around the map add new systems; 'remove' takes one away. "
+                   "Save under your own name: it appears in the map list.</div>"),
+            w.HBox([self.ed_base, load]), w.HBox([self.ed_tool, self.ed_name, save, back]),
+            self.ed_info, self.ed_board.grid])
+        self.editor_screen.add_class("sse-editor")
+
+    def show_editor(self):
+        self._refresh_maps(self.map_pick.value)
+        self.ed_base.options = list(self.map_pick.options)
+        self.ed_base.value = self.map_pick.value
+        self._ed_load()
+        self.body.children = [self.editor_screen]
+
+    def _ed_load(self):
+        if not self.ed_base.value:
+            return
+        self.ed_map = hm.load_named(self.ed_base.value)
+        self.ed_name.value = self.ed_map.name if not self.ed_map.approximate else f"{self.ed_map.name}-mine"
+        self._ed_draw()
+
+    def _ed_draw(self):
+        m = self.ed_map
+        cells = {}
+        for h, s in m.systems.items():
+            c = system_cell(s)
+            c["tip"] = f"[{h[0]}, {h[1]}] {s.describe()}"
+            cells[h] = c
+        for h in list(m.systems):
+            for n in hm.neighbours(h):
+                if n not in m.systems and n not in cells:
+                    cells[n] = {"label": "+", "fill": "#ffffff", "tip": f"[{n[0]}, {n[1]}] add a system",
+                                "state": "ghost"}
+        self.ed_board.draw(cells)
+        counts = ", ".join(f"{k}: {v}" for k, v in sorted(m.counts().items()))
+        warn = (" <b style='color:#8a4b00'>Approximate starting layout: set every hex to your "
+                "tiles.</b>") if m.approximate else ""
+        self.ed_info.value = f"<div>{len(m)} systems — {escape(counts)}.{warn}</div>"
+
+    def _ed_click(self, h):
+        _, system = PALETTE[self.ed_tool.value]
+        if system is None and len(self.ed_map) <= 1:
+            raise CompanionError("A map needs at least one system.")
+        self.ed_map.set(h, system)
+        self._ed_draw()
+
+    def _ed_save(self):
+        name = self.ed_name.value.strip()
+        if not name:
+            raise CompanionError("Type a name for your map.")
+        m = self.ed_map
+        m.approximate = False
+        m.title = name
+        m.note = "Edited in the map editor."
+        homes = m.homeworlds()
+        m.players = len(homes) if set(homes) == set(range(1, len(homes) + 1)) else None
+        path = hm.save_user_map(m, name)
+        self._refresh_maps(name)
+        self.app.say(f"Saved the map '{name}' ({len(m)} systems) in {path}.")

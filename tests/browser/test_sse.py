@@ -1,0 +1,200 @@
+"""A 2-player Small Star Empires game played through the real page: the tab is opened by
+clicking it, the game is set up by typing and choosing, and every turn is a click on a
+ship and a click on a green system.  After each move the page is checked against a
+*shadow* engine in the test process (legal destinations highlighted, the score panel,
+whose turn it is); an illegal click is refused with its rule; undo takes a move back;
+the stored record replays to the same score; a reload resumes the game.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import TimeoutError as PWTimeout
+from playwright.sync_api import expect
+
+from browser_harness import screenshot
+from companion.sse import SseGame
+from companion.sse.record import FORMAT
+from companion.store import Store
+from companion.ui.sse_tab import hex_class
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ann", "Bob"]
+SHIPS = 3
+SETTLE_MS = 15_000
+
+_LEGAL = """() => Array.from(document.querySelectorAll('.sse-board .sse-hex.legal'))
+  .map(b => Array.from(b.classList).find(c => c.startsWith('hx_'))).sort()"""
+
+_NO_STALE_PLUS = """() => Array.from(document.querySelectorAll('.sse-board .sse-hex'))
+  .every(b => b.classList.contains('legal') || !b.textContent.trim().startsWith('+'))"""
+
+_SCORE = """() => {
+  const out = {};
+  for (const tr of document.querySelectorAll('table.sse-score tr.sse-score-row')) {
+    const c = (k) => tr.querySelector('td.' + k).textContent.trim();
+    out[tr.dataset.player] = {vp: c('vp'), cities: c('cities'), trade: c('trade'),
+                              ended: c('if-ended')};
+  }
+  const cur = document.querySelector('.sse-turn .sse-current');
+  return {rows: out, current: cur ? cur.textContent.trim() : null};
+}"""
+
+
+def expected(g: SseGame) -> dict:
+    proj = g.score(project=True).table.set_index("player")
+    rows = {p: {"vp": str(ps.vp), "cities": str(ps.cities), "trade": str(ps.trade_stations),
+                "ended": str(int(proj.loc[p].total))}
+            for p, ps in g.state.players.items()}
+    return {"rows": rows, "current": g.current}
+
+
+def settle(page, g: SseGame) -> None:
+    want = expected(g)
+    try:
+        page.wait_for_function(f"(want) => JSON.stringify(({_SCORE})()) === JSON.stringify(want)",
+                               arg=want, timeout=SETTLE_MS, polling="raf")
+    except PWTimeout:
+        raise AssertionError(f"the page did not reach the expected state\nexpected {want}\n"
+                             f"shown    {page.evaluate(_SCORE)}\nstatus   "
+                             f"{page.locator('.companion-status').inner_text()}") from None
+
+
+def hexbtn(page, h):
+    return page.locator(f".sse-board .{hex_class(h)}")
+
+
+def wait_legal(page, cells) -> None:
+    want = sorted(hex_class(h) for h in cells)
+    try:
+        page.wait_for_function(f"(want) => JSON.stringify(({_LEGAL})()) === JSON.stringify(want)",
+                               arg=want, timeout=SETTLE_MS, polling="raf")
+    except PWTimeout:
+        raise AssertionError(f"legal hexes shown {page.evaluate(_LEGAL)}, expected {want}") from None
+
+
+def choose_piece(page, piece: str) -> None:
+    label = {"city": "City", "trade_station": "Trade Station"}[piece]
+    page.locator(".sse-piece button", has_text=label).first.click()
+    expect(page.locator(".sse-piece button.mod-active")).to_have_text(label)
+
+
+def play_move(page, g: SseGame, ship: int, to, piece: str = "city") -> dict:
+    """Select ``ship`` of the player to move by clicking it, check the green hexes, choose
+    the piece and click ``to``.  Applies the move to the shadow game and waits for the page."""
+    player = g.current
+    at = g.state.players[player].ships[ship].at
+    # ships stacked on the homeworld: the ship picker chooses among them
+    if [s.id for s in g.state.players[player].ships if s.at == at][0] != ship:
+        page.locator(".sse-ship-pick button", has_text=f"{ship} at").click()
+    else:
+        hexbtn(page, at).click()
+    wait_legal(page, g.legal_destinations(player, ship))
+    choose_piece(page, piece)
+    hexbtn(page, to).click()
+    norm = g.push({"player": player, "ship": ship, "to": list(to), "piece": piece})
+    settle(page, g)
+    # no ship selected now: nothing is green and no hex keeps a stale '+' label
+    wait_legal(page, [])
+    page.wait_for_function(_NO_STALE_PLUS, timeout=SETTLE_MS, polling="raf")
+    expect(page.locator(".companion-status")).to_contain_text(f"{player} moved ship {ship}")
+    return norm
+
+
+def pick(g: SseGame, ship: int, prefer=("planetary", "nebula")):
+    """A legal destination for the player to move: the first planetary or nebula one."""
+    moves = g.legal_moves(g.current, ship)
+    for kind in prefer:
+        for m in sorted(moves, key=lambda m: m.to):
+            if m.system is not None and m.system.kind == kind:
+                return m.to
+    return sorted(moves, key=lambda m: m.to)[0].to
+
+
+def test_two_player_game_through_the_page(voila_server, page):
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    page.goto(voila_server.url)
+    page.locator(".start-game").wait_for(state="visible")      # the Among the Stars tab
+    page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
+    setup = page.locator(".sse-setup")
+    setup.wait_for(state="visible")
+    expect(page.locator(".sse-map-approx")).to_contain_text("Approximate layout")
+    page.fill(".sse-name-1 input", "Ann")
+    page.fill(".sse-name-2 input", "Bob")
+    page.click(".sse-start")                                  # no ship count yet: refused
+    expect(page.locator(".companion-status .status-error")).to_contain_text(
+        "Choose how many ships each player starts with")
+    page.select_option(".sse-ships select", label=str(SHIPS))
+    screenshot(page, "sse-01-setup")
+    page.click(".sse-start")
+    expect(page.locator(".companion-status")).to_contain_text("new game on 'basic-2p'")
+
+    g = SseGame({"players": PLAYERS, "map": "basic-2p",
+                 "pieces": {"ships": SHIPS, "cities": 16, "trade_stations": 4},
+                 "variants": {"damaged_ships": False, "unexplored": False, "open_borders": False}})
+    settle(page, g)
+    expect(page.locator(".sse-board .sse-hex")).to_have_count(len(g.state.map))
+
+    # ------------------------------------------------------------ turns 1-4
+    play_move(page, g, 0, pick(g, 0))                          # Ann
+    play_move(page, g, 0, pick(g, 0), piece="trade_station")   # Bob
+    play_move(page, g, 1, pick(g, 1, ("nebula", "planetary")))  # Ann, another ship
+    screenshot(page, "sse-02-after-three-moves")
+    play_move(page, g, 1, pick(g, 1))                          # Bob
+
+    # ------------------------------------ an illegal click is refused with its rule
+    ann = g.current
+    assert ann == "Ann"
+    hexbtn(page, g.state.players[ann].ships[0].at).click()
+    wait_legal(page, g.legal_destinations(ann, 0))
+    bob_home = g.state.players["Bob"].home
+    before = page.evaluate(_SCORE)
+    hexbtn(page, bob_home).click()
+    err = page.locator(".companion-status .status-error")
+    expect(err).to_contain_text("[rule: ")
+    rule = g.why_illegal({"player": ann, "ship": 0, "to": list(bob_home), "piece": "city"})
+    assert rule is not None
+    expect(err).to_contain_text(rule.split("[rule: ")[1].rstrip("]"))
+    screenshot(page, "sse-03-illegal-click")
+    assert page.evaluate(_SCORE) == before
+
+    # the what-if panel lists every legal destination of the selected ship
+    expect(page.locator(".sse-whatif")).to_contain_text("What-if for ship 0")
+    n_rows = page.locator(".sse-whatif-table tr").count() - 1
+    assert n_rows == sum(max(1, len(m.pieces)) for m in g.legal_moves(ann, 0))
+
+    # ------------------------------------------------------------ turn 5, then undo
+    play_move(page, g, 0, pick(g, 0))                          # Ann
+    page.click(".sse-undo")
+    expect(page.locator(".sse-undo-confirm")).to_contain_text("Undo: Ann moved ship 0")
+    screenshot(page, "sse-04-undo-confirm")
+    page.click(".sse-undo-yes")
+    g.pop()
+    settle(page, g)
+    expect(page.locator(".companion-status")).to_contain_text("Undone: Ann moved ship 0")
+    play_move(page, g, 2, pick(g, 2))                          # Ann, her third ship instead
+    play_move(page, g, 0, pick(g, 0))                          # Bob
+    play_move(page, g, 0, pick(g, 0))                          # Ann
+    screenshot(page, "sse-05-mid-game")
+
+    # ---------------- the stored record replays to what the page and the shadow show
+    store = Store(path=voila_server.home / "games.sqlite")
+    try:
+        games = store.games(format=FORMAT)
+        assert len(games) == 1 and games[0]["actions"] == len(g.actions) == 7
+        rec = store.load(games[0]["id"])
+    finally:
+        store.close()
+    assert rec["actions"] == g.actions
+    replay = SseGame.from_record(rec)
+    assert replay.score(project=True).to_json() == g.score(project=True).to_json()
+
+    # --------------------------------- a reload resumes the game in the tab
+    page.goto(voila_server.url)
+    page.locator(".start-game").wait_for(state="visible")
+    page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
+    page.locator(".sse-play").wait_for(state="visible")
+    settle(page, g)
+    expect(page.locator(".companion-status")).to_contain_text("resumed")
+    play_move(page, g, 1, pick(g, 1))                          # Bob, after the reload
+    screenshot(page, "sse-06-after-reload")
