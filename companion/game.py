@@ -919,6 +919,18 @@ class Game:
             raise IllegalAction("timing", f"this turn the order is {', '.join(state.turn_order)}: "
                                 f"{nxt} acts next", action=a)
 
+    def waiting_in_order(self) -> list[str]:
+        """Players still to act this turn, in the order the rules ask for: the
+        Revival 2-player active player first; with the timing rules, by VP."""
+        st = self.state
+        waiting = st.waiting
+        if self.setup.options.get("timing_rules") and not st.finished:
+            return [p for p in self.turn_order() if p in waiting]
+        active = self.setup.active_player(st.year)
+        if active in waiting:
+            return [active] + [p for p in waiting if p != active]
+        return waiting
+
     def turn_order(self, state: State | None = None, rng=None) -> list[str]:
         """Timing rules: this turn's order (most VP, then most credits).  Ties are
         drawn at random once per turn and kept until an action stores them."""

@@ -450,15 +450,7 @@ class App:
 
     def _waiting(self) -> list[str]:
         """Players still to act, in the order the rules ask for."""
-        g = self.game
-        st = g.state
-        waiting = st.waiting
-        if g.setup.options.get("timing_rules") and not st.finished:
-            return [p for p in g.turn_order() if p in waiting]
-        active = g.setup.active_player(st.year)
-        if active in waiting:
-            return [active] + [p for p in waiting if p != active]
-        return waiting
+        return self.game.waiting_in_order()
 
     def _hush(self):
         app = self
@@ -586,7 +578,8 @@ class App:
                                    "or choose another action.")
             except UnknownCardValues as e:
                 self._ask_values(e.card, e.fields)
-        self._draw_grid(player, legal)
+        # the grid is for choosing a cell: only builds and reactors need one
+        self._draw_grid(player if do in ("build", "reactor") else None, legal)
 
     # -- the clickable grid -------------------------------------------------------------
     def _button(self, cell):

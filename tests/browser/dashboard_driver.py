@@ -78,7 +78,7 @@ def turn_words(game) -> str:
 def settle(page, game, timeout: int = SETTLE_MS) -> None:
     """Wait until the page shows the shadow game's scoreboard, turn and waiting players."""
     want = {"board": expected_board(game), "info": turn_words(game),
-            "waiting": None if game.state.finished else list(game.state.waiting)}
+            "waiting": None if game.state.finished else game.waiting_in_order()}
     try:
         page.wait_for_function(_SETTLED, arg=want, timeout=timeout, polling="raf")
     except PWTimeout:
