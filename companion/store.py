@@ -39,10 +39,34 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 #: schema version (PRAGMA user_version) and the steps that reach it
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
     1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
+    # 1 -> 2: tables derived from each record (companion.history keeps them in step),
+    # so statistics never replay every game
+    2: ["""CREATE TABLE IF NOT EXISTS g_results (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            format TEXT NOT NULL, finished INTEGER NOT NULL, played REAL NOT NULL,
+            derived_at REAL NOT NULL, decided_by TEXT, winners TEXT NOT NULL DEFAULT '[]',
+            error TEXT)""",
+        """CREATE TABLE IF NOT EXISTS g_players (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            player TEXT NOT NULL, seat INTEGER NOT NULL, race TEXT, rank INTEGER,
+            total INTEGER, won INTEGER NOT NULL, breakdown TEXT NOT NULL DEFAULT '{}',
+            PRIMARY KEY (game_id, player))""",
+        """CREATE TABLE IF NOT EXISTS g_year_vp (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            player TEXT NOT NULL, year INTEGER NOT NULL, vp INTEGER NOT NULL,
+            PRIMARY KEY (game_id, player, year))""",
+        """CREATE TABLE IF NOT EXISTS g_cards (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            player TEXT NOT NULL, card TEXT NOT NULL, cell TEXT NOT NULL, vp INTEGER NOT NULL)""",
+        """CREATE TABLE IF NOT EXISTS g_objectives (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            objective TEXT NOT NULL, player TEXT NOT NULL, vp INTEGER NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS g_cards_game ON g_cards(game_id)",
+        "CREATE INDEX IF NOT EXISTS g_objectives_game ON g_objectives(game_id)"],
 }
 
 

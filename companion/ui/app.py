@@ -99,11 +99,13 @@ class App:
         self.body = w.VBox()
         # one tab per game; the other tabs are built when first opened
         self.sse_box = w.VBox()
-        self.tabs = w.Tab(children=[self.body, self.sse_box],
-                          titles=["Among the Stars", "Small Star Empires"])
+        self.history_box = w.VBox()
+        self.tabs = w.Tab(children=[self.body, self.sse_box, self.history_box],
+                          titles=["Among the Stars", "Small Star Empires", "History"])
         self.tabs.add_class("game-tabs")
         self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
         self.sse = None
+        self.history = None
         self.root = w.VBox([w.HTML(STYLE), self.title, self.status, self.tabs])
         self.root.add_class("companion-root")
         self._build_setup()
@@ -137,6 +139,14 @@ class App:
         return run
 
     def _tab_opened(self):
+        if self.tabs.selected_index == 2:
+            if self.history is None:
+                from .history_tab import HistoryTab
+                self.history = HistoryTab(self)
+                self.history_box.children = [self.history.box]
+            else:
+                self.history.refresh()
+            return
         if self.tabs.selected_index == 1 and self.sse is None:
             try:
                 from .sse_tab import SseTab

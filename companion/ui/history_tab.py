@@ -1,0 +1,269 @@
+"""The History tab: every stored game, filterable; a finished game replayed
+step by step; charts; every statistics table with a CSV export; a printable
+score sheet.  Widgets only: the numbers come from companion.history/stats."""
+from __future__ import annotations
+
+import base64
+from html import escape
+
+import ipywidgets as w
+
+from .. import history, render, stats
+from ..errors import CompanionError
+
+
+def data_link(text: str, filename: str, mime: str, label: str, cls: str) -> str:
+    data = base64.b64encode(text.encode("utf-8")).decode()
+    return (f"<a class='{cls}' download='{escape(filename)}' "
+            f"href='data:{mime};base64,{data}'>{escape(label)}</a>")
+
+
+def bars_svg(labels, values, *, title: str, width: int = 420, fmt="{:.0%}") -> str:
+    """A horizontal bar chart (pure SVG)."""
+    h = 22 * len(labels) + 30
+    vmax = max([v for v in values if v == v] + [1e-9])
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bars" width="{width}" height="{h}" '
+           f'font-family="sans-serif" font-size="11"><text x="4" y="14" font-weight="bold">'
+           f'{escape(title)}</text>']
+    for i, (lab, v) in enumerate(zip(labels, values)):
+        y = 24 + 22 * i
+        bw = 0 if v != v else (width - 200) * v / vmax
+        out.append(f'<text x="4" y="{y + 12}">{escape(str(lab))[:22]}</text>'
+                   f'<rect x="140" y="{y}" width="{bw:.1f}" height="16" fill="#2f6fd6"/>'
+                   f'<text x="{144 + bw:.1f}" y="{y + 12}">{fmt.format(v) if v == v else "-"}'
+                   f'</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+class HistoryTab:
+    def __init__(self, app):
+        self.app = app
+        self.store = app.store
+        self.filter = w.Text(placeholder="filter: player, game, date", description="Find")
+        self.filter.add_class("history-filter")
+        self.list = w.Select(options=[], rows=8, layout=w.Layout(width="640px"))
+        self.list.add_class("history-games")
+        self.open_btn = w.Button(description="Open", icon="folder-open")
+        self.open_btn.add_class("history-open")
+        self.delete_btn = w.Button(description="Delete…", icon="trash")
+        self.delete_btn.add_class("history-delete")
+        self.confirm = w.HBox()
+        self.upload = w.FileUpload(accept=".json", multiple=True, description="Import records")
+        self.upload.add_class("history-import")
+        self.links = w.HTML()
+        self.viewer = w.VBox()
+        self.viewer.add_class("history-viewer")
+        self.stat = w.Dropdown(options=[], description="Table")
+        self.stat.add_class("history-stat")
+        self.stat_out = w.HTML()
+        self.stat_out.add_class("history-stat-table")
+        self.charts = w.HTML()
+        self.charts.add_class("history-charts")
+        g = app.guarded
+        self.filter.observe(g(lambda _: self.refresh_list()), "value")
+        self.open_btn.on_click(g(lambda _: self.open_selected()))
+        self.delete_btn.on_click(g(lambda _: self.ask_delete()))
+        self.upload.observe(g(lambda _: self.do_import()), "value")
+        self.stat.observe(g(lambda _: self.show_stat()), "value")
+        self.box = w.VBox([
+            w.HTML("<h3>Games</h3>"), self.filter, self.list,
+            w.HBox([self.open_btn, self.delete_btn, self.upload]), self.confirm, self.links,
+            self.viewer,
+            w.HTML("<h3>Statistics</h3>"), self.charts, self.stat, self.stat_out])
+        self.box.add_class("history-tab")
+        self._tables: dict = {}
+        self.refresh()
+
+    # -- list -------------------------------------------------------------------------
+    def refresh(self):
+        history.sync(self.store)
+        self._games = stats.games(self.store)
+        self.refresh_list()
+        self._tables = stats.all_statistics(self.store)
+        keep = self.stat.value
+        self.stat.options = list(self._tables)
+        self.stat.value = keep if keep in self._tables else "win rate by player"
+        self.show_stat()
+        self.show_charts()
+        csv = history.plays_csv(self.store)
+        self.links.value = data_link(csv, "plays.csv", "text/csv",
+                                     "Export all finished plays (CSV for play loggers)",
+                                     "history-plays-csv")
+
+    def refresh_list(self):
+        df = self._games
+        q = (self.filter.value or "").strip().lower()
+        if q:
+            hay = (df.game + " " + df.players + " " + df.date + " " + df.title.fillna("")).str.lower()
+            df = df[hay.str.contains(q, regex=False)]
+        opts = []
+        for r in df.itertuples():
+            state = f"won by {r.winners}" if r.finished else "in progress"
+            if r.error:
+                state = "record no longer replays"
+            opts.append((f"{r.date} · {r.game} · {r.players} · {state}", r.game_id))
+        self.list.options = opts
+        if opts:
+            self.list.value = opts[0][1]
+
+    # -- one game -----------------------------------------------------------------------
+    def open_selected(self):
+        gid = self.list.value
+        if not gid:
+            raise CompanionError("Choose a game in the list first.")
+        rec = self.store.load(gid)
+        self.record = rec
+        self.gid = gid
+        n = len(rec.get("actions") or [])
+        self.step = w.IntSlider(value=n, min=0, max=n, description="step",
+                                layout=w.Layout(width="520px"))
+        self.step.add_class("history-step")
+        prev = w.Button(description="◀ previous")
+        prev.add_class("history-prev")
+        nxt = w.Button(description="next ▶")
+        nxt.add_class("history-next")
+        prev.on_click(self.app.guarded(lambda _: setattr(self.step, "value", max(0, self.step.value - 1))))
+        nxt.on_click(self.app.guarded(lambda _: setattr(self.step, "value", min(n, self.step.value + 1))))
+        self.what = w.HTML()
+        self.what.add_class("history-step-what")
+        self.board = w.HTML()
+        self.board.add_class("history-board")
+        self.step.observe(self.app.guarded(lambda _: self.show_step()), "value")
+        game = history.open_game(rec)
+        sheet = self.score_sheet(rec, game)
+        rows = [w.HTML(f"<h3>{escape((rec.get('meta') or {}).get('title') or gid)}</h3>"),
+                w.HBox([prev, self.step, nxt]), self.what, self.board]
+        links = [data_link(history.dumps(rec), f"{gid}.json", "application/json",
+                           "Export this record (JSON)", "history-export-json")]
+        if sheet:
+            links.append(data_link(sheet, f"score-sheet-{gid}.html", "text/html",
+                                   "Printable score sheet", "history-sheet"))
+        by_year = stats.vp_by_year(self.store, gid)
+        chart = render.vp_chart_svg(by_year, title="Score progression by year") \
+            if not by_year.empty else ""
+        rows.append(w.HTML(" · ".join(links) + "<br>" + chart))
+        self.viewer.children = rows
+        self.show_step()
+
+    def show_step(self):
+        rec = self.record
+        k = self.step.value
+        actions = rec.get("actions") or []
+        part = {**rec, "actions": actions[:k]}
+        game = history.open_game(part)
+        if k == 0:
+            self.what.value = "<i>The setup, before the first action.</i>"
+        else:
+            from .app import describe
+            a = actions[k - 1]
+            when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
+            try:
+                text = describe(a)
+            except Exception:            # a Small Star Empires move
+                text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
+            self.what.value = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
+        self.board.value = self.board_html(game)
+
+    @staticmethod
+    def board_html(game) -> str:
+        if rec_format(game) == history.SSE_FORMAT:
+            from ..sse.render import map_svg
+            return map_svg(game.state.map, game.state)
+        st = game.state
+        return "".join(f"<div style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0'>"
+                       f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
+                       for p in st.setup.players)
+
+    def score_sheet(self, rec, game) -> str | None:
+        """A standalone, printable HTML page of a finished game."""
+        if not game.state.finished:
+            return None
+        try:
+            res = game.score()
+        except CompanionError:
+            return None
+        title = escape((rec.get("meta") or {}).get("title") or ", ".join(rec["setup"]["players"]))
+        name = history.GAME_NAMES.get(rec.get("format"), rec.get("format"))
+        return ("<!doctype html><html><head><meta charset='utf-8'><title>Score sheet</title>"
+                "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+                "td,th{border:1px solid #999;padding:3px 8px;text-align:left}"
+                "@media print{a{display:none}}</style></head><body>"
+                f"<h1>{escape(name)} — score sheet</h1><h2>{title}</h2>"
+                f"<p><b>{escape(res.explanation)}</b></p>"
+                + res.table.to_html(index=False)
+                + "<h3>Every VP with its source</h3>" + res.lines.to_html(index=False)
+                + "<h3>Final position</h3>" + self.board_html(game)
+                + "</body></html>")
+
+    # -- delete -------------------------------------------------------------------------
+    def ask_delete(self):
+        gid = self.list.value
+        if not gid:
+            raise CompanionError("Choose a game in the list first.")
+        label = dict((v, k) for k, v in self.list.options).get(gid, gid)
+        yes = w.Button(description="Yes, delete it", button_style="danger")
+        yes.add_class("history-delete-yes")
+        no = w.Button(description="Keep it")
+        no.on_click(self.app.guarded(lambda _: setattr(self.confirm, "children", [])))
+
+        def delete(_):
+            self.store.delete(gid)
+            self.confirm.children = []
+            self.viewer.children = []
+            self.app.say("The game was deleted.")
+            self.refresh()
+        yes.on_click(self.app.guarded(delete))
+        self.confirm.children = [w.HTML(f"<b>Delete {escape(label)}? This cannot be undone "
+                                        "(export its record first if unsure).</b>&nbsp;"), yes, no]
+
+    # -- import -------------------------------------------------------------------------
+    def do_import(self):
+        import os
+        import tempfile
+        files = self.upload.value
+        if not files:
+            return
+        paths = []
+        with tempfile.TemporaryDirectory() as d:
+            for f in files:
+                name = f["name"] if isinstance(f, dict) else f.name
+                content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
+                p = os.path.join(d, os.path.basename(name) or "record.json")
+                with open(p, "wb") as out:
+                    out.write(content)
+                paths.append(p)
+            ids = history.import_records(self.store, paths)
+        self.app.say(f"Imported {len(ids)} game(s).")
+        self.refresh()
+
+    # -- statistics ---------------------------------------------------------------------
+    def show_stat(self):
+        name = self.stat.value
+        df = self._tables.get(name)
+        if df is None:
+            self.stat_out.value = ""
+            return
+        if df.empty:
+            self.stat_out.value = "<i>No finished games for this table yet.</i>"
+            return
+        csv = df.to_csv(index=not isinstance(df.index, __import__("pandas").RangeIndex))
+        self.stat_out.value = (df.to_html(border=0, classes="history-table", na_rep="")
+                               + data_link(csv, f"{name.replace(' ', '-')}.csv", "text/csv",
+                                           "Export this table (CSV)", "history-csv"))
+
+    def show_charts(self):
+        wr = self._tables["win rate by player"]
+        bd = self._tables["average breakdown"]
+        parts = []
+        if not wr.empty:
+            parts.append(bars_svg(list(wr.player), list(wr.win_rate), title="Win rate by player"))
+        if not bd.empty:
+            parts.append(bars_svg(list(bd.category), list(bd.average),
+                                  title="Average VP by category", fmt="{:.1f}"))
+        self.charts.value = "".join(f"<div style='display:inline-block;margin-right:20px'>{p}</div>"
+                                    for p in parts)
+
+
+def rec_format(game) -> str:
+    return history.SSE_FORMAT if type(game).__name__ == "SseGame" else history.ATS_FORMAT
