@@ -194,6 +194,13 @@ class SseTab:
         self.v_unexplored = w.Checkbox(description="Unexplored systems on every empty system")
         self.v_open = w.Checkbox(description="Open borders")
         self.v_epic = w.Checkbox(description="Epic mode")
+        self.v_campaign = w.Checkbox(description="Campaign mode: start a new campaign")
+        self.v_campaign.add_class("sse-variant-campaign")
+        self.v_campaign.observe(lambda _: self._setup_visibility(), "value")
+        self.campaign_note = w.HTML("<small>Campaign pieces per player (the book): 2 players 14 "
+                                    "Cities and 4 Trade Stations, 3 players 12 and 3, 4 players 10 "
+                                    "and 2; each win puts a City on your win pile. The first to 5 "
+                                    "(2 players), 4 (3) or 3 (4) wins wins the campaign.</small>")
         self.epic_table = w.Text(description="Epic table", placeholder="6 numbers: VP for 1..6 nebulae "
                                  "(from your rulebook; blank = ask at the end)",
                                  layout=w.Layout(width="520px"))
@@ -229,6 +236,8 @@ class SseTab:
 
     def _setup_visibility(self):
         self.epic_table.layout.display = "" if self.v_epic.value else "none"
+        self.campaign_note.layout.display = "" if self.v_campaign.value else "none"
+        self.cities.disabled = self.trade.disabled = self.v_campaign.value
 
     def _refresh_maps(self, keep: str | None = None):
         names = list(hm.available_maps())
@@ -291,9 +300,19 @@ class SseTab:
                     setup["nebula_table"] = [int(x) for x in txt.replace(";", ",").replace(" ", ",").split(",") if x]
                 except ValueError:
                     raise CompanionError("Epic table: type 6 whole numbers, e.g. from your rulebook") from None
+        record_meta = {}
+        if self.v_campaign.value:
+            import uuid
+            setup["pieces"] = {"ships": self.ships.value}      # the book's campaign table
+            setup["campaign"] = {"wins": {}, "game": 1}
+            record_meta = {"campaign": uuid.uuid4().hex[:12]}
         game = SseGame(setup)
-        gid = self.store.create(game.to_record(),
-                                title=f"Small Star Empires: {', '.join(names)}")
+        rec = game.to_record()
+        rec["meta"] = record_meta
+        title = f"Small Star Empires: {', '.join(names)}"
+        if self.v_campaign.value:
+            title += " (campaign game 1)"
+        gid = self.store.create(rec, title=title)
         self.open_game(gid)
         extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
         self.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
@@ -338,9 +357,12 @@ class SseTab:
         self.final = w.HTML()
         self.final.add_class("sse-final")
         self.epic_box = w.VBox()
+        self.campaign_box = w.VBox()
+        self.campaign_box.add_class("sse-campaign")
         self.entry = w.VBox([w.HBox([self.ship_pick]), self.piece, self.hint, self.extra])
         self.play_screen = w.VBox([
             self.turn, self.scoreboard, self.entry, self.board.grid, self.final, self.epic_box,
+            self.campaign_box,
             w.HBox([undo, new, self.damage_btn]), self.undo_box,
             w.HTML(legend_html()), self.whatif])
         self.play_screen.add_class("sse-play")
@@ -727,6 +749,7 @@ class SseTab:
     def _refresh_final(self):
         g = self.game
         self.epic_box.children = []
+        self.campaign_box.children = []
         if not g.state.finished:
             self.final.value = ""
             return
@@ -755,6 +778,59 @@ class SseTab:
             f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a> · "
             f"<a download='sse-final-table.csv' href='data:text/csv;base64,{csv}'>Export the table "
             f"(CSV)</a></p>" + map_svg(g.state.map, g.state, size=18))
+        if g.setup.campaign is not None:
+            self.campaign_box.children = self._campaign_panel()
+
+    # -- campaign ------------------------------------------------------------------------------
+    def _campaign(self):
+        """The campaign of the open game, rebuilt from the store (games sharing its meta id)."""
+        from ..sse.campaign import Campaign
+        cid = (self.game.meta or {}).get("campaign")
+        if not cid:
+            raise CompanionError("This campaign game was not started from the dashboard: "
+                                 "continue it from its campaign file.")
+        recs = []
+        for info in self.store.games(format=FORMAT):
+            rec = self.store.load(info["id"])
+            if (rec.get("meta") or {}).get("campaign") == cid:
+                recs.append(rec)
+        recs.sort(key=lambda r: r["setup"]["campaign"]["game"])
+        for r in recs:
+            r.pop("cards", None)
+        return Campaign(list(self.game.setup.players), recs), cid
+
+    def _campaign_panel(self) -> list:
+        try:
+            campaign, cid = self._campaign()
+        except CompanionError as e:
+            return [w.HTML(f"<i>{escape(str(e))}</i>")]
+        html = (f"<h4>Campaign</h4><div class='sse-campaign-words'><b>{escape(campaign.explanation())}"
+                f"</b></div>" + campaign.table().to_html(index=False, border=0,
+                                                        classes="sse-final-table"))
+        kids = [w.HTML(html)]
+        if not campaign.over:
+            nxt = w.Button(description=f"Start campaign game {len(campaign.games) + 1}",
+                           button_style="primary", icon="forward")
+            nxt.add_class("sse-next-game")
+            nxt.on_click(self.guarded(lambda _: self._next_campaign_game(campaign, cid)))
+            kids.append(nxt)
+        return kids
+
+    def _next_campaign_game(self, campaign, cid):
+        base = self.game.setup.to_dict()
+        base.pop("campaign", None)
+        base["pieces"] = {"ships": base["pieces"]["ships"]}
+        setup = campaign.next_setup(base)
+        game = SseGame(setup)
+        rec = game.to_record()
+        rec["meta"] = {"campaign": cid}
+        k = setup["campaign"]["game"]
+        gid = self.store.create(rec, title=f"Small Star Empires: {', '.join(setup['players'])} "
+                                           f"(campaign game {k})")
+        self.open_game(gid)
+        wins = setup["campaign"]["wins"]
+        self.app.say(f"Campaign game {k}: win piles " + ", ".join(f"{p} {n}" for p, n in wins.items())
+                     + f". {game.current} moves first.")
 
     def _epic_form(self):
         t = w.Text(description="Epic table", placeholder="6 numbers from your rulebook",

@@ -155,3 +155,12 @@ def test_cli_broken_and_illegal_sse_records_exit_2_with_one_line(tmp_path, run_c
     r = run_cli("score", path)
     assert r.returncode == 2 and r.stderr.startswith("error: setup.pieces.ships")
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_shipped_sample_record_scores(run_cli):
+    from companion.paths import data_dir
+    path = data_dir() / "small-star-empires" / "samples" / "two-player-random.json"
+    g = SseGame.from_record(json.loads(path.read_text()))
+    assert g.state.finished and "not a real game" in g.meta["title"]
+    r = run_cli("score", path, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout) == g.score().to_json()

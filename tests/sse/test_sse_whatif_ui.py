@@ -137,3 +137,30 @@ def test_tab_unexplored_entry(tab):
     ok.click()
     assert g.actions and g.actions[-1]["reveal"] == {"effect": "planetary", "planets": 3}
     assert g.state.players[p].vp == 3
+
+
+def test_tab_campaign_next_games(tab):
+    from companion.sse.hexmap import save_user_map
+    from ssekit import grid
+    save_user_map(grid("H1 P3 . P1 H2"), "tiny")
+    tab.show_setup()
+    tab.map_pick.value = "tiny"
+    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
+    tab.ships.value = 1
+    tab.v_campaign.value = True
+    tab.start_game()
+    for k in range(1, 6):
+        g = tab.game
+        assert g.setup.campaign == {"wins": {"Ann": k - 1, "Bob": 0}, "game": k}
+        assert g.state.players["Ann"].cities == 14 - (k - 1)
+        for p, to in (("Ann", (1, 0)), ("Bob", (3, 0))):
+            tab._clicked(g.state.players[p].ships[0].at)
+            tab._clicked(to)
+        assert g.state.finished and g.score().winners == ["Ann"]
+        words = tab.campaign_box.children[0].value
+        buttons = [c for c in tab.campaign_box.children if "sse-next-game" in c._dom_classes]
+        if k < 5:
+            assert f"After {k} game(s), first to 5 wins" in words and buttons
+            buttons[0].click()
+        else:
+            assert "Ann won the campaign (5 wins) after 5 games" in words and not buttons
