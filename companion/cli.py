@@ -76,6 +76,37 @@ def cmd_catalogue(args) -> int:
     return 0
 
 
+def cmd_history(args) -> int:
+    from . import history, stats
+    from .store import Store
+    store = Store()
+    if store.notice:
+        print(f"note: {store.notice}", file=sys.stderr)
+    if args.what == "import":
+        if not args.paths:
+            print("error: give record files or folders to import", file=sys.stderr)
+            return 2
+        ids = history.import_records(store, args.paths)
+        print(f"imported {len(ids)} game(s) into {store.path}")
+    elif args.what == "export":
+        if len(args.paths) != 1:
+            print("error: give one folder to export the records into", file=sys.stderr)
+            return 2
+        out = history.export_records(store, args.paths[0])
+        print(f"exported {len(out)} record(s) to {args.paths[0]}")
+    elif args.what == "plays":
+        sys.stdout.write(history.plays_csv(store, finished_only=not args.all))
+    elif args.what == "stats":
+        tables = stats.all_statistics(store)
+        names = [n for n in tables if not args.paths or any(a.lower() in n for a in args.paths)]
+        for n in names:
+            print(f"== {n}")
+            df = tables[n]
+            print(df.to_string() if not df.empty else "(no finished games)")
+            print()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m companion",
                                 description="Among the Stars and Small Star Empires table companion")
@@ -92,12 +123,18 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("what", choices=["export", "import", "unknown"])
     k.add_argument("file", nargs="?")
     k.set_defaults(func=cmd_catalogue)
+    h = sub.add_parser("history", help="your stored games: import, export, plays CSV, statistics")
+    h.add_argument("what", choices=["import", "export", "plays", "stats"])
+    h.add_argument("paths", nargs="*", help="record files/folders (import), a folder (export), "
+                                            "table names (stats)")
+    h.add_argument("--all", action="store_true", help="plays: games in progress too")
+    h.set_defaults(func=cmd_history)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if getattr(args, "what", None) in ("export", "import") and not args.file:
+    if args.command == "catalogue" and args.what in ("export", "import") and not args.file:
         print("error: give the file to export to / import from", file=sys.stderr)
         return 2
     try:
