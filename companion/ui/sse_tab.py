@@ -228,7 +228,7 @@ class SseTab:
             w.HBox([self.ships, self.cities, self.trade]),
             w.HTML("<div><small>The box holds 16 Cities and 4 Trade Stations per player.</small></div>"),
             w.HBox([self.v_damaged, self.v_unexplored]), w.HBox([self.v_open, self.v_epic]),
-            self.epic_table, self.start_btn,
+            self.epic_table, self.v_campaign, self.campaign_note, self.start_btn,
             w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
             self.map_preview])
         self.setup_screen.add_class("sse-setup")
@@ -409,7 +409,7 @@ class SseTab:
         tail = f" · passed for the rest of the game: {escape(', '.join(passed))}" if passed else ""
         if st.finished:
             self.turn.value = (f"<h3 style='margin:4px 0'>The game is over: {escape(st.end_reason)}."
-                               f"</h3><div>{tail}</div>")
+                               "</h3>")
             return
         self.turn.value = (f"<div style='font-size:1.15em'>{self._swatch(st.current)} "
                            f"<b class='sse-current'>{escape(st.current)}</b> to move · move "
@@ -777,7 +777,7 @@ class SseTab:
             f"<p><a class='sse-export-json' download='small-star-empires-game.json' "
             f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a> · "
             f"<a download='sse-final-table.csv' href='data:text/csv;base64,{csv}'>Export the table "
-            f"(CSV)</a></p>" + map_svg(g.state.map, g.state, size=18))
+            f"(CSV)</a></p>" + map_svg(g.state.map, g.state, size=26))
         if g.setup.campaign is not None:
             self.campaign_box.children = self._campaign_panel()
 

@@ -72,7 +72,8 @@ def test_tab_editor_saves_a_map_offered_at_setup(tab, companion_home):
     n = len(tab.ed_map)
     tool = {label: i for i, (label, _) in enumerate(__import__("companion.ui.sse_tab", fromlist=["x"]).PALETTE)}
     tab.ed_tool.value = tool["wormhole"]
-    centre = (-2, 0)          # a main sector tile's middle (empty) system
+    centre = (-2, -1)         # a main sector tile's middle (empty) system
+    assert tab.ed_map[centre].kind == "empty"
     tab._ed_click(centre)
     assert tab.ed_map[centre].kind == "wormhole"
     ghost = next(h for h in tab.ed_board.buttons if h not in tab.ed_map)
@@ -137,6 +138,20 @@ def test_tab_unexplored_entry(tab):
     ok.click()
     assert g.actions and g.actions[-1]["reveal"] == {"effect": "planetary", "planets": 3}
     assert g.state.players[p].vp == 3
+
+
+def _descendants(widget):
+    yield widget
+    for c in getattr(widget, "children", ()):
+        yield from _descendants(c)
+
+
+def test_every_setup_control_is_on_the_setup_screen(tab):
+    shown = {id(x) for x in _descendants(tab.setup_screen)}
+    for ctl in (*tab.names, tab.map_pick, tab.ships, tab.cities, tab.trade, tab.v_damaged,
+                tab.v_unexplored, tab.v_open, tab.v_epic, tab.epic_table, tab.v_campaign,
+                tab.campaign_note, tab.start_btn, tab.saved):
+        assert id(ctl) in shown, ctl
 
 
 def test_tab_campaign_next_games(tab):
