@@ -83,7 +83,7 @@ def map_svg(m: HexMap, state=None, *, legal: Iterable[Hex] = (), selected: Hex |
             owner = seats.get(s.home)
             fill = colours.get(owner, "#ffffff") if owner else "#ffffff"
             text_col = "white" if owner else "#222"
-            words = f"home {escape(owner) if owner else s.home}"
+            words = owner if owner else f"home {s.home}"
         elif s.kind == "nebula":
             text_col = NEBULA_TEXT[s.colour]
         elif s.kind == "black_hole":

@@ -198,3 +198,82 @@ def test_two_player_game_through_the_page(voila_server, page):
     expect(page.locator(".companion-status")).to_contain_text("resumed")
     play_move(page, g, 1, pick(g, 1))                          # Bob, after the reload
     screenshot(page, "sse-06-after-reload")
+
+
+def test_editor_unexplored_tile_final_table_and_campaign(voila_server, page):
+    """A map saved in the editor is offered at setup; an unexplored tile is entered through
+    the page; the final table names the deciding step; the campaign goes on to game 2."""
+    import json
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sse"))
+    from ssekit import grid
+
+    maps = voila_server.home / "sse-maps"
+    maps.mkdir(parents=True, exist_ok=True)
+    (maps / "tiny.json").write_text(json.dumps(grid("H1 U P3 Nr\nE E P2 H2", name="tiny").to_dict()))
+    page.goto(voila_server.url)
+    page.locator(".start-game").wait_for(state="visible")
+    page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
+    page.locator(".sse-setup").wait_for(state="visible")
+
+    # ---------------------------------------------------------------- the map editor
+    page.click(".sse-edit-maps")
+    page.locator(".sse-editor").wait_for(state="visible")
+    page.select_option(".sse-ed-base select", value="tiny")
+    page.click(".sse-ed-load")
+    expect(page.locator(".sse-editor-board .sse-hex:not(.ghost)")).to_have_count(8)
+    page.select_option(".sse-ed-tool select", label="2 planets")
+    page.locator(".sse-editor-board .hx_3_0").click()             # the red nebula -> 2 planets
+    page.locator(".sse-editor-board .hx_4_0.ghost").click()       # a new system east of it
+    expect(page.locator(".sse-editor-board .sse-hex:not(.ghost)")).to_have_count(9)
+    page.fill(".sse-ed-name input", "our table")
+    page.click(".sse-ed-save")
+    expect(page.locator(".companion-status")).to_contain_text("Saved the map 'our table' (9 systems)")
+    saved = json.loads((maps / "our table.json").read_text())
+    kinds = {tuple(s["at"]): s for s in saved["systems"]}
+    assert kinds[(3, 0)] == {"at": [3, 0], "type": "planetary", "planets": 2}
+    assert kinds[(4, 0)]["planets"] == 2 and not saved.get("approximate")
+    screenshot(page, "sse-07-editor")
+    page.click(".sse-ed-back")
+
+    # ---------------------------------------------- a campaign game on the saved map
+    page.fill(".sse-name-1 input", "Ann")
+    page.fill(".sse-name-2 input", "Bob")
+    page.select_option(".sse-ships select", label="1")
+    page.select_option(".sse-map select", value="our table")
+    page.locator(".sse-variant-campaign input").check()
+    page.click(".sse-start")
+    expect(page.locator(".companion-status")).to_contain_text("new game on 'our table'")
+    g = SseGame({"players": PLAYERS, "map": saved, "pieces": {"ships": 1},
+                 "campaign": {"wins": {}, "game": 1}})
+    settle(page, g)
+    assert expected(g)["rows"]["Ann"]["cities"] == "14"          # the book's campaign table
+
+    # Ann explores (1, 0): the players turn the tile up, it is the Hollana Federation
+    hexbtn(page, (0, 0)).click()
+    wait_legal(page, g.legal_destinations("Ann", 0))
+    hexbtn(page, (1, 0)).click()
+    page.select_option(".sse-reveal select", label="Hollana Federation")
+    screenshot(page, "sse-08-reveal")
+    page.click(".sse-confirm")
+    g.push({"player": "Ann", "ship": 0, "to": [1, 0], "reveal": {"effect": "hollana_federation"}})
+    settle(page, g)
+    play_move(page, g, 0, (2, 1))                                  # Bob
+    play_move(page, g, 0, (2, 0))                                  # Ann
+    while not g.state.finished:
+        play_move(page, g, 0, pick(g, 0))
+    result = g.score()
+    final = page.locator(".sse-final")
+    expect(final.locator(".sse-winner")).to_contain_text(result.explanation)
+    expect(final.locator(".sse-tiebreak")).to_have_attribute("data-decided", result.decided_by)
+    campaign = page.locator(".sse-campaign")
+    expect(campaign).to_contain_text("After 1 game(s), first to 5 wins")
+    screenshot(page, "sse-09-final-and-campaign")
+    page.click(".sse-next-game")
+    expect(page.locator(".companion-status")).to_contain_text("Campaign game 2")
+    winner = result.winners[0]
+    g2 = SseGame({"players": PLAYERS, "map": saved, "pieces": {"ships": 1},
+                  "campaign": {"wins": {p: int(p in result.winners) for p in PLAYERS}, "game": 2}})
+    settle(page, g2)
+    assert expected(g2)["rows"][winner]["cities"] == "13"
