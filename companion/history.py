@@ -42,7 +42,8 @@ def derive(record: dict) -> dict:
     players = list(setup["players"])
     out = {"format": fmt, "players": players, "races": dict(setup.get("races") or {}),
            "finished": bool(game.state.finished), "year_vp": [], "cards": [], "objectives": []}
-    result = game.score().to_json()
+    score = game.score()
+    result = score.to_json()
     out["winners"] = result["winners"]
     out["decided_by"] = result.get("decided_by")
     out["results"] = {p["player"]: {"rank": p["rank"], "total": p["total"],
@@ -50,7 +51,8 @@ def derive(record: dict) -> dict:
     if fmt == ATS_FORMAT:
         st = game.state
         for p in players:
-            by_year: dict[int, int] = {}
+            # every year played so far, 0 when nothing was gained (averages count it)
+            by_year: dict[int, int] = {y: 0 for y in range(1, st.year + 1)}
             for line in st.players[p].ledger:
                 by_year[line.year] = by_year.get(line.year, 0) + line.vp
             out["year_vp"] += [(p, y, v) for y, v in sorted(by_year.items())]
@@ -61,7 +63,7 @@ def derive(record: dict) -> dict:
                     per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \
                         + line.vp
             if out["finished"]:
-                lines = game.score().lines
+                lines = score.lines
                 for r in lines[(lines.player == p) & (lines.category == "end_abilities")
                                & lines.cell.notna()].itertuples():
                     key = (r.source, tuple(r.cell))
@@ -71,10 +73,19 @@ def derive(record: dict) -> dict:
                     out["cards"].append((p, placed.card, f"{cell[0]},{cell[1]}",
                                          per_cell.get((placed.card, cell), 0)))
         if out["finished"]:
-            lines = game.score().lines
+            lines = score.lines
             for r in lines[lines.category == "objectives"].itertuples():
                 out["objectives"].append((r.source, r.player, int(r.vp)))
     return out
+
+
+def _why(e: CompanionError) -> str:
+    """The error's message, with the action number of an illegal action (as the CLI says)."""
+    msg = str(e)
+    index = getattr(e, "index", None)
+    if index is not None and not msg.startswith("action "):
+        msg = f"action {index}: {msg}"
+    return msg
 
 
 def sync(store: Store, *, force: bool = False) -> int:
@@ -91,7 +102,7 @@ def sync(store: Store, *, force: bool = False) -> int:
             d = derive(record)
             error = None
         except CompanionError as e:          # a record that no longer replays: kept, flagged
-            d, error = None, str(e)
+            d, error = None, _why(e)
         with store._tx() as c:
             for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
                 c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
@@ -143,7 +154,8 @@ def import_records(store: Store, paths) -> list[str]:
                 rec = read_record(f)
                 open_game(rec)
         except (CompanionError, ValueError, OSError) as e:
-            raise CompanionError(f"{f}: {e}") from None
+            raise CompanionError(f"{f}: {_why(e) if isinstance(e, CompanionError) else e}") \
+                from None
         ids.append(store.create(rec, title=(rec.get("meta") or {}).get("title")))
     return ids
 

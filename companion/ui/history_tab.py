@@ -14,7 +14,9 @@ from ..errors import CompanionError
 
 def data_link(text: str, filename: str, mime: str, label: str, cls: str) -> str:
     data = base64.b64encode(text.encode("utf-8")).decode()
+    # styled inline: the notebook theme shows plain <a> like body text
     return (f"<a class='{cls}' download='{escape(filename)}' "
+            f"style='color:#2f6fd6;text-decoration:underline' "
             f"href='data:{mime};base64,{data}'>{escape(label)}</a>")
 
 
@@ -54,7 +56,7 @@ class HistoryTab:
         self.links = w.HTML()
         self.viewer = w.VBox()
         self.viewer.add_class("history-viewer")
-        self.stat = w.Dropdown(options=[], description="Table")
+        self.stat = w.Dropdown(options=[], description="Table", layout=w.Layout(width="440px"))
         self.stat.add_class("history-stat")
         self.stat_out = w.HTML()
         self.stat_out.add_class("history-stat-table")
@@ -140,7 +142,8 @@ class HistoryTab:
             links.append(data_link(sheet, f"score-sheet-{gid}.html", "text/html",
                                    "Printable score sheet", "history-sheet"))
         by_year = stats.vp_by_year(self.store, gid)
-        chart = render.vp_chart_svg(by_year, title="Score progression by year") \
+        chart = render.vp_chart_svg(by_year, title="VP gained during the game, by year "
+                                    "(before the end scoring)") \
             if not by_year.empty else ""
         rows.append(w.HTML(" · ".join(links) + "<br>" + chart))
         self.viewer.children = rows
@@ -155,13 +158,18 @@ class HistoryTab:
         if k == 0:
             self.what.value = "<i>The setup, before the first action.</i>"
         else:
-            from .app import describe
             a = actions[k - 1]
             when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
-            try:
+            if rec.get("format") == history.SSE_FORMAT:
+                # a Small Star Empires move ('do': 'move' is no Among the Stars action)
+                from .sse_tab import describe as sse_describe
+                try:
+                    text = f"{a.get('player', '')} {sse_describe(a)}"
+                except Exception:
+                    text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
+            else:
+                from .app import describe
                 text = describe(a)
-            except Exception:            # a Small Star Empires move
-                text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
             self.what.value = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
         self.board.value = self.board_html(game)
 
@@ -247,8 +255,10 @@ class HistoryTab:
         if df.empty:
             self.stat_out.value = "<i>No finished games for this table yet.</i>"
             return
-        csv = df.to_csv(index=not isinstance(df.index, __import__("pandas").RangeIndex))
-        self.stat_out.value = (df.to_html(border=0, classes="history-table", na_rep="")
+        # a plain row number (RangeIndex) is neither shown nor exported
+        index = not isinstance(df.index, __import__("pandas").RangeIndex)
+        csv = df.to_csv(index=index)
+        self.stat_out.value = (df.to_html(border=0, classes="history-table", na_rep="", index=index)
                                + data_link(csv, f"{name.replace(' ', '-')}.csv", "text/csv",
                                            "Export this table (CSV)", "history-csv"))
 
@@ -261,7 +271,8 @@ class HistoryTab:
         if not bd.empty:
             parts.append(bars_svg(list(bd.category), list(bd.average),
                                   title="Average VP by category", fmt="{:.1f}"))
-        self.charts.value = "".join(f"<div style='display:inline-block;margin-right:20px'>{p}</div>"
+        self.charts.value = "".join(f"<div style='display:inline-block;vertical-align:top;"
+                                    f"margin-right:20px'>{p}</div>"
                                     for p in parts)
 
 
