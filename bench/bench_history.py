@@ -1,0 +1,240 @@
+"""Game-history benchmark: 1,000 stored games, their derived tables, every
+statistics table and the History tab (companion/history.py, companion/stats.py,
+companion/ui/history_tab.py).
+
+This is a measurement script, not a test: it prints a table with each target
+and PASS/MISS and always exits 0.  Run it from the repository root:
+
+    .venv/bin/python bench/bench_history.py            # about a minute
+    .venv/bin/python bench/bench_history.py --quick    # fewer repetitions
+    .venv/bin/python bench/bench_history.py --profile  # + cProfile of the slow parts
+
+The 1,000 games.  Playing 1,000 games through the engines would take longer
+than what is measured, so a handful of distinct, complete records are made and
+then stored again and again with ``Store.create`` (each copy is a new game with
+its own id; the derived tables and the statistics treat it as a separate game):
+
+* the two 4- and 3-player sample games in data/samples/ (george-base,
+  george-revival: full games of 96 and 72 actions, fixture cards);
+* the small fixture games of tests/test_history.py (G1-G4 finished, G5
+  unfinished; 2-3 players, fixture cards, objective and races) and its two
+  Small Star Empires games S1, S2;
+* the Small Star Empires sample data/small-star-empires/samples/two-player-random.json.
+
+Every Among the Stars card, objective and race they use is a FIXTURE defined in
+the record (names start with "Fixture: "); no real card is given a value.
+
+What it times (time.perf_counter):
+
+1. ``history.sync(store)`` of the 1,000 games, the first time (each record is
+   replayed once and scored; a one-off after an upgrade or an import): printed,
+   no target, with the cost per game.  And a second ``sync`` with nothing to
+   do (every statistics call begins with one).
+2. "Load the History tab and compute all statistics" on the synced store:
+   ``stats.all_statistics(store)`` + ``stats.games(store)``, and the
+   construction of ``HistoryTab`` in this process (ipywidgets works without a
+   browser; the tab syncs, lists the games, computes every table, draws the
+   charts and builds the plays CSV).  Target: <= 1 s each.
+3. Printed, no target: opening the store (SQLite quick_check), each
+   statistics function alone, ``history.plays_csv``, opening one game in the
+   tab and one step of its replay.
+
+``COMPANION_HOME`` is a fresh temporary folder and the store is a temporary
+file: the player's own catalogue and saved games are neither read nor changed.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ["COMPANION_HOME"] = tempfile.mkdtemp(prefix="bench-history-home-")
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+from companion import history, stats  # noqa: E402
+from companion.store import Store  # noqa: E402
+
+N_GAMES = 1000
+TARGET_S = 1.0
+
+
+def distinct_records() -> list[tuple[str, dict]]:
+    from test_history import records        # the fixture games of the unit tests
+    out = []
+    for name in ("george-base-final-scoring", "george-revival-final-scoring"):
+        out.append((name, json.loads((ROOT / "data" / "samples" / f"{name}.json").read_text())))
+    fx = records()
+    out += [(k, fx[k]) for k in ("G1", "G2", "G3", "G4", "G5")]
+    out += [(k, fx[k]) for k in ("S1", "S2")]
+    out.append(("sse-two-player-random", json.loads(
+        (ROOT / "data" / "small-star-empires" / "samples" / "two-player-random.json").read_text())))
+    return out
+
+
+#: how many copies of each distinct record among the 1,000 (the big games weigh more)
+WEIGHTS = {"george-base-final-scoring": 250, "george-revival-final-scoring": 150,
+           "G1": 80, "G2": 80, "G3": 60, "G4": 60, "G5": 20,
+           "S1": 60, "S2": 60, "sse-two-player-random": 180}
+
+
+class StubApp:
+    """What HistoryTab needs from the dashboard's App."""
+
+    def __init__(self, store):
+        self.store = store
+        self.said = []
+
+    def guarded(self, fn):
+        return fn
+
+    def say(self, text, colour=None):
+        self.said.append(text)
+
+    error = say
+
+
+def timed(fn, reps: int) -> list[float]:
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def p95(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--profile", action="store_true", help="cProfile the timed parts")
+    args = ap.parse_args()
+    reps = 3 if args.quick else 7
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-history-"))
+    path = tmp / "games.sqlite"
+    store = Store(path=path)
+    recs = distinct_records()
+    assert sum(WEIGHTS.values()) == N_GAMES
+    t0 = time.perf_counter()
+    kinds = {}
+    for name, rec in recs:
+        for _ in range(WEIGHTS[name]):
+            store.create(rec, title=name)
+        kinds[rec.get("format", "among-the-stars/1")] = \
+            kinds.get(rec.get("format", "among-the-stars/1"), 0) + WEIGHTS[name]
+    t_insert = time.perf_counter() - t0
+    print(f"{N_GAMES} games stored with Store.create in {t_insert:.1f} s: copies of "
+          f"{len(recs)} distinct complete records ("
+          + ", ".join(f"{k} x{WEIGHTS[k]}" for k, _ in recs) + ")")
+    print("  by game: " + ", ".join(f"{v} {history.GAME_NAMES.get(k, k)}" for k, v in
+                                    kinds.items()))
+    print(f"  database file: {path.stat().st_size / 1e6:.1f} MB")
+
+    rows = []   # (measurement, n, median, p95, min, max, unit, target, verdict)
+
+    def add(name, xs, unit="ms", target=None):
+        scale = 1000 if unit == "ms" else 1
+        v = [x * scale for x in xs]
+        verdict = ""
+        if target is not None:
+            verdict = "PASS" if max(v) <= target * scale else "MISS"
+        rows.append((name, len(v), statistics.median(v), p95(v), min(v), max(v), unit,
+                     f"max <= {target:g} s" if target is not None else "", verdict))
+
+    prof = cProfile.Profile() if args.profile else None
+
+    # 1. the first sync: every game replayed once
+    if prof:
+        prof.enable()
+    t0 = time.perf_counter()
+    n = history.sync(store)
+    t_sync = time.perf_counter() - t0
+    if prof:
+        prof.disable()
+    assert n == N_GAMES, n
+    add("history.sync, first time (1,000 games)", [t_sync], "s")
+    add("  per game", [t_sync / N_GAMES])
+    add("history.sync, nothing to do", timed(lambda: history.sync(store), reps))
+
+    # 2. the History tab and every statistics table on the synced store
+    def load_all():
+        stats.all_statistics(store)
+        stats.games(store)
+    load_all()                                   # warm-up (imports, SQLite cache)
+    if prof:
+        prof.enable()
+    add("all_statistics + games (synced store)", timed(load_all, reps), "s", TARGET_S)
+    if prof:
+        prof.disable()
+    from companion.ui.history_tab import HistoryTab
+    HistoryTab(StubApp(store))                   # warm-up
+    if prof:
+        prof.enable()
+    tabs = []
+    add("HistoryTab construction (in-process)",
+        timed(lambda: tabs.append(HistoryTab(StubApp(store))), reps), "s", TARGET_S)
+    if prof:
+        prof.disable()
+
+    # 3. the parts, printed
+    add("Store() open (quick_check + migrations)",
+        timed(lambda: Store(path=path).close(), reps))
+    for name, fn in [
+            ("stats.games", lambda: stats.games(store)),
+            ("stats.win_rates by player", lambda: stats.win_rates(store, "player")),
+            ("stats.win_rates by race", lambda: stats.win_rates(store, "race")),
+            ("stats.scores", lambda: stats.scores(store)),
+            ("stats.breakdown", lambda: stats.breakdown(store)),
+            ("stats.vp_by_year", lambda: stats.vp_by_year(store)),
+            ("stats.objectives_deciding", lambda: stats.objectives_deciding(store)),
+            ("stats.cards", lambda: stats.cards(store)),
+            ("stats.tiebreaks", lambda: stats.tiebreaks(store)),
+            ("stats.win_rates by seat (SSE)", lambda: stats.win_rates(store, "seat",
+                                                                    history.SSE_FORMAT)),
+            ("stats.sse_shares", lambda: stats.sse_shares(store)),
+            ("history.plays_csv", lambda: history.plays_csv(store))]:
+        add("  " + name, timed(fn, reps))
+    tab = tabs[-1]
+    big = next(g for g in store.games(format=None) if g["title"] == "george-base-final-scoring")
+    tab.list.value = big["id"]
+    add("open a 96-action game in the tab", timed(tab.open_selected, reps))
+    add("  one step of its replay (slider)",
+        timed(lambda: setattr(tab.step, "value", (tab.step.value + 37) % 97), reps))
+
+    print(f"\nPython {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"{platform.machine()}, repetitions: {reps}\n")
+    head = (f"{'measurement':44} {'n':>3} {'median':>9} {'p95':>9} {'min':>9} {'max':>9}  "
+            f"{'unit':4}  {'target':14} verdict")
+    print(head)
+    print("-" * len(head))
+    for name, n_, med, p, lo, hi, unit, target, verdict in rows:
+        f = "{:9.3f}" if unit == "s" else "{:9.1f}"
+        print(f"{name:44} {n_:3d} {f.format(med)} {f.format(p)} {f.format(lo)} {f.format(hi)}  "
+              f"{unit:4}  {target:14} {verdict}")
+    if prof:
+        s = io.StringIO()
+        pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(30)
+        print("\ncProfile (the first sync, all_statistics + games, HistoryTab), cumulative:")
+        print(s.getvalue())
+    store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
