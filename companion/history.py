@@ -133,15 +133,15 @@ def sync(store: Store, *, force: bool = False) -> int:
 # import / export
 # ---------------------------------------------------------------------------
 def import_records(store: Store, paths) -> list[str]:
-    """Import record files (or every *.json in a folder).  Each file is checked by
-    replaying it before it is stored; a bad file stops the import with a message
-    naming it, and nothing of that file is stored."""
+    """Import record files (or every *.json in a folder).  Every file is checked by
+    replaying it before anything is stored: a bad file stops the import with a
+    message naming it, and then nothing at all is imported."""
     from .record import read_record
     files: list[Path] = []
     for p in paths:
         p = Path(p)
         files += sorted(p.glob("*.json")) if p.is_dir() else [p]
-    ids = []
+    checked = []
     for f in files:
         try:
             if f.stat().st_size == 0:
@@ -156,8 +156,10 @@ def import_records(store: Store, paths) -> list[str]:
         except (CompanionError, ValueError, OSError) as e:
             raise CompanionError(f"{f}: {_why(e) if isinstance(e, CompanionError) else e}") \
                 from None
-        ids.append(store.create(rec, title=(rec.get("meta") or {}).get("title")))
-    return ids
+        checked.append(rec)
+    if not files:
+        raise CompanionError("no record files (*.json) to import")
+    return [store.create(rec, title=(rec.get("meta") or {}).get("title")) for rec in checked]
 
 
 def export_records(store: Store, folder, ids=None) -> list[Path]:

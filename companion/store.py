@@ -107,7 +107,12 @@ class Store:
         try:
             self._conn = self._open()
         except sqlite3.DatabaseError as e:
-            aside = self.path.with_name(f"{self.path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+            stamp = time.strftime('%Y%m%d-%H%M%S')
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            n = 1
+            while aside.exists():           # never overwrite an earlier damaged file
+                n += 1
+                aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
             self.path.replace(aside)
             for suffix in ("-wal", "-shm"):
                 side = self.path.with_name(self.path.name + suffix)
