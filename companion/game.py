@@ -474,10 +474,23 @@ class Game:
                                 action={"card": name})
         return c
 
+    def _may_act(self, player: str) -> bool:
+        """Whether ``player`` may take their action now: in the game, not acted yet,
+        the round end's advisors settled, and first in the order the rules ask for
+        (Revival 2-player active player, timing rules)."""
+        st = self.state
+        if st.finished or player not in st.players or player in st.acted:
+            return False
+        if self.unsettled_advisors():
+            return False
+        if self.setup.options.get("timing_rules") or self.setup.active_player(st.year) in st.waiting:
+            return self.waiting_in_order()[:1] == [player]
+        return True
+
     def legal_cells(self, player: str, card: str | None = None, do: str = "build") -> list[Cell]:
         """Cells where ``player`` may build ``card`` (or a reactor) right now."""
         st = self.state
-        if st.finished or player not in st.players or player in st.acted:
+        if not self._may_act(player):
             return []
         ps = st.players[player]
         station = ps.station
@@ -518,7 +531,7 @@ class Game:
             out.append({**base, "do": "build", "at": list(cell)})
         for cell in self.legal_cells(player, do="reactor"):
             out.append({**base, "do": "reactor", "at": list(cell)})
-        if not st.finished and player in st.players and player not in st.acted:
+        if self._may_act(player):
             out.append({**base, "do": "discard"})
         return out
 
