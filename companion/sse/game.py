@@ -620,17 +620,17 @@ class SseGame:
             what = "homeworld" if s.kind == "homeworld" else "system"
             raise IllegalAction("opponent-system", f"{label(to)} is {owner}'s {what}")
         if to == ps.home:
-            if ship.damaged:
-                return "repair", ()
-            raise IllegalAction("own-homeworld", f"{label(to)} is {ps.name}'s own homeworld")
+            if not ship.damaged:
+                raise IllegalAction("own-homeworld", f"{label(to)} is {ps.name}'s own homeworld")
+            # a repair trip colonises nothing, but passing opponents still costs Cities
+            self._afford(ps, paying)
+            return "repair", ()
         if owner == ps.name:
             raise IllegalAction("own-system", f"{ps.name} already controls {label(to)}")
         if s.kind == "homeworld":     # a seat without a player (a map for more players)
             raise IllegalAction("opponent-system", f"{label(to)} is a homeworld")
+        self._afford(ps, paying)
         cities = ps.cities - paying
-        if cities < 0:
-            raise IllegalAction("open-borders", f"passing {paying} opponent system(s) costs {paying} "
-                                f"Cities; {ps.name} has {ps.cities}")
         if st.unexplored(to):
             if ship.damaged:
                 raise IllegalAction("damaged-unexplored", f"the ship is damaged and {label(to)} is "
@@ -643,6 +643,14 @@ class SseGame:
         if not pieces:
             raise IllegalAction("no-pieces", f"{ps.name} has no City or Trade Station left")
         return "colonise", pieces
+
+    @staticmethod
+    def _afford(ps: PlayerState, paying: int) -> None:
+        """Open Borders: each opponent system passed costs one unused City from the reserve
+        (S Open Borders), whatever the move is for (a repair trip home included)."""
+        if paying > ps.cities:
+            raise IllegalAction("open-borders", f"passing {paying} opponent system(s) costs {paying} "
+                                f"Cities; {ps.name} has {ps.cities}")
 
     # =============================================================== applying actions
     def _apply(self, st: State, action: Any, strict: bool) -> dict:

@@ -92,6 +92,38 @@ def test_open_borders_needs_enough_cities():
     assert (4, 0) not in g2.legal_destinations("Ann", 0)
 
 
+def test_open_borders_repair_trip_home_pays_too_and_needs_a_city():
+    """Regression (found by the property test, reserve went to -1): a damaged ship going home
+    for repair colonises nothing, but passing an opponent's system still costs an unused City
+    from the reserve (S Open Borders); without one the trip is illegal and not offered."""
+    def setup(cities):
+        g = game("""
+H1 E  E E E
+.  E
+.  H2
+""", variants={"open_borders": True, "damaged_ships": True},
+                 pieces={"cities": cities, "trade_stations": 2})
+        move(g, "Ann", (2, 0), piece="trade_station")
+        move(g, "Bob", (1, 0), piece="trade_station")            # between Ann's ship and home
+        g.push({"do": "damage", "player": "Ann", "ship": 0})
+        return g
+
+    g = setup(cities=0)
+    assert g.state.players["Ann"].cities == 0
+    assert rule_of(g, M("Ann", (0, 0), piece=None)) == "open-borders"
+    assert (0, 0) not in g.legal_destinations("Ann", 0)
+    assert g.legal_destinations("Ann", 0) == {(3, 0), (4, 0), (1, 1)}
+    assert all(m.kind == "colonise" for m in g.legal_moves("Ann", 0))
+    assert g.state.players["Ann"].cities == 0                    # nothing was spent
+
+    g = setup(cities=1)                                          # with a City the trip is paid
+    a = move(g, "Ann", (0, 0), piece=None)
+    assert a["pay"] == [{"at": [1, 0], "to": "Bob"}]
+    ann, bob = g.state.players["Ann"], g.state.players["Bob"]
+    assert ann.cities == 0 and ann.paid == 1 and bob.received == 1
+    assert not ann.ships[0].damaged
+
+
 def test_open_borders_prefers_a_free_wormhole_jump():
     text = """
 H1 W E E E
