@@ -877,6 +877,7 @@ class Game:
             raise IllegalAction("wrong-turn", f"it is year {state.year}, turn {state.turn}, not "
                                 f"year {year}, turn {turn}", action=a)
         if a["do"] == "virtual":
+            self._check_round_end_settled(state, a)
             seat = a.get("seat")
             if seat not in state.setup.virtual_seats:
                 raise IllegalAction("virtual-seat", "virtual seats are used in the base 2-player "

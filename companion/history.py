@@ -15,7 +15,7 @@ import json
 import time
 from pathlib import Path
 
-from .errors import CompanionError
+from .errors import CompanionError, IllegalAction
 from .record import FORMAT as ATS_FORMAT
 from .record import dumps
 from .store import Store
@@ -42,7 +42,15 @@ def derive(record: dict) -> dict:
     players = list(setup["players"])
     out = {"format": fmt, "players": players, "races": dict(setup.get("races") or {}),
            "finished": bool(game.state.finished), "year_vp": [], "cards": [], "objectives": []}
-    score = game.score()
+    try:
+        score = game.score()
+    except IllegalAction as e:
+        if e.rule not in ("round-end", "advisor") or fmt != ATS_FORMAT:
+            raise
+        # the game is over but its round-end entries are not made yet: no result yet
+        from .scoring import score as projected
+        score = projected(game, project=True)
+        out["finished"] = False
     result = score.to_json()
     out["winners"] = result["winners"]
     out["decided_by"] = result.get("decided_by")

@@ -64,6 +64,12 @@ def score(game, state=None, *, project: bool = False) -> Score:
                                f"year {l.year} turn {l.turn}: {l.rule}", l.vp))
     if final and not project:
         from .game import round_end_report
+        open_ = game.unsettled_advisors(state) if hasattr(game, "unsettled_advisors") else {}
+        if open_:
+            from .errors import IllegalAction
+            raise IllegalAction("advisor", "settle the advisors of the last round first: "
+                                + ", ".join(f"'{k}' leans to {v} (bonus or decline)"
+                                            for k, v in open_.items()))
         broken = round_end_report(game, state)
         if broken:
             from .errors import IllegalAction

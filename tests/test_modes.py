@@ -308,3 +308,23 @@ def finish_with_advisors(g):
                     "effects": {"credits": {who: 2}}})
         for p in g.state.waiting:
             g.push({"player": p, "do": "discard", "card": "Garden"})
+
+
+def test_final_scoring_waits_for_the_last_rounds_advisors():
+    tiles = [{"name": "Tile A", "between": ["Ana", "Ben"], "actions": ["build"], "slots": 1}]
+    g = Game({"players": ["Ana", "Ben"], "options": {"advisors": tiles}}, cards=FIX)
+    while not (g.state.year == 4 and g.state.turn == 6):
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    # Ana's build in the very last turn moves the advisor towards her
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: plain", "at": [0, 1]})
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    assert g.finished
+    # the tile ends the game leaning to someone: the final scoring waits for it
+    assert g.unsettled_advisors()
+    with pytest.raises(IllegalAction) as e:
+        g.score()
+    assert e.value.rule == "advisor"
+    (tile, who), = g.unsettled_advisors().items()
+    g.push({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
+    assert g.score().final

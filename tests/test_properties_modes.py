@@ -312,7 +312,12 @@ def cheap_invariants(game: Game, supply0: int) -> None:
 
 
 def score_view(game: Game):
-    sc = game.score()
+    # a finished game whose round-end entries (advisors, removals) are still to be
+    # made refuses the final scoring: compare its projection instead
+    from companion.game import round_end_report
+    from companion.scoring import score
+    blocked = game.finished and bool(game.unsettled_advisors() or round_end_report(game))
+    sc = score(game, project=blocked)
     return sc.to_json(), sc.lines.to_dict("records")
 
 

@@ -875,6 +875,11 @@ class App:
         except MissingEntry as e:
             self.final_box.children = [self._manual_form(e.needed)]
             return
+        except IllegalAction as e:      # round-end fixes or advisors still to settle
+            self.final_box.children = [w.HTML(
+                f"<div class='final-blocked'><b>Before the final scoring:</b> "
+                f"{escape(e.detail)}</div>")]
+            return
         except UnknownCardValues as e:
             self._ask_values(e.card, e.fields)
             self.final_box.children = [w.HTML(f"<b>{escape(str(e))}</b>"), self.form_box]
