@@ -14,8 +14,8 @@ MAX_BYTES = 2_000_000
 TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
 
 
-def read_record(path: str | Path) -> dict:
-    """Load a record file, refusing oversized or malformed files with a clear message."""
+def read_text(path: str | Path) -> str:
+    """A record file's text, refusing a missing, oversized or non-UTF-8 file."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -24,24 +24,33 @@ def read_record(path: str | Path) -> dict:
     if size > MAX_BYTES:
         raise RecordError(f"{path} is {size} bytes; a record may be at most {MAX_BYTES} bytes")
     try:
-        text = path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not UTF-8 text") from None
     except OSError as e:          # a directory, no permission, ...
         raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    return parse_record(text, str(path))
 
 
-def parse_record(text: str, name: str = "record") -> dict:
+def parse_json(text: str, name: str = "record") -> Any:
+    """JSON of any record, with the size limit and a message instead of a traceback."""
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise RecordError(f"{name} is larger than {MAX_BYTES} bytes")
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, "
                           f"column {e.colno}") from None
     except RecursionError:
         raise RecordError(f"{name} is nested too deeply to be a game record") from None
+
+
+def read_record(path: str | Path) -> dict:
+    """Load a record file, refusing oversized or malformed files with a clear message."""
+    return parse_record(read_text(path), str(path))
+
+
+def parse_record(text: str, name: str = "record") -> dict:
+    data = parse_json(text, name)
     validate_record(data)
     return data
 

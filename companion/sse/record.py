@@ -51,26 +51,8 @@ def validate_manual(m: Any, i: int = 0) -> None:
 
 def load_json(path: str | Path) -> Any:
     """Read any record file with the same limits as the Among the Stars reader."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    if size > MAX_BYTES:
-        raise RecordError(f"{path} is {size} bytes; a record may be at most {MAX_BYTES} bytes")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{path} is not valid JSON: {e.msg} at line {e.lineno}, "
-                          f"column {e.colno}") from None
-    except RecursionError:
-        raise RecordError(f"{path} is nested too deeply to be a game record") from None
+    from ..record import parse_json, read_text
+    return parse_json(read_text(path), str(path))
 
 
 def sniff_format(path: str | Path) -> str | None:

@@ -27,6 +27,7 @@ from ..store import StaleGame, Store
 from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
+from .quiet import Quiet
 
 log = logging.getLogger("companion.ui")
 MAX_PLAYERS = 6
@@ -463,16 +464,7 @@ class App:
         return self.game.waiting_in_order()
 
     def _hush(self):
-        app = self
-
-        class _Hush:
-            def __enter__(self):
-                self.was, app._quiet = app._quiet, True
-
-            def __exit__(self, *exc):
-                app._quiet = self.was
-                return False
-        return _Hush()
+        return Quiet(self)
 
     def _refresh_info(self):
         st = self.game.state

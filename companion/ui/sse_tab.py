@@ -13,6 +13,7 @@ from html import escape
 
 import ipywidgets as w
 
+from .quiet import Quiet
 from ..errors import CompanionError, IllegalAction, MissingEntry
 from ..sse import hexmap as hm
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
@@ -471,16 +472,7 @@ class SseTab:
                                if n else f"Ship {self.selected} cannot move: choose another ship.")
 
     def _hush(self):
-        tab = self
-
-        class _H:
-            def __enter__(self):
-                self.was, tab._quiet = tab._quiet, True
-
-            def __exit__(self, *exc):
-                tab._quiet = self.was
-                return False
-        return _H()
+        return Quiet(self)
 
     def _ship_changed(self):
         self.selected = self.ship_pick.value
