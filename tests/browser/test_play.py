@@ -3,12 +3,11 @@ year 2): clicks and typing only, checked after every action against a shadow
 engine in the test process, then against the engine's score of the stored record.
 
 Cards used for builds: Holographic Display Area and U-Cannon, whose cost (2) and
-energy (1) the books give.  Reactors and discards name any card ("Turret",
-"Garden").  Garden's printed values are unknown in the shipped catalogue: the
-test types values for it into the card form, exactly as a player types the
-numbers of their physical card.  TYPED_GARDEN holds those values; they are
-*test input* that lands in the player's own catalogue in the test's temporary
-COMPANION_HOME, not the printed card, and nothing shipped is changed.
+energy (1) the books give, and a fixture card whose printed values are null in
+the player's catalogue (like most real cards): the test types values for it into
+the card form, as a player types the numbers of their physical card.  No real
+card gets a number the books do not give.  Reactors and discards name any card
+("Turret", "Garden").
 """
 from __future__ import annotations
 
@@ -28,10 +27,13 @@ pytestmark = pytest.mark.browser
 
 PLAYERS = ["Sandra", "George", "Thalia"]
 HDA, UC = "Holographic Display Area", "U-Cannon"
-#: what the test types into the card form for Garden (test input, not the printed card)
+#: a card the player's catalogue knows only by name and type (its numbers are null)
+FIX = "Fixture: typed at the table"
+UNKNOWN_DEF = {"name": FIX, "category": "location", "types": ["recreational"], "cost": None,
+               "energy": None, "vp": None, "max": None, "abilities": None}
+#: what the test types into the card form for it
 TYPED_GARDEN = {"cost": 1, "energy": 0, "vp": 1}
-GARDEN_DEF = {"name": "Garden", "category": "location", "types": ["recreational"],
-              **TYPED_GARDEN, "max": "none", "abilities": []}
+GARDEN_DEF = {**UNKNOWN_DEF, **TYPED_GARDEN, "max": "none", "abilities": []}
 
 
 @pytest.fixture
@@ -46,6 +48,8 @@ def shadow_home(tmp_path, monkeypatch):
 def test_one_year_through_the_page(voila_server, page, shadow_home):
     # ---------------------------------------------------------------- setup
     page.set_viewport_size({"width": 1280, "height": 1500})   # screenshots show the stations
+    voila_server.home.mkdir(parents=True, exist_ok=True)
+    (voila_server.home / "my-cards.yaml").write_text(yaml.safe_dump([UNKNOWN_DEF]))
     page.goto(voila_server.url)
     page.locator(".start-game").wait_for(state="visible")
     fill_names(page, PLAYERS)
@@ -55,17 +59,17 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
     status = page.locator(".companion-status")
     expect(status).to_contain_text("New game started")
 
-    # The shadow game knows Garden's typed values from the start; the page learns
+    # The shadow game knows the fixture card's typed values from the start; the page learns
     # them from the form below.
     g = Game({"players": PLAYERS}, cards=[GARDEN_DEF])
     settle(page, g)
     expect(page.locator(".turn-info")).to_contain_text("cards pass clockwise")
 
-    # ------------------------------------------- turn 1: Garden's values, once
-    choose(page, "Sandra", "build", "Garden")
+    # ------------------------------------ turn 1: the fixture card's values, once
+    choose(page, "Sandra", "build", FIX)
     form = page.locator(".card-form")
     form.wait_for(state="visible")
-    expect(form).to_contain_text("Enter the printed values of 'Garden'")
+    expect(form).to_contain_text(f"Enter the printed values of '{FIX}'")
     page.click(".form-save")                          # every field still empty
     expect(page.locator(".form-message")).to_contain_text(
         "Cost: please type the number printed on the card")
@@ -75,23 +79,23 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
     page.fill(".form-vp input", str(TYPED_GARDEN["vp"]))
     screenshot(page, "play-02-card-form")
     page.click(".form-save")
-    expect(status).to_contain_text("Saved the values of 'Garden' in your catalogue")
+    expect(status).to_contain_text(f"Saved the values of '{FIX}' in your catalogue")
     expect(form).to_have_count(0)
     mine = yaml.safe_load((voila_server.home / "my-cards.yaml").read_text())
     saved = {c["name"]: c for c in (mine if isinstance(mine, list) else mine.get("cards", []))}
-    assert {k: saved["Garden"][k] for k in TYPED_GARDEN} == TYPED_GARDEN
-    wait_legal(page, g.legal_cells("Sandra", "Garden"))
+    assert {k: saved[FIX][k] for k in TYPED_GARDEN} == TYPED_GARDEN
+    wait_legal(page, g.legal_cells("Sandra", FIX))
     cell(page, (0, 1)).click()
-    g.push({"player": "Sandra", "do": "build", "card": "Garden", "at": [0, 1]})
+    g.push({"player": "Sandra", "do": "build", "card": FIX, "at": [0, 1]})
     settle(page, g)
-    expect(status).to_contain_text("Sandra built Garden at [0, 1]")
+    expect(status).to_contain_text(f"Sandra built {FIX} at [0, 1]")
 
     act(page, g, "George", "build", HDA, (0, 1))
     act(page, g, "Thalia", "discard", "Garden")
     expect(page.locator(".turn-info")).to_contain_text("Turn 2")
 
     # --------------------------------------------------------------- turn 2
-    act(page, g, "Sandra", "build", "Garden", (0, 2))
+    act(page, g, "Sandra", "build", FIX, (0, 2))
     act(page, g, "George", "reactor", "Turret", (1, 0))
     act(page, g, "Thalia", "reactor", "Turret", (0, -1))
 
@@ -141,21 +145,21 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
     assert read_board(page)["Sandra"] == {"vp": "5", "credits": "6", "cubes": "1", "locations": "3"} \
         == expected_board(g)["Sandra"]
     act(page, g, "Sandra", "reactor", "Turret", (0, 3))  # entered again
-    # Garden again, by another player: its values are not asked again
-    choose(page, "George", "build", "Garden")
-    wait_legal(page, g.legal_cells("George", "Garden"))
+    # The fixture card again, by another player: its values are not asked again
+    choose(page, "George", "build", FIX)
+    wait_legal(page, g.legal_cells("George", FIX))
     expect(page.locator(".card-form")).to_have_count(0)
-    act(page, g, "George", "build", "Garden", (0, -1))
+    act(page, g, "George", "build", FIX, (0, -1))
     act(page, g, "Thalia", "build", UC, (1, -1))
 
     # --------------------------------------------------------------- turn 5
     act(page, g, "Sandra", "build", UC, (0, 4))
     act(page, g, "George", "discard", "Garden")
-    act(page, g, "Thalia", "build", "Garden", (0, 1))
+    act(page, g, "Thalia", "build", FIX, (0, 1))
 
     # --------------------------------------------------------------- turn 6
     act(page, g, "Sandra", "discard", "Garden")
-    act(page, g, "George", "build", "Garden", (-1, 0))
+    act(page, g, "George", "build", FIX, (-1, 0))
     act(page, g, "Thalia", "reactor", "Turret", (-1, 0))   # the 18th action ends year 1
     assert (g.state.year, g.state.turn) == (2, 1)
     expect(status).to_contain_text("Year 2 begins: everyone takes 10 credits; "
@@ -170,10 +174,10 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
         {"Sandra": "16", "George": "16", "Thalia": "16"}
 
     # ------------------------------------------ year 2, turn 1: first action
-    choose(page, "Sandra", "build", "Garden")
-    wait_legal(page, g.legal_cells("Sandra", "Garden"))
+    choose(page, "Sandra", "build", FIX)
+    wait_legal(page, g.legal_cells("Sandra", FIX))
     expect(page.locator(".card-form")).to_have_count(0)
-    act(page, g, "Sandra", "build", "Garden", (2, 0))
+    act(page, g, "Sandra", "build", FIX, (2, 0))
     expect(info).to_contain_text("Year 2")
     expect(info).to_contain_text("Waiting for: George, Thalia")
     screenshot(page, "play-07-year-2-first-action")
@@ -189,7 +193,7 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
     keys = ("year", "turn", "player", "do", "card", "at", "energy_from")
     assert [{k: a.get(k) for k in keys} for a in rec["actions"]] == \
         [{k: a.get(k) for k in keys} for a in g.actions]
-    garden = next(c for c in rec["cards"] if c["name"] == "Garden")
+    garden = next(c for c in rec["cards"] if c["name"] == FIX)
     assert {k: garden[k] for k in TYPED_GARDEN} == TYPED_GARDEN
     replay = Game.from_record(rec)
     table = replay.score().table.set_index("player")
@@ -207,9 +211,9 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
 # Hand check of the final numbers.  VP: the printed VP plus the immediate abilities the
 # books give (Holographic Display Area +1 per adjacent location, which the engine
 # counts for the Main Reactor next to it; U-Cannon +1 per energy cube left, MAX 3);
-# Garden gives the typed 1 VP.  Credits: 10 at the start, +10 when year 2 begins.
-# Sandra: Garden 1 + Garden 1 + HDA (2+1) + U-Cannon (3 + 2 cubes left) + Garden 1 = 11;
+# The fixture card gives the typed 1 VP.  Credits: 10 at the start, +10 when year 2 begins.
+# Sandra: fixture 1 + fixture 1 + HDA (2+1) + U-Cannon (3 + 2 cubes left) + fixture 1 = 11;
 #         10 -1 -1 -2 -1 (reactor; undone and entered again) -2 +3 +10 -1 = 15.
-# George: HDA (2+1) + U-Cannon (3 + 2 cubes: the Main Reactor paid) + Garden 1 + Garden 1
+# George: HDA (2+1) + U-Cannon (3 + 2 cubes: the Main Reactor paid) + fixture 1 + fixture 1
 #         = 10; 10 -2 -1 -2 -1 +3 -1 +10 = 16.
-# Thalia: HDA (2+1) + U-Cannon (3 + 2) + Garden 1 = 9; 10 +3 -1 -2 -2 -1 -1 +10 = 16.
+# Thalia: HDA (2+1) + U-Cannon (3 + 2) + fixture 1 = 9; 10 +3 -1 -2 -2 -1 -1 +10 = 16.
