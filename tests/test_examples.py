@@ -296,7 +296,8 @@ def test_fixture_and_shipped_cards_are_embedded(games):
 
 def test_user_catalogue_does_not_change_a_record(games, companion_home):
     """A player's own catalogue (COMPANION_HOME) cannot change a record's cards:
-    the record's `cards` overlay it."""
+    the record's `cards` overlay it.  The 9s below are a deliberately WRONG entry
+    (a mistyped card) that must have no effect; they are not card data."""
     (companion_home / "my-cards.yaml").write_text(
         "- name: Holographic Display Area\n  types: [recreational]\n  cost: 9\n  energy: 0\n"
         "  vp: 9\n  max: none\n  abilities: []\n", encoding="utf-8")
