@@ -15,7 +15,7 @@ from typing import Any, Iterable
 from . import abilities as abl
 from .catalogue import Card, Catalogue, parse_entries
 from .errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
-from .station import LOCATION, MAIN, PLACEHOLDER, REACTOR, Cell, Placed, Station, as_cell
+from .station import LOCATION, PLACEHOLDER, REACTOR, Cell, Placed, Station, as_cell
 
 from .record import FORMAT  # noqa: E402
 YEARS = 4

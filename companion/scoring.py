@@ -130,7 +130,7 @@ def _end_of_game(game, state, p: str, manual: _ManualBook, missing: list[str], *
                  lenient: bool = False, explain: bool = True) -> list[dict]:
     try:
         return _end_of_game_strict(game, state, p, manual, missing, explain=explain)
-    except UnknownCardValues as e:
+    except UnknownCardValues:
         if not lenient:
             raise
         # projection: score what is known, say what is not

@@ -7,9 +7,7 @@ once; the game shown is always the replay of the stored record.
 from __future__ import annotations
 
 import base64
-import io
 import itertools
-import json
 import logging
 import random
 import traceback
@@ -20,7 +18,7 @@ import ipywidgets as w
 from .. import render
 from ..catalogue import Catalogue, save_user_card
 from ..errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
-from ..game import Game, Setup
+from ..game import Game
 from ..paths import user_dir
 from ..record import dumps, parse_record
 from ..store import StaleGame, Store
@@ -89,7 +87,6 @@ class App:
         self.store = store or Store()
         self.game: Game | None = None
         self.gid: str | None = None
-        self.selected_player: str | None = None
         self._pending: dict | None = None
         self._buttons: dict[tuple[int, int], w.Button] = {}
 
@@ -425,7 +422,6 @@ class App:
             self.entry_action.options = acts
             self.entry_action.value = "build"
         self.explorer.reset(game)
-        self.selected_player = None
         self._pending = None
         self.form_box.children = []
         self.undo_box.children = []

@@ -8,7 +8,6 @@ from html import escape
 import ipywidgets as w
 
 from .. import render, whatif
-from ..errors import CompanionError
 
 TOP_ROWS = 15
 

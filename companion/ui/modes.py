@@ -211,7 +211,6 @@ class ModePanel:
     def _advisors(self, unsettled):
         rows = [w.HTML("<b>Round end — advisors:</b> the player each advisor leans to takes its "
                        "bonus (type what it gave) or declines it for 1 VP.")]
-        g = self.app.game
         for tile, who in unsettled.items():
             vp = w.Text(description="VP", placeholder="0")
             credits = w.Text(description="credits", placeholder="0")

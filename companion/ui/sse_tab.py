@@ -14,7 +14,7 @@ from html import escape
 import ipywidgets as w
 
 from .quiet import Quiet
-from ..errors import CompanionError, IllegalAction, MissingEntry
+from ..errors import CompanionError, MissingEntry
 from ..sse import hexmap as hm
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
 from ..sse.hexmap import EFFECT_NAMES, EFFECTS, HexMap, System
