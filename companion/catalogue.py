@@ -324,6 +324,51 @@ def _load_cached(path: Path) -> list[Card]:
     return cards
 
 
+def _merge_ability(base: dict, over: dict) -> dict | None:
+    """``over`` with its null values filled from ``base``; None if the two are
+    not the same kind of ability (then they cannot be merged value by value)."""
+    kind = lambda ab: [k for k in ABILITY_KINDS if k in ab]
+    if kind(base) != kind(over):
+        return None
+    if "per" in over and over.get("per") != base.get("per"):
+        return None
+    out = copy.deepcopy(dict(over))
+    for k, v in base.items():
+        if out.get(k) is None and v is not None:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def _merge_abilities(base, over):
+    if over is None:
+        return base
+    if base is None:
+        return over
+    if len(base) == len(over):
+        merged = [_merge_ability(b, o) for b, o in zip(base, over)]
+        if all(m is not None for m in merged):
+            return tuple(merged)
+    # different shapes: a fully known list wins over one with unknown values
+    unknown = lambda abs_: any(ability_unknowns(ab) for ab in abs_)
+    if unknown(over) and not unknown(base):
+        return base
+    return over
+
+
+def merge_card(base: Card, over: Card) -> Card:
+    """``over`` laid on ``base`` value by value: every value ``over`` knows wins;
+    every value it does not know (``null``) is taken from ``base``.  A null never
+    hides a known value, so a record's embedded copy of a card (written while
+    the card was unknown) does not hide the values a player typed since."""
+    if base.category != over.category:
+        return over
+    pick = lambda k: getattr(over, k) if getattr(over, k) is not None else getattr(base, k)
+    return Card(name=over.name, category=over.category, types=pick("types"),
+                cost=pick("cost"), energy=pick("energy"), vp=pick("vp"), max=pick("max"),
+                abilities=_merge_abilities(base.abilities, over.abilities),
+                extra={**copy.deepcopy(base.extra), **copy.deepcopy(over.extra)})
+
+
 # ---------------------------------------------------------------------------
 # Catalogue with overlays
 # ---------------------------------------------------------------------------
@@ -357,9 +402,13 @@ class Catalogue:
         return cat
 
     def overlay(self, cards: Iterable[Card]) -> "Catalogue":
+        """A new catalogue with ``cards`` laid over this one, value by value
+        (:func:`merge_card`): a known value in the new layer wins, and its
+        ``null`` (not known yet) never hides a value this one knows."""
         new = Catalogue(self._cards.values())
         for c in cards:
-            new._cards[c.name.lower()] = c
+            old = new._cards.get(c.name.lower())
+            new._cards[c.name.lower()] = merge_card(old, c) if old is not None else c
         return new
 
     # queries --------------------------------------------------------------
@@ -378,9 +427,20 @@ class Catalogue:
     def names(self, category: str = "location") -> list[str]:
         return sorted(c.name for c in self._cards.values() if c.category == category)
 
-    def suggest(self, name: str, n: int = 3) -> list[str]:
+    def suggest(self, name: str, n: int = 3,
+                categories: tuple[str, ...] = ("location", "conflict")) -> list[str]:
+        """Names of ``categories`` that ``name`` may be the start of, or a
+        misspelling of (what a player typing a card's name means)."""
         import difflib
-        names = [c.name for c in self._cards.values()]
+        names = [c.name for c in self._cards.values() if c.category in categories]
+        typed = str(name).strip().lower()
+        if not typed:
+            return []
+        starts = sorted(x for x in names if x.lower().startswith(typed))
+        words = sorted(x for x in names if x not in starts
+                       and any(w.startswith(typed) for w in x.lower().split()))
+        if starts or words:
+            return (starts + words)[:n]
         return difflib.get_close_matches(str(name), names, n=n, cutoff=0.6)
 
 
@@ -397,11 +457,15 @@ def load_user_cards(path: Path | None = None) -> list[Card]:
 
 
 def save_user_card(card: Card, path: Path | None = None) -> Path:
-    """Add or replace one card in the player's catalogue file (atomic write)."""
+    """Add one card to the player's catalogue file, merged value by value with
+    what the file already holds (:func:`merge_card`); atomic, and safe when
+    several pages save at once (the file is locked while it is rewritten)."""
     path = Path(path) if path else user_catalogue_path()
-    cards = {c.name.lower(): c for c in load_user_cards(path)}
-    cards[card.name.lower()] = card
-    _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
+    with _locked(path):
+        cards = {c.name.lower(): c for c in load_user_cards(path)}
+        old = cards.get(card.name.lower())
+        cards[card.name.lower()] = merge_card(old, card) if old is not None else card
+        _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return path
 
 
@@ -418,15 +482,38 @@ def import_user_catalogue(src: Path | str, path: Path | None = None) -> list[str
     """
     incoming = load_yaml(src)
     path = Path(path) if path else user_catalogue_path()
-    cards = {c.name.lower(): c for c in load_user_cards(path)}
-    for c in incoming:
-        cards[c.name.lower()] = c
-    _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
+    with _locked(path):
+        cards = {c.name.lower(): c for c in load_user_cards(path)}
+        for c in incoming:
+            old = cards.get(c.name.lower())
+            cards[c.name.lower()] = merge_card(old, c) if old is not None else c
+        _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return [c.name for c in incoming]
+
+
+class _locked:
+    """An exclusive lock on ``path`` (a side file), for read-modify-write."""
+
+    def __init__(self, path: Path):
+        self.lock = Path(path).with_name(Path(path).name + ".lock")
+
+    def __enter__(self):
+        import fcntl
+        self.lock.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = open(self.lock, "a")
+        fcntl.flock(self.fh, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        import fcntl
+        fcntl.flock(self.fh, fcntl.LOCK_UN)
+        self.fh.close()
+        return False
 
 
 def _write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    import os
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)

@@ -8,6 +8,7 @@ queries.  The state is always the replay of the record.
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -518,6 +519,105 @@ class Game:
         return [r for r in self.state.station(player).reactors_in_range(as_cell(list(cell)), ENERGY_REACH)
                 if r[2] > 0]
 
+    def energy_options(self, player: str, cell, energy: int) -> list[dict]:
+        """Every way the reactors within reach of ``cell`` can pay ``energy`` cubes:
+        ``{"energy_from": [[r, c], ...], "label": str, "default": bool}``; the
+        documented default payer (nearest reactor, then most cubes) is marked."""
+        if not energy:
+            return []
+        station = self.state.station(player)
+        cell = as_cell(list(cell))
+        payers = [(c, cubes) for c, _, cubes in station.reactors_in_range(cell, ENERGY_REACH)
+                  if cubes > 0]
+        default = station.default_energy(cell, energy, ENERGY_REACH)
+        out = []
+        for combo in itertools.combinations_with_replacement([c for c, _ in payers], energy):
+            if all(combo.count(c) <= cubes for c, cubes in payers):
+                parts = [f"{station.cells[c].label} {list(c)} ×{combo.count(c)}"
+                         for c in dict.fromkeys(combo)]
+                out.append({"energy_from": [list(c) for c in combo], "label": " + ".join(parts),
+                            "default": default is not None and list(combo) == list(default)})
+        return out
+
+    def needs(self, action: dict) -> dict:
+        """What ``action`` still needs from the players before it can be pushed.
+
+        A query (nothing changes).  Raises :class:`IllegalAction` if the action
+        breaks a rule whatever the players answer.  Returns a dict with, when
+        needed:
+
+        - ``values``: ``{"card", "fields"}``: printed values nobody has typed yet
+          (ask them first: nothing else can be checked without them);
+        - ``energy_from``: the options of :meth:`energy_options` when there is a
+          choice of reactors (and ``energy_from`` is not given);
+        - ``choices``: ``{"card", "players", "options": [(value, label), ...]}``
+          for an ability that makes every other player choose (School of Alien
+          Cultures: pay 1 credit or lose 2 VP);
+        - ``manual_vp``: ``{"card", "prompt"}`` when the VP an ability gives now
+          is typed by the players;
+        - ``spaceships``: ``{"card", "count", "spots": [[player, [r, c]], ...]}``.
+        """
+        if not isinstance(action, dict):
+            raise IllegalAction("malformed", "an action must be an object")
+        a = dict(action)
+        out: dict = {}
+        if a.get("do") != "build":
+            self.check(a)
+            return out
+        name = a.get("card")
+        try:
+            card = self.card(name if isinstance(name, str) else "")
+        except IllegalAction as e:
+            raise IllegalAction(e.rule, e.detail, action=a) from None
+        player = a.get("player")
+        if not self._may_act(player) and player in self.state.players:
+            self.check(a)               # names the rule (order, already acted, ...)
+        station = self.state.station(player) if player in self.state.players else None
+        missing = card.unknown_for_build()
+        if not missing and station is not None and card.max is None \
+                and station.copies_of(card.name) >= 1:
+            missing = ["max"]
+        if missing:
+            try:                        # a cell that no values can make legal: say so first
+                cell = as_cell(a.get("at"))
+                if station is not None and (cell in station or not station.is_adjacent_to_built(cell)):
+                    self.check({**a, "card": card.name})
+            except ValueError:
+                pass
+            return {"values": {"card": card.name, "fields": missing}}
+        filled = dict(a)
+        others = [p for p in self.setup.players if p != player]
+        for ab in card.abilities or ():
+            if ab.get("when") != "immediate":
+                continue
+            if "choice" in ab and "choices" not in a:
+                out["choices"] = {"card": card.name, "players": others,
+                                  "options": [("pay", f"pay {ab['pay']} credit"
+                                               + ("s" if ab["pay"] != 1 else "")),
+                                              ("lose", f"lose {ab['lose']} VP")]}
+                filled["choices"] = {p: "pay" for p in others}
+            if "manual" in ab and "manual_vp" not in a:
+                out["manual_vp"] = {"card": card.name,
+                                    "prompt": f"VP '{card.name}' gives now (from its ability)"}
+                filled["manual_vp"] = 0
+            if "spaceships" in ab and "spaceships" not in a and self.setup.options.get("spaceships"):
+                spec = out.setdefault("spaceships", {"card": card.name, "count": 0, "spots": []})
+                spec["count"] += ab["spaceships"]
+                target = ab.get("target", "other")
+                for p in self.setup.players:
+                    if target != "any" and ((target == "self") != (p == player)):
+                        continue
+                    for c in self.state.station(p).frontier():
+                        if [p, list(c)] not in spec["spots"]:
+                            spec["spots"].append([p, list(c)])
+                filled["spaceships"] = []
+        self.check(filled)              # every other rule, whatever the answers
+        if "energy_from" not in a and card.energy:
+            opts = self.energy_options(player, a["at"], card.energy)
+            if len(opts) > 1:
+                out["energy_from"] = opts
+        return out
+
     def legal_actions(self, player: str, card: str) -> list[dict]:
         """Every legal action for ``player`` holding ``card`` (default energy payers)."""
         st = self.state
@@ -538,6 +638,30 @@ class Game:
     def score(self):
         from .scoring import score
         return score(self)
+
+    def final_needs(self) -> dict:
+        """What stands between the game and its final table, all at once (a query):
+
+        - ``blocked``: messages for what must be entered in the game first
+          (advisors to settle, round-end removals);
+        - ``values``: cards, races and objectives whose printed values are needed
+          (``{"card", "fields", "why"}``), for the card form;
+        - ``manual``: entries only the players can type (scoring.manual_requests).
+
+        All empty once :meth:`score` can give the final table.
+        """
+        from .scoring import manual_requests, unknown_for_scoring
+        out: dict = {"blocked": [], "values": [], "manual": []}
+        if not self.state.finished:
+            return out
+        for tile, who in self.unsettled_advisors().items():
+            out["blocked"].append(f"the advisor of '{tile}' leans to {who}: take its bonus or "
+                                  "decline it for 1 VP (R 4)")
+        for v in round_end_report(self):
+            out["blocked"].append(f"{v['message']} (B 5)")
+        out["values"] = unknown_for_scoring(self)
+        out["manual"] = manual_requests(self)
+        return out
 
     def trial(self, action: dict, *, state: State | None = None,
               end_turn: bool = False) -> tuple[dict, State]:

@@ -284,6 +284,87 @@ def _objectives(game, state, manual: _ManualBook, missing: list[str], *,
     return out
 
 
+def manual_requests(game, state=None) -> list[dict]:
+    """What the final scoring needs typed by the players, one request each:
+    ``{"kind": "ability"|"race"|"objective", "source", "player"?, "at"?}``.
+    The same entries :func:`score` reports as missing (MissingEntry)."""
+    state = state if state is not None else game.state
+    book = _ManualBook(game.manual)
+    out = []
+    for p in state.setup.players:
+        st = state.players[p].station
+        for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
+            card = game.catalogue.get(st.cells[cell].card)
+            for ab in (card.abilities or ()) if card is not None else ():
+                if ab.get("when") == "end" and "manual" in ab \
+                        and not book.find(card.name, p, at=list(cell)):
+                    out.append({"kind": "ability", "source": card.name, "player": p,
+                                "at": list(cell)})
+        race = game.catalogue.get(state.setup.races[p]) if p in state.setup.races else None
+        for ab in (race.abilities or ()) if race is not None else ():
+            if ab.get("when") == "end" and "manual" in ab and not book.find(race.name, p):
+                out.append({"kind": "race", "source": race.name, "player": p})
+    in_play = [(o, None) for o in state.setup.objectives]
+    in_play += [(o, p) for p, o in state.setup.secret_objectives.items()]
+    for name, owner in in_play:
+        obj = game.catalogue.get(name)
+        if obj is None or "most" in obj.extra or "least" in obj.extra:
+            continue
+        got = book.find(obj.name, any_player=True)
+        if owner:
+            got = [m for m in got if m.get("player") in (owner, None)]
+        if not got:
+            out.append({"kind": "objective", "source": obj.name,
+                        **({"player": owner} if owner else {})})
+    return out
+
+
+def unknown_for_scoring(game, state=None) -> list[dict]:
+    """Every race, objective and built card whose printed values the final
+    scoring needs and nobody has typed yet: ``{"card", "fields", "why"}``."""
+    from .catalogue import ability_unknowns
+    state = state if state is not None else game.state
+    out: dict[str, dict] = {}
+
+    def add(card, fields, why):
+        e = out.setdefault(card.name.lower(), {"card": card.name, "fields": [], "why": why})
+        e["fields"] += [f for f in fields if f not in e["fields"]]
+
+    for p, r in state.setup.races.items():
+        race = game.catalogue.get(r)
+        if race.abilities is None:
+            add(race, ["abilities"], "the race tile's scoring is needed")
+        else:
+            for i, ab in enumerate(race.abilities):
+                if ab.get("when") in ("end", None) and ability_unknowns(ab):
+                    add(race, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
+                        "the race tile's scoring is needed")
+    for name in list(state.setup.objectives) + list(state.setup.secret_objectives.values()):
+        obj = game.catalogue.get(name)
+        if ("most" in obj.extra or "least" in obj.extra) and obj.vp is None:
+            add(obj, ["vp"], "the objective is scored at the end")
+    for p in state.setup.players:
+        st = state.players[p].station
+        for cell, placed in sorted(st.cells.items()):
+            if placed.kind != LOCATION:
+                continue
+            card = game.catalogue.get(placed.card)
+            for i, ab in enumerate(card.abilities or ()):
+                if ab.get("when") == "end" and ability_unknowns(ab):
+                    add(card, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
+                        "its end-of-game ability is scored")
+    if not out:
+        # what only the scoring itself finds (e.g. types an ability counts)
+        try:
+            manual = _ManualBook(game.manual)
+            for p in state.setup.players:
+                _end_of_game_strict(game, state, p, manual, [], explain=False)
+            _objectives(game, state, manual, [])
+        except UnknownCardValues as e:
+            add(game.catalogue.get(e.card), e.fields, e.detail)
+    return list(out.values())
+
+
 def objective_claims(game, state=None) -> pd.DataFrame:
     """Who claims each measurable objective now, with every player's measure."""
     state = state if state is not None else game.state

@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS actions (
 
 
 #: schema version (PRAGMA user_version) and the steps that reach it
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
     1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
@@ -67,6 +67,11 @@ MIGRATIONS = {
             objective TEXT NOT NULL, player TEXT NOT NULL, vp INTEGER NOT NULL)""",
         "CREATE INDEX IF NOT EXISTS g_cards_game ON g_cards(game_id)",
         "CREATE INDEX IF NOT EXISTS g_objectives_game ON g_objectives(game_id)"],
+    # 2 -> 3: a finished game whose final scoring waits for values the players still
+    # have to type is told apart from a record that no longer replays (g_results.error);
+    # every game is derived again, since version 2 flagged such games as errors
+    3: ["ALTER TABLE g_results ADD COLUMN waiting TEXT",
+        "UPDATE g_results SET derived_at = 0"],
 }
 
 
@@ -185,9 +190,56 @@ class Store:
             c.execute("UPDATE games SET updated=? WHERE id=?", (time.time(), gid))
 
     def set_cards(self, gid: str, cards: list[dict]) -> None:
+        """Replace the game's card definitions (import, repair).  Pages adding
+        values a player typed use :meth:`merge_cards`, which never loses any."""
         with self._tx() as c:
             c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
                       (json.dumps(cards), time.time(), gid))
+
+    def merge_cards(self, gid: str, cards: list[dict]) -> list[dict]:
+        """Add card definitions to the game, value by value, in one transaction:
+        a known value wins, a ``null`` never hides a known one, and cards other
+        pages saved meanwhile are kept.  Returns the game's cards afterwards."""
+        from .catalogue import merge_card, parse_card
+        with self._tx() as c:
+            row = c.execute("SELECT cards FROM games WHERE id=?", (gid,)).fetchone()
+            if row is None:
+                raise StoreError(f"no saved game with id {gid}")
+            have = {}
+            for d in json.loads(row[0]):
+                have[str(d.get("name", "")).lower()] = d
+            for d in cards:
+                key = str(d["name"]).lower()
+                if key in have:
+                    d = merge_card(parse_card(have[key]), parse_card(d)).to_dict()
+                have[key] = d
+            out = sorted(have.values(), key=lambda d: str(d.get("name", "")))
+            c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
+                      (json.dumps(out), time.time(), gid))
+        return out
+
+    def add_manual(self, gid: str, entries: list[dict]) -> list[dict]:
+        """Add the players' typed final-scoring entries, in one transaction; an
+        entry for the same source, player and cell replaces the earlier one, and
+        entries other pages saved meanwhile are kept.  Returns them all."""
+        def key(m):
+            return (str(m.get("source", "")).lower(), m.get("player"),
+                    tuple(m["at"]) if m.get("at") else None)
+        with self._tx() as c:
+            row = c.execute("SELECT manual FROM games WHERE id=?", (gid,)).fetchone()
+            if row is None:
+                raise StoreError(f"no saved game with id {gid}")
+            have = {key(m): m for m in json.loads(row[0])}
+            for m in entries:
+                if m.get("player") is None:      # "nobody claimed it" replaces any claim
+                    have = {k: v for k, v in have.items() if k[0] != key(m)[0]}
+                else:
+                    have.pop((key(m)[0], None, key(m)[2]), None)
+                have[key(m)] = m
+            out = list(have.values())
+            c.execute("UPDATE games SET manual=?, updated=? WHERE id=?",
+                      (json.dumps(out), time.time(), gid))
+        return out
 
     def set_manual(self, gid: str, manual: list[dict]) -> None:
         with self._tx() as c:

@@ -350,3 +350,38 @@ class Sandbox:
         self.start = len(self.real.actions)
         self._seen = copy.deepcopy(self.real.actions)
         return applied
+
+
+def preview_card(game: Game, card, player: str | None, cell=None) -> str:
+    """What ``card`` (a definition being typed, not yet saved) would score here and
+    now, in words: for a location built by ``player`` at ``cell``, the VP it gives
+    now and the change to the projected final score; for a race (``cell`` None),
+    the VP its end-of-game scoring would give ``player`` if the game ended now.
+    Nothing is changed: the definition is tried on a branch of the game."""
+    if player is None or player not in game.state.players:
+        return ""
+    branch = game.branch()
+    try:
+        branch.define(card)
+    except CompanionError as e:
+        return f"These values do not fit the game so far: {e}"
+    state = _planning(branch.state, player)
+    before = project_player(branch, state, player)
+    if card.category == "race":
+        lines = [l for l in score(branch, state, project=True).lines.itertuples()
+                 if l.player == player and l.source == card.name]
+        vp = sum(l.vp for l in lines)
+        return f"If the game ended now, this race tile would give {player} {vp} VP."
+    if cell is None:
+        return ""
+    action = _fill_choices(branch, state, {"player": player, "do": "build", "card": card.name,
+                                           "at": list(cell)})
+    try:
+        _, after_state = branch.trial(action, state=state)
+    except IllegalAction as e:
+        return f"Not legal at {list(cell)}: {e.detail}"
+    now = after_state.players[player].vp - state.players[player].vp
+    after = project_player(branch, after_state, player)
+    change = after["total"] - before["total"]
+    return (f"Built at {list(cell)} now: {now:+d} VP on the track; projected final score "
+            f"{change:+d} VP ({after['total']} in all).")
