@@ -480,17 +480,46 @@ class SseGame:
     def ships(self, player: str) -> list[Ship]:
         return list(self.state.players[player].ships)
 
-    def legal_moves(self, player: str, ship: int, state: State | None = None) -> list[Move]:
+    def legal_moves(self, player: str, ship: int, state: State | None = None, *,
+                    piece: str | None = None) -> list[Move]:
         """Every legal destination of ``player``'s ship number ``ship`` (a query; whether or
-        not it is that player's turn)."""
+        not it is that player's turn).
+
+        ``piece`` (``city`` or ``trade_station``): only the destinations where a move
+        colonising with that piece is legal, i.e. the piece is in the move's ``pieces``
+        (none left, or no City left after paying to pass under Open Borders, and the
+        destination is not offered; an Unexplored System is entered with a City).  A repair
+        at home places no piece and is kept whatever the piece.  ``None``: every move."""
+        if piece is not None and piece not in PIECES:
+            raise ValueError(f"piece is one of {', '.join(PIECES)} or None, not {piece!r}")
         st = state or self.state
         ps = st.players[player]
         if not (0 <= ship < len(ps.ships)):
             return []
-        return list(self._destinations(st, ps, ps.ships[ship]).values())
+        moves = list(self._destinations(st, ps, ps.ships[ship]).values())
+        if piece is not None:
+            moves = [m for m in moves if m.kind == "repair" or piece in m.pieces]
+        return moves
 
-    def legal_destinations(self, player: str, ship: int) -> set[Hex]:
-        return {m.to for m in self.legal_moves(player, ship)}
+    def legal_destinations(self, player: str, ship: int, *, piece: str | None = None) -> set[Hex]:
+        return {m.to for m in self.legal_moves(player, ship, piece=piece)}
+
+    def pieces_left(self, player: str, state: State | None = None) -> dict[str, int]:
+        """The player's reserve: ``{"city": n, "trade_station": m}``."""
+        ps = (state or self.state).players[player]
+        return {"city": ps.cities, "trade_station": ps.trade_stations}
+
+    def placeable_pieces(self, player: str, state: State | None = None) -> tuple[str, ...]:
+        """The pieces ``player`` can colonise with now, City first: each kind with at least
+        one left in the reserve (S Colonize: "from your reserves").  Nothing once the game
+        is over or the player has passed for the rest of the game.  Whether a given
+        destination takes that piece is :meth:`legal_moves` with ``piece=``."""
+        st = state or self.state
+        ps = st.players[player]
+        if st.finished or ps.passed:
+            return ()
+        left = self.pieces_left(player, st)
+        return tuple(p for p in PIECES if left[p] > 0)
 
     def can_move(self, player: str, state: State | None = None) -> bool:
         st = state or self.state
@@ -823,6 +852,10 @@ class SseGame:
 
     # -- Unexplored Systems ----------------------------------------------------------
     def _explore(self, st: State, ps: PlayerState, ship: Ship, to: Hex, a: dict, index: int) -> None:
+        if a.get("piece") not in (None, "city"):
+            # whatever the tile shows, a Trade Station never enters: say so before the tile
+            raise IllegalAction("unexplored-city", "an Unexplored System is colonised with a City",
+                                action=a)
         known = st.map[to]
         rv = a.get("reveal")
         if rv is None and known.effect:

@@ -25,6 +25,7 @@ from ..store import StaleGame
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
 LEGAL = "#16a34a"
+PLURAL = {"city": "Cities", "trade_station": "Trade Stations"}
 STYLE = """<style>
 .sse-root .sse-board { padding-bottom: 18px; }
 .sse-root .sse-hex { clip-path: polygon(50% 0%, 100% 25%, 100% 75%, 50% 100%, 0% 75%, 0% 25%);
@@ -33,6 +34,8 @@ STYLE = """<style>
 .sse-root .sse-hex.legal { font-size: 15px; font-weight: bold; }
 .sse-root .sse-hex.selected { font-weight: bold; text-decoration: underline; }
 .sse-root .sse-hex.ghost { opacity: 0.35; }
+.sse-root .sse-piece button.mod-active, .sse-root .sse-ship-pick button.mod-active {
+  background-color: #1e3a8a !important; color: white !important; font-weight: bold; }
 .sse-root .sse-score td, .sse-root .sse-score th,
 .sse-root .sse-final-table td, .sse-root .sse-final-table th,
 .sse-root .sse-whatif-table td, .sse-root .sse-whatif-table th { padding: 2px 8px; text-align: left; }
@@ -330,13 +333,17 @@ class SseTab:
         self.turn.add_class("sse-turn")
         self.scoreboard = w.HTML()
         self.scoreboard.add_class("sse-score")
-        self.piece = w.ToggleButtons(options=[("City", "city"), ("Trade Station", "trade_station")],
-                                     value="city", description="Colonise with")
+        # the options are the pieces the engine says the player to move can place, with how
+        # many are left (see _refresh_piece); every new situation starts again from City
+        self.piece = w.ToggleButtons(options=[], description="Colonise with")
         self.piece.add_class("sse-piece")
+        self.piece_note = w.HTML()
+        self.piece_note.add_class("sse-piece-note")
         self.ship_pick = w.ToggleButtons(options=[], description="Ship")
         self.ship_pick.add_class("sse-ship-pick")
         self._quiet = False
         self.ship_pick.observe(self.guarded(lambda _: self._quiet or self._ship_changed()), "value")
+        self.piece.observe(self.guarded(lambda _: self._quiet or self._piece_changed()), "value")
         self.hint = w.HTML()
         self.hint.add_class("sse-hint")
         self.board = HexBoard(self.guarded(self._clicked))
@@ -360,7 +367,8 @@ class SseTab:
         self.epic_box = w.VBox()
         self.campaign_box = w.VBox()
         self.campaign_box.add_class("sse-campaign")
-        self.entry = w.VBox([w.HBox([self.ship_pick]), self.piece, self.hint, self.extra])
+        self.entry = w.VBox([w.HBox([self.ship_pick]), w.HBox([self.piece, self.piece_note]),
+                             self.hint, self.extra])
         self.play_screen = w.VBox([
             self.turn, self.scoreboard, self.entry, self.board.grid, self.final, self.epic_box,
             self.campaign_box,
@@ -395,6 +403,7 @@ class SseTab:
         self.entry.layout.display = "none" if st.finished else ""
         self._refresh_turn()
         self._refresh_score()
+        self._refresh_piece()
         self._refresh_ships()
         self._refresh_board()
         self._refresh_whatif()
@@ -449,6 +458,7 @@ class SseTab:
             self.selected = None
             with self._hush():
                 self.ship_pick.options = []
+            self._refresh_hint()
             return
         ps = st.players[st.current]
         opts = []
@@ -462,14 +472,55 @@ class SseTab:
             with self.ship_pick.hold_sync():
                 self.ship_pick.options = opts
                 self.ship_pick.value = self.selected
-        if self.selected is None:
+        self._refresh_hint()
+
+    def _refresh_hint(self):
+        g = self.game
+        st = g.state
+        if st.finished or st.current is None:
+            self.hint.value = ""
+        elif self.selected is None:
             self.hint.value = (f"{escape(st.current)}: click one of your ships on the board (or "
-                               "pick it above), then a green system to move there.")
+                               "pick it above), choose the piece, then click a green system to "
+                               "move there.")
+        elif not g.legal_moves(st.current, self.selected):
+            self.hint.value = f"Ship {self.selected} cannot move: choose another ship."
         else:
-            n = len(g.legal_moves(ps.name, self.selected))
-            self.hint.value = (f"Ship {self.selected} selected: {n} legal destination(s) in green. "
-                               "Click one to move there and colonise it with the piece chosen above."
-                               if n else f"Ship {self.selected} cannot move: choose another ship.")
+            n = len(self._legal())
+            piece = PIECE_NAMES.get(self.piece.value)
+            what = f" for a {piece}" if piece else ""
+            self.hint.value = (f"Ship {self.selected} selected: {n} legal destination(s){what} in "
+                               "green. Click one to move there and colonise it with the piece "
+                               "chosen above." if n else
+                               f"Ship {self.selected}: no legal destination{what}; choose another "
+                               "piece or another ship.")
+
+    def _refresh_piece(self):
+        """The piece choice of the player to move, back to City (the usual piece).
+
+        Called on every new situation (a move, undo, reload, a new or resumed game, another
+        ship selected), so a Trade Station is only ever placed on purpose.  The options are
+        the pieces the engine says the player can place, each with how many are left; a
+        kind with none left is not offered."""
+        g = self.game
+        st = g.state
+        player = st.current
+        can = g.placeable_pieces(player) if player is not None else ()
+        left = g.pieces_left(player) if player is not None else {}
+        opts = [(f"{PIECE_NAMES[p]} ({left[p]} left)", p) for p in can]
+        with self._hush():
+            with self.piece.hold_sync():
+                self.piece.options = opts
+                self.piece.tooltips = [f"{left[p]} {PLURAL[p] if left[p] != 1 else PIECE_NAMES[p]} "
+                                       f"left in {player}'s reserve" for p in can]
+                self.piece.value = "city" if "city" in can else (can[0] if can else None)
+        gone = [PLURAL[p] for p in left if left[p] == 0]
+        self.piece_note.value = (f"<span style='color:#8a4b00'>{escape(player)} has no "
+                                 f"{' and no '.join(gone)} left</span>" if gone else "")
+
+    def _piece_changed(self):
+        self._refresh_hint()
+        self._refresh_board()
 
     def _hush(self):
         return Quiet(self)
@@ -478,15 +529,19 @@ class SseTab:
         self.selected = self.ship_pick.value
         self._pending = None
         self.extra.children = []
+        self._refresh_piece()
         self._refresh_ships()
         self._refresh_board()
         self._refresh_whatif()
 
     def _legal(self) -> dict:
+        """The green destinations: legal for the selected ship *and* the selected piece
+        (with no piece left to choose, the engine's moves are the repairs at home)."""
         g = self.game
         if self.selected is None or g.state.finished:
             return {}
-        return {m.to: m for m in g.legal_moves(g.state.current, self.selected)}
+        return {m.to: m for m in g.legal_moves(g.state.current, self.selected,
+                                               piece=self.piece.value)}
 
     def _refresh_board(self):
         g = self.game
@@ -562,6 +617,7 @@ class SseTab:
             self.selected = (movable or mine)[0].id
             self._pending = None
             self.extra.children = []
+            self._refresh_piece()
             self._refresh_ships()
             self._refresh_board()
             self._refresh_whatif()

@@ -73,10 +73,19 @@ def wait_legal(page, cells) -> None:
         raise AssertionError(f"legal hexes shown {page.evaluate(_LEGAL)}, expected {want}") from None
 
 
-def choose_piece(page, piece: str) -> None:
-    label = {"city": "City", "trade_station": "Trade Station"}[piece]
-    page.locator(".sse-piece button", has_text=label).first.click()
-    expect(page.locator(".sse-piece button.mod-active")).to_have_text(label)
+PIECE_LABEL = {"city": "City", "trade_station": "Trade Station"}
+
+
+def piece_shown(page, g: SseGame, piece: str) -> None:
+    """The piece choice shows ``piece`` selected, with how many the player to move has left."""
+    left = g.pieces_left(g.current)[piece]
+    expect(page.locator(".sse-piece button.mod-active")).to_have_text(
+        f"{PIECE_LABEL[piece]} ({left} left)")
+
+
+def choose_piece(page, g: SseGame, piece: str) -> None:
+    page.locator(".sse-piece button", has_text=PIECE_LABEL[piece]).first.click()
+    piece_shown(page, g, piece)
 
 
 def play_move(page, g: SseGame, ship: int, to, piece: str = "city") -> dict:
@@ -89,8 +98,12 @@ def play_move(page, g: SseGame, ship: int, to, piece: str = "city") -> dict:
         page.locator(".sse-ship-pick button", has_text=f"{ship} at").click()
     else:
         hexbtn(page, at).click()
-    wait_legal(page, g.legal_destinations(player, ship))
-    choose_piece(page, piece)
+    # the choice is back on City: the green systems are those a City can colonise
+    piece_shown(page, g, "city")
+    wait_legal(page, g.legal_destinations(player, ship, piece="city"))
+    if piece != "city":
+        choose_piece(page, g, piece)
+        wait_legal(page, g.legal_destinations(player, ship, piece=piece))
     hexbtn(page, to).click()
     norm = g.push({"player": player, "ship": ship, "to": list(to), "piece": piece})
     settle(page, g)
@@ -146,7 +159,7 @@ def test_two_player_game_through_the_page(voila_server, page):
     ann = g.current
     assert ann == "Ann"
     hexbtn(page, g.state.players[ann].ships[0].at).click()
-    wait_legal(page, g.legal_destinations(ann, 0))
+    wait_legal(page, g.legal_destinations(ann, 0, piece="city"))
     bob_home = g.state.players["Bob"].home
     before = page.evaluate(_SCORE)
     hexbtn(page, bob_home).click()
@@ -252,7 +265,7 @@ def test_editor_unexplored_tile_final_table_and_campaign(voila_server, page):
 
     # Ann explores (1, 0): the players turn the tile up, it is the Hollana Federation
     hexbtn(page, (0, 0)).click()
-    wait_legal(page, g.legal_destinations("Ann", 0))
+    wait_legal(page, g.legal_destinations("Ann", 0, piece="city"))
     hexbtn(page, (1, 0)).click()
     page.select_option(".sse-reveal select", label="Hollana Federation")
     screenshot(page, "sse-08-reveal")
