@@ -15,7 +15,7 @@ import json
 import time
 from pathlib import Path
 
-from .errors import CompanionError, IllegalAction
+from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from .record import FORMAT as ATS_FORMAT
 from .record import dumps
 from .store import Store
@@ -34,28 +34,59 @@ def open_game(record: dict):
     return Game.from_record(record)
 
 
+def waits_for(e: CompanionError) -> str:
+    """What a finished game's final scoring waits for, in words: the values
+    nobody has typed yet (UnknownCardValues) or the players' entries (MissingEntry)."""
+    if isinstance(e, UnknownCardValues):
+        return f"'{e.card}' ({', '.join(e.fields)})"
+    if isinstance(e, MissingEntry):
+        return "; ".join(e.needed)
+    return str(e)
+
+
 def derive(record: dict) -> dict:
-    """Everything the statistics need from one record (replays it once)."""
+    """Everything the statistics need from one record (replays it once).
+
+    A record that does not replay raises (:func:`sync` flags it).  A finished
+    game whose final scoring waits for values the players still have to type
+    (a card's, race's or objective's printed values, manual VP) is no error:
+    ``waiting`` says what it waits for, it is not finished, and its players
+    have no rank or total yet."""
     fmt = record.get("format", ATS_FORMAT)
     game = open_game(record)
     setup = record["setup"]
     players = list(setup["players"])
     out = {"format": fmt, "players": players, "races": dict(setup.get("races") or {}),
-           "finished": bool(game.state.finished), "year_vp": [], "cards": [], "objectives": []}
+           "finished": bool(game.state.finished), "waiting": None,
+           "year_vp": [], "cards": [], "objectives": []}
+    score = None
     try:
-        score = game.score()
-    except IllegalAction as e:
-        if e.rule not in ("round-end", "advisor") or fmt != ATS_FORMAT:
+        try:
+            score = game.score()
+        except IllegalAction as e:
+            if isinstance(e, UnknownCardValues) or e.rule not in ("round-end", "advisor") \
+                    or fmt != ATS_FORMAT:
+                raise
+            # the game is over but its round-end entries are not made yet: no result yet
+            from .scoring import score as projected
+            score = projected(game, project=True)
+            out["finished"] = False
+    except (UnknownCardValues, MissingEntry) as e:
+        if not game.state.finished:
             raise
-        # the game is over but its round-end entries are not made yet: no result yet
-        from .scoring import score as projected
-        score = projected(game, project=True)
+        # the record replays; only the final scoring waits for the players' values
         out["finished"] = False
-    result = score.to_json()
-    out["winners"] = result["winners"]
-    out["decided_by"] = result.get("decided_by")
-    out["results"] = {p["player"]: {"rank": p["rank"], "total": p["total"],
-                                    "breakdown": p["breakdown"]} for p in result["players"]}
+        out["waiting"] = waits_for(e)
+    if score is None:
+        out["winners"], out["decided_by"] = [], None
+        out["results"] = {p: {"rank": None, "total": None, "breakdown": {}} for p in players}
+    else:
+        result = score.to_json()
+        out["winners"] = result["winners"]
+        out["decided_by"] = result.get("decided_by")
+        out["results"] = {p["player"]: {"rank": p["rank"], "total": p["total"],
+                                        "breakdown": p["breakdown"]}
+                          for p in result["players"]}
     if fmt == ATS_FORMAT:
         st = game.state
         for p in players:
@@ -96,14 +127,27 @@ def _why(e: CompanionError) -> str:
     return msg
 
 
+def _catalogue_changed() -> float:
+    """When the player's own catalogue was last changed (0: there is none)."""
+    from .paths import user_catalogue_path
+    try:
+        return user_catalogue_path().stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def sync(store: Store, *, force: bool = False) -> int:
-    """Re-derive every game changed since it was last derived; returns how many."""
+    """Re-derive every game changed since it was last derived; returns how many.
+    A game waiting for values (or whose record failed) is also re-derived when
+    the player's own catalogue changed since: the values may be there now."""
     conn = store._conn
     rows = conn.execute(
-        "SELECT g.id, g.updated, g.created, r.derived_at FROM games g "
+        "SELECT g.id, g.updated, g.created, r.derived_at, "
+        "r.error IS NOT NULL OR r.waiting IS NOT NULL FROM games g "
         "LEFT JOIN g_results r ON r.game_id = g.id").fetchall()
-    todo = [(gid, created) for gid, updated, created, derived in rows
-            if force or derived is None or derived < updated]
+    typed = _catalogue_changed()
+    todo = [(gid, created) for gid, updated, created, derived, pending in rows
+            if force or derived is None or derived < updated or (pending and derived < typed)]
     for gid, created in todo:
         record = store.load(gid)
         try:
@@ -120,9 +164,9 @@ def sync(store: Store, *, force: bool = False) -> int:
                           "error) VALUES (?,?,?,?,?,?)", (gid, fmt, 0, created, time.time(), error))
                 continue
             c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
-                      "decided_by, winners) VALUES (?,?,?,?,?,?,?)",
+                      "decided_by, winners, waiting) VALUES (?,?,?,?,?,?,?,?)",
                       (gid, fmt, int(d["finished"]), created, time.time(), d["decided_by"],
-                       json.dumps(d["winners"])))
+                       json.dumps(d["winners"]), d["waiting"]))
             for seat, p in enumerate(d["players"], 1):
                 r = d["results"][p]
                 c.execute("INSERT INTO g_players VALUES (?,?,?,?,?,?,?,?)",
@@ -204,6 +248,8 @@ def plays_csv(store: Store, *, finished_only: bool = True) -> str:
         ps = conn.execute("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
                           (gid,)).fetchall()
         w.writerow([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
-                    ";".join(p for p, _ in ps), ";".join(str(t) for _, t in ps),
+                    ";".join(p for p, _ in ps),
+                    # a game waiting for values has no scores yet: the field is empty
+                    "" if any(t is None for _, t in ps) else ";".join(str(t) for _, t in ps),
                     ";".join(json.loads(winners)) if finished else "", gid])
     return buf.getvalue()

@@ -29,15 +29,35 @@ def _players(store: Store, fmt: str | None = ATS_FORMAT, finished: bool = True) 
     return pd.read_sql_query(q, store._conn, params=args)
 
 
+#: the status of a game in :func:`games`
+STATUSES = ("finished", "in progress", "waiting for values", "record fails")
+
+
+def _text_or_none(col: pd.Series) -> pd.Series:
+    """A text column as str / None (object dtype).  pandas reads SQL NULL in a
+    text column as NaN (pandas 3: the str dtype), and NaN is true in ``if``:
+    once one game's record failed, every game looked failed."""
+    return pd.Series([v if isinstance(v, str) else None for v in col], index=col.index,
+                     dtype=object)
+
+
 def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
-    """Every stored game (finished or not): id, game, date, players, winners, finished."""
+    """Every stored game (finished or not): id, game, date, players, winners, finished,
+    ``status`` (one of :data:`STATUSES`), ``waiting`` (what the final scoring of a
+    finished game still waits for) and ``error`` (why its record no longer replays);
+    ``waiting`` and ``error`` are None otherwise."""
     sync(store)
     df = pd.read_sql_query(
         "SELECT r.game_id, r.format, r.played, r.finished, r.winners, r.decided_by, r.error, "
-        "g.title FROM g_results r JOIN games g ON g.id = r.game_id ORDER BY r.played DESC",
-        store._conn)
+        "r.waiting, g.title FROM g_results r JOIN games g ON g.id = r.game_id "
+        "ORDER BY r.played DESC", store._conn)
     if fmt is not None:
         df = df[df.format == fmt]
+    df["error"] = _text_or_none(df.error)
+    df["waiting"] = _text_or_none(df.waiting)
+    df["status"] = ["record fails" if e is not None else "waiting for values" if wt is not None
+                    else "finished" if f else "in progress"
+                    for e, wt, f in zip(df.error, df.waiting, df.finished)]
     # local time, as in the plays CSV (pd.to_datetime(unit="s") would give UTC)
     df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played]
     df["winners"] = [", ".join(json.loads(w)) if f else "" for w, f in zip(df.winners, df.finished)]
@@ -46,8 +66,8 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     df["players"] = df.game_id.map(names).fillna("")
     from .history import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
-    return df[["game_id", "game", "date", "title", "players", "winners", "finished",
-               "decided_by", "error"]].reset_index(drop=True)
+    return df[["game_id", "game", "date", "title", "players", "winners", "finished", "status",
+               "decided_by", "waiting", "error"]].reset_index(drop=True)
 
 
 def win_rates(store: Store, by: str = "player", fmt: str | None = ATS_FORMAT) -> pd.DataFrame:

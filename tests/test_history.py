@@ -1,4 +1,4 @@
-"""Game history: the store (schema v2, migrations, a damaged file), the derived
+"""Game history: the store (schema v3, migrations, a damaged file), the derived
 tables kept in step with the records (companion/history.py), record import /
 export, the plays CSV and every statistics table (companion/stats.py).
 
@@ -15,6 +15,7 @@ import csv
 import functools
 import io
 import json
+import os
 import sqlite3
 import sys
 import time
@@ -158,6 +159,57 @@ def s2():
     move(g, "Bob", (4, 0), "trade_station")
     move(g, "Ann", (2, 0), "trade_station")
     return g
+
+
+# Finished games whose final scoring waits for values the players have not typed yet
+# (the record replays; only the end scoring needs them).  The unknown values are left
+# null, as the shipped catalogue leaves unknown printed values: nothing is invented.
+RU = "Fixture: race not typed yet"         # a race whose tile nobody has typed (abilities null)
+QU = "Fixture: objective VP not typed"     # most military locations, its VP not typed (null)
+MU = "Fixture: end VP typed by players"    # business, printed 0 VP, end VP typed at the table
+WAITING_CARDS = CARDS + [
+    _race(RU, None),
+    {**fixture_objective(QU, vp=0, most={"per": "station_location", "types": ["military"]}),
+     "vp": None},
+    fixture_card(MU, types=["business"], cost=0, energy=0, vp=0,
+                 abilities=[{"when": "end", "manual": True,
+                             "note": "test fixture: VP typed by the players"}]),
+]
+
+
+def _waiting(players, plans, **kw):
+    g = new_game(players, cards=WAITING_CARDS, catalogue=Catalogue.shipped(), **kw)
+    return play(g, plans)
+
+
+@functools.lru_cache(maxsize=None)
+def _waiting_games():
+    """Ann and Bea, each waiting for something else (UnknownCardValues / MissingEntry):
+
+    race:      Ann (race RU) builds A, Bea builds B in year 1 turn 1.
+    objective: QU in play; Ann builds B in year 1 turn 1, Bea discards all game.
+    manual:    Ann builds MU in year 1 turn 1, Bea discards all game.
+    """
+    return {"race": _waiting(["Ann", "Bea"], {"Ann": [build(A)], "Bea": [build(B)]},
+                             races={"Ann": RU}),
+            "objective": _waiting(["Ann", "Bea"], {"Ann": [build(B)]}, objectives=[QU]),
+            "manual": _waiting(["Ann", "Bea"], {"Ann": [build(MU)]})}
+
+
+def waiting_records() -> dict[str, dict]:
+    return {k: json.loads(json.dumps(g.to_record())) for k, g in _waiting_games().items()}
+
+
+def manual_cell() -> list[int]:
+    """Where Ann built MU in the 'manual' game (the record says)."""
+    return next(a["at"] for a in waiting_records()["manual"]["actions"] if a.get("card") == MU)
+
+
+def broken_record() -> dict:
+    """G1 with its action 1 moved where no rule allows it: the record no longer replays."""
+    bad = records()["G1"]
+    bad["actions"][1]["at"] = [9, 9]                     # not adjacent: illegal
+    return bad
 
 
 @functools.lru_cache(maxsize=None)
@@ -333,6 +385,159 @@ def test_a_record_that_no_longer_replays_is_flagged_not_counted(store):
     assert set(stats.win_rates(store).player) == {"Bea", "Cid"}   # only G3 counts
 
 
+def _tab(store):
+    from companion.ui.app import App
+    from companion.ui.history_tab import HistoryTab
+    return HistoryTab(App(store=store))
+
+
+def _states(tab) -> dict[str, str]:
+    """game id -> the state at the end of its line in the History list."""
+    return {gid: label.rsplit(" · ", 1)[1] for label, gid in tab.list.options}
+
+
+def test_one_record_that_fails_flags_only_that_game(store):
+    """A NaN in the error column is true in Python: once one record failed, every
+    game was listed as 'record no longer replays'."""
+    ids = fill(store, ["G3", "G5", "S1"])
+    bid = store.create(broken_record(), title="broken")
+    assert _states(_tab(store)) == {
+        bid: "record no longer replays", ids["G3"]: "won by Bea, Cid",
+        ids["G5"]: "in progress", ids["S1"]: "won by Ann"}
+    listed = stats.games(store).set_index("game_id")
+    assert all(listed.loc[i, "error"] is None for i in ids.values())    # None, not NaN
+    assert listed.loc[bid, "status"] == "record fails"
+    assert {t: listed.loc[i, "status"] for t, i in ids.items()} == {
+        "G3": "finished", "G5": "in progress", "S1": "finished"}
+
+
+WAITS = {"race": f"'{RU}' (abilities)", "objective": f"'{QU}' (vp)",
+         "manual": None}          # manual: worked out from the record (the cell Ann built on)
+
+
+def _waits(kind: str) -> str:
+    return WAITS[kind] or f"Ann: VP of '{MU}' at {manual_cell()}"
+
+
+@pytest.mark.parametrize("kind", ["race", "objective", "manual"])
+def test_a_game_waiting_for_values_is_listed_with_its_players_not_as_a_failed_record(
+        store, kind):
+    rec = waiting_records()[kind]
+    game = Game.from_record(rec)                         # the record replays ...
+    assert game.state.finished
+    with pytest.raises(CompanionError):                  # ... the final scoring waits
+        game.score()
+    ids = fill(store, ["G3"])
+    wid = store.create(rec, title=f"waiting {kind}")
+    bid = store.create(broken_record(), title="broken")
+    history.sync(store)
+    d = _derived(store, wid)
+    assert d["error"] is None and d["finished"] == 0 and d["winners"] == []
+    assert store._conn.execute("SELECT waiting FROM g_results WHERE game_id=?",
+                               (wid,)).fetchone()[0] == _waits(kind)
+    # its players stay, in seat order, without a rank or a total yet
+    assert d["players"] == {
+        "Ann": {"seat": 1, "race": RU if kind == "race" else None, "rank": None,
+                "total": None, "won": 0, "breakdown": {}},
+        "Bea": {"seat": 2, "race": None, "rank": None, "total": None, "won": 0,
+                "breakdown": {}}}
+    assert {p for p, _, _ in d["year_vp"]} == {"Ann", "Bea"}
+    # the three cases apart: finished, waiting for values, record fails
+    listed = stats.games(store).set_index("game_id")
+    assert listed.loc[wid, "status"] == "waiting for values"
+    assert listed.loc[wid, "waiting"] == _waits(kind) and listed.loc[wid, "error"] is None
+    assert listed.loc[wid, "players"] == "Ann, Bea" and listed.loc[wid, "winners"] == ""
+    assert listed.loc[bid, "status"] == "record fails" and listed.loc[bid, "waiting"] is None
+    assert listed.loc[ids["G3"], "status"] == "finished"
+    assert _states(_tab(store)) == {
+        wid: f"final scoring waits for values: {_waits(kind)}",
+        bid: "record no longer replays", ids["G3"]: "won by Bea, Cid"}
+    # no statistics until it scores: only G3 (Bea and Cid, a shared victory) counts
+    assert stats.win_rates(store).to_dict("records") == [
+        {"player": "Bea", "games": 1, "wins": 1, "win_rate": 1.0},
+        {"player": "Cid", "games": 1, "wins": 1, "win_rate": 1.0}]
+    assert set(stats.scores(store).player) == {"Bea", "Cid"}
+    assert set(stats.cards(store).card) == {A}
+    assert stats.objectives_deciding(store).empty
+    tb = stats.tiebreaks(store)
+    assert dict(zip(tb.decided_by, tb.games)) == {"shared": 1}
+    assert list(stats.vp_by_year(store).columns) == ["Bea", "Cid"]
+    # the plays CSV: not a finished play; with --all, listed without scores or winner
+    assert [r["game_id"] for r in csv.DictReader(io.StringIO(history.plays_csv(store)))] \
+        == [ids["G3"]]
+    rows = {r["game_id"]: r for r in csv.DictReader(io.StringIO(
+        history.plays_csv(store, finished_only=False)))}
+    assert (rows[wid]["players"], rows[wid]["scores"], rows[wid]["winner"]) == ("Ann;Bea", "", "")
+
+
+def test_once_the_values_are_typed_the_waiting_game_scores_and_counts(store):
+    recs = waiting_records()
+    rid = store.create(recs["race"], title="race")
+    mid = store.create(recs["manual"], title="manual")
+    history.sync(store)
+    assert stats.win_rates(store).empty
+    # the race tile typed (a fixture race: +2 at the end) into the game's cards
+    cards = [c if c["name"] != RU else
+             _race(RU, [{"when": "end", "flat": 2, "note": "test fixture: +2 at the end"}])
+             for c in recs["race"]["cards"]]
+    store.set_cards(rid, cards)
+    # the VP of Ann's MU typed by the players
+    store.set_manual(mid, [{"source": MU, "player": "Ann", "at": manual_cell(), "vp": 5}])
+    assert history.sync(store) == 2                      # both changed: derived again
+    # race:   Ann A (k=1): credits 36 + during 1 + race 2 = 39;  Bea B: 36 + 2 = 38
+    # manual: Ann MU (k=1): credits 36 + during 0 + typed 5 = 41;  Bea: credits 37
+    for gid, rec, totals in ((rid, recs["race"], {"Ann": 39, "Bea": 38}),
+                             (mid, recs["manual"], {"Ann": 41, "Bea": 37})):
+        d = _derived(store, gid)
+        engine = Game.from_record(store.load(gid)).score().to_json()
+        _agrees_with_engine(d, engine, ["Ann", "Bea"])
+        assert {p: r["total"] for p, r in d["players"].items()} == totals
+        assert store._conn.execute("SELECT waiting FROM g_results WHERE game_id=?",
+                                   (gid,)).fetchone()[0] is None
+    assert stats.win_rates(store).to_dict("records") == [
+        {"player": "Ann", "games": 2, "wins": 2, "win_rate": 1.0},
+        {"player": "Bea", "games": 2, "wins": 0, "win_rate": 0.0}]
+    assert set(stats.games(store).status) == {"finished"}
+
+
+def test_a_small_star_empires_epic_game_waits_for_its_nebula_table(store):
+    """Epic mode's nebula table is typed by the players (not in our copy of the book):
+    until it is, the finished game waits (MissingEntry), with its players."""
+    from ssekit import grid
+    g = SseGame({"players": ["Ann", "Bob"], "mode": "epic",
+                 "map": grid("H1 Nr Nr Nr Nr Nr\nE E E E E E\nE E E E E H2").to_dict(),
+                 "pieces": {"ships": 1, "cities": 32, "trade_stations": 8}})
+    while not g.state.finished:                          # every player's first legal move
+        m = g.legal_moves(g.current, 0)[0]
+        move(g, g.current, m.to, piece=m.pieces[0])
+    gid = store.create(g.to_record(), title="epic")
+    listed = stats.games(store).set_index("game_id")
+    assert listed.loc[gid, "status"] == "waiting for values"
+    assert listed.loc[gid, "waiting"].startswith("the epic nebula table")
+    assert listed.loc[gid, "players"] == "Ann, Bob" and listed.loc[gid, "error"] is None
+    assert stats.win_rates(store, "seat", SSE).empty
+    # the players type it (test values, not the book's) and the game scores
+    store.set_manual(gid, [{"source": "nebula_table", "values": [1, 3, 6, 10, 15, 21]}])
+    assert stats.games(store).set_index("game_id").loc[gid, "status"] == "finished"
+    assert stats.win_rates(store, "seat", SSE).games.tolist() == [1, 1]
+
+
+def test_a_waiting_game_is_derived_again_when_the_players_catalogue_changes(
+        store, companion_home):
+    """Values typed into the player's own catalogue (my-cards.yaml) may be what a
+    waiting game needs: it is derived again then; a finished game is not."""
+    fill(store, ["G3"])
+    store.create(waiting_records()["race"], title="race")
+    assert history.sync(store) == 2
+    assert history.sync(store) == 0
+    mine = companion_home / "my-cards.yaml"
+    mine.write_text("[]\n", encoding="utf-8")
+    now = time.time()
+    os.utime(mine, (now, now))
+    assert history.sync(store) == 1                      # the waiting game only
+    assert history.sync(store) == 0
+
+
 def test_export_then_import_into_a_fresh_store_round_trips(full, tmp_path):
     store, ids = full
     files = history.export_records(store, tmp_path / "out")
@@ -444,7 +649,7 @@ def test_migration_from_an_older_schema(tmp_path, version):
     s = Store(path=path)
     try:
         assert s.notice is None
-        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         tables = {r[0] for r in s._conn.execute("SELECT name FROM sqlite_master "
                                                 "WHERE type='table'")}
         assert {"g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"} <= tables
@@ -464,10 +669,44 @@ def test_migration_from_an_older_schema(tmp_path, version):
         s.close()
     again = Store(path=path)                             # opening again migrates nothing
     try:
-        assert again._conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert again._conn.execute("PRAGMA user_version").fetchone()[0] == 3
         assert len(again.games(format=None)) == len(old) + 1
     finally:
         again.close()
+
+
+def test_migration_from_schema_2_derives_every_game_again(tmp_path):
+    """Version 2 stored a finished game waiting for values as a record that no longer
+    replays (an error, no players).  Opening the file migrates it to version 3 and
+    derives every game again: the waiting game gets its players back, no error."""
+    from companion.store import MIGRATIONS
+    path = tmp_path / "games.sqlite"
+    rec = waiting_records()["race"]
+    _old_db(path, V1_SCHEMA, {"w": rec, "g3": records()["G3"]}, with_format=True)
+    conn = sqlite3.connect(path)
+    for stmt in MIGRATIONS[2]:                           # the version 2 tables, as they were
+        conn.execute(stmt)
+    conn.execute("PRAGMA user_version = 2")
+    later = time.time() + 60                             # derived after the last change
+    with pytest.raises(CompanionError) as e:
+        Game.from_record(rec).score()
+    conn.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, error) "
+                 "VALUES ('w', ?, 0, 0, ?, ?)", (ATS, later, str(e.value)))
+    conn.commit()
+    conn.close()
+
+    s = Store(path=path)
+    try:
+        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert history.sync(s) == 2                      # both games, the stale one too
+        d = _derived(s, "w")
+        assert d["error"] is None and d["finished"] == 0
+        assert list(d["players"]) == ["Ann", "Bea"]
+        assert s._conn.execute("SELECT waiting FROM g_results WHERE game_id='w'").fetchone()[0] \
+            == f"'{RU}' (abilities)"
+        _agrees_with_engine(_derived(s, "g3"), _games()["G3"].score().to_json(), ["Bea", "Cid"])
+    finally:
+        s.close()
 
 
 def test_a_damaged_file_is_kept_aside_and_a_fresh_store_works(tmp_path):

@@ -44,7 +44,7 @@ class HistoryTab:
         self.store = app.store
         self.filter = w.Text(placeholder="filter: player, game, date", description="Find")
         self.filter.add_class("history-filter")
-        self.list = w.Select(options=[], rows=8, layout=w.Layout(width="640px"))
+        self.list = w.Select(options=[], rows=8, layout=w.Layout(width="100%", max_width="960px"))
         self.list.add_class("history-games")
         self.open_btn = w.Button(description="Open", icon="folder-open")
         self.open_btn.add_class("history-open")
@@ -101,10 +101,7 @@ class HistoryTab:
             df = df[hay.str.contains(q, regex=False)]
         opts = []
         for r in df.itertuples():
-            state = f"won by {r.winners}" if r.finished else "in progress"
-            if r.error:
-                state = "record no longer replays"
-            opts.append((f"{r.date} · {r.game} · {r.players} · {state}", r.game_id))
+            opts.append((f"{r.date} · {r.game} · {r.players} · {game_state(r)}", r.game_id))
         self.list.options = opts
         if opts:
             self.list.value = opts[0][1]
@@ -278,3 +275,15 @@ class HistoryTab:
 
 def rec_format(game) -> str:
     return history.SSE_FORMAT if type(game).__name__ == "SseGame" else history.ATS_FORMAT
+
+
+def game_state(r) -> str:
+    """A game's state in the list, from its stats.games() row (``status`` decides:
+    never the truth value of ``error``, which pandas may hold as NaN)."""
+    if r.status == "record fails":
+        return "record no longer replays"
+    if r.status == "waiting for values":
+        return f"final scoring waits for values: {r.waiting}"
+    if r.status == "finished":
+        return f"won by {r.winners}"
+    return "in progress"

@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from browser_harness import screenshot
 from companion.store import Store
-from test_history import records
+from test_history import RU, broken_record, records, waiting_records
 
 pytestmark = pytest.mark.browser
 
@@ -201,3 +201,43 @@ def test_history_tab_filter_replay_statistics_and_links(voila_server, page):
     assert "Small Star Empires — score sheet" in sheet and "Ann wins with 8 VP." in sheet
     expect(page.locator(".companion-status .status-error")).to_have_count(0)
     screenshot(page, "history-07-sse-step")
+
+
+def test_history_tab_tells_a_failed_record_from_a_game_waiting_for_values(voila_server, page):
+    """Three games: G1 finished, a record that no longer replays (G1 with an illegal
+    action 1), and a finished game whose final scoring waits for a race tile nobody
+    has typed.  Only the broken record says 'record no longer replays'; the waiting
+    game is listed with its players and what it waits for, and counts in no statistic."""
+    # G1 last: the dashboard resumes the newest game when the page opens (the final table)
+    store = Store(path=voila_server.home / "games.sqlite")
+    try:
+        ids = {"waiting": store.create(waiting_records()["race"], title="waiting")}
+        time.sleep(0.01)
+        ids["broken"] = store.create(broken_record(), title="broken")
+        time.sleep(0.01)
+        ids["G1"] = store.create(records()["G1"], title="G1")
+    finally:
+        store.close()
+
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    page.goto(voila_server.url)
+    page.locator(".companion-title").wait_for(state="visible")
+    page.locator(".lm-TabBar-tab", has_text="History").click()
+    page.locator(".history-games select").wait_for(state="visible")
+    wait_options(page, ["Among the Stars · Ann, Bea · won by Ann",
+                        "record no longer replays",
+                        f"Among the Stars · Ann, Bea · final scoring waits for values: '{RU}' "
+                        "(abilities)"])
+    texts = [t.replace("\u00a0", " ") for t in options(page)]
+    assert [t.endswith("record no longer replays") for t in texts] == [False, True, False]
+    screenshot(page, "history-08-waiting-and-broken")
+
+    # win rates: G1 only (Ann won, Bea lost); the waiting game does not count yet
+    page.select_option(".history-stat select", label="win rate by player")
+    expect(page.locator("a.history-csv")).to_have_attribute(
+        "download", "win-rate-by-player.csv", timeout=WAIT_MS)
+    _, text = decode(page, "a.history-csv")
+    assert text == "player,games,wins,win_rate\nAnn,1,1,1.0\nBea,1,0,0.0\n"
+    _, plays = decode(page, "a.history-plays-csv")
+    assert [r["game_id"] for r in csv.DictReader(io.StringIO(plays))] == [ids["G1"]]
+    expect(page.locator(".companion-status .status-error")).to_have_count(0)
