@@ -332,6 +332,9 @@ def _merge_ability(base: dict, over: dict) -> dict | None:
         return None
     if "per" in over and over.get("per") != base.get("per"):
         return None
+    shape = lambda ab: set(ab) - {"note", "cap"}
+    if shape(base) != shape(over):           # e.g. a VP table typed as "N per unit"
+        return None
     out = copy.deepcopy(dict(over))
     for k, v in base.items():
         if out.get(k) is None and v is not None:

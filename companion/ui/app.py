@@ -7,7 +7,6 @@ once; the game shown is always the replay of the stored record.
 from __future__ import annotations
 
 import base64
-import itertools
 import logging
 import random
 import traceback
@@ -15,12 +14,13 @@ from html import escape
 
 import ipywidgets as w
 
-from .. import render
+from .. import render, whatif
 from ..catalogue import Catalogue, save_user_card
-from ..errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
+from ..errors import CompanionError, IllegalAction, UnknownCardValues
 from ..game import Game
 from ..paths import user_dir
 from ..record import dumps, parse_record
+from ..scoring import objective_claims
 from ..store import StaleGame, Store
 from .cardform import CardForm
 from .explorer import Explorer
@@ -36,6 +36,12 @@ STYLE = """<style>
 .companion-root .grid-cell { white-space: normal !important; line-height: 1.05;
   font-size: 10px; padding: 1px !important; overflow: hidden; }
 .companion-root .grid-cell.legal { font-size: 20px; font-weight: bold; }
+.companion-root a.export-link { display: inline-block; padding: 8px 14px; margin: 4px 6px 4px 0;
+  background: #2f6fd6; color: white !important; border-radius: 4px; text-decoration: none;
+  font-weight: 600; min-height: 20px; }
+.companion-root a.export-link:hover { background: #1f55ad; }
+.companion-root .entry-message:empty { display: none; }
+.companion-root .objectives-panel { margin: 4px 0; }
 .companion-root .score-table td, .companion-root .score-table th { padding: 2px 10px; }
 .companion-root .final-table td, .companion-root .final-table th,
 .companion-root .wi-rank-table td, .companion-root .wi-rank-table th,
@@ -114,11 +120,21 @@ class App:
 
     # -- status -----------------------------------------------------------------------
     def say(self, text: str, colour: str = OK):
-        self.status.value = f"<div style='color:{colour};font-weight:600;padding:4px 0'>{escape(text)}</div>"
+        html = f"<div style='color:{colour};font-weight:600;padding:4px 0'>{escape(text)}</div>"
+        self.status.value = html
+        self._local(html)
 
     def error(self, text: str):
-        self.status.value = (f"<div class='status-error' style='color:{ERR};font-weight:600;"
-                             f"padding:4px 0'>⚠ {escape(text)}</div>")
+        html = (f"<div class='status-error' style='color:{ERR};font-weight:600;"
+                f"padding:4px 0'>⚠ {escape(text)}</div>")
+        self.status.value = html
+        self._local(html)
+
+    def _local(self, html: str):
+        """The same message next to where the person acts (turn entry, final screen)."""
+        for box in (getattr(self, "entry_msg", None), getattr(self, "final_msg", None)):
+            if box is not None:
+                box.value = html
 
     def guarded(self, fn):
         """Wrap a callback: a rule message goes to the status area, never a traceback."""
@@ -126,8 +142,7 @@ class App:
             try:
                 return fn(*args, **kwargs)
             except StaleGame as e:
-                self._reload()
-                self.error(str(e))
+                self._reload(stale=str(e))
             except CompanionError as e:
                 self.error(str(e))
             except Exception as e:   # a bug: log it, tell the players nothing was lost
@@ -179,16 +194,22 @@ class App:
         self.mode.add_class("setup-mode")
         self.supply = w.BoundedIntText(value=16, min=0, max=64, description="Reactors",
                                        tooltip="Power Reactor cards in the supply (16 in the base game)")
-        self.limited = w.Checkbox(value=False, description="Limited Space variant")
+        self.limited = w.Checkbox(value=False, description="Limited Space variant",
+                                  style={"description_width": "initial"})
         self.bounds = w.Text(value="-2, 2, -3, 3", description="area",
                              placeholder="min row, max row, min col, max col")
-        self.use_races = w.Checkbox(value=False, description="Races")
+        self.use_races = w.Checkbox(value=False, description="Races",
+                                    style={"description_width": "initial"})
         self.use_races.add_class("setup-races")
         race_opts = [("draw at random", "*")] + [(r, r) for r in cat.names("race")]
-        self.race_boxes = [w.Dropdown(options=race_opts, value="*", description=f"Player {i + 1}")
+        self.race_boxes = [w.Dropdown(options=race_opts, value="*", description=f"Player {i + 1}",
+                                      style={"description_width": "initial"})
                            for i in range(MAX_PLAYERS)]
+        for i, b in enumerate(self.race_boxes):
+            b.add_class(f"race-{i + 1}")
         self.race_box = w.VBox(self.race_boxes)
-        self.use_objectives = w.Checkbox(value=False, description="Objectives")
+        self.use_objectives = w.Checkbox(value=False, description="Objectives",
+                                         style={"description_width": "initial"})
         self.use_objectives.add_class("setup-objectives")
         self.objective_pick = w.SelectMultiple(options=cat.names("objective"),
                                                description="pick", rows=4)
@@ -216,6 +237,8 @@ class App:
         self.mode_setup = ModeSetup(self)
         for b in self.name_boxes + [self.mode]:
             b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
+        for b in self.name_boxes:
+            b.observe(lambda _: self._setup_visibility(), "value")
         self.setup_screen = w.VBox([
             w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
             w.VBox([w.HBox(self.name_boxes[:3]), w.HBox(self.name_boxes[3:])]),
@@ -236,6 +259,11 @@ class App:
 
     def _setup_visibility(self):
         self.race_box.layout.display = "" if self.use_races.value else "none"
+        # one race selector per player typed (at least two)
+        n = max(2, sum(1 for b in self.name_boxes if b.value.strip()))
+        for i, (box, name) in enumerate(zip(self.race_boxes, self.name_boxes)):
+            box.layout.display = "" if i < n else "none"
+            box.description = name.value.strip() or f"Player {i + 1}"
         self.objective_pick.layout.display = "" if self.use_objectives.value else "none"
         self.objective_note.layout.display = "" if self.use_objectives.value else "none"
         self.bounds.layout.display = "" if self.limited.value else "none"
@@ -254,7 +282,7 @@ class App:
         if not cards:
             return "<i>(no cards typed yet)</i>"
         data = base64.b64encode(dump_yaml(cards).encode()).decode()
-        return (f"<a class='export-cards' download='my-cards.yaml' "
+        return (f"<a class='export-cards export-link' download='my-cards.yaml' "
                 f"href='data:application/x-yaml;base64,{data}'>Export my cards ({len(cards)})</a>")
 
     def start_game(self):
@@ -348,12 +376,16 @@ class App:
         finally:
             os.unlink(t.name)
         self.cat_export.value = self._catalogue_link()
+        if self.gid:
+            self._reload()
         self.say(f"Imported {len(names)} card(s) into your catalogue.")
 
     # ================================================================== play screen
     def _build_play(self):
         self.turn_info = w.HTML()
         self.turn_info.add_class("turn-info")
+        self.objectives_panel = w.HTML()
+        self.objectives_panel.add_class("objectives-panel")
         self.scoreboard = w.HTML()
         self.scoreboard.add_class("scoreboard")
         self.entry_player = w.Dropdown(description="Player")
@@ -366,41 +398,53 @@ class App:
                                                      ("Discard for 3 credits", "discard")],
                                             value="build")
         self.entry_action.add_class("entry-action")
-        self.discard_btn = w.Button(description="Discard for 3 credits", button_style="warning")
+        self.discard_btn = w.Button(description="Discard for 3 credits", button_style="warning",
+                                    layout=w.Layout(width="auto"))
         self.discard_btn.add_class("do-discard")
         self.discard_btn.on_click(self.guarded(lambda _: self._discard()))
         self.hint = w.HTML()
         self.hint.add_class("entry-hint")
+        self.entry_msg = w.HTML()
+        self.entry_msg.add_class("entry-message")
         self.grid = w.GridBox()
         self.grid.add_class("station-grid")
         self.extra = w.VBox()
         self.extra.add_class("entry-extra")
         self.form_box = w.VBox()
-        self.undo_btn = w.Button(description="Undo last action", icon="undo")
+        self.form_box.add_class("values-form")
+        self._form_for: str | None = None
+        self.undo_btn = w.Button(description="Undo last action", icon="undo",
+                                 layout=w.Layout(width="auto"))
         self.undo_btn.add_class("undo")
         self.undo_btn.on_click(self.guarded(lambda _: self._ask_undo()))
         self.undo_box = w.HBox()
         self.undo_box.add_class("undo-confirm")
-        self.new_btn = w.Button(description="New game / saved games", icon="plus")
+        self.new_btn = w.Button(description="New game / saved games", icon="plus",
+                                layout=w.Layout(width="auto"))
         self.new_btn.add_class("new-game")
         self.new_btn.on_click(self.guarded(lambda _: self.show_setup()))
         self.stations = w.HTML()
         self.stations.add_class("stations")
+        self.final_msg = w.HTML()
+        self.final_msg.add_class("final-message")
         self.final_box = w.VBox()
         self.final_box.add_class("final")
         self._quiet = False      # set while the app itself resets the entry widgets
         self.entry_player.observe(self.guarded(lambda _: self._quiet or self._player_changed()),
                                   "value")
-        self.entry_card.observe(self.guarded(lambda _: self._quiet or self._refresh_entry()), "value")
-        self.entry_action.observe(self.guarded(lambda _: self._quiet or self._refresh_entry()),
+        self.entry_card.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
+                                "value")
+        self.entry_action.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
                                   "value")
         self.entry = w.VBox([w.HBox([self.entry_player, self.entry_card]), self.entry_action,
-                             self.hint, self.form_box, self.grid, self.extra, self.discard_btn])
+                             self.hint, self.form_box, self.grid, self.entry_msg, self.extra,
+                             self.discard_btn])
         self.entry.add_class("turn-entry")
         self.explorer = Explorer(self)
         self.mode_panel = ModePanel(self)
         self.play_screen = w.VBox([
-            self.turn_info, self.scoreboard, self.mode_panel.box, self.entry, self.final_box,
+            self.turn_info, self.objectives_panel, self.scoreboard, self.mode_panel.box,
+            self.entry, self.final_box,
             w.HBox([self.undo_btn, self.new_btn]), self.undo_box, self.explorer.box,
             w.HTML("<h4 style='margin:6px 0'>Stations</h4>" + render.legend_html()),
             self.stations])
@@ -421,24 +465,55 @@ class App:
         with self._hush():
             self.entry_action.options = acts
             self.entry_action.value = "build"
+            self.entry_card.value = ""
         self.explorer.reset(game)
         self._pending = None
-        self.form_box.children = []
+        self._close_form()
         self.undo_box.children = []
+        self.entry_msg.value = self.final_msg.value = ""
         self.body.children = [self.play_screen]
         self.refresh()
 
-    def _reload(self):
-        if self.gid:
-            self.game = Game.from_record(self.store.load(self.gid))
-            self._pending = None
+    def _reload(self, stale: str | None = None):
+        """Replay the stored record.  With ``stale`` (another page changed the game
+        and this page's entry was refused): the entry is rebuilt from the fresh
+        state and nothing is sent until the person enters it again."""
+        if not self.gid:
+            return
+        before = list(self.game.actions) if self.game is not None else []
+        self.game = Game.from_record(self.store.load(self.gid))
+        self._pending = None
+        if stale is None:
             self.refresh()
+            return
+        after = self.game.actions
+        same = 0
+        while same < min(len(before), len(after)) and before[same] == after[same]:
+            same += 1
+        changes = [f"added: {describe(a)}" for a in after[same:]]
+        changes += [f"undone: {describe(a)}" for a in before[same:]]
+        with self._hush():
+            self.entry_card.value = ""
+            self.entry_action.value = "build"
+        self._close_form()
+        self.undo_box.children = []
+        self.refresh()
+        # the person chooses again: no player is picked for them
+        with self._hush():
+            self.entry_player.value = None
+        self._refresh_entry()
+        what = ("; ".join(changes[:4]) + (" …" if len(changes) > 4 else "")) if changes else \
+            "nothing visible"
+        self.error(f"Not recorded: this game was changed on another page or tab ({what}). "
+                   "The board now shows the current game; choose the player and enter the "
+                   "action again.")
 
     # -- refresh ---------------------------------------------------------------------
     def refresh(self):
         g = self.game
         st = g.state
         self._refresh_info()
+        self._refresh_objectives()
         self._refresh_scoreboard()
         self.mode_panel.refresh()
         waiting = self._waiting()
@@ -446,7 +521,7 @@ class App:
             keep = self.entry_player.value if self.entry_player.value in waiting else None
             # one message for options + selection: otherwise the browser briefly shows
             # the first name and a pick made in that instant is lost (index is synced)
-            with self.entry_player.hold_sync():
+            with self._hush(), self.entry_player.hold_sync():
                 self.entry_player.options = waiting
                 self.entry_player.value = keep or (waiting[0] if waiting else None)
         self.entry.layout.display = "none" if st.finished else ""
@@ -480,6 +555,41 @@ class App:
             f"<div style='font-size:1.15em'><b>Year {st.year}</b> · <b>Turn {st.turn}</b> of {n} · "
             f"cards pass {st.passing} {arrow} · reactors left in supply: {st.reactor_supply}</div>"
             f"<div>Waiting for: <b>{waiting}</b></div>")
+
+    def _refresh_objectives(self):
+        """The objectives in play, each with who leads it now (a query of the engine)."""
+        g = self.game
+        setup = g.setup
+        if not setup.objectives and not setup.secret_objectives:
+            self.objectives_panel.value = ""
+            return
+        parts = []
+        try:
+            claims = objective_claims(g)
+        except UnknownCardValues as e:
+            claims = None
+            note = f" <small>(leaders not known: {escape(e.detail)})</small>"
+        else:
+            note = ""
+        for name in setup.objectives:
+            lead = ""
+            if claims is not None:
+                row = claims[claims.objective == g.catalogue.get(name).name]
+                if len(row):
+                    r = row.iloc[0]
+                    if r.claimant == "(typed at the end)":
+                        lead = "players say who claims it at the end"
+                    else:
+                        measures = ", ".join(f"{escape(p)} {int(r[p])}" for p in setup.players
+                                             if p in r and r[p] == r[p])
+                        lead = (f"leads: <b>{escape(str(r.claimant))}</b>" if
+                                r.claimant != "nobody (tie)" else "tied: nobody leads")
+                        lead += f" <small>({measures})</small>"
+            parts.append(f"<li><b>{escape(name)}</b> — {lead}</li>")
+        for p in setup.secret_objectives:
+            parts.append(f"<li>{escape(p)} holds a secret objective (revealed at the end)</li>")
+        self.objectives_panel.value = (f"<div><b>Objectives in play</b>{note}<ul style='margin:2px "
+                                       f"0 2px 18px;padding:0'>{''.join(parts)}</ul></div>")
 
     def _refresh_scoreboard(self):
         st = self.game.state
@@ -517,6 +627,12 @@ class App:
     def _player_changed(self):
         self._pending = None
         self.extra.children = []
+        self.entry_msg.value = ""
+        self._refresh_entry()
+
+    def _entry_changed(self):
+        self._pending = None
+        self.extra.children = []
         self._refresh_entry()
 
     def _card_name(self) -> str | None:
@@ -534,23 +650,27 @@ class App:
         do = self.entry_action.value
         self.discard_btn.layout.display = "" if do == "discard" else "none"
         self.extra.children = [] if self._pending is None else self.extra.children
-        if player is None:
-            self._draw_grid(None, set())
-            return
-        name = self._card_name()
+        form_for = None                  # the card whose values this entry needs now
         legal: set = set()
         self.hint.value = ""
-        if do == "discard":
+        name = self._card_name()
+        card = g.catalogue.get(name) if name else None
+        if player is None:
+            self.hint.value = ("Choose the player whose action you enter." if g.state.waiting
+                               else "Everyone has acted.")
+        elif do == "discard":
             self.hint.value = "Discard the selected card and take 3 credits."
         elif not name:
             self.hint.value = "Type the selected card's name first."
-        elif g.catalogue.get(name) is None:
-            sug = g.catalogue.suggest(name)
-            self.hint.value = (f"<span style='color:{ERR}'>No card called '{escape(name)}'."
-                               + (f" Did you mean {escape(', '.join(sug))}?" if sug else "")
-                               + "</span>")
+        elif card is None or card.category not in ("location", "conflict"):
+            sug = g.catalogue.suggest(name, n=4)
+            if sug:   # still typing, or a small slip: suggest, do not shout
+                self.hint.value = f"Did you mean: {escape(', '.join(sug))}?"
+            else:
+                self.hint.value = (f"<span style='color:{ERR}'>No location card called "
+                                   f"'{escape(name)}'.</span>")
         elif do == "conflict":
-            if g.catalogue.get(name).category != "conflict":
+            if card.category != "conflict":
                 self.hint.value = (f"<span style='color:{ERR}'>'{escape(name)}' is not a Conflict "
                                    "card (type 'Conflict card' or a conflict from your "
                                    "catalogue).</span>")
@@ -560,7 +680,7 @@ class App:
         elif do == "remove_spaceships":
             self.hint.value = "Discard the selected card and remove up to 3 spaceships."
             self.extra.children = self.mode_panel.remove_ships_form(player, name)
-        elif g.catalogue.get(name).category == "conflict" and do == "build":
+        elif card.category == "conflict" and do == "build":
             self.hint.value = (f"<span style='color:{ERR}'>A Conflict card cannot be built: apply "
                                "it (1 credit), build a reactor or discard it.</span>")
         elif do == "reactor":
@@ -570,12 +690,14 @@ class App:
         else:
             try:
                 legal = set(g.legal_cells(player, name))
-                self.form_box.children = []
                 self.hint.value = ("Click a highlighted cell to build it." if legal else
                                    "No legal cell for this card now: click a cell to see why, "
                                    "or choose another action.")
             except UnknownCardValues as e:
+                form_for = e.card
                 self._ask_values(e.card, e.fields)
+        if form_for is None and self._form_for is not None and not g.state.finished:
+            self._close_form()            # nobody needs those values for this entry
         # the grid is for choosing a cell: only builds and reactors need one
         self._draw_grid(player if do in ("build", "reactor") else None, legal)
 
@@ -654,8 +776,10 @@ class App:
         g = self.game
         player = self.entry_player.value
         do = self.entry_action.value
-        if player is None or g.state.finished:
+        if g.state.finished:
             return
+        if player is None:
+            raise CompanionError("Choose the player whose action you enter first.")
         if do == "discard":
             raise CompanionError("Discard is selected: press 'Discard for 3 credits', or choose "
                                  "Build location / Build reactor to use the grid.")
@@ -663,72 +787,71 @@ class App:
         if not name:
             raise CompanionError("Type the selected card's name first.")
         action = {"player": player, "do": do, "card": name, "at": list(cell)}
-        if do == "build":
-            card = g.card(name)        # unknown name -> clear message
-            missing = card.unknown_for_build()
-            if missing:
-                self._ask_values(card.name, missing)
-                raise UnknownCardValues(card.name, missing, action=action)
-            g.check(action)            # illegal click -> its rule message, nothing changes
-            extras = self._extras(player, card, cell)
-            if extras:
-                self._pending = action
-                self.extra.children = extras
-                self.hint.value = f"Build {escape(card.name)} at {list(cell)}: choose below, then confirm."
-                return
+        self._pending = None
+        self.extra.children = []
+        # ask the engine what the action still needs *before* checking it: an illegal
+        # cell is named with its rule, a legal one gets its questions (values, choices,
+        # manual VP, energy payer, spaceships), nothing is sent until they are answered
+        needs = g.needs(action)
+        if "values" in needs:
+            v = needs["values"]
+            self._ask_values(v["card"], v["fields"], cell=cell)
+            self.error(f"Enter the printed values of '{v['card']}' first "
+                       f"({', '.join(v['fields'])}), then click the cell again.")
+            return
+        extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
+        if extras:
+            self._pending = action
+            self.extra.children = extras
+            self.hint.value = (f"{escape(describe({**action, 'card': g.card(name).name}))}: "
+                               "answer below, then confirm.")
+            self.entry_msg.value = ""
+            return
         self._push(action)
 
-    def _extras(self, player, card, cell) -> list:
-        """Widgets for the choices a build needs (energy payer, School choices, manual VP)."""
-        g = self.game
+    def _extras(self, player, card, cell, needs: dict) -> list:
+        """Widgets for what the engine says the build still needs."""
         kids = []
         self._energy_choice = None
         self._school = {}
         self._manual = None
-        ship_widgets, self._ships = self.mode_panel.spaceship_choices(player, card)
-        kids += ship_widgets
-        if card.energy:
-            payers = [(c, cubes) for c, _, cubes in g.payers(player, cell)]
-            combos = []
-            for combo in itertools.combinations_with_replacement([c for c, _ in payers], card.energy):
-                if all(combo.count(c) <= cubes for c, cubes in payers):
-                    combos.append(combo)
-            if len(combos) > 1:
-                station = g.state.station(player)
-                default = tuple(station.default_energy(cell, card.energy))
-                opts = []
-                for combo in combos:
-                    parts = [f"{station.cells[c].label} {list(c)} ×{combo.count(c)}"
-                             for c in dict.fromkeys(combo)]
-                    opts.append((" + ".join(parts) + (" (default)" if tuple(combo) == default else ""),
-                                 combo))
-                self._energy_choice = w.RadioButtons(options=opts, value=default,
-                                                     description="Energy from")
-                self._energy_choice.add_class("energy-from")
-                kids.append(self._energy_choice)
-        for ab in card.abilities or ():
-            if ab.get("when") != "immediate":
-                continue
-            if "choice" in ab:
-                kids.append(w.HTML(f"<b>{escape(card.name)}</b>: each other player secretly chooses "
-                                   f"to pay {ab['pay']} credit or lose {ab['lose']} VP."))
-                for other in g.state.setup.players:
-                    if other == player:
-                        continue
-                    t = w.ToggleButtons(options=[("pay 1 credit", "pay"), ("lose 2 VP", "lose")],
-                                        value=None, description=other)
-                    t.add_class(f"school-{g.state.setup.players.index(other) + 1}")
-                    self._school[other] = t
-                    kids.append(t)
-            if "manual" in ab:
-                self._manual = w.Text(description="VP gained", placeholder="VP the ability gives now")
-                self._manual.add_class("manual-vp")
-                kids.append(self._manual)
+        self._ships = None
+        if "spaceships" in needs:
+            ship_widgets, self._ships = self.mode_panel.spaceship_choices(needs["spaceships"])
+            kids += ship_widgets
+        if "energy_from" in needs:
+            opts = needs["energy_from"]
+            default = next((o for o in opts if o["default"]), opts[0])
+            self._energy_choice = w.RadioButtons(
+                options=[(o["label"] + (" (default)" if o["default"] else ""),
+                          tuple(tuple(c) for c in o["energy_from"])) for o in opts],
+                value=tuple(tuple(c) for c in default["energy_from"]), description="Energy from")
+            self._energy_choice.add_class("energy-from")
+            kids.append(self._energy_choice)
+        if "choices" in needs:
+            ch = needs["choices"]
+            words = " or ".join(label for _, label in ch["options"])
+            kids.append(w.HTML(f"<b>{escape(ch['card'])}</b>: each other player secretly chooses: "
+                               f"{escape(words)}."))
+            for other in ch["players"]:
+                t = w.ToggleButtons(options=[(label, value) for value, label in ch["options"]],
+                                    value=None, description=other,
+                                    style={"description_width": "initial"})
+                t.add_class(f"school-{self.game.setup.players.index(other) + 1}")
+                self._school[other] = t
+                kids.append(t)
+        if "manual_vp" in needs:
+            self._manual = w.Text(description="VP gained", placeholder="VP the ability gives now",
+                                  style={"description_width": "initial"})
+            self._manual.add_class("manual-vp")
+            kids += [w.HTML(escape(needs["manual_vp"]["prompt"])), self._manual]
         if kids:
-            ok = w.Button(description="Confirm build", button_style="success", icon="check")
+            ok = w.Button(description="Confirm build", button_style="success", icon="check",
+                          layout=w.Layout(width="auto"))
             ok.add_class("confirm-build")
             ok.on_click(self.guarded(lambda _: self._confirm()))
-            no = w.Button(description="Cancel")
+            no = w.Button(description="Cancel", layout=w.Layout(width="auto"))
+            no.add_class("cancel-build")
             no.on_click(self.guarded(lambda _: self._cancel_pending()))
             kids.append(w.HBox([ok, no]))
         return kids
@@ -742,8 +865,7 @@ class App:
         if self._school:
             missing = [p for p, t in self._school.items() if t.value is None]
             if missing:
-                raise CompanionError(f"Waiting for the choice of {', '.join(missing)} "
-                                     "(pay 1 credit or lose 2 VP).")
+                raise CompanionError(f"Waiting for the choice of {', '.join(missing)}.")
             action["choices"] = {p: t.value for p, t in self._school.items()}
         if self._ships is not None:
             action["spaceships"] = self._ships()
@@ -751,7 +873,8 @@ class App:
             try:
                 action["manual_vp"] = int(self._manual.value.strip())
             except ValueError:
-                raise CompanionError("Type the VP the ability gives as a whole number.") from None
+                raise CompanionError("Type the VP the ability gives as a whole number "
+                                     "(0 if it gives none).") from None
         self._push(action)
 
     def _cancel_pending(self):
@@ -763,7 +886,8 @@ class App:
         name = self._card_name()
         player = self.entry_player.value
         if player is None:
-            raise CompanionError("Everyone has acted; nothing to enter.")
+            raise CompanionError("Choose the player whose action you enter first."
+                                 if self.game.state.waiting else "Everyone has acted; nothing to enter.")
         if not name:
             raise CompanionError("Type the discarded card's name first (discards are public).")
         self._push({"player": player, "do": "discard", "card": name})
@@ -783,6 +907,7 @@ class App:
             raise
         self._pending = None
         self.extra.children = []
+        self._close_form()
         st = g.state
         waiting = self._waiting()
         with self._hush():
@@ -809,9 +934,10 @@ class App:
             raise CompanionError("There is nothing to undo.")
         last = g.actions[-1]
         what = describe(last)
-        yes = w.Button(description="Yes, undo it", button_style="danger")
+        yes = w.Button(description="Yes, undo it", button_style="danger",
+                       layout=w.Layout(width="auto"))
         yes.add_class("undo-yes")
-        no = w.Button(description="Keep it")
+        no = w.Button(description="Keep it", layout=w.Layout(width="auto"))
         no.add_class("undo-no")
         yes.on_click(self.guarded(lambda _: self._undo()))
         no.on_click(self.guarded(lambda _: setattr(self.undo_box, "children", [])))
@@ -823,32 +949,67 @@ class App:
         self.store.pop(self.gid, len(g.actions) - 1)
         last = g.pop()
         self.undo_box.children = []
+        self._pending = None
+        # the entry shows the undone action again, ready to be corrected
+        waiting = self._waiting()
+        with self._hush():
+            with self.entry_player.hold_sync():
+                self.entry_player.options = waiting
+                self.entry_player.value = (last.get("player") if last.get("player") in waiting
+                                           else (waiting[0] if waiting else None))
+            if last.get("do") in [v for _, v in self.entry_action.options]:
+                self.entry_action.value = last["do"]
+            self.entry_card.value = last.get("card", "") if last.get("player") in waiting else ""
         self.say(f"Undone: {describe(last)}.")
         self.refresh()
 
     # -- unknown card values ---------------------------------------------------------------
-    def _ask_values(self, name: str, fields):
+    def _ask_values(self, name: str, fields, *, cell=None, box=None):
+        """Show the card-values form for ``name`` (once: typed values are remembered)."""
         card = self.game.catalogue.get(name)
         if card is None:
-            return
-        if self.form_box.children and getattr(self, "_form_for", None) == card.name:
-            return
+            return None
+        box = box if box is not None else self.form_box
+        if box.children and self._form_for == card.name:
+            return box.children[0]
         self._form_for = card.name
+        player = self.entry_player.value
         form = CardForm(card, self.guarded(self._save_values), self.guarded(self._close_form),
-                        missing=list(fields))
-        self.form_box.children = [form.box]
-        self.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
+                        missing=list(fields),
+                        preview=self._previewer(player, cell) if card.category in (
+                            "location", "conflict") else self._race_previewer(card.name))
+        box.children = [form.box]
+        if box is self.form_box:
+            self.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
+        return form.box
+
+    def _previewer(self, player, cell):
+        g = self.game
+
+        def preview(card):
+            return whatif.preview_card(g, card, player, tuple(cell) if cell else None)
+        return preview if player else None
+
+    def _race_previewer(self, name):
+        g = self.game
+        st = g.state
+        owner = next((p for p, r in st.setup.races.items() if r.lower() == name.lower()), None)
+
+        def preview(card):
+            return whatif.preview_card(g, card, owner, None)
+        return preview if owner else None
 
     def _close_form(self):
         self.form_box.children = []
         self._form_for = None
 
     def _save_values(self, card):
+        self.game.define(card)         # refused (nothing saved) if it breaks the record
         save_user_card(card)
-        self.game.define(card)
-        self.store.set_cards(self.gid, [c.to_dict() for c in self.game.used_cards()
-                                        if c.name.lower() in self.game._own])
+        self.store.merge_cards(self.gid, [card.to_dict()])
         self._close_form()
+        # replay the stored game: it also picks up values other pages saved meanwhile
+        self.game = Game.from_record(self.store.load(self.gid))
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.refresh()
 
@@ -858,19 +1019,25 @@ class App:
         if not g.state.finished:
             self.final_box.children = []
             return
+        needs = g.final_needs()
+        if needs["blocked"]:            # the mode panel above offers the fixes
+            self.final_box.children = [self.final_msg, w.HTML(
+                "<div class='final-blocked'><b>Before the final scoring:</b><ul>"
+                + "".join(f"<li>{escape(b)}</li>" for b in needs["blocked"]) + "</ul></div>")]
+            return
+        if needs["values"] or needs["manual"]:
+            self.final_box.children = [self.final_msg, *self._final_forms(needs)]
+            return
         try:
             result = g.score()
-        except MissingEntry as e:
-            self.final_box.children = [self._manual_form(e.needed)]
+        except UnknownCardValues as e:   # found only while scoring (e.g. types counted)
+            self.final_box.children = [self.final_msg, *self._final_forms(
+                {"values": [{"card": e.card, "fields": e.fields, "why": e.detail}], "manual": []})]
             return
-        except IllegalAction as e:      # round-end fixes or advisors still to settle
-            self.final_box.children = [w.HTML(
+        except IllegalAction as e:
+            self.final_box.children = [self.final_msg, w.HTML(
                 f"<div class='final-blocked'><b>Before the final scoring:</b> "
                 f"{escape(e.detail)}</div>")]
-            return
-        except UnknownCardValues as e:
-            self._ask_values(e.card, e.fields)
-            self.final_box.children = [w.HTML(f"<b>{escape(str(e))}</b>"), self.form_box]
             return
         t = result.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
                                          "during_game": "during game", "end_abilities": "end abilities",
@@ -880,34 +1047,62 @@ class App:
         rec = dumps(g.to_record())
         rec_link = base64.b64encode(rec.encode()).decode()
         csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
-        self.final_box.children = [w.HTML(
+        self.final_box.children = [self.final_msg, w.HTML(
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
             f"{table_html}<details><summary>Every VP with its source</summary>{lines_html}</details>"
-            f"<p><a class='export-json' download='among-the-stars-game.json' "
-            f"href='data:application/json;base64,{rec_link}'>Export the record (JSON)</a> · "
-            f"<a class='export-csv' download='final-table.csv' "
-            f"href='data:text/csv;base64,{csv}'>Export the table (CSV)</a></p>")]
+            f"<p><a class='export-json export-link' download='among-the-stars-game.json' "
+            f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
+            f"<a class='export-csv export-link' download='final-table.csv' "
+            f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>")]
 
-    def _manual_form(self, needed: list[str]):
+    def _final_forms(self, needs: dict) -> list:
+        """Every value the final scoring still needs, on one screen: the printed
+        values of races, objectives and cards (one form at a time, the rest
+        listed), then what only the players can type (manual VP, claims)."""
+        kids = [w.HTML("<h3 style='margin:4px 0'>Before the final table</h3>")]
+        values = needs["values"]
+        if values:
+            items = "".join(f"<li><b>{escape(v['card'])}</b>: {escape(', '.join(v['fields']))}"
+                            f" <small>({escape(v['why'])})</small></li>" for v in values)
+            kids.append(w.HTML(f"<div class='final-values-list'>The final scoring needs the "
+                               f"printed values of {len(values)} tile(s) or card(s):<ul>{items}"
+                               "</ul></div>"))
+            box = w.VBox()
+            box.add_class("final-values")
+            self._form_for = None
+            self._ask_values(values[0]["card"], values[0]["fields"], box=box)
+            kids.append(box)
+        if needs["manual"]:
+            kids.append(self._manual_form(needs["manual"]))
+        return kids
+
+    def _manual_form(self, requests: list[dict]):
         g = self.game
         rows, entries = [], []
-        book = self._manual_requests()
-        for req in book:
+        for req in requests:
             if req["kind"] == "objective":
-                who = w.Dropdown(options=[("nobody", None)] + [(p, p) for p in g.state.setup.players],
-                                 description="claimed by")
+                owner = req.get("player")
+                opts = [("nobody", None)] + [(p, p) for p in g.state.setup.players
+                                             if owner is None or p == owner]
+                who = w.Dropdown(options=opts, description="claimed by",
+                                 style={"description_width": "initial"})
+                who.add_class("manual-who")
                 vp = w.Text(description="VP", placeholder="VP on the objective")
-                rows.append(w.VBox([w.HTML(f"Objective <b>{escape(req['source'])}</b>"), who, vp]))
+                vp.add_class("manual-entry-vp")
+                title = (f"Secret objective of {escape(owner)}: " if owner else "Objective ")
+                rows.append(w.VBox([w.HTML(f"{title}<b>{escape(req['source'])}</b>"), who, vp]))
                 entries.append((req, who, vp))
             else:
                 vp = w.Text(description="VP", placeholder="VP it gives")
+                vp.add_class("manual-entry-vp")
                 where = f" at {req['at']}" if req.get("at") else ""
                 rows.append(w.VBox([w.HTML(f"{escape(req['player'])}: <b>{escape(req['source'])}</b>"
                                            f"{escape(where)}"), vp]))
                 entries.append((req, None, vp))
-        save = w.Button(description="Save and score", button_style="success")
+        save = w.Button(description="Save and score", button_style="success",
+                        layout=w.Layout(width="auto"))
         save.add_class("manual-save")
 
         def do_save(_):
@@ -926,45 +1121,14 @@ class App:
                 if req.get("at"):
                     entry["at"] = req["at"]
                 new.append(entry)
-            g.manual.extend(new)
-            self.store.set_manual(self.gid, g.manual)
-            self.say("Saved. Final table below.")
+            g.manual = self.store.add_manual(self.gid, new)
+            self.say("Saved.")
             self.refresh()
         save.on_click(self.guarded(do_save))
         box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "
                              "from the table:</b>"), *rows, save])
         box.add_class("manual-form")
         return box
-
-    def _manual_requests(self) -> list[dict]:
-        """What the final scoring needs typed (mirrors scoring's MissingEntry)."""
-        g = self.game
-        st = g.state
-        have = {(m["source"].lower(), m.get("player"), tuple(m["at"]) if m.get("at") else None)
-                for m in g.manual}
-        out = []
-        for p in st.setup.players:
-            for cell, placed in sorted(st.players[p].station.cells.items()):
-                if placed.kind != "location":
-                    continue
-                card = g.catalogue.get(placed.card)
-                for ab in card.abilities or ():
-                    if ab.get("when") == "end" and "manual" in ab \
-                            and (card.name.lower(), p, cell) not in have:
-                        out.append({"kind": "ability", "source": card.name, "player": p,
-                                    "at": list(cell)})
-            race = g.catalogue.get(st.setup.races.get(p, "")) if p in st.setup.races else None
-            if race is not None:
-                for ab in race.abilities or ():
-                    if ab.get("when") == "end" and "manual" in ab \
-                            and (race.name.lower(), p, None) not in have:
-                        out.append({"kind": "race", "source": race.name, "player": p})
-        done = {m["source"].lower() for m in g.manual}
-        for o in list(st.setup.objectives) + list(st.setup.secret_objectives.values()):
-            obj = g.catalogue.get(o)
-            if "most" not in obj.extra and "least" not in obj.extra and obj.name.lower() not in done:
-                out.append({"kind": "objective", "source": obj.name})
-        return out
 
 
 def _tiebreak_words(result) -> str:

@@ -103,13 +103,25 @@ class Explorer:
         hand = list(self.hand.value)
         if player and hand and not st.finished:
             df = whatif.hand_ranking(g, player, hand)
-            show = df.head(TOP_ROWS).copy()
-            show["cell"] = [list(c) if isinstance(c, tuple) else "" for c in show.cell]
-            show = show[["card", "action", "cell", "legal", "vp_now", "projected_total", "reason"]]
-            show = show.rename(columns={"vp_now": "VP now", "projected_total": "projected final"})
-            self.ranking.value = (show.to_html(index=False, border=0, na_rep="",
-                                               classes="wi-rank-table")
-                                  + (f"<i>{len(df) - TOP_ROWS} more options not shown</i>"
-                                     if len(df) > TOP_ROWS else ""))
+
+            def shown(rows):
+                rows = rows.copy()
+                rows["cell"] = [list(c) if isinstance(c, tuple) else "" for c in rows.cell]
+                rows = rows[["card", "action", "cell", "legal", "vp_now", "projected_total",
+                             "reason"]]
+                return rows.rename(columns={"vp_now": "VP now",
+                                            "projected_total": "projected final"})
+            # one row per card (its best option), so one card's many cells never hide
+            # the others; every option is one tap away
+            best = df.drop_duplicates("card", keep="first")
+            rest = df.head(TOP_ROWS * 2)
+            self.ranking.value = (
+                "<div><b>Best option for each card</b></div>"
+                + shown(best).to_html(index=False, border=0, na_rep="",
+                                      classes="wi-rank-table wi-rank-best")
+                + f"<details><summary>All options ({len(df)})</summary>"
+                + shown(rest).to_html(index=False, border=0, na_rep="", classes="wi-rank-table")
+                + (f"<i>{len(df) - len(rest)} more options not shown</i>"
+                   if len(df) > len(rest) else "") + "</details>")
         else:
             self.ranking.value = ""

@@ -30,14 +30,17 @@ class ModeSetup:
                                      value="virtual", description="2 players")
         self.two_player.add_class("setup-two-player")
         self.first_active = w.Dropdown(description="1st active", options=[])
-        self.spaceships = w.Checkbox(value=False, description="Spaceships (Revival)")
+        wide = {"style": {"description_width": "initial"}, "layout": w.Layout(width="auto")}
+        self.spaceships = w.Checkbox(value=False, description="Spaceships (Revival)", **wide)
         self.spaceships.add_class("setup-spaceships")
-        self.timing = w.Checkbox(value=False, description="Timing rules (Revival, 3+ players)")
-        self.all_in = w.Checkbox(value=False, description="All-in variant")
-        self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)")
+        self.timing = w.Checkbox(value=False, description="Timing rules (Revival, 3+ players)",
+                                 **wide)
+        self.all_in = w.Checkbox(value=False, description="All-in variant", **wide)
+        self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)", **wide)
         self.advisor_box = w.VBox()
         self.seed = w.IntText(value=0, description="Seed")
-        self.draw_btn = w.Button(description="Draw races and objectives", icon="random")
+        self.draw_btn = w.Button(description="Draw races and objectives", icon="random",
+                                 layout=w.Layout(width="auto"))
         self.draw_btn.add_class("setup-draw")
         self.draw_btn.on_click(app.guarded(lambda _: self.draw()))
         self.composition = w.HTML()
@@ -303,22 +306,11 @@ class ModePanel:
              "cells": [list(c) for c in pick.value]})))
         return [pick, ok]
 
-    def spaceship_choices(self, player, card):
-        """Dropdowns for a build whose card places spaceships; returns (widgets, getter)."""
-        g = self.app.game
-        abilities = [ab for ab in card.abilities or () if "spaceships" in ab
-                     and ab.get("when") == "immediate"]
-        if not abilities:
-            return [], None
-        n = sum(ab["spaceships"] for ab in abilities)
-        targets = {ab.get("target", "other") for ab in abilities}
-        spots = [("(none)", None)]
-        for p in g.setup.players:
-            if "any" not in targets and (("self" in targets) != (p == player)):
-                continue
-            st = g.state.station(p)
-            for c in st.frontier():
-                spots.append((f"{p} {list(c)}", (p, list(c))))
+    def spaceship_choices(self, spec: dict):
+        """Dropdowns for a build whose card places spaceships (``spec`` from
+        Game.needs: card, count, spots); returns (widgets, getter)."""
+        n = spec["count"]
+        spots = [("(none)", None)] + [(f"{p} {list(c)}", (p, list(c))) for p, c in spec["spots"]]
         boxes = []
         for i in range(n):
             d = w.Dropdown(options=spots, value=None, description=f"spaceship {i + 1}")
@@ -327,4 +319,4 @@ class ModePanel:
 
         def get():
             return [{"player": v[0], "at": v[1]} for v in (b.value for b in boxes) if v]
-        return [w.HTML(f"<b>{escape(card.name)}</b> places {n} spaceship(s):"), *boxes], get
+        return [w.HTML(f"<b>{escape(spec['card'])}</b> places {n} spaceship(s):"), *boxes], get
