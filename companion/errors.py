@@ -37,6 +37,8 @@ class IllegalAction(CompanionError):
             at = a["at"]           # may be anything in a hand-edited record
             parts.append(f"at {list(at) if isinstance(at, (list, tuple)) else repr(at)}")
         head = " ".join(parts)
+        if not a:                       # raised outside an action (e.g. by the scoring)
+            return f"{self.detail} [rule: {self.rule}]"
         return f"{head}: {self.detail} [rule: {self.rule}]"
 
     def at_index(self, index: int) -> "IllegalAction":

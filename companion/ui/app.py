@@ -178,6 +178,10 @@ class App:
                 return
             except CompanionError as e:
                 self.error(f"Could not resume the last game: {e}")
+            except Exception as e:        # a bug must not keep the dashboard from opening
+                log.error("resume failed:\n%s", traceback.format_exc())
+                self.error(f"Could not resume the last game ({type(e).__name__}: {e}); it is "
+                           f"kept. The details are in {_log_path()}.")
         self.show_setup()
 
     # ================================================================== setup screen
