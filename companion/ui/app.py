@@ -234,6 +234,13 @@ class App:
                                        description="Import my cards")
         self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
         self.cat_export = w.HTML()
+        # the cards, races and objectives still unknown: fill a deck before playing
+        self.catalogue_screen = None
+        self.catalogue_panel = w.Accordion(children=[w.VBox()], selected_index=None)
+        self.catalogue_panel.set_title(0, "Cards still unknown: type their values before playing")
+        self.catalogue_panel.add_class("catalogue-panel")
+        self.catalogue_panel.observe(self.guarded(lambda _: self._open_catalogue()),
+                                     "selected_index")
         self.use_races.observe(lambda _: self._setup_visibility(), "value")
         self.use_objectives.observe(lambda _: self._setup_visibility(), "value")
         self.limited.observe(lambda _: self._setup_visibility(), "value")
@@ -257,9 +264,24 @@ class App:
             w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
                    "catalogue. Export it to share it, import one from a friend.</div>"),
             w.HBox([self.cat_upload, self.cat_export]),
+            self.catalogue_panel,
         ])
         self.setup_screen.add_class("setup-screen")
         self._setup_visibility()
+
+    def _open_catalogue(self):
+        if self.catalogue_panel.selected_index is None:
+            return
+        if self.catalogue_screen is None:
+            from .catalogue_screen import CatalogueScreen
+            self.catalogue_screen = CatalogueScreen(on_saved=self.guarded(self._catalogue_saved))
+            self.catalogue_panel.children = [self.catalogue_screen.box]
+        else:
+            self.catalogue_screen.refresh()
+
+    def _catalogue_saved(self, card):
+        self.cat_export.value = self._catalogue_link()
+        self.say(f"Saved the values of '{card.name}' in your catalogue.")
 
     def _setup_visibility(self):
         self.race_box.layout.display = "" if self.use_races.value else "none"
@@ -983,6 +1005,7 @@ class App:
                         preview=self._previewer(player, cell) if card.category in (
                             "location", "conflict") else self._race_previewer(card.name))
         box.children = [form.box]
+        form.focus()
         if box is self.form_box:
             self.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
         return form.box

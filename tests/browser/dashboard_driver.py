@@ -72,6 +72,8 @@ def expected_board(game) -> dict:
 
 def turn_words(game) -> str:
     st = game.state
+    if st.finished:
+        return "The game is over"
     return f"Year {st.year} · Turn {st.turn} of {st.setup.turns_in_year(st.year)}"
 
 
