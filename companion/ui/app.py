@@ -1149,7 +1149,7 @@ class App:
                     entry["at"] = req["at"]
                 new.append(entry)
             g.manual = self.store.add_manual(self.gid, new)
-            self.say("Saved.")
+            self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.refresh()
         save.on_click(self.guarded(do_save))
         box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "

@@ -152,14 +152,17 @@ class Table:
                 if box.count() and box.is_visible():
                     box.fill(str(v))
             type1 = form.locator(".form-type1 select")
-            if not type1.input_value():          # a type the books give stays as it is
+            shown = type1.evaluate("s => s.options[s.selectedIndex].textContent.trim()")
+            if shown == "(none)":                 # a type the books give stays as it is
                 type1.select_option(self.rng.choice(["military", "business", "diplomatic",
                                                      "administrative", "recreational"]))
         fill_ability(form, key, when, params)
         self.used_templates.add(key)
         self.typed[name] = {"template": key}
         form.locator(".form-save button, button.form-save").first.click()
-        form.wait_for(state="detached", timeout=20_000)
+        # the form goes (or the next one needed takes its place)
+        expect(scope.locator(".card-form-intro", has_text=f"'{name}'")).to_have_count(
+            0, timeout=20_000)
 
     # -- one action -----------------------------------------------------------------------
     def choose(self, player: str, do: str, card: str):
@@ -261,9 +264,10 @@ def fill_ability(form, key: str, when: str, params: dict):
     part = form.locator(".ability-part").first
     if key == "school":
         label = part.locator(".ability-template select option", has_text="Every other player")\
-            .first.inner_text()
+            .first.inner_text().replace("\xa0", " ").strip()
     chooser = part.locator(".ability-template select")
-    selected = "s => s.selectedIndex >= 0 ? s.options[s.selectedIndex].textContent.trim() : ''"
+    selected = ("s => s.selectedIndex >= 0 ? "
+                "s.options[s.selectedIndex].textContent.replace(/\\u00a0/g, ' ').trim() : ''")
     # the find box narrows the list and selects the first match
     part.locator(".ability-filter input").fill(label)
     deadline, picked = time.monotonic() + 15, False
