@@ -1,0 +1,231 @@
+"""Issue 10, the dashboard driven from Python (no browser): each thing a real table
+hit, with the page's own widgets.  The full game through Chromium is
+tests/browser/test_table_game.py.
+
+Cards invented here are "Fixture: ..." entries of the record or of the player's
+catalogue (COMPANION_HOME is private to each test); no real card's number is
+used.  School of Alien Cultures' ability is the rulebook's.
+"""
+from __future__ import annotations
+
+import pytest
+
+from companion.catalogue import Catalogue, parse_card, save_user_card
+from companion.game import Game
+from companion.store import Store
+from companion.ui.app import App
+
+PLAYERS = ["Ana", "Ben", "Cleo"]
+PAY_OR_LOSE = {"name": "Fixture: pay or lose", "types": ["diplomatic"], "cost": 0, "energy": 0,
+               "vp": 0, "max": "none",
+               "abilities": [{"when": "immediate", "choice": "pay_or_lose", "pay": 1, "lose": 2}]}
+MANUAL = {"name": "Fixture: manual", "types": ["business"], "cost": 0, "energy": 0, "vp": 0,
+          "max": "none", "abilities": [{"when": "immediate", "manual": True}]}
+UNKNOWN = {"name": "Fixture: unknown", "types": ["military"], "cost": None, "energy": None,
+           "vp": None, "max": None, "abilities": None}
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "games.sqlite")
+    yield s
+    s.close()
+
+
+def open_app(store, **setup) -> App:
+    save_user_card(parse_card(UNKNOWN))
+    game = Game({"players": PLAYERS, **setup}, cards=[PAY_OR_LOSE, MANUAL])
+    store.create(game.to_record())
+    return App(store)
+
+
+def enter(app, player, do, card):
+    app.entry_player.value = player
+    app.entry_action.value = do
+    app.entry_card.value = card
+
+
+def message(app) -> str:
+    return app.entry_msg.value
+
+
+# -------------------------------------------------- item 2: choices asked before checking
+def test_school_like_card_is_built_through_the_page(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Fixture: pay or lose")
+    app._clicked((0, 1))
+    assert "rule: choice" not in message(app)          # before: refused at once
+    assert set(app._school) == {"Ben", "Cleo"}
+    app._school["Ben"].value = "pay"
+    app._school["Cleo"].value = "lose"
+    app._confirm()
+    stored = store.load(app.gid)["actions"]
+    assert stored[-1]["choices"] == {"Ben": "pay", "Cleo": "lose"}
+
+
+def test_a_manual_vp_card_is_built_through_the_page(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Fixture: manual")
+    app.guarded(app._clicked)((1, 0))
+    assert "rule: manual-vp" not in message(app)
+    app._manual.value = "two"
+    app.guarded(app._confirm)()
+    assert "whole number" in message(app) and store.load(app.gid)["actions"] == []
+    app._manual.value = "2"
+    app._confirm()
+    assert store.load(app.gid)["actions"][-1]["manual_vp"] == 2
+    assert app.game.state.players["Ana"].vp == 2
+
+
+def test_an_illegal_cell_is_named_next_to_the_grid_and_nothing_stored(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Fixture: pay or lose")
+    app.guarded(app._clicked)((3, 3))
+    assert "[rule: not-adjacent]" in message(app) and "Fixture: pay or lose" in message(app)
+    assert store.load(app.gid)["actions"] == []
+
+
+# ---------------------------------------- item 3: a page that is behind records nothing
+def test_a_page_behind_refuses_and_rebuilds_its_entry(store, tmp_path):
+    page1 = open_app(store)
+    page2 = App(Store(store.path))
+    enter(page2, "Ana", "discard", "Garden")
+    page2._discard()
+    # page 1 still shows Ana waiting; it enters the same discard
+    enter(page1, "Ana", "discard", "Garden")
+    page1.guarded(page1._discard)()
+    assert "Not recorded" in message(page1) and "Ana discarded Garden" in message(page1)
+    # the entry is rebuilt: nobody picked, no card; pressing Discard again sends nothing
+    assert page1.entry_player.value is None and page1.entry_card.value == ""
+    page1.guarded(page1._discard)()
+    actions = store.load(page1.gid)["actions"]
+    assert [(a["player"], a["do"]) for a in actions] == [("Ana", "discard")]
+    assert page1.entry_player.options == ("Ben", "Cleo")
+
+
+# ------------------------------------------------ item 4: values from several pages kept
+def test_card_values_typed_on_two_pages_are_both_in_the_record(store):
+    page1 = open_app(store)
+    page2 = App(Store(store.path))
+    for page, name in ((page1, "Fixture: typed on page 1"), (page2, "Fixture: typed on page 2")):
+        save_user_card(parse_card({**UNKNOWN, "name": name}))
+        page._save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
+                                      "max": "none", "abilities": []}))
+    names = {c["name"] for c in store.load(page1.gid)["cards"]}
+    assert {"Fixture: typed on page 1", "Fixture: typed on page 2"} <= names
+
+
+# ------------------------------------------- item 5: the form only when the entry needs it
+def test_the_card_form_closes_when_the_entry_no_longer_needs_it(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Fixture: unknown")
+    assert app.form_box.children, "the form asks for the unknown card's values"
+    app.entry_action.value = "reactor"
+    assert app.form_box.children == ()
+    app.entry_action.value = "build"
+    assert app.form_box.children
+    app.entry_action.value = "discard"
+    assert app.form_box.children == ()
+    app.entry_action.value = "build"
+    app.entry_card.value = "Fixture: pay or lose"          # another card, known
+    assert app.form_box.children == ()
+
+
+def test_the_form_does_not_stay_under_the_next_player(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Fixture: unknown")
+    assert app.form_box.children
+    app.entry_action.value = "discard"
+    app._discard()
+    assert app.entry_player.value == "Ben" and app.form_box.children == ()
+
+
+# -------------------------------------------------------- item 1: the final screen's forms
+def test_the_final_screen_offers_a_form_for_every_missing_value(store):
+    rec = Game({"players": PLAYERS, "races": {"Ana": "Sheptas"},
+                "objectives": ["Accelerated Construction"]}).to_record()
+    g = Game.from_record(rec)
+    while not g.state.finished:
+        for p in g.waiting_in_order():
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    store.create(g.to_record())
+    app = App(store)
+    kids = app.final_box.children
+    text = " ".join(getattr(k, "value", "") for k in kids)
+    assert "Sheptas" in text and "Before the final table" in text
+    # the race tile's values: a form right there
+    assert any("final-values" in k._dom_classes for k in kids)
+    app._save_values(parse_card({"name": "Sheptas", "category": "race",
+                                 "abilities": [{"when": "end", "manual": True}]}))
+    manual = next(k for k in app.final_box.children if "manual-form" in k._dom_classes)
+    assert "Accelerated Construction" in str([getattr(c, "children", c) for c in
+                                              manual.children])
+    # reopened later, the typed race values are still there (not hidden by the record)
+    again = App(Store(store.path))
+    assert not any("final-values" in k._dom_classes for k in again.final_box.children)
+
+
+# ------------------------------------------------------------------- the smaller things
+def test_typing_a_prefix_suggests_and_never_offers_a_race(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Holo")
+    assert "Holographic Display Area" in app.hint.value and "No location card" not in app.hint.value
+    app.entry_card.value = "Spa"
+    assert "Sheptas" not in app.hint.value
+
+
+def test_after_an_undo_the_entry_shows_the_undone_action(store):
+    app = open_app(store)
+    enter(app, "Ben", "discard", "Garden")
+    app._discard()
+    assert app.entry_player.value == "Ana"
+    app._undo()
+    assert (app.entry_player.value, app.entry_action.value, app.entry_card.value) == \
+        ("Ben", "discard", "Garden")
+
+
+def test_objectives_in_play_are_always_shown(store):
+    app = open_app(store, objectives=["Accelerated Construction"])
+    assert "Accelerated Construction" in app.objectives_panel.value
+    enter(app, "Ana", "discard", "Garden")
+    app._discard()
+    assert "Accelerated Construction" in app.objectives_panel.value
+
+
+def test_one_race_selector_per_player_typed(store):
+    app = App(store)
+    app.use_races.value = True
+    for box, name in zip(app.name_boxes, PLAYERS):
+        box.value = name
+    shown = [b.description for b in app.race_boxes if b.layout.display != "none"]
+    assert shown == PLAYERS
+
+
+def test_a_message_appears_next_to_the_entry(store):
+    app = open_app(store)
+    enter(app, "Ana", "discard", "")
+    app.guarded(app._discard)()
+    assert "Type the discarded card&#x27;s name first" in app.entry_msg.value
+
+
+def test_user_text_in_the_page_is_escaped(store):
+    evil = "<img src=x onerror=alert(1)>"
+    game = Game({"players": [evil, "Ben"]})
+    store.create(game.to_record())
+    app = App(store)
+    html = app.scoreboard.value + app.turn_info.value
+    assert "<img" not in html and "&lt;img" in html
+    enter(app, evil, "build", "<script>x</script>")
+    assert "<script>" not in app.hint.value
+
+
+def test_hand_ranking_shows_every_card(store):
+    app = open_app(store)
+    app.explorer.box.selected_index = 0
+    app.explorer.player.value = "Ana"
+    app.explorer.hand.value = ["Fixture: pay or lose", "Fixture: manual"]
+    best = app.explorer.ranking.value.split("</table>")[0]
+    # one row per card (its best option), each card's nine options one tap away
+    assert best.count("<tr>") == 2            # the header row has a style: "<tr style=..."
+    assert "Fixture: pay or lose" in best and "Fixture: manual" in best
+    assert "All options (18)" in app.explorer.ranking.value
