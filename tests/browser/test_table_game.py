@@ -198,7 +198,11 @@ class Table:
                 if at is None and legal:
                     at = min(legal, key=lambda x: (abs(x[0]) + abs(x[1]), x))
                 if at is None:
+                    # not buildable now (credits, energy): the player keeps it for a later
+                    # turn and takes another action now
+                    self.plan[player].insert(0, card)
                     do = "reactor" if g.legal_cells(player, do="reactor") else "discard"
+                    card = SPARE
             if do == "reactor":
                 self.choose(player, "reactor", card)
                 if at is None:
@@ -405,8 +409,13 @@ def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tm
     manual.locator(".manual-save").click()
     page.locator(".final-table").wait_for(state="visible")
     screenshot(page, "table-07-final-table")
-    assert set(table.used_templates) >= {k for k, _, _ in TEMPLATES}, \
-        set(k for k, _, _ in TEMPLATES) - table.used_templates
+    # every template the card form offers was typed through the page, and the cards
+    # typed with them were built
+    from companion.ui.cardform import TEMPLATES as FORM_TEMPLATES
+    assert set(FORM_TEMPLATES) <= table.used_templates, set(FORM_TEMPLATES) - table.used_templates
+    built = {a["card"] for a in g.actions if a["do"] == "build"}
+    assert set(FORM_TEMPLATES) <= {t["template"] for c, t in table.typed.items() if c in built}, \
+        {t["template"] for c, t in table.typed.items() if c not in built}
 
     # ------------------------------------------------ the page equals the engine and the CLI
     shown = final_table(page)
