@@ -229,3 +229,23 @@ def test_hand_ranking_shows_every_card(store):
     assert best.count("<tr>") == 2            # the header row has a style: "<tr style=..."
     assert "Fixture: pay or lose" in best and "Fixture: manual" in best
     assert "All options (18)" in app.explorer.ranking.value
+
+
+def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_page(store):
+    """Found by the hostile-screens test: with the explorer open, the last action of
+    the game raised (the race's values were unknown) before the final screen showed."""
+    g = Game({"players": PLAYERS, "races": {"Ana": "Sheptas"}})
+    while not g.state.finished:
+        for p in g.waiting_in_order()[:-1] if len(g.actions) == 71 else g.waiting_in_order():
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+        if len(g.actions) == 71:
+            break
+    store.create(g.to_record())
+    app = App(store)
+    app.explorer.box.selected_index = 0
+    last = app.game.waiting_in_order()[0]
+    enter(app, last, "discard", "Garden")
+    app._discard()
+    assert app.game.state.finished
+    assert "not known yet" in app.explorer.now.value
+    assert any("final-values" in k._dom_classes for k in app.final_box.children)

@@ -4,7 +4,7 @@ y = 1.5·r (in hex radii)."""
 from __future__ import annotations
 
 import math
-from html import escape
+from ..htmlsafe import colour, escape
 from typing import Iterable
 
 from . import hexmap as hm
@@ -57,7 +57,8 @@ def map_svg(m: HexMap, state=None, *, legal: Iterable[Hex] = (), selected: Hex |
     if state is not None:
         m = state.map
         colours = colours or {p: state.setup.colour(p) for p in state.setup.players}
-    colours = colours or {}
+    # a colour comes from a record: only a strict #hex or a plain name reaches the SVG
+    colours = {p: colour(c) for p, c in (colours or {}).items()}
     seats = {}
     if state is not None:
         seats = {i + 1: p for i, p in enumerate(state.setup.players)}

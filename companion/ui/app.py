@@ -10,7 +10,7 @@ import base64
 import logging
 import random
 import traceback
-from html import escape
+from ..htmlsafe import escape
 
 import ipywidgets as w
 

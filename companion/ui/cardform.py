@@ -60,7 +60,7 @@ import copy
 import json
 import logging
 import re
-from html import escape
+from ..htmlsafe import escape
 
 import ipywidgets as w
 

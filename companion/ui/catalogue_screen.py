@@ -40,7 +40,7 @@ see :mod:`companion.ui.cardform`).
 from __future__ import annotations
 
 import logging
-from html import escape
+from ..htmlsafe import escape
 
 import ipywidgets as w
 

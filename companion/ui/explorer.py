@@ -3,11 +3,12 @@
 companion.whatif and the pictures from companion.render."""
 from __future__ import annotations
 
-from html import escape
+from ..htmlsafe import escape
 
 import ipywidgets as w
 
 from .. import render, whatif
+from ..errors import CompanionError
 
 TOP_ROWS = 15
 
@@ -67,12 +68,18 @@ class Explorer:
         if g is None or not self.open:
             return
         st = g.state
-        proj = whatif.if_ended_now(g)
-        t = proj.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
-                                       "during_game": "so far", "end_abilities": "end abilities",
-                                       "empty_reactors": "empty reactors"})
-        self.now.value = (f"<div>{escape(proj.explanation)}</div>"
-                          + t.to_html(index=False, border=0, classes="wi-now-table"))
+        try:
+            proj = whatif.if_ended_now(g)
+        except CompanionError as e:     # the game is over and its final scoring waits
+            self.now.value = (f"<div class='wi-now-waiting'>The final table is not known yet: "
+                              f"{escape(getattr(e, 'detail', str(e)))}</div>")
+        else:
+            t = proj.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
+                                           "during_game": "so far",
+                                           "end_abilities": "end abilities",
+                                           "empty_reactors": "empty reactors"})
+            self.now.value = (f"<div>{escape(proj.explanation)}</div>"
+                              + t.to_html(index=False, border=0, classes="wi-now-table"))
         self.chart.value = render.vp_chart_svg(whatif.vp_by_year(g))
         player = self.player.value
         name = (self.card.value or "").strip()

@@ -4,7 +4,7 @@ score sheet.  Widgets only: the numbers come from companion.history/stats."""
 from __future__ import annotations
 
 import base64
-from html import escape
+from ..htmlsafe import escape
 
 import ipywidgets as w
 

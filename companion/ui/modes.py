@@ -10,7 +10,7 @@ Widgets only: the rules are the engine's.
 """
 from __future__ import annotations
 
-from html import escape
+from ..htmlsafe import escape
 
 import ipywidgets as w
 
@@ -189,10 +189,11 @@ class ModePanel:
 
     @staticmethod
     def _lean(tile, pos):
+        """Where a tile's advisor stands, as HTML (the player's name escaped)."""
         if pos == 0:
             return "middle"
         who = tile["between"][0] if pos < 0 else tile["between"][1]
-        return f"{abs(pos)} towards {who}"
+        return f"{abs(pos)} towards {escape(who)}"
 
     def _virtual(self, seat):
         card = w.Combobox(options=tuple(self.app.game.catalogue.names("location")),

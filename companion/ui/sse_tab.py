@@ -9,7 +9,7 @@ record.
 from __future__ import annotations
 
 import base64
-from html import escape
+from ..htmlsafe import colour, escape
 
 import ipywidgets as w
 
@@ -113,8 +113,8 @@ class HexBoard:
             # never an empty description: the button view keeps its old text then
             b.description = c.get("label") or "\u00a0"
             b.tooltip = c.get("tip", "")
-            b.style.button_color = c.get("fill", "#eee")
-            b.style.text_color = c.get("text", "#222")
+            b.style.button_color = colour(c.get("fill"), "#eee")
+            b.style.text_color = colour(c.get("text"), "#222")
             # grid_area (grid_row/grid_column are not applied by the Voila widget manager)
             b.layout.grid_area = f"{h[1] - y0 + 1} / {2 * h[0] + h[1] - x0 + 1} / auto / span 2"
             want = set(c.get("state", "").split())
@@ -411,7 +411,7 @@ class SseTab:
 
     def _swatch(self, p: str) -> str:
         return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
-                f"background:{self.game.setup.colour(p)};vertical-align:middle'></span>")
+                f"background:{colour(self.game.setup.colour(p))};vertical-align:middle'></span>")
 
     def _refresh_turn(self):
         st = self.game.state
