@@ -26,6 +26,7 @@ from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
 from .quiet import Quiet
+from .style import CSS
 
 log = logging.getLogger("companion.ui")
 MAX_PLAYERS = 6
@@ -110,7 +111,7 @@ class App:
         self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
         self.sse = None
         self.history = None
-        self.root = w.VBox([w.HTML(STYLE), self.title, self.status, self.tabs])
+        self.root = w.VBox([w.HTML(STYLE + CSS), self.title, self.status, self.tabs])
         self.root.add_class("companion-root")
         self._build_setup()
         self._build_play()

@@ -50,7 +50,19 @@ def screenshot(page, name: str) -> Path:
     """Save a full-page screenshot as tests/artifacts/NAME.png and return its path."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / (name if name.endswith(".png") else f"{name}.png")
-    page.screenshot(path=str(path), full_page=True)
+    # Voila scrolls the notebook inside #rendered_cells: make the window as tall as
+    # the content for the shot (same width, same layout), then put it back
+    size = page.viewport_size
+    tall = page.evaluate("() => { const el = document.querySelector('#rendered_cells');"
+                         " return el ? el.scrollHeight + el.getBoundingClientRect().top : 0; }")
+    try:
+        if size and tall > size["height"]:
+            page.set_viewport_size({"width": size["width"], "height": min(int(tall) + 20, 12000)})
+            page.wait_for_timeout(300)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        if size and page.viewport_size != size:
+            page.set_viewport_size(size)
     return path
 
 

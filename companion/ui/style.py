@@ -1,0 +1,69 @@
+"""The dashboard's shared stylesheet: one hand on a phone, a glance on a laptop.
+
+Applies to everything under ``.companion-root`` (both games' tabs and History):
+
+* no sideways scrolling at any width: boxes wrap, fixed widths shrink to the
+  screen, wide tables and long station grids scroll inside their own box;
+* every button, toggle, select, text field and checkbox is a touch target at
+  least 44 px tall;
+* SVG pictures (stations, hex maps, charts) scale down to the width.
+
+Class hooks used here: ``scroll-x`` (a box that scrolls sideways inside
+itself), ``station-grid`` and ``sse-board`` (grids that scroll in their box).
+"""
+TOUCH_PX = 44
+
+CSS = f"""<style>
+.companion-root {{ max-width: 100%; overflow-x: hidden; box-sizing: border-box; }}
+.companion-root .widget-box, .companion-root .widget-inline-hbox,
+.companion-root .widget-inline-vbox {{ max-width: 100%; box-sizing: border-box; }}
+.companion-root .widget-hbox {{ flex-wrap: wrap; }}
+.companion-root .widget-text, .companion-root .widget-dropdown, .companion-root .widget-select,
+.companion-root .widget-combobox, .companion-root .widget-inline-hbox,
+.companion-root .widget-intslider, .companion-root .widget-inttext,
+.companion-root .widget-tagsinput {{ max-width: 100%; }}
+/* touch targets */
+.companion-root button, .companion-root .widget-button, .companion-root .widget-toggle-button,
+.companion-root .jupyter-button {{ min-height: {TOUCH_PX}px; }}
+.companion-root .widget-text input, .companion-root .widget-combobox input,
+.companion-root .widget-inttext input, .companion-root .widget-dropdown select,
+.companion-root .widget-dropdown > select {{ min-height: {TOUCH_PX}px; height: {TOUCH_PX}px; }}
+.companion-root .widget-text, .companion-root .widget-combobox, .companion-root .widget-dropdown,
+.companion-root .widget-inttext {{ height: auto; min-height: {TOUCH_PX}px; }}
+.companion-root .widget-checkbox {{ min-height: {TOUCH_PX}px; height: auto; align-items: center; }}
+.companion-root .widget-checkbox input[type=checkbox] {{ width: 22px; height: 22px; }}
+.companion-root .widget-checkbox label {{ min-height: {TOUCH_PX}px; display: flex;
+  align-items: center; }}
+.companion-root .widget-toggle-buttons {{ flex-wrap: wrap; height: auto; }}
+.companion-root .widget-toggle-buttons .widget-toggle-button {{ height: auto; }}
+.companion-root .widget-radio-box label {{ min-height: {TOUCH_PX}px; display: flex;
+  align-items: center; }}
+.companion-root .widget-accordion .lm-AccordionPanel-title,
+.companion-root .jupyter-widget-Collapse-header {{ min-height: {TOUCH_PX}px; display: flex;
+  align-items: center; }}
+.companion-root summary {{ min-height: {TOUCH_PX}px; display: flex; align-items: center;
+  cursor: pointer; }}
+.companion-root a.export-link {{ min-height: {TOUCH_PX}px; box-sizing: border-box;
+  display: inline-flex; align-items: center; }}
+/* pictures and tables fit the width; wide ones scroll in their own box */
+.companion-root svg {{ max-width: 100%; height: auto; }}
+.companion-root .scroll-x {{ overflow-x: auto; max-width: 100%; }}
+.companion-root .station-grid {{ overflow: auto; max-width: 100%; max-height: 60vh; }}
+.companion-root .sse-board {{ overflow: auto; max-width: 100%; }}
+.companion-root table {{ max-width: 100%; }}
+.companion-root .widget-html-content {{ max-width: 100%; overflow-wrap: anywhere; }}
+/* tab titles share the width */
+.companion-root .game-tabs > .lm-TabBar .lm-TabBar-tab,
+.companion-root .game-tabs > .widget-tab-bar .lm-TabBar-tab {{ min-width: 0; flex: 1 1 auto;
+  min-height: {TOUCH_PX}px; line-height: {TOUCH_PX - 12}px; }}
+@media (max-width: 600px) {{
+  .companion-root {{ font-size: 15px; }}
+  .companion-root .widget-label {{ width: auto !important; max-width: 40%; }}
+  .companion-root .widget-inline-hbox .widget-label {{ flex: 0 0 auto; }}
+  .companion-root .widget-text, .companion-root .widget-combobox,
+  .companion-root .widget-dropdown, .companion-root .widget-select,
+  .companion-root .widget-inttext {{ width: 100% !important; }}
+  .companion-root .phone-hide {{ display: none !important; }}
+  .companion-root h2 {{ font-size: 1.15em; }}
+}}
+</style>"""
