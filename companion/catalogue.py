@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from . import safeio
 from .errors import CatalogueError
 from .paths import data_dir, user_catalogue_path
 
@@ -49,6 +50,28 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+#: the range of a card's printed numbers (cost, energy, VP, MAX, copies), of an
+#: ability's counts (cap, every, distance, pay, lose, spaceships, a table's counts)
+#: and, with a sign, of an ability's VP (per unit, flat, a table's VP)
+VALUE_LIMIT = 99
+#: entries in one catalogue file (or a record's ``cards``), and in your own catalogue
+MAX_CARDS = 2000
+#: a catalogue file larger than this is refused (by the bytes actually read)
+MAX_CATALOGUE_BYTES = 1_000_000
+#: characters of a card's name (and of ``set``, ``kind``, ``source``); of its ``notes``
+MAX_NAME = safeio.MAX_NAME
+MAX_NOTES = safeio.MAX_NOTE
+
+
+def _in(v: Any, lo: int, hi: int = VALUE_LIMIT) -> bool:
+    return _is_int(v) and lo <= v <= hi
+
+
+def _shown(v: Any) -> str:
+    """A value as it may appear in a message: short, one line."""
+    return safeio.terminal_line(repr(v), 40)
+
+
 def _types_ok(v: Any) -> bool:
     return isinstance(v, list) and all(t in TYPES for t in v)
 
@@ -70,8 +93,8 @@ def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
         err("missing (immediate, end, or null if not known yet)", "when")
     if ab["when"] is not None and ab["when"] not in WHEN:
         err(f"must be one of {', '.join(WHEN)} or null", "when")
-    if "cap" in ab and ab["cap"] is not None and not (_is_int(ab["cap"]) and ab["cap"] >= 0):
-        err("must be a whole number >= 0 or null", "cap")
+    if "cap" in ab and ab["cap"] is not None and not _in(ab["cap"], 0):
+        err(f"must be a whole number from 0 to {VALUE_LIMIT} or null", "cap")
     if kind == "per":
         counter = ab["per"]
         if not isinstance(counter, str) or counter not in COUNTERS:
@@ -79,27 +102,31 @@ def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
         allowed |= set(COUNTERS[counter]) | {"vp", "every", "table"}
         if ("vp" in ab) == ("table" in ab):
             err("a 'per' ability needs exactly one of 'vp' (per unit) or 'table'")
-        if "vp" in ab and ab["vp"] is not None and not _is_int(ab["vp"]):
-            err("must be a whole number or null", "vp")
+        if "vp" in ab and ab["vp"] is not None and not _in(ab["vp"], -VALUE_LIMIT):
+            err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "vp")
         if "table" in ab and ab["table"] is not None:
             t = ab["table"]
             if isinstance(t, dict):  # JSON keys are strings: accept "3" as 3
-                t = {int(k) if isinstance(k, str) and k.isdigit() else k: v for k, v in t.items()}
-            if not isinstance(t, dict) or not all(_is_int(k) and _is_int(v) for k, v in t.items()):
-                err("must map whole-number counts to whole-number VP, or be null", "table")
+                t = {int(k) if isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 3
+                     else k: v for k, v in t.items()}
+            if not isinstance(t, dict) or not all(_in(k, 0) and _in(v, -VALUE_LIMIT)
+                                                  for k, v in t.items()):
+                err(f"must map whole-number counts (0 to {VALUE_LIMIT}) to whole-number VP "
+                    f"({-VALUE_LIMIT} to {VALUE_LIMIT}), or be null", "table")
             ab = {**ab, "table": t}
-        if "every" in ab and ab["every"] is not None and not (_is_int(ab["every"]) and ab["every"] >= 1):
-            err("must be a whole number >= 1, or null if not known", "every")
+        if "every" in ab and ab["every"] is not None and not _in(ab["every"], 1):
+            err(f"must be a whole number from 1 to {VALUE_LIMIT}, or null if not known", "every")
         if "types" in ab and not _types_ok(ab["types"]):
             err(f"must be a list of location types ({', '.join(TYPES)})", "types")
         if "include_self" in ab and not isinstance(ab["include_self"], bool):
             err("must be true or false", "include_self")
-        if counter == "location_within" and not (_is_int(ab.get("distance")) and ab["distance"] >= 1):
-            err("location_within needs a whole-number distance >= 1", "distance")
+        if counter == "location_within" and not _in(ab.get("distance"), 1):
+            err(f"location_within needs a whole-number distance from 1 to {VALUE_LIMIT}",
+                "distance")
     elif kind == "flat":
         allowed |= {"if"}
-        if ab["flat"] is not None and not _is_int(ab["flat"]):
-            err("must be a whole number or null", "flat")
+        if ab["flat"] is not None and not _in(ab["flat"], -VALUE_LIMIT):
+            err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "flat")
         cond = ab.get("if")
         if cond is not None:
             if not isinstance(cond, dict) or len([c for c in cond if c in CONDITIONS]) != 1:
@@ -118,12 +145,13 @@ def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
         if ab["choice"] not in CHOICES:
             err(f"unknown choice '{ab['choice']}'; known: {', '.join(CHOICES)}", "choice")
         for k in ("pay", "lose"):
-            if not (_is_int(ab.get(k)) and ab[k] >= 0):
-                err("must be a whole number >= 0", k)
+            if not _in(ab.get(k), 0):
+                err(f"must be a whole number from 0 to {VALUE_LIMIT}", k)
     elif kind == "spaceships":
         allowed |= {"target"}
-        if not (_is_int(ab["spaceships"]) and ab["spaceships"] >= 1):
-            err("the number of spaceships placed must be a whole number >= 1", "spaceships")
+        if not _in(ab["spaceships"], 1):
+            err(f"the number of spaceships placed must be a whole number from 1 to {VALUE_LIMIT}",
+                "spaceships")
         if ab.get("target", "other") not in SPACESHIP_TARGETS:
             err(f"must be one of {', '.join(SPACESHIP_TARGETS)}", "target")
     elif kind == "manual":
@@ -223,9 +251,13 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise CatalogueError(f"entry {index} needs a non-empty 'name'", file=file, key="name")
+    why = safeio.name_problem(name.strip(), MAX_NAME)
+    if why:
+        raise CatalogueError(f"entry {index}: the name {why}", file=file, key="name")
     name = name.strip()
     for k in raw:
         if k not in CARD_KEYS:
+            k = safeio.terminal_line(k, 60)
             raise CatalogueError(f"unknown key '{k}'", file=file, card=name, key=k)
     category = raw.get("category", "location")
     if category not in CATEGORIES:
@@ -240,14 +272,15 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
     nums = {}
     for k in NUMBER_KEYS:
         v = raw.get(k)
-        if v is not None and not (_is_int(v) and v >= 0):
-            raise CatalogueError("must be a whole number >= 0, or null if not known",
-                                 file=file, card=name, key=k)
+        if v is not None and not _in(v, 0):
+            raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT}, or null if "
+                                 f"not known (the card says {_shown(v)})", file=file, card=name,
+                                 key=k)
         nums[k] = v
     mx = raw.get("max")
-    if mx is not None and mx != "none" and not (_is_int(mx) and mx >= 1):
-        raise CatalogueError("must be a whole number >= 1, 'none' (no limit), or null if not known",
-                             file=file, card=name, key="max")
+    if mx is not None and mx != "none" and not _in(mx, 1):
+        raise CatalogueError(f"must be a whole number from 1 to {VALUE_LIMIT}, 'none' (no limit), "
+                             "or null if not known", file=file, card=name, key="max")
     abilities = raw.get("abilities")
     if abilities is not None:
         if not isinstance(abilities, list):
@@ -255,13 +288,33 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
                                  file=file, card=name, key="abilities")
         abilities = tuple(validate_ability(a, file=file, card=name, i=i)
                           for i, a in enumerate(abilities))
+    _validate_extra(raw, file=file, name=name)
     extra = {k: copy.deepcopy(v) for k, v in raw.items()
              if k in ("set", "kind", "copies", "source", "notes", "secret_objective",
                       "most", "least")}
-    if category == "objective":
+    if category == "objective" or "most" in raw or "least" in raw:
         _validate_objective(raw, file=file, name=name)
     return Card(name=name, category=category, types=types, max=mx, abilities=abilities,
                 extra=extra, **nums)
+
+
+def _validate_extra(raw: dict, *, file, name):
+    """The informational keys: short texts, notes of a few KB, copies 0..99."""
+    for k in ("set", "kind", "source"):
+        v = raw.get(k)
+        if v is not None and (not isinstance(v, str) or safeio.name_problem(v, MAX_NAME)):
+            raise CatalogueError(f"must be a text of at most {MAX_NAME} characters on one line",
+                                 file=file, card=name, key=k)
+    notes = raw.get("notes")
+    if notes is not None and not (isinstance(notes, str) and len(notes) <= MAX_NOTES):
+        raise CatalogueError(f"must be a text of at most {MAX_NOTES} characters", file=file,
+                             card=name, key="notes")
+    copies = raw.get("copies")
+    if copies is not None and not _in(copies, 0):
+        raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT} (got "
+                             f"{_shown(copies)})", file=file, card=name, key="copies")
+    if "secret_objective" in raw and not isinstance(raw["secret_objective"], bool):
+        raise CatalogueError("must be true or false", file=file, card=name, key="secret_objective")
 
 
 def _validate_objective(raw: dict, *, file, name):
@@ -285,6 +338,9 @@ def parse_entries(data: Any, *, file: str | None = None) -> list[Card]:
         return []
     if not isinstance(data, list):
         raise CatalogueError("a catalogue must be a list of entries", file=file)
+    if len(data) > MAX_CARDS:
+        raise CatalogueError(f"{len(data)} entries; a catalogue holds at most {MAX_CARDS}",
+                             file=file)
     cards = [parse_card(e, file=file, index=i) for i, e in enumerate(data)]
     seen: set[str] = set()
     for c in cards:
@@ -295,18 +351,21 @@ def parse_entries(data: Any, *, file: str | None = None) -> list[Card]:
 
 
 def load_yaml(path: Path | str) -> list[Card]:
+    """A catalogue file through the one bounded reader (companion.safeio): a regular
+    UTF-8 file of at most MAX_CATALOGUE_BYTES actually read, YAML without aliases or
+    anchors, only text, whole numbers, true/false, null, lists and mappings, within
+    the depth / item / text limits; then every entry validated (ranges included)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CatalogueError(f"cannot read: {e.strerror}", file=str(path)) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise CatalogueError(f"not valid YAML{where}", file=str(path)) from None
-    return parse_entries(data, file=str(path))
+    name = str(path)
+    prefix = name + ": "
+
+    def error(message: str) -> CatalogueError:
+        # the reader's messages start with the file's name; CatalogueError adds it itself
+        return CatalogueError(message[len(prefix):] if message.startswith(prefix) else message,
+                              file=name)
+
+    data = safeio.read_yaml(path, MAX_CATALOGUE_BYTES, what="catalogue", error=error)
+    return parse_entries(data, file=name)
 
 
 _CACHE: dict[str, tuple[tuple[int, int], list[Card]]] = {}
@@ -467,6 +526,9 @@ def save_user_card(card: Card, path: Path | None = None) -> Path:
     with _locked(path):
         cards = {c.name.lower(): c for c in load_user_cards(path)}
         old = cards.get(card.name.lower())
+        if old is None and len(cards) >= MAX_CARDS:
+            raise CatalogueError(f"your catalogue already holds {MAX_CARDS} entries, the most it "
+                                 "may hold", file=str(path), card=card.name)
         cards[card.name.lower()] = merge_card(old, card) if old is not None else card
         _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return path
@@ -490,6 +552,10 @@ def import_user_catalogue(src: Path | str, path: Path | None = None) -> list[str
         for c in incoming:
             old = cards.get(c.name.lower())
             cards[c.name.lower()] = merge_card(old, c) if old is not None else c
+        if len(cards) > MAX_CARDS:
+            raise CatalogueError(f"importing it would make your catalogue hold {len(cards)} "
+                                 f"entries; it holds at most {MAX_CARDS}; nothing was imported",
+                                 file=str(src))
         _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return [c.name for c in incoming]
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
+import os
+import sqlite3
 import time
 from pathlib import Path
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from .record import FORMAT as ATS_FORMAT
 from .record import dumps
+from .safeio import safe_filename, terminal_line
 from .store import Store
 
 SSE_FORMAT = "small-star-empires/1"
@@ -136,77 +140,156 @@ def _catalogue_changed() -> float:
         return 0.0
 
 
+#: a derived number (a total, a breakdown, VP of a year, a card or an objective)
+#: outside -SCORE_LIMIT..SCORE_LIMIT flags its game instead of reaching the tables
+SCORE_LIMIT = 1_000_000
+#: the latest date a stored game may carry (2100-01-01); a crafted store's date
+#: outside 0..this is read as 0 so that no date conversion fails
+MAX_PLAYED = 4_102_444_800
+
+
+def _check_derived(d: dict) -> None:
+    """Every derived number within -SCORE_LIMIT..SCORE_LIMIT (a stored game with
+    absurd numbers is flagged, never written into the derived tables)."""
+    def ok(v, what):
+        if v is None:
+            return
+        if isinstance(v, bool) or not isinstance(v, int) or not -SCORE_LIMIT <= v <= SCORE_LIMIT:
+            raise CompanionError(f"{what} is {terminal_line(repr(v), 40)}: out of range "
+                                 f"(at most {SCORE_LIMIT} in size)")
+    for p, r in d["results"].items():
+        ok(r.get("total"), f"{p}'s total")
+        ok(r.get("rank"), f"{p}'s rank")
+        for k, v in (r.get("breakdown") or {}).items():
+            ok(v, f"{p}'s {k}")
+    for p, y, v in d["year_vp"]:
+        ok(v, f"{p}'s VP in year {y}")
+    for p, card, _cell, v in d["cards"]:
+        ok(v, f"the VP of {p}'s {card}")
+    for o, p, v in d["objectives"]:
+        ok(v, f"the VP of {o}")
+
+
+def _played(created) -> float:
+    try:
+        t = float(created)
+    except (TypeError, ValueError):
+        return 0.0
+    return t if math.isfinite(t) and 0 <= t <= MAX_PLAYED else 0.0
+
+
+def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | None,
+                   error: str | None) -> None:
+    with store._tx() as c:
+        for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
+            c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
+        if d is None:
+            c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
+                      "error) VALUES (?,?,?,?,?,?)", (gid, fmt, 0, played, time.time(), error))
+            return
+        c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
+                  "decided_by, winners, waiting) VALUES (?,?,?,?,?,?,?,?)",
+                  (gid, fmt, int(d["finished"]), played, time.time(), d["decided_by"],
+                   json.dumps(d["winners"]), d["waiting"]))
+        for seat, p in enumerate(d["players"], 1):
+            r = d["results"][p]
+            c.execute("INSERT INTO g_players VALUES (?,?,?,?,?,?,?,?)",
+                      (gid, p, seat, d["races"].get(p), r["rank"], r["total"],
+                       int(d["finished"] and p in d["winners"]), json.dumps(r["breakdown"])))
+        c.executemany("INSERT INTO g_year_vp VALUES (?,?,?,?)",
+                      [(gid, p, y, v) for p, y, v in d["year_vp"]])
+        c.executemany("INSERT INTO g_cards VALUES (?,?,?,?,?)",
+                      [(gid, p, card, cell, v) for p, card, cell, v in d["cards"]])
+        c.executemany("INSERT INTO g_objectives VALUES (?,?,?,?)",
+                      [(gid, o, p, v) for o, p, v in d["objectives"]])
+
+
 def sync(store: Store, *, force: bool = False) -> int:
     """Re-derive every game changed since it was last derived; returns how many.
     A game waiting for values (or whose record failed) is also re-derived when
-    the player's own catalogue changed since: the values may be there now."""
+    the player's own catalogue changed since: the values may be there now.
+
+    A stored game that cannot be read back, does not replay, or gives numbers
+    out of range (:data:`SCORE_LIMIT`) is kept and flagged (``g_results.error``);
+    it never stops the other games from being derived."""
     conn = store._conn
     rows = conn.execute(
-        "SELECT g.id, g.updated, g.created, r.derived_at, "
+        "SELECT g.id, g.updated, g.created, g.format, r.derived_at, "
         "r.error IS NOT NULL OR r.waiting IS NOT NULL FROM games g "
         "LEFT JOIN g_results r ON r.game_id = g.id").fetchall()
     typed = _catalogue_changed()
-    todo = [(gid, created) for gid, updated, created, derived, pending in rows
+    todo = [(gid, created, fmt) for gid, updated, created, fmt, derived, pending in rows
             if force or derived is None or derived < updated or (pending and derived < typed)]
-    for gid, created in todo:
-        record = store.load(gid)
+    for gid, created, fmt in todo:
+        fmt = fmt if isinstance(fmt, str) else ATS_FORMAT
+        played = _played(created)
         try:
+            record = store.load(gid)
+            fmt = record.get("format") if isinstance(record.get("format"), str) else fmt
             d = derive(record)
+            _check_derived(d)
             error = None
         except CompanionError as e:          # a record that no longer replays: kept, flagged
             d, error = None, _why(e)
-        with store._tx() as c:
-            for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
-                c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
-            fmt = record.get("format", ATS_FORMAT)
-            if d is None:
-                c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
-                          "error) VALUES (?,?,?,?,?,?)", (gid, fmt, 0, created, time.time(), error))
-                continue
-            c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
-                      "decided_by, winners, waiting) VALUES (?,?,?,?,?,?,?,?)",
-                      (gid, fmt, int(d["finished"]), created, time.time(), d["decided_by"],
-                       json.dumps(d["winners"]), d["waiting"]))
-            for seat, p in enumerate(d["players"], 1):
-                r = d["results"][p]
-                c.execute("INSERT INTO g_players VALUES (?,?,?,?,?,?,?,?)",
-                          (gid, p, seat, d["races"].get(p), r["rank"], r["total"],
-                           int(d["finished"] and p in d["winners"]), json.dumps(r["breakdown"])))
-            c.executemany("INSERT INTO g_year_vp VALUES (?,?,?,?)",
-                          [(gid, p, y, v) for p, y, v in d["year_vp"]])
-            c.executemany("INSERT INTO g_cards VALUES (?,?,?,?,?)",
-                          [(gid, p, card, cell, v) for p, card, cell, v in d["cards"]])
-            c.executemany("INSERT INTO g_objectives VALUES (?,?,?,?)",
-                          [(gid, o, p, v) for o, p, v in d["objectives"]])
+        except Exception as e:               # a crafted or damaged store: kept, flagged
+            if os.environ.get("COMPANION_DEBUG"):
+                raise
+            d, error = None, f"the stored record cannot be read or replayed ({type(e).__name__})"
+        try:
+            _write_derived(store, gid, fmt, played, d, error)
+        except (sqlite3.Error, OverflowError, ValueError, TypeError) as e:
+            if os.environ.get("COMPANION_DEBUG"):
+                raise
+            _write_derived(store, gid, fmt, played, None,
+                           f"the derived values cannot be stored ({type(e).__name__})")
     return len(todo)
 
 
 # ---------------------------------------------------------------------------
 # import / export
 # ---------------------------------------------------------------------------
+#: record files in one import
+MAX_IMPORT_FILES = 10_000
+
+
+def read_any_record(path) -> dict:
+    """A record file of either game through the one bounded reader
+    (companion.record.read_json), its shape and limits checked (no replay)."""
+    from .record import read_text, parse_json, validate_record
+    text = read_text(path)
+    if not text.strip():
+        raise CompanionError("the file is empty")
+    rec = parse_json(text, str(path))
+    if isinstance(rec, dict) and rec.get("format") == SSE_FORMAT:
+        from .sse.record import validate_record as validate_sse
+        validate_sse(rec)
+    else:
+        validate_record(rec)
+    return rec
+
+
 def import_records(store: Store, paths) -> list[str]:
-    """Import record files (or every *.json in a folder).  Every file is checked by
-    replaying it before anything is stored: a bad file stops the import with a
-    message naming it, and then nothing at all is imported."""
-    from .record import read_record
+    """Import record files (or every *.json in a folder).  Every file is read by
+    the bounded reader and checked by replaying it before anything is stored: a
+    bad file stops the import with a message naming it, and then nothing at all
+    is imported."""
     files: list[Path] = []
     for p in paths:
         p = Path(p)
         files += sorted(p.glob("*.json")) if p.is_dir() else [p]
+        if len(files) > MAX_IMPORT_FILES:
+            raise CompanionError(f"more than {MAX_IMPORT_FILES} record files in one import")
     checked = []
     for f in files:
         try:
-            if f.stat().st_size == 0:
-                raise CompanionError("the file is empty")
-            text = f.read_text(encoding="utf-8")
-            rec = json.loads(text)
-            if isinstance(rec, dict) and rec.get("format") == SSE_FORMAT:
-                open_game(rec)
-            else:
-                rec = read_record(f)
-                open_game(rec)
-        except (CompanionError, ValueError, OSError) as e:
-            raise CompanionError(f"{f}: {_why(e) if isinstance(e, CompanionError) else e}") \
+            rec = read_any_record(f)
+            open_game(rec)
+        except CompanionError as e:
+            raise CompanionError(f"{f}: {_why(e)}") from None
+        except Exception as e:       # a record the engine cannot replay: refused, not a crash
+            if os.environ.get("COMPANION_DEBUG"):
+                raise
+            raise CompanionError(f"{f}: the record cannot be replayed ({type(e).__name__})") \
                 from None
         checked.append(rec)
     if not files:
@@ -214,17 +297,41 @@ def import_records(store: Store, paths) -> list[str]:
     return [store.create(rec, title=(rec.get("meta") or {}).get("title")) for rec in checked]
 
 
-def export_records(store: Store, folder, ids=None) -> list[Path]:
-    """Write each game's record as one JSON file into ``folder``."""
+def export_records(store: Store, folder, ids=None, *, skipped: list | None = None) -> list[Path]:
+    """Write each game's record as one JSON file into ``folder``.
+
+    The file name is the game's id made safe (:func:`companion.safeio.safe_filename`:
+    letters, digits, '-' and '_' only, unique in the folder), so no stored id can
+    write outside ``folder``; a symbolic link in its place is not followed.  A
+    game whose record cannot be read back is left out and listed in ``skipped``
+    as ``(id, reason)``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    root = folder.resolve()
+    used: set[str] = set()
     out = []
     for g in store.games(format=None):
         if ids is not None and g["id"] not in ids:
             continue
-        rec = store.load(g["id"])
-        path = folder / f"{g['id']}.json"
-        path.write_text(dumps(rec), encoding="utf-8")
+        try:
+            data = dumps(store.load(g["id"])).encode("utf-8")
+        except Exception as e:          # a crafted or damaged row: reported, not a crash
+            if os.environ.get("COMPANION_DEBUG"):
+                raise
+            if skipped is not None:
+                skipped.append((g["id"], f"the stored record cannot be read ({type(e).__name__})"))
+            continue
+        path = folder / safe_filename(g["id"], used, suffix=".json")
+        if path.resolve().parent != root:         # cannot happen with a safe name
+            raise CompanionError(f"refusing to write {path} outside {folder}")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                         | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o644)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        except OSError as e:
+            raise CompanionError(f"cannot write {path}: {e.strerror or type(e).__name__}") \
+                from None
         out.append(path)
     return out
 

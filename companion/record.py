@@ -5,43 +5,39 @@ import json
 from pathlib import Path
 from typing import Any
 
+from . import safeio
 from .errors import RecordError
 
 FORMAT = "among-the-stars/1"
-#: A record file larger than this is refused before it is parsed.  A complete
-#: 6-player game with every card embedded is about 60 kB.
+#: A record file larger than this is refused (by the bytes actually read, at most
+#: MAX_BYTES + 1; see companion.safeio).  A complete 6-player game with every
+#: card embedded is about 60 kB.
 MAX_BYTES = 2_000_000
 TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
 
 
+def _error(message: str) -> RecordError:
+    return RecordError(message)
+
+
 def read_text(path: str | Path) -> str:
-    """A record file's text, refusing a missing, oversized or non-UTF-8 file."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
-    if size > MAX_BYTES:
-        raise RecordError(f"{path} is {size} bytes; a record may be at most {MAX_BYTES} bytes")
-    try:
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
-    except OSError as e:          # a directory, no permission, ...
-        raise RecordError(f"cannot read {path}: {e.strerror}") from None
+    """A record file's text through the bounded reader (companion.safeio): a missing
+    file, a folder, a FIFO or device, more than MAX_BYTES bytes actually read, or
+    text that is not UTF-8 is refused with one clear message."""
+    return safeio.read_text(path, MAX_BYTES, what="record", error=_error)
 
 
-def parse_json(text: str, name: str = "record") -> Any:
-    """JSON of any record, with the size limit and a message instead of a traceback."""
-    if len(text.encode("utf-8")) > MAX_BYTES:
-        raise RecordError(f"{name} is larger than {MAX_BYTES} bytes")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}, "
-                          f"column {e.colno}") from None
-    except RecursionError:
-        raise RecordError(f"{name} is nested too deeply to be a game record") from None
+def parse_json(text: str | bytes, name: str = "record") -> Any:
+    """JSON of any record (either game), with every limit of the bounded reader
+    (size, nesting depth, number length, item count, text) and a message
+    instead of a traceback."""
+    return safeio.loads_json(text, name, limit=MAX_BYTES, error=_error, what="record")
+
+
+def read_json(path: str | Path) -> Any:
+    """Any record file (either game) parsed through every limit: the one reader
+    of the command line and the history import."""
+    return parse_json(read_text(path), str(path))
 
 
 def read_record(path: str | Path) -> dict:
@@ -55,24 +51,92 @@ def parse_record(text: str, name: str = "record") -> dict:
     return data
 
 
+#: every whole number in a setup or an action (coordinates, years, turns, seats,
+#: supplies, ...) lies within -NUMBER_LIMIT..NUMBER_LIMIT (a setup's draw ``seed``
+#: excepted: any whole number of at most 30 digits)
+NUMBER_LIMIT = 1000
+#: VP typed at the table (``manual``): -MANUAL_VP_LIMIT..MANUAL_VP_LIMIT
+MANUAL_VP_LIMIT = 999
+
+
+def check_tree(data: Any, name: str = "record") -> None:
+    """The bounded reader's limits (depth, items, digits, text, types) on a record
+    that did not come from a file (the dashboard, the store)."""
+    # whole-number keys: a card's table (distinct_table) built in memory before it
+    # is written as JSON (where the keys become texts)
+    safeio.check_tree(data, name, error=_error, int_keys=True)
+
+
+def check_numbers(value: Any, where: str, *, limit: int = NUMBER_LIMIT,
+                  skip: tuple[str, ...] = (), index: int | None = None) -> None:
+    """Refuse any whole number in ``value`` outside -limit..limit, naming where it is."""
+    stack = [(value, where)]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            continue
+        if isinstance(v, int):
+            if not -limit <= v <= limit:
+                raise RecordError(f"{at}: {v} is out of range (numbers here are from "
+                                  f"{-limit} to {limit})", index=index)
+        elif isinstance(v, float):
+            if not -limit <= v <= limit:
+                raise RecordError(f"{at}: {v!r} is out of range", index=index)
+        elif isinstance(v, dict):
+            stack += [(x, f"{at}.{k}" if at else str(k)) for k, x in v.items() if k not in skip]
+        elif isinstance(v, (list, tuple)):
+            stack += [(x, f"{at}[{i}]") for i, x in enumerate(v)]
+
+
+def check_names(setup: Any) -> None:
+    """Player names: texts of at most 100 characters without control characters."""
+    players = setup.get("players") if isinstance(setup, dict) else None
+    if isinstance(players, list):
+        for i, p in enumerate(players):
+            if isinstance(p, str):
+                why = safeio.name_problem(p)
+                if why:
+                    raise RecordError(f"setup.players[{i}] {why}")
+
+
+def check_action_texts(a: dict, i: int) -> None:
+    for k in ("player", "card"):
+        v = a.get(k)
+        if isinstance(v, str) and len(v) > safeio.MAX_NAME:
+            raise RecordError(f"'{k}' is {len(v)} characters long; a name has at most "
+                              f"{safeio.MAX_NAME}", index=i)
+    note = a.get("note")
+    if isinstance(note, str) and len(note) > safeio.MAX_NOTE:
+        raise RecordError(f"'note' is {len(note)} characters long; at most {safeio.MAX_NOTE}",
+                          index=i)
+
+
 def validate_record(data: Any) -> None:
-    """Shape checks that do not need the rules (those run during replay)."""
+    """Shape checks that do not need the rules (those run during replay), and
+    the limits: the reader's (depth, items, digits, text), player names, and
+    every number of the setup and the actions within its range."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"unknown format {fmt!r}; this companion reads {FORMAT!r}")
+        raise RecordError(f"unknown format {safeio.terminal_line(repr(fmt), 80)}; "
+                          f"this companion reads {FORMAT!r}")
     extra = set(data) - TOP_KEYS
     if extra:
-        raise RecordError(f"unknown key '{sorted(extra)[0]}' at the top of the record")
+        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
     if "setup" not in data:
         raise RecordError("the record has no 'setup'")
+    check_tree(data)
     for key in ("cards", "actions", "manual"):
         if key in data and data[key] is not None and not isinstance(data[key], list):
             raise RecordError(f"'{key}' must be a list")
+    check_names(data["setup"])
+    check_numbers(data["setup"], "setup", skip=("seed",))
     for i, a in enumerate(data.get("actions") or []):
         if not isinstance(a, dict):
             raise RecordError("an action must be an object", index=i)
+        check_action_texts(a, i)
+        check_numbers(a, "", index=i)
     for i, m in enumerate(data.get("manual") or []):
         validate_manual(m, i)
 
@@ -83,7 +147,7 @@ def validate_manual(m: Any, i: int = 0) -> None:
         raise RecordError(f"{where} must be an object")
     extra = set(m) - {"source", "player", "at", "vp", "note"}
     if extra:
-        raise RecordError(f"{where}: unknown key '{sorted(extra)[0]}'")
+        raise RecordError(f"{where}: unknown key '{sorted(map(str, extra))[0]}'")
     if not isinstance(m.get("source"), str):
         raise RecordError(f"{where}: 'source' must name the card, race or objective")
     if m.get("player") is not None and not isinstance(m["player"], str):
@@ -91,10 +155,15 @@ def validate_manual(m: Any, i: int = 0) -> None:
     vp = m.get("vp")
     if not (isinstance(vp, int) and not isinstance(vp, bool)):
         raise RecordError(f"{where}: 'vp' must be a whole number")
+    if not -MANUAL_VP_LIMIT <= vp <= MANUAL_VP_LIMIT:
+        raise RecordError(f"{where}: 'vp' is {vp}; VP typed at the table are from "
+                          f"{-MANUAL_VP_LIMIT} to {MANUAL_VP_LIMIT}")
     at = m.get("at")
     if at is not None and not (isinstance(at, list) and len(at) == 2
-                               and all(isinstance(x, int) and not isinstance(x, bool) for x in at)):
-        raise RecordError(f"{where}: 'at' must be [row, col]")
+                               and all(safeio.is_whole(x, -NUMBER_LIMIT, NUMBER_LIMIT)
+                                       for x in at)):
+        raise RecordError(f"{where}: 'at' must be [row, col] (whole numbers from "
+                          f"{-NUMBER_LIMIT} to {NUMBER_LIMIT})")
 
 
 def dumps(record: dict) -> str:

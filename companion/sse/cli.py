@@ -1,5 +1,6 @@
 """``python -m companion score|check`` for Small Star Empires records (format
-``small-star-empires/1``); companion/cli.py routes them here."""
+``small-star-empires/1``); companion/cli.py reads the file once (the bounded
+reader) and routes a Small Star Empires game here."""
 from __future__ import annotations
 
 import json
@@ -14,33 +15,41 @@ def load(path) -> SseGame:
 
 
 def cmd_score(args) -> int:
-    game = load(args.record)
-    result = game.score()
-    if args.json:
-        print(json.dumps(result.to_json(), indent=1))
-        return 0
-    st = game.state
-    if result.final:
-        print(f"Small Star Empires - final scoring ({st.end_reason})")
-    else:
-        print(f"Small Star Empires - game in progress ({len(game.actions)} actions, "
-              f"{st.current} to move): score so far")
-    cols = ["rank", "player"] + list(CATEGORIES) + ["total", "cities_left", "trade_stations_left",
-                                                    "planets_controlled"]
-    print(result.table[cols].to_string(index=False))
-    print()
-    print(result.explanation)
-    if result.final:
-        print(tiebreak_words(result.decided_by))
-    if args.lines:
-        print()
-        print(result.lines.to_string(index=False))
-    return 0
+    return score_game(load(args.record), args)
 
 
 def cmd_check(args) -> int:
-    game = load(args.record)
+    return check_game(load(args.record), args)
+
+
+def score_game(game: SseGame, args) -> int:
+    from ..cli import out
+    result = game.score()
+    if args.json:
+        out(json.dumps(result.to_json(), indent=1))
+        return 0
+    st = game.state
+    if result.final:
+        out(f"Small Star Empires - final scoring ({st.end_reason})")
+    else:
+        out(f"Small Star Empires - game in progress ({len(game.actions)} actions, "
+            f"{st.current} to move): score so far")
+    cols = ["rank", "player"] + list(CATEGORIES) + ["total", "cities_left", "trade_stations_left",
+                                                    "planets_controlled"]
+    out(result.table[cols].to_string(index=False))
+    out()
+    out(result.explanation)
+    if result.final:
+        out(tiebreak_words(result.decided_by))
+    if args.lines:
+        out()
+        out(result.lines.to_string(index=False))
+    return 0
+
+
+def check_game(game: SseGame, args) -> int:
+    from ..cli import out
     st = game.state
     where = f"finished: {st.end_reason}" if st.finished else f"{st.current} to move"
-    print(f"ok: {len(game.actions)} actions, {where}")
+    out(f"ok: {len(game.actions)} actions, {where}")
     return 0

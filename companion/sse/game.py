@@ -597,6 +597,9 @@ class SseGame:
 
     def _line(self, st: State, ps: PlayerState, ship: Ship, to: Hex, dname: str, n: int) -> Move:
         d = hm.DIRECTIONS[dname]
+        if n >= len(st.map):     # bounded by the map before any path is built
+            raise IllegalAction("off-map", f"{label(to)} is {n} systems away; the map has only "
+                                f"{len(st.map)} systems")
         if ship.damaged and n > DAMAGED_REACH:
             raise IllegalAction("damaged-reach", f"the ship is damaged: it moves at most "
                                 f"{DAMAGED_REACH} systems, {label(to)} is {n} away")
@@ -788,8 +791,14 @@ class SseGame:
                 raise IllegalAction("no-ship", f"{ps.name} has ships 0 to {len(ps.ships) - 1}, "
                                     f"not {sid!r}", action=a)
             ship = ps.ships[sid]
-            if frm is not None and list(frm) != list(ship.at):
-                raise IllegalAction("no-ship", f"ship {sid} is at {list(ship.at)}, not {frm}", action=a)
+            if frm is not None:
+                try:
+                    at = as_hex(frm, "'from'")
+                except RecordError as e:
+                    raise IllegalAction("malformed", str(e), action=a) from None
+                if at != ship.at:
+                    raise IllegalAction("no-ship", f"ship {sid} is at {list(ship.at)}, not {list(at)}",
+                                        action=a)
         else:
             try:
                 at = as_hex(frm, "'from'")

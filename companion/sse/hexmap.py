@@ -27,6 +27,7 @@ from typing import Any, Iterable, Iterator
 
 from ..errors import RecordError
 from ..paths import data_dir, user_dir
+from ..safeio import MAX_NOTE, name_problem, read_json, terminal_line
 
 Hex = tuple[int, int]
 MAP_FORMAT = "small-star-empires-map/1"
@@ -53,6 +54,10 @@ KIND_NAMES = {"planetary": "planetary system", "nebula": "nebula", "empty": "emp
               "homeworld": "homeworld", "wormhole": "wormhole", "black_hole": "black hole",
               "unexplored": "unexplored system"}
 MAX_SYSTEMS = 2000
+#: every coordinate of a map or a move lies within -COORD_LIMIT..COORD_LIMIT
+COORD_LIMIT = 1000
+#: a map file larger than this is refused (by the bytes actually read)
+MAX_MAP_BYTES = 1_000_000
 
 
 class MapError(RecordError):
@@ -90,8 +95,11 @@ def direction_to(a: Hex, b: Hex) -> tuple[str, int] | None:
 def as_hex(v: Any, what: str = "hex") -> Hex:
     if (isinstance(v, (list, tuple)) and len(v) == 2
             and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        if not all(-COORD_LIMIT <= x <= COORD_LIMIT for x in v):
+            raise MapError(f"{what}: {terminal_line(list(v), 80)} is out of range (coordinates are "
+                           f"from {-COORD_LIMIT} to {COORD_LIMIT})")
         return (v[0], v[1])
-    raise MapError(f"{what} must be [q, r] (two whole numbers), not {v!r}")
+    raise MapError(f"{what} must be [q, r] (two whole numbers), not {terminal_line(repr(v), 80)}")
 
 
 def label(h: Hex) -> str:
@@ -225,9 +233,19 @@ class HexMap:
         name = d.get("name", "custom")
         if not isinstance(name, str) or not name.strip():
             raise MapError("map: name must be a text")
-        m = cls(systems, name=name.strip(), title=str(d.get("title") or name),
+        if name_problem(name):
+            raise MapError(f"map: name {name_problem(name)}")
+        title = d.get("title")
+        if title is not None and (not isinstance(title, str) or name_problem(title)):
+            raise MapError(f"map: title {name_problem(title) or 'must be a text'}")
+        note = d.get("note")
+        if note is not None and not (isinstance(note, str) and len(note) <= MAX_NOTE):
+            raise MapError(f"map: note must be a text of at most {MAX_NOTE} characters")
+        if not isinstance(d.get("approximate", False), bool):
+            raise MapError("map: approximate must be true or false")
+        m = cls(systems, name=name.strip(), title=title or name,
                 players=players, approximate=bool(d.get("approximate", False)),
-                note=str(d.get("note") or ""))
+                note=note or "")
         m.check_homeworlds()
         return m
 
@@ -328,16 +346,14 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,60}$")
 
 
 def load_map_file(path: str | Path) -> HexMap:
+    """A map file through the one bounded reader (companion.safeio): at most
+    MAX_MAP_BYTES actually read, a regular UTF-8 file, JSON within the limits."""
     path = Path(path)
+    data = read_json(path, MAX_MAP_BYTES, what="map", error=MapError)
     try:
-        if path.stat().st_size > 1_000_000:
-            raise MapError(f"{path} is too large for a map")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise MapError(f"cannot read the map {path}: {e.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise MapError(f"{path} is not a JSON map ({type(e).__name__})") from None
-    return HexMap.from_dict(data)
+        return HexMap.from_dict(data)
+    except MapError as e:
+        raise MapError(f"{path}: {e}") from None
 
 
 def available_maps() -> dict[str, Path]:

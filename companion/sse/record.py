@@ -1,29 +1,37 @@
 """Small Star Empires records (JSON): shape checks and reading.  See
-docs/small-star-empires.md.  The rules are checked by replaying (SseGame.from_record)."""
+docs/small-star-empires.md.  The rules are checked by replaying (SseGame.from_record).
+Files are read by the one bounded reader (companion.record / companion.safeio)."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 from typing import Any
 
+from .. import safeio
 from ..errors import RecordError
-from ..record import MAX_BYTES
+from ..record import MAX_BYTES, NUMBER_LIMIT, check_action_texts, check_names, check_numbers
+from ..record import check_tree, parse_json, read_json
 
 FORMAT = "small-star-empires/1"
 #: ``cards`` is accepted (empty) because the saved-games store writes it for every game
 TOP_KEYS = {"format", "setup", "actions", "manual", "meta", "cards"}
+
+__all__ = ["FORMAT", "MAX_BYTES", "NUMBER_LIMIT", "validate_record", "validate_manual",
+           "load_json", "sniff_format", "read_record", "parse_record", "dumps"]
 
 
 def validate_record(data: Any) -> None:
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {data.get('format')!r}; expected {FORMAT!r}")
+        raise RecordError(f"unknown format {safeio.terminal_line(repr(data.get('format')), 80)}; "
+                          f"expected {FORMAT!r}")
     extra = set(data) - TOP_KEYS
     if extra:
-        raise RecordError(f"unknown key '{sorted(extra)[0]}' at the top of the record")
+        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
     if "setup" not in data:
         raise RecordError("the record has no 'setup'")
+    check_tree(data)
     if data.get("cards"):
         raise RecordError("a Small Star Empires record has no cards")
     for key in ("actions", "manual"):
@@ -31,9 +39,18 @@ def validate_record(data: Any) -> None:
             raise RecordError(f"'{key}' must be a list")
     if data.get("meta") is not None and not isinstance(data["meta"], dict):
         raise RecordError("'meta' must be an object")
+    setup = data["setup"]
+    check_names(setup)
+    if isinstance(setup, dict):
+        # the map's coordinates and numbers are checked by HexMap.from_dict; the
+        # epic nebula table's VP (0..999) by the setup
+        check_numbers({k: v for k, v in setup.items() if k not in ("map", "nebula_table")},
+                      "setup")
     for i, a in enumerate(data.get("actions") or []):
         if not isinstance(a, dict):
             raise RecordError("an action must be an object", index=i)
+        check_action_texts(a, i)
+        check_numbers(a, "", index=i)
     for i, m in enumerate(data.get("manual") or []):
         validate_manual(m, i)
 
@@ -50,9 +67,8 @@ def validate_manual(m: Any, i: int = 0) -> None:
 
 
 def load_json(path: str | Path) -> Any:
-    """Read any record file with the same limits as the Among the Stars reader."""
-    from ..record import parse_json, read_text
-    return parse_json(read_text(path), str(path))
+    """Read any record file through the one bounded reader (companion.record.read_json)."""
+    return read_json(path)
 
 
 def sniff_format(path: str | Path) -> str | None:
@@ -71,15 +87,8 @@ def read_record(path: str | Path) -> dict:
     return data
 
 
-def parse_record(text: str, name: str = "record") -> dict:
-    if len(text.encode("utf-8")) > MAX_BYTES:
-        raise RecordError(f"{name} is larger than {MAX_BYTES} bytes")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{name} is not valid JSON: {e.msg} at line {e.lineno}") from None
-    except RecursionError:
-        raise RecordError(f"{name} is nested too deeply to be a game record") from None
+def parse_record(text: str | bytes, name: str = "record") -> dict:
+    data = parse_json(text, name)
     validate_record(data)
     return data
 
