@@ -8,10 +8,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import catalogue as _catalogue
 from .errors import UnknownCardValues
 from .station import LOCATION, MAIN, PLACEHOLDER, Cell, Station, count_types, neighbours
 
 YEARS = 4
+#: Power Reactors count as costing 1 for an ability that reads costs (R FAQ, Commercial
+#: Zone: "Power Reactors have a cost of 1"); a cost printed as X counts as 1 ("X is
+#: always considered to be 1").  The Main Reactor counts as a Power Reactor (R 2.2:
+#: "Both types count as Power Reactors").
+REACTOR_COST = 1
+X_COST = 1
+
+#: Vocabulary added by issue 11 (docs/abilities.md).  catalogue.py validates abilities
+#: against COUNTERS and ABILITY_KINDS; these are registered there on import until that
+#: file lists them itself (then this is a no-op).
+NEW_COUNTERS: dict[str, tuple[str, ...]] = {
+    "adjacent_cost": (),          # Commercial Zone (R FAQ)
+    "reactor_spaceship": (),      # Recharging Station (R FAQ)
+}
+NEW_KINDS = ("remove_spaceships",)   # Travelling Exhibition (R FAQ)
+
+
+def _register_vocabulary() -> None:
+    for name, keys in NEW_COUNTERS.items():
+        _catalogue.COUNTERS.setdefault(name, keys)
+    missing = tuple(k for k in NEW_KINDS if k not in _catalogue.ABILITY_KINDS)
+    if missing:
+        _catalogue.ABILITY_KINDS = tuple(_catalogue.ABILITY_KINDS) + missing
+
+
+_register_vocabulary()
 
 
 @dataclass
@@ -23,6 +50,8 @@ class Context:
     source: str                  # card or race name, for error messages
     others: list[Station] = field(default_factory=list)   # other real players
     final: bool = False          # evaluated at game end
+    #: what only the build knows: "reactor_spaceship" = spaceships it actually put
+    extra: dict = field(default_factory=dict)
     #: station-wide counts shared by the abilities evaluated on the same,
     #: unchanged station (one projection); never reuse it after a change
     cache: dict = field(default_factory=dict)
@@ -84,10 +113,58 @@ def count(ab: dict, ctx: Context) -> int:
         return _memo(ctx, "distinct_type", lambda: _distinct(ctx))
     if what == "spaceship":
         return len(st.blocked)
+    if what == "adjacent_cost":
+        cell = _need_cell(ctx, what)
+        return sum(placed_cost(st.cells[n]) for n in neighbours(cell) if n in st.cells)
+    if what == "reactor_spaceship":
+        if "reactor_spaceship" in ctx.extra:
+            return ctx.extra["reactor_spaceship"]
+        free = {n for r in st.reactors() for n in neighbours(r)
+                if n not in st.cells and n not in st.blocked}
+        return len(reactor_matching(st, free))
     if what == "other_station_location":
         return _memo(ctx, ("others", tuple(types) if types else None),
                      lambda: sum(_types(ctx, o.cells.values(), types) for o in ctx.others))
     raise ValueError(f"unknown counter {what}")
+
+
+def placed_cost(p) -> int:
+    """The cost an ability that reads costs sees for a card in the station (R FAQ,
+    Commercial Zone): its printed credit cost; X counts 1; a Power Reactor (and the
+    Main Reactor) 1; a face-down placeholder is not a location (B 5) and counts 0."""
+    if p.kind == PLACEHOLDER:
+        return 0
+    if p.is_reactor:
+        return REACTOR_COST
+    if p.cost == "X":
+        return X_COST
+    if p.cost is None:
+        raise UnknownCardValues(p.card or "?", ["cost"], why="an ability reads the cost of "
+                                "the cards next to it")
+    return int(p.cost)
+
+
+def reactor_matching(st: Station, free: set) -> dict:
+    """reactor cell -> the free cell next to it its spaceship goes on, for as many
+    reactors as possible, one spaceship per reactor and per space (R 3: "Each empty
+    space cannot have more than 1 Spaceship in it").  Deterministic: reactors in
+    (row, col) order, their sides up, down, left, right; augmenting paths."""
+    options = {r: [n for n in neighbours(r) if n in free] for r in sorted(st.reactors())}
+    owner: dict = {}
+
+    def augment(r, seen) -> bool:
+        for c in options[r]:
+            if c in seen:
+                continue
+            seen.add(c)
+            if c not in owner or augment(owner[c], seen):
+                owner[c] = r
+                return True
+        return False
+
+    for r in options:
+        augment(r, set())
+    return {r: c for c, r in owner.items()}
 
 
 def _distinct(ctx: Context) -> int:
@@ -203,6 +280,8 @@ def describe(ab: dict) -> str:
         s = f"others pay {ab['pay']} credit or lose {ab['lose']} VP"
     elif "spaceships" in ab:
         s = f"place {ab['spaceships']} spaceship(s) ({ab.get('target', 'other')} stations)"
+    elif "remove_spaceships" in ab:
+        s = f"remove up to {ab['remove_spaceships']} of your spaceships"
     else:
         s = "VP typed by the players"
     if "cap" in ab:

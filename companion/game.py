@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from . import abilities as abl
 from .catalogue import Card, Catalogue, parse_entries
 from .errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
-from .station import LOCATION, PLACEHOLDER, REACTOR, Cell, Placed, Station, as_cell
+from .station import LOCATION, PLACEHOLDER, REACTOR, Cell, Placed, Station, as_cell, neighbours
 
 from .record import FORMAT  # noqa: E402
 YEARS = 4
@@ -26,7 +26,7 @@ ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 SIDE_ENTRIES = ("virtual", "remove", "advisor")
 ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
                "resolve_order", "note", "effects", "spaceships", "cells", "seat", "turn_order",
-               "tile", "take"}
+               "tile", "take", "reactor_spaceships", "spaceships_removed"}
 ADVISOR_ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 VIRTUAL_SEATS = ("virtual 1", "virtual 2")
 CONFLICT_COST = 1
@@ -35,7 +35,11 @@ START_CREDITS = 10
 REACTOR_COST = 1
 DISCARD_GAIN = 3
 ENERGY_REACH = 2
-BASE_REACTOR_SUPPLY = 16
+BASE_REACTOR_SUPPLY = 16          # B 2: 16 Power Reactor cards
+REVIVAL_REACTOR_SUPPLY = 8        # R 1 / R 2.1: the Revival box's 8, "all ... in a single pile"
+LARGE_REACTOR_SUPPLY = 16 + 8     # 5-6 players (R 6): both boxes' (ruling, docs/modes.md)
+#: what happens to a spaceship whose empty space was filled before it was placed
+SPACESHIP_FILLED = ("lost", "reserve")
 
 RULES = {
     "not-adjacent": "a location must be built orthogonally adjacent to a built location (B 4, Build Location)",
@@ -61,7 +65,8 @@ RULES = {
     "revival-order": "Revival 2-player rules: the active player acts first each turn; it alternates by round (R 2.2)",
     "virtual-seat": "2-player rules: each turn each virtual seat's hand loses one card to the face-up pile (B 8)",
     "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 per space (R 3)",
-    "round-end": "at round end a station that breaks a rule loses locations until it is valid (B 5)",
+    "round-end": "at round end a station that breaks a rule loses locations until it is valid, "
+                 "before the next round begins (B 5)",
     "timing": "timing rules (R 5): players announce and perform their actions in VP order, then "
               "credits, then a random order stored in the record",
     "advisor": "Advisors (R 4): at each round's end the player an advisor leans to takes its bonus "
@@ -139,8 +144,13 @@ class Setup:
             raise RecordError("setup.options.spaceships must be true or false")
         if "timing_rules" in options and not isinstance(options["timing_rules"], bool):
             raise RecordError("setup.options.timing_rules must be true or false")
+        if options.get("timing_rules") and two == "revival":
+            raise RecordError("setup.options.timing_rules are for simultaneous play; the Revival "
+                              "2-player rules have the players play consecutively (R 5)")
+        if options.get("spaceship_filled", "lost") not in SPACESHIP_FILLED:
+            raise RecordError("setup.options.spaceship_filled is 'lost' or 'reserve'")
         _check_advisors(options.get("advisors"), players)
-        sup = options.get("reactor_supply", BASE_REACTOR_SUPPLY)
+        sup = options.get("reactor_supply", 0)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
         return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options))
@@ -152,6 +162,35 @@ class Setup:
             d["secret_objectives"] = dict(self.secret_objectives)
         d["options"] = copy.deepcopy(self.options)
         return d
+
+    @property
+    def reactor_supply(self) -> int:
+        """Power Reactors in the supply at the start: ``options.reactor_supply``, else
+        what the mode puts there: 8 with the Revival 2-player rules (R 2.1: "all the
+        Power Reactor cards in a single pile", R 1: 8), 16 + 8 with 5-6 players (both
+        boxes, ruling), 16 otherwise (B 2)."""
+        sup = self.options.get("reactor_supply")
+        if sup is not None:
+            return sup
+        if self.options.get("two_player") == "revival":
+            return REVIVAL_REACTOR_SUPPLY
+        if len(self.players) >= 5:
+            return LARGE_REACTOR_SUPPLY
+        return BASE_REACTOR_SUPPLY
+
+    @property
+    def consecutive(self) -> bool:
+        """Revival 2-player rules: the players play one after the other, each action
+        resolving in full (abilities included) before the other player chooses (R 2.2:
+        "When the active player is done, the other player chooses ..."; R 5: "the
+        2-player rules ... have the players play consecutively")."""
+        return self.options.get("two_player") == "revival"
+
+    @property
+    def timing_rules(self) -> bool:
+        """R 5: step 3 places the cards without their abilities; step 4 applies each
+        player's effects and VP in the same order."""
+        return bool(self.options.get("timing_rules")) and not self.consecutive
 
     @property
     def conflict_year(self) -> int:
@@ -279,15 +318,16 @@ class State:
         players = {p: PlayerState(p, credits=START_CREDITS,
                                   station=Station(bounds=setup.bounds_of(p)))
                    for p in setup.players}
-        return cls(setup, players,
-                   reactor_supply=setup.options.get("reactor_supply", BASE_REACTOR_SUPPLY),
+        return cls(setup, players, reactor_supply=setup.reactor_supply,
                    advisors={t["name"]: 0 for t in setup.options.get("advisors") or []})
 
     def copy(self, only: str | None = None) -> "State":
-        """A copy to change.  With ``only``, just that player's part is copied (the
-        others are shared): enough for an action whose turn does not end."""
-        players = ({k: (v.copy() if k == only else v) for k, v in self.players.items()}
-                   if only is not None else {k: v.copy() for k, v in self.players.items()})
+        """A full, independent copy to change: every player's part is copied (a
+        station's graph is copied on write, so this is cheap).  ``only`` is accepted
+        for compatibility and ignored: sharing the other players' parts let an action
+        that touches them (an advisor's bonus, School of Alien Cultures, a spaceship)
+        change the state it was copied from (issue 11)."""
+        players = {k: v.copy() for k, v in self.players.items()}
         return State(self.setup, players, self.year,
                      self.turn, list(self.acted), self.reactor_supply, list(self.pending),
                      list(self.discards), self.finished, self.index, list(self.virtual_done),
@@ -482,7 +522,7 @@ class Game:
         st = self.state
         if st.finished or player not in st.players or player in st.acted:
             return False
-        if self.unsettled_advisors():
+        if self.unsettled_advisors() or self.round_end_due():
             return False
         if self.setup.options.get("timing_rules") or self.setup.active_player(st.year) in st.waiting:
             return self.waiting_in_order()[:1] == [player]
@@ -674,9 +714,22 @@ class Game:
         """
         base = state if state is not None else self.state
         player = action.get("player") if isinstance(action, dict) else None
-        trial = base.copy(only=player if not end_turn and isinstance(player, str) else None)
+        trial = base.copy()                 # a full copy: a trial never touches ``base``
         norm = self._apply(trial, action, strict=False, rng=random.Random(0), end_turn=end_turn)
+        if not end_turn and isinstance(player, str):
+            self._settle_own(trial, player)
         return norm, trial
+
+    def _settle_own(self, state: State, player: str) -> None:
+        """For a what-if trial whose turn does not end: the VP ``player``'s own
+        action gives, which the timing rules put on the track only at step 4 (R 5),
+        are resolved now so the trial shows them."""
+        own = [p for p in state.pending if p.owner == player and p.kind in ("own", "gain")]
+        if own:
+            ids = {id(p) for p in own}
+            state.pending = [p for p in state.pending if id(p) not in ids]
+            for p in own:
+                self._resolve(state, p)
 
     def branch(self) -> "Game":
         """An independent copy of this game (same record) to try things in."""
@@ -718,7 +771,7 @@ class Game:
         if player in state.acted:
             raise IllegalAction("wrong-player",
                                 f"{player} has already acted in year {year}, turn {turn}", action=a)
-        self._check_round_end_settled(state, a)
+        self._check_round_end_settled(state, a, strict)
         if state.setup.options.get("timing_rules"):
             self._timing_order(state, a, strict, rng)
         active = state.setup.active_player(state.year)
@@ -760,6 +813,9 @@ class Game:
                                     f"{station.cells[cell].label}", action=a)
             if cell in station.blocked:
                 raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
+            if (player, cell) in self._reserved(state):
+                raise IllegalAction("spaceship", "a spaceship is on its way to that space this "
+                                    "turn (option spaceship_filled: reserve)", action=a)
             if not station.in_bounds(cell):
                 raise IllegalAction("limited-space", f"{list(cell)} is outside the agreed area "
                                     f"{list(station.bounds or [])}", action=a)
@@ -786,6 +842,14 @@ class Game:
         state.acted.append(player)
         self._influence(state, player, card, a, index)
         state.index += 1
+        if state.setup.consecutive and state.pending:
+            # Revival 2-player rules: the action resolves in full, abilities included,
+            # before the other player chooses (R 2.2, R 5)
+            try:
+                self._resolve_all(state, state.pending)
+            except IllegalAction as e:
+                raise e.with_action(a)
+            state.pending = []
         if end_turn and self._turn_complete(state):
             try:
                 self._end_turn(state, a, strict, rng)
@@ -859,34 +923,38 @@ class Game:
                     raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
                                         "(manual_vp)", action=a)
         ships = self._check_spaceships(state, ps.name, card, a)
+        removed = self._check_removals(state, ps.name, card, a)
         # pay and place
         ps.credits -= card.cost
         for c in paid:
             station.take_cube(c)
         station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
-                                   turn=state.turn))
-        self._gain(state, ps.name, card.vp, "printed", card.name, cell,
-                   f"printed VP of '{card.name}'", index)
+                                   turn=state.turn, cost=card.cost))
+        reactor_ships = self._check_reactor_ships(state, ps.name, card, a)
+        # effects that touch other players resolve after everyone's action (B Playing
+        # Order), in the Revival 2-player game at once (R 2.2), with the timing rules
+        # at the player's step 4 (R 5)
+        choices, others_vp = [], []
         for ab in card.abilities or ():
             if ab.get("when") != "immediate":
                 continue
-            if "spaceships" in ab:
-                continue                      # placed at the turn's end, below
-            if "choice" in ab or abl.reads_other_stations(ab):
-                state.pending.append(Pending(ps.name, "choice" if "choice" in ab else "ability",
-                                             card.name, cell, ab, index,
-                                             dict(a.get("choices") or {})))
-            elif "manual" in ab:
-                self._gain(state, ps.name, a["manual_vp"], "manual", card.name, cell,
-                           "ability, VP typed by the players", index)
-            else:
-                ctx = abl.Context(station, cell, ps.credits, state.year, card.name)
-                vp, why = abl.evaluate(ab, ctx)
-                self._gain(state, ps.name, vp, "ability", card.name, cell, why, index)
-
-        if ships:
-            state.pending.append(Pending(ps.name, "spaceships", card.name, cell, {"at": ships},
-                                         index))
+            if "choice" in ab:
+                choices.append(Pending(ps.name, "choice", card.name, cell, ab, index,
+                                       dict(a.get("choices") or {})))
+            elif abl.reads_other_stations(ab):
+                others_vp.append(Pending(ps.name, "ability", card.name, cell, ab, index))
+        effects = choices + ([Pending(ps.name, "spaceships", card.name, cell, {"at": ships}, index)]
+                             if ships else [])
+        own = Pending(ps.name, "own", card.name, cell,
+                      {"manual_vp": a.get("manual_vp"), "reactor_spaceships": reactor_ships,
+                       "spaceships_removed": removed}, index)
+        if state.setup.timing_rules:
+            # R 5 step 3: placed "without applying the effect of the ability yet"; step 4:
+            # "applies any necessary effects and then updates the scoring track"
+            state.pending += effects + [own] + others_vp
+        else:
+            self._resolve(state, own)         # printed VP and the player's own abilities now
+            state.pending += effects + others_vp
 
     # -- Revival spaceships -------------------------------------------------------------
     def _check_spaceships(self, state: State, owner: str, card: Card, a: dict) -> list:
@@ -926,9 +994,129 @@ class Game:
                     or not st.is_adjacent_to_built(cell):
                 raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
                                     "empty space next to a card without a spaceship", action=a)
+            if (who, cell) in self._reserved(state):
+                raise IllegalAction("spaceships", f"another spaceship is on its way to "
+                                    f"{list(cell)} in {who}'s station this turn (option "
+                                    "spaceship_filled: reserve)", action=a)
             seen.add((who, cell))
             out.append([who, list(cell)])
         return out
+
+    def _reserved(self, state: State) -> set:
+        """Option ``spaceship_filled: reserve``: the (player, cell) spaces a spaceship
+        entered this turn is still on its way to; nothing else may go there."""
+        if state.setup.options.get("spaceship_filled", "lost") != "reserve" or not state.pending:
+            return set()
+        out = set()
+        for p in state.pending:
+            if p.kind == "spaceships":
+                out |= {(who, tuple(at)) for who, at in p.data["at"]}
+            elif p.kind == "own":
+                out |= {(p.owner, tuple(c)) for c in p.data.get("reactor_spaceships") or ()}
+        return out
+
+    def _put_ship(self, state: State, who: str, cell: Cell, p: Pending) -> bool:
+        """Place a spaceship when its effect resolves.  If its space is no longer empty
+        (a location was built there, or another spaceship came first), it is lost
+        (option ``spaceship_filled: lost``), and the owner's VP lines say so."""
+        st = state.players[who].station
+        if cell not in st.cells and cell not in st.blocked and st.is_adjacent_to_built(cell):
+            st.blocked.add(cell)
+            return True
+        what = ("holds a location" if cell in st.cells else
+                "holds another spaceship" if cell in st.blocked else "is next to no card")
+        ps = state.players[p.owner]
+        ps.ledger.append(VPLine(p.owner, 0, "spaceship", p.card, p.cell,
+                                f"the spaceship for {list(cell)} in {who}'s station is lost: "
+                                f"that space {what} now (option spaceship_filled: lost)",
+                                state.year, state.turn, p.index))
+        return False
+
+    def _check_reactor_ships(self, state: State, owner: str, card: Card, a: dict) -> list:
+        """``per: reactor_spaceship`` (Recharging Station, R FAQ): a spaceship on a free
+        side of each of the player's reactors that has one, one per reactor; "If one of
+        your Power Reactors has locations on all sides of it then you can't put a
+        Spaceship adjacent to it and thus you don't gain any VP from it".  Checked on the
+        station with the card placed.  Omitted: the engine's default, stored."""
+        abilities = [ab for ab in card.abilities or () if ab.get("per") == "reactor_spaceship"
+                     and ab.get("when") == "immediate"]
+        given = a.get("reactor_spaceships")
+        if not abilities:
+            if given:
+                raise IllegalAction("spaceships", f"'{card.name}' puts no spaceships next to "
+                                    "reactors", action=a)
+            a.pop("reactor_spaceships", None)
+            return []
+        if not state.setup.options.get("spaceships"):
+            raise IllegalAction("spaceships", "the Spaceships module is not in play "
+                                "(setup.options.spaceships)", action=a)
+        st = state.players[owner].station
+        reserved = {c for w, c in self._reserved(state) if w == owner}
+        free = {n for r in st.reactors() for n in neighbours(r)
+                if n not in st.cells and n not in st.blocked and n not in reserved}
+        best = abl.reactor_matching(st, free)
+        if given is None:
+            cells = [best[r] for r in sorted(best)]
+        else:
+            try:
+                cells = [as_cell(c) for c in given] if isinstance(given, list) else None
+            except ValueError:
+                cells = None
+            if cells is None:
+                raise IllegalAction("malformed", "reactor_spaceships is a list of [row, col]",
+                                    action=a)
+            bad = [c for c in cells if c not in free]
+            if bad or len(set(cells)) != len(cells):
+                raise IllegalAction("spaceships", f"{list(bad[0]) if bad else 'a cell twice'}: "
+                                    "a spaceship goes on an empty space next to one of "
+                                    f"{owner}'s reactors, one per space", action=a)
+            if len(abl.reactor_matching(st, set(cells))) != len(cells):
+                raise IllegalAction("spaceships", "one spaceship per reactor: two of them are "
+                                    "next to the same reactor only", action=a)
+            if len(cells) != len(best):
+                raise IllegalAction("spaceships", f"{len(best)} of {owner}'s reactors have a free "
+                                    f"side: put a spaceship next to each ({len(cells)} given)",
+                                    action=a)
+        a["reactor_spaceships"] = [list(c) for c in cells]
+        return [list(c) for c in cells]
+
+    def _check_removals(self, state: State, owner: str, card: Card, a: dict) -> list:
+        """``remove_spaceships: N`` (Travelling Exhibition, R FAQ): the player removes up
+        to N of their own spaceships, none if they have none ("you can choose to remove a
+        Spaceship even if you don't have any Spaceships in your Station. In that case you
+        simply don't do anything")."""
+        abilities = [ab for ab in card.abilities or () if "remove_spaceships" in ab
+                     and ab.get("when") == "immediate"]
+        given = a.get("spaceships_removed")
+        if not abilities:
+            if given:
+                raise IllegalAction("spaceships", f"'{card.name}' removes no spaceships", action=a)
+            a.pop("spaceships_removed", None)
+            return []
+        limit = 0
+        for ab in abilities:
+            n = ab["remove_spaceships"]
+            if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
+                raise IllegalAction("malformed", f"'{card.name}': remove_spaceships must be a "
+                                    "whole number >= 1 in the catalogue", action=a)
+            limit += n
+        try:
+            cells = [as_cell(c) for c in given] if isinstance(given, list) else \
+                ([] if given is None else None)
+        except ValueError:
+            cells = None
+        if cells is None:
+            raise IllegalAction("malformed", "spaceships_removed is a list of [row, col]", action=a)
+        st = state.players[owner].station
+        if len(cells) > limit or len(set(cells)) != len(cells):
+            raise IllegalAction("spaceships", f"'{card.name}' removes at most {limit} "
+                                "spaceship(s)", action=a)
+        for c in cells:
+            if c not in st.blocked:
+                raise IllegalAction("spaceships", f"there is no spaceship at {list(c)} in "
+                                    f"{owner}'s station", action=a)
+        a["spaceships_removed"] = [list(c) for c in cells]
+        return [list(c) for c in cells]
 
     def _remove_spaceships(self, state: State, ps: PlayerState, card: Card, a: dict) -> None:
         st = ps.station
@@ -1001,7 +1189,7 @@ class Game:
             raise IllegalAction("wrong-turn", f"it is year {state.year}, turn {state.turn}, not "
                                 f"year {year}, turn {turn}", action=a)
         if a["do"] == "virtual":
-            self._check_round_end_settled(state, a)
+            self._check_round_end_settled(state, a, strict)
             seat = a.get("seat")
             if seat not in state.setup.virtual_seats:
                 raise IllegalAction("virtual-seat", "virtual seats are used in the base 2-player "
@@ -1104,8 +1292,13 @@ class Game:
             if abs(pos) > t["slots"]:
                 continue                  # already at the nearest slot: no move, no VP
             state.advisors[t["name"]] = pos
-            self._gain(state, player, 1, "advisor", t["name"], None,
-                       f"moved the advisor of '{t['name']}' towards {player} (R 4)", index)
+            rule = f"moved the advisor of '{t['name']}' towards {player} (R 4)"
+            if state.setup.timing_rules:      # on the track at the player's step 4 (R 5)
+                state.pending.append(Pending(player, "gain", t["name"], None,
+                                             {"vp": 1, "category": "advisor", "rule": rule},
+                                             index))
+            else:
+                self._gain(state, player, 1, "advisor", t["name"], None, rule, index)
 
     def leaning(self, state: State | None = None) -> dict[str, str]:
         """tile -> the player its advisor leans to now (tiles in the middle left out)."""
@@ -1120,18 +1313,41 @@ class Game:
     def unsettled_advisors(self, state: State | None = None) -> dict[str, str]:
         """At a round's end: tiles whose bonus has not been taken or declined yet."""
         state = state if state is not None else self.state
-        at_round_end = state.finished or (state.turn == 1 and not state.acted
-                                          and state.year > 1)
-        if not at_round_end:
+        if not self.at_round_end(state):
             return {}
         return {k: v for k, v in self.leaning(state).items() if k not in state.advisor_claims}
 
-    def _check_round_end_settled(self, state: State, a: dict) -> None:
+    @staticmethod
+    def at_round_end(state: State) -> bool:
+        """Between two rounds: after the last turn of a year and before anything of
+        the next year's first turn (or after year 4).  Round-end entries (advisors,
+        removals) are made here."""
+        return state.finished or (state.year > 1 and state.turn == 1 and not state.acted
+                                  and not state.virtual_done)
+
+    def round_end_due(self, state: State | None = None) -> list[dict]:
+        """At a round's end: :func:`round_end_report` (what the stations break, to fix
+        with ``remove`` entries before the next round begins, B 5).  Empty during a
+        round: a violation found mid-round is fixed at the round's end."""
+        state = state if state is not None else self.state
+        return round_end_report(self, state) if self.at_round_end(state) else []
+
+    def _check_round_end_settled(self, state: State, a: dict, strict: bool = False) -> None:
+        """The round that ended must be settled before the next one begins: its
+        advisors (R 4), and (for a new entry) a station that breaks a rule (B 5).  A
+        replayed record keeps a violation it did not fix (entered after the fact, or a
+        card's MAX corrected since, as the over-limit build itself is kept): it is
+        reported, and fixed at the next round's end or before the final scoring."""
         open_ = self.unsettled_advisors(state)
         if open_:
             raise IllegalAction("advisor", "first settle the advisors of the round that ended: "
                                 + ", ".join(f"'{k}' ({v} takes the bonus or declines it)"
                                             for k, v in open_.items()), action=a)
+        broken = [] if strict else self.round_end_due(state)
+        if broken:
+            raise IllegalAction("round-end", "before the next round begins, a station that breaks "
+                                "a rule loses locations until it is valid (B 5): "
+                                + "; ".join(b["message"] for b in broken), action=a)
 
     def _advisor_claim(self, state: State, a: dict) -> None:
         open_ = self.unsettled_advisors(state)
@@ -1174,6 +1390,10 @@ class Game:
         except ValueError as e:
             raise IllegalAction("malformed", str(e), action=a) from None
         a["at"] = list(cell)
+        if not self.at_round_end(state):
+            raise IllegalAction("round-end", "a location that breaks a rule is removed at the "
+                                "round's end (B 5: \"Before beginning the next round\"): after the "
+                                "year's last turn, before the next year's first action", action=a)
         st = state.players[player].station
         placed = st.cells.get(cell)
         broken = {tuple(c) for v in round_end_report(self, state) if v["player"] == player
@@ -1270,6 +1490,37 @@ class Game:
         a["resolve_order"] = order
         return order
 
+    def _resolve_all(self, state: State, pending: list[Pending]) -> None:
+        for p in list(pending):
+            self._resolve(state, p)
+
+    def _own_effects(self, state: State, p: Pending) -> None:
+        """A build's effects on its owner's own station and VP: spaceships removed and
+        put next to reactors, then the printed VP, then the immediate abilities that
+        read only the owner's station (B 4; the timing rules' step 4, R 5)."""
+        card = self.catalogue.get(p.card)
+        ps = state.players[p.owner]
+        station = ps.station
+        d = p.data
+        for c in d.get("spaceships_removed") or ():
+            station.blocked.discard(tuple(c))
+        put = sum(1 for c in d.get("reactor_spaceships") or ()
+                  if self._put_ship(state, p.owner, tuple(c), p))
+        self._gain(state, p.owner, card.vp, "printed", card.name, p.cell,
+                   f"printed VP of '{card.name}'", p.index)
+        for ab in card.abilities or ():
+            if ab.get("when") != "immediate" or "spaceships" in ab or "choice" in ab \
+                    or "remove_spaceships" in ab or abl.reads_other_stations(ab):
+                continue
+            if "manual" in ab:
+                self._gain(state, p.owner, d["manual_vp"], "manual", card.name, p.cell,
+                           "ability, VP typed by the players", p.index)
+            else:
+                ctx = abl.Context(station, p.cell, ps.credits, state.year, card.name,
+                                  extra={"reactor_spaceship": put})
+                vp, why = abl.evaluate(ab, ctx)
+                self._gain(state, p.owner, vp, "ability", card.name, p.cell, why, p.index)
+
     def _resolve(self, state: State, p: Pending) -> None:
         """Effects that touch other players, after everyone's own action (B Playing Order)."""
         ab = p.data
@@ -1302,10 +1553,12 @@ class Game:
                     self._gain(state, p.owner, vp, "interaction", p.card, None, why, p.index)
         elif p.kind == "spaceships":
             for who, at in ab["at"]:
-                st = state.players[who].station
-                cell = tuple(at)
-                if cell not in st.cells and cell not in st.blocked and st.is_adjacent_to_built(cell):
-                    st.blocked.add(cell)
+                self._put_ship(state, who, tuple(at), p)
+        elif p.kind == "own":
+            self._own_effects(state, p)
+        elif p.kind == "gain":
+            self._gain(state, p.owner, ab["vp"], ab["category"], p.card, p.cell, ab["rule"],
+                       p.index)
         else:
             others = [state.players[o].station for o in state.setup.players if o != p.owner]
             ctx = abl.Context(owner.station, p.cell, owner.credits, state.year, p.card, others)

@@ -30,6 +30,7 @@ class Placed:
     cubes: int = 0
     year: int = 0
     turn: int = 0
+    cost: int | str | None = None   # a location's printed credit cost ("X" if so printed)
 
     @property
     def is_reactor(self) -> bool:
@@ -71,28 +72,43 @@ class Station:
         self.blocked: set[Cell] = set()
         #: (min_row, max_row, min_col, max_col) for the Limited Space variant
         self.bounds = bounds
+        self._shared_graph = False
 
     def copy(self) -> "Station":
+        """An independent copy.  The graph is shared until either side changes it
+        (copy on write): copying a state for a query costs a dict and a set per
+        station, and a change to the copy can never reach the original."""
         s = Station.__new__(Station)
         s.cells = dict(self.cells)
-        s.graph = self.graph.copy()
+        s.graph = self.graph
         s.blocked = set(self.blocked)
         s.bounds = self.bounds
+        s._shared_graph = self._shared_graph = True
         return s
+
+    def _own_graph(self) -> nx.Graph:
+        """The graph, copied first if another station shares it."""
+        if getattr(self, "_shared_graph", False):
+            self.graph = self.graph.copy()
+            self._shared_graph = False
+        return self.graph
 
     # -- building ------------------------------------------------------------
     def place(self, cell: Cell, placed: Placed) -> None:
+        new = cell not in self.cells
         self.cells[cell] = placed
-        self.graph.add_node(cell)
-        for n in neighbours(cell):
-            if n in self.cells:
-                self.graph.add_edge(cell, n)
+        if new:                    # a card replacing a placeholder keeps its edges
+            graph = self._own_graph()
+            graph.add_node(cell)
+            for n in neighbours(cell):
+                if n in self.cells:
+                    graph.add_edge(cell, n)
         self.blocked.discard(cell)
 
     def remove(self, cell: Cell) -> None:
         """Take a card out of the station (round-end fixes)."""
         del self.cells[cell]
-        self.graph.remove_node(cell)
+        self._own_graph().remove_node(cell)
 
     def take_cube(self, cell: Cell) -> None:
         p = self.cells[cell]

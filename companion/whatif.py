@@ -77,8 +77,9 @@ class _ScratchStation(Station):
 
     def restore(self) -> None:
         """Back to the station as it was copied."""
+        graph = self._own_graph()
         for cell in [c for c in self.cells if c not in self._cells0]:
-            self.graph.remove_node(cell)
+            graph.remove_node(cell)
         self.cells = dict(self._cells0)
         self.blocked = set(self._blocked0)
         self._memo.clear()
@@ -122,8 +123,11 @@ _FAST = (tuple(f.name for f in dataclasses.fields(State)) == _STATE_FIELDS
 
 class _Trials:
     """Tries options for one player from one state exactly as ``Game.trial``
-    does (a copy of the state with only that player's part copied, the turn
-    not ended), but on one scratch station put back after each option."""
+    does (a full copy of the state, the turn not ended), but on one scratch
+    station put back after each option.  The other players' parts are copied too
+    (cheap: a station's graph is copied on write), so an option that touches them
+    (School of Alien Cultures, a spaceship, the Revival 2-player rules resolving
+    at once) never changes the state it was tried from."""
 
     def __init__(self, game: Game, state: State, player: str):
         self.game, self.state, self.player = game, state, player
@@ -135,17 +139,14 @@ class _Trials:
         state, player = self.state, self.player
         if self.station is None or action.get("player") != player:
             return fn(*self.game.trial(action, state=state))
+        trial = state.copy()
         ps = state.players[player]
-        mine = PlayerState(ps.name, ps.vp, ps.credits, self.station, list(ps.ledger), ps.last)
-        trial = State(state.setup, {k: (mine if k == player else v)
-                                    for k, v in state.players.items()},
-                      state.year, state.turn, list(state.acted), state.reactor_supply,
-                      list(state.pending), list(state.discards), state.finished, state.index,
-                      list(state.virtual_done), list(state.face_up), list(state.turn_order),
-                      dict(state.advisors), list(state.advisor_claims))
+        trial.players[player] = PlayerState(ps.name, ps.vp, ps.credits, self.station,
+                                            list(ps.ledger), ps.last)
         try:
             norm = self.game._apply(trial, action, strict=False, rng=random.Random(0),
                                     end_turn=False)
+            self.game._settle_own(trial, player)
             return fn(norm, trial)
         finally:
             self.station.restore()

@@ -206,17 +206,44 @@ def test_final_scoring_refuses_a_station_that_breaks_a_rule():
     # the players notice the card says MAX 1 and correct it
     from companion.catalogue import parse_card
     g.define(parse_card(dict(cards[0], max=1)))
-    finish(g)
+    # B 5: "Before beginning the next round ... the player who built the rule-breaking
+    # Space Station must remove as many locations as needed": at the end of year 1
+    while g.state.year == 1:
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
     with pytest.raises(IllegalAction) as e:
-        g.score()
+        g.push({"player": "Ana", "do": "discard", "card": "Garden"})
     assert e.value.rule == "round-end" and "MAX 1" in str(e.value)
     # the what-if projection still scores it (as the station stands)
     from companion.scoring import score
     assert list(score(g, project=True).table.player) == ["Ana", "Ben"]
-    # the year-4 round-end fix comes after the last turn: then the game scores
     vp = g.state.players["Ana"].vp
     g.push({"do": "remove", "player": "Ana", "at": [1, 0]})
     assert g.state.players["Ana"].vp == vp - 2            # the printed 2 VP it gave
+    finish(g)
+    assert g.score().final and replayed(g).score().to_json() == g.score().to_json()
+
+
+def test_final_scoring_refuses_a_station_that_still_breaks_a_rule_after_year_4():
+    cards = [dict(FIX[0], name="Fixture: max 1", max="none")]
+    g = Game({"players": ["Ana", "Ben"]}, cards=cards)
+    while not (g.state.year == 4 and g.state.turn == 5):
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [0, 1]})
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [1, 0]})
+    from companion.catalogue import parse_card
+    g.define(parse_card(dict(cards[0], max=1)))
+    g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    assert g.finished
+    with pytest.raises(IllegalAction) as e:
+        g.score()
+    assert e.value.rule == "round-end" and "MAX 1" in str(e.value)
+    # the year-4 round-end fix comes after the last turn: then the game scores
+    vp = g.state.players["Ana"].vp
+    g.push({"do": "remove", "player": "Ana", "at": [1, 0]})
+    assert g.state.players["Ana"].vp == vp - 2
     assert g.score().final and replayed(g).score().to_json() == g.score().to_json()
 
 

@@ -279,7 +279,7 @@ def play(pick, game: Game, steps: int, check_every: int, supply0: int, rng: rand
 
 def new_game(setup: dict, seed: int) -> tuple[Game, int]:
     game = Game(setup, cards=copy.deepcopy(FIXTURES), rng=random.Random(seed))
-    return game, setup["options"].get("reactor_supply", 16)
+    return game, game.setup.reactor_supply     # the mode's default when not given (issue 11)
 
 
 @settings(max_examples=40, **PROFILE)

@@ -478,7 +478,7 @@ def next_action(pick, game: Game) -> dict:
 
 
 def play(pick, game: Game, steps: int, check_every: int) -> None:
-    supply0 = game.setup.options.get("reactor_supply", 16)
+    supply0 = game.setup.reactor_supply          # the mode's default when not given (issue 11)
     cheap_invariants(game, supply0)
     for i in range(steps):
         if game.finished and not game.unsettled_advisors():
@@ -581,8 +581,9 @@ def test_complete_games_in_each_mode_keep_the_invariants_and_score(mode):
        fix_at=st.integers(10, 60), limit=st.integers(1, 2))
 def test_round_end_removals_make_every_station_valid(seed, players, fix_at, limit):
     """'Fixture: twin' is built with MAX none; mid-game the players correct it to
-    MAX 1 or 2 (Game.define).  After year 4, `remove` entries chosen at random
-    from round_end_report() are pushed until no rule is broken; the invariants
+    MAX 1 or 2 (Game.define).  At each later round end, and after year 4,
+    `remove` entries chosen at random from the report are pushed until no rule is
+    broken (before that the next year's first action is refused); the invariants
     hold throughout and the game then scores, also after a JSON round trip."""
     pick = SeedPicker(seed)
     game = new_game({"players": PLAYERS[:players]}, seed)
@@ -590,6 +591,19 @@ def test_round_end_removals_make_every_station_valid(seed, players, fix_at, limi
     twin_max = dict(BY_NAME["Fixture: twin"], max=limit)
     step = 0
     while not game.finished:
+        # B 5 "Before beginning the next round": a station that breaks a rule at a
+        # round's end is fixed there; no player may act before (issue 11)
+        due = game.round_end_due()
+        if due:
+            with pytest.raises(IllegalAction) as info:
+                game.push({"player": game.state.waiting[0], "do": "discard", "card": "Garden"})
+            assert info.value.rule == "round-end"
+            assert game.legal_actions(game.state.waiting[0], "Fixture: twin") == []
+            v = pick.one(due, "violation")
+            game.push({"do": "remove", "player": v["player"], "at": pick.one(v["cells"], "cell")})
+            cheap_invariants(game, supply0)
+            event("round-end removal before the next year")
+            continue
         player = pick.one(game.state.waiting, "player")
         card = "Fixture: twin" if pick.int(0, 2, "twin?") else pick.one(LOCATIONS, "card")
         options = game.legal_actions(player, card)

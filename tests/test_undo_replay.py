@@ -234,6 +234,18 @@ def test_a_max_correction_is_kept_and_reported_by_the_round_end_check():
     with pytest.raises(IllegalAction) as info:
         g.check({"player": "Sandra", "do": "build", "card": "Fixture: to correct", "at": [0, -1]})
     assert info.value.rule == "max"
+    # B 5: "Before beginning the next round": not in the middle of a year (issue 11)
+    with pytest.raises(IllegalAction) as info:
+        g.push({"do": "remove", "player": "Sandra", "at": [1, 1]})
+    assert info.value.rule == "round-end" and "Before beginning the next round" in str(info.value)
+    while g.state.year == 1:
+        for p in g.state.waiting:
+            g.push(discard(p))
+    # the next year's first action waits for the fix
+    with pytest.raises(IllegalAction) as info:
+        g.push(discard("George"))
+    assert info.value.rule == "round-end" and "MAX 1" in str(info.value)
+    vp_before = g.state.players["Sandra"].vp
     # removing a location that breaks nothing is refused
     with pytest.raises(IllegalAction) as info:
         g.push({"do": "remove", "player": "Sandra", "at": [0, 0]})
