@@ -191,7 +191,7 @@ class App:
         self.name_boxes = []
         for i in range(MAX_PLAYERS):
             t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
-                       layout=w.Layout(width="220px"))
+                       layout=w.Layout(width="220px", max_width="100%"))
             t.add_class(f"player-name-{i + 1}")
             self.name_boxes.append(t)
         self.mode = w.Dropdown(options=[("Standard", "standard"), ("Aggressive", "aggressive")],
@@ -223,16 +223,18 @@ class App:
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("start-game")
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
-        self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="420px"))
+        self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
         self.saved.add_class("saved-games")
         self.resume_btn = w.Button(description="Resume", icon="folder-open")
         self.resume_btn.add_class("resume-game")
         self.resume_btn.on_click(self.guarded(lambda _: self._resume_selected()))
-        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a record")
+        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a record",
+                                   layout=w.Layout(width="auto"))
         self.upload.add_class("import-record")
         self.upload.observe(self.guarded(lambda ch: self._import_record()), "value")
         self.cat_upload = w.FileUpload(accept=".yaml,.yml", multiple=False,
-                                       description="Import my cards")
+                                       description="Import my cards",
+                                       layout=w.Layout(width="auto"))
         self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
         self.cat_export = w.HTML()
         # the cards, races and objectives still unknown: fill a deck before playing
@@ -251,12 +253,16 @@ class App:
             b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
         for b in self.name_boxes:
             b.observe(lambda _: self._setup_visibility(), "value")
+        # the options a first game never needs, folded
+        self.options_panel = w.Accordion(children=[w.VBox([
+            w.HBox([self.mode, self.supply]), w.HBox([self.limited, self.bounds]),
+            self.mode_setup.box])], selected_index=None)
+        self.options_panel.set_title(0, "Mode, modules and variants")
+        self.options_panel.add_class("setup-options")
         self.setup_screen = w.VBox([
             w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
-            w.VBox([w.HBox(self.name_boxes[:3]), w.HBox(self.name_boxes[3:])]),
-            w.HBox([self.mode, self.supply]),
-            w.HBox([self.limited, self.bounds]),
-            self.mode_setup.box,
+            w.HBox(self.name_boxes),
+            self.options_panel,
             self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
             self.start_btn,
@@ -269,6 +275,7 @@ class App:
         ])
         self.setup_screen.add_class("setup-screen")
         self._setup_visibility()
+        self.mode_setup.refresh()
 
     def _open_catalogue(self):
         if self.catalogue_panel.selected_index is None:
@@ -418,7 +425,8 @@ class App:
         self.entry_player = w.Dropdown(description="Player")
         self.entry_player.add_class("entry-player")
         self.entry_card = w.Combobox(placeholder="type the card's name", description="Card",
-                                     ensure_option=False, layout=w.Layout(width="340px"))
+                                     ensure_option=False,
+                                     layout=w.Layout(width="340px", max_width="100%"))
         self.entry_card.add_class("entry-card")
         self.entry_action = w.ToggleButtons(options=[("Build location", "build"),
                                                      ("Build reactor", "reactor"),
@@ -452,6 +460,15 @@ class App:
         self.new_btn.on_click(self.guarded(lambda _: self.show_setup()))
         self.stations = w.HTML()
         self.stations.add_class("stations")
+        self.score_details = w.HTML()
+        self.score_details.add_class("score-details")
+        # folded: the player's own station is the grid of the entry; a tap opens the rest
+        # (widgets keep their open state across refreshes, unlike <details> in HTML)
+        self.more = w.Accordion(children=[self.score_details, self.stations],
+                                selected_index=None)
+        self.more.set_title(0, "Races and last actions")
+        self.more.set_title(1, "All stations")
+        self.more.add_class("more-panels")
         self.final_msg = w.HTML()
         self.final_msg.add_class("final-message")
         self.final_box = w.VBox()
@@ -469,12 +486,12 @@ class App:
         self.entry.add_class("turn-entry")
         self.explorer = Explorer(self)
         self.mode_panel = ModePanel(self)
+        # top to bottom as a hand on a phone needs it: where we are, the entry and its
+        # grid, undo; then the scores, the objectives, and the rest folded
         self.play_screen = w.VBox([
-            self.turn_info, self.objectives_panel, self.scoreboard, self.mode_panel.box,
-            self.entry, self.final_box,
-            w.HBox([self.undo_btn, self.new_btn]), self.undo_box, self.explorer.box,
-            w.HTML("<h4 style='margin:6px 0'>Stations</h4>" + render.legend_html()),
-            self.stations])
+            self.turn_info, self.mode_panel.box, self.entry, self.final_box,
+            w.HBox([self.undo_btn, self.new_btn]), self.undo_box,
+            self.scoreboard, self.objectives_panel, self.more, self.explorer.box])
         self.play_screen.add_class("play-screen")
 
     def open_game(self, gid: str):
@@ -578,10 +595,12 @@ class App:
         active = g.setup.active_player(st.year)
         if active:
             waiting += f" <small>(active player this year: {escape(active)})</small>"
+        # one line: where we are and whose entry; the rest small underneath
         self.turn_info.value = (
-            f"<div style='font-size:1.15em'><b>Year {st.year}</b> · <b>Turn {st.turn}</b> of {n} · "
-            f"cards pass {st.passing} {arrow} · reactors left in supply: {st.reactor_supply}</div>"
-            f"<div>Waiting for: <b>{waiting}</b></div>")
+            f"<div style='font-size:1.1em'><b>Year {st.year}</b> · <b>Turn {st.turn}</b> of {n}"
+            f" · Waiting for: <b>{waiting}</b></div>"
+            f"<div style='font-size:0.9em;color:#444'>cards pass {st.passing} {arrow} · reactors "
+            f"left in supply: {st.reactor_supply}</div>")
 
     def _refresh_objectives(self):
         """The objectives in play, each with who leads it now (a query of the engine)."""
@@ -620,7 +639,7 @@ class App:
 
     def _refresh_scoreboard(self):
         st = self.game.state
-        rows = []
+        rows, details = [], []
         for p in st.setup.players:
             ps = st.players[p]
             last = ps.last
@@ -628,19 +647,23 @@ class App:
                 what = f"Y{last['year']}T{last['turn']}: {describe(last)[len(p) + 1:]}"
             else:
                 what = "—"
-            acted = "✓" if p in st.acted else ""
+            acted = " ✓" if p in st.acted else ""
             race = st.setup.races.get(p, "")
             rows.append(
-                f"<tr class='score-row' data-player='{escape(p)}'><td><b>{escape(p)}</b> "
-                f"<small>{escape(race)}</small></td><td class='vp'>{ps.vp}</td>"
-                f"<td class='credits'>{ps.credits}</td><td class='cubes'>{ps.station.cubes()}</td>"
-                f"<td class='locations'>{len(ps.station.locations(reactors=False))}</td>"
-                f"<td>{acted}</td><td><small>{escape(what)}</small></td></tr>")
+                f"<tr class='score-row' data-player='{escape(p)}'><td class='who'><b>{escape(p)}"
+                f"</b>{acted}</td><td class='vp'>{ps.vp}</td><td class='credits'>{ps.credits}</td>"
+                f"<td class='cubes'>{ps.station.cubes()}</td>"
+                f"<td class='locations'>{len(ps.station.locations(reactors=False))}</td></tr>")
+            details.append(f"<tr><td><b>{escape(p)}</b></td><td>{escape(race) or '—'}</td>"
+                           f"<td>{escape(what)}</td></tr>")
         self.scoreboard.value = (
-            "<table class='score-table' style='border-collapse:collapse;min-width:60%'>"
+            "<table class='score-table' style='border-collapse:collapse'>"
             "<tr style='text-align:left;border-bottom:1px solid #999'><th>Player</th><th>VP</th>"
-            "<th>Credits</th><th>Cubes left</th><th>Locations</th><th>Acted</th>"
-            "<th>Last action</th></tr>" + "".join(rows) + "</table>")
+            "<th>Credits</th><th>Cubes</th><th>Locations</th></tr>" + "".join(rows) + "</table>")
+        self.score_details.value = (
+            "<div class='scroll-x'><table class='score-table'><tr style='text-align:left'>"
+            "<th>Player</th><th>Race</th><th>Last action</th></tr>" + "".join(details)
+            + "</table></div>")
 
     def _refresh_stations(self):
         st = self.game.state
@@ -648,8 +671,8 @@ class App:
         for p in st.setup.players:
             svg = render.station_svg(st.players[p].station, title=p, cell_size=56)
             parts.append(f"<div class='station' style='display:inline-block;vertical-align:top;"
-                         f"margin:6px 14px 6px 0'>{svg}</div>")
-        self.stations.value = "".join(parts)
+                         f"margin:6px 14px 6px 0;max-width:100%'>{svg}</div>")
+        self.stations.value = render.legend_html() + "".join(parts)
 
     def _player_changed(self):
         self._pending = None
@@ -1079,7 +1102,8 @@ class App:
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
-            f"{table_html}<details><summary>Every VP with its source</summary>{lines_html}</details>"
+            f"<div class='scroll-x'>{table_html}</div><details><summary>Every VP with its source"
+            f"</summary><div class='scroll-x'>{lines_html}</div></details>"
             f"<p><a class='export-json export-link' download='among-the-stars-game.json' "
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
             f"<a class='export-csv export-link' download='final-table.csv' "

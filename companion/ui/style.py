@@ -14,7 +14,8 @@ itself), ``station-grid`` and ``sse-board`` (grids that scroll in their box).
 TOUCH_PX = 44
 
 CSS = f"""<style>
-.companion-root {{ max-width: 100%; overflow-x: hidden; box-sizing: border-box; }}
+.companion-root {{ max-width: 100%; overflow-x: hidden; box-sizing: border-box;
+  --jp-widgets-inline-height: {TOUCH_PX}px; --jp-widgets-horizontal-tab-height: {TOUCH_PX}px; }}
 .companion-root .widget-box, .companion-root .widget-inline-hbox,
 .companion-root .widget-inline-vbox {{ max-width: 100%; box-sizing: border-box; }}
 .companion-root .widget-hbox {{ flex-wrap: wrap; }}
@@ -41,8 +42,8 @@ CSS = f"""<style>
 .companion-root .widget-accordion .lm-AccordionPanel-title,
 .companion-root .jupyter-widget-Collapse-header {{ min-height: {TOUCH_PX}px; display: flex;
   align-items: center; }}
-.companion-root summary {{ min-height: {TOUCH_PX}px; display: flex; align-items: center;
-  cursor: pointer; }}
+.companion-root summary {{ min-height: {TOUCH_PX}px; line-height: {TOUCH_PX}px;
+  display: list-item; cursor: pointer; }}
 .companion-root a.export-link {{ min-height: {TOUCH_PX}px; box-sizing: border-box;
   display: inline-flex; align-items: center; }}
 /* pictures and tables fit the width; wide ones scroll in their own box */
@@ -51,19 +52,29 @@ CSS = f"""<style>
 .companion-root .station-grid {{ overflow: auto; max-width: 100%; max-height: 60vh; }}
 .companion-root .sse-board {{ overflow: auto; max-width: 100%; }}
 .companion-root table {{ max-width: 100%; }}
-.companion-root .widget-html-content {{ max-width: 100%; overflow-wrap: anywhere; }}
+.companion-root .widget-html-content {{ max-width: 100%; overflow-wrap: break-word;
+  line-height: 1.35; }}
+.companion-root .widget-html-content table th {{ white-space: nowrap; }}
+.companion-root .score-table td, .companion-root .score-table th {{ padding: 3px 8px; }}
+.companion-root .game-tabs .lm-TabBar-tabLabel {{ white-space: normal; line-height: 1.15; }}
 /* tab titles share the width */
-.companion-root .game-tabs > .lm-TabBar .lm-TabBar-tab,
-.companion-root .game-tabs > .widget-tab-bar .lm-TabBar-tab {{ min-width: 0; flex: 1 1 auto;
-  min-height: {TOUCH_PX}px; line-height: {TOUCH_PX - 12}px; }}
+.companion-root .game-tabs .lm-TabBar {{ min-height: {TOUCH_PX}px; }}
+.companion-root .game-tabs .lm-TabBar-tab {{ min-width: 0; flex: 1 1 auto;
+  min-height: {TOUCH_PX}px; display: flex; align-items: center; }}
+.companion-root .game-tabs .lm-TabBar-content {{ min-height: {TOUCH_PX}px; align-items: stretch; }}
 @media (max-width: 600px) {{
   .companion-root {{ font-size: 15px; }}
   .companion-root .widget-label {{ width: auto !important; max-width: 40%; }}
   .companion-root .widget-inline-hbox .widget-label {{ flex: 0 0 auto; }}
   .companion-root .widget-text, .companion-root .widget-combobox,
   .companion-root .widget-dropdown, .companion-root .widget-select,
-  .companion-root .widget-inttext {{ width: 100% !important; }}
+  .companion-root .widget-inttext {{ width: auto !important; flex: 1 1 auto;
+    max-width: calc(100% - 4px); }}
+  .companion-root .widget-vbox > .widget-text, .companion-root .widget-vbox > .widget-combobox,
+  .companion-root .widget-vbox > .widget-dropdown, .companion-root .widget-vbox > .widget-select,
+  .companion-root .widget-vbox > .widget-inttext {{ align-self: stretch; }}
   .companion-root .phone-hide {{ display: none !important; }}
   .companion-root h2 {{ font-size: 1.15em; }}
+  .companion-root .game-tabs .lm-TabBar-tab {{ font-size: 12px; padding: 0 4px; }}
 }}
 </style>"""

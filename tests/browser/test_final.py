@@ -64,9 +64,11 @@ def test_manual_objective_is_typed_once_then_scored(page, voila_server, tmp_path
     # an empty VP field is refused with a clear message, nothing is saved
     page.select_option(".manual-form select", "Ben")
     page.click(".manual-save")
-    err = page.locator(".status-error")
+    # the message is shown next to the form (and in the status line at the top)
+    err = page.locator(".final-message .status-error")
     err.wait_for(state="visible")
     assert "whole number" in err.inner_text()
+    assert "whole number" in page.locator(".companion-status .status-error").inner_text()
     page.fill(".manual-form input[type=text]", "4")
     page.click(".manual-save")
     winner = page.locator(".final-winner")

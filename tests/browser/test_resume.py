@@ -107,7 +107,8 @@ def test_second_tab_shows_the_same_game_and_a_stale_tab_is_refused(voila_server,
         page.fill(".entry-card input", "Garden")
         page.click(".do-discard")
         expect(page.locator(".companion-status .status-error")).to_contain_text(
-            "changed in another tab or window")
+            "Not recorded: this game was changed on another page or tab "
+            "(added: George discarded Garden")
         settle(page, g)                      # tab 1 now shows George's discard
         screenshot(page, "resume-03-stale-tab")
         assert essentials(stored(voila_server.home)[1]) == essentials(g.actions)

@@ -34,7 +34,7 @@ def test_revival_two_player_year(page, voila_server):
     page.locator(".entry-action button", has_text="Discard for 3 credits").click()
     page.fill(".entry-card input", "Garden")
     page.click(".do-discard")
-    err = page.locator(".status-error")
+    err = page.locator(".entry-message .status-error")
     err.wait_for(state="visible")
     assert "[rule: revival-order]" in err.inner_text()
     screenshot(page, "revival-02-order-refused")

@@ -1,0 +1,115 @@
+"""Issue 15, Among the Stars: the main paths at a phone's 390x844 and a laptop's
+1366x768, checked for what a hand on a phone hits (tests/browser/layout.py):
+no control past the right edge, no sideways scrolling, every control at
+least 44 px tall.
+
+The paths: the setup screen (options folded, then opened); a build with a
+legal click and an illegal click (its rule shown next to the grid); an undo;
+the final table of a finished game; the History tab with that game opened.
+Small Star Empires and the History tab's own paths are in
+test_phone_layout_sse_history.py.
+
+Cards: Garden is named by discards and reactors only (none of its numbers is
+used); the build is a "Fixture:" card typed into the player's catalogue.
+"""
+from __future__ import annotations
+
+import pytest
+import yaml
+from playwright.sync_api import expect
+
+from browser_harness import screenshot
+from dashboard_driver import cell, fill_names, settle
+from layout import assert_layout
+from companion import Game
+from companion.store import Store
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+FIX = {"name": "Fixture: a plain card", "types": ["business"], "cost": 1, "energy": 0, "vp": 1,
+       "max": "none", "abilities": []}
+PLAYERS = ["Ana", "Ben", "Cleo"]
+
+
+def finished_record() -> dict:
+    g = Game({"players": ["Dora", "Eli"]})
+    while not g.state.finished:
+        for p in g.waiting_in_order():
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    return g.to_record()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_main_paths_fit_the_screen(voila_server, page, size, monkeypatch):
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    voila_server.home.mkdir(parents=True, exist_ok=True)
+    (voila_server.home / "my-cards.yaml").write_text(yaml.safe_dump([FIX]))
+    monkeypatch.setenv("COMPANION_HOME", str(voila_server.home))
+
+    # ---------------------------------------------------------------- setup
+    page.goto(voila_server.url)
+    page.locator(".start-game").wait_for(state="visible")
+    assert_layout(page, f"{size}: setup")
+    screenshot(page, f"phone-ats-{size}-1-setup")
+    page.locator(".setup-options .lm-AccordionPanel-title, .setup-options .jupyter-widget-Collapse-header").first.click()
+    page.locator(".setup-mode").wait_for(state="visible")
+    page.locator(".setup-races input").check()
+    fill_names(page, PLAYERS)
+    expect(page.locator(".race-3")).to_be_visible()
+    assert_layout(page, f"{size}: setup with the options open")
+    screenshot(page, f"phone-ats-{size}-2-setup-options")
+    page.locator(".setup-races input").uncheck()
+    page.click(".start-game")
+    page.locator(".scoreboard tr.score-row").first.wait_for(state="visible")
+    store = Store(voila_server.home / "games.sqlite")
+    gid = store.games()[0]["id"]
+    game = lambda: Game.from_record(store.load(gid))
+    settle(page, game())
+
+    # ---------------------------------------- a build: an illegal click, then a legal one
+    page.select_option(".entry-player select", "Ana")
+    page.locator(".entry-action button", has_text="Build location").click()
+    page.fill(".entry-card input", FIX["name"])
+    page.locator(".station-grid .grid-cell.legal").first.wait_for(state="visible")
+    cell(page, (0, 0)).click()                       # the Main Reactor: occupied
+    msg = page.locator(".entry-message")
+    expect(msg).to_contain_text("[rule: occupied]")
+    assert msg.is_visible()
+    # the message is on screen while the grid is used, not only at the top of the page
+    box = msg.bounding_box()
+    assert box and 0 <= box["y"] < h, box
+    assert_layout(page, f"{size}: illegal click")
+    screenshot(page, f"phone-ats-{size}-3-illegal")
+    cell(page, (0, 1)).click()
+    settle(page, Game.from_record(store.load(gid)))
+    assert len(game().actions) == 1
+    assert_layout(page, f"{size}: after a build")
+
+    # --------------------------------------------------------------------- undo
+    page.locator(".undo button, button.undo").first.click()
+    page.locator(".undo-yes").click()
+    settle(page, Game.from_record(store.load(gid)))
+    expect(page.locator(".entry-player select")).to_have_value("Ana")
+    assert game().actions == []
+    assert_layout(page, f"{size}: after an undo")
+    screenshot(page, f"phone-ats-{size}-4-undo")
+
+    # ---------------------------------------------- the final table of a finished game
+    done = store.create(finished_record(), title="Dora and Eli")
+    store.close()
+    page.reload()
+    page.locator(".final-table").wait_for(state="visible")
+    assert_layout(page, f"{size}: final table")
+    screenshot(page, f"phone-ats-{size}-5-final")
+
+    # ---------------------------------------------------------------- History
+    page.locator(".lm-TabBar-tab", has_text="History").click()
+    page.locator(".history-games select").wait_for(state="visible")
+    page.locator(".history-games select").select_option(index=0)
+    page.click(".history-open")
+    page.locator(".history-step").wait_for(state="visible")
+    assert_layout(page, f"{size}: History")
+    screenshot(page, f"phone-ats-{size}-6-history")
+    assert done
