@@ -100,6 +100,14 @@ def start_game(page, url: str, players: list[str], *, timeout: int = 60_000) -> 
     page.locator(".scoreboard tr.score-row").first.wait_for(state="visible")
 
 
+def open_setup_options(page) -> None:
+    """Unfold "Mode, modules and variants" on the setup screen (folded by default)."""
+    if not page.locator(".setup-mode").is_visible():
+        page.locator(".setup-options .lm-AccordionPanel-title, "
+                     ".setup-options .jupyter-widget-Collapse-header").first.click()
+    page.locator(".setup-mode").wait_for(state="visible")
+
+
 def fill_names(page, players: list[str]) -> None:
     for i, name in enumerate(players, 1):
         page.fill(f".player-name-{i} input", name)

@@ -19,7 +19,7 @@ import yaml
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import cell, fill_names, settle
+from dashboard_driver import cell, fill_names, open_setup_options, settle
 from layout import assert_layout
 from companion import Game
 from companion.store import Store
@@ -53,8 +53,7 @@ def test_main_paths_fit_the_screen(voila_server, page, size, monkeypatch):
     page.locator(".start-game").wait_for(state="visible")
     assert_layout(page, f"{size}: setup")
     screenshot(page, f"phone-ats-{size}-1-setup")
-    page.locator(".setup-options .lm-AccordionPanel-title, .setup-options .jupyter-widget-Collapse-header").first.click()
-    page.locator(".setup-mode").wait_for(state="visible")
+    open_setup_options(page)
     page.locator(".setup-races input").check()
     fill_names(page, PLAYERS)
     expect(page.locator(".race-3")).to_be_visible()

@@ -4,7 +4,7 @@ pile of 8, and the active player switching at the year's end."""
 from __future__ import annotations
 
 from browser_harness import screenshot
-from dashboard_driver import act, fill_names, settle
+from dashboard_driver import act, fill_names, open_setup_options, settle
 from companion import Game
 
 PLAYERS = ["Ana", "Ben"]
@@ -15,6 +15,7 @@ def test_revival_two_player_year(page, voila_server):
     page.goto(voila_server.url)
     page.locator(".start-game").wait_for(state="visible")
     fill_names(page, PLAYERS)
+    open_setup_options(page)
     page.locator(".setup-two-player select").select_option(label="Revival 2-player rules")
     page.wait_for_function("() => document.querySelector('.deck-composition')"
                            ".textContent.includes('Revival')")

@@ -43,7 +43,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import REPO, screenshot
-from dashboard_driver import cell, fill_names, read_board, settle
+from dashboard_driver import cell, fill_names, open_setup_options, read_board, settle
 from companion import Game
 from companion.catalogue import Catalogue
 from companion.store import Store
@@ -319,6 +319,7 @@ def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tm
     page.goto(voila_server.url)
     page.locator(".start-game").wait_for(state="visible")
     fill_names(page, PLAYERS)
+    open_setup_options(page)
     page.locator(".setup-races input").check()
     for i, p in enumerate(PLAYERS, 1):
         page.select_option(f".race-{i} select", RACES[p])
