@@ -246,3 +246,24 @@ def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_
     assert app.game.state.finished
     assert "not known yet" in app.explorer.now.value
     assert any("final-values" in k._dom_classes for k in app.final_box.children)
+
+
+# -------------------------------------------------- the title and messages follow the tab
+def test_title_names_the_tab_and_other_tabs_messages_stay_out_of_the_entry(store):
+    app = open_app(store)
+    enter(app, "Ana", "build", "Fixture: pay or lose")
+    app.guarded(app._clicked)((0, 0))                      # the Main Reactor: refused
+    assert "rule: occupied" in message(app)
+    assert "Among the Stars — table companion" in app.title.value
+    app.tabs.selected_index = 1                            # Small Star Empires
+    assert "Small Star Empires — table companion" in app.title.value
+    assert "Among the Stars" not in app.title.value
+    # the Among the Stars message is not shown over the other tab
+    assert "rule: occupied" not in app.status.value
+    app.say("Small Star Empires: a message of that tab")
+    assert "a message of that tab" in app.status.value
+    assert "a message of that tab" not in message(app)      # not in the AtS entry
+    app.tabs.selected_index = 2
+    assert "History — table companion" in app.title.value
+    app.tabs.selected_index = 0
+    assert "Among the Stars — table companion" in app.title.value

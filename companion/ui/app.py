@@ -132,7 +132,10 @@ class App:
         self._local(html)
 
     def _local(self, html: str):
-        """The same message next to where the person acts (turn entry, final screen)."""
+        """The same message next to where the person acts (turn entry, final screen), when
+        it comes from this tab (the other tabs use the status line only)."""
+        if getattr(self, "tabs", None) is not None and self.tabs.selected_index not in (0, None):
+            return
         for box in (getattr(self, "entry_msg", None), getattr(self, "final_msg", None)):
             if box is not None:
                 box.value = html
@@ -152,7 +155,15 @@ class App:
                            f"entered is saved; the details are in {_log_path()}.")
         return run
 
+    TITLES = ("Among the Stars", "Small Star Empires", "History")
+
     def _tab_opened(self):
+        i = self.tabs.selected_index
+        if i is not None and 0 <= i < len(self.TITLES):
+            # the title names the tab shown; a message about another tab is cleared
+            self.title.value = (f"<h2 style='margin:4px 0'>{self.TITLES[i]} — table companion"
+                                "</h2>")
+            self.status.value = ""
         if self.tabs.selected_index == 2:
             if self.history is None:
                 from .history_tab import HistoryTab
