@@ -492,7 +492,9 @@ class App:
         self.entry_action.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
                                   "value")
         self.entry = w.VBox([w.HBox([self.entry_player, self.entry_card]), self.entry_action,
-                             self.hint, self.form_box, self.grid, self.entry_msg, self.extra,
+                             # the message and the questions a click raises sit above the
+                             # grid: in view while a long station is used (issue 15)
+                             self.hint, self.entry_msg, self.form_box, self.extra, self.grid,
                              self.discard_btn])
         self.entry.add_class("turn-entry")
         self.explorer = Explorer(self)

@@ -112,3 +112,52 @@ def test_main_paths_fit_the_screen(voila_server, page, size, monkeypatch):
     assert_layout(page, f"{size}: History")
     screenshot(page, f"phone-ats-{size}-6-history")
     assert done
+
+
+def year_three_record() -> dict:
+    """Year 3: every player has built a long station of Fixture cards (the station grid
+    is then far larger than at the start)."""
+    g = Game({"players": PLAYERS}, cards=[FIX])
+    while g.state.year < 3:
+        for p in g.waiting_in_order():
+            cells = g.legal_cells(p, FIX["name"])
+            if cells and g.state.players[p].credits >= FIX["cost"] + 3:
+                # the farthest legal cell from the Main Reactor: a long, wide station
+                at = max(cells, key=lambda c: (abs(c[0]) + abs(c[1]), c))
+                g.push({"player": p, "do": "build", "card": FIX["name"], "at": list(at)})
+            else:
+                g.push({"player": p, "do": "discard", "card": "Garden"})
+    return g.to_record()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_year_three_entry_grid_and_message_in_view(voila_server, page, size):
+    """Issue 15: "At 1366x768, from year 3 on the grid is pushed below the fold". In year 3
+    the entry, the grid's top and the rule message are on the first screen, and a long
+    station scrolls inside its own box."""
+    w, h = SIZES[size]
+    page.set_viewport_size({"width": w, "height": h})
+    record = year_three_record()
+    game = Game.from_record(record)
+    assert game.state.year == 3 and len(game.state.players["Ana"].station.cells) > 6
+    voila_server.home.mkdir(parents=True, exist_ok=True)
+    store = Store(voila_server.home / "games.sqlite")
+    store.create(record, title="Year three")
+    store.close()
+    page.goto(voila_server.url)
+    page.locator(".scoreboard tr.score-row").first.wait_for(state="visible")
+    settle(page, game)
+    player = game.waiting_in_order()[0]
+    page.select_option(".entry-player select", player)
+    page.locator(".entry-action button", has_text="Build location").click()
+    page.fill(".entry-card input", FIX["name"])
+    page.locator(".station-grid .grid-cell.legal").first.wait_for(state="visible")
+    cell(page, (0, 0)).click()                          # the Main Reactor: occupied
+    expect(page.locator(".entry-message")).to_contain_text("[rule: occupied]")
+    for what in (".entry-card input", ".station-grid", ".entry-message"):
+        box = page.locator(what).first.bounding_box()
+        assert box and 0 <= box["y"] < h, (what, box)
+    grid = page.locator(".station-grid").first.bounding_box()
+    assert grid["height"] <= h * 0.6 + 2 and grid["width"] <= w, grid
+    assert_layout(page, f"{size}: year 3")
+    screenshot(page, f"phone-ats-{size}-7-year-three")
