@@ -922,7 +922,7 @@ class Game:
                 if not (isinstance(mv, int) and not isinstance(mv, bool)):
                     raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
                                         "(manual_vp)", action=a)
-        ships = self._check_spaceships(state, ps.name, card, a)
+        ships = self._check_spaceships(state, ps.name, card, a, built=cell)
         removed = self._check_removals(state, ps.name, card, a)
         # pay and place
         ps.credits -= card.cost
@@ -957,7 +957,12 @@ class Game:
             state.pending += effects + others_vp
 
     # -- Revival spaceships -------------------------------------------------------------
-    def _check_spaceships(self, state: State, owner: str, card: Card, a: dict) -> list:
+    def _check_spaceships(self, state: State, owner: str, card: Card, a: dict,
+                          built: Cell | None = None) -> list:
+        """The spaceships a build puts (R 3: "place it on an empty space adjacent to an
+        existing card in that Station").  Checked before the card is placed; the card
+        being built (``built``) already counts in its owner's station: the ability is
+        applied once the card is there."""
         abilities = [ab for ab in card.abilities or () if "spaceships" in ab
                      and ab.get("when") == "immediate"]
         given = a.get("spaceships")
@@ -990,8 +995,10 @@ class Game:
                                     f"{'your own' if 'self' in targets else 'other players'}' "
                                     "stations", action=a)
             st = state.players[who].station
+            next_to_new = who == owner and built is not None and cell in neighbours(built)
             if cell in st.cells or cell in st.blocked or (who, cell) in seen \
-                    or not st.is_adjacent_to_built(cell):
+                    or (who == owner and cell == built) \
+                    or not (st.is_adjacent_to_built(cell) or next_to_new):
                 raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
                                     "empty space next to a card without a spaceship", action=a)
             if (who, cell) in self._reserved(state):

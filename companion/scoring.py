@@ -104,6 +104,12 @@ def score(game, state=None, *, project: bool = False) -> Score:
         rows.append(row)
     table = pd.DataFrame(rows)
     table, winners, decided, text = _rank(table, final)
+    if not final and hasattr(game, "round_end_due"):
+        due = game.round_end_due(state)
+        if due:      # B 5: "Before beginning the next round" the station is fixed
+            text += ("\nRound end (rule: round-end): before the next round begins, remove "
+                     "locations until each station is valid (B 5): "
+                     + "; ".join(v["message"] for v in due))
     return Score(final, df, table, winners, decided, text)
 
 
