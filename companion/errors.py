@@ -100,3 +100,27 @@ class MissingEntry(CompanionError):
         self.needed = list(needed)
         super().__init__("final scoring needs these entries from the players: "
                          + "; ".join(self.needed))
+
+
+# -- the saved-games file (companion.store) ----------------------------------------------
+class StoreError(CompanionError):
+    """The saved-games file cannot be used."""
+
+
+class StaleGame(CompanionError):
+    """Another tab or window changed this game; reload it."""
+
+
+class StoreBusy(StoreError):
+    """Another program keeps the saved-games file locked; the store waited a
+    bounded time and gave up.  The file was neither changed nor moved."""
+
+
+class StoreWriteFailed(StoreError):
+    """A write to the saved-games file failed (read-only, disk full, I/O
+    error): the change was NOT saved, and nothing of it was written."""
+
+
+class StoreNotOurs(StoreError):
+    """The file is a valid SQLite database of another program (or of a newer
+    companion); it is refused and never altered."""

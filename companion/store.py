@@ -2,18 +2,34 @@
 
 The store holds records, nothing else: a game is its setup, its card
 definitions, its manual entries and its ordered actions.  Resuming is a replay.
-Two tabs on the same game are detected (an append at an index another tab has
-already used raises :class:`StaleGame`).
+
+Hostile and broken files (docs/store.md):
+
+- every game has a revision, a counter bumped by each append and each undo
+  (:meth:`Store.pop`).  A page passes the revision it last saw (``rev=``); a
+  page that has not seen another page's append *or undo* is refused with
+  :class:`StaleGame`, so two pages can never interleave their actions;
+- a file another program keeps locked: the store waits ``timeout`` seconds,
+  then raises :class:`StoreBusy`; the file is never moved;
+- only a file that is not an SQLite database (or fails its integrity check) is
+  moved aside as ``….damaged-…`` and a new one started;
+- an SQLite file of another program (``PRAGMA application_id`` not ours, or
+  without our tables) is refused with :class:`StoreNotOurs` and never altered;
+- a failed write (read-only, disk full, I/O error) raises
+  :class:`StoreWriteFailed`, whose message says the change was not saved; the
+  transaction is rolled back, so nothing is half-written.
 """
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 import uuid
 from pathlib import Path
 
-from .errors import CompanionError
+from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
+                     StoreNotOurs, StoreWriteFailed)
 from .paths import user_dir
 from .record import FORMAT
 
@@ -37,6 +53,10 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 
+
+#: PRAGMA application_id of our files: "AtSE" (stores written before version 4
+#: have none and are recognised by their tables)
+APPLICATION_ID = 0x41745345
 
 #: schema version (PRAGMA user_version) and the steps that reach it
 SCHEMA_VERSION = 3
@@ -74,6 +94,56 @@ MIGRATIONS = {
         "UPDATE g_results SET derived_at = 0"],
 }
 
+#: added by presence, not by version (older companions open the file unchanged):
+#: a revision per game, bumped by every append and undo, so a page that has not
+#: seen an undo on another page is refused; and the mark that the file is ours
+ADDITIONS = ["ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 0",
+             f"PRAGMA application_id = {APPLICATION_ID}"]
+
+#: the tables (and columns) a store of ours written before application_id had
+OUR_TABLES = {"games": {"id", "title", "created", "updated", "setup"},
+              "actions": {"game_id", "idx", "action"}}
+
+# SQLite primary result codes (sqlite3.Error.sqlite_errorcode & 0xff)
+_BUSY, _LOCKED, _CORRUPT, _NOTADB = 5, 6, 11, 26
+_REASONS = {3: "permission denied", 8: "the file or its folder is read-only",
+            10: "input/output error", 13: "the disk is full", 14: "the file cannot be opened",
+            23: "permission denied", _CORRUPT: "the file is damaged", _NOTADB: "the file is damaged"}
+
+
+def _code(e: BaseException) -> int | None:
+    c = getattr(e, "sqlite_errorcode", None)
+    return None if c is None else c & 0xFF
+
+
+def _is_busy(e: BaseException) -> bool:
+    return _code(e) in (_BUSY, _LOCKED) or "database is locked" in str(e)
+
+
+def _reason(e: BaseException) -> str:
+    why = _REASONS.get(_code(e))
+    return f"{why}: {e}" if why and why not in str(e) else str(e)
+
+
+def _add_revision(conn: sqlite3.Connection) -> None:
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    if "rev" in cols and conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for stmt in ADDITIONS:
+            if "ADD COLUMN rev" in stmt and "rev" in cols:
+                continue
+            conn.execute(stmt)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+class _NotADatabase(Exception):
+    """Internal: the file is not a (healthy) SQLite database; it may be moved aside."""
+
 
 def _migrate(conn: sqlite3.Connection) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -93,25 +163,22 @@ def _migrate(conn: sqlite3.Connection) -> None:
             raise
 
 
-class StoreError(CompanionError):
-    """The saved-games file cannot be used."""
-
-
-class StaleGame(CompanionError):
-    """Another tab or window changed this game; reload it."""
-
-
 def default_path() -> Path:
     return user_dir() / "games.sqlite"
 
 
+#: seconds the store waits for a file another program keeps locked
+BUSY_TIMEOUT = 5.0
+
+
 class Store:
-    def __init__(self, path: Path | str | None = None):
+    def __init__(self, path: Path | str | None = None, *, timeout: float = BUSY_TIMEOUT):
         self.path = Path(path) if path else default_path()
+        self.timeout = float(timeout)
         self.notice: str | None = None     # set when a damaged file was put aside
         try:
             self._conn = self._open()
-        except sqlite3.DatabaseError as e:
+        except _NotADatabase as e:
             stamp = time.strftime('%Y%m%d-%H%M%S')
             aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
             n = 1
@@ -126,24 +193,115 @@ class Store:
             self.notice = (f"The saved-games file was damaged ({e}). It was kept as {aside} and a "
                            "new, empty one was started; no file was deleted.")
             self._conn = self._open()
+        except StoreError as e:
+            if isinstance(e, (StoreBusy, StoreNotOurs)) or self._writable():
+                raise
+            # a read-only file or folder: the games can still be seen; every write
+            # will say plainly that it was not saved
+            self._conn = self._open_read_only(e)
+            self.notice = (f"The saved-games file {self.path} is read-only: your games can be "
+                           "seen, but nothing you enter now will be saved. Make the file and "
+                           "its folder writable, then reload the page.")
+
+    def _writable(self) -> bool:
+        p = self.path if self.path.exists() else self.path.parent
+        return os.access(p, os.W_OK) and os.access(self.path.parent, os.W_OK)
+
+    def _open_read_only(self, why: StoreError) -> sqlite3.Connection:
+        for query in ("mode=ro", "mode=ro&immutable=1"):
+            conn = None
+            try:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{query}", uri=True,
+                                       timeout=self.timeout, isolation_level=None,
+                                       check_same_thread=False)
+                self._identify(conn)
+                cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+                if "rev" in cols and "format" in cols:
+                    return conn
+            except sqlite3.Error:
+                pass
+            except StoreError:
+                if conn is not None:
+                    conn.close()
+                raise
+            if conn is not None:
+                conn.close()
+        raise why
+
+    def _busy(self, writing: bool) -> StoreBusy:
+        if writing:
+            return StoreBusy(f"Not saved: the saved-games file {self.path} is busy: another "
+                             f"program has kept it locked for {self.timeout:g} s. Nothing was "
+                             "changed; close that program (or wait) and try again.")
+        return StoreBusy(f"The saved-games file {self.path} is busy: another program has kept "
+                         f"it locked for {self.timeout:g} s. It was not changed; close that "
+                         "program (or wait) and reload the page.")
+
+    def _failed(self, e: BaseException) -> StoreWriteFailed:
+        return StoreWriteFailed(f"Not saved: the saved-games file {self.path} could not be "
+                                f"written ({_reason(e)}). Nothing of this change was written; "
+                                "free some disk space or make the file writable, then try again.")
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None,
-                               check_same_thread=False)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the folder of the saved-games file {self.path}: "
+                             f"{e.strerror or e}") from None
+        conn = None
+        try:
+            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
+                                   check_same_thread=False)
+            # first, read only: is it a database, and is it ours?  Nothing is written
+            # to a file before both are known.
+            self._identify(conn)
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             ok = conn.execute("PRAGMA quick_check").fetchone()[0]
             if ok != "ok":
-                raise sqlite3.DatabaseError(ok)
+                raise _NotADatabase(ok)
             conn.executescript(SCHEMA)
             _migrate(conn)
-        except sqlite3.DatabaseError:
-            conn.close()
+            _add_revision(conn)
+        except BaseException as e:
+            if conn is not None:
+                conn.close()
+            if isinstance(e, sqlite3.Error):
+                if _is_busy(e):
+                    raise self._busy(writing=False) from None
+                if _code(e) in (_NOTADB, _CORRUPT):
+                    raise _NotADatabase(str(e)) from None
+                raise StoreError(f"cannot open the saved-games file {self.path} "
+                                 f"({_reason(e)}); it was left as it is") from None
             raise
         return conn
+
+    def _identify(self, conn: sqlite3.Connection) -> None:
+        """Refuse an SQLite file that is not a store of ours (read only)."""
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name: {r[1] for r in conn.execute(f"PRAGMA table_info('{name}')")}
+                  for (name,) in conn.execute(
+                      "SELECT name FROM sqlite_master WHERE type = 'table' "
+                      "AND name NOT LIKE 'sqlite_%'").fetchall()
+                  if "'" not in name}
+        if app_id == APPLICATION_ID:
+            if version > SCHEMA_VERSION:
+                raise StoreNotOurs(f"the saved-games file {self.path} was written by a newer "
+                                   f"version of the companion (schema {version}, this one "
+                                   f"knows {SCHEMA_VERSION}); it was left as it is")
+            return
+        if app_id == 0 and not tables and version == 0:
+            return                              # a new (or empty) file
+        if app_id == 0 and all(cols <= tables.get(t, set()) for t, cols in OUR_TABLES.items()) \
+                and version <= SCHEMA_VERSION:
+            return                              # ours, written before application_id
+        what = (f"application id {app_id:#x}" if app_id else
+                f"tables {', '.join(sorted(tables))[:120]}" if tables else f"version {version}")
+        raise StoreNotOurs(f"{self.path} is an SQLite database of another program ({what}), "
+                           "not a saved-games file of the companion; it was left as it is. "
+                           "Move it away or point COMPANION_HOME to another folder.")
 
     def close(self) -> None:
         self._conn.close()
@@ -165,29 +323,46 @@ class Store:
                           (gid, i, json.dumps(a)))
         return gid
 
-    def append(self, gid: str, index: int, action: dict) -> None:
-        """Store ``action`` as the game's action number ``index`` (0-based)."""
+    def _check(self, c, gid: str, rev: int | None, n_ok, stale: str) -> int:
+        """The game's revision, after refusing a page that has not seen it."""
+        row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
+        if row is None:
+            raise StaleGame(f"this game is no longer in the saved-games file (deleted on another "
+                            f"page?); {stale}")
+        n = c.execute("SELECT COUNT(*) FROM actions WHERE game_id=?", (gid,)).fetchone()[0]
+        if not n_ok(n) or (rev is not None and rev != row[0]):
+            raise StaleGame(f"this game was changed in another tab or window; it has been "
+                            f"reloaded, {stale}")
+        return row[0]
+
+    def append(self, gid: str, index: int, action: dict, *, rev: int | None = None) -> int:
+        """Store ``action`` as the game's action number ``index`` (0-based) and
+        return the game's new revision.  With ``rev`` (the revision the page last
+        saw: from :meth:`load_revision`, :meth:`append` or :meth:`pop`), a page
+        that has not seen another page's append or undo is refused
+        (:class:`StaleGame`); without it only the index is compared."""
+        text = json.dumps(action)
         try:
             with self._tx() as c:
-                n = c.execute("SELECT COUNT(*) FROM actions WHERE game_id=?", (gid,)).fetchone()[0]
-                if n != index:
-                    raise StaleGame("this game was changed in another tab or window; "
-                                    "it has been reloaded, please enter the action again")
+                now = self._check(c, gid, rev, lambda n: n == index,
+                                  "please enter the action again")
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
-                          (gid, index, json.dumps(action)))
-                c.execute("UPDATE games SET updated=? WHERE id=?", (time.time(), gid))
+                          (gid, index, text))
+                c.execute("UPDATE games SET updated=?, rev=? WHERE id=?",
+                          (time.time(), now + 1, gid))
         except sqlite3.IntegrityError:
-            raise StaleGame("this game was changed in another tab or window; it has been reloaded")
+            raise StaleGame("this game was changed in another tab or window; it has been "
+                            "reloaded") from None
+        return now + 1
 
-    def pop(self, gid: str, index: int) -> None:
-        """Remove action number ``index``, which must be the last one."""
+    def pop(self, gid: str, index: int, *, rev: int | None = None) -> int:
+        """Remove action number ``index``, which must be the last one; return the
+        game's new revision (``rev``: as for :meth:`append`)."""
         with self._tx() as c:
-            n = c.execute("SELECT COUNT(*) FROM actions WHERE game_id=?", (gid,)).fetchone()[0]
-            if n != index + 1:
-                raise StaleGame("this game was changed in another tab or window; "
-                                "it has been reloaded, nothing was undone")
+            now = self._check(c, gid, rev, lambda n: n == index + 1, "nothing was undone")
             c.execute("DELETE FROM actions WHERE game_id=? AND idx=?", (gid, index))
-            c.execute("UPDATE games SET updated=? WHERE id=?", (time.time(), gid))
+            c.execute("UPDATE games SET updated=?, rev=? WHERE id=?", (time.time(), now + 1, gid))
+        return now + 1
 
     def set_cards(self, gid: str, cards: list[dict]) -> None:
         """Replace the game's card definitions (import, repair).  Pages adding
@@ -252,11 +427,28 @@ class Store:
 
     # -- reading ------------------------------------------------------------------
     def load(self, gid: str) -> dict:
-        row = self._conn.execute("SELECT setup, cards, manual, meta, title, format FROM games "
-                                 "WHERE id=?", (gid,)).fetchone()
+        with self._reading() as c:
+            return self._load(c, gid)
+
+    def load_revision(self, gid: str) -> tuple[dict, int]:
+        """The game's record and its revision, read together (one snapshot)."""
+        with self._reading(snapshot=True) as c:
+            rec = self._load(c, gid)
+            return rec, c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()[0]
+
+    def revision(self, gid: str) -> int:
+        with self._reading() as c:
+            row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
-        actions = [json.loads(a) for (a,) in self._conn.execute(
+        return row[0]
+
+    def _load(self, c, gid: str) -> dict:
+        row = c.execute("SELECT setup, cards, manual, meta, title, format FROM games "
+                        "WHERE id=?", (gid,)).fetchone()
+        if row is None:
+            raise StoreError(f"no saved game with id {gid}")
+        actions = [json.loads(a) for (a,) in c.execute(
             "SELECT action FROM actions WHERE game_id=? ORDER BY idx", (gid,))]
         meta = json.loads(row[3])
         meta["title"] = row[4]
@@ -267,28 +459,87 @@ class Store:
         """Saved games of one format (None: all), newest first:
         id, title, players, actions, updated, format."""
         out = []
-        for gid, title, setup, updated, fmt, n in self._conn.execute(
+        with self._reading() as c:
+            rows = c.execute(
                 "SELECT g.id, g.title, g.setup, g.updated, g.format, "
                 "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id) "
                 "FROM games g WHERE (? IS NULL OR g.format = ?) ORDER BY g.updated DESC",
-                (format, format)):
+                (format, format)).fetchall()
+        for gid, title, setup, updated, fmt, n in rows:
             out.append({"id": gid, "title": title, "players": json.loads(setup)["players"],
                         "actions": n, "updated": updated, "format": fmt})
         return out
 
     # -- helpers ------------------------------------------------------------------
     def _tx(self):
-        return _Tx(self._conn)
+        """A write transaction: BEGIN IMMEDIATE … COMMIT, rolled back on any error;
+        an SQLite failure becomes :class:`StoreBusy` or :class:`StoreWriteFailed`."""
+        return _Tx(self)
+
+    def _reading(self, snapshot: bool = False):
+        return _Read(self, snapshot)
 
 
 class _Tx:
-    def __init__(self, conn):
-        self.conn = conn
+    def __init__(self, store: Store):
+        self.store = store
+        self.conn = store._conn
 
     def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise self._mapped(e) from None
         return self.conn
 
     def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if exc_type is None:
+            try:
+                self.conn.execute("COMMIT")
+                return False
+            except sqlite3.Error as e:
+                exc = e
+        self._rollback()
+        if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
+            raise self._mapped(exc) from None
+        if exc_type is None:            # COMMIT failed with an IntegrityError (deferred keys)
+            raise self.store._failed(exc) from None
+        return False
+
+    def _rollback(self):
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:         # SQLite may have rolled back on its own (I/O, full)
+                pass
+
+    def _mapped(self, e: sqlite3.Error) -> StoreError:
+        return self.store._busy(writing=True) if _is_busy(e) else self.store._failed(e)
+
+
+class _Read:
+    """Reads outside a write: a locked file becomes :class:`StoreBusy`, any
+    other SQLite failure a :class:`StoreError` naming the file."""
+
+    def __init__(self, store: Store, snapshot: bool):
+        self.store, self.conn, self.snapshot = store, store._conn, snapshot
+
+    def __enter__(self):
+        if self.snapshot and not self.conn.in_transaction:
+            self.conn.execute("BEGIN")
+        else:
+            self.snapshot = False
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.snapshot and self.conn.in_transaction:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                pass
+        if isinstance(exc, sqlite3.Error):
+            if _is_busy(exc):
+                raise self.store._busy(writing=False) from None
+            raise StoreError(f"cannot read the saved-games file {self.store.path} "
+                             f"({_reason(exc)})") from None
         return False

@@ -21,7 +21,7 @@ from ..game import Game
 from ..paths import user_dir
 from ..record import dumps, parse_record
 from ..scoring import objective_claims
-from ..store import StaleGame, Store
+from ..store import StaleGame, Store, StoreBusy, StoreError, StoreWriteFailed
 from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
@@ -508,9 +508,10 @@ class App:
         self.play_screen.add_class("play-screen")
 
     def open_game(self, gid: str):
-        rec = self.store.load(gid)
+        rec, rev = self.store.load_revision(gid)
         game = Game.from_record(rec)
         self.gid, self.game = gid, game
+        self.rev = rev                  # the game's revision this page has seen (store.append)
         names = game.catalogue.names("location") + game.catalogue.names("conflict")
         self.entry_card.options = tuple(names)
         acts = [("Build location", "build"), ("Build reactor", "reactor"),
@@ -538,7 +539,8 @@ class App:
         if not self.gid:
             return
         before = list(self.game.actions) if self.game is not None else []
-        self.game = Game.from_record(self.store.load(self.gid))
+        rec, self.rev = self.store.load_revision(self.gid)
+        self.game = Game.from_record(rec)
         self._pending = None
         if stale is None:
             self.refresh()
@@ -964,7 +966,12 @@ class App:
         before_year = g.state.year
         norm = g.push(action)
         try:
-            self.store.append(self.gid, len(g.actions) - 1, norm)
+            self.rev = self.store.append(self.gid, len(g.actions) - 1, norm,
+                                         rev=getattr(self, "rev", None))
+        except (StoreBusy, StoreWriteFailed) as e:
+            g.pop()                     # the entry stays filled in: pressing again retries
+            raise CompanionError(f"{e} ({describe(norm)}: your entry is kept, press again "
+                                 "to save it.)") from None
         except BaseException:
             g.pop()
             raise
@@ -1009,7 +1016,9 @@ class App:
 
     def _undo(self):
         g = self.game
-        self.store.pop(self.gid, len(g.actions) - 1)
+        # refused (StaleGame: the page reloads) if another page changed the game, even by
+        # an undo and a different entry; nothing is undone if the file cannot be written
+        self.rev = self.store.pop(self.gid, len(g.actions) - 1, rev=getattr(self, "rev", None))
         last = g.pop()
         self.undo_box.children = []
         self._pending = None
@@ -1070,10 +1079,11 @@ class App:
     def _save_values(self, card):
         self.game.define(card)         # refused (nothing saved) if it breaks the record
         save_user_card(card)
-        self.store.merge_cards(self.gid, [card.to_dict()])
+        self.store.merge_cards(self.gid, [card.to_dict()])   # StoreWriteFailed: form kept
         self._close_form()
         # replay the stored game: it also picks up values other pages saved meanwhile
-        self.game = Game.from_record(self.store.load(self.gid))
+        rec, self.rev = self.store.load_revision(self.gid)
+        self.game = Game.from_record(rec)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.refresh()
 
@@ -1208,6 +1218,10 @@ def _tiebreak_words(result) -> str:
 
 def dashboard():
     """Build the dashboard and return its root widget (the notebook displays it)."""
-    app = App()
+    try:
+        app = App()
+    except StoreError as e:      # busy, not ours, cannot be opened: say so, change nothing
+        return w.HTML(f"<div class='status-error' style='color:{ERR};font-weight:600'>⚠ "
+                      f"{escape(str(e))}</div>")
     dashboard.app = app          # handy in a notebook: dashboard.app.game
     return app.root

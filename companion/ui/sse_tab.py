@@ -21,9 +21,12 @@ from ..sse.hexmap import EFFECT_NAMES, EFFECTS, HexMap, System
 from ..sse.record import dumps
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
-from ..store import StaleGame
+from ..store import StaleGame, StoreBusy, StoreWriteFailed
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
+#: the smallest hex on a narrow screen: 44 px tall, a touch target (issue 15)
+MIN_HEX_H = 44
+MIN_COL_PX = round(MIN_HEX_H * COL_PX / HEX_H + 0.05, 1)
 LEGAL = "#16a34a"
 PLURAL = {"city": "Cities", "trade_station": "Trade Stations"}
 STYLE = """<style>
@@ -79,19 +82,42 @@ def describe(a: dict) -> str:
     return text
 
 
+def col_css(n: int) -> str:
+    """The width of one doubled column of a board ``n`` columns wide: the board scaled to the
+    width of its box (``cqw``: the ``sse-board-wrap`` container), never larger than
+    :data:`COL_PX`, and never so small that a hex is under :data:`MIN_HEX_H` px tall (a touch
+    target: a wider map then scrolls sideways inside its own box)."""
+    return f"clamp({MIN_COL_PX}px, calc(100cqw / {n}), {COL_PX}px)"
+
+
 class HexBoard:
-    """A map of hexagonal buttons: a CSS grid of doubled columns (2q + r) and rows (r)."""
+    """A map of hexagonal buttons: a CSS grid of doubled columns (2q + r) and rows (r).
+
+    ``box`` (class ``sse-board-wrap``, a CSS size container) holds ``grid``; the columns,
+    rows and hexes are sized from the box's width (:func:`col_css`), so the board fits a
+    phone's width and keeps its full size on a laptop."""
 
     def __init__(self, on_click, css: str = "sse-board"):
         self.on_click = on_click
         self.grid = w.GridBox(layout=w.Layout(grid_gap="0px"))
         self.grid.add_class(css)
+        if css != "sse-board":
+            self.grid.add_class("sse-board")          # the same sizing and scroll box
+        self.box = w.VBox([self.grid], layout=w.Layout(width="100%"))
+        self.box.add_class("sse-board-wrap")
         self.buttons: dict[tuple, w.Button] = {}
+        self._cols = 0
+
+    def _size(self, b):
+        col = col_css(self._cols or 1)
+        b.layout.width = "100%"
+        b.layout.height = f"calc({col} * {HEX_H / COL_PX:.4f})"
 
     def _button(self, h):
         b = self.buttons.get(h)
         if b is None:
-            b = w.Button(layout=w.Layout(width=f"{HEX_W}px", height=f"{HEX_H}px"))
+            b = w.Button(layout=w.Layout(width="100%", height=f"{HEX_H}px"))
+            self._size(b)
             b.add_class("sse-hex")
             b.add_class(hex_class(h))
             b.on_click(lambda _, h=h: self.on_click(h))
@@ -125,8 +151,14 @@ class HexBoard:
                 elif cls not in want and have:
                     b.remove_class(cls)
             kids.append(b)
-        self.grid.layout.grid_template_columns = f"repeat({max(xs) - x0 + 2}, {COL_PX}px)"
-        self.grid.layout.grid_auto_rows = f"{ROW_PX}px"
+        cols = max(xs) - x0 + 2
+        if cols != self._cols:
+            self._cols = cols
+            for b in self.buttons.values():
+                self._size(b)
+        col = col_css(cols)
+        self.grid.layout.grid_template_columns = f"repeat({cols}, {col})"
+        self.grid.layout.grid_auto_rows = f"calc({col} * {ROW_PX / COL_PX:.4f})"
         if tuple(self.grid.children) != tuple(kids):
             self.grid.children = kids
 
@@ -158,7 +190,8 @@ class SseTab:
         self._pending: dict | None = None        # an unexplored move waiting for its tile
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
         self.body = w.VBox()
-        self.box = w.VBox([w.HTML(STYLE), self.title, self.body])
+        # the page title names this tab (App._tab_opened): no second title here (issue 15)
+        self.box = w.VBox([w.HTML(STYLE), self.body])
         self.box.add_class("sse-root")
         self._build_setup()
         self._build_play()
@@ -181,10 +214,10 @@ class SseTab:
         self.names = []
         for i in range(4):
             t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
-                       layout=w.Layout(width="200px"))
+                       layout=w.Layout(width="260px", max_width="100%"))
             t.add_class(f"sse-name-{i + 1}")
             self.names.append(t)
-        self.map_pick = w.Dropdown(description="Map", layout=w.Layout(width="360px"))
+        self.map_pick = w.Dropdown(description="Map", layout=w.Layout(width="360px", max_width="100%"))
         self.map_pick.add_class("sse-map")
         self.map_pick.observe(self.guarded(lambda _: self._preview()), "value")
         self.map_note = w.HTML()
@@ -207,7 +240,7 @@ class SseTab:
                                     "(2 players), 4 (3) or 3 (4) wins wins the campaign.</small>")
         self.epic_table = w.Text(description="Epic table", placeholder="6 numbers: VP for 1..6 nebulae "
                                  "(from your rulebook; blank = ask at the end)",
-                                 layout=w.Layout(width="520px"))
+                                 layout=w.Layout(width="520px", max_width="100%"))
         for c, k in ((self.v_damaged, "damaged"), (self.v_unexplored, "unexplored"),
                      (self.v_open, "open"), (self.v_epic, "epic")):
             c.add_class(f"sse-variant-{k}")
@@ -215,7 +248,7 @@ class SseTab:
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
-        self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px"))
+        self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px", max_width="100%"))
         self.saved.add_class("sse-saved")
         resume = w.Button(description="Resume", icon="folder-open")
         resume.add_class("sse-resume")
@@ -223,16 +256,25 @@ class SseTab:
         edit = w.Button(description="Map editor", icon="pencil")
         edit.add_class("sse-edit-maps")
         edit.on_click(self.guarded(lambda _: self.show_editor()))
-        self.setup_screen = w.VBox([
-            w.HTML("<h4>New game</h4><div>Players in turn order (the first one starts):</div>"),
-            w.HBox(self.names[:2]), w.HBox(self.names[2:]),
-            w.HBox([self.map_pick, edit]), self.map_note,
-            w.HTML("<div>Ships: the book says each player starts with 2 to 4 ships depending on "
-                   "the number of players (see its setup picture) — choose the number.</div>"),
-            w.HBox([self.ships, self.cities, self.trade]),
+        # one hand on a phone (issue 15): one column of names, the map and the ships, the
+        # pieces and variants folded, then Start; the saved games and the map below
+        self.options = w.Accordion(children=[w.VBox([
+            w.HBox([self.cities, self.trade]),
             w.HTML("<div><small>The box holds 16 Cities and 4 Trade Stations per player.</small></div>"),
-            w.HBox([self.v_damaged, self.v_unexplored]), w.HBox([self.v_open, self.v_epic]),
-            self.epic_table, self.v_campaign, self.campaign_note, self.start_btn,
+            self.v_damaged, self.v_unexplored, self.v_open, self.v_epic,
+            self.epic_table, self.v_campaign, self.campaign_note])], selected_index=None)
+        self.options.set_title(0, "Pieces, variants and campaign")
+        self.options.add_class("sse-options")
+        self.map_preview.add_class("sse-map-preview")
+        self.setup_screen = w.VBox([
+            w.HTML("<h4 style='margin:6px 0'>New game</h4>"
+                   "<div>Players in turn order (the first one starts):</div>"),
+            w.VBox(self.names),
+            w.HBox([self.map_pick, edit]), self.map_note,
+            w.HTML("<div><small>Ships: the book says each player starts with 2 to 4 ships "
+                   "depending on the number of players (see its setup picture) — choose the "
+                   "number.</small></div>"),
+            self.ships, self.options, self.start_btn,
             w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
             self.map_preview])
         self.setup_screen.add_class("sse-setup")
@@ -367,20 +409,40 @@ class SseTab:
         self.epic_box = w.VBox()
         self.campaign_box = w.VBox()
         self.campaign_box.add_class("sse-campaign")
-        self.entry = w.VBox([w.HBox([self.ship_pick]), w.HBox([self.piece, self.piece_note]),
+        # the message of this tab next to the entry (a copy of the status line while the
+        # tab is shown): a refused click's rule stays in view above the board
+        self.msg = w.HTML(layout=w.Layout(display="none"))
+        self.msg.add_class("sse-message")
+        self.app.status.observe(self._mirror_status, "value")
+        self.entry = w.VBox([self.ship_pick, w.HBox([self.piece, self.piece_note]),
                              self.hint, self.extra])
+        self.entry.add_class("sse-entry")
+        self.score_details = w.HTML()
+        self.score_details.add_class("sse-score-details")
+        # folded (widgets keep their open state across refreshes, unlike <details>)
+        self.score_more = w.Accordion(children=[self.score_details], selected_index=None)
+        self.score_more.set_title(0, "Ships and the score if the game ended now")
+        self.score_more.add_class("sse-score-more")
+        self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html())],
+                                selected_index=None)
+        self.more.set_title(0, "What-if: every destination of the selected ship")
+        self.more.set_title(1, "Legend")
+        self.more.add_class("sse-more")
+        # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
+        # its message, the board, undo; then the scores, and the rest folded
         self.play_screen = w.VBox([
-            self.turn, self.scoreboard, self.entry, self.board.grid, self.final, self.epic_box,
+            self.turn, self.entry, self.msg, self.board.box, self.final, self.epic_box,
             self.campaign_box,
-            w.HBox([undo, new, self.damage_btn]), self.undo_box,
-            w.HTML(legend_html()), self.whatif])
+            w.HBox([undo, self.damage_btn]), self.undo_box,
+            self.scoreboard, self.score_more, self.more, new])
         self.play_screen.add_class("sse-play")
 
     def open_game(self, gid: str):
-        rec = self.store.load(gid)
+        rec, rev = self.store.load_revision(gid)
         rec["meta"] = {k: v for k, v in (rec.get("meta") or {}).items()}
         game = SseGame.from_record(rec)
         self.gid, self.game = gid, game
+        self.rev = rev                  # the game's revision this page has seen (store.append)
         self.selected = None
         self._pending = None
         self.extra.children = []
@@ -390,7 +452,8 @@ class SseTab:
 
     def _reload(self):
         if self.gid:
-            self.game = SseGame.from_record(self.store.load(self.gid))
+            rec, self.rev = self.store.load_revision(self.gid)
+            self.game = SseGame.from_record(rec)
             self.selected = None
             self._pending = None
             self.refresh()
@@ -401,6 +464,8 @@ class SseTab:
         st = g.state
         self.damage_btn.layout.display = "" if g.setup.variant("damaged_ships") and not st.finished else "none"
         self.entry.layout.display = "none" if st.finished else ""
+        # at the end the final panel draws the board (once)
+        self.board.box.layout.display = "none" if st.finished else ""
         self._refresh_turn()
         self._refresh_score()
         self._refresh_piece()
@@ -413,17 +478,32 @@ class SseTab:
         return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
                 f"background:{colour(self.game.setup.colour(p))};vertical-align:middle'></span>")
 
-    def _refresh_turn(self):
-        st = self.game.state
-        passed = [p for p in st.setup.players if st.players[p].passed]
-        tail = f" · passed for the rest of the game: {escape(', '.join(passed))}" if passed else ""
-        if st.finished:
-            self.turn.value = (f"<h3 style='margin:4px 0'>The game is over: {escape(st.end_reason)}."
-                               "</h3>")
+    def _mirror_status(self, change):
+        """The status line's message, next to the entry, while this tab is shown."""
+        tabs = getattr(self.app, "tabs", None)
+        if tabs is not None and tabs.selected_index != 1:
             return
-        self.turn.value = (f"<div style='font-size:1.15em'>{self._swatch(st.current)} "
+        self.msg.value = change["new"] or ""
+        self.msg.layout.display = "" if self.msg.value else "none"
+
+    def _refresh_turn(self):
+        """One line (issue 15): who is to move, the move number, the last move, who passed."""
+        g = self.game
+        st = g.state
+        passed = [p for p in st.setup.players if st.players[p].passed]
+        tail = f" · passed: {escape(', '.join(passed))}" if passed else ""
+        last = ""
+        if g.actions:
+            a = g.actions[-1]
+            last = f" · last: {escape(a.get('player', ''))} {escape(describe(a))}"
+        if st.finished:
+            self.turn.value = (f"<div class='sse-turn-line'><b>The game is over: "
+                               f"{escape(st.end_reason)}.</b></div>")
+            return
+        self.turn.value = (f"<div class='sse-turn-line' title='{last[3:]}'>"
+                           f"{self._swatch(st.current)} "
                            f"<b class='sse-current'>{escape(st.current)}</b> to move · move "
-                           f"{st.moves + 1}{tail}</div>")
+                           f"{st.moves + 1}{last}{tail}</div>")
 
     def _refresh_score(self):
         g = self.game
@@ -432,24 +512,38 @@ class SseTab:
             proj = g.score(project=True).table.set_index("player")
         except CompanionError:
             proj = None
-        rows = []
+        rows, details = [], []
+        cats = [c for c in CATEGORIES if proj is not None and c in proj.columns]
         for p in st.setup.players:
             ps = st.players[p]
-            ships = " ".join(("▶" if s.damaged else "▲") for s in ps.ships)
+            ships = ", ".join(f"{'▶' if s.damaged else '▲'} {s.id} at [{s.at[0]}, {s.at[1]}]"
+                              for s in ps.ships)
             ended = int(proj.loc[p].total) if proj is not None else "?"
             status = "passed" if ps.passed else ("to move" if p == st.current else "")
+            # compact (issue 15): who, VP, the score if it ended now, the reserves
             rows.append(
                 f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{self._swatch(p)} "
                 f"<b>{escape(p)}</b></td><td class='vp'>{ps.vp}</td>"
+                f"<td class='if-ended'>{ended}</td>"
                 f"<td class='cities'>{ps.cities}</td><td class='trade'>{ps.trade_stations}</td>"
-                f"<td class='ships'>{ships}</td><td class='if-ended'>{ended}</td>"
                 f"<td class='status'>{status}</td></tr>")
+            parts = "".join(f"<td>{int(proj.loc[p][c])}</td>" for c in cats)
+            details.append(f"<tr><td><b>{escape(p)}</b></td><td class='ships'>{escape(ships)}</td>"
+                           f"{parts}</tr>")
         self.scoreboard.value = (
-            "<table class='sse-score' style='border-collapse:collapse'>"
-            "<tr style='border-bottom:1px solid #999'><th>Player</th><th>VP (track)</th>"
-            "<th>Cities left</th><th>Trade St. left</th><th>Ships</th>"
-            "<th title='the final score if the game ended now'>If it ended now</th><th></th></tr>"
-            + "".join(rows) + "</table>")
+            "<div class='scroll-x'><table class='sse-score' style='border-collapse:collapse'>"
+            "<tr style='border-bottom:1px solid #999'><th>Player</th>"
+            "<th title='VP on the track'>VP</th>"
+            "<th title='the final score if the game ended now'>If ended</th>"
+            "<th title='Cities left in the reserve'>Cities</th>"
+            "<th title='Trade Stations left in the reserve'>Trade St.</th><th></th></tr>"
+            + "".join(rows) + "</table></div>")
+        self.score_details.value = (
+            "<div class='scroll-x'><table class='sse-score-more-table'><tr><th>Player</th>"
+            "<th>Ships (▶ damaged)</th>" + "".join(f"<th>{escape(CATEGORY_NAMES[c])}</th>"
+                                                  for c in cats)
+            + "</tr>" + "".join(details) + "</table></div>"
+            "<div><small>The categories: the end scoring as if the game ended now.</small></div>")
 
     def _refresh_ships(self):
         g = self.game
@@ -709,11 +803,16 @@ class SseTab:
         g = self.game
         norm = g.push(action)
         try:
-            self.store.append(self.gid, len(g.actions) - 1, norm)
+            self.rev = self.store.append(self.gid, len(g.actions) - 1, norm,
+                                         rev=getattr(self, "rev", None))
         except StaleGame as e:
             g.pop()
             self._reload()
             raise CompanionError(str(e)) from None
+        except (StoreBusy, StoreWriteFailed) as e:
+            g.pop()                     # the selection and the form stay: pressing again retries
+            raise CompanionError(f"{e} ({norm.get('player')} {describe(norm)}: your entry is "
+                                 "kept, press again to save it.)") from None
         except BaseException:
             g.pop()
             raise
@@ -750,7 +849,8 @@ class SseTab:
     def _undo(self):
         g = self.game
         try:
-            self.store.pop(self.gid, len(g.actions) - 1)
+            self.rev = self.store.pop(self.gid, len(g.actions) - 1,
+                                      rev=getattr(self, "rev", None))
         except StaleGame as e:
             self._reload()
             raise CompanionError(str(e)) from None
@@ -787,11 +887,12 @@ class SseTab:
                         f"<td>{fmt(r.other)}</td><td><b>{fmt(r.change)}</b></td>"
                         f"<td>{fmt(r.projected, False)}</td><td>{fmt(r.opponents)}</td></tr>")
         self.whatif.value = (
-            f"<details open><summary><b>What-if for ship {self.selected}</b> — every legal destination, "
-            "best first (the end scoring as if the game ended after the move)</summary>"
-            "<table class='sse-whatif-table'><tr><th>to</th><th>how</th><th>VP now</th>"
-            "<th>nebulae</th><th>trade st.</th><th>territory</th><th>other</th><th>change</th>"
-            "<th>projected</th><th>opponents</th></tr>" + "".join(rows) + "</table></details>")
+            f"<div><b>What-if for ship {self.selected}</b> — every legal destination, "
+            "best first (the end scoring as if the game ended after the move)</div>"
+            "<div class='scroll-x'><table class='sse-whatif-table'><tr><th>to</th><th>how</th>"
+            "<th>VP now</th><th>nebulae</th><th>trade st.</th><th>territory</th><th>other</th>"
+            "<th>change</th><th>projected</th><th>opponents</th></tr>" + "".join(rows)
+            + "</table></div>")
 
     # -- final table -------------------------------------------------------------------------
     def _refresh_final(self):
@@ -819,13 +920,16 @@ class SseTab:
             f"{escape(result.explanation)}</b></div>"
             f"<div class='sse-tiebreak' data-decided='{result.decided_by}'>"
             f"{escape(tiebreak_words(result.decided_by))}</div>"
-            + t.to_html(index=False, classes="sse-final-table", border=0)
-            + "<details><summary>Every VP with its source</summary>"
-            + result.lines.to_html(index=False, border=0) + "</details>"
-            f"<p><a class='sse-export-json' download='small-star-empires-game.json' "
-            f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a> · "
-            f"<a download='sse-final-table.csv' href='data:text/csv;base64,{csv}'>Export the table "
-            f"(CSV)</a></p>" + map_svg(g.state.map, g.state, size=26))
+            # wide tables scroll in their own box; the final position is drawn here only
+            + "<div class='scroll-x'>"
+            + t.to_html(index=False, classes="sse-final-table", border=0) + "</div>"
+            + "<details><summary>Every VP with its source</summary><div class='scroll-x'>"
+            + result.lines.to_html(index=False, border=0) + "</div></details>"
+            f"<p><a class='sse-export-json export-link' download='small-star-empires-game.json' "
+            f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a>"
+            f"<a class='sse-export-csv export-link' download='sse-final-table.csv' "
+            f"href='data:text/csv;base64,{csv}'>Export the table (CSV)</a></p>"
+            + map_svg(g.state.map, g.state, size=26))
         if g.setup.campaign is not None:
             self.campaign_box.children = self._campaign_panel()
 
