@@ -81,6 +81,11 @@ def derive(record: dict) -> dict:
         # the record replays; only the final scoring waits for the players' values
         out["finished"] = False
         out["waiting"] = waits_for(e)
+    out["explanation"] = None
+    if fmt == SSE_FORMAT:
+        out["roles"] = {p: colour_name(game.setup.colour(p)) for p in players}
+    else:
+        out["roles"] = {p: r for p, r in out["races"].items() if isinstance(r, str)}
     if score is None:
         out["winners"], out["decided_by"] = [], None
         out["results"] = {p: {"rank": None, "total": None, "breakdown": {}} for p in players}
@@ -88,6 +93,8 @@ def derive(record: dict) -> dict:
         result = score.to_json()
         out["winners"] = result["winners"]
         out["decided_by"] = result.get("decided_by")
+        if isinstance(result.get("explanation"), str):
+            out["explanation"] = result["explanation"][:500]
         out["results"] = {p["player"]: {"rank": p["rank"], "total": p["total"],
                                         "breakdown": p["breakdown"]}
                           for p in result["players"]}
@@ -120,6 +127,18 @@ def derive(record: dict) -> dict:
             for r in lines[lines.category == "objectives"].itertuples():
                 out["objectives"].append((r.source, r.player, int(r.vp)))
     return out
+
+
+#: Small Star Empires' default colours (companion.sse.game.DEFAULT_COLOURS) by name,
+#: for the exports' role / color; a colour typed by the players is kept as typed
+COLOUR_NAMES = {"#e0a800": "yellow", "#8e44ad": "purple", "#e8590c": "orange",
+                "#1c7c7c": "teal"}
+
+
+def colour_name(colour) -> str | None:
+    if not isinstance(colour, str) or not colour.strip():
+        return None
+    return COLOUR_NAMES.get(colour.strip().lower(), colour.strip()[:40])
 
 
 def _why(e: CompanionError) -> str:
@@ -178,11 +197,155 @@ def _played(created) -> float:
     return t if math.isfinite(t) and 0 <= t <= MAX_PLAYED else 0.0
 
 
+# ---------------------------------------------------------------------------
+# play details (duration, location, notes, new players): the table g_details
+# ---------------------------------------------------------------------------
+#: the play details of every game, derived from its record's meta
+#: (companion.playtime.details) and, for explanation and roles, from its score.
+#: History adds it to a store that lacks it (the schema's history part); the
+#: first sync after that fills it for every game from the stored meta, without
+#: replaying any game.
+DETAILS_SCHEMA = """CREATE TABLE IF NOT EXISTS g_details (
+    game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    started REAL, duration_min INTEGER, paused_min INTEGER NOT NULL DEFAULT 0,
+    timer TEXT NOT NULL DEFAULT 'not started', location TEXT NOT NULL DEFAULT '',
+    notes TEXT NOT NULL DEFAULT '', new_players TEXT NOT NULL DEFAULT '[]',
+    expansions TEXT NOT NULL DEFAULT '[]', explanation TEXT, roles TEXT NOT NULL DEFAULT '{}')"""
+DETAILS_COLUMNS = ("game_id", "started", "duration_min", "paused_min", "timer", "location",
+                   "notes", "new_players", "expansions", "explanation", "roles")
+
+
+def has_details(store: Store) -> bool:
+    return store._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                               "AND name='g_details'").fetchone() is not None
+
+
+def _ensure_details(store: Store) -> bool:
+    """Add g_details to a store that lacks it and fill it from every game's meta
+    (no replay); False when the store cannot be written (read-only)."""
+    if has_details(store):
+        return True
+    try:
+        with store._tx() as c:
+            c.execute(DETAILS_SCHEMA)
+            races: dict[str, dict] = {}
+            for gid, p, r in c.execute("SELECT game_id, player, race FROM g_players "
+                                       "WHERE race IS NOT NULL").fetchall():
+                races.setdefault(gid, {})[p] = r
+            for gid, meta, setup, fmt in c.execute(
+                    "SELECT id, meta, setup, format FROM games").fetchall():
+                players = _players_of(setup)
+                roles = _sse_roles(_json_or(setup, {}), players) if fmt == SSE_FORMAT \
+                    else races.get(gid, {})
+                c.execute(_DETAILS_INSERT, _details_row(gid, _json_or(meta, {}), players, None,
+                                                        roles))
+            # the tiebreak sentence needs the score: those games are derived again
+            c.execute("UPDATE g_results SET derived_at = 0 WHERE decided_by IS NOT NULL "
+                      "AND decided_by != 'vp'")
+    except (CompanionError, sqlite3.Error):
+        return False
+    return True
+
+
+def _sse_roles(setup: dict, players: list[str] | None) -> dict:
+    """Small Star Empires' colour of each player, by name, without replaying."""
+    from .sse.game import DEFAULT_COLOURS
+    colours = setup.get("colours") if isinstance(setup.get("colours"), dict) else {}
+    out = {}
+    for i, p in enumerate(players or []):
+        c = colour_name(colours.get(p) or DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])
+        if c:
+            out[p] = c
+    return out
+
+
+def _json_or(text, default):
+    try:
+        v = json.loads(text) if isinstance(text, str) else default
+    except ValueError:
+        return default
+    return v if isinstance(v, type(default)) else default
+
+
+def _players_of(setup_text) -> list[str] | None:
+    setup = _json_or(setup_text, {})
+    ps = setup.get("players")
+    return [p for p in ps if isinstance(p, str)] if isinstance(ps, list) else None
+
+
+_DETAILS_INSERT = (f"INSERT OR REPLACE INTO g_details({', '.join(DETAILS_COLUMNS)}) "
+                   f"VALUES ({','.join('?' * len(DETAILS_COLUMNS))})")
+
+
+def _details_row(gid: str, meta: dict, players: list[str] | None, explanation: str | None,
+                 roles: dict) -> tuple:
+    from .playtime import details
+    d = details(meta, players)
+    roles = {p: r[:80] for p, r in roles.items() if isinstance(p, str) and isinstance(r, str)}
+    return (gid, d["started"], d["duration_min"], d["paused_min"], d["timer"], d["location"],
+            d["notes"], json.dumps(d["new_players"]), json.dumps(d["expansions"]), explanation,
+            json.dumps(roles))
+
+
+def set_play_details(store: Store, gid: str, meta: dict) -> dict:
+    """Store a game's play details: ``meta`` is the record's meta as the page keeps
+    it (built with companion.playtime: start/pause/resume/stop, with_details).
+    Only the detail keys are written (timer, duration_min, location, notes,
+    new_players, expansions); the rest of the stored meta (title, campaign...) is
+    kept.  The game is not replayed: g_details is written in the same
+    transaction.  Returns the game's details (companion.playtime.details)."""
+    from .playtime import details
+    from .errors import StoreError
+    keys = ("timer", "duration_min", "location", "notes", "new_players", "expansions")
+    if not isinstance(meta, dict):
+        raise CompanionError("the play details must be an object")
+    ok = _ensure_details(store)
+    with store._tx() as c:
+        row = c.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
+        if row is None:
+            raise StoreError(f"no saved game with id {gid}")
+        stored = _json_or(row[0], {})
+        for k in keys:
+            if k in meta and meta[k] is not None:
+                stored[k] = meta[k]
+            else:
+                stored.pop(k, None)
+        stored.pop("title", None)              # the title lives in its own column
+        c.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(stored), gid))
+        if ok:
+            old = c.execute("SELECT explanation, roles FROM g_details WHERE game_id=?",
+                            (gid,)).fetchone()
+            c.execute(_DETAILS_INSERT, _details_row(
+                gid, stored, _players_of(row[1]), old[0] if old else None,
+                _json_or(old[1], {}) if old else {}))
+    return details(stored, _players_of(row[1]))
+
+
+def play_details(store: Store, gid: str) -> dict:
+    """The stored details of one game (companion.playtime.details of its meta)."""
+    from .playtime import details
+    from .errors import StoreError
+    row = store._conn.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
+    if row is None:
+        raise StoreError(f"no saved game with id {gid}")
+    return details(_json_or(row[0], {}), _players_of(row[1]))
+
+
 def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | None,
-                   error: str | None) -> None:
+                   error: str | None, record: dict | None = None,
+                   details: bool = False) -> None:
     with store._tx() as c:
         for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
             c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
+        if details:
+            meta = (record or {}).get("meta")
+            players = (d or {}).get("players") or (
+                ((record or {}).get("setup") or {}).get("players")
+                if isinstance((record or {}).get("setup"), dict) else None)
+            c.execute(_DETAILS_INSERT, _details_row(
+                gid, meta if isinstance(meta, dict) else {},
+                players if isinstance(players, list) else None,
+                (d or {}).get("explanation"), (d or {}).get("roles") or {}))
         if d is None:
             c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
                       "error) VALUES (?,?,?,?,?,?)", (gid, fmt, 0, played, time.time(), error))
@@ -204,8 +367,11 @@ def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | No
                       [(gid, o, p, v) for o, p, v in d["objectives"]])
 
 
-def sync(store: Store, *, force: bool = False) -> int:
+def sync(store: Store, *, force: bool = False, progress=None) -> int:
     """Re-derive every game changed since it was last derived; returns how many.
+    ``progress(done, total)``, when given, is called before the first game (0,
+    total) and after each game (the first sync after an upgrade replays every
+    game: 6-8 s per 1,000); it is not called when there is nothing to do.
     A game waiting for values (or whose record failed) is also re-derived when
     the player's own catalogue changed since: the values may be there now.
 
@@ -213,6 +379,7 @@ def sync(store: Store, *, force: bool = False) -> int:
     out of range (:data:`SCORE_LIMIT`) is kept and flagged (``g_results.error``);
     it never stops the other games from being derived."""
     conn = store._conn
+    details = _ensure_details(store)
     rows = conn.execute(
         "SELECT g.id, g.updated, g.created, g.format, r.derived_at, "
         "r.error IS NOT NULL OR r.waiting IS NOT NULL FROM games g "
@@ -220,9 +387,12 @@ def sync(store: Store, *, force: bool = False) -> int:
     typed = _catalogue_changed()
     todo = [(gid, created, fmt) for gid, updated, created, fmt, derived, pending in rows
             if force or derived is None or derived < updated or (pending and derived < typed)]
-    for gid, created, fmt in todo:
+    if progress is not None and todo:
+        progress(0, len(todo))
+    for done, (gid, created, fmt) in enumerate(todo, 1):
         fmt = fmt if isinstance(fmt, str) else ATS_FORMAT
         played = _played(created)
+        record = None
         try:
             record = store.load(gid)
             fmt = record.get("format") if isinstance(record.get("format"), str) else fmt
@@ -236,12 +406,15 @@ def sync(store: Store, *, force: bool = False) -> int:
                 raise
             d, error = None, f"the stored record cannot be read or replayed ({type(e).__name__})"
         try:
-            _write_derived(store, gid, fmt, played, d, error)
+            _write_derived(store, gid, fmt, played, d, error, record, details)
         except (sqlite3.Error, OverflowError, ValueError, TypeError) as e:
             if os.environ.get("COMPANION_DEBUG"):
                 raise
             _write_derived(store, gid, fmt, played, None,
-                           f"the derived values cannot be stored ({type(e).__name__})")
+                           f"the derived values cannot be stored ({type(e).__name__})",
+                           None, details)
+        if progress is not None:
+            progress(done, len(todo))
     return len(todo)
 
 
@@ -268,11 +441,12 @@ def read_any_record(path) -> dict:
     return rec
 
 
-def import_records(store: Store, paths) -> list[str]:
+def import_records(store: Store, paths, *, progress=None) -> list[str]:
     """Import record files (or every *.json in a folder).  Every file is read by
     the bounded reader and checked by replaying it before anything is stored: a
     bad file stops the import with a message naming it, and then nothing at all
-    is imported."""
+    is imported.  ``progress(done, total)``: total is twice the number of files
+    (each file is checked, then stored)."""
     files: list[Path] = []
     for p in paths:
         p = Path(p)
@@ -280,7 +454,10 @@ def import_records(store: Store, paths) -> list[str]:
         if len(files) > MAX_IMPORT_FILES:
             raise CompanionError(f"more than {MAX_IMPORT_FILES} record files in one import")
     checked = []
-    for f in files:
+    total = 2 * len(files)
+    if progress is not None and files:
+        progress(0, total)
+    for i, f in enumerate(files, 1):
         try:
             rec = read_any_record(f)
             open_game(rec)
@@ -292,27 +469,38 @@ def import_records(store: Store, paths) -> list[str]:
             raise CompanionError(f"{f}: the record cannot be replayed ({type(e).__name__})") \
                 from None
         checked.append(rec)
+        if progress is not None:
+            progress(i, total)
     if not files:
         raise CompanionError("no record files (*.json) to import")
-    return [store.create(rec, title=(rec.get("meta") or {}).get("title")) for rec in checked]
+    ids = []
+    for i, rec in enumerate(checked, 1):
+        ids.append(store.create(rec, title=(rec.get("meta") or {}).get("title")))
+        if progress is not None:
+            progress(len(files) + i, total)
+    return ids
 
 
-def export_records(store: Store, folder, ids=None, *, skipped: list | None = None) -> list[Path]:
+def export_records(store: Store, folder, ids=None, *, skipped: list | None = None,
+                   progress=None) -> list[Path]:
     """Write each game's record as one JSON file into ``folder``.
 
     The file name is the game's id made safe (:func:`companion.safeio.safe_filename`:
     letters, digits, '-' and '_' only, unique in the folder), so no stored id can
     write outside ``folder``; a symbolic link in its place is not followed.  A
     game whose record cannot be read back is left out and listed in ``skipped``
-    as ``(id, reason)``."""
+    as ``(id, reason)``.  ``progress(done, total)`` after each game."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     root = folder.resolve()
     used: set[str] = set()
     out = []
-    for g in store.games(format=None):
-        if ids is not None and g["id"] not in ids:
-            continue
+    todo = [g for g in store.games(format=None) if ids is None or g["id"] in ids]
+    if progress is not None and todo:
+        progress(0, len(todo))
+    for done, g in enumerate(todo, 1):
+        if progress is not None and done > 1:
+            progress(done - 1, len(todo))
         try:
             data = dumps(store.load(g["id"])).encode("utf-8")
         except Exception as e:          # a crafted or damaged row: reported, not a crash
@@ -333,17 +521,26 @@ def export_records(store: Store, folder, ids=None, *, skipped: list | None = Non
             raise CompanionError(f"cannot write {path}: {e.strerror or type(e).__name__}") \
                 from None
         out.append(path)
+    if progress is not None and todo:
+        progress(len(todo), len(todo))
     return out
 
 
-PLAYS_COLUMNS = ["date", "game", "players", "scores", "winner", "game_id"]
+PLAYS_COLUMNS = ["date", "game", "players", "scores", "winner", "game_id",
+                 "duration_min", "location", "notes", "new_players"]
 
 
-def plays_csv(store: Store, *, finished_only: bool = True) -> str:
+def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str:
     """The documented interop CSV (docs/history.md): one row per game with
     date (YYYY-MM-DD), game, players (';'-separated, seat order), scores
-    (';'-separated, same order), winner (';'-separated if shared), game_id."""
-    sync(store)
+    (';'-separated, same order), winner (';'-separated if shared), game_id,
+    then the play details: duration_min (empty when unknown), location, notes,
+    new_players (';'-separated)."""
+    sync(store, progress=progress)
+    details = {}
+    if has_details(store):
+        details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store._conn.execute(
+            "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
     conn = store._conn
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -358,5 +555,14 @@ def plays_csv(store: Store, *, finished_only: bool = True) -> str:
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty
                     "" if any(t is None for _, t in ps) else ";".join(str(t) for _, t in ps),
-                    ";".join(json.loads(winners)) if finished else "", gid])
+                    ";".join(json.loads(winners)) if finished else "", gid]
+                   + _detail_cells(details.get(gid)))
     return buf.getvalue()
+
+
+def _detail_cells(row) -> list:
+    if row is None:
+        return ["", "", "", ""]
+    dur, loc, notes, new = row
+    return ["" if dur is None else dur, loc or "", notes or "",
+            ";".join(_json_or(new, []))]

@@ -931,7 +931,8 @@ def test_statistics_of_an_empty_store(store):
 def test_plays_csv_one_row_per_finished_game(full):
     store, ids = full
     rows = list(csv.DictReader(io.StringIO(history.plays_csv(store))))
-    assert list(rows[0]) == ["date", "game", "players", "scores", "winner", "game_id"]
+    assert list(rows[0]) == ["date", "game", "players", "scores", "winner", "game_id",
+                            "duration_min", "location", "notes", "new_players"]
     assert [r["game_id"] for r in rows] == [ids[k] for k in ("G1", "G2", "G3", "G4", "S1", "S2")]
     today = time.strftime("%Y-%m-%d")
     assert {r["date"] for r in rows} == {today}
