@@ -1,0 +1,464 @@
+"""Plays to other loggers: BG Stats' play file (JSON) and its "create play" link,
+BoardGameGeek's play XML (docs/history.md, "Plays to other loggers").
+
+Everything is read from the derived tables (:func:`companion.history.sync` keeps
+them in step) and the stored records' setup, cards and meta: no game is
+replayed.  :func:`plays` gives each play as a plain dict; the writers turn those
+into the two formats.
+
+Sources for the two formats (field names, not guessed):
+
+* BG Stats: a play file exported by the app (pastebin.com/iDbHyBui: ``about``,
+  ``players`` id/uuid/name, ``locations``, ``games`` id/uuid/name/highestWins/
+  noPoints...), the bgsplay writer of github.com/ctuncan/bga_bgstats (plays:
+  uuid, playDate "YYYY-MM-DD HH:MM:SS" in UTC, durationMin, gameRefId,
+  locationRefId, playerScores with playerRefId, score as a string, winner, rank,
+  seatOrder, startPlayer, newPlayer) and readers of such files (expansionPlays as
+  ``{"gameRefId", "bggId"}``, ``role`` on a player score).  The "create play"
+  link is ``https://app.bgstatsapp.com/createPlay.html?data=`` + the URL-encoded
+  JSON of one play (sourceName, sourcePlayId, playDate, game{name,
+  sourceGameId, bggId, highestWins, noPoints}, players[{name, sourcePlayerId,
+  score, winner, ...}]), as several open-source companions send it.  No source
+  shows a per-category field in a play, so the breakdown travels as scoresheet
+  rows in ``comments`` (one line per scoring category).
+* BoardGameGeek: the plays XML of its XML API 2 (test data of the arnak crate on
+  docs.rs and of github.com/lcosmin/boardgamegeek): ``<play date length
+  incomplete location>`` with ``<item name objecttype="thing" objectid>``,
+  ``<comments>`` and ``<players><player name startposition color score new
+  win/></players>``.
+
+BoardGameGeek ids are never guessed: they come from the settings file
+``loggers.json`` in the companion's data folder (:func:`load_settings`,
+:func:`save_bgg_ids`) or from the caller, and stay absent (BG Stats) / empty
+(BGG) until set.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import quote
+
+from .errors import CompanionError
+from .history import ATS_FORMAT, GAME_NAMES, SSE_FORMAT, _json_or, sync
+from .paths import user_dir
+from .store import Store
+
+REVIVAL = "Among the Stars: Revival"
+#: the games (and expansion) a BoardGameGeek id may be set for
+GAMES = ("Among the Stars", REVIVAL, "Small Star Empires")
+SETTINGS_FILE = "loggers.json"
+SOURCE_NAME = "Star Companion"
+CREATE_PLAY_URL = "https://app.bgstatsapp.com/createPlay.html"
+ABOUT = ("This is a Play file that can be read by Board Game Stats, written by the Among the "
+         "Stars / Small Star Empires table companion.")
+#: fixed namespace, so a play, player or game keeps its uuid from one export to the next
+NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://example.invalid/star-companion/plays")
+#: the largest BoardGameGeek id accepted
+MAX_BGG_ID = 10_000_000
+
+
+# ---------------------------------------------------------------------------
+# settings: BoardGameGeek ids
+# ---------------------------------------------------------------------------
+def settings_path() -> Path:
+    return user_dir() / SETTINGS_FILE
+
+
+def _check_id(name: str, v) -> int | None:
+    if v is None or v == "":
+        return None
+    if isinstance(v, str) and v.strip().isdigit():
+        v = int(v.strip())
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_BGG_ID:
+        raise CompanionError(f"the BoardGameGeek id of {name} must be a whole number "
+                             f"1..{MAX_BGG_ID}, not {str(v)[:20]!r}")
+    return v
+
+
+def load_settings(path=None) -> dict:
+    """``{"bgg_ids": {game: id or None}}`` from the settings file (every game of
+    :data:`GAMES`; None until the player sets it).  A missing file gives no ids;
+    a broken one raises, naming it."""
+    from .safeio import read_json
+    path = Path(path) if path else settings_path()
+    ids = {g: None for g in GAMES}
+    if not path.exists():
+        return {"bgg_ids": ids}
+    data = read_json(path, 100_000, what="settings file",
+                     error=lambda m: CompanionError(f"{path}: {m}"))
+    raw = data.get("bgg_ids") if isinstance(data, dict) else None
+    if not isinstance(raw, dict):
+        raise CompanionError(f"{path}: expected {{\"bgg_ids\": {{game: id}}}}")
+    for g in GAMES:
+        ids[g] = _check_id(g, raw.get(g))
+    return {"bgg_ids": ids}
+
+
+def save_bgg_ids(ids: dict, path=None) -> dict:
+    """Set BoardGameGeek ids (``{game: id}``; None or "" clears one) and write the
+    settings file; returns the settings."""
+    path = Path(path) if path else settings_path()
+    s = load_settings(path)
+    for g, v in ids.items():
+        if g not in GAMES:
+            raise CompanionError(f"no game called {str(g)[:60]!r}: one of {', '.join(GAMES)}")
+        s["bgg_ids"][g] = _check_id(g, v)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(s, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return s
+
+
+def parse_bgg_ids(items) -> dict:
+    """``["Small Star Empires=12345", ...]`` (the CLI's --bgg-id) as a dict."""
+    out = {}
+    for it in items or []:
+        name, sep, value = str(it).rpartition("=")
+        if not sep or name.strip() not in GAMES:
+            raise CompanionError(f"--bgg-id takes GAME=ID with GAME one of {', '.join(GAMES)}")
+        out[name.strip()] = _check_id(name.strip(), value.strip())
+    return out
+
+
+def _ids(bgg_ids: dict | None) -> dict:
+    if bgg_ids is None:
+        return load_settings()["bgg_ids"]
+    return {g: _check_id(g, bgg_ids.get(g)) for g in GAMES}
+
+
+# ---------------------------------------------------------------------------
+# the plays, from the derived tables
+# ---------------------------------------------------------------------------
+REVIVAL_OPTIONS = ("spaceships", "timing_rules", "advisors")
+
+
+def uses_revival(setup: dict, cards: list, built: set[str], declared: list[str]) -> bool:
+    """Among the Stars played with the Revival expansion: its 2-player rules,
+    spaceships, timing rules or Influence tiles, a built card of the Revival set,
+    or the players said so (meta ``expansions``)."""
+    if any(e.lower() in ("revival", REVIVAL.lower()) for e in declared):
+        return True
+    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    if opts.get("two_player") == "revival" or any(opts.get(k) for k in REVIVAL_OPTIONS):
+        return True
+    return any(isinstance(c, dict) and c.get("set") == "revival" and c.get("name") in built
+               for c in cards)
+
+
+def _start_player(fmt: str, setup: dict, players: list[str]) -> str | None:
+    """Who started: seat 1 in Small Star Empires; the first active player with
+    the Revival 2-player rules; nobody in simultaneous Among the Stars."""
+    if not players:
+        return None
+    if fmt == SSE_FORMAT:
+        return players[0]
+    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    if opts.get("two_player") == "revival":
+        first = opts.get("first_active", players[0])
+        return first if first in players else players[0]
+    return None
+
+
+def _board(fmt: str, setup: dict) -> str:
+    mode = setup.get("mode")
+    mode = mode if isinstance(mode, str) else "standard"
+    if fmt == SSE_FORMAT:
+        m = setup.get("map")
+        name = m if isinstance(m, str) else (m.get("name") if isinstance(m, dict) else None)
+        return ", ".join(x for x in (name if isinstance(name, str) else "", mode) if x)[:100]
+    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    two = {"virtual": "base 2-player rules", "revival": "Revival 2-player rules"} \
+        .get(opts.get("two_player"))
+    return ", ".join(x for x in (mode, two) if x)[:100]
+
+
+def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) -> list[dict]:
+    """Every stored play (finished games only, unless ``finished_only=False``),
+    oldest first, as plain dicts:
+
+    ``game_id, format, game, played`` (timestamp: the timer's start, else when the
+    game was stored), ``finished, duration_min`` (None when unknown),
+    ``location, notes, new_players, expansions, decided_by, explanation`` (the
+    engine's sentence, e.g. the tiebreak), ``start_player``, ``board`` and
+    ``players``: one dict per seat with ``name, seat, score`` (None while
+    unknown), ``rank, winner, role`` (race / colour or None), ``new, start,
+    breakdown`` ({category: VP}).  A game whose record no longer replays is left
+    out.  ``progress(done, total)`` reports the sync (see history.sync)."""
+    sync(store, progress=progress)
+    c = store._conn
+    q = ("SELECT r.game_id, r.format, r.played, r.finished, r.decided_by, r.winners, g.setup, "
+         "g.cards, d.started, d.duration_min, d.location, d.notes, d.new_players, "
+         "d.expansions, d.explanation, d.roles FROM g_results r JOIN games g ON g.id = r.game_id "
+         "LEFT JOIN g_details d ON d.game_id = r.game_id WHERE r.error IS NULL "
+         + ("AND r.finished = 1 " if finished_only else "") + "ORDER BY r.played, r.game_id")
+    seats: dict[str, list] = {}
+    for gid, p, seat, rank, total, won, bd in c.execute(
+            "SELECT game_id, player, seat, rank, total, won, breakdown FROM g_players "
+            "ORDER BY game_id, seat"):
+        seats.setdefault(gid, []).append((p, seat, rank, total, won, bd))
+    built: dict[str, set] = {}
+    for gid, card in c.execute("SELECT DISTINCT game_id, card FROM g_cards"):
+        built.setdefault(gid, set()).add(card)
+    out = []
+    for (gid, fmt, played, finished, decided, winners, setup, cards, started, dur, loc, notes,
+         new, exp, expl, roles) in c.execute(q).fetchall():
+        if ids is not None and gid not in ids:
+            continue
+        setup = _json_or(setup, {})
+        names = [p for p, *_ in seats.get(gid, [])]
+        new = _json_or(new, [])
+        declared = _json_or(exp, [])
+        roles = _json_or(roles, {})
+        expansions = []
+        if fmt == ATS_FORMAT and uses_revival(setup, _json_or(cards, []), built.get(gid, set()),
+                                              declared):
+            expansions.append(REVIVAL)
+        expansions += [e for e in declared if e.lower() not in ("revival", REVIVAL.lower())]
+        start = _start_player(fmt, setup, names)
+        win = set(_json_or(winners, [])) if finished else set()
+        out.append({
+            "game_id": gid, "format": fmt, "game": GAME_NAMES.get(fmt, str(fmt)),
+            "played": started if started is not None else played,
+            "finished": bool(finished), "duration_min": dur,
+            "location": loc or "", "notes": notes or "", "new_players": new,
+            "expansions": expansions, "decided_by": decided, "explanation": expl,
+            "start_player": start, "board": _board(fmt, setup),
+            "players": [{"name": p, "seat": seat, "score": total, "rank": rank,
+                         "winner": p in win, "role": roles.get(p), "new": p in new,
+                         "start": p == start, "breakdown": _json_or(bd, {})}
+                        for p, seat, rank, total, won, bd in seats.get(gid, [])]})
+    out.sort(key=lambda p: (p["played"], p["game_id"]))
+    return out
+
+
+def scoresheet_rows(play: dict) -> list[str]:
+    """The per-category breakdown as scoresheet rows, one per scoring category:
+    ``"credits: Ann 35, Bea 34"``, then ``"total: Ann 44, Bea 37"``."""
+    cats: list[str] = []
+    for p in play["players"]:
+        cats += [k for k in p["breakdown"] if k not in cats]
+    rows = [f"{k.replace('_', ' ')}: " + ", ".join(f"{p['name']} {p['breakdown'].get(k, 0)}"
+                                                   for p in play["players"]) for k in cats]
+    if cats and all(p["score"] is not None for p in play["players"]):
+        rows.append("total: " + ", ".join(f"{p['name']} {p['score']}" for p in play["players"]))
+    return rows
+
+
+def comments(play: dict) -> str:
+    """The play's comments: the tiebreak sentence (when a tiebreak decided the
+    game), the players' notes, the expansions, then the scoresheet rows."""
+    parts = []
+    if play["explanation"] and play["decided_by"] not in (None, "vp"):
+        parts.append(play["explanation"])
+    if play["notes"]:
+        parts.append(play["notes"])
+    if play["expansions"]:
+        parts.append("Expansions: " + ", ".join(play["expansions"]))
+    rows = scoresheet_rows(play)
+    if rows:
+        parts.append("Scoresheet:\n" + "\n".join(rows))
+    return "\n\n".join(parts)
+
+
+def _utc(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+
+
+# ---------------------------------------------------------------------------
+# BG Stats
+# ---------------------------------------------------------------------------
+def _uid(kind: str, key: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{kind}:{key}"))
+
+
+def bgstats_document(the_plays: list[dict], *, bgg_ids: dict | None = None) -> dict:
+    """BG Stats' play file for ``the_plays`` (from :func:`plays`): ``about``,
+    ``players`` (id, uuid, name), ``locations`` (id, uuid, name: what
+    ``locationRefId`` points at), ``games`` (id, uuid, name, bggId when set,
+    highestWins, noPoints, isExpansion) and ``plays`` (uuid, playDate, durationMin,
+    gameRefId, locationRefId, board, comments, expansionPlays, playerScores)."""
+    bgg = _ids(bgg_ids)
+    players: dict[str, dict] = {}
+    games: dict[str, dict] = {}
+    locations: dict[str, dict] = {}
+
+    def game_ref(name: str, expansion: bool) -> int:
+        if name not in games:
+            g = {"id": len(games) + 1, "uuid": _uid("game", name), "name": name}
+            if bgg.get(name):
+                g["bggId"] = bgg[name]
+            g.update({"highestWins": True, "noPoints": False, "isExpansion": expansion})
+            games[name] = g
+        return games[name]["id"]
+
+    out_plays = []
+    for pl in the_plays:
+        gref = game_ref(pl["game"], False)
+        lref = 0
+        if pl["location"]:
+            if pl["location"] not in locations:
+                locations[pl["location"]] = {"id": len(locations) + 1,
+                                             "uuid": _uid("location", pl["location"]),
+                                             "name": pl["location"]}
+            lref = locations[pl["location"]]["id"]
+        scores = []
+        for p in pl["players"]:
+            if p["name"] not in players:
+                players[p["name"]] = {"id": len(players) + 1, "uuid": _uid("player", p["name"]),
+                                      "name": p["name"]}
+            scores.append({"playerRefId": players[p["name"]]["id"],
+                           "score": "" if p["score"] is None else str(p["score"]),
+                           "winner": bool(p["winner"]), "rank": p["rank"] or 0,
+                           "seatOrder": p["seat"], "startPlayer": bool(p["start"]),
+                           "role": p["role"] or "", "newPlayer": bool(p["new"])})
+        exp = []
+        for e in pl["expansions"]:
+            ep = {"gameRefId": game_ref(e, True)}
+            if bgg.get(e):
+                ep["bggId"] = bgg[e]
+            exp.append(ep)
+        out_plays.append({"uuid": _uid("play", pl["game_id"]), "playDate": _utc(pl["played"]),
+                          "durationMin": pl["duration_min"] or 0, "gameRefId": gref,
+                          "locationRefId": lref, "board": pl["board"],
+                          "comments": comments(pl), "expansionPlays": exp,
+                          "playerScores": scores})
+    return {"about": ABOUT, "players": list(players.values()),
+            "locations": list(locations.values()), "games": list(games.values()),
+            "plays": out_plays}
+
+
+def write_bgstats(store: Store, path, ids=None, *, finished_only: bool = True,
+                  bgg_ids: dict | None = None, progress=None) -> int:
+    """Write BG Stats' play file; returns the number of plays written."""
+    doc = bgstats_document(plays(store, ids, finished_only=finished_only, progress=progress),
+                           bgg_ids=bgg_ids)
+    # ASCII with \u escapes: any name (even a lone surrogate) gives valid JSON
+    _write(path, json.dumps(doc, indent=1) + "\n")
+    return len(doc["plays"])
+
+
+def bgstats_play_data(play: dict, *, bgg_ids: dict | None = None) -> dict:
+    """One play as BG Stats' "create play" link carries it."""
+    bgg = _ids(bgg_ids)
+    game = {"name": play["game"], "sourceGameId": play["format"], "highestWins": True,
+            "noPoints": False}
+    if bgg.get(play["game"]):
+        game["bggId"] = bgg[play["game"]]
+    data = {"sourceName": SOURCE_NAME, "sourcePlayId": play["game_id"],
+            "playDate": _utc(play["played"]), "game": game,
+            "players": [{"name": p["name"], "sourcePlayerId": p["name"],
+                         "score": "" if p["score"] is None else str(p["score"]),
+                         "winner": bool(p["winner"]), "rank": p["rank"] or 0,
+                         "seatOrder": p["seat"], "startPlayer": bool(p["start"]),
+                         "role": p["role"] or "", "newPlayer": bool(p["new"])}
+                        for p in play["players"]]}
+    if play["duration_min"]:
+        data["durationMin"] = play["duration_min"]
+    if play["location"]:
+        data["location"] = play["location"]
+    text = comments(play)
+    if text:
+        data["comments"] = text
+    if play["board"]:
+        data["board"] = play["board"]
+    return data
+
+
+def bgstats_play_link(play: dict, *, bgg_ids: dict | None = None) -> str:
+    """BG Stats' "create play" link for one play (from :func:`plays`): the play as
+    URL-encoded JSON.  Opening it on a phone with BG Stats installed creates the play."""
+    data = json.dumps(bgstats_play_data(play, bgg_ids=bgg_ids), separators=(",", ":"))
+    return f"{CREATE_PLAY_URL}?data={quote(data, safe='')}"
+
+
+def play_link(store: Store, gid: str, *, bgg_ids: dict | None = None) -> str:
+    """The "create play" link of one stored game (finished or not)."""
+    found = [p for p in plays(store, {gid}, finished_only=False)]
+    if not found:
+        raise CompanionError(f"game {gid} has no play to send (its record no longer replays?)")
+    return bgstats_play_link(found[0], bgg_ids=bgg_ids)
+
+
+def qr_svg(link: str, *, scale: int = 3) -> str | None:
+    """The link as a QR code (inline SVG, for a phone's camera), or None when the
+    link is too long for a QR code."""
+    import segno
+    try:
+        return segno.make(link, error="l", micro=False).svg_inline(scale=scale)
+    except segno.DataOverflowError:
+        return None
+
+
+# ---------------------------------------------------------------------------
+# BoardGameGeek
+# ---------------------------------------------------------------------------
+def _x(text) -> str:
+    """Text XML 1.0 can hold: characters it cannot (control characters, lone
+    surrogates, U+FFFE/U+FFFF) become U+FFFD; xml.etree escapes the rest."""
+    return "".join(ch if ch in "\t\n\r" or ("\x20" <= ch <= "\ud7ff")
+                   or ("\ue000" <= ch <= "\ufffd") or ch >= "\U00010000" else "\ufffd"
+                   for ch in str(text))
+
+
+def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Element:
+    """BoardGameGeek's play XML as an element tree: ``<plays>`` with one
+    ``<play date length location incomplete>`` per play, holding ``<item name
+    objecttype objectid>``, ``<comments>`` and ``<players>`` of ``<player name
+    startposition color score new win/>``.  An id not set is an empty objectid."""
+    bgg = _ids(bgg_ids)
+    root = ET.Element("plays")
+    for pl in the_plays:
+        play = ET.SubElement(root, "play", {
+            "date": time.strftime("%Y-%m-%d", time.localtime(pl["played"])),
+            "length": str(pl["duration_min"] or 0),
+            "location": _x(pl["location"]),
+            "incomplete": "0" if pl["finished"] else "1"})
+        ET.SubElement(play, "item", {"name": _x(pl["game"]), "objecttype": "thing",
+                                     "objectid": str(bgg.get(pl["game"]) or "")})
+        text = comments(pl)
+        if text:
+            ET.SubElement(play, "comments").text = _x(text)
+        ps = ET.SubElement(play, "players")
+        for p in pl["players"]:
+            ET.SubElement(ps, "player", {
+                "name": _x(p["name"]), "startposition": str(p["seat"]),
+                "color": _x(p["role"] or ""),
+                "score": "" if p["score"] is None else str(p["score"]),
+                "new": "1" if p["new"] else "0", "win": "1" if p["winner"] else "0"})
+    return root
+
+
+def bgg_xml(the_plays: list[dict], *, bgg_ids: dict | None = None) -> str:
+    """The play XML as text (UTF-8 declaration, indented); xml.etree escapes
+    every name, location and comment."""
+    root = bgg_element(the_plays, bgg_ids=bgg_ids)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") \
+        + "\n"
+
+
+def write_bgg(store: Store, path, ids=None, *, finished_only: bool = True,
+              bgg_ids: dict | None = None, progress=None) -> int:
+    """Write BoardGameGeek's play XML; returns the number of plays written."""
+    the_plays = plays(store, ids, finished_only=finished_only, progress=progress)
+    _write(path, bgg_xml(the_plays, bgg_ids=bgg_ids))
+    return len(the_plays)
+
+
+FORMATS = {"bgstats": write_bgstats, "bgg": write_bgg}
+
+
+def _write(path, text: str) -> None:
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                     | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise CompanionError(f"cannot write {path}: {e.strerror or type(e).__name__}") from None
