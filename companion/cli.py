@@ -92,30 +92,141 @@ def cmd_catalogue(args) -> int:
     return 0
 
 
+class Progress:
+    """A progress line on standard error (``label: done/total``), rewritten in
+    place; shown when standard error is a terminal or with ``--progress``.  Use
+    the object as the ``progress(done, total)`` callback of companion.history
+    and companion.plays_export."""
+
+    def __init__(self, label: str, enabled: bool, stream=None):
+        self.label, self.enabled = label, enabled
+        self.stream = stream or sys.stderr
+        self.shown = False
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        import time
+        now = time.monotonic()
+        if done not in (0, total) and now - self._last < 0.1:
+            return                       # at most ten updates a second
+        self._last = now
+        pct = f" ({100 * done // total}%)" if total else ""
+        self.stream.write(f"\r{terminal_line(self.label, 60)}: {done}/{total}{pct}")
+        self.stream.flush()
+        self.shown = True
+
+    def end(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.shown = False
+
+
+def _progress(args, label: str) -> Progress:
+    enabled = bool(getattr(args, "progress", False))
+    if not enabled:
+        try:
+            enabled = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            enabled = False
+    return Progress(label, enabled)
+
+
 def cmd_history(args) -> int:
     from . import history, stats
     from .store import Store
+    if args.what == "bgg-ids":
+        return _bgg_ids(args)
     store = Store()
     if store.notice:
         err(f"note: {store.notice}")
+    fmt = getattr(args, "format", None) or "records"
     if args.what == "import":
         if not args.paths:
             err("error: give record files or folders to import")
             return 2
-        ids = history.import_records(store, args.paths)
+        bar = _progress(args, "importing")
+        try:
+            ids = history.import_records(store, args.paths, progress=bar)
+        finally:
+            bar.end()
         out(f"imported {len(ids)} game(s) into {store.path}")
+    elif args.what == "export" and fmt != "records":
+        from . import plays_export
+        if len(args.paths) != 1:
+            err(f"error: give one file to write the {fmt} plays into")
+            return 2
+        bgg_ids = {**plays_export.load_settings()["bgg_ids"],
+                   **plays_export.parse_bgg_ids(args.bgg_id)}
+        bar = _progress(args, "bringing the history up to date")
+        try:
+            n = plays_export.FORMATS[fmt](store, args.paths[0], finished_only=not args.all,
+                                         bgg_ids=bgg_ids, progress=bar)
+        finally:
+            bar.end()
+        out(f"exported {n} play(s) to {args.paths[0]} "
+            f"({'BG Stats play file' if fmt == 'bgstats' else 'BoardGameGeek play XML'})")
     elif args.what == "export":
         if len(args.paths) != 1:
             err("error: give one folder to export the records into")
             return 2
         skipped: list = []
-        written = history.export_records(store, args.paths[0], skipped=skipped)
+        bar = _progress(args, "exporting")
+        try:
+            written = history.export_records(store, args.paths[0], skipped=skipped, progress=bar)
+        finally:
+            bar.end()
         for gid, why in skipped:
             err(f"note: game {gid} not exported: {why}")
         out(f"exported {len(written)} record(s) to {args.paths[0]}")
+    elif args.what == "link":
+        from . import plays_export
+        if len(args.paths) != 1:
+            err("error: give the id of one game (history plays --all lists them)")
+            return 2
+        bgg_ids = {**plays_export.load_settings()["bgg_ids"],
+                   **plays_export.parse_bgg_ids(args.bgg_id)}
+        link = plays_export.play_link(store, args.paths[0], bgg_ids=bgg_ids)
+        out(link)
+        if args.qr:
+            svg = plays_export.qr_svg(link)
+            if svg is None:
+                err("error: the link is too long for a QR code")
+                return 2
+            with open(args.qr, "w", encoding="utf-8") as fh:
+                fh.write(svg)
+            err(f"note: QR code written to {args.qr}")
     elif args.what == "plays":
-        sys.stdout.write(terminal_text(history.plays_csv(store, finished_only=not args.all)))
+        bar = _progress(args, "bringing the history up to date")
+        try:
+            text = history.plays_csv(store, finished_only=not args.all, progress=bar)
+        finally:
+            bar.end()
+        sys.stdout.write(terminal_text(text))
+    elif args.what == "stats" and args.people:
+        bar = _progress(args, "bringing the history up to date")
+        try:
+            history.sync(store, progress=bar)
+        finally:
+            bar.end()
+        df = stats.PEOPLE[args.people](store)
+        if args.csv:
+            stats.to_csv(df, args.csv)
+            out(f"wrote {len(df)} row(s) of {args.people} to {args.csv}")
+        if args.chart:
+            with open(args.chart, "w", encoding="utf-8") as fh:
+                fh.write(stats.people_chart_svg(args.people, df))
+            out(f"wrote the {args.people} chart to {args.chart}")
+        if not args.csv and not args.chart:
+            out(df.to_string(index=False) if not df.empty else "(no finished games)")
     elif args.what == "stats":
+        bar = _progress(args, "bringing the history up to date")
+        try:
+            history.sync(store, progress=bar)
+        finally:
+            bar.end()
         tables = stats.all_statistics(store)
         names = [n for n in tables if not args.paths or any(a.lower() in n for a in args.paths)]
         for n in names:
@@ -123,6 +234,20 @@ def cmd_history(args) -> int:
             df = tables[n]
             out(df.to_string() if not df.empty else "(no finished games)")
             out()
+    return 0
+
+
+def _bgg_ids(args) -> int:
+    """``history bgg-ids`` lists the BoardGameGeek ids; ``history bgg-ids
+    "Small Star Empires=12345"`` sets one (an empty value clears it)."""
+    from . import plays_export
+    if args.paths:
+        s = plays_export.save_bgg_ids(plays_export.parse_bgg_ids(args.paths))
+        out(f"saved in {plays_export.settings_path()}")
+    else:
+        s = plays_export.load_settings()
+    for g, v in s["bgg_ids"].items():
+        out(f"{g}: {v if v else '(not set)'}")
     return 0
 
 
@@ -142,11 +267,27 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("what", choices=["export", "import", "unknown"])
     k.add_argument("file", nargs="?")
     k.set_defaults(func=cmd_catalogue)
-    h = sub.add_parser("history", help="your stored games: import, export, plays CSV, statistics")
-    h.add_argument("what", choices=["import", "export", "plays", "stats"])
-    h.add_argument("paths", nargs="*", help="record files/folders (import), a folder (export), "
-                                            "table names (stats)")
-    h.add_argument("--all", action="store_true", help="plays: games in progress too")
+    h = sub.add_parser("history", help="your stored games: import, export, plays CSV, statistics, "
+                                       "plays to BG Stats / BoardGameGeek")
+    h.add_argument("what", choices=["import", "export", "plays", "stats", "link", "bgg-ids"])
+    h.add_argument("paths", nargs="*", help="record files/folders (import), a folder (export) or "
+                                            "a file (export --format bgstats/bgg), table names "
+                                            "(stats), a game id (link), GAME=ID (bgg-ids)")
+    h.add_argument("--all", action="store_true",
+                   help="plays, export --format bgstats/bgg: games in progress too")
+    h.add_argument("--format", choices=["records", "bgstats", "bgg"], default="records",
+                   help="export: one record file per game (records, the default), BG Stats' "
+                        "play file (bgstats) or BoardGameGeek's play XML (bgg)")
+    h.add_argument("--bgg-id", action="append", metavar="GAME=ID",
+                   help="export, link: a BoardGameGeek id for this export only "
+                        "(history bgg-ids saves them)")
+    h.add_argument("--people", choices=["head-to-head", "streaks", "monthly", "yearly"],
+                   help="stats: a people table")
+    h.add_argument("--csv", metavar="FILE", help="stats --people: write the table as CSV")
+    h.add_argument("--chart", metavar="FILE", help="stats --people: write its chart (SVG)")
+    h.add_argument("--qr", metavar="FILE", help="link: also write the link's QR code (SVG)")
+    h.add_argument("--progress", action="store_true",
+                   help="show progress on standard error even when it is not a terminal")
     h.set_defaults(func=cmd_history)
     return p
 
@@ -175,7 +316,15 @@ def _quiet_broken_pipe() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     _safe_streams()
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # `history export --format bgstats FILE`: argparse leaves a positional that
+        # follows an option unparsed; for history it is one of its paths
+        if args.command == "history" and not any(e.startswith("-") for e in extra):
+            args.paths = list(args.paths) + extra
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "catalogue" and args.what in ("export", "import") and not args.file:
         err("error: give the file to export to / import from")
         return 2
