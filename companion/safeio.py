@@ -358,8 +358,9 @@ def loads_yaml(text: str | bytes, name: str = "document", *, limit: int,
         text = decode(bytes(text), name, error=error)
     elif len(text.encode("utf-8", "surrogatepass")) > limit:
         raise error(f"{name}: larger than {limit} bytes; a {what} may be at most {limit} bytes")
-    loader = _LOADER(text)
+    loader = None
     try:
+        loader = _LOADER(text)        # the reader refuses some characters (NUL, ...) here
         data = loader.get_single_data()
     except _Refused as e:
         raise error(f"{name}: {e}") from None
@@ -367,6 +368,8 @@ def loads_yaml(text: str | bytes, name: str = "document", *, limit: int,
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         problem = getattr(e, "problem", None) or ""
+        if isinstance(e, yaml.reader.ReaderError):
+            problem = f"a character YAML does not allow, at character {e.position}"
         raise error(f"{name}: not valid YAML{where}" + (f" ({problem})" if problem else "")) \
             from None
     except RecursionError:
@@ -374,7 +377,8 @@ def loads_yaml(text: str | bytes, name: str = "document", *, limit: int,
     except (ValueError, TypeError, OverflowError) as e:        # e.g. an odd base-60 number
         raise error(f"{name}: not valid YAML ({type(e).__name__})") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     check_tree(data, name, error=error, int_keys=True)
     return data
 
