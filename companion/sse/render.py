@@ -67,8 +67,11 @@ def map_svg(m: HexMap, state=None, *, legal: Iterable[Hex] = (), selected: Hex |
     x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
     top = 22 if title else 0
     w, h_ = x1 - x0, y1 - y0 + top
+    # scaled to the width of its box, never larger than drawn (the viewBox keeps the
+    # proportions): a phone shows the whole map (issue 15)
     out = [f"<svg class='sse-map' xmlns='http://www.w3.org/2000/svg' width='{w:.0f}' "
            f"height='{h_:.0f}' viewBox='{x0:.1f} {y0 - top:.1f} {w:.1f} {h_:.1f}' "
+           f"style='width:100%;max-width:{w:.0f}px;height:auto' "
            f"font-family='DejaVu Sans, Arial, sans-serif'>"]
     if title:
         out.append(f"<text x='{x0 + 4:.1f}' y='{y0 - 6:.1f}' font-size='14' font-weight='bold'>"

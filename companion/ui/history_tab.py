@@ -24,8 +24,10 @@ def bars_svg(labels, values, *, title: str, width: int = 420, fmt="{:.0%}") -> s
     """A horizontal bar chart (pure SVG)."""
     h = 22 * len(labels) + 30
     vmax = max([v for v in values if v == v] + [1e-9])
+    # the viewBox lets the chart scale down to a phone's width (issue 15)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bars" width="{width}" height="{h}" '
-           f'font-family="sans-serif" font-size="11"><text x="4" y="14" font-weight="bold">'
+           f'viewBox="0 0 {width} {h}" font-family="sans-serif" font-size="11">'
+           f'<text x="4" y="14" font-weight="bold">'
            f'{escape(title)}</text>']
     for i, (lab, v) in enumerate(zip(labels, values)):
         y = 24 + 22 * i
@@ -36,6 +38,20 @@ def bars_svg(labels, values, *, title: str, width: int = 420, fmt="{:.0%}") -> s
                    f'</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def scalable(svg: str) -> str:
+    """``svg`` with a viewBox from its width and height when it has none, so the stylesheet's
+    ``max-width: 100%`` scales it down to a phone's width instead of cutting it (issue 15)."""
+    import re
+    head = svg[:svg.find(">") + 1]
+    if "viewBox" in head:
+        return svg
+    m_w = re.search(r'\swidth="([\d.]+)"', head)
+    m_h = re.search(r'\sheight="([\d.]+)"', head)
+    if not (m_w and m_h):
+        return svg
+    return svg.replace("<svg ", f'<svg viewBox="0 0 {m_w.group(1)} {m_h.group(1)}" ', 1)
 
 
 class HistoryTab:
@@ -56,7 +72,8 @@ class HistoryTab:
         self.links = w.HTML()
         self.viewer = w.VBox()
         self.viewer.add_class("history-viewer")
-        self.stat = w.Dropdown(options=[], description="Table", layout=w.Layout(width="440px"))
+        self.stat = w.Dropdown(options=[], description="Table",
+                               layout=w.Layout(width="440px"))
         self.stat.add_class("history-stat")
         self.stat_out = w.HTML()
         self.stat_out.add_class("history-stat-table")
@@ -91,7 +108,7 @@ class HistoryTab:
         csv = history.plays_csv(self.store)
         self.links.value = data_link(csv, "plays.csv", "text/csv",
                                      "Export all finished plays (CSV for play loggers)",
-                                     "history-plays-csv")
+                                     "history-plays-csv export-link")
 
     def refresh_list(self):
         df = self._games
@@ -116,7 +133,7 @@ class HistoryTab:
         self.gid = gid
         n = len(rec.get("actions") or [])
         self.step = w.IntSlider(value=n, min=0, max=n, description="step",
-                                layout=w.Layout(width="520px"))
+                                layout=w.Layout(width="520px", max_width="100%"))
         self.step.add_class("history-step")
         prev = w.Button(description="◀ previous")
         prev.add_class("history-prev")
@@ -134,15 +151,15 @@ class HistoryTab:
         rows = [w.HTML(f"<h3>{escape((rec.get('meta') or {}).get('title') or gid)}</h3>"),
                 w.HBox([prev, self.step, nxt]), self.what, self.board]
         links = [data_link(history.dumps(rec), f"{gid}.json", "application/json",
-                           "Export this record (JSON)", "history-export-json")]
+                           "Export this record (JSON)", "history-export-json export-link")]
         if sheet:
             links.append(data_link(sheet, f"score-sheet-{gid}.html", "text/html",
-                                   "Printable score sheet", "history-sheet"))
+                                   "Printable score sheet", "history-sheet export-link"))
         by_year = stats.vp_by_year(self.store, gid)
-        chart = render.vp_chart_svg(by_year, title="VP gained during the game, by year "
-                                    "(before the end scoring)") \
+        chart = scalable(render.vp_chart_svg(by_year, title="VP gained during the game, by year "
+                                             "(before the end scoring)")) \
             if not by_year.empty else ""
-        rows.append(w.HTML(" · ".join(links) + "<br>" + chart))
+        rows.append(w.HTML("<div class='history-links'>" + "".join(links) + "</div>" + chart))
         self.viewer.children = rows
         self.show_step()
 
@@ -176,7 +193,7 @@ class HistoryTab:
             from ..sse.render import map_svg
             return map_svg(game.state.map, game.state)
         st = game.state
-        return "".join(f"<div style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0'>"
+        return "".join(f"<div style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0;max-width:100%'>"
                        f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
                        for p in st.setup.players)
 
@@ -255,9 +272,12 @@ class HistoryTab:
         # a plain row number (RangeIndex) is neither shown nor exported
         index = not isinstance(df.index, __import__("pandas").RangeIndex)
         csv = df.to_csv(index=index)
-        self.stat_out.value = (df.to_html(border=0, classes="history-table", na_rep="", index=index)
+        # a wide table scrolls inside its own box, never the page (issue 15)
+        self.stat_out.value = ("<div class='scroll-x'>"
+                               + df.to_html(border=0, classes="history-table", na_rep="", index=index)
+                               + "</div>"
                                + data_link(csv, f"{name.replace(' ', '-')}.csv", "text/csv",
-                                           "Export this table (CSV)", "history-csv"))
+                                           "Export this table (CSV)", "history-csv export-link"))
 
     def show_charts(self):
         wr = self._tables["win rate by player"]
@@ -269,7 +289,7 @@ class HistoryTab:
             parts.append(bars_svg(list(bd.category), list(bd.average),
                                   title="Average VP by category", fmt="{:.1f}"))
         self.charts.value = "".join(f"<div style='display:inline-block;vertical-align:top;"
-                                    f"margin-right:20px'>{p}</div>"
+                                    f"margin-right:20px;max-width:100%'>{p}</div>"
                                     for p in parts)
 
 

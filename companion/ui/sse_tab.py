@@ -214,10 +214,10 @@ class SseTab:
         self.names = []
         for i in range(4):
             t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
-                       layout=w.Layout(width="260px", max_width="100%"))
+                       layout=w.Layout(width="260px"))
             t.add_class(f"sse-name-{i + 1}")
             self.names.append(t)
-        self.map_pick = w.Dropdown(description="Map", layout=w.Layout(width="360px", max_width="100%"))
+        self.map_pick = w.Dropdown(description="Map", layout=w.Layout(width="360px"))
         self.map_pick.add_class("sse-map")
         self.map_pick.observe(self.guarded(lambda _: self._preview()), "value")
         self.map_note = w.HTML()
@@ -240,7 +240,7 @@ class SseTab:
                                     "(2 players), 4 (3) or 3 (4) wins wins the campaign.</small>")
         self.epic_table = w.Text(description="Epic table", placeholder="6 numbers: VP for 1..6 nebulae "
                                  "(from your rulebook; blank = ask at the end)",
-                                 layout=w.Layout(width="520px", max_width="100%"))
+                                 layout=w.Layout(width="520px"))
         for c, k in ((self.v_damaged, "damaged"), (self.v_unexplored, "unexplored"),
                      (self.v_open, "open"), (self.v_epic, "epic")):
             c.add_class(f"sse-variant-{k}")
@@ -248,7 +248,7 @@ class SseTab:
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
-        self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px", max_width="100%"))
+        self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px"))
         self.saved.add_class("sse-saved")
         resume = w.Button(description="Resume", icon="folder-open")
         resume.add_class("sse-resume")
@@ -311,7 +311,9 @@ class SseTab:
         warn = ("<div class='sse-map-approx' style='color:#8a4b00;font-weight:600'>⚠ Approximate "
                 "layout: adjust it to your tiles in the map editor.</div>") if m.approximate else ""
         self.map_note.value = f"{warn}<div><small>{escape(note)}</small></div>"
-        self.map_preview.value = map_svg(m, size=14, title=m.title)
+        # the title above the picture: inside the SVG a long one was cut at the map's width
+        self.map_preview.value = (f"<div><b>{escape(m.title or m.name)}</b></div>"
+                                  + map_svg(m, size=14))
 
     def show_setup(self):
         self._refresh_maps(self.map_pick.value)

@@ -78,3 +78,39 @@ CSS = f"""<style>
   .companion-root .game-tabs .lm-TabBar-tab {{ font-size: 12px; padding: 0 4px; }}
 }}
 </style>"""
+
+# ---------------------------------------------------------------- Small Star Empires, History
+#: Issue 15 for the Small Star Empires and History tabs (appended: the rules above are shared).
+#: The SSE board of hex buttons is sized from its box (``.sse-board-wrap`` is a CSS size
+#: container; companion/ui/sse_tab.py ``col_css``): a 2-player map fits a phone, larger maps
+#: keep 44 px hexes and scroll sideways inside ``.sse-board``.
+SSE_HISTORY_CSS = """<style>
+.companion-root .sse-board-wrap { container-type: inline-size; overflow: visible; }
+.companion-root .sse-board { justify-content: start; }
+.companion-root .sse-turn .widget-html-content { overflow: hidden; }
+.companion-root .sse-turn-line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+  font-size: 1.05em; padding: 2px 0; }
+.companion-root .sse-message .widget-html-content > div { padding: 2px 0 !important; }
+.companion-root .sse-entry .widget-toggle-buttons .widget-toggle-button { width: auto;
+  min-width: 44px; padding: 0 10px; }
+.companion-root .sse-entry .widget-toggle-buttons .widget-label { width: auto; min-width: 0;
+  margin-right: 6px; }
+.companion-root .sse-entry .sse-hint { font-size: 0.92em; }
+.companion-root .sse-score th, .companion-root .sse-final-table th,
+.companion-root .sse-whatif-table th, .companion-root .sse-score-more-table th,
+.companion-root .history-table th { white-space: normal; vertical-align: bottom; }
+.companion-root .sse-score td, .companion-root .sse-score th { padding: 3px 8px; }
+.companion-root .sse-setup .widget-vbox > .widget-text { max-width: 100%; }
+.companion-root .sse-options .widget-checkbox { width: auto; max-width: calc(100% - 4px); }
+.companion-root .sse-options .widget-checkbox label { white-space: normal; line-height: 1.3; }
+.companion-root .history-tab a.export-link { text-decoration: none !important; }
+.companion-root .history-tab .widget-intslider { max-width: 100%; }
+.companion-root .history-tab .widget-select select { min-height: 44px; }
+@media (max-width: 600px) {
+  .companion-root .sse-entry .widget-toggle-buttons .widget-toggle-button { padding: 0 6px; }
+  .companion-root .sse-final-table td, .companion-root .sse-final-table th { padding: 2px 5px; }
+  .companion-root .history-tab .widget-hbox > .widget-intslider { flex: 1 1 100%; order: -1; }
+  .companion-root .history-tab h3 { font-size: 1.05em; margin: 8px 0 4px; }
+}
+</style>"""
+CSS += SSE_HISTORY_CSS
