@@ -183,7 +183,8 @@ def elapsed(meta: dict | None, now: float | None = None) -> float:
     if end is None:
         end = t["pauses"][-1][0] if t["pauses"] and t["pauses"][-1][1] is None \
             else max(_now(now), t["started"])
-    return max(0.0, end - t["started"] - paused_seconds(meta, now))
+    paused = sum(min(b if b is not None else end, end) - a for a, b in t["pauses"] if a < end)
+    return max(0.0, end - t["started"] - paused)
 
 
 def clock(meta: dict | None, now: float | None = None) -> str:

@@ -45,7 +45,9 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     """Every stored game (finished or not): id, game, date, players, winners, finished,
     ``status`` (one of :data:`STATUSES`), ``waiting`` (what the final scoring of a
     finished game still waits for) and ``error`` (why its record no longer replays);
-    ``waiting`` and ``error`` are None otherwise."""
+    ``waiting`` and ``error`` are None otherwise.  Then the play details:
+    ``duration_min`` (<NA> when unknown), ``location``, ``notes``, ``new_players``
+    (names joined with ", "); "" when none."""
     sync(store)
     df = pd.read_sql_query(
         "SELECT r.game_id, r.format, r.played, r.finished, r.winners, r.decided_by, r.error, "
@@ -66,8 +68,21 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     df["players"] = df.game_id.map(names).fillna("")
     from .history import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
+    from .history import has_details
+    if has_details(store):
+        det = pd.read_sql_query("SELECT game_id, duration_min, location, notes, new_players "
+                                "FROM g_details", store._conn).set_index("game_id")
+    else:
+        det = pd.DataFrame(columns=["duration_min", "location", "notes", "new_players"])
+    df["duration_min"] = pd.to_numeric(df.game_id.map(det.duration_min), errors="coerce") \
+        .astype("Int64")
+    df["location"] = df.game_id.map(det.location).fillna("").astype(object)
+    df["notes"] = df.game_id.map(det.notes).fillna("").astype(object)
+    df["new_players"] = [", ".join(json.loads(v)) if isinstance(v, str) else ""
+                         for v in df.game_id.map(det.new_players)]
     return df[["game_id", "game", "date", "title", "players", "winners", "finished", "status",
-               "decided_by", "waiting", "error"]].reset_index(drop=True)
+               "decided_by", "waiting", "error", "duration_min", "location", "notes",
+               "new_players"]].reset_index(drop=True)
 
 
 def win_rates(store: Store, by: str = "player", fmt: str | None = ATS_FORMAT) -> pd.DataFrame:
