@@ -20,6 +20,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "notebooks" / "companion.ipynb"
+#: the dashboard's Voila configuration (culling, tab-close shutdown, Host allowlist,
+#: token from the environment); ./dashboard always uses it, tests opt in with
+#: ``VoilaServer(..., config=True)``
+CONFIG_DIR = REPO / "notebooks" / "config"
 ARTIFACTS = REPO / "tests" / "artifacts"
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
@@ -104,7 +108,16 @@ class VoilaServer:
     """
 
     def __init__(self, home: Path, workdir: Path, port: int | None = None,
-                 notebook: Path = NOTEBOOK):
+                 notebook: Path = NOTEBOOK, *, config: bool = False,
+                 extra_args: list[str] | tuple = (), env: dict[str, str] | None = None,
+                 ip: str = "127.0.0.1"):
+        """``config``: load notebooks/config/voila.py as ./dashboard does;
+        ``extra_args`` go on Voila's command line, ``env`` into its environment
+        (e.g. COMPANION_TOKEN, COMPANION_CULL_IDLE); ``ip`` is where it listens."""
+        self.config = config
+        self.extra_args = list(extra_args)
+        self.extra_env = dict(env or {})
+        self.ip = ip
         self.home = Path(home)
         self.workdir = Path(workdir)
         self.port = port or free_port()
@@ -130,6 +143,7 @@ class VoilaServer:
             env[var] = str(path)
         self.home.mkdir(parents=True, exist_ok=True)
         env["COMPANION_HOME"] = str(self.home)
+        env.update(self.extra_env)
         return env
 
     def start(self) -> None:
@@ -139,9 +153,12 @@ class VoilaServer:
             sys.executable, "-m", "voila", str(self.notebook),
             "--no-browser",
             f"--port={self.port}",
-            "--Voila.ip=127.0.0.1",
+            f"--Voila.ip={self.ip}",
             "--Voila.port_retries=0",
         ]
+        if self.config:
+            cmd.append(f"--Voila.config_file_paths={CONFIG_DIR}")
+        cmd += self.extra_args
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
         log = open(self.log_path, "a")
@@ -220,6 +237,13 @@ class VoilaServer:
         with the same COMPANION_HOME. Pages must navigate to ``url`` again."""
         self.stop(hard=hard)
         self.start()
+
+    def process_ids(self) -> list[int]:
+        """Voila's process id and those of all its live descendants (kernels)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return []
+        return [self.proc.pid] + [k for k in _descendants(self.proc.pid)
+                                  if _state(k) not in ("X", "Z")]
 
     def log_tail(self, lines: int = 40) -> str:
         try:

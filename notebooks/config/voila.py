@@ -1,0 +1,175 @@
+"""Voila configuration of the table companion's dashboard (issue 12: the server).
+
+Loaded by ./dashboard and by the server tests through
+``--Voila.config_file_paths=<repo>/notebooks/config`` (Voila reads ``voila.py``
+from those folders).  Everything here is configuration of Voila 0.5 /
+jupyter_server 2; what it sets up:
+
+* **Kernels are culled.**  Each page load starts a kernel (about 115 MB).
+  ``MappingKernelManager`` culls a kernel that has been idle and without a
+  connected page for ``COMPANION_CULL_IDLE`` seconds (default 1200), checked
+  every ``COMPANION_CULL_INTERVAL`` seconds (default 60).  A page left open
+  keeps its kernel (``cull_connected = False``).
+* **Closing a tab shuts its kernel down.**  Voila's page sends
+  ``POST /voila/api/shutdown/<kernel>`` on ``beforeunload`` with the value of
+  the ``_xsrf`` cookie, but Voila's page handler never sets that cookie, so
+  the request was refused with 403 (voila-dashboards/voila#1458).  The
+  prelaunch hook below reads ``handler.xsrf_token``, which makes tornado set
+  the cookie on the page's response.  The XSRF check itself stays on.
+* **Host allowlist** (DNS rebinding).  Voila sets ``allow_remote_access=True``
+  in its tornado settings; ``Voila.tornado_settings`` sets it back to False,
+  so jupyter_server's ``check_host`` answers 403 to a request whose ``Host:``
+  is neither a loopback address nor one of ``local_hostnames``
+  (``localhost`` plus the names in ``COMPANION_ALLOWED_HOSTS``, a
+  comma-separated list that ./dashboard fills with this machine's names and
+  addresses under ``--lan`` and with ``--allow-host``).  jupyter_server only
+  accepts loopback IP addresses, so a LAN address in that list is accepted by
+  a small wrapper around ``check_host``.
+* **The token** comes from the environment (``COMPANION_TOKEN``) or a file
+  (``COMPANION_TOKEN_FILE``), never from the command line; both variables
+  are removed from the server's environment before any kernel starts.  A
+  token shorter than 16 characters stops the server.  Request logs scrub
+  ``token=`` (jupyter_server's ``log_request``) and every log record has the
+  token's value replaced by ``[token]``.
+* **/logout** redirects to the dashboard (Voila's stock handler needs a
+  ``logout.html`` template Voila does not ship, so it answered 500).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+c = get_config()  # noqa: F821 - provided by traitlets when it runs this file
+
+MIN_TOKEN = 16
+
+# --- kernels: idle culling ---------------------------------------------------
+c.MappingKernelManager.cull_idle_timeout = int(os.environ.get("COMPANION_CULL_IDLE", "1200"))
+c.MappingKernelManager.cull_interval = int(os.environ.get("COMPANION_CULL_INTERVAL", "60"))
+c.MappingKernelManager.cull_connected = False
+c.MappingKernelManager.cull_busy = False
+
+
+# --- kernels: shutdown on tab close (the _xsrf cookie the page sends back) -----
+def _set_xsrf_cookie(handler, notebook=None, cwd=None):
+    """Voila's prelaunch hook, run before each page's kernel starts: reading
+    ``xsrf_token`` makes tornado send the ``_xsrf`` cookie with the page, which
+    the page's shutdown beacon then posts back."""
+    handler.xsrf_token       # noqa: B018 - the property sets the cookie
+    return None
+
+
+c.VoilaConfiguration.prelaunch_hook = _set_xsrf_cookie
+
+
+# --- Host allowlist -------------------------------------------------------------
+def _host_only(host: str) -> str:
+    host = host.strip().lower()
+    if host.startswith("["):                     # [::1]:8866
+        return host[1:host.find("]")] if "]" in host else host
+    if host.count(":") == 1:                     # name:port, 1.2.3.4:port
+        return host.rsplit(":", 1)[0]
+    return host
+
+
+_ALLOWED = sorted({_host_only(h) for h in os.environ.get("COMPANION_ALLOWED_HOSTS", "").split(",")
+                   if h.strip()})
+_ALLOWED_NAMES = ["localhost"] + [h for h in _ALLOWED if h != "localhost"]
+
+try:
+    from jupyter_server.log import log_request as _log_request
+except ImportError:                               # pragma: no cover - older jupyter_server
+    _log_request = None
+
+_settings = {
+    "allow_remote_access": False,
+    "local_hostnames": _ALLOWED_NAMES,
+    "companion_allowed_hosts": _ALLOWED,
+}
+if _log_request is not None:
+    _settings["log_function"] = _log_request      # scrubs token=... from logged URLs
+c.Voila.tornado_settings = _settings
+
+
+def _install_host_check() -> None:
+    """jupyter_server's check_host accepts loopback IPs and local_hostnames
+    only; also accept the listed addresses (a LAN IP under --lan)."""
+    from jupyter_server.base.handlers import JupyterHandler
+    stock = JupyterHandler.check_host
+    if getattr(stock, "_companion", False):
+        return
+
+    def check_host(self) -> bool:
+        allowed = self.settings.get("companion_allowed_hosts") or ()
+        if allowed and _host_only(self.request.host or "") in allowed:
+            return True
+        return stock(self)
+
+    check_host._companion = True
+    JupyterHandler.check_host = check_host
+
+
+_install_host_check()
+
+
+# --- /logout -----------------------------------------------------------------------
+def _logout_handler():
+    from jupyter_server.auth.decorator import allow_unauthenticated
+    from jupyter_server.auth.logout import LogoutHandler
+
+    class RedirectLogoutHandler(LogoutHandler):
+        """Clear the login cookie and go back to the dashboard (no template)."""
+
+        @allow_unauthenticated
+        def get(self):
+            self.identity_provider.clear_login_cookie(self)
+            self.redirect(self.base_url)
+
+    return RedirectLogoutHandler
+
+
+c.IdentityProvider.logout_handler_class = _logout_handler()
+
+
+# --- the token -------------------------------------------------------------------
+def _read_token() -> str | None:
+    token = os.environ.pop("COMPANION_TOKEN", None)
+    path = os.environ.pop("COMPANION_TOKEN_FILE", None)
+    if path:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                token = fh.read(4096).strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise SystemExit(f"dashboard: cannot read the token file {path}: "
+                             f"{getattr(e, 'strerror', None) or type(e).__name__}") from None
+    if token is None:
+        return None
+    token = token.strip()
+    if len(token) < MIN_TOKEN:
+        raise SystemExit(f"dashboard: the token must be at least {MIN_TOKEN} characters long")
+    if not re.fullmatch(r"[A-Za-z0-9._~-]+", token):
+        raise SystemExit("dashboard: the token may hold only letters, digits and . _ ~ -")
+    return token
+
+
+_TOKEN = _read_token()
+if _TOKEN is not None:
+    c.Voila.token = _TOKEN
+
+    _SCRUB = re.compile(r"((?:token|_xsrf)=)[^&\s\"']+", re.I)
+    _old_factory = logging.getLogRecordFactory()
+
+    def _record_factory(*args, **kwargs):
+        record = _old_factory(*args, **kwargs)
+        try:
+            msg = record.getMessage()
+        except Exception:                          # noqa: BLE001 - leave odd records alone
+            return record
+        if _TOKEN in msg or "token=" in msg.lower():
+            record.msg = _SCRUB.sub(r"\1[token]", msg.replace(_TOKEN, "[token]"))
+            record.args = ()
+        return record
+
+    logging.setLogRecordFactory(_record_factory)
+
