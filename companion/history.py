@@ -311,6 +311,10 @@ def set_play_details(store: Store, gid: str, meta: dict) -> dict:
             else:
                 stored.pop(k, None)
         stored.pop("title", None)              # the title lives in its own column
+        # the record's own limits (text, control characters, depth): a detail never
+        # makes the stored record unreadable
+        from .record import check_tree
+        check_tree({"meta": stored}, "play details")
         c.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(stored), gid))
         if ok:
             old = c.execute("SELECT explanation, roles FROM g_details WHERE game_id=?",

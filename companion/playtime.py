@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 import time
 
+from .safeio import _BAD_CHAR
+
 #: the longest location / notes kept (characters); longer text is cut
 MAX_LOCATION = 200
 MAX_NOTES = 5000
@@ -199,8 +201,10 @@ def clock(meta: dict | None, now: float | None = None) -> str:
 def _text(v, limit: int) -> str:
     if not isinstance(v, str):
         return ""
-    v = v.replace("\x00", "").strip()
-    return v[:limit]
+    # control characters (but tab and newline) and lone surrogates are dropped:
+    # the record's reader refuses them (companion.safeio), and a detail must never
+    # make a stored record unreadable
+    return _BAD_CHAR.sub("", v).strip()[:limit]
 
 
 def duration_minutes(meta: dict | None) -> int | None:
@@ -259,7 +263,7 @@ def with_details(meta: dict | None, *, location: str | None = None, notes: str |
     if new_players is not None:
         if not isinstance(new_players, list) or not all(isinstance(p, str) for p in new_players):
             raise ValueError("new players are a list of names")
-        out["new_players"] = list(dict.fromkeys(new_players))
+        out["new_players"] = list(dict.fromkeys(_text(p, 100) for p in new_players))
     if duration_min is not None:
         if isinstance(duration_min, bool) or not isinstance(duration_min, int) \
                 or not 0 <= duration_min <= MAX_MINUTES:
