@@ -165,7 +165,7 @@ class HexBoard:
 
 def system_cell(s: System) -> dict:
     if s.kind == "nebula":
-        return {"label": f"{s.colour} nebula", "fill": NEBULA_FILL[s.colour],
+        return {"label": f"{s.colour} neb.", "fill": NEBULA_FILL[s.colour],
                 "text": NEBULA_TEXT[s.colour]}
     if s.kind == "planetary":
         return {"label": "●" * s.planets, "fill": KIND_FILL["planetary"]}
@@ -499,7 +499,7 @@ class SseTab:
             a = g.actions[-1]
             last = f" · last: {escape(a.get('player', ''))} {escape(describe(a))}"
         if st.finished:
-            self.turn.value = (f"<div class='sse-turn-line'><b>The game is over: "
+            self.turn.value = (f"<div class='sse-turn-line sse-turn-over'><b>The game is over: "
                                f"{escape(st.end_reason)}.</b></div>")
             return
         self.turn.value = (f"<div class='sse-turn-line' title='{last[3:]}'>"

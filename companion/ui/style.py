@@ -96,6 +96,15 @@ SSE_HISTORY_CSS = """<style>
 .companion-root .sse-entry .widget-toggle-buttons .widget-label { width: auto; min-width: 0;
   margin-right: 6px; }
 .companion-root .sse-entry .sse-hint { font-size: 0.92em; }
+/* the label of a choice on the left of its buttons, the buttons wrapping (one row less) */
+.companion-root .sse-entry .widget-toggle-buttons { flex-wrap: nowrap; align-items: center; }
+.companion-root .sse-entry .widget-toggle-buttons > div { flex: 1 1 0; min-width: 0;
+  display: flex; flex-wrap: wrap; }
+.companion-root .sse-turn-over { white-space: normal; }
+.companion-root .sse-score td:first-child { white-space: nowrap; }
+/* a wide final table scrolls under the players' names */
+.companion-root .sse-final-table td:first-child, .companion-root .sse-final-table th:first-child
+  { position: sticky; left: 0; background: white; z-index: 1; }
 .companion-root .sse-score th, .companion-root .sse-final-table th,
 .companion-root .sse-whatif-table th, .companion-root .sse-score-more-table th,
 .companion-root .history-table th { white-space: normal; vertical-align: bottom; }
@@ -109,7 +118,12 @@ SSE_HISTORY_CSS = """<style>
 @media (max-width: 600px) {
   .companion-root .sse-entry .widget-toggle-buttons .widget-toggle-button { padding: 0 6px; }
   .companion-root .sse-final-table td, .companion-root .sse-final-table th { padding: 2px 5px; }
-  .companion-root .history-tab .widget-hbox > .widget-intslider { flex: 1 1 100%; order: -1; }
+  .companion-root .sse-root .sse-hex { font-size: 10px; }
+  .companion-root .sse-root .sse-hex.legal { font-size: 13px; }
+  .companion-root .history-tab .widget-hbox > .history-step { flex: 1 1 100%; order: -1;
+    width: auto !important; }
+  .companion-root .history-tab .widget-hbox > .history-prev,
+  .companion-root .history-tab .widget-hbox > .history-next { flex: 1 1 40%; }
   .companion-root .history-tab h3 { font-size: 1.05em; margin: 8px 0 4px; }
 }
 </style>"""

@@ -152,7 +152,8 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     page.click(".history-open")
     page.locator(".history-step").wait_for(state="visible")
     expect(page.locator(".history-board svg")).to_have_count(1)
-    page.select_option(".history-stat select", label="scores")
+    page.select_option(".history-stat select",
+                       label="Small Star Empires: trade stations and territory")
     page.locator(".history-stat-table table").wait_for(state="visible")
     assert_layout(page, f"{size}: History with a game open")
     screenshot(page, f"phone-sse-{size}-7-history")
