@@ -38,6 +38,15 @@ What it times (time.perf_counter):
 3. Printed, no target: opening the store (SQLite quick_check), each
    statistics function alone, ``history.plays_csv``, opening one game in the
    tab and one step of its replay.
+4. Issue 16: the first sync's progress updates (``history.sync(progress=...)``:
+   how many, the longest gap between two), the people statistics of the 1,000
+   games (``stats.people_statistics``: head-to-head, streaks, monthly, yearly;
+   target <= 1 s, as the tab's other tables), and the BG Stats / BoardGameGeek
+   exports of every play (printed).
+
+Each copy carries play details in its meta (a stopped play timer started on a
+different day over about two years, 30-120 minutes, a location), so the people
+statistics and the exports have durations and months to work on.
 
 ``COMPANION_HOME`` is a fresh temporary folder and the store is a temporary
 file: the player's own catalogue and saved games are neither read nor changed.
@@ -63,7 +72,7 @@ for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from companion import history, stats  # noqa: E402
+from companion import history, playtime, plays_export, stats  # noqa: E402
 from companion.store import Store  # noqa: E402
 
 N_GAMES = 1000
@@ -133,9 +142,16 @@ def main() -> int:
     assert sum(WEIGHTS.values()) == N_GAMES
     t0 = time.perf_counter()
     kinds = {}
+    day0 = time.time() - 730 * 86400
+    i = 0
     for name, rec in recs:
         for _ in range(WEIGHTS[name]):
-            store.create(rec, title=name)
+            start = day0 + (i * 7919 % N_GAMES) * 0.73 * 86400      # spread over ~2 years
+            meta = playtime.stop(playtime.start({}, now=start),
+                                 now=start + (30 + i % 91) * 60)
+            meta = playtime.with_details(meta, location=f"table {i % 5}")
+            store.create({**rec, "meta": meta}, title=name)
+            i += 1
         kinds[rec.get("format", "among-the-stars/1")] = \
             kinds.get(rec.get("format", "among-the-stars/1"), 0) + WEIGHTS[name]
     t_insert = time.perf_counter() - t0
@@ -159,11 +175,15 @@ def main() -> int:
 
     prof = cProfile.Profile() if args.profile else None
 
-    # 1. the first sync: every game replayed once
+    # 1. the first sync: every game replayed once, with its progress updates
+    updates: list[tuple[float, int, int]] = []
+
+    def progress(done, total):
+        updates.append((time.perf_counter(), done, total))
     if prof:
         prof.enable()
     t0 = time.perf_counter()
-    n = history.sync(store)
+    n = history.sync(store, progress=progress)
     t_sync = time.perf_counter() - t0
     if prof:
         prof.disable()
@@ -171,6 +191,12 @@ def main() -> int:
     add("history.sync, first time (1,000 games)", [t_sync], "s")
     add("  per game", [t_sync / N_GAMES])
     add("history.sync, nothing to do", timed(lambda: history.sync(store), reps))
+    gaps = [b[0] - a[0] for a, b in zip(updates, updates[1:])]
+    first_update = updates[0][0] - t0 if updates else float("nan")
+    progress_note = (f"first sync: {len(updates)} progress updates ({updates[0][1]}/"
+                     f"{updates[0][2]} .. {updates[-1][1]}/{updates[-1][2]}), the first "
+                     f"{first_update * 1000:.0f} ms after the start, longest gap between two "
+                     f"{max(gaps) * 1000:.0f} ms" if updates else "first sync: no updates")
 
     # 2. the History tab and every statistics table on the synced store
     def load_all():
@@ -210,6 +236,22 @@ def main() -> int:
             ("stats.sse_shares", lambda: stats.sse_shares(store)),
             ("history.plays_csv", lambda: history.plays_csv(store))]:
         add("  " + name, timed(fn, reps))
+    # 4. issue 16: people statistics (target), exports (printed)
+    stats.people_statistics(store)                # warm-up
+    add("people_statistics (1,000 games)", timed(lambda: stats.people_statistics(store), reps),
+        "s", TARGET_S)
+    for pname, fn in stats.PEOPLE.items():
+        add(f"  stats.{fn.__name__}", timed(lambda fn=fn: fn(store), reps))
+    add("  people charts (4 SVG)", timed(lambda: [stats.people_chart_svg(k, df) for k, df in
+                                                  stats.people_statistics(store).items()], reps))
+    out_dir = Path(tempfile.mkdtemp(prefix="bench-history-out-"))
+    add("BG Stats play file, every play", timed(lambda: plays_export.write_bgstats(
+        store, out_dir / "plays.json", bgg_ids={}), reps), "s")
+    add("BoardGameGeek play XML, every play", timed(lambda: plays_export.write_bgg(
+        store, out_dir / "plays.xml", bgg_ids={}), reps), "s")
+    one = plays_export.plays(store)[0]
+    add("  one create-play link + QR code", timed(lambda: plays_export.qr_svg(
+        plays_export.bgstats_play_link(one, bgg_ids={})), reps))
     tab = tabs[-1]
     big = next(g for g in store.games(format=None) if g["title"] == "george-base-final-scoring")
     tab.list.value = big["id"]
@@ -227,6 +269,8 @@ def main() -> int:
         f = "{:9.3f}" if unit == "s" else "{:9.1f}"
         print(f"{name:44} {n_:3d} {f.format(med)} {f.format(p)} {f.format(lo)} {f.format(hi)}  "
               f"{unit:4}  {target:14} {verdict}")
+    print()
+    print(progress_note)
     if prof:
         s = io.StringIO()
         pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(30)
