@@ -32,6 +32,18 @@ DAMAGED_REACH = 2                 # a damaged ship moves at most 2 systems (S Da
 EFFECT_VP = {"abandoned_trade_station": 1, "refuelling_station": 1,
              "hollana_federation": 2, "tennar_union": 2}
 VARIANTS = ("damaged_ships", "unexplored", "open_borders")
+#: Readings of the book's text where it can be taken two ways (setup.options; the
+#: first value is the default, the book's literal words; docs/small-star-empires.md).
+#: nordinn: "If you don't have any Cities adjacent to this system, then choose another
+#:   player's City and destroy that instead.  If you destroy an adjacent City this way,
+#:   place the conquest marker" -- "any_city": any other player's City, adjacent or not
+#:   (a marker only for an adjacent one); "adjacent_city": only an adjacent one.
+#: refuel: "move the ship in this system into an adjacent uncolonized system and
+#:   colonize that system" -- "uncolonised": an Unexplored System is uncolonised too
+#:   (it is revealed and applied as usual); "explored": only an explored system.
+OPTIONS = {"nordinn": ("any_city", "adjacent_city"), "refuel": ("uncolonised", "explored")}
+#: S Setup: "each player starts with 2-4 ships of his color on his Homeworld System"
+BOOK_SHIPS = (2, 4)
 MODES = ("standard", "epic")
 ACTION_KEYS = {"do", "player", "ship", "from", "to", "piece", "via", "pay", "reveal", "destroy",
                "then", "note"}
@@ -65,7 +77,8 @@ RULES = {
     "repair": "a damaged ship that goes home is repaired and colonises nothing (S Damaged Ships)",
     "reveal": "name the effect of the Unexplored System tile just turned face-up",
     "destroy": "Nordinn Empire: destroy one of your own adjacent Cities, else another player's "
-               "adjacent City (S Unexplored Systems)",
+               "City (setup.options.nordinn: any_city, the default, or adjacent_city) "
+               "(S Unexplored Systems)",
     "refuel": "Refuelling Station: the ship may go on to an adjacent uncolonised system and "
               "colonise it (S Unexplored Systems)",
     "open-borders": "Open Borders: passing an opponent's system costs one of your unused Cities, "
@@ -120,13 +133,14 @@ class SseSetup:
     campaign: dict | None = None        # {"wins": {player: n}, "game": k}
     colours: dict[str, str] = field(default_factory=dict)
     pieces_given: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: Any) -> "SseSetup":
         if not isinstance(d, dict):
             raise RecordError("'setup' must be an object")
         known = {"players", "map", "pieces", "variants", "mode", "nebula_table", "campaign",
-                 "colours"}
+                 "colours", "options"}
         extra = set(d) - known
         if extra:
             raise RecordError(f"setup: unknown key '{sorted(extra)[0]}'")
@@ -158,6 +172,15 @@ class SseSetup:
                 raise RecordError(f"setup.variants: unknown variant '{k}' (known: {', '.join(VARIANTS)})")
             if not isinstance(v, bool):
                 raise RecordError(f"setup.variants.{k} must be true or false")
+        options = d.get("options") or {}
+        if not isinstance(options, dict):
+            raise RecordError("setup.options must be an object")
+        for k, v in options.items():
+            if k not in OPTIONS:
+                raise RecordError(f"setup.options: unknown option '{k}' (known: "
+                                  f"{', '.join(OPTIONS)})")
+            if v not in OPTIONS[k]:
+                raise RecordError(f"setup.options.{k} is one of {', '.join(OPTIONS[k])}")
         campaign = d.get("campaign")
         if campaign is not None:
             if not isinstance(campaign, dict) or set(campaign) - {"wins", "game"}:
@@ -211,7 +234,7 @@ class SseSetup:
             raise RecordError("setup.colours must map player names to colours")
         return cls(players, the_map, ships, cities, ts, dict(variants), mode,
                    list(table) if table is not None else None, campaign, dict(colours),
-                   dict(pieces))
+                   dict(pieces), dict(options))
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"players": list(self.players), "map": self.map.to_dict(),
@@ -224,10 +247,35 @@ class SseSetup:
             d["campaign"] = copy.deepcopy(self.campaign)
         if self.colours:
             d["colours"] = dict(self.colours)
+        if self.options:
+            d["options"] = dict(self.options)
         return d
 
     def variant(self, name: str) -> bool:
         return bool(self.variants.get(name))
+
+    def option(self, name: str) -> str:
+        """A reading of the book (:data:`OPTIONS`): the record's, else the literal one."""
+        return self.options.get(name, OPTIONS[name][0])
+
+    def off_book(self) -> list[str]:
+        """How the pieces differ from the book's (custom and test setups are accepted):
+        ships outside "2-4" (S Setup); Cities and Trade Stations other than the mode's
+        (S Components: 16 and 4 per player; Campaign Mode's table)."""
+        out = []
+        lo, hi = BOOK_SHIPS
+        if not lo <= self.ships <= hi:
+            out.append(f"{self.ships} ship(s) per player: the book says 2-4 (\"each player "
+                       "starts with 2-4 ships\")")
+        if self.mode != "epic":
+            n = len(self.players)
+            want = CAMPAIGN_PIECES[n] if self.campaign is not None else (
+                BOX["cities"], BOX["trade_stations"])
+            if (self.cities, self.trade_stations) != tuple(want):
+                what = "Campaign Mode" if self.campaign is not None else "the box"
+                out.append(f"{self.cities} Cities and {self.trade_stations} Trade Stations per "
+                           f"player: {what} gives {want[0]} and {want[1]}")
+        return out
 
     def cities_for(self, player: str) -> int:
         """Cities at the start of this game (Campaign Mode: minus the player's win pile)."""
@@ -924,8 +972,9 @@ class SseGame:
 
     def _refuel(self, st: State, ps: PlayerState, ship: Ship, at: Hex, then: Any, a: dict,
                 index: int) -> None:
-        if not isinstance(then, dict) or set(then) - {"to", "piece"}:
-            raise IllegalAction("refuel", "'then' is {\"to\": [q, r], \"piece\": ...}", action=a)
+        if not isinstance(then, dict) or set(then) - {"to", "piece", "reveal", "destroy", "then"}:
+            raise IllegalAction("refuel", "'then' is {\"to\": [q, r], \"piece\": ...} (and "
+                                "'reveal' for an Unexplored System)", action=a)
         try:
             nxt = as_hex(then.get("to"), "then.to")
         except RecordError as e:
@@ -938,9 +987,24 @@ class SseGame:
         except IllegalAction as e:
             raise IllegalAction("refuel", f"the ship cannot go on to {label(nxt)}: {e.detail}",
                                 action=a) from None
+        if kind == "explore" and st.setup.option("refuel") == "uncolonised":
+            # "an adjacent uncolonized system": an Unexplored System is uncolonised; the
+            # ship enters it and its tile is revealed and applied as for any move
+            ship.at = nxt
+            sub = {k: then[k] for k in ("piece", "reveal", "destroy", "then") if k in then}
+            self._explore(st, ps, ship, nxt, sub, index)
+            a["then"] = {"to": list(nxt), **{k: sub[k] for k in ("piece", "reveal", "destroy",
+                                                                 "then") if sub.get(k) is not None}}
+            a["piece"] = "city"
+            return
+        for k in ("reveal", "destroy", "then"):
+            if then.get(k) is not None:
+                raise IllegalAction("refuel", f"'then.{k}' is only for an Unexplored System",
+                                    action=a)
         if kind != "colonise":
             raise IllegalAction("refuel", f"{label(nxt)} is not an uncolonised, explored system "
-                                "(ruling: the extra move goes to an explored system)", action=a)
+                                "(setup.options.refuel: explored)" if kind == "explore" else
+                                f"{label(nxt)} is not an uncolonised system", action=a)
         ship.at = nxt
         self._colonise(st, ps, nxt, then.get("piece"), a, index, pieces)
         a["then"] = {"to": list(nxt), "piece": then.get("piece")}
@@ -949,7 +1013,11 @@ class SseGame:
     def _nordinn(self, st: State, ps: PlayerState, at: Hex, a: dict) -> None:
         around = [h for h in hm.neighbours(at) if h in st.colonies and st.colonies[h].piece == "city"]
         own = [h for h in around if st.colonies[h].owner == ps.name]
-        choices = own or around
+        if own or st.setup.option("nordinn") == "adjacent_city":
+            choices = own or around
+        else:     # "choose another player's City and destroy that instead" (any of them)
+            choices = [h for h, c in st.colonies.items()
+                       if c.piece == "city" and c.owner != ps.name]
         given = a.get("destroy")
         if not choices:
             if given is not None:
@@ -967,12 +1035,15 @@ class SseGame:
             except RecordError as e:
                 raise IllegalAction("destroy", str(e), action=a) from None
             if target not in choices:
-                which = "your own adjacent Cities" if own else "the adjacent Cities"
+                which = ("your own adjacent Cities" if own else "the adjacent Cities"
+                         if st.setup.option("nordinn") == "adjacent_city"
+                         else "the other players' Cities")
                 raise IllegalAction("destroy", f"{label(target)} is not one of {which}: "
                                     + ", ".join(label(h) for h in sorted(choices)), action=a)
         victim = st.colonies.pop(target)
         st.players[victim.owner].cities += 1
-        st.conquered.add(target)
+        if hm.distance(target, at) == 1:   # "If you destroy an adjacent City this way"
+            st.conquered.add(target)
         a["destroy"] = list(target)
 
     # -- turn order and the end ----------------------------------------------------------
