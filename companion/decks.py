@@ -49,7 +49,14 @@ REVIVAL_SPECIAL_CARDS = 30      # R 1
 REVIVAL_POWER_REACTORS = 8      # R 1
 REVIVAL_MAIN_REACTORS = 2       # R 1
 
-COPIES = 4                      # every basic location comes in 4 copies (R 2.1; base: card list)
+#: every basic location comes in 4 copies: R 2.1 ("15 unique Basic Locations in the game,
+#: each of them in 4 copies") for Revival, R 6 ("Add all 4 copies of each Location", with
+#: base and Revival locations combined) for the base game.
+COPIES = 4
+#: Copies of each SPECIAL location: not stated by either book (only the totals, B 2: 44,
+#: R 1: 30; the base card list has 21 names and 21 x 2 = 42, not 44).  Unknown: the deck
+#: sizes below use the totals only, never a per-card count (issue 11).
+SPECIAL_COPIES = None
 BASE_BASIC_LOCATIONS = BASE_BASIC_CARDS // COPIES          # 18 (B 2 / card list: 18 names x 4)
 REVIVAL_BASIC_LOCATIONS = 15                               # R 2.1 "15 unique Basic Locations"
 REVIVAL_MARKED_3 = 3            # R 2.1: 10 locations' copies marked 3 = 30 cards -> 3 each

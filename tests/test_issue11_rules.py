@@ -410,3 +410,43 @@ def test_a_spaceship_whose_space_was_filled_before_it_resolved(option, tmp_path,
     assert lost.vp == 0 and lost.category == "spaceship" and "is lost" in lost.rule
     out = run_cli("score", "--lines", write(tmp_path, g.to_record()))
     assert out.returncode == 0 and "is lost" in out.stdout
+
+
+# =========================================================================== item 7
+@pytest.mark.parametrize("players,kw,specials,total", [
+    (3, {}, 18, 54 + 18),
+    (4, {}, 24, 72 + 24),
+    (2, {"two_player": "virtual"}, 24, 72 + 24),
+    (2, {"two_player": "revival"}, 18, 30 + 18),
+    (5, {}, 40, 80 + 40),
+    (6, {}, 48, 96 + 48),
+])
+def test_deck_sizes_come_from_the_books_totals_not_per_card_copies(players, kw, specials, total):
+    """B 2: "72 Basic Location Cards", "44 Special Location Cards"; B 3: "draw 6 Special
+    Location Cards per player"; R 2.1: "each of them in 4 copies ... (for a total of 30
+    cards) ... draw 18 cards"; R 6: "Add all 4 copies of each Location. Then draw 8
+    Special Location Cards per player".  No book gives the copies of a special card:
+    the decks never use one (the card list's 2 per special would make 42, not 44)."""
+    from companion import decks
+    assert decks.SPECIAL_COPIES is None and decks.BASE_SPECIAL_CARDS == 44
+    c = decks.deck_composition(players, **kw)
+    rows = c.table().set_index("what")
+    assert int(rows.loc["Special cards", "count"]) == specials
+    assert int(rows.loc["Location deck", "count"]) == total
+    # a catalogue that says anything about special copies changes no deck
+    import csv
+    from pathlib import Path
+    from companion.catalogue import parse_card
+    rows_csv = list(csv.DictReader(open(Path(__file__).parent.parent / "data" / "among-the-stars"
+                                        / "card-names.csv", encoding="utf-8")))
+    special = [r for r in rows_csv if r["kind"] == "special"]
+    assert special and all(r["copies"] in ("", "2") for r in special)   # the list's 2: not a book's
+    shipped = Catalogue.shipped()
+    odd = shipped.overlay([parse_card({"name": r["name"], "types": None, "cost": None,
+                                       "energy": None, "vp": None, "max": None,
+                                       "abilities": None, "set": r["set"], "kind": "special",
+                                       "copies": 7}) for r in special])
+    names = ["Ana", "Ben", "Cy", "Di", "Ed", "Flo"][:players]
+    draw = dict(races=False, objectives=False, **kw)
+    assert decks.draw_setup(names, seed=3, catalogue=shipped, **draw) == \
+        decks.draw_setup(names, seed=3, catalogue=odd, **draw)
