@@ -355,3 +355,45 @@ def test_final_scoring_waits_for_the_last_rounds_advisors():
     (tile, who), = g.unsettled_advisors().items()
     g.push({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
     assert g.score().final
+
+
+def test_round_end_panel_offers_removals_only_at_the_round_end():
+    """B 5: "Before beginning the next round ... the player who built the rule-breaking
+    Space Station must remove as many locations as needed".  The play screen's panel
+    reports a broken station mid-year without remove buttons (the engine would refuse
+    them, rule round-end); at the round's end it offers them, and nobody may act first."""
+    from types import SimpleNamespace
+    from companion.catalogue import parse_card
+    from companion.ui.modes import ModePanel
+    cards = [dict(FIX[0], name="Fixture: max 1", max="none")]
+    g = Game({"players": ["Ana", "Ben"]}, cards=cards)
+    for at in ([0, 1], [1, 0]):
+        g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": at})
+        g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    g.define(parse_card(dict(cards[0], max=1)))
+    app = SimpleNamespace(game=g, guarded=lambda f: f, push_entry=g.push)
+    panel = ModePanel(app)
+
+    def buttons(box):
+        out = []
+        for k in getattr(box, "children", ()):
+            if "round-end-remove" in getattr(k, "_dom_classes", ()):
+                out.append(k)
+            out += buttons(k)
+        return out
+
+    panel.refresh()
+    (box,) = panel.box.children
+    assert "round-end-later" in box._dom_classes and buttons(box) == []
+    while g.state.year == 1:
+        for p in g.state.waiting:
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    panel.refresh()
+    (box,) = panel.box.children
+    assert "round-end" in box._dom_classes and len(buttons(box)) == 2
+    with pytest.raises(IllegalAction):
+        g.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    buttons(box)[1].click()                        # remove [1, 0]
+    assert g.actions[-1]["do"] == "remove" and g.round_end_due() == []
+    panel.refresh()
+    assert panel.box.children == ()

@@ -173,7 +173,9 @@ class ModePanel:
         kids = []
         broken = round_end_report(g)
         if broken:
-            kids.append(self._round_end(broken))
+            # B 5 "Before beginning the next round": the fix is made at the round's end
+            # (the engine refuses a `remove` mid-year and any action before the fix)
+            kids.append(self._round_end(broken, due=bool(g.round_end_due())))
         unsettled = g.unsettled_advisors()
         if unsettled:
             kids.append(self._advisors(unsettled))
@@ -245,12 +247,19 @@ class ModePanel:
         box.add_class("advisors-settle")
         return box
 
-    def _round_end(self, broken):
-        rows = [w.HTML("<b>Round-end check (B 5):</b> a station breaks a rule. Remove locations "
-                       "until it is valid; the player loses the VP they gave, no credits back.")]
+    def _round_end(self, broken, due: bool = True):
+        if due:
+            head = ("<b>Round-end check (B 5):</b> a station breaks a rule. Remove locations "
+                    "until it is valid before anyone acts in the next round; the player loses "
+                    "the VP they gave, no credits back.")
+        else:
+            head = ("<b>Round-end check (B 5):</b> a station breaks a rule. It is fixed at the "
+                    "round's end (\"Before beginning the next round\"): the remove buttons "
+                    "appear then.")
+        rows = [w.HTML(head)]
         for b in broken:
             btns = []
-            for cell in b["cells"]:
+            for cell in (b["cells"] if due else ()):
                 btn = w.Button(description=f"remove {cell}")
                 btn.add_class("round-end-remove")
                 btn.on_click(self.app.guarded(
@@ -259,8 +268,8 @@ class ModePanel:
                 btns.append(btn)
             rows.append(w.VBox([w.HTML(escape(b["message"])), w.HBox(btns)]))
         box = w.VBox(rows)
-        box.add_class("round-end")
-        box.layout.border = "2px solid #b00020"
+        box.add_class("round-end" if due else "round-end-later")
+        box.layout.border = "2px solid #b00020" if due else "1px dashed #b00020"
         return box
 
     # -- extra entry forms -------------------------------------------------------------
