@@ -91,6 +91,23 @@ def test_revival_two_player_school_resolves_before_the_other_player_chooses():
     assert g2.state.players["Ben"].vp == 2                 # 0 - 0 (floored), then + 2
 
 
+def test_revival_two_player_school_on_the_command_line(tmp_path, run_cli):
+    """The same through ``check``: after Ana's School (Ben pays at once), Ben's build of a
+    10-credit card is refused (rule credits); a 1-credit card is fine."""
+    g = game(["Ana", "Ben"], REVIVAL)
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: school", "at": [0, 1],
+            "choices": {"Ben": "pay"}})
+    rec = g.to_record()
+    rec["actions"].append({"player": "Ben", "do": "build", "card": "Fixture: dear", "at": [0, 1]})
+    out = run_cli("check", write(tmp_path, rec, "dear.json"))
+    assert out.returncode == 2 and "action 1" in out.stderr and "rule: credits" in out.stderr
+    rec["actions"][-1]["card"] = "Fixture: plain"
+    assert run_cli("check", write(tmp_path, rec, "plain.json")).returncode == 0
+    out = run_cli("score", "--json", write(tmp_path, rec, "plain.json"))
+    ben = [p for p in json.loads(out.stdout)["players"] if p["player"] == "Ben"][0]
+    assert out.returncode == 0 and ben["credits"] == 10 - 1 - 1
+
+
 def test_revival_two_player_spaceship_blocks_its_space_at_once(tmp_path, run_cli):
     """R 3: "When an empty space contains a Spaceship, locations cannot be built there."
     With consecutive play the active player's spaceship is on Ben's station before Ben
