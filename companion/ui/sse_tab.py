@@ -257,13 +257,14 @@ class SseTab:
         edit.add_class("sse-edit-maps")
         edit.on_click(self.guarded(lambda _: self.show_editor()))
         # one hand on a phone (issue 15): one column of names, the map and the ships, the
-        # pieces and variants folded, then Start; the saved games and the map below
+        # pieces and variants folded, the campaign, then Start; the saved games and the map
+        # below
         self.options = w.Accordion(children=[w.VBox([
             w.HBox([self.cities, self.trade]),
             w.HTML("<div><small>The box holds 16 Cities and 4 Trade Stations per player.</small></div>"),
             self.v_damaged, self.v_unexplored, self.v_open, self.v_epic,
-            self.epic_table, self.v_campaign, self.campaign_note])], selected_index=None)
-        self.options.set_title(0, "Pieces, variants and campaign")
+            self.epic_table])], selected_index=None)
+        self.options.set_title(0, "Pieces and variants")
         self.options.add_class("sse-options")
         self.map_preview.add_class("sse-map-preview")
         self.setup_screen = w.VBox([
@@ -274,7 +275,7 @@ class SseTab:
             w.HTML("<div><small>Ships: the book says each player starts with 2 to 4 ships "
                    "depending on the number of players (see its setup picture) — choose the "
                    "number.</small></div>"),
-            self.ships, self.options, self.start_btn,
+            self.ships, self.options, self.v_campaign, self.campaign_note, self.start_btn,
             w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
             self.map_preview])
         self.setup_screen.add_class("sse-setup")
@@ -518,8 +519,9 @@ class SseTab:
         cats = [c for c in CATEGORIES if proj is not None and c in proj.columns]
         for p in st.setup.players:
             ps = st.players[p]
-            ships = ", ".join(f"{'▶' if s.damaged else '▲'} {s.id} at [{s.at[0]}, {s.at[1]}]"
-                              for s in ps.ships)
+            # one ship a line, never cut inside "at [q, r]"
+            ships = "<br>".join(f"<span style='white-space:nowrap'>{'▶' if s.damaged else '▲'} "
+                                f"{s.id} at [{s.at[0]}, {s.at[1]}]</span>" for s in ps.ships)
             ended = int(proj.loc[p].total) if proj is not None else "?"
             status = "passed" if ps.passed else ("to move" if p == st.current else "")
             # compact (issue 15): who, VP, the score if it ended now, the reserves
@@ -530,7 +532,7 @@ class SseTab:
                 f"<td class='cities'>{ps.cities}</td><td class='trade'>{ps.trade_stations}</td>"
                 f"<td class='status'>{status}</td></tr>")
             parts = "".join(f"<td>{int(proj.loc[p][c])}</td>" for c in cats)
-            details.append(f"<tr><td><b>{escape(p)}</b></td><td class='ships'>{escape(ships)}</td>"
+            details.append(f"<tr><td><b>{escape(p)}</b></td><td class='ships'>{ships}</td>"
                            f"{parts}</tr>")
         self.scoreboard.value = (
             "<div class='scroll-x'><table class='sse-score' style='border-collapse:collapse'>"

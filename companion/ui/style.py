@@ -97,21 +97,26 @@ SSE_HISTORY_CSS = """<style>
   margin-right: 6px; }
 .companion-root .sse-entry .sse-hint { font-size: 0.92em; }
 /* the label of a choice on the left of its buttons, the buttons wrapping (one row less) */
-.companion-root .sse-entry .widget-toggle-buttons { flex-wrap: nowrap; align-items: center; }
+.companion-root .sse-entry .widget-toggle-buttons { display: flex; flex-wrap: nowrap;
+  align-items: center; }
 .companion-root .sse-entry .widget-toggle-buttons > div { flex: 1 1 0; min-width: 0;
   display: flex; flex-wrap: wrap; }
 .companion-root .sse-turn-over { white-space: normal; }
-.companion-root .sse-score td:first-child { white-space: nowrap; }
+.companion-root .sse-score td { white-space: nowrap; }
 /* a wide final table scrolls under the players' names */
 .companion-root .sse-final-table td:first-child, .companion-root .sse-final-table th:first-child
   { position: sticky; left: 0; background: white; z-index: 1; }
-.companion-root .sse-score th, .companion-root .sse-final-table th,
-.companion-root .sse-whatif-table th, .companion-root .sse-score-more-table th,
-.companion-root .history-table th { white-space: normal; vertical-align: bottom; }
+/* headers wrap (the shared rule keeps table headers on one line) */
+.companion-root .widget-html-content table.sse-score th,
+.companion-root .widget-html-content table.sse-final-table th,
+.companion-root .widget-html-content table.sse-whatif-table th,
+.companion-root .widget-html-content table.sse-score-more-table th,
+.companion-root .widget-html-content table.history-table th { white-space: normal;
+  vertical-align: bottom; }
 .companion-root .sse-score td, .companion-root .sse-score th { padding: 3px 8px; }
 .companion-root .sse-setup .widget-vbox > .widget-text { max-width: 100%; }
-.companion-root .sse-options .widget-checkbox { width: auto; max-width: calc(100% - 4px); }
-.companion-root .sse-options .widget-checkbox label { white-space: normal; line-height: 1.3; }
+.companion-root .sse-setup .widget-checkbox { width: auto; max-width: calc(100% - 4px); }
+.companion-root .sse-setup .widget-checkbox label { white-space: normal; line-height: 1.3; }
 .companion-root .history-tab a.export-link { text-decoration: none !important; }
 .companion-root .history-tab .widget-intslider { max-width: 100%; }
 .companion-root .history-tab .widget-select select { min-height: 44px; }
