@@ -267,3 +267,18 @@ def test_title_names_the_tab_and_other_tabs_messages_stay_out_of_the_entry(store
     assert "History — table companion" in app.title.value
     app.tabs.selected_index = 0
     assert "Among the Stars — table companion" in app.title.value
+
+
+# -------------------------------------------------- a game deleted on another page
+def test_a_page_whose_game_was_deleted_elsewhere_records_nothing_and_says_so(store):
+    page1 = open_app(store)
+    page2 = App(store)
+    gid = page1.gid
+    assert page2.gid == gid
+    store.delete(gid)                       # e.g. deleted from History on another phone
+    enter(page1, "Ana", "discard", "Garden")
+    page1.guarded(page1._discard)()
+    assert "deleted on another page" in page1.status.value
+    assert "Something went wrong" not in page1.status.value
+    assert page1.body.children == (page1.setup_screen,)    # back to the setup screen
+    assert store.games() == []                             # nothing was written

@@ -146,13 +146,17 @@ class App:
             try:
                 return fn(*args, **kwargs)
             except StaleGame as e:
-                self._reload(stale=str(e))
+                try:
+                    self._reload(stale=str(e))
+                except CompanionError:
+                    self._game_gone()
             except CompanionError as e:
                 self.error(str(e))
-            except Exception as e:   # a bug: log it, tell the players nothing was lost
+            except Exception as e:   # a bug: log it, say plainly what may not be saved
                 log.error("callback failed:\n%s", traceback.format_exc())
-                self.error(f"Something went wrong ({type(e).__name__}: {e}). Everything you "
-                           f"entered is saved; the details are in {_log_path()}.")
+                self.error(f"Something went wrong ({type(e).__name__}: {e}). The actions "
+                           "shown on the board are saved; check the board to see whether this "
+                           f"entry was recorded. The details are in {_log_path()}.")
         return run
 
     TITLES = ("Among the Stars", "Small Star Empires", "History")
@@ -312,6 +316,13 @@ class App:
         self.objective_pick.layout.display = "" if self.use_objectives.value else "none"
         self.objective_note.layout.display = "" if self.use_objectives.value else "none"
         self.bounds.layout.display = "" if self.limited.value else "none"
+
+    def _game_gone(self):
+        """The game this page showed no longer exists (deleted on another page)."""
+        self.gid, self.game = None, None
+        self.show_setup()
+        self.error("Not recorded: this game was deleted on another page or tab. Start a new "
+                   "game or open a saved one.")
 
     def show_setup(self):
         games = self.store.games()
