@@ -1010,14 +1010,28 @@ class SseGame:
         a["then"] = {"to": list(nxt), "piece": then.get("piece")}
         a["piece"] = "city"
 
-    def _nordinn(self, st: State, ps: PlayerState, at: Hex, a: dict) -> None:
+    def nordinn_choices(self, player: str, at, state: State | None = None) -> list[Hex]:
+        """The Cities a Nordinn Empire revealed at ``at`` by ``player`` may destroy, under
+        the game's ``options.nordinn`` (a query, for the entry form): the player's own
+        Cities next to it; else another player's City (any of them by default, the book's
+        literal words; only adjacent ones with ``adjacent_city``).  Empty: nothing is
+        destroyed."""
+        st = state if state is not None else self.state
+        return self._nordinn_choices(st, player, as_hex(at, "'at'"))[0]
+
+    @staticmethod
+    def _nordinn_choices(st: State, player: str, at: Hex) -> tuple[list, list]:
         around = [h for h in hm.neighbours(at) if h in st.colonies and st.colonies[h].piece == "city"]
-        own = [h for h in around if st.colonies[h].owner == ps.name]
+        own = [h for h in around if st.colonies[h].owner == player]
         if own or st.setup.option("nordinn") == "adjacent_city":
             choices = own or around
         else:     # "choose another player's City and destroy that instead" (any of them)
             choices = [h for h, c in st.colonies.items()
-                       if c.piece == "city" and c.owner != ps.name]
+                       if c.piece == "city" and c.owner != player]
+        return sorted(choices), own
+
+    def _nordinn(self, st: State, ps: PlayerState, at: Hex, a: dict) -> None:
+        choices, own = self._nordinn_choices(st, ps.name, at)
         given = a.get("destroy")
         if not choices:
             if given is not None:

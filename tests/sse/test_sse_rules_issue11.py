@@ -183,3 +183,13 @@ def test_pieces_off_the_book_are_reported():
     camp = game("H1 E H2", ships=2, campaign={"wins": {}, "game": 1})
     assert camp.setup.cities == 14 and camp.setup.trade_stations == 4
     assert camp.setup.off_book() == []
+
+
+def test_nordinn_choices_query_follows_the_option():
+    """The entry form asks the engine which Cities may go (a query: nothing changes)."""
+    g = _far_city_game()
+    before = json.dumps(g.to_record(), sort_keys=True)
+    assert g.nordinn_choices("Ann", [2, 0]) == [(1, 2)]
+    g2 = _far_city_game(options={"nordinn": "adjacent_city"})
+    assert g2.nordinn_choices("Ann", [2, 0]) == []
+    assert json.dumps(g.to_record(), sort_keys=True) == before
