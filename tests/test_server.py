@@ -1,0 +1,365 @@
+"""The dashboard's server (issue 12): kernels culled, tab close shuts its kernel
+down, a Host allowlist, the token kept out of argv and logs, /logout.
+
+Starts Voila with the dashboard's configuration (notebooks/config/voila.py)
+through tests/browser/browser_harness.VoilaServer, and ./dashboard itself for
+the token.  The 50-page test talks HTTP + websocket as a page does (GET /,
+which runs the notebook in a new kernel; a websocket to the kernel; then either
+the shutdown beacon a closing tab sends, or nothing, as when a phone goes
+away) and shows that the kernels go away and the memory of the server and its
+kernels stays flat.  One test closes a real Chromium tab.
+
+Figures of a longer run: ``bench/bench_server.py``.
+"""
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from browser_harness import (CHROMIUM, CHROMIUM_ARGS, VoilaServer, _descendants,  # noqa: E402
+                             free_port)
+
+TOKEN = "Tok-" + "x7Qm2Lp9Zr4Vb8Nc1Hd6"           # 24 characters, a test value
+
+
+# ---------------------------------------------------------------------------
+# helpers (also used by bench/bench_server.py)
+# ---------------------------------------------------------------------------
+def request(port: int, method: str, path: str, headers=None, body=None, timeout=120):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.getheaders(), resp.read()
+    finally:
+        conn.close()
+
+
+def raw_request(port: int, host_header: str, path: str = "/") -> int:
+    """One HTTP/1.1 request written by hand with the given ``Host:`` line; the status."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host_header}\r\nConnection: close\r\n\r\n"
+                  .encode())
+        data = b""
+        while b"\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    return int(data.split(b" ", 2)[1])
+
+
+def kernel_pids(server: VoilaServer) -> list[int]:
+    out = []
+    for pid in server.process_ids()[1:]:
+        try:
+            if b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+def rss_mb(pids) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def open_page(port: int, *, close: str = "beacon", token: str | None = None) -> str:
+    """What a browser tab does: GET / (the notebook runs in a new kernel), a
+    websocket to that kernel, then the tab goes away: ``close="beacon"`` sends
+    the shutdown request Voila's page sends on ``beforeunload`` (form field
+    ``_xsrf`` = the ``_xsrf`` cookie), ``"none"`` just disappears.  The kernel id."""
+    query = f"?token={token}" if token else ""
+    status, headers, body = request(port, "GET", "/" + query)
+    assert status == 200, (status, body[:300])
+    m = re.search(rb'"kernelId": "([0-9a-f-]+)"', body)
+    assert m, body[:300]
+    kid = m.group(1).decode()
+    cookies = dict(v.split(";", 1)[0].split("=", 1) for k, v in headers
+                   if k.lower() == "set-cookie")
+    cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+    _websocket_touch(port, kid, cookie)
+    if close == "beacon":
+        boundary = "----companionbeacon"
+        form = (f'--{boundary}\r\nContent-Disposition: form-data; name="_xsrf"\r\n\r\n'
+                f'{cookies.get("_xsrf", "")}\r\n--{boundary}--\r\n')
+        status, _, body = request(port, "POST", f"/voila/api/shutdown/{kid}",
+                                  {"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}",
+                                   "Content-Type": f"multipart/form-data; boundary={boundary}"},
+                                  form)
+        assert status == 204, (status, body[:300])
+    return kid
+
+
+def _websocket_touch(port: int, kid: str, cookie: str) -> None:
+    """Connect to the kernel's channels as the page does, ask for kernel_info, close."""
+    import asyncio
+    import json
+    import uuid
+
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    async def go():
+        req = HTTPRequest(f"ws://127.0.0.1:{port}/api/kernels/{kid}/channels"
+                          f"?session_id={uuid.uuid4().hex}",
+                          headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"})
+        ws = await asyncio.wait_for(websocket_connect(req), 30)
+        msg_id = uuid.uuid4().hex
+        ws.write_message(json.dumps({
+            "header": {"msg_id": msg_id, "msg_type": "kernel_info_request", "username": "t",
+                       "session": uuid.uuid4().hex, "version": "5.3", "date": ""},
+            "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell",
+            "buffers": []}))
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            raw = await asyncio.wait_for(ws.read_message(), 30)
+            if raw is None:
+                break
+            if isinstance(raw, str) and json.loads(raw).get("msg_type") == "kernel_info_reply":
+                break
+        ws.close()
+
+    asyncio.run(go())
+
+
+def wait_for(predicate, timeout: float, step: float = 0.5):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return predicate()
+
+
+@pytest.fixture
+def server(tmp_path):
+    servers = []
+
+    def start(**kw):
+        env = {"COMPANION_CULL_IDLE": "1200", "COMPANION_CULL_INTERVAL": "60"}
+        env.update(kw.pop("env", {}))
+        s = VoilaServer(tmp_path / f"home{len(servers)}", tmp_path / f"work{len(servers)}",
+                        config=True, env=env, **kw)
+        servers.append(s)
+        s.start()
+        return s
+
+    yield start
+    for s in servers:
+        s.stop()
+
+
+# ---------------------------------------------------------------------------
+# 50 pages: kernels culled, memory flat
+# ---------------------------------------------------------------------------
+PAGES = 50
+
+
+def test_fifty_pages_leave_no_kernels_and_flat_memory(server):
+    s = server(env={"COMPANION_CULL_IDLE": "6", "COMPANION_CULL_INTERVAL": "2"})
+    figures = {}
+    peak = 0
+
+    def one(i):
+        # every other page is closed with the shutdown beacon; the rest just go away
+        return open_page(s.port, close="beacon" if i % 2 == 0 else "none")
+
+    def settle():
+        return wait_for(lambda: not kernel_pids(s), timeout=40)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for i, _ in enumerate(pool.map(one, range(5)), 1):
+            peak = max(peak, len(kernel_pids(s)))
+        assert settle(), f"{len(kernel_pids(s))} kernels still alive after 5 pages"
+        figures[5] = rss_mb(s.process_ids())
+        for i, _ in enumerate(pool.map(one, range(5, PAGES)), 6):
+            peak = max(peak, len(kernel_pids(s)))
+    assert settle(), f"{len(kernel_pids(s))} kernels still alive after {PAGES} pages"
+    figures[PAGES] = rss_mb(s.process_ids())
+    log = s.log_path.read_text(errors="replace")
+    started = log.count("Kernel started:")
+    stopped = log.count("Kernel shutdown:")
+    culled = log.count("Culling '")
+    print(f"\n{PAGES} pages: {started} kernels started, {stopped} shut down "
+          f"({culled} by the idle culler), peak {peak} alive; server RSS after 5 pages "
+          f"{figures[5]:.0f} MB, after {PAGES} {figures[PAGES]:.0f} MB")
+    assert started == PAGES and stopped == PAGES
+    assert culled >= PAGES // 2 - 2            # the pages that sent no beacon
+    assert "_xsrf" not in log                   # no refused shutdown
+    assert peak <= 12
+    assert figures[PAGES] <= 1.5 * figures[5], figures
+
+
+# ---------------------------------------------------------------------------
+# Host allowlist, /logout, a real tab closed
+# ---------------------------------------------------------------------------
+def test_foreign_host_header_is_refused_without_starting_a_kernel(server):
+    s = server(env={"COMPANION_ALLOWED_HOSTS": "table.example"})
+    for host in ("evil.example", f"evil.example:{s.port}", "127.0.0.1.evil.example",
+                 f"192.0.2.7:{s.port}", "localhost.evil.example", "[::2]"):
+        assert raw_request(s.port, host, "/") == 403, host
+        assert raw_request(s.port, host, "/api/kernels/0000") == 403, host
+        assert raw_request(s.port, host, "/logout") == 403, host
+    assert kernel_pids(s) == []
+    assert "Kernel started" not in s.log_path.read_text()
+    for host in (f"127.0.0.1:{s.port}", f"localhost:{s.port}", "table.example",
+                 f"TABLE.example:{s.port}", "[::1]"):
+        assert raw_request(s.port, host, "/logout") == 302, host
+
+
+def test_logout_redirects_instead_of_500(server):
+    s = server()
+    status, headers, _ = request(s.port, "GET", "/logout")
+    assert status == 302 and dict(headers)["Location"] == "/"
+
+
+def test_closing_a_real_tab_shuts_its_kernel_down(server):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    s = server()                          # idle culling after 20 minutes: not what stops it
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(s.url)
+            page.locator(".widget-button:visible").first.wait_for(timeout=90_000)
+            assert len(kernel_pids(s)) == 1
+            beacons = []
+            page.on("request", lambda r: beacons.append(r.url) if "/voila/api/shutdown/" in r.url
+                    else None)
+            page.goto("about:blank")             # the page unloads as when its tab closes
+            assert wait_for(lambda: not kernel_pids(s), timeout=20), (beacons, s.log_tail())
+        finally:
+            browser.close()
+    log = s.log_path.read_text()
+    assert "Kernel shutdown" in log and "_xsrf" not in log and "Culling '" not in log
+
+
+# ---------------------------------------------------------------------------
+# the token: ./dashboard --lan
+# ---------------------------------------------------------------------------
+def _dashboard(tmp_path, *args, env=None):
+    e = dict(os.environ)
+    for var, sub in [("JUPYTER_RUNTIME_DIR", "rt"), ("TMPDIR", "tmp"), ("COMPANION_HOME", "home")]:
+        (tmp_path / sub).mkdir(exist_ok=True)
+        e[var] = str(tmp_path / sub)
+    e.pop("COMPANION_TOKEN", None)
+    e.update(env or {})
+    return e
+
+
+@pytest.mark.parametrize("how", ["--token", "COMPANION_TOKEN", "--token-file"])
+def test_short_token_is_refused(tmp_path, how):
+    env, args = {}, ["--lan"]
+    if how == "--token":
+        args += ["--token", "short-token"]
+    elif how == "COMPANION_TOKEN":
+        env["COMPANION_TOKEN"] = "short-token"
+    else:
+        f = tmp_path / "token"
+        f.write_text("short-token\n")
+        args += ["--token-file", str(f)]
+    proc = subprocess.run([str(ROOT / "dashboard"), *args, "--port", str(free_port())],
+                          env=_dashboard(tmp_path, env=env), capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2
+    assert "at least" in proc.stderr and "16" in proc.stderr and "short-token" not in proc.stderr
+
+
+def test_voila_config_refuses_a_short_token(tmp_path):
+    s = VoilaServer(tmp_path / "home", tmp_path / "work", config=True,
+                    env={"COMPANION_TOKEN": "too-short"})
+    with pytest.raises(RuntimeError, match="at least 16"):
+        s.start()
+
+
+@pytest.mark.parametrize("how", ["--token", "--token-file"])
+def test_lan_token_is_not_on_any_command_line_nor_in_the_log(tmp_path, how):
+    port = free_port()
+    args = ["--lan", "--port", str(port)]
+    if how == "--token":
+        args += ["--token", TOKEN]
+    else:
+        f = tmp_path / "token"
+        f.write_text(TOKEN + "\n")
+        f.chmod(0o600)
+        args += ["--token-file", str(f)]
+    log = tmp_path / "dashboard.log"
+    with open(log, "w") as fh:
+        proc = subprocess.Popen([str(ROOT / "dashboard"), *args], env=_dashboard(tmp_path),
+                                stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+    try:
+        def ready():
+            try:
+                return request(port, "GET", "/voila/static/voila.js", timeout=2)[0] == 200
+            except OSError:
+                return False
+        assert wait_for(ready, timeout=90, step=0.3), log.read_text()
+        # without the token: refused; with it: the page and its kernel
+        status, headers, _ = request(port, "GET", "/")
+        assert status in (302, 403) and "login" in dict(headers).get("Location", "login")
+        open_page(port, token=TOKEN)
+        request(port, "GET", f"/api/kernels/00000000-0000-0000-0000-000000000000?token={TOKEN}")
+        request(port, "GET", "/?token=wrong-wrong-wrong-wrong")
+        request(port, "GET", f"/nowhere?token={TOKEN}", {"Referer": f"http://x/?token={TOKEN}"})
+        # every process of the server: no token on its command line
+        pids = [proc.pid] + _descendants(proc.pid)
+        for pid in pids:
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            assert TOKEN.encode() not in cmdline, cmdline
+        ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+        assert TOKEN not in ps
+        # the token is not inherited by kernels through COMPANION_TOKEN
+        for pid in _descendants(proc.pid):
+            try:
+                environ = Path(f"/proc/{pid}/environ").read_bytes()
+            except OSError:
+                continue
+            assert b"COMPANION_TOKEN=" not in environ
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        kids = _descendants(proc.pid)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        for k in kids:
+            try:
+                os.kill(k, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    text = log.read_text(errors="replace")
+    assert "403" in text or "302" in text or "404" in text
+    assert TOKEN not in text, [line for line in text.splitlines() if TOKEN in line]
+    assert "token=<your token>" in text            # the URL is shown without the token
