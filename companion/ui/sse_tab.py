@@ -523,7 +523,9 @@ class SseTab:
             ships = "<br>".join(f"<span style='white-space:nowrap'>{'▶' if s.damaged else '▲'} "
                                 f"{s.id} at [{s.at[0]}, {s.at[1]}]</span>" for s in ps.ships)
             ended = int(proj.loc[p].total) if proj is not None else "?"
-            status = "passed" if ps.passed else ("to move" if p == st.current else "")
+            # short, so the compact table fits a phone: ▶ = to move
+            status = ("<small>passed</small>" if ps.passed else
+                      ("<span title='to move'>▶</span>" if p == st.current else ""))
             # compact (issue 15): who, VP, the score if it ended now, the reserves
             rows.append(
                 f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{self._swatch(p)} "

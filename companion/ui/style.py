@@ -124,6 +124,9 @@ SSE_HISTORY_CSS = """<style>
   .companion-root .sse-entry .widget-toggle-buttons .widget-toggle-button { padding: 0 6px; }
   .companion-root .sse-final-table td, .companion-root .sse-final-table th { padding: 2px 5px; }
   .companion-root .sse-root .sse-hex { font-size: 10px; }
+  .companion-root .sse-root table.sse-score td,
+  .companion-root .sse-root table.sse-score th { padding: 3px 5px; }
+  .companion-root .sse-score .status { font-size: 0.85em; }
   .companion-root .sse-root .sse-hex.legal { font-size: 13px; }
   .companion-root .history-tab .widget-hbox > .history-step { flex: 1 1 100%; order: -1;
     width: auto !important; }

@@ -93,7 +93,8 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     in_view(page, ".sse-message", h)
     in_view(page, ".sse-piece", h)
     board = page.locator(".sse-play .sse-board").bounding_box()
-    assert board["width"] <= w and board["y"] < h, board
+    # the entry, its message and the whole 2-player board on the first screen
+    assert board["width"] <= w and board["y"] + board["height"] <= h, board
     # the 2-player map is scaled to the width: no hex is past the board's right edge
     right = page.evaluate("() => Math.max(...Array.from(document.querySelectorAll("
                           "'.sse-play .sse-board .sse-hex')).map(b => b.getBoundingClientRect().right))")
@@ -110,6 +111,10 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     # the compact scoreboard; its details (ships, the score by category) open on a tap
     expect(page.locator("table.sse-score td.cities").first).to_be_visible()
     expect(page.locator(".sse-score-details table")).to_be_hidden()
+    # the compact table fits without scrolling its box
+    assert page.evaluate("() => { const t = document.querySelector('table.sse-score');"
+                         " return t.getBoundingClientRect().width"
+                         " <= t.parentElement.clientWidth + 1; }")
     page.locator(".sse-score-more .lm-AccordionPanel-title, "
                  ".sse-score-more .jupyter-widget-Collapse-header").first.click()
     expect(page.locator(".sse-score-details table")).to_be_visible()
