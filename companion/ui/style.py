@@ -118,6 +118,8 @@ SSE_HISTORY_CSS = """<style>
 .companion-root .sse-setup .widget-checkbox { width: auto; max-width: calc(100% - 4px); }
 .companion-root .sse-setup .widget-checkbox label { white-space: normal; line-height: 1.3; }
 .companion-root .history-tab a.export-link { text-decoration: none !important; }
+.companion-root .history-tab .history-table td,
+.companion-root .history-tab .history-table th { padding: 2px 8px; text-align: left; }
 .companion-root .history-tab .widget-intslider { max-width: 100%; }
 .companion-root .history-tab .widget-select select { min-height: 44px; }
 @media (max-width: 600px) {

@@ -3,7 +3,7 @@ laptop's 1366x768, checked for what a hand on a phone hits (tests/browser/layout
 control past the right edge, no sideways scrolling, every control at least 44 px tall.
 
 The paths (Among the Stars is in test_phone_layout.py): the SSE setup screen (options
-folded, then opened); a move with an illegal click (its rule shown next to the entry, in
+folded, then opened) and the map editor; a move with an illegal click (its rule shown next to the entry, in
 view) and a legal one; an undo; the final table of a finished game (the board drawn once);
 the History tab with that game opened and a statistics table shown.
 """
@@ -63,6 +63,13 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     # one column of names: each name field below the one before
     ys = [page.locator(f".sse-name-{i} input").bounding_box()["y"] for i in (1, 2, 3, 4)]
     assert ys == sorted(ys) and len(set(ys)) == 4, ys
+    # the map editor: the same board sizing, its tools wrapping
+    page.click(".sse-edit-maps")
+    page.locator(".sse-editor .sse-hex").first.wait_for(state="visible")
+    assert_layout(page, f"{size}: SSE map editor")
+    screenshot(page, f"phone-sse-{size}-1b-editor")
+    page.click(".sse-ed-back")
+    page.locator(".sse-setup").wait_for(state="visible")
     page.locator(".sse-options .jupyter-widget-Collapse-header, "
                  ".sse-options .lm-AccordionPanel-title").first.click()
     page.locator(".sse-variant-epic input").wait_for(state="visible")
