@@ -87,6 +87,7 @@ CSS = f"""<style>
 SSE_HISTORY_CSS = """<style>
 .companion-root .sse-board-wrap { container-type: inline-size; overflow: visible; }
 .companion-root .sse-board { justify-content: start; }
+.companion-root .sse-root .jupyter-button { max-width: 100%; }
 .companion-root .sse-turn .widget-html-content { overflow: hidden; }
 .companion-root .sse-turn-line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
   font-size: 1.05em; padding: 2px 0; }
