@@ -8,6 +8,7 @@ and ``docs/abilities.md``.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -61,6 +62,12 @@ MAX_CATALOGUE_BYTES = 1_000_000
 #: characters of a card's name (and of ``set``, ``kind``, ``source``); of its ``notes``
 MAX_NAME = safeio.MAX_NAME
 MAX_NOTES = safeio.MAX_NOTE
+#: abilities of one card (the books' cards have at most 3)
+MAX_ABILITIES = 16
+#: characters of one card written as JSON: a card stays small, so a catalogue that
+#: passed import never makes every later command slow (found by bench/fuzz.py:
+#: 3,000 abilities in one card took 5-8 s to read back for every command)
+MAX_CARD_CHARS = 20_000
 
 
 def _in(v: Any, lo: int, hi: int = VALUE_LIMIT) -> bool:
@@ -259,6 +266,13 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
         if k not in CARD_KEYS:
             k = safeio.terminal_line(k, 60)
             raise CatalogueError(f"unknown key '{k}'", file=file, card=name, key=k)
+    try:
+        size = len(json.dumps(raw, default=str))
+    except (TypeError, ValueError, RecursionError):
+        size = MAX_CARD_CHARS + 1
+    if size > MAX_CARD_CHARS:
+        raise CatalogueError(f"the card is too large ({size} characters as JSON; at most "
+                             f"{MAX_CARD_CHARS})", file=file, card=name)
     category = raw.get("category", "location")
     if category not in CATEGORIES:
         raise CatalogueError(f"must be one of {', '.join(CATEGORIES)}", file=file, card=name,
@@ -286,6 +300,9 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
         if not isinstance(abilities, list):
             raise CatalogueError("must be a list (empty for no ability) or null if not known",
                                  file=file, card=name, key="abilities")
+        if len(abilities) > MAX_ABILITIES:
+            raise CatalogueError(f"{len(abilities)} abilities; a card has at most "
+                                 f"{MAX_ABILITIES}", file=file, card=name, key="abilities")
         abilities = tuple(validate_ability(a, file=file, card=name, i=i)
                           for i, a in enumerate(abilities))
     _validate_extra(raw, file=file, name=name)
