@@ -583,18 +583,17 @@ class SseTab:
         if st.finished or st.current is None:
             self.hint.value = ""
         elif self.selected is None:
-            self.hint.value = (f"{escape(st.current)}: click one of your ships on the board (or "
-                               "pick it above), choose the piece, then click a green system to "
-                               "move there.")
+            # short (issue 15): on a phone every line here pushes the board down
+            self.hint.value = (f"{escape(st.current)}: tap one of your ships (or pick it above), "
+                               "then a green system.")
         elif not g.legal_moves(st.current, self.selected):
             self.hint.value = f"Ship {self.selected} cannot move: choose another ship."
         else:
             n = len(self._legal())
             piece = PIECE_NAMES.get(self.piece.value)
             what = f" for a {piece}" if piece else ""
-            self.hint.value = (f"Ship {self.selected} selected: {n} legal destination(s){what} in "
-                               "green. Click one to move there and colonise it with the piece "
-                               "chosen above." if n else
+            self.hint.value = (f"Ship {self.selected}: {n} legal destination(s){what} in green; "
+                               "tap one to move there." if n else
                                f"Ship {self.selected}: no legal destination{what}; choose another "
                                "piece or another ship.")
 

@@ -92,6 +92,10 @@ SSE_HISTORY_CSS = """<style>
 .companion-root .sse-turn-line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
   font-size: 1.05em; padding: 2px 0; }
 .companion-root .sse-message .widget-html-content > div { padding: 2px 0 !important; }
+/* while the SSE play screen is shown, its message sits next to the entry (.sse-message, the
+   same text): the status line above the tabs would only repeat it */
+.companion-root:has(.game-tabs .widget-tab-contents > .lm-Widget:not(.lm-mod-hidden) .sse-play)
+  > .companion-status { display: none; }
 .companion-root .sse-entry .widget-toggle-buttons .widget-toggle-button { width: auto;
   min-width: 44px; padding: 0 10px; }
 .companion-root .sse-entry .widget-toggle-buttons .widget-label { width: auto; min-width: 0;

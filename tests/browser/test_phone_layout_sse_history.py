@@ -99,6 +99,8 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     # the rule is next to the entry and on screen while the board is used
     in_view(page, ".sse-message", h)
     in_view(page, ".sse-piece", h)
+    # the status line above the tabs would only repeat it: hidden while the board is shown
+    expect(page.locator(".companion-status")).to_be_hidden()
     board = page.locator(".sse-play .sse-board").bounding_box()
     # the entry, its message and the whole 2-player board on the first screen
     assert board["width"] <= w and board["y"] + board["height"] <= h, board
@@ -156,6 +158,8 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     # ---------------------------------------------------------------- History
     page.locator(".lm-TabBar-tab", has_text="History").click()
     page.locator(".history-games select").wait_for(state="visible")
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.companion-status'))"
+                         ".display") != "none"            # other tabs keep their status line
     assert_layout(page, f"{size}: History list")
     page.fill(".history-filter input", "Dora")
     expect(page.locator(".history-games select option")).to_have_count(1)
