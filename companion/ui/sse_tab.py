@@ -965,8 +965,9 @@ class SseTab:
         except CompanionError as e:
             return [w.HTML(f"<i>{escape(str(e))}</i>")]
         html = (f"<h4>Campaign</h4><div class='sse-campaign-words'><b>{escape(campaign.explanation())}"
-                f"</b></div>" + campaign.table().to_html(index=False, border=0,
-                                                        classes="sse-final-table"))
+                f"</b></div><div class='scroll-x'>"
+                + campaign.table().to_html(index=False, border=0, classes="sse-final-table")
+                + "</div>")
         kids = [w.HTML(html)]
         if not campaign.over:
             nxt = w.Button(description=f"Start campaign game {len(campaign.games) + 1}",
