@@ -43,7 +43,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .errors import CompanionError
-from .history import ATS_FORMAT, GAME_NAMES, SSE_FORMAT, _json_or, sync
+from .history import ATS_FORMAT, GAME_NAMES, SSE_FORMAT, _json_or, has_details, sync
 from .paths import user_dir
 from .store import Store
 
@@ -191,11 +191,13 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
     out.  ``progress(done, total)`` reports the sync (see history.sync)."""
     sync(store, progress=progress)
     c = store._conn
+    det = ("d.started, d.duration_min, d.location, d.notes, d.new_players, d.expansions, "
+           "d.explanation, d.roles" if has_details(store) else ", ".join(["NULL"] * 8))
     q = ("SELECT r.game_id, r.format, r.played, r.finished, r.decided_by, r.winners, g.setup, "
-         "g.cards, d.started, d.duration_min, d.location, d.notes, d.new_players, "
-         "d.expansions, d.explanation, d.roles FROM g_results r JOIN games g ON g.id = r.game_id "
-         "LEFT JOIN g_details d ON d.game_id = r.game_id WHERE r.error IS NULL "
-         + ("AND r.finished = 1 " if finished_only else "") + "ORDER BY r.played, r.game_id")
+         f"g.cards, {det} FROM g_results r JOIN games g ON g.id = r.game_id "
+         + ("LEFT JOIN g_details d ON d.game_id = r.game_id " if has_details(store) else "")
+         + "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
+         + "ORDER BY r.played, r.game_id")
     seats: dict[str, list] = {}
     for gid, p, seat, rank, total, won, bd in c.execute(
             "SELECT game_id, player, seat, rank, total, won, breakdown FROM g_players "

@@ -76,8 +76,8 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
         det = pd.DataFrame(columns=["duration_min", "location", "notes", "new_players"])
     df["duration_min"] = pd.to_numeric(df.game_id.map(det.duration_min), errors="coerce") \
         .astype("Int64")
-    df["location"] = df.game_id.map(det.location).fillna("").astype(object)
-    df["notes"] = df.game_id.map(det.notes).fillna("").astype(object)
+    df["location"] = _text_or_none(df.game_id.map(det.location)).fillna("")
+    df["notes"] = _text_or_none(df.game_id.map(det.notes)).fillna("")
     df["new_players"] = [", ".join(json.loads(v)) if isinstance(v, str) else ""
                          for v in df.game_id.map(det.new_players)]
     return df[["game_id", "game", "date", "title", "players", "winners", "finished", "status",

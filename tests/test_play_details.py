@@ -247,6 +247,17 @@ def test_a_read_only_store_lists_games_without_the_details_table(tmp_path):
         assert history._ensure_details(RO()) is False
     finally:
         conn.close()
+    ro = Store(path=path)                                # and the exports still work
+    ro._conn.close()
+    ro._conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                               isolation_level=None)
+    try:
+        (play,) = plays_export.plays(ro)
+        assert play["duration_min"] is None and play["location"] == ""
+        assert stats.games(ro).location.tolist() == [""]
+        assert not stats.yearly(ro).empty
+    finally:
+        ro._conn.close()
 
 
 def test_sync_reports_progress_for_every_game(tmp_path):
