@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzzkit
-from conftest import ROOT, cli
+ROOT = fuzzkit.ROOT
 
 EXAMPLES_PER_KIND = 500
 FUZZ = settings(max_examples=EXAMPLES_PER_KIND, deadline=None, derandomize=True, database=None,
@@ -142,7 +142,7 @@ def test_sse_move_from_of_the_wrong_type(tmp_path, value):
 
 
 @pytest.mark.parametrize("game", ["ats", "sse"])
-def test_lone_surrogate_in_a_player_name(tmp_path, game):
+def test_lone_surrogate_in_a_player_name(tmp_path, game, run_cli):
     """Through a real process and a real (UTF-8) pipe: no UnicodeEncodeError."""
     path = tmp_path / "game.json"
     rec = ats() if game == "ats" else sse()
@@ -151,7 +151,7 @@ def test_lone_surrogate_in_a_player_name(tmp_path, game):
     text = json.dumps(rec, ensure_ascii=True)      # "\ud800" as a JSON escape
     path.write_text(text, encoding="utf-8")
     for args in (("score",), ("score", "--json"), ("check",)):
-        proc = cli(*args, path)
+        proc = run_cli(*args, path)
         assert "Traceback" not in proc.stderr and "UnicodeEncodeError" not in proc.stderr
         assert fuzzkit.judge(proc.returncode, proc.stdout, proc.stderr) is None, proc.stderr
 
