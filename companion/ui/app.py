@@ -14,7 +14,7 @@ from ..htmlsafe import escape
 
 import ipywidgets as w
 
-from .. import render, whatif
+from .. import playtime, render, whatif
 from ..catalogue import Catalogue, save_user_card
 from ..errors import CompanionError, IllegalAction, UnknownCardValues
 from ..game import Game
@@ -25,6 +25,7 @@ from ..store import StaleGame, Store, StoreBusy, StoreError, StoreWriteFailed
 from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
+from .playdetails import DetailsForm, FinalExports, GameGone, PlayTimer, save_details
 from .quiet import Quiet
 from .style import CSS
 
@@ -171,8 +172,11 @@ class App:
         if self.tabs.selected_index == 2:
             if self.history is None:
                 from .history_tab import HistoryTab
-                self.history = HistoryTab(self)
+                # shown first, then filled: the first sync after an upgrade shows its
+                # progress bar with counts
+                self.history = HistoryTab(self, load=False)
                 self.history_box.children = [self.history.box]
+                self.history.refresh()
             else:
                 self.history.refresh()
             return
@@ -274,10 +278,18 @@ class App:
             self.mode_setup.box])], selected_index=None)
         self.options_panel.set_title(0, "Mode, modules and variants")
         self.options_panel.add_class("setup-options")
+        # play details (issue 16): location, notes, new players; folded like the options
+        self.setup_details = DetailsForm("setup")
+        self.details_panel = w.Accordion(children=[self.setup_details.box], selected_index=None)
+        self.details_panel.set_title(0, "Play details: location, notes, new players")
+        self.details_panel.add_class("setup-details-panel")
+        for b in self.name_boxes:
+            b.observe(lambda _: self.setup_details.set_players(
+                [x.value.strip() for x in self.name_boxes]), "value")
         self.setup_screen = w.VBox([
             w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
             w.HBox(self.name_boxes),
-            self.options_panel,
+            self.options_panel, self.details_panel,
             self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
             self.start_btn,
@@ -345,6 +357,8 @@ class App:
         names = [b.value.strip() for b in self.name_boxes if b.value.strip()]
         if len(names) < 2:
             raise CompanionError("Type at least 2 player names (2 to 6 players).")
+        # the play details are checked first: a refused text starts nothing
+        meta = self.setup_details.meta({})
         cat = Catalogue.default()
         options = {"reactor_supply": int(self.supply.value)}
         if self.limited.value:
@@ -384,7 +398,10 @@ class App:
         if secret:
             setup["secret_objectives"] = secret
         game = Game(setup)
-        gid = self.store.create(game.to_record())
+        rec = game.to_record()
+        rec["meta"] = playtime.start(meta)        # the play timer starts with the game
+        gid = self.store.create(rec)
+        self.setup_details.notes.value = ""       # the location stays for the next game
         self.open_game(gid)
         extra = ""
         if objectives:
@@ -495,6 +512,21 @@ class App:
         self.final_msg.add_class("final-message")
         self.final_box = w.VBox()
         self.final_box.add_class("final")
+        # the play timer (issue 16): one button in the status area; the final screen's
+        # play details and the exports to other play loggers
+        self.timer = PlayTimer(self.store, "ats-timer")
+        self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
+        self.final_details = DetailsForm("final")
+        save = w.Button(description="Save the play details", icon="save",
+                        layout=w.Layout(width="auto"))
+        save.add_class("final-details-save")
+        save.on_click(self.guarded(lambda _: self._save_final_details()))
+        self.final_details_box = w.VBox([w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"),
+                                         self.final_details.box, save])
+        self.final_details_box.add_class("final-details-box")
+        self.exports = FinalExports(self.store, "final-exports", "among-the-stars",
+                                    self.guarded, log)
+        self._details_for = None        # the game whose details the final form shows
         self._quiet = False      # set while the app itself resets the entry widgets
         self.entry_player.observe(self.guarded(lambda _: self._quiet or self._player_changed()),
                                   "value")
@@ -513,7 +545,7 @@ class App:
         # top to bottom as a hand on a phone needs it: where we are, the entry and its
         # grid, undo; then the scores, the objectives, and the rest folded
         self.play_screen = w.VBox([
-            self.turn_info, self.mode_panel.box, self.entry, self.final_box,
+            self.turn_info, self.timer.button, self.mode_panel.box, self.entry, self.final_box,
             w.HBox([self.undo_btn, self.new_btn]), self.undo_box,
             self.scoreboard, self.objectives_panel, self.more, self.explorer.box])
         self.play_screen.add_class("play-screen")
@@ -523,6 +555,8 @@ class App:
         game = Game.from_record(rec)
         self.gid, self.game = gid, game
         self.rev = rev                  # the game's revision this page has seen (store.append)
+        self.timer.bind(gid, rec.get("meta"))
+        self._details_for = None
         names = game.catalogue.names("location") + game.catalogue.names("conflict")
         self.entry_card.options = tuple(names)
         acts = [("Build location", "build"), ("Build reactor", "reactor"),
@@ -552,6 +586,7 @@ class App:
         before = list(self.game.actions) if self.game is not None else []
         rec, self.rev = self.store.load_revision(self.gid)
         self.game = Game.from_record(rec)
+        self.timer.bind(self.gid, rec.get("meta"))
         self._pending = None
         if stale is None:
             self.refresh()
@@ -583,6 +618,7 @@ class App:
         g = self.game
         st = g.state
         self._refresh_info()
+        self.timer.show()               # the clock as of now (it does not tick by itself)
         self._refresh_objectives()
         self._refresh_scoreboard()
         self.mode_panel.refresh()
@@ -1095,6 +1131,7 @@ class App:
         # replay the stored game: it also picks up values other pages saved meanwhile
         rec, self.rev = self.store.load_revision(self.gid)
         self.game = Game.from_record(rec)
+        self.timer.bind(self.gid, rec.get("meta"))
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.refresh()
 
@@ -1104,6 +1141,7 @@ class App:
         if not g.state.finished:
             self.final_box.children = []
             return
+        self._stop_timer()
         needs = g.final_needs()
         if needs["blocked"]:            # the mode panel above offers the fixes
             self.final_box.children = [self.final_msg, w.HTML(
@@ -1129,7 +1167,9 @@ class App:
                                          "empty_reactors": "empty reactors"})
         table_html = t.to_html(index=False, classes="final-table", border=0)
         lines_html = result.lines.to_html(index=False, classes="final-lines", border=0)
-        rec = dumps(g.to_record())
+        full = g.to_record()
+        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
+        rec = dumps(full)
         rec_link = base64.b64encode(rec.encode()).decode()
         csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
         self.final_box.children = [self.final_msg, w.HTML(
@@ -1141,7 +1181,53 @@ class App:
             f"<p><a class='export-json export-link' download='among-the-stars-game.json' "
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
             f"<a class='export-csv export-link' download='final-table.csv' "
-            f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>")]
+            f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
+            self.final_details_box, self.exports.panel]
+        self._fill_final_details()
+        self._refresh_exports()
+
+    # -- play details (issue 16) -------------------------------------------------------
+    def _tap_timer(self):
+        try:
+            self.say(self.timer.tap())
+        except GameGone:
+            self._game_gone()
+
+    def _stop_timer(self):
+        """The game is over: the play timer stops (once)."""
+        try:
+            if self.timer.stop():
+                self.timer.show()
+        except GameGone:
+            pass                            # the next entry says so
+        except CompanionError as e:         # busy or read-only file: said, the table shown
+            self.final_msg.value = (f"<div class='status-error' style='color:{ERR}'>⚠ The "
+                                    f"play timer was not stopped: {escape(str(e))}</div>")
+
+    def _fill_final_details(self):
+        """The final form shows the stored details (once per game: typing is kept)."""
+        if self._details_for == self.gid:
+            return
+        players = list(self.game.state.setup.players)
+        self.final_details.set_players(players)
+        self.final_details.fill(playtime.details(self.timer.meta, players))
+        self._details_for = self.gid
+
+    def _save_final_details(self):
+        try:
+            self.timer.meta = save_details(self.store, self.gid, self.final_details)
+        except GameGone:
+            self._game_gone()
+            return
+        self.timer.show()
+        self.say("Saved the play details.")
+        self._refresh_exports()
+
+    def _refresh_exports(self):
+        """This play's exports to other loggers (made when their panel is open, again
+        when the game's revision or its details changed)."""
+        d = playtime.details(self.timer.meta, list(self.game.state.setup.players))
+        self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
 
     def _final_forms(self, needs: dict) -> list:
         """Every value the final scoring still needs, on one screen: the printed

@@ -1,15 +1,27 @@
-"""The History tab: every stored game, filterable; a finished game replayed
-step by step; charts; every statistics table with a CSV export; a printable
-score sheet.  Widgets only: the numbers come from companion.history/stats."""
+"""The History tab: every stored game, filterable and sortable; a finished game
+replayed step by step with its play details; charts; every statistics table
+(people statistics too) searchable and sortable, with a CSV export; a printable
+score sheet; a progress bar while the first sync after an upgrade derives every
+game.  Widgets only: the numbers come from companion.history/stats."""
 from __future__ import annotations
 
 import base64
 from ..htmlsafe import escape
 
 import ipywidgets as w
+import pandas as pd
 
 from .. import history, render, stats
 from ..errors import CompanionError
+from .playdetails import Progress, details_words
+
+#: the games list's orders (label, key)
+GAME_ORDERS = [("newest first", "new"), ("oldest first", "old"), ("game", "game"),
+               ("players", "players"), ("longest play first", "long"), ("location", "location")]
+#: the people statistics in the table list (stats.PEOPLE), after the other tables
+PEOPLE_PREFIX = "people: "
+#: rows of a statistics table drawn at most (the search narrows; the CSV has every row)
+MAX_ROWS = 300
 
 
 def data_link(text: str, filename: str, mime: str, label: str, cls: str) -> str:
@@ -55,11 +67,17 @@ def scalable(svg: str) -> str:
 
 
 class HistoryTab:
-    def __init__(self, app):
+    def __init__(self, app, *, load: bool = True):
+        """``load=False``: the caller shows :attr:`box` first, then calls
+        :meth:`refresh` (the first sync's progress bar is then in view)."""
         self.app = app
         self.store = app.store
-        self.filter = w.Text(placeholder="filter: player, game, date", description="Find")
+        self.progress = Progress("history-progress", "Updating the history")
+        self.filter = w.Text(placeholder="player, game, date, location, notes",
+                             description="Find")
         self.filter.add_class("history-filter")
+        self.order = w.Dropdown(options=GAME_ORDERS, value="new", description="Sort")
+        self.order.add_class("history-order")
         self.list = w.Select(options=[], rows=8, layout=w.Layout(width="100%", max_width="960px"))
         self.list.add_class("history-games")
         self.open_btn = w.Button(description="Open", icon="folder-open")
@@ -75,34 +93,61 @@ class HistoryTab:
         self.stat = w.Dropdown(options=[], description="Table",
                                layout=w.Layout(width="440px"))
         self.stat.add_class("history-stat")
+        # search and sort over the table shown (pandas; the CSV is what is shown)
+        self.stat_find = w.Text(placeholder="rows containing…", description="Search")
+        self.stat_find.add_class("history-stat-search")
+        self.stat_sort = w.Dropdown(options=[("as listed", "")], value="", description="Sort by")
+        self.stat_sort.add_class("history-stat-sort")
+        self.stat_reverse = w.ToggleButton(value=False, description="reverse order",
+                                           tooltip="numbers: smallest first; text: Z to A",
+                                           layout=w.Layout(width="auto"))
+        self.stat_reverse.add_class("history-stat-reverse")
         self.stat_out = w.HTML()
         self.stat_out.add_class("history-stat-table")
         self.charts = w.HTML()
         self.charts.add_class("history-charts")
         g = app.guarded
         self.filter.observe(g(lambda _: self.refresh_list()), "value")
+        self.order.observe(g(lambda _: self.refresh_list()), "value")
+        self.stat_find.observe(g(lambda _: self.show_stat(keep_sort=True)), "value")
+        self.stat_sort.observe(g(lambda _: self.show_stat(keep_sort=True)), "value")
+        self.stat_reverse.observe(g(lambda _: self.show_stat(keep_sort=True)), "value")
         self.open_btn.on_click(g(lambda _: self.open_selected()))
         self.delete_btn.on_click(g(lambda _: self.ask_delete()))
         self.upload.observe(g(lambda _: self.do_import()), "value")
         self.stat.observe(g(lambda _: self.show_stat()), "value")
         self.box = w.VBox([
-            w.HTML("<h3>Games</h3>"), self.filter, self.list,
+            self.progress.box,
+            w.HTML("<h3>Games</h3>"), w.HBox([self.filter, self.order]), self.list,
             w.HBox([self.open_btn, self.delete_btn, self.upload]), self.confirm, self.links,
             self.viewer,
-            w.HTML("<h3>Statistics</h3>"), self.charts, self.stat, self.stat_out])
+            w.HTML("<h3>Statistics</h3>"), self.charts, self.stat,
+            w.HBox([self.stat_find, self.stat_sort, self.stat_reverse]), self.stat_out])
         self.box.add_class("history-tab")
         self._tables: dict = {}
-        self.refresh()
+        self._games = None
+        self._quiet = False
+        if load:
+            self.refresh()
 
     # -- list -------------------------------------------------------------------------
     def refresh(self):
-        history.sync(self.store)
+        # the first sync after an upgrade derives every game: a bar with counts
+        try:
+            history.sync(self.store, progress=self.progress)
+        finally:
+            self.progress.hide()
         self._games = stats.games(self.store)
         self.refresh_list()
         self._tables = stats.all_statistics(self.store)
         keep = self.stat.value
-        self.stat.options = list(self._tables)
-        self.stat.value = keep if keep in self._tables else "win rate by player"
+        names = list(self._tables) + [PEOPLE_PREFIX + n for n in stats.PEOPLE]
+        self._quiet = True              # one drawing of the table, below
+        try:
+            self.stat.options = names
+            self.stat.value = keep if keep in names else "win rate by player"
+        finally:
+            self._quiet = False
         self.show_stat()
         self.show_charts()
         csv = history.plays_csv(self.store)
@@ -112,13 +157,23 @@ class HistoryTab:
 
     def refresh_list(self):
         df = self._games
+        if df is None:
+            return
         q = (self.filter.value or "").strip().lower()
         if q:
-            hay = (df.game + " " + df.players + " " + df.date + " " + df.title.fillna("")).str.lower()
+            hay = (df.game + " " + df.players + " " + df.date + " " + df.title.fillna("")
+                   + " " + df.location + " " + df.notes).str.lower()
             df = df[hay.str.contains(q, regex=False)]
+        df = sort_games(df, self.order.value)
         opts = []
         for r in df.itertuples():
-            opts.append((f"{r.date} · {r.game} · {r.players} · {game_state(r)}", r.game_id))
+            extra = ""
+            if r.location:
+                extra += f" · at {r.location[:40]}"
+            if r.duration_min is not pd.NA and r.duration_min == r.duration_min:
+                extra += f" · {int(r.duration_min) // 60}:{int(r.duration_min) % 60:02d} h"
+            opts.append((f"{r.date} · {r.game} · {r.players} · {game_state(r)}{extra}",
+                         r.game_id))
         self.list.options = opts
         if opts:
             self.list.value = opts[0][1]
@@ -148,7 +203,12 @@ class HistoryTab:
         self.step.observe(self.app.guarded(lambda _: self.show_step()), "value")
         game = history.open_game(rec)
         sheet = self.score_sheet(rec, game)
-        rows = [w.HTML(f"<h3>{escape((rec.get('meta') or {}).get('title') or gid)}</h3>"),
+        try:
+            details = details_words(history.play_details(self.store, gid))
+        except CompanionError:
+            details = ""
+        rows = [w.HTML(f"<h3>{escape((rec.get('meta') or {}).get('title') or gid)}</h3>"
+                       + (f"<div class='history-details'>{details}</div>" if details else "")),
                 w.HBox([prev, self.step, nxt]), self.what, self.board]
         links = [data_link(history.dumps(rec), f"{gid}.json", "application/json",
                            "Export this record (JSON)", "history-export-json export-link")]
@@ -260,24 +320,62 @@ class HistoryTab:
         self.refresh()
 
     # -- statistics ---------------------------------------------------------------------
-    def show_stat(self):
-        name = self.stat.value
+    def table(self, name: str):
+        """A statistics table by name (people tables computed when first shown)."""
         df = self._tables.get(name)
+        if df is None and name and name.startswith(PEOPLE_PREFIX):
+            fn = stats.PEOPLE.get(name[len(PEOPLE_PREFIX):])
+            if fn is not None:
+                df = self._tables[name] = fn(self.store)
+        return df
+
+    def show_stat(self, keep_sort: bool = False):
+        if self._quiet:
+            return
+        name = self.stat.value
+        df = self.table(name)
+        if not keep_sort:
+            # the sort choices are this table's columns (an index with a name too)
+            cols = ([n for n in df.index.names if n] if df is not None
+                    and not isinstance(df.index, pd.RangeIndex) else []) + \
+                (list(map(str, df.columns)) if df is not None else [])
+            opts = [("as listed", "")] + [(c, c) for c in dict.fromkeys(cols)]
+            keep = self.stat_sort.value
+            self._quiet = True
+            try:
+                self.stat_sort.options = opts
+                self.stat_sort.value = keep if keep in [v for _, v in opts] else ""
+            finally:
+                self._quiet = False
         if df is None:
             self.stat_out.value = ""
             return
         if df.empty:
             self.stat_out.value = "<i>No finished games for this table yet.</i>"
             return
+        shown = search_sort(df, self.stat_find.value, self.stat_sort.value,
+                            self.stat_reverse.value)
         # a plain row number (RangeIndex) is neither shown nor exported
-        index = not isinstance(df.index, __import__("pandas").RangeIndex)
-        csv = df.to_csv(index=index)
+        index = not isinstance(df.index, pd.RangeIndex)
+        csv = shown.to_csv(index=index)
+        count = (f"<div class='history-stat-count'><small>{len(shown):,} of {len(df):,} rows"
+                 + (f"; the first {MAX_ROWS} shown (search to narrow, the CSV has them all)"
+                    if len(shown) > MAX_ROWS else "") + "</small></div>") \
+            if len(shown) != len(df) or len(shown) > MAX_ROWS else ""
+        chart = ""
+        if name.startswith(PEOPLE_PREFIX) and not shown.empty:
+            chart = ("<div class='history-people-chart' style='max-width:100%'>"
+                     + scalable(stats.people_chart_svg(name[len(PEOPLE_PREFIX):], shown))
+                     + "</div>")
         # a wide table scrolls inside its own box, never the page (issue 15)
-        self.stat_out.value = ("<div class='scroll-x'>"
-                               + df.to_html(border=0, classes="history-table", na_rep="", index=index)
+        self.stat_out.value = (count + "<div class='scroll-x'>"
+                               + shown.head(MAX_ROWS).to_html(border=0, classes="history-table",
+                                                              na_rep="", index=index)
                                + "</div>"
-                               + data_link(csv, f"{name.replace(' ', '-')}.csv", "text/csv",
-                                           "Export this table (CSV)", "history-csv export-link"))
+                               + data_link(csv, f"{name.replace(' ', '-').replace(':', '')}.csv",
+                                           "text/csv", "Export this table (CSV)",
+                                           "history-csv export-link")
+                               + chart)
 
     def show_charts(self):
         wr = self._tables["win rate by player"]
@@ -291,6 +389,49 @@ class HistoryTab:
         self.charts.value = "".join(f"<div style='display:inline-block;vertical-align:top;"
                                     f"margin-right:20px;max-width:100%'>{p}</div>"
                                     for p in parts)
+
+
+def sort_games(df, order: str):
+    """The games list in one of :data:`GAME_ORDERS` (stable: ties keep newest first)."""
+    if order == "old":
+        return df.iloc[::-1]
+    if order in ("game", "players", "location"):
+        key = df[order].fillna("").str.lower()
+        if order == "location":            # games without a location last
+            key = key.where(key != "", "\uffff")
+        return df.iloc[key.argsort(kind="stable")]
+    if order == "long":
+        return df.sort_values("duration_min", ascending=False, na_position="last",
+                              kind="stable")
+    return df
+
+
+def search_sort(df, query: str | None, column: str | None, reverse: bool = False):
+    """The rows of ``df`` in which any cell (or the index) contains ``query``
+    (case-insensitive, plain text), sorted by ``column`` (a column or the index's
+    name; "" keeps the order): numbers largest first, text A to Z; ``reverse``
+    turns that round.  Empty cells stay last."""
+    q = (query or "").strip().lower()
+    if q:
+        text = df.astype(str)
+        hay = text.apply(lambda c: c.str.lower().str.contains(q, regex=False))
+        mask = hay.any(axis=1)
+        if not isinstance(df.index, pd.RangeIndex):
+            mask |= df.index.to_series().astype(str).str.lower() \
+                .str.contains(q, regex=False).to_numpy()
+        df = df[mask.to_numpy()]
+    if column:
+        names = list(map(str, df.columns))
+        col = df.columns[names.index(column)] if column in names else column
+        try:
+            values = df[col] if col in df.columns else df.index.get_level_values(col)
+        except KeyError:
+            return df
+        numeric = pd.api.types.is_numeric_dtype(values)
+        asc = reverse if numeric else not reverse
+        df = df.sort_values(by=col, ascending=asc, na_position="last", kind="stable",
+                            key=None if numeric else (lambda s: s.astype(str).str.lower()))
+    return df
 
 
 def rec_format(game) -> str:

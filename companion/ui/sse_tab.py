@@ -13,7 +13,9 @@ from ..htmlsafe import colour, escape
 
 import ipywidgets as w
 
+from .playdetails import DetailsForm, FinalExports, GameGone, PlayTimer, save_details
 from .quiet import Quiet
+from .. import playtime
 from ..errors import CompanionError, MissingEntry
 from ..sse import hexmap as hm
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
@@ -266,6 +268,14 @@ class SseTab:
             self.epic_table])], selected_index=None)
         self.options.set_title(0, "Pieces and variants")
         self.options.add_class("sse-options")
+        # play details (issue 16): location, notes, new players; folded
+        self.setup_details = DetailsForm("sse-setup")
+        self.details_panel = w.Accordion(children=[self.setup_details.box], selected_index=None)
+        self.details_panel.set_title(0, "Play details: location, notes, new players")
+        self.details_panel.add_class("sse-setup-details-panel")
+        for t in self.names:
+            t.observe(lambda _: self.setup_details.set_players(
+                [x.value.strip() for x in self.names]), "value")
         self.map_preview.add_class("sse-map-preview")
         self.setup_screen = w.VBox([
             w.HTML("<h4 style='margin:6px 0'>New game</h4>"
@@ -275,7 +285,8 @@ class SseTab:
             w.HTML("<div><small>Ships: the book says each player starts with 2 to 4 ships "
                    "depending on the number of players (see its setup picture) — choose the "
                    "number.</small></div>"),
-            self.ships, self.options, self.v_campaign, self.campaign_note, self.start_btn,
+            self.ships, self.options, self.details_panel, self.v_campaign, self.campaign_note,
+            self.start_btn,
             w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
             self.map_preview])
         self.setup_screen.add_class("sse-setup")
@@ -334,6 +345,8 @@ class SseTab:
                                  "depending on the number of players; see its setup picture).")
         if not self.map_pick.value:
             raise CompanionError("Choose a map.")
+        # the play details are checked first: a refused text starts nothing
+        details_meta = self.setup_details.meta({})
         m = hm.load_named(self.map_pick.value)
         setup = {"players": names, "map": m.to_dict(),
                  "pieces": {"ships": self.ships.value, "cities": int(self.cities.value),
@@ -357,11 +370,13 @@ class SseTab:
             record_meta = {"campaign": uuid.uuid4().hex[:12]}
         game = SseGame(setup)
         rec = game.to_record()
-        rec["meta"] = record_meta
+        # the play timer starts with the game
+        rec["meta"] = playtime.start({**details_meta, **record_meta})
         title = f"Small Star Empires: {', '.join(names)}"
         if self.v_campaign.value:
             title += " (campaign game 1)"
         gid = self.store.create(rec, title=title)
+        self.setup_details.notes.value = ""       # the location stays for the next game
         self.open_game(gid)
         extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
         self.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
@@ -412,6 +427,21 @@ class SseTab:
         self.whatif.add_class("sse-whatif")
         self.final = w.HTML()
         self.final.add_class("sse-final")
+        # the play timer (issue 16), the final screen's play details and exports
+        self.timer = PlayTimer(self.store, "sse-timer")
+        self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
+        self.final_details = DetailsForm("sse-final")
+        save = w.Button(description="Save the play details", icon="save",
+                        layout=w.Layout(width="auto"))
+        save.add_class("sse-final-details-save")
+        save.on_click(self.guarded(lambda _: self._save_final_details()))
+        self.exports = FinalExports(self.store, "sse-final-exports", "small-star-empires",
+                                    self.guarded)
+        self.final_extra = w.VBox([
+            w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"), self.final_details.box,
+            save, self.exports.panel])
+        self.final_extra.add_class("sse-final-extra")
+        self._details_for = None
         self.epic_box = w.VBox()
         self.campaign_box = w.VBox()
         self.campaign_box.add_class("sse-campaign")
@@ -437,7 +467,8 @@ class SseTab:
         # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
         # its message, the board, undo; then the scores, and the rest folded
         self.play_screen = w.VBox([
-            self.turn, self.entry, self.msg, self.board.box, self.final, self.epic_box,
+            self.turn, self.timer.button, self.entry, self.msg, self.board.box, self.final,
+            self.final_extra, self.epic_box,
             self.campaign_box,
             w.HBox([undo, self.damage_btn]), self.undo_box,
             self.scoreboard, self.score_more, self.more, new])
@@ -449,6 +480,8 @@ class SseTab:
         game = SseGame.from_record(rec)
         self.gid, self.game = gid, game
         self.rev = rev                  # the game's revision this page has seen (store.append)
+        self.timer.bind(gid, rec.get("meta"))
+        self._details_for = None
         self.selected = None
         self._pending = None
         self.extra.children = []
@@ -460,6 +493,7 @@ class SseTab:
         if self.gid:
             rec, self.rev = self.store.load_revision(self.gid)
             self.game = SseGame.from_record(rec)
+            self.timer.bind(self.gid, rec.get("meta"))
             self.selected = None
             self._pending = None
             self.refresh()
@@ -473,6 +507,7 @@ class SseTab:
         # at the end the final panel draws the board (once)
         self.board.box.layout.display = "none" if st.finished else ""
         self._refresh_turn()
+        self.timer.show()               # the clock as of now (it does not tick by itself)
         self._refresh_score()
         self._refresh_piece()
         self._refresh_ships()
@@ -907,9 +942,11 @@ class SseTab:
         g = self.game
         self.epic_box.children = []
         self.campaign_box.children = []
+        self.final_extra.layout.display = "none"
         if not g.state.finished:
             self.final.value = ""
             return
+        self._stop_timer()
         try:
             result = g.score()
         except MissingEntry as e:
@@ -921,7 +958,9 @@ class SseTab:
                                          "trade_stations_left": "Trade St. left",
                                          "planets_controlled": "planets controlled",
                                          "largest_territory": "largest territory size"})
-        rec = base64.b64encode(dumps(g.to_record()).encode()).decode()
+        full = g.to_record()
+        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
+        rec = base64.b64encode(dumps(full).encode()).decode()
         csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
         self.final.value = (
             f"<div class='sse-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
@@ -940,6 +979,58 @@ class SseTab:
             + map_svg(g.state.map, g.state, size=26))
         if g.setup.campaign is not None:
             self.campaign_box.children = self._campaign_panel()
+        self.final_extra.layout.display = ""
+        self._fill_final_details()
+        self._refresh_exports()
+
+    # -- play details (issue 16) -----------------------------------------------------------
+    def _gone(self):
+        self.gid, self.game = None, None
+        self.show_setup()
+        self.app.error("Not recorded: this Small Star Empires game was deleted on another page "
+                       "or tab. Start a new game or open a saved one.")
+
+    def _tap_timer(self):
+        try:
+            self.app.say(self.timer.tap())
+        except GameGone:
+            self._gone()
+
+    def _stop_timer(self):
+        """The game is over: the play timer stops (once)."""
+        try:
+            if self.timer.stop():
+                self.timer.show()
+        except GameGone:
+            pass                            # the next entry says so
+        except CompanionError as e:         # busy or read-only file: said, the table shown
+            self.app.error(f"The play timer was not stopped: {e}")
+
+    def _fill_final_details(self):
+        """The final form shows the stored details (once per game: typing is kept)."""
+        if self._details_for == self.gid:
+            return
+        players = list(self.game.setup.players)
+        self.final_details.set_players(players)
+        self.final_details.fill(playtime.details(self.timer.meta, players))
+        self._details_for = self.gid
+
+    def _save_final_details(self):
+        try:
+            self.timer.meta = save_details(self.store, self.gid, self.final_details)
+        except GameGone:
+            self._gone()
+            return
+        self.game.meta = {k: v for k, v in self.timer.meta.items() if k != "title"}
+        self.timer.show()
+        self.app.say("Saved the play details.")
+        self._refresh_exports()
+
+    def _refresh_exports(self):
+        """This play's exports to other loggers (made when their panel is open, again
+        when the game's revision or its details changed)."""
+        d = playtime.details(self.timer.meta, list(self.game.setup.players))
+        self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
 
     # -- campaign ------------------------------------------------------------------------------
     def _campaign(self):
@@ -984,7 +1075,9 @@ class SseTab:
         setup = campaign.next_setup(base)
         game = SseGame(setup)
         rec = game.to_record()
-        rec["meta"] = {"campaign": cid}
+        loc = self.timer.meta.get("location")
+        # the play timer starts with the game; the table's location carries over
+        rec["meta"] = playtime.start({"campaign": cid, **({"location": loc} if loc else {})})
         k = setup["campaign"]["game"]
         gid = self.store.create(rec, title=f"Small Star Empires: {', '.join(setup['players'])} "
                                            f"(campaign game {k})")

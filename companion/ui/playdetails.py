@@ -1,0 +1,434 @@
+"""Play details on the dashboard (issue 16), shared by both games' tabs:
+
+* :class:`PlayTimer`: the one 44 px button in the play screen's status area that
+  shows the play timer (clock and state) and starts, pauses or resumes it on a tap;
+* :class:`DetailsForm`: location, notes and "new player" flags (the setup screen
+  and the final screen);
+* :func:`final_exports`: the final table's BG Stats play file, BoardGameGeek play
+  XML, BG Stats' "create play" link and its QR code;
+* :class:`Progress`: a progress bar with counts for long work (the first History
+  sync after an upgrade).
+
+Widgets and store calls only.  The timer's arithmetic is companion.playtime, the
+details are written with companion.history.set_play_details (the record's ``meta``
+in the store: the record is the only state, so another page or a reload sees the
+same timer), the files come from companion.plays_export.  Every text shown is
+escaped; a refused detail gets a plain message (CompanionError), never a traceback.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import time
+
+import ipywidgets as w
+
+from .. import history, playtime, plays_export
+from ..errors import CompanionError, StoreError
+from ..htmlsafe import escape
+from ..safeio import _BAD_CHAR
+
+#: the longest texts the forms accept (the record's own bounds, companion.playtime)
+MAX_LOCATION = playtime.MAX_LOCATION
+MAX_NOTES = playtime.MAX_NOTES
+#: at most this many progress updates a second reach the page
+PROGRESS_HZ = 10
+
+
+class GameGone(CompanionError):
+    """The game this page shows is no longer in the store (deleted on another page)."""
+
+
+# ---------------------------------------------------------------------------
+# checks
+# ---------------------------------------------------------------------------
+def check_text(what: str, text, limit: int, *, lines: bool = False) -> str:
+    """``text`` stripped, or a CompanionError that says plainly what is wrong:
+    too long, or a control character (the record refuses them: a detail must never
+    make the stored record unreadable).  ``lines``: line breaks and tabs allowed."""
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        raise CompanionError(f"{what}: type text.")
+    text = text.strip()
+    if len(text) > limit:
+        raise CompanionError(f"{what}: too long ({len(text):,} characters, at most "
+                             f"{limit:,}). Shorten it, then save again.")
+    m = _BAD_CHAR.search(text)
+    if m is None and not lines:
+        m = re.search("[\t\n\r]", text)
+    if m is not None:
+        ch = m.group()
+        kind = ("an invalid character (a lone surrogate)" if "\ud800" <= ch <= "\udfff"
+                else "a line break" if ch in "\n\r" else
+                f"a control character (U+{ord(ch):04X})")
+        raise CompanionError(f"{what}: contains {kind} at character {m.start() + 1}; remove "
+                             "it, then save again.")
+    return text
+
+
+# ---------------------------------------------------------------------------
+# the timer button
+# ---------------------------------------------------------------------------
+def timer_label(meta: dict | None, now: float | None = None) -> str:
+    """The button's words: the clock and what a tap does."""
+    s = playtime.state(meta)
+    hms = playtime.clock(meta, now).split(" ", 1)[0]
+    if s == "not started":
+        return "⏱ Start the play timer"
+    if s == "running":
+        return f"⏱ {hms} running · tap to pause"
+    if s == "paused":
+        return f"⏸ {hms} paused · tap to resume"
+    return f"⏱ {hms} played (stopped)"
+
+
+def stored_meta(store, gid: str) -> dict:
+    """The record's meta as stored now (title included)."""
+    try:
+        return dict(store.load(gid).get("meta") or {})
+    except StoreError as e:
+        if "no saved game" in str(e):
+            raise GameGone("This game is no longer in the saved-games file (deleted on "
+                           "another page or tab).") from None
+        raise
+
+
+class PlayTimer:
+    """The play timer of the game a page shows: one button (class ``play-timer``
+    and ``css``), its words the clock and the state.  The timer lives in the
+    record's ``meta`` in the store; the page's copy is :attr:`meta`.
+
+    A tap reads the stored timer first: if another page changed it since this
+    page last saw it, nothing is written and the page shows the stored one (a
+    tap on a stale page must not undo the other page's pause).  Writing the
+    details does not change the game's revision (docs/store.md): an entry on
+    another page is never refused because of a tap here."""
+
+    STATE_CLASSES = {s: "timer-" + s.replace(" ", "-") for s in playtime.STATES}
+
+    def __init__(self, store, css: str):
+        self.store = store
+        self.gid: str | None = None
+        self.meta: dict = {}
+        self.button = w.Button(layout=w.Layout(width="auto", min_height="44px",
+                                               max_width="100%"))
+        self.button.add_class("play-timer")
+        self.button.add_class(css)
+
+    def bind(self, gid: str | None, meta: dict | None) -> None:
+        """Show the timer of game ``gid`` whose stored meta is ``meta``."""
+        self.gid, self.meta = gid, dict(meta or {})
+        self.show()
+
+    def show(self, now: float | None = None) -> None:
+        try:
+            self.button.description = timer_label(self.meta, now)
+        except playtime.TimerError:          # a clock far off: never a traceback
+            self.button.description = "⏱ play timer"
+        s = playtime.state(self.meta)
+        self.button.tooltip = {
+            "not started": "Start the play timer",
+            "running": "Pause the play timer (a pause is not counted)",
+            "paused": "Resume the play timer",
+            "stopped": "The play timer stopped at the final table"}[s]
+        self.button.button_style = "info" if s == "running" else ""
+        for st, cls in self.STATE_CLASSES.items():
+            if st == s and cls not in self.button._dom_classes:
+                self.button.add_class(cls)
+            elif st != s and cls in self.button._dom_classes:
+                self.button.remove_class(cls)
+
+    def sync(self) -> None:
+        """Read the stored timer again (another page may have tapped)."""
+        if self.gid:
+            self.meta = stored_meta(self.store, self.gid)
+            self.show()
+
+    def _write(self, new: dict) -> None:
+        try:
+            history.set_play_details(self.store, self.gid, new)
+        except StoreError as e:
+            if "no saved game" in str(e):
+                raise GameGone("This game is no longer in the saved-games file (deleted on "
+                               "another page or tab).") from None
+            raise
+        self.meta = new
+        self.show()
+
+    def tap(self, now: float | None = None) -> str:
+        """Start, pause or resume; returns what happened in words."""
+        if not self.gid:
+            raise CompanionError("Start or open a game first.")
+        stored = stored_meta(self.store, self.gid)
+        if playtime.timer(stored) != playtime.timer(self.meta):
+            self.meta = stored
+            self.show(now)
+            raise CompanionError(
+                "Not changed: the play timer was changed on another page or tab. It is now "
+                f"{playtime.state(stored)} ({playtime.clock(stored, now).split(' ')[0]}); tap "
+                "again if you still want to change it.")
+        s = playtime.state(stored)
+        if s == "stopped":
+            raise CompanionError(f"The play timer stopped at the final table: "
+                                 f"{playtime.clock(stored).split(' ')[0]} played.")
+        self._write(playtime.toggle(stored, now))
+        hms = playtime.clock(self.meta, now).split(" ")[0]
+        return {"not started": "Play timer started.",
+                "running": f"Play timer paused at {hms}: tap it again to resume.",
+                "paused": f"Play timer resumed at {hms}."}[s]
+
+    def stop(self, now: float | None = None) -> bool:
+        """The final table: stop a running or paused timer (once; writes
+        ``duration_min``).  Returns whether it stopped now."""
+        if not self.gid:
+            return False
+        stored = stored_meta(self.store, self.gid)
+        if playtime.state(stored) not in ("running", "paused"):
+            if playtime.timer(stored) != playtime.timer(self.meta):
+                self.meta = stored
+                self.show(now)
+            return False
+        self._write(playtime.stop(stored, now))
+        return True
+
+
+# ---------------------------------------------------------------------------
+# location, notes, new players
+# ---------------------------------------------------------------------------
+class DetailsForm:
+    """Location, notes and a "new to the game" checkbox per player.  CSS hooks:
+    ``{css}-location``, ``{css}-notes``, ``{css}-new-players`` (and ``new-player``
+    on each checkbox).  :meth:`values` checks what was typed."""
+
+    def __init__(self, css: str):
+        self.css = css
+        self.location = w.Text(description="Location", placeholder="where you play (optional)",
+                               layout=w.Layout(width="340px", max_width="100%"))
+        self.location.add_class(f"{css}-location")
+        self.notes = w.Textarea(description="Notes", placeholder="anything to remember "
+                                "(optional)", rows=2,
+                                layout=w.Layout(width="340px", max_width="100%"))
+        self.notes.add_class(f"{css}-notes")
+        self.new_box = w.HBox()
+        self.new_box.add_class(f"{css}-new-players")
+        self._new: dict[str, w.Checkbox] = {}
+        self.new_label = w.HTML("<div>New to the game:</div>")
+        self.box = w.VBox([self.location, self.notes, self.new_label, self.new_box])
+        self.box.add_class(f"{css}-details")
+        self.box.add_class("play-details-form")
+        self.set_players([])
+
+    def set_players(self, names: list[str]) -> None:
+        """One checkbox per player (ticks kept by name)."""
+        names = list(dict.fromkeys(n for n in names if n))
+        old = self._new
+        self._new = {}
+        for n in names:
+            cb = old.get(n)
+            if cb is None:
+                cb = w.Checkbox(value=False, description=n, indent=False,
+                                layout=w.Layout(width="auto"))
+                cb.add_class("new-player")
+            self._new[n] = cb
+        self.new_box.children = list(self._new.values())
+        shown = "" if names else "none"
+        self.new_label.layout.display = self.new_box.layout.display = shown
+
+    def fill(self, details: dict) -> None:
+        self.location.value = details.get("location") or ""
+        self.notes.value = details.get("notes") or ""
+        new = set(details.get("new_players") or [])
+        for n, cb in self._new.items():
+            cb.value = n in new
+
+    def clear(self) -> None:
+        self.fill({})
+
+    def values(self) -> dict:
+        """``{"location", "notes", "new_players"}`` checked (CompanionError otherwise)."""
+        return {"location": check_text("Location", self.location.value, MAX_LOCATION),
+                "notes": check_text("Notes", self.notes.value, MAX_NOTES, lines=True),
+                "new_players": [n for n, cb in self._new.items() if cb.value]}
+
+    def meta(self, meta: dict | None) -> dict:
+        """``meta`` with the typed details (companion.playtime.with_details)."""
+        return playtime.with_details(meta or {}, **self.values())
+
+
+def save_details(store, gid: str, form: DetailsForm) -> dict:
+    """The final screen's *Save details*: the form's details into the stored meta
+    (the timer as stored is kept).  Returns the stored meta."""
+    values = form.values()                     # refused before anything is read
+    meta = stored_meta(store, gid)
+    new = playtime.with_details(meta, **values)
+    try:
+        history.set_play_details(store, gid, new)
+    except StoreError as e:
+        if "no saved game" in str(e):
+            raise GameGone("This game is no longer in the saved-games file (deleted on "
+                           "another page or tab).") from None
+        raise
+    return new
+
+
+def details_words(details: dict) -> str:
+    """The details as one escaped HTML line (History, final screen)."""
+    parts = []
+    if details.get("duration_min") is not None:
+        d = int(details["duration_min"])
+        txt = f"played {d // 60}:{d % 60:02d} (h:mm)"
+        if details.get("paused_min"):
+            txt += f", {int(details['paused_min'])} min paused"
+        parts.append(escape(txt))
+    elif details.get("timer") in ("running", "paused"):
+        parts.append(escape(f"timer {details['timer']}"))
+    if details.get("location"):
+        parts.append(f"at <b>{escape(details['location'])}</b>")
+    if details.get("new_players"):
+        parts.append("new: " + escape(", ".join(details["new_players"])))
+    html = " · ".join(parts)
+    if details.get("notes"):
+        html += (("<br>" if html else "") + "<span class='play-notes' style='white-space:"
+                 f"pre-wrap'>{escape(details['notes'])}</span>")
+    return html
+
+
+# ---------------------------------------------------------------------------
+# progress
+# ---------------------------------------------------------------------------
+class Progress:
+    """A progress bar with counts (``done/total``), hidden until work starts.
+    Call it as ``progress(done, total)``; at most :data:`PROGRESS_HZ` updates a
+    second reach the page (the last one always)."""
+
+    def __init__(self, css: str, what: str):
+        self.what = what
+        self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="100%"))
+        self.label = w.HTML()
+        self.box = w.VBox([self.label, self.bar], layout=w.Layout(display="none"))
+        self.box.add_class(css)
+        self._last = 0.0
+        self.updates = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        t = time.monotonic()
+        if done not in (0, total) and t - self._last < 1 / PROGRESS_HZ:
+            return
+        self._last = t
+        self.updates += 1
+        total = max(1, int(total))
+        with self.bar.hold_sync():
+            self.bar.max = total
+            self.bar.value = min(int(done), total)
+        self.label.value = (f"<div class='progress-words'>{escape(self.what)}: {done:,} of "
+                            f"{total:,} games ({100 * done // total}%)</div>")
+        self.box.layout.display = ""
+
+    def hide(self) -> None:
+        self.box.layout.display = "none"
+
+
+# ---------------------------------------------------------------------------
+# the final table's exports
+# ---------------------------------------------------------------------------
+def _data_link(data: bytes, filename: str, mime: str, label: str, cls: str) -> str:
+    b64 = base64.b64encode(data).decode()
+    return (f"<a class='{cls} export-link' download='{escape(filename)}' "
+            f"href='data:{mime};base64,{b64}'>{escape(label)}</a>")
+
+
+def final_exports(store, gid: str, *, progress=None, slug: str = "play") -> str:
+    """The final table's exports of one finished game as HTML (every text escaped,
+    everything inline: works offline): BG Stats' play file and BoardGameGeek's play
+    XML as downloads, BG Stats' "create play" link and its QR code."""
+    note = ""
+    try:
+        bgg_ids = plays_export.load_settings()["bgg_ids"]
+    except CompanionError as e:            # a broken settings file: ids left out, said
+        bgg_ids = {}
+        note = f"<div><small>BoardGameGeek ids not used: {escape(str(e))}</small></div>"
+    found = plays_export.plays(store, {gid}, finished_only=True, progress=progress)
+    if not found:
+        return ("<div class='play-exports'><i>This play cannot be exported yet (its final "
+                "scoring is not complete).</i></div>")
+    play = found[0]
+    day = time.strftime("%Y-%m-%d", time.localtime(play["played"]))
+    doc = plays_export.bgstats_document([play], bgg_ids=bgg_ids)
+    bgs = _data_link((json.dumps(doc, indent=1) + "\n").encode(), f"{slug}-{day}.bgsplay",
+                     "application/json", "⬇ BG Stats play file", "export-bgstats")
+    xml = _data_link(plays_export.bgg_xml([play], bgg_ids=bgg_ids).encode(),
+                     f"{slug}-{day}-bgg.xml", "application/xml",
+                     "⬇ BoardGameGeek play (XML)", "export-bgg")
+    link = plays_export.bgstats_play_link(play, bgg_ids=bgg_ids)
+    open_link = (f"<a class='export-bgstats-link export-link' target='_blank' "
+                 f"rel='noopener noreferrer' href='{escape(link)}'>Open in BG Stats "
+                 "(create play)</a>")
+    qr = plays_export.qr_svg(link)
+    if qr is None:
+        qr_html = ("<div class='export-qr-missing'><small>The play is too long for a QR "
+                   "code (long notes?): use the link.</small></div>")
+    else:
+        # segno's SVG holds the QR's paths only (no text of ours): inline, with a viewBox
+        # so that it scales down to a phone's width instead of being cut
+        m = re.match(r'<svg width="(\d+)" height="(\d+)"', qr)
+        if m:
+            qr = qr.replace("<svg ", f'<svg viewBox="0 0 {m.group(1)} {m.group(2)}" ', 1)
+        qr_html = ("<div class='export-qr' title='QR code of the BG Stats create-play link'>"
+                   f"{qr}<div><small>Scan it with the phone that has BG Stats: it opens the "
+                   "same link.</small></div></div>")
+    return ("<div class='play-exports'><h4 style='margin:8px 0 2px'>Send this play to a play "
+            f"logger</h4><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
+
+
+class FinalExports:
+    """The final table's exports, folded: *Send this play to BG Stats or
+    BoardGameGeek* (class ``css``).  They are made when the panel is opened
+    (plays_export reads the derived tables: the first time after an upgrade that
+    derives every stored game, with a progress bar; a page that opens on a
+    finished game never waits for it), and again when the game or its details
+    change while it is open."""
+
+    def __init__(self, store, css: str, slug: str, guarded, log=None):
+        self.store, self.slug, self.log = store, slug, log
+        self.progress = Progress(f"{css}-progress", "Updating the history for the exports")
+        self.html = w.HTML()
+        self.html.add_class(f"{css}-links")
+        self.panel = w.Accordion(children=[w.VBox([self.progress.box, self.html])],
+                                 selected_index=None)
+        self.panel.set_title(0, "Send this play to BG Stats or BoardGameGeek")
+        self.panel.add_class(css)
+        self.panel.add_class("play-exports-panel")
+        self.panel.observe(guarded(lambda _: self.refresh()), "selected_index")
+        self.gid: str | None = None
+        self._want = None               # what the exports should be made of
+        self._made = None               # what they were made of
+
+    def show(self, gid: str, key) -> None:
+        """The final table of game ``gid`` is shown; ``key`` changes whenever what the
+        exports hold may have changed (the game's revision, its details)."""
+        self.gid, self._want = gid, (gid, key)
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.panel.selected_index is None or self.gid is None or self._made == self._want:
+            return
+        made = self._want
+        try:
+            html = final_exports(self.store, self.gid, progress=self.progress, slug=self.slug)
+        except CompanionError as e:
+            made = None                     # tried again at the next refresh
+            html = ("<div class='play-exports'><i>The exports to play loggers are not "
+                    f"available: {escape(str(e))}</i></div>")
+        except Exception as e:              # a bug: the final table stays usable
+            made = None
+            if self.log is not None:
+                import traceback
+                self.log.error("exports failed:\n%s", traceback.format_exc())
+            html = ("<div class='play-exports'><i>The exports to play loggers failed "
+                    f"({escape(type(e).__name__)}: {escape(str(e))}).</i></div>")
+        finally:
+            self.progress.hide()
+        self.html.value = html
+        self._made = made
