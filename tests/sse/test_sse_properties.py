@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalAction
 from companion.sse import SseGame
+from companion.sse.game import OPTIONS
+from companion.sse import hexmap as hm
 from companion.sse.hexmap import EFFECTS, load_named
 from companion.sse.scoring import CATEGORIES
 
@@ -69,37 +71,80 @@ def play(rnd, g: SseGame, steps: int, undo_every: int = 0):
             assert snapshot(g) == before
 
 
+#: S Unexplored Systems, Nordinn Empire: "If you don't have any Cities adjacent to this
+#: system, then choose another player's City and destroy that instead. If you destroy an
+#: adjacent City this way, place put the Nordinn Empire conquest marker on the system."
+#: By default (options.nordinn: any_city) that City may be far away: its system gets no
+#: marker, is uncolonised again and may be colonised again; the book moves no ship.
+
+
+def placements(a: dict) -> tuple[list, list]:
+    """The hexes an action colonises, and the Cities it destroys as (City, Nordinn Empire
+    system) pairs: the move's system, then a Refuelling Station's extra moves."""
+    placed, destroyed = [], []
+    if a.get("do") != "move":
+        return placed, destroyed
+    step = a
+    while step is not None:
+        if step.get("piece"):
+            placed.append(tuple(step["to"]))
+        if step.get("destroy"):
+            destroyed.append((tuple(step["destroy"]), tuple(step["to"])))
+        step = step.get("then")
+    return placed, destroyed
+
+
 def check_invariants(g: SseGame):
     s = g.state
     setup = s.setup
     homes = {ps.home for ps in s.players.values()}
+    # systems whose City a Nordinn Empire destroyed, by the City's owner
+    lost = {p: set() for p in s.players}
+    occupied: dict = {}
+    conquered = set()
     for p, ps in s.players.items():
         board = s.pieces_on_board(p)
         assert ps.cities + board["city"] + ps.paid == setup.cities_for(p)
         assert ps.trade_stations + board["trade_station"] == setup.trade_stations
         assert ps.cities >= 0 and ps.trade_stations >= 0
         assert len(ps.ships) == setup.ships
+    # replay the colonies action by action: a piece goes only on an uncolonised system (no
+    # two colonies on one hex, ever); a destroyed City's system is free again unless it got
+    # the conquest marker
+    for a in g.actions:
+        placed, destroyed = placements(a)
+        for h in placed:
+            assert h not in occupied, f"{h} colonised twice"
+            assert h not in conquered
+            occupied[h] = a["player"]
+        for h, nordinn in destroyed:
+            owner = occupied.pop(h)
+            near = hm.distance(h, nordinn) == 1
+            # your own City only if adjacent; another player's: adjacent with
+            # options.nordinn adjacent_city, any of them by default
+            if owner == a["player"] or setup.option("nordinn") == "adjacent_city":
+                assert near, (h, nordinn, owner)
+            if near:
+                conquered.add(h)
+            lost[owner].add(h)
+    assert set(s.colonies) == set(occupied)
+    assert {h: c.owner for h, c in s.colonies.items()} == occupied
+    for p, ps in s.players.items():
         for sh in ps.ships:
             assert sh.at in s.map
             if sh.at != ps.home and sh.at not in s.blocked:
-                # a ship stands on a system its owner colonised (or one since conquered)
+                # a ship stands on a system its owner colonised, one since conquered, or one
+                # whose City a Nordinn Empire destroyed far away (the ship stays)
                 assert (s.colonies.get(sh.at) is not None and s.colonies[sh.at].owner == p) \
-                    or sh.at in s.conquered
+                    or sh.at in s.conquered or sh.at in lost[p]
     assert sum(ps.received for ps in s.players.values()) == sum(ps.paid for ps in s.players.values())
     for h, c in s.colonies.items():
         kind = s.map[h].kind
         assert kind not in ("homeworld", "wormhole", "black_hole")
         assert h not in homes and h not in s.blocked and h not in s.conquered
-    # each colony came from exactly one action (no two colonies on one hex)
-    placed = []
-    for a in g.actions:
-        if a.get("do") == "move" and a.get("piece"):
-            placed.append(tuple(a["to"]) if not a.get("then") else tuple(a["then"]["to"]))
-            if a.get("then"):
-                placed.append(tuple(a["to"]))
-    destroyed = [tuple(a["destroy"]) for a in g.actions if a.get("destroy")]
-    assert len(placed) == len(set(placed))
-    assert set(s.colonies) == set(placed) - set(destroyed)
+    # "If you destroy an adjacent City this way, place put the Nordinn Empire conquest
+    # marker": a marker exactly where an adjacent City was destroyed
+    assert s.conquered == conquered
 
 
 @st.composite
@@ -117,7 +162,8 @@ def setups(draw):
         if s["type"] == "empty" and rnd.random() < 0.4:
             s["type"] = rnd.choice(["wormhole", "wormhole", "black_hole"])
     return {"players": ["Ann", "Bob", "Cy", "Di"][:n], "map": the_map, "pieces": pieces,
-            "variants": variants}
+            "variants": variants,
+            "options": {k: draw(st.sampled_from(OPTIONS[k])) for k in ("nordinn", "refuel")}}
 
 
 @SETTINGS

@@ -293,16 +293,50 @@ def test_nordinn_empire_destroys_an_own_adjacent_city_first():
     assert st.players["Ann"].ships[0].at == (1, 0)
 
 
-def test_nordinn_empire_destroys_another_players_city_when_none_of_yours():
-    g = game(HOLLANA, ships=2)
+def _none_of_yours(**setup):
+    """Ann's only City (0,1) is not next to (2,0); Bob has a City next to it, (2,1), and a
+    far one, (4,1)."""
+    g = game(HOLLANA, ships=2, **setup)
     move(g, "Ann", (0, 1))                      # not next to (2,0)
     colonise(g, (2, 1), "Bob")
     move(g, "Bob", (4, 1))
-    nord = M("Ann", (2, 0), ship=1, piece=None, reveal={"effect": "nordinn_empire"})
-    assert rule_of(g, {**nord, "destroy": [0, 1]}) == "destroy"   # not adjacent
-    a = g.push(nord)
+    return g
+
+
+NORD = M("Ann", (2, 0), ship=1, piece=None, reveal={"effect": "nordinn_empire"})
+
+
+def test_nordinn_empire_destroys_another_players_city_when_none_of_yours():
+    """The book (S Unexplored Systems, Nordinn Empire): "If you don't have any Cities
+    adjacent to this system, then choose another player's City and destroy that instead.
+    If you destroy an adjacent City this way, place put the Nordinn Empire conquest marker
+    on the system."  Default reading (options.nordinn: any_city): any other player's City,
+    adjacent or not, and the player chooses; the conquest marker only for an adjacent one."""
+    g = _none_of_yours()
+    assert g.nordinn_choices("Ann", (2, 0)) == [(2, 1), (4, 1)]
+    assert rule_of(g, NORD) == "destroy"                          # "choose": two Cities
+    assert rule_of(g, {**NORD, "destroy": [0, 1]}) == "destroy"   # her own far City: never
+    # an adjacent one: destroyed and conquered
+    a = g.push({**NORD, "destroy": [2, 1]})
     assert a["destroy"] == [2, 1]
     assert (2, 1) in g.state.conquered and g.state.players["Bob"].cities == 16 - 2 + 1
+    assert (4, 1) in g.state.colonies and (0, 1) in g.state.colonies
+    # a far one: destroyed, no conquest marker ("If you destroy an adjacent City")
+    g = _none_of_yours()
+    a = g.push({**NORD, "destroy": [4, 1]})
+    assert a["destroy"] == [4, 1] and (4, 1) not in g.state.colonies
+    assert (4, 1) not in g.state.conquered and (2, 1) in g.state.colonies
+    assert g.state.players["Bob"].cities == 16 - 2 + 1
+
+
+def test_nordinn_empire_option_adjacent_city_keeps_to_the_adjacent_one():
+    """options.nordinn: adjacent_city reads "another player's City" as one next to the
+    system: Bob's far City is not a choice and his adjacent one goes without asking."""
+    g = _none_of_yours(options={"nordinn": "adjacent_city"})
+    assert g.nordinn_choices("Ann", (2, 0)) == [(2, 1)]
+    assert rule_of(g, {**NORD, "destroy": [4, 1]}) == "destroy"
+    a = g.push(NORD)
+    assert a["destroy"] == [2, 1] and (2, 1) in g.state.conquered
 
 
 def test_nordinn_choice_among_several():
