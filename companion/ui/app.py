@@ -25,6 +25,7 @@ from ..store import StaleGame, Store, StoreBusy, StoreError, StoreWriteFailed
 from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
+from .playdetails import CSS as DETAILS_CSS
 from .playdetails import DetailsForm, FinalExports, GameGone, PlayTimer, save_details
 from .quiet import Quiet
 from .style import CSS
@@ -112,7 +113,7 @@ class App:
         self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
         self.sse = None
         self.history = None
-        self.root = w.VBox([w.HTML(STYLE + CSS), self.title, self.status, self.tabs])
+        self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS), self.title, self.status, self.tabs])
         self.root.add_class("companion-root")
         self._build_setup()
         self._build_play()

@@ -36,6 +36,21 @@ MAX_NOTES = playtime.MAX_NOTES
 PROGRESS_HZ = 10
 
 
+#: the forms' and the timer's layout on a phone (appended to the dashboard's stylesheet)
+CSS = """<style>
+.companion-root .play-details-form .widget-textarea { max-width: 100%; box-sizing: border-box; }
+.companion-root .play-details-form .widget-textarea textarea { min-height: 64px; }
+.companion-root .play-details-form .new-player { width: auto; margin-right: 14px; }
+.companion-root .play-timer { font-variant-numeric: tabular-nums; }
+.companion-root .play-exports-panel { margin-top: 6px; }
+.companion-root .export-qr svg { background: white; }
+@media (max-width: 600px) {
+  .companion-root .play-details-form .widget-textarea { width: auto !important; flex: 1 1 auto;
+    max-width: calc(100% - 4px); align-self: stretch; }
+}
+</style>"""
+
+
 class GameGone(CompanionError):
     """The game this page shows is no longer in the store (deleted on another page)."""
 
@@ -75,13 +90,14 @@ def timer_label(meta: dict | None, now: float | None = None) -> str:
     """The button's words: the clock and what a tap does."""
     s = playtime.state(meta)
     hms = playtime.clock(meta, now).split(" ", 1)[0]
+    # words only: a phone without an emoji font shows a box for ⏱ / ⏸
     if s == "not started":
-        return "⏱ Start the play timer"
+        return "Start the play timer"
     if s == "running":
-        return f"⏱ {hms} running · tap to pause"
+        return f"Timer {hms} · running · tap to pause"
     if s == "paused":
-        return f"⏸ {hms} paused · tap to resume"
-    return f"⏱ {hms} played (stopped)"
+        return f"Timer {hms} · paused · tap to resume"
+    return f"Timer {hms} · played (stopped)"
 
 
 def stored_meta(store, gid: str) -> dict:
@@ -126,7 +142,7 @@ class PlayTimer:
         try:
             self.button.description = timer_label(self.meta, now)
         except playtime.TimerError:          # a clock far off: never a traceback
-            self.button.description = "⏱ play timer"
+            self.button.description = "Play timer"
         s = playtime.state(self.meta)
         self.button.tooltip = {
             "not started": "Start the play timer",
@@ -378,8 +394,7 @@ def final_exports(store, gid: str, *, progress=None, slug: str = "play") -> str:
         qr_html = ("<div class='export-qr' title='QR code of the BG Stats create-play link'>"
                    f"{qr}<div><small>Scan it with the phone that has BG Stats: it opens the "
                    "same link.</small></div></div>")
-    return ("<div class='play-exports'><h4 style='margin:8px 0 2px'>Send this play to a play "
-            f"logger</h4><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
+    return (f"<div class='play-exports'><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
 
 
 class FinalExports:

@@ -1,0 +1,152 @@
+"""Issue 16 in the real page, on a phone (390x844): an Among the Stars game is
+started with a location, notes and a new player; the play timer in the status
+area is tapped to pause and to resume; after a reload of the page (a fresh
+kernel: the record in the store is the only state) the timer shows the same state
+and clock, and the History tab lists the game with its location and shows its
+notes, all as text.  Every screen is checked for what a hand on a phone hits
+(tests/browser/layout.py) and photographed into tests/artifacts/.
+
+The widget-level tests (both games, the final table's exports, hostile text) are
+tests/test_play_details_ui.py."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_harness import screenshot
+from dashboard_driver import fill_names
+from layout import assert_layout
+
+pytestmark = pytest.mark.browser
+
+WAIT_MS = 30_000
+LOCATION = "Kitchen <b>table</b>"
+NOTES = "Rematch <script>alert(1)</script>\nnext week"
+
+
+def timer(page):
+    return page.locator(".ats-timer")
+
+
+def open_details(page) -> None:
+    """Unfold "Play details" on the setup screen (folded by default)."""
+    if not page.locator(".setup-location").is_visible():
+        page.locator(".setup-details-panel .lm-AccordionPanel-title, "
+                     ".setup-details-panel .jupyter-widget-Collapse-header").first.click()
+    page.locator(".setup-location").wait_for(state="visible")
+
+
+def test_timer_and_details_survive_a_reload_and_reach_history(voila_server, page):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(voila_server.url)
+    page.locator(".start-game").wait_for(state="visible", timeout=60_000)
+    fill_names(page, ["Ana", "Ben"])
+    open_details(page)
+    page.fill(".setup-location input", LOCATION)
+    page.fill(".setup-notes textarea", NOTES)
+    page.locator(".setup-new-players .new-player", has_text="Ben").locator("input").check()
+    assert_layout(page, "phone: setup with the play details open")
+    screenshot(page, "play-details-1-setup")
+
+    # ------------------------------------------------ start: the timer runs
+    page.click(".start-game")
+    page.locator(".scoreboard tr.score-row").first.wait_for(state="visible")
+    expect(timer(page)).to_contain_text("running", timeout=WAIT_MS)
+    box = timer(page).bounding_box()
+    assert box["height"] >= 44 and box["x"] + box["width"] <= 390
+    # in the status area: under the turn line, above the entry, in the first screen
+    turn = page.locator(".turn-info").bounding_box()
+    entry = page.locator(".turn-entry").bounding_box()
+    assert turn["y"] < box["y"] < entry["y"] and box["y"] + box["height"] < 844
+    assert_layout(page, "phone: play screen with the timer")
+    screenshot(page, "play-details-2-running")
+
+    # ------------------------------------------------ a tap pauses, a tap resumes
+    timer(page).click()
+    expect(timer(page)).to_contain_text("paused", timeout=WAIT_MS)
+    expect(page.locator(".entry-message")).to_contain_text("Play timer paused")
+    timer(page).click()
+    expect(timer(page)).to_contain_text("running", timeout=WAIT_MS)
+    timer(page).click()
+    expect(timer(page)).to_contain_text("paused", timeout=WAIT_MS)
+    paused_text = timer(page).inner_text()
+    screenshot(page, "play-details-3-paused")
+
+    # ------------------------------------------------ reload: a fresh kernel, same timer
+    page.reload()
+    page.locator(".scoreboard tr.score-row").first.wait_for(state="visible", timeout=60_000)
+    expect(timer(page)).to_have_text(paused_text, timeout=WAIT_MS)   # paused: the clock stands
+    timer(page).click()                              # and it resumes from there
+    expect(timer(page)).to_contain_text("running", timeout=WAIT_MS)
+    screenshot(page, "play-details-4-after-reload")
+
+    # ------------------------------------------------ History: location and notes, as text
+    page.locator(".lm-TabBar-tab", has_text="History").click()
+    page.locator(".history-games select").wait_for(state="visible", timeout=WAIT_MS)
+    option = page.locator(".history-games select option").first
+    expect(option).to_contain_text(f"at {LOCATION}")
+    page.fill(".history-filter input", "kitchen")
+    expect(page.locator(".history-games select option")).to_have_count(1)
+    page.click(".history-open")
+    details = page.locator(".history-details")
+    details.wait_for(state="visible", timeout=WAIT_MS)
+    text = details.inner_text()
+    assert LOCATION in text and "Rematch <script>alert(1)</script>" in text
+    assert "next week" in text and "new: Ben" in text and "timer running" in text
+    # the hostile parts are only text: no element came from them
+    assert details.locator("script").count() == 0
+    assert details.locator("b").all_inner_texts() == [LOCATION]
+    assert_layout(page, "phone: History with the game opened")
+    screenshot(page, "play-details-5-history")
+    expect(page.locator(".companion-status .status-error")).to_have_count(0)
+
+
+def test_final_table_details_and_exports_on_a_phone(voila_server, page):
+    """A finished game: the timer stopped, the details form filled from the record,
+    and the folded exports (BG Stats file, BGG XML, create-play link, QR code)."""
+    import base64
+    import json
+    import time
+
+    from companion import Game, playtime
+    from companion.store import Store
+
+    g = Game({"players": ["Dora", "Eli"]})
+    while not g.state.finished:
+        for p in g.waiting_in_order():
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    rec = g.to_record()
+    rec["meta"] = playtime.with_details(playtime.start({}, now=time.time() - 42 * 60),
+                                        location=LOCATION, new_players=["Eli"])
+    store = Store(path=voila_server.home / "games.sqlite")
+    try:
+        store.create(rec, title="final")
+    finally:
+        store.close()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(voila_server.url)
+    page.locator(".final-winner").wait_for(state="visible", timeout=60_000)
+    expect(timer(page)).to_contain_text("0:42:", timeout=WAIT_MS)
+    expect(timer(page)).to_contain_text("stopped")
+    expect(page.locator(".final-location input")).to_have_value(LOCATION)
+    page.fill(".final-notes textarea", "Close game")
+    page.click(".final-details-save")
+    expect(page.locator(".final-message")).to_contain_text("Saved the play details")
+    page.locator(".final-exports .lm-AccordionPanel-title, "
+                 ".final-exports .jupyter-widget-Collapse-header").first.click()
+    bgs = page.locator("a.export-bgstats")
+    bgs.wait_for(state="visible", timeout=WAIT_MS)
+    doc = json.loads(base64.b64decode(bgs.get_attribute("href").split("base64,", 1)[1]))
+    play = doc["plays"][0]
+    assert play["durationMin"] == 42 and "Close game" in play["comments"]
+    assert doc["locations"][0]["name"] == LOCATION
+    assert bgs.get_attribute("download").endswith(".bgsplay")
+    expect(page.locator("a.export-bgg")).to_be_visible()
+    link = page.locator("a.export-bgstats-link").get_attribute("href")
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    qr = page.locator(".export-qr svg").bounding_box()
+    assert qr["width"] >= 100 and qr["x"] + qr["width"] <= 390
+    page.locator(".export-qr").scroll_into_view_if_needed()
+    assert_layout(page, "phone: final table with the play details and exports")
+    screenshot(page, "play-details-6-final")
+    expect(page.locator(".companion-status .status-error")).to_have_count(0)
