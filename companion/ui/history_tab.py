@@ -372,7 +372,7 @@ class HistoryTab:
                                + shown.head(MAX_ROWS).to_html(border=0, classes="history-table",
                                                               na_rep="", index=index)
                                + "</div>"
-                               + data_link(csv, f"{name.replace(' ', '-').replace(':', '')}.csv",
+                               + data_link(csv, f"{name.replace(PEOPLE_PREFIX, 'people-').replace(' ', '-')}.csv",
                                            "text/csv", "Export this table (CSV)",
                                            "history-csv export-link")
                                + chart)
