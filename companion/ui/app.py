@@ -619,6 +619,7 @@ class App:
         g = self.game
         st = g.state
         self._refresh_info()
+        self.timer.over = st.finished
         self.timer.show()               # the clock as of now (it does not tick by itself)
         self._refresh_objectives()
         self._refresh_scoreboard()

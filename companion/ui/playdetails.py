@@ -42,6 +42,9 @@ CSS = """<style>
 .companion-root .play-details-form .widget-textarea textarea { min-height: 64px; }
 .companion-root .play-details-form .new-player { width: auto; margin-right: 14px; }
 .companion-root .play-timer { font-variant-numeric: tabular-nums; }
+.companion-root .play-timer.compact { flex: 0 0 auto; padding: 0 10px; margin-left: 6px; }
+.companion-root .timer-row { flex-wrap: nowrap !important; align-items: center; }
+.companion-root .timer-row > .sse-turn { flex: 1 1 auto; min-width: 0; }
 .companion-root .play-exports-panel { margin-top: 6px; }
 .companion-root .export-qr svg { background: white; }
 @media (max-width: 600px) {
@@ -86,10 +89,14 @@ def check_text(what: str, text, limit: int, *, lines: bool = False) -> str:
 # ---------------------------------------------------------------------------
 # the timer button
 # ---------------------------------------------------------------------------
-def timer_label(meta: dict | None, now: float | None = None) -> str:
-    """The button's words: the clock and what a tap does."""
+def timer_label(meta: dict | None, now: float | None = None, *, compact: bool = False) -> str:
+    """The button's words: the clock and what a tap does (``compact``: the clock
+    and the state only, for a button beside the turn line)."""
     s = playtime.state(meta)
     hms = playtime.clock(meta, now).split(" ", 1)[0]
+    if compact:
+        return {"not started": "Start timer", "running": f"{hms} running",
+                "paused": f"{hms} paused", "stopped": f"{hms} played"}[s]
     # words only: a phone without an emoji font shows a box for ⏱ / ⏸
     if s == "not started":
         return "Start the play timer"
@@ -124,14 +131,20 @@ class PlayTimer:
 
     STATE_CLASSES = {s: "timer-" + s.replace(" ", "-") for s in playtime.STATES}
 
-    def __init__(self, store, css: str):
+    def __init__(self, store, css: str, *, compact: bool = False):
         self.store = store
+        self.compact = compact
+        #: the game is over (set by the page before :meth:`show`): a timer never
+        #: started is not offered any more
+        self.over = False
         self.gid: str | None = None
         self.meta: dict = {}
         self.button = w.Button(layout=w.Layout(width="auto", min_height="44px",
                                                max_width="100%"))
         self.button.add_class("play-timer")
         self.button.add_class(css)
+        if compact:
+            self.button.add_class("compact")
 
     def bind(self, gid: str | None, meta: dict | None) -> None:
         """Show the timer of game ``gid`` whose stored meta is ``meta``."""
@@ -140,14 +153,15 @@ class PlayTimer:
 
     def show(self, now: float | None = None) -> None:
         try:
-            self.button.description = timer_label(self.meta, now)
+            self.button.description = timer_label(self.meta, now, compact=self.compact)
         except playtime.TimerError:          # a clock far off: never a traceback
             self.button.description = "Play timer"
         s = playtime.state(self.meta)
+        self.button.layout.display = "none" if self.over and s == "not started" else ""
         self.button.tooltip = {
             "not started": "Start the play timer",
-            "running": "Pause the play timer (a pause is not counted)",
-            "paused": "Resume the play timer",
+            "running": "Play timer: tap to pause (a pause is not counted)",
+            "paused": "Play timer: tap to resume",
             "stopped": "The play timer stopped at the final table"}[s]
         self.button.button_style = "info" if s == "running" else ""
         for st, cls in self.STATE_CLASSES.items():
@@ -186,6 +200,8 @@ class PlayTimer:
                 f"{playtime.state(stored)} ({playtime.clock(stored, now).split(' ')[0]}); tap "
                 "again if you still want to change it.")
         s = playtime.state(stored)
+        if s == "not started" and self.over:
+            raise CompanionError("The game is over: a play timer can no longer be started.")
         if s == "stopped":
             raise CompanionError(f"The play timer stopped at the final table: "
                                  f"{playtime.clock(stored).split(' ')[0]} played.")

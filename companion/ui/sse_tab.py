@@ -378,6 +378,7 @@ class SseTab:
         gid = self.store.create(rec, title=title)
         self.setup_details.notes.value = ""       # the location stays for the next game
         self.open_game(gid)
+        self._to_top()
         extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
         self.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
 
@@ -385,6 +386,7 @@ class SseTab:
         if not self.saved.value:
             raise CompanionError("Choose a saved game first.")
         self.open_game(self.saved.value)
+        self._to_top()
         self.app.say("Small Star Empires: game resumed.")
 
     # ================================================================== play
@@ -428,7 +430,8 @@ class SseTab:
         self.final = w.HTML()
         self.final.add_class("sse-final")
         # the play timer (issue 16), the final screen's play details and exports
-        self.timer = PlayTimer(self.store, "sse-timer")
+        # compact, beside the turn line: the entry and the board stay on the first screen
+        self.timer = PlayTimer(self.store, "sse-timer", compact=True)
         self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
         self.final_details = DetailsForm("sse-final")
         save = w.Button(description="Save the play details", icon="save",
@@ -441,6 +444,8 @@ class SseTab:
             w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"), self.final_details.box,
             save, self.exports.panel])
         self.final_extra.add_class("sse-final-extra")
+        self.timer_row = w.HBox([self.turn, self.timer.button])
+        self.timer_row.add_class("timer-row")
         self._details_for = None
         self.epic_box = w.VBox()
         self.campaign_box = w.VBox()
@@ -467,7 +472,7 @@ class SseTab:
         # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
         # its message, the board, undo; then the scores, and the rest folded
         self.play_screen = w.VBox([
-            self.turn, self.timer.button, self.entry, self.msg, self.board.box, self.final,
+            self.timer_row, self.entry, self.msg, self.board.box, self.final,
             self.final_extra, self.epic_box,
             self.campaign_box,
             w.HBox([undo, self.damage_btn]), self.undo_box,
@@ -489,6 +494,12 @@ class SseTab:
         self.body.children = [self.play_screen]
         self.refresh()
 
+    def _to_top(self):
+        """From the setup screen to the play screen: the page may still be scrolled as far
+        as the Start button was; focusing the timer (beside the turn line, the play
+        screen's first row) brings the top row back into view."""
+        self.timer.button.focus()
+
     def _reload(self):
         if self.gid:
             rec, self.rev = self.store.load_revision(self.gid)
@@ -507,6 +518,7 @@ class SseTab:
         # at the end the final panel draws the board (once)
         self.board.box.layout.display = "none" if st.finished else ""
         self._refresh_turn()
+        self.timer.over = st.finished
         self.timer.show()               # the clock as of now (it does not tick by itself)
         self._refresh_score()
         self._refresh_piece()
