@@ -41,7 +41,13 @@ VARIANTS = ("damaged_ships", "unexplored", "open_borders")
 #: refuel: "move the ship in this system into an adjacent uncolonized system and
 #:   colonize that system" -- "uncolonised": an Unexplored System is uncolonised too
 #:   (it is revealed and applied as usual); "explored": only an explored system.
-OPTIONS = {"nordinn": ("any_city", "adjacent_city"), "refuel": ("uncolonised", "explored")}
+#: pieces: "book": ships 2-4 ("each player starts with 2-4 ships", S Setup) and the mode's
+#:   Cities and Trade Stations (S Components: 16 and 4 per player; Campaign Mode's table;
+#:   epic mode: the record's, from the book's epic tables), anything else is refused;
+#:   "custom": any ships from 1 to 12 and any Cities and Trade Stations (house and test
+#:   setups; :meth:`SseSetup.off_book` says how they differ from the book).
+OPTIONS = {"nordinn": ("any_city", "adjacent_city"), "refuel": ("uncolonised", "explored"),
+           "pieces": ("book", "custom")}
 #: S Setup: "each player starts with 2-4 ships of his color on his Homeworld System"
 BOOK_SHIPS = (2, 4)
 MODES = ("standard", "epic")
@@ -206,7 +212,8 @@ class SseSetup:
         ships = pieces.get("ships")
         if not _whole(ships, 1, 12):
             raise RecordError("setup.pieces.ships: how many ships each player starts with (a whole "
-                              "number; the book says 2 to 4 depending on the number of players)")
+                              "number; the book says 2 to 4 depending on the number of players, "
+                              "a custom setup 1 to 12)")
         if mode == "epic":
             if not all(k in pieces for k in ("cities", "trade_stations")):
                 raise RecordError("epic mode: give setup.pieces.cities and trade_stations "
@@ -232,9 +239,14 @@ class SseSetup:
         if not isinstance(colours, dict) or not all(p in players and isinstance(c, str)
                                                     and len(c) < 40 for p, c in colours.items()):
             raise RecordError("setup.colours must map player names to colours")
-        return cls(players, the_map, ships, cities, ts, dict(variants), mode,
-                   list(table) if table is not None else None, campaign, dict(colours),
-                   dict(pieces), dict(options))
+        setup = cls(players, the_map, ships, cities, ts, dict(variants), mode,
+                    list(table) if table is not None else None, campaign, dict(colours),
+                    dict(pieces), dict(options))
+        off = setup.off_book()
+        if off and setup.option("pieces") == "book":
+            raise RecordError("setup.pieces: " + "; ".join(off) + ". For a custom setup set "
+                              "setup.options.pieces to \"custom\"")
+        return setup
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"players": list(self.players), "map": self.map.to_dict(),
@@ -259,22 +271,29 @@ class SseSetup:
         return self.options.get(name, OPTIONS[name][0])
 
     def off_book(self) -> list[str]:
-        """How the pieces differ from the book's (custom and test setups are accepted):
-        ships outside "2-4" (S Setup); Cities and Trade Stations other than the mode's
-        (S Components: 16 and 4 per player; Campaign Mode's table)."""
-        out = []
+        """How the pieces differ from the book's (refused unless ``options.pieces`` is
+        ``custom``): ships outside "2-4" (S Setup); Cities and Trade Stations other than the
+        mode's (S Components: 16 and 4 per player; Campaign Mode's table).  Epic mode takes
+        its pieces from the record (the book's epic tables, up to 5 ships): never off."""
+        out: list[str] = []
+        if self.mode == "epic":
+            return out
         lo, hi = BOOK_SHIPS
         if not lo <= self.ships <= hi:
-            out.append(f"{self.ships} ship(s) per player: the book says 2-4 (\"each player "
-                       "starts with 2-4 ships\")")
-        if self.mode != "epic":
-            n = len(self.players)
-            want = CAMPAIGN_PIECES[n] if self.campaign is not None else (
-                BOX["cities"], BOX["trade_stations"])
-            if (self.cities, self.trade_stations) != tuple(want):
-                what = "Campaign Mode" if self.campaign is not None else "the box"
-                out.append(f"{self.cities} Cities and {self.trade_stations} Trade Stations per "
-                           f"player: {what} gives {want[0]} and {want[1]}")
+            out.append(f"{self.ships} ship{'s' if self.ships != 1 else ''} per player, the book "
+                       f"says {lo}-{hi} (S Setup: \"each player starts with {lo}-{hi} ships\")")
+        n = len(self.players)
+        if self.campaign is not None:
+            want = CAMPAIGN_PIECES[n]
+            where = (f"Campaign Mode gives {want[0]} and {want[1]} (\"{n} Players - {want[0]} "
+                     f"Cities and {want[1]} Trade Stations\")")
+        else:
+            want = (BOX["cities"], BOX["trade_stations"])
+            where = (f"the box gives {want[0]} and {want[1]} (S Components: \"{BOX['ships']} "
+                     f"Ships, {want[0]} Cities and {want[1]} Trade Stations per player\")")
+        if (self.cities, self.trade_stations) != tuple(want):
+            out.append(f"{self.cities} Cities and {self.trade_stations} Trade Stations per "
+                       f"player, {where}")
         return out
 
     def cities_for(self, player: str) -> int:

@@ -18,7 +18,7 @@ from .quiet import Quiet
 from .. import playtime
 from ..errors import CompanionError, MissingEntry
 from ..sse import hexmap as hm
-from ..sse.game import FORMAT, PIECE_NAMES, SseGame
+from ..sse.game import BOOK_SHIPS, FORMAT, PIECE_NAMES, SseGame, SseSetup
 from ..sse.hexmap import EFFECT_NAMES, EFFECTS, HexMap, System
 from ..sse.record import dumps
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
@@ -224,9 +224,16 @@ class SseTab:
         self.map_pick.observe(self.guarded(lambda _: self._preview()), "value")
         self.map_note = w.HTML()
         self.map_preview = w.HTML()
-        self.ships = w.Dropdown(options=[("choose…", None)] + [(str(n), n) for n in range(1, 7)],
+        # the book's 2 to 4 ships (S Setup); 1 to 6 with custom pieces or in epic mode
+        # (_ship_choices)
+        self.ships = w.Dropdown(options=[("choose…", None)]
+                                + [(str(n), n) for n in range(BOOK_SHIPS[0], BOOK_SHIPS[1] + 1)],
                                 value=None, description="Ships each")
         self.ships.add_class("sse-ships")
+        self.custom_pieces = w.Checkbox(description="Custom pieces, not the book's (1 to 6 "
+                                        "ships, any Cities and Trade Stations)")
+        self.custom_pieces.add_class("sse-custom-pieces")
+        self.custom_pieces.observe(lambda _: self._ship_choices(), "value")
         self.cities = w.BoundedIntText(value=16, min=0, max=200, description="Cities")
         self.trade = w.BoundedIntText(value=4, min=0, max=200, description="Trade St.")
         self.v_damaged = w.Checkbox(description="Damaged ships (expansion effects)")
@@ -264,6 +271,7 @@ class SseTab:
         self.options = w.Accordion(children=[w.VBox([
             w.HBox([self.cities, self.trade]),
             w.HTML("<div><small>The box holds 16 Cities and 4 Trade Stations per player.</small></div>"),
+            self.custom_pieces,
             self.v_damaged, self.v_unexplored, self.v_open, self.v_epic,
             self.epic_table])], selected_index=None)
         self.options.set_title(0, "Pieces and variants")
@@ -296,6 +304,31 @@ class SseTab:
         self.epic_table.layout.display = "" if self.v_epic.value else "none"
         self.campaign_note.layout.display = "" if self.v_campaign.value else "none"
         self.cities.disabled = self.trade.disabled = self.v_campaign.value
+        self._ship_choices()
+
+    def _ship_choices(self):
+        """Ships per player: the book's 2 to 4 ("each player starts with 2-4 ships"); 1 to 6
+        with *Custom pieces* or in epic mode (the book's epic tables give more)."""
+        lo, hi = BOOK_SHIPS
+        wide = self.custom_pieces.value or self.v_epic.value
+        values = list(range(1, 7) if wide else range(lo, hi + 1))
+        if [v for _, v in self.ships.options][1:] == values:
+            return
+        keep = self.ships.value if self.ships.value in values else None
+        self.ships.options = [("choose…", None)] + [(str(n), n) for n in values]
+        self.ships.value = keep
+
+    def _pieces_option(self, setup: dict) -> dict:
+        """``setup`` with ``options.pieces: custom`` when its pieces are not the book's and
+        *Custom pieces* is ticked; not ticked, such a setup is refused and the message says
+        how it differs (the engine's SseSetup.off_book)."""
+        off = SseSetup.from_dict({**setup, "options": {"pieces": "custom"}}).off_book()
+        if not off:
+            return setup
+        if not self.custom_pieces.value:
+            raise CompanionError("Not the book's pieces: " + "; ".join(off) + ". To play with "
+                                 "them, tick 'Custom pieces' under Pieces and variants.")
+        return {**setup, "options": {"pieces": "custom"}}
 
     def _refresh_maps(self, keep: str | None = None):
         names = list(hm.available_maps())
@@ -368,6 +401,7 @@ class SseTab:
             setup["pieces"] = {"ships": self.ships.value}      # the book's campaign table
             setup["campaign"] = {"wins": {}, "game": 1}
             record_meta = {"campaign": uuid.uuid4().hex[:12]}
+        setup = self._pieces_option(setup)
         game = SseGame(setup)
         rec = game.to_record()
         # the play timer starts with the game

@@ -253,13 +253,19 @@ def test_editor_unexplored_tile_final_table_and_campaign(voila_server, page):
     # ---------------------------------------------- a campaign game on the saved map
     page.fill(".sse-name-1 input", "Ann")
     page.fill(".sse-name-2 input", "Bob")
+    # one ship each on this tiny map is not the book's 2-4: 'Custom pieces' (folded under
+    # Pieces and variants) is ticked first, and the ships choice then offers 1
+    page.locator(".sse-options .jupyter-widget-Collapse-header, "
+                 ".sse-options .lm-AccordionPanel-title").first.click()
+    page.locator(".sse-custom-pieces input").wait_for(state="visible")
+    page.locator(".sse-custom-pieces input").check()
     page.select_option(".sse-ships select", label="1")
     page.select_option(".sse-map select", value="our table")
     page.locator(".sse-variant-campaign input").check()
     page.click(".sse-start")
     expect(page.locator(".companion-status")).to_contain_text("new game on 'our table'")
     g = SseGame({"players": PLAYERS, "map": saved, "pieces": {"ships": 1},
-                 "campaign": {"wins": {}, "game": 1}})
+                 "options": {"pieces": "custom"}, "campaign": {"wins": {}, "game": 1}})
     settle(page, g)
     assert expected(g)["rows"]["Ann"]["cities"] == "14"          # the book's campaign table
 
@@ -287,6 +293,7 @@ def test_editor_unexplored_tile_final_table_and_campaign(voila_server, page):
     expect(page.locator(".companion-status")).to_contain_text("Campaign game 2")
     winner = result.winners[0]
     g2 = SseGame({"players": PLAYERS, "map": saved, "pieces": {"ships": 1},
+                  "options": {"pieces": "custom"},
                   "campaign": {"wins": {p: int(p in result.winners) for p in PLAYERS}, "game": 2}})
     settle(page, g2)
     assert expected(g2)["rows"][winner]["cities"] == "13"

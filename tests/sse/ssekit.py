@@ -48,7 +48,23 @@ def game(text: str, players=("Ann", "Bob"), ships: int = 1, **setup) -> SseGame:
     m = grid(text)
     pieces = {"ships": ships}
     pieces.update(setup.pop("pieces", {}))
-    return SseGame({"players": list(players), "map": m.to_dict(), "pieces": pieces, **setup})
+    return SseGame(book_or_custom({"players": list(players), "map": m.to_dict(),
+                                   "pieces": pieces, **setup}))
+
+
+def book_or_custom(setup: dict) -> dict:
+    """``setup`` with ``options.pieces: custom`` only when its pieces are off the book
+    (the tiny test setups: 1 ship, a few Cities), so a setup on the book is tested as
+    the book's and the others test what they test.  An explicit ``options.pieces`` is
+    kept."""
+    from companion.sse.game import SseSetup
+    opts = dict(setup.get("options") or {})
+    if "pieces" in opts:
+        return setup
+    probe = SseSetup.from_dict({**setup, "options": {**opts, "pieces": "custom"}})
+    if probe.off_book():
+        return {**setup, "options": {**opts, "pieces": "custom"}}
+    return setup
 
 
 def move(g: SseGame, player: str, to, piece="city", ship: int = 0, **extra) -> dict:

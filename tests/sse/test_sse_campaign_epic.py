@@ -35,7 +35,8 @@ def test_campaign_pieces_follow_the_book_per_player_count():
 
 def test_a_campaign_of_several_games():
     c = Campaign(["Ann", "Bob"])
-    base = {"players": ["Ann", "Bob"], "pieces": {"ships": 1}}
+    # one ship on a tiny map: a custom setup (the book's ships are 2-4)
+    base = {"players": ["Ann", "Bob"], "pieces": {"ships": 1}, "options": {"pieces": "custom"}}
     # Ann wins games 1, 2, 4, 5, 6; Bob wins game 3
     plan = ["Ann", "Ann", "Bob", "Ann", "Ann", "Ann"]
     for k, winner in enumerate(plan, 1):
@@ -64,14 +65,15 @@ def test_a_campaign_of_several_games():
 def test_a_shared_victory_puts_a_city_on_each_pile():
     c = Campaign(["Ann", "Bob"])
     setup = c.next_setup({"players": ["Ann", "Bob"], "pieces": {"ships": 1},
-                          "map": tiny("P2", "P2")})
+                          "options": {"pieces": "custom"}, "map": tiny("P2", "P2")})
     c.add(play_tiny(setup))
     assert c.wins() == {"Ann": 1, "Bob": 1}
 
 
 def test_campaign_refuses_games_that_do_not_continue_it():
     c = Campaign(["Ann", "Bob"])
-    base = {"players": ["Ann", "Bob"], "pieces": {"ships": 1}, "map": tiny("P3", "P1")}
+    base = {"players": ["Ann", "Bob"], "pieces": {"ships": 1}, "options": {"pieces": "custom"},
+            "map": tiny("P3", "P1")}
     c.add(play_tiny(c.next_setup(base)))
     wrong = dict(base, campaign={"wins": {"Ann": 0, "Bob": 0}, "game": 2})
     with pytest.raises(CampaignError, match="win piles"):

@@ -89,7 +89,8 @@ def test_legal_moves_with_a_piece_agree_with_check(seed, steps, open_borders, un
                  "pieces": {"ships": 2, "cities": rnd.randint(1, 6),
                             "trade_stations": rnd.randint(0, 3)},
                  "variants": {"open_borders": open_borders, "unexplored": unexplored,
-                              "damaged_ships": damaged}})
+                              "damaged_ships": damaged},
+                 "options": {"pieces": "custom"}})          # a few pieces: runs out sooner
     while not g.state.finished and len(g.actions) < steps:
         p = g.current
         if damaged and rnd.random() < 0.15:
@@ -137,6 +138,8 @@ def start(tab, text: str, ships: int = 1, cities: int = 16, trade: int = 4, **va
     tab.show_setup()
     tab.map_pick.value = "piece-test"
     tab.names[0].value, tab.names[1].value = "Ann", "Bob"
+    # 1 ship or a few pieces: not the book's (2-4 ships, 16 Cities and 4 Trade Stations)
+    tab.custom_pieces.value = not (2 <= ships <= 4 and (cities, trade) == (16, 4))
     tab.ships.value = ships
     tab.cities.value, tab.trade.value = cities, trade
     for k, v in variants.items():

@@ -13,6 +13,8 @@ from companion.sse import hexmap as hm
 from companion.sse.hexmap import EFFECTS, load_named
 from companion.sse.scoring import CATEGORIES
 
+from ssekit import book_or_custom
+
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -161,9 +163,12 @@ def setups(draw):
     for s in the_map["systems"]:            # wormholes and black holes on some empty systems
         if s["type"] == "empty" and rnd.random() < 0.4:
             s["type"] = rnd.choice(["wormhole", "wormhole", "black_hole"])
-    return {"players": ["Ann", "Bob", "Cy", "Di"][:n], "map": the_map, "pieces": pieces,
-            "variants": variants,
-            "options": {k: draw(st.sampled_from(OPTIONS[k])) for k in ("nordinn", "refuel")}}
+    # 1 ship and a few pieces are custom setups (options.pieces: custom), 2-4 ships and the
+    # box's pieces the book's
+    return book_or_custom({
+        "players": ["Ann", "Bob", "Cy", "Di"][:n], "map": the_map, "pieces": pieces,
+        "variants": variants,
+        "options": {k: draw(st.sampled_from(OPTIONS[k])) for k in ("nordinn", "refuel")}})
 
 
 @SETTINGS
@@ -227,3 +232,4 @@ def test_undo_all_the_way_equals_a_fresh_game(rnd):
     while g.actions:
         g.pop()
     assert snapshot(g) == fresh
+

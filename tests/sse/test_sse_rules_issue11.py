@@ -18,7 +18,7 @@ from ssekit import colonise, game, move, rule_of
 
 NORDINN_WORDS = ("If you don't have any Cities adjacent to this system, then choose another "
                  "player's City and destroy that instead. If you destroy an adjacent City this "
-                 "way, place the conquest marker")
+                 "way, place put the Nordinn Empire conquest marker on the system.")
 
 # Ann's homeworld (0,0); the unexplored tile (2,0); Bob's Cities at (4,1) (far) and (2,1)
 # (next to (2,0)) in the second test
@@ -170,19 +170,95 @@ def test_unknown_options_and_values_are_refused():
     assert again.setup.option("nordinn") == "adjacent_city"
 
 
-def test_pieces_off_the_book_are_reported():
-    """S Setup: "each player starts with 2-4 ships of his color on his Homeworld System";
-    S Components: "4 Ships, 16 Cities and 4 Trade Stations per player"; Campaign Mode:
-    "2 Players - 14 Cities and 4 Trade Stations".  Custom and test setups stay accepted,
-    and say how they differ from the book."""
-    assert BOOK_SHIPS == (2, 4)
-    assert game("H1 E H2", ships=3).setup.off_book() == []
-    assert "2-4" in game("H1 E H2", ships=1).setup.off_book()[0]
-    off = game("H1 E H2", ships=2, pieces={"cities": 3, "trade_stations": 1}).setup.off_book()
-    assert off and "the box gives 16 and 4" in off[0]
-    camp = game("H1 E H2", ships=2, campaign={"wins": {}, "game": 1})
-    assert camp.setup.cities == 14 and camp.setup.trade_stations == 4
-    assert camp.setup.off_book() == []
+SHIPS_WORDS = ("Depending on the number of players, each player starts with 2-4 ships of his "
+               "color on his Homeworld System.")                               # S Setup
+BOX_WORDS = "96 Plastic Components (4 Ships, 16 Cities and 4 Trade Stations per player)"
+CAMPAIGN_WORDS = ("2 Players - 14 Cities and 4 Trade Stations",                # Campaign Mode
+                  "3 Players - 12 Cities and 3 Trade Stations",
+                  "4 Players - 10 Cities and 2 Trade Stations")
+
+
+def setup_of(players=("Ann", "Bob"), **kw) -> dict:
+    return {"players": list(players), "map": f"basic-{len(players)}p", **kw}
+
+
+def test_pieces_follow_the_book_by_default():
+    """S Setup: "each player starts with 2-4 ships"; S Components: "4 Ships, 16 Cities and 4
+    Trade Stations per player"; Campaign Mode: "2 Players - 14 Cities and 4 Trade Stations"
+    (3 players 12 and 3, 4 players 10 and 2).  options.pieces: "book" (the default)
+    accepts exactly these and refuses anything else, saying what the book says and how to
+    allow a custom setup."""
+    assert OPTIONS["pieces"] == ("book", "custom") and BOOK_SHIPS == (2, 4)
+    for n in (2, 3, 4):
+        names = ("Ann", "Bob", "Cy", "Di")[:n]
+        for ships in (2, 3, 4):
+            g = SseGame(setup_of(names, pieces={"ships": ships}))
+            assert g.setup.option("pieces") == "book" and g.setup.off_book() == []
+            assert "options" not in g.to_record()["setup"]      # nothing to say
+            assert (g.setup.cities, g.setup.trade_stations) == (16, 4)
+        SseGame(setup_of(names, pieces={"ships": 2, "cities": 16, "trade_stations": 4}))
+        camp = SseGame(setup_of(names, pieces={"ships": 3}, campaign={"wins": {}, "game": 1}))
+        want = {2: (14, 4), 3: (12, 3), 4: (10, 2)}[n]
+        assert (camp.setup.cities, camp.setup.trade_stations) == want
+        assert f"{n} Players - {want[0]} Cities and {want[1]} Trade Stations" in CAMPAIGN_WORDS
+
+
+@pytest.mark.parametrize("pieces,campaign,words", [
+    ({"ships": 1}, None, '"each player starts with 2-4 ships"'),
+    ({"ships": 5}, None, '"each player starts with 2-4 ships"'),
+    ({"ships": 12}, None, '"each player starts with 2-4 ships"'),
+    ({"ships": 3, "cities": 20}, None,
+     '"4 Ships, 16 Cities and 4 Trade Stations per player"'),
+    ({"ships": 3, "trade_stations": 0}, None,
+     '"4 Ships, 16 Cities and 4 Trade Stations per player"'),
+    ({"ships": 3, "cities": 16, "trade_stations": 4}, {"wins": {}, "game": 1},
+     '"2 Players - 14 Cities and 4 Trade Stations"'),
+])
+def test_pieces_off_the_book_are_refused_unless_custom(pieces, campaign, words):
+    setup = setup_of(pieces=pieces, **({"campaign": campaign} if campaign else {}))
+    with pytest.raises(RecordError) as e:
+        SseGame(setup)
+    msg = str(e.value)
+    assert words in msg and 'setup.options.pieces to "custom"' in msg and "\n" not in msg
+    g = SseGame({**setup, "options": {"pieces": "custom"}})     # a house or test setup
+    assert g.setup.option("pieces") == "custom" and g.setup.off_book()
+    assert words in " ".join(g.setup.off_book())
+    again = SseGame.from_record(json.loads(json.dumps(g.to_record())))
+    assert again.setup.option("pieces") == "custom"
+
+
+def test_epic_mode_takes_its_pieces_from_the_record():
+    """Epic Game Mode: the book lists components per player for each epic setup (up to 5
+    ships, 32 Cities, 8 Trade Stations); the record gives them and they are not checked."""
+    g = SseGame(setup_of(mode="epic", pieces={"ships": 5, "cities": 24, "trade_stations": 6}))
+    assert g.setup.off_book() == [] and g.setup.option("pieces") == "book"
+
+
+def test_pieces_off_the_book_command_line(tmp_path, run_cli):
+    """``check`` and ``score`` refuse an off-book record with exit 2 and one line; with
+    options.pieces custom the same record is fine (exit 0)."""
+    g = SseGame(setup_of(pieces={"ships": 1}, options={"pieces": "custom"}))
+    g.push({"player": "Ann", "ship": 0, "to": list(g.legal_moves("Ann", 0)[0].to),
+            "piece": "city"})
+    rec = g.to_record()
+    good = tmp_path / "custom.json"
+    good.write_text(json.dumps(rec), encoding="utf-8")
+    for cmd in ("check", "score"):
+        out = run_cli(cmd, good)
+        assert out.returncode == 0, out.stderr
+    del rec["setup"]["options"]
+    bad = tmp_path / "off-book.json"
+    bad.write_text(json.dumps(rec), encoding="utf-8")
+    for cmd in ("check", "score"):
+        out = run_cli(cmd, bad)
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.count("\n") == 1 and out.stderr.startswith("error: ")
+        assert '"each player starts with 2-4 ships"' in out.stderr
+        assert 'setup.options.pieces to "custom"' in out.stderr
+    rec["setup"]["options"] = {"pieces": "bookish"}
+    bad.write_text(json.dumps(rec), encoding="utf-8")
+    out = run_cli("check", bad)
+    assert out.returncode == 2 and "setup.options.pieces is one of book, custom" in out.stderr
 
 
 def test_nordinn_choices_query_follows_the_option():
@@ -193,3 +269,4 @@ def test_nordinn_choices_query_follows_the_option():
     g2 = _far_city_game(options={"nordinn": "adjacent_city"})
     assert g2.nordinn_choices("Ann", [2, 0]) == []
     assert json.dumps(g.to_record(), sort_keys=True) == before
+

@@ -354,7 +354,7 @@ def test_nordinn_choice_among_several():
 
 
 def test_known_tiles_on_the_map_reveal_themselves():
-    m = {"players": ["Ann", "Bob"], "pieces": {"ships": 1},
+    m = {"players": ["Ann", "Bob"], "pieces": {"ships": 1}, "options": {"pieces": "custom"},
          "map": {"systems": [{"at": [0, 0], "type": "homeworld", "home": 1},
                              {"at": [1, 0], "type": "unexplored", "effect": "planetary", "planets": 2},
                              {"at": [2, 0], "type": "homeworld", "home": 2}]}}

@@ -93,9 +93,11 @@ def test_tab_plays_stores_and_finishes(tab):
     tab.names[0].value, tab.names[1].value = "Ann", "Bob"
     with pytest.raises(CompanionError, match="ships"):
         tab.start_game()
+    tab.custom_pieces.value = True             # a short game: 1 ship, 2 Cities
     tab.ships.value = 1
     tab.cities.value, tab.trade.value = 2, 0
     tab.start_game()
+    assert tab.game.setup.option("pieces") == "custom"
     g = tab.game
     rng = random.Random(2)
     while not g.state.finished:
@@ -148,9 +150,9 @@ def _descendants(widget):
 
 def test_every_setup_control_is_on_the_setup_screen(tab):
     shown = {id(x) for x in _descendants(tab.setup_screen)}
-    for ctl in (*tab.names, tab.map_pick, tab.ships, tab.cities, tab.trade, tab.v_damaged,
-                tab.v_unexplored, tab.v_open, tab.v_epic, tab.epic_table, tab.v_campaign,
-                tab.campaign_note, tab.start_btn, tab.saved):
+    for ctl in (*tab.names, tab.map_pick, tab.ships, tab.custom_pieces, tab.cities, tab.trade,
+                tab.v_damaged, tab.v_unexplored, tab.v_open, tab.v_epic, tab.epic_table,
+                tab.v_campaign, tab.campaign_note, tab.start_btn, tab.saved):
         assert id(ctl) in shown, ctl
 
 
@@ -161,6 +163,7 @@ def test_tab_campaign_next_games(tab):
     tab.show_setup()
     tab.map_pick.value = "tiny"
     tab.names[0].value, tab.names[1].value = "Ann", "Bob"
+    tab.custom_pieces.value = True             # 1 ship on a tiny map
     tab.ships.value = 1
     tab.v_campaign.value = True
     tab.start_game()
