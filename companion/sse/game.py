@@ -443,7 +443,7 @@ class State:
 class Move:
     """A legal destination of one ship (what :meth:`SseGame.legal_moves` returns)."""
     to: Hex
-    via: str                        # line | wormhole
+    via: str                        # line | wormhole (refuel: refuel_choices)
     kind: str                       # colonise | explore | repair
     pieces: tuple[str, ...]         # pieces that may colonise it ( () for a repair)
     direction: str | None = None
@@ -1037,6 +1037,45 @@ class SseGame:
         destroyed."""
         st = state if state is not None else self.state
         return self._nordinn_choices(st, player, as_hex(at, "'at'"))[0]
+
+    def refuel_choices(self, player: str, at, *, ship: int | None = None,
+                       state: State | None = None) -> list[Move]:
+        """Where a ship on a Refuelling Station at ``at`` may go on (``then.to``), under the
+        game's ``options.refuel`` (a query, for the entry form).  "You may then move the
+        ship in this system into an adjacent uncolonized system and colonize that system":
+        each :class:`Move` (``via`` "refuel") is a system next to ``at`` with the pieces
+        that may colonise it; kind ``explore`` is an Unexplored System (``uncolonised``,
+        the default: a City, its tile revealed as it is entered), never offered with
+        ``explored``.
+
+        ``ship``: the state after ``player``'s ship number ``ship`` has moved to ``at`` and
+        revealed the Refuelling Station there (its City placed, any Open Borders payment
+        made); an illegal move gives [].  ``state``: a state in which the ship already
+        stands at ``at`` (e.g. :meth:`trial`'s, for a Refuelling Station reached by another
+        one).  Neither: the current state."""
+        at = as_hex(at, "'at'")
+        if state is None and ship is not None:
+            try:
+                state = self.trial({"player": player, "ship": ship, "to": list(at),
+                                    "reveal": {"effect": "refuelling_station"}})
+            except IllegalAction:
+                return []
+        st = state if state is not None else self.state
+        ps = st.players[player]
+        if ship is not None and 0 <= ship < len(ps.ships):
+            sh = ps.ships[ship]
+        else:
+            sh = next((s for s in ps.ships if s.at == at), Ship(-1, at))
+        out = []
+        for n in sorted(st.map.neighbours(at)):
+            try:
+                kind, pieces = self._end(st, ps, sh, n, paying=0)
+            except IllegalAction:
+                continue
+            if kind == "colonise" or (kind == "explore"
+                                      and st.setup.option("refuel") == "uncolonised"):
+                out.append(Move(n, "refuel", kind, pieces, system=st.map.get(n)))
+        return out
 
     @staticmethod
     def _nordinn_choices(st: State, player: str, at: Hex) -> tuple[list, list]:

@@ -19,11 +19,12 @@ from .. import playtime
 from ..errors import CompanionError, MissingEntry
 from ..sse import hexmap as hm
 from ..sse.game import BOOK_SHIPS, FORMAT, PIECE_NAMES, SseGame, SseSetup
-from ..sse.hexmap import EFFECT_NAMES, EFFECTS, HexMap, System
+from ..sse.hexmap import EFFECT_NAMES, HexMap, System
 from ..sse.record import dumps
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
 from ..store import StaleGame, StoreBusy, StoreWriteFailed
+from .sse_reveal import reveal_form
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
 #: the smallest hex on a narrow screen: 44 px tall, a touch target (issue 15)
@@ -75,10 +76,18 @@ def describe(a: dict) -> str:
         text += f", colonised with a {PIECE_NAMES[a['piece']]}"
     elif not a.get("reveal"):
         text += ", repaired at home"
-    if a.get("then"):
-        text += f", then to {a['then']['to']} ({PIECE_NAMES[a['then']['piece']]})"
     if a.get("destroy"):
         text += f", destroyed the City at {a['destroy']}"
+    step = a.get("then")
+    while step:                 # a Refuelling Station's extra move (into another tile too)
+        text += f", then to {step['to']}"
+        if step.get("reveal"):
+            text += f", revealed {EFFECT_NAMES[step['reveal']['effect']]}"
+        if step.get("piece"):
+            text += f" ({PIECE_NAMES[step['piece']]})"
+        if step.get("destroy"):
+            text += f", destroyed the City at {step['destroy']}"
+        step = step.get("then")
     if a.get("pay"):
         text += ", paid " + ", ".join(f"a City to {p['to']}" for p in a["pay"])
     return text
@@ -824,59 +833,20 @@ class SseTab:
             self._ask_reveal(action)
 
     def _ask_reveal(self, action):
+        """The tile's form (companion/ui/sse_reveal.py): the Nordinn Empire's Cities and the
+        Refuelling Station's extra moves are the engine's (nordinn_choices, refuel_choices),
+        under the game's setup.options; it asks only when there is a choice."""
         self._pending = action
-        eff = w.Dropdown(options=[("what does the tile show?", None)]
-                         + [(EFFECT_NAMES[e], e) for e in EFFECTS], description="Tile")
-        eff.add_class("sse-reveal")
-        planets = w.Dropdown(options=[("1", 1), ("2", 2), ("3", 3)], value=1, description="Planets")
-        planets.add_class("sse-reveal-planets")
-        g = self.game
         to = tuple(action["to"])
-        around = [n for n in hm.neighbours(to) if n in g.state.colonies
-                  and g.state.colonies[n].piece == "city"]
-        destroy = w.Dropdown(options=[(f"{g.state.colonies[n].owner}'s City at [{n[0]}, {n[1]}]", n)
-                                      for n in around], description="Destroy")
-        destroy.add_class("sse-destroy")
-        then_to = w.Dropdown(options=[("stay", None)] + [(f"[{n[0]}, {n[1]}]", n)
-                                                         for n in g.state.map.neighbours(to)],
-                             description="Then to")
-        then_to.add_class("sse-then")
-        then_piece = w.ToggleButtons(options=[("City", "city"), ("Trade Station", "trade_station")],
-                                     value="city", description="with")
+        self.reveal = form = reveal_form(self.game, action, guard=self.guarded)
         ok = w.Button(description="Confirm", button_style="success", icon="check")
         ok.add_class("sse-confirm")
         cancel = w.Button(description="Cancel")
-
-        def visible(_=None):
-            e = eff.value
-            planets.layout.display = "" if e == "planetary" else "none"
-            destroy.layout.display = "" if e == "nordinn_empire" and around else "none"
-            then_to.layout.display = then_piece.layout.display = "" if e == "refuelling_station" else "none"
-        eff.observe(visible, "value")
-        visible()
-
-        def confirm(_):
-            if eff.value is None:
-                raise CompanionError("Turn the tile face-up and choose what it shows.")
-            a = dict(self._pending)
-            a["reveal"] = {"effect": eff.value}
-            if eff.value == "planetary":
-                a["reveal"]["planets"] = planets.value
-            if eff.value not in ("asteroid_field", "nordinn_empire"):
-                a["piece"] = "city"
-            if eff.value == "nordinn_empire" and around and destroy.value is not None:
-                own = [n for n in around if g.state.colonies[n].owner == a["player"]]
-                if len(own or around) > 1:
-                    a["destroy"] = list(destroy.value)
-            if eff.value == "refuelling_station" and then_to.value is not None:
-                a["then"] = {"to": list(then_to.value), "piece": then_piece.value}
-            self._push(a)
-        ok.on_click(self.guarded(confirm))
+        ok.on_click(self.guarded(lambda _: self._push(form.action())))
         cancel.on_click(self.guarded(lambda _: self._cancel()))
         self.extra.children = [w.HTML(f"<b>{escape(action['player'])} explores [{to[0]}, {to[1]}]:</b> "
                                       "turn the tile face-up and enter it (colonised with a City)."),
-                               eff, planets, destroy, w.HBox([then_to, then_piece]),
-                               w.HBox([ok, cancel])]
+                               *form.children, w.HBox([ok, cancel])]
 
     def _cancel(self):
         self._pending = None

@@ -233,3 +233,39 @@ def test_undo_all_the_way_equals_a_fresh_game(rnd):
         g.pop()
     assert snapshot(g) == fresh
 
+
+@SETTINGS
+@given(setup=setups(), rnd=st.randoms(use_true_random=False))
+def test_the_entry_forms_queries_agree_with_check(setup, rnd):
+    """nordinn_choices and refuel_choices (what the entry form offers) are exactly what
+    check accepts, under every options.nordinn / options.refuel, and change nothing."""
+    setup = {**setup, "variants": {**setup["variants"], "unexplored": True}}
+    g = SseGame(setup)
+    play(rnd, g, steps=rnd.randint(0, 40))
+    if g.state.finished:
+        return
+    p = g.current
+    before = snapshot(g)
+    cities = [h for h, c in g.state.colonies.items() if c.piece == "city"]
+    for i in range(g.setup.ships):
+        for m in g.legal_moves(p, i):
+            if m.kind != "explore":
+                continue
+            a = {"player": p, "ship": i, "to": list(m.to)}
+            nord = {**a, "reveal": {"effect": "nordinn_empire"}}
+            choices = g.nordinn_choices(p, m.to)
+            assert {h for h in cities if g.is_legal({**nord, "destroy": list(h)})} == set(choices)
+            assert g.is_legal(nord) == (len(choices) <= 1)
+            ref = {**a, "reveal": {"effect": "refuelling_station"}}
+            offered = {(r.to, piece) for r in g.refuel_choices(p, m.to, ship=i)
+                       for piece in r.pieces}
+            legal = set()
+            for h in g.state.map.neighbours(m.to):
+                for piece in ("city", "trade_station"):
+                    then = {"to": list(h), "piece": piece}
+                    if g.state.unexplored(h):
+                        then["reveal"] = {"effect": "planetary", "planets": 1}
+                    if g.is_legal({**ref, "then": then}):
+                        legal.add((h, piece))
+            assert offered == legal, (m.to, offered ^ legal)
+    assert snapshot(g) == before

@@ -270,3 +270,53 @@ def test_nordinn_choices_query_follows_the_option():
     assert g2.nordinn_choices("Ann", [2, 0]) == []
     assert json.dumps(g.to_record(), sort_keys=True) == before
 
+
+# ------------------------------------------------------------- refuel_choices (the form's query)
+REFUEL_MAP = "H1 U U E H2\nE P1 E E E"
+
+
+def _then(to, piece="city", **kw):
+    return M("Ann", (1, 0), piece=None, reveal={"effect": "refuelling_station"},
+             then={"to": list(to), **({"piece": piece} if piece else {}), **kw})
+
+
+@pytest.mark.parametrize("reading", ["uncolonised", "explored"])
+def test_refuel_choices_are_what_check_accepts(reading):
+    """REFUEL_WORDS: "an adjacent uncolonized system".  The query lists, for a ship
+    revealing a Refuelling Station at (1,0), each system it may go on to and the pieces
+    that may colonise it; an Unexplored System only under the default reading.  Each
+    listed (system, piece) is legal, nothing else is."""
+    g = game(REFUEL_MAP, options={"refuel": reading})
+    before = json.dumps(g.to_record(), sort_keys=True)
+    moves = {m.to: m for m in g.refuel_choices("Ann", (1, 0), ship=0)}
+    want = {(0, 1): ("city", "trade_station"), (1, 1): ("city", "trade_station")}
+    if reading == "uncolonised":
+        want[(2, 0)] = ("city",)
+    assert {h: m.pieces for h, m in moves.items()} == want
+    assert all(m.via == "refuel" for m in moves.values())
+    assert [h for h, m in moves.items() if m.kind == "explore"] == (
+        [(2, 0)] if reading == "uncolonised" else [])
+    for h in g.state.map.neighbours((1, 0)):
+        for piece in ("city", "trade_station"):
+            extra = {"reveal": {"effect": "planetary", "planets": 1}} if h == (2, 0) else {}
+            legal = g.is_legal(_then(h, piece, **extra))
+            assert legal == (h in want and piece in want[h]), (h, piece)
+    assert json.dumps(g.to_record(), sort_keys=True) == before          # a query
+
+
+def test_refuel_choices_after_paying_to_pass():
+    """With Open Borders the move onto the Refuelling Station may pay Cities to pass: the
+    query answers for the state after that move (ship=), so a player whose last City went
+    on the Refuelling Station is offered Trade Stations only, and no Unexplored System."""
+    g = game("H1 P1 U U H2\nE E E E E", ships=2, pieces={"cities": 3, "trade_stations": 1},
+             variants={"open_borders": True})
+    move(g, "Ann", (0, 1), ship=1)                 # Ann: 2 Cities left
+    move(g, "Bob", (1, 0))                         # Bob's system between Ann and (2,0)
+    moves = {m.to: m.pieces for m in g.refuel_choices("Ann", (2, 0), ship=0)}
+    assert moves == {(1, 1): ("trade_station",), (2, 1): ("trade_station",)}
+    act = M("Ann", (2, 0), piece=None, reveal={"effect": "refuelling_station"},
+            then={"to": [2, 1], "piece": "trade_station"})
+    assert g.is_legal(act)
+    assert rule_of(g, {**act, "then": {"to": [2, 1], "piece": "city"}}) == "no-pieces"
+    # an illegal move onto the tile has no choices
+    assert g.refuel_choices("Bob", (2, 0), ship=0) == []
