@@ -150,3 +150,37 @@ def test_final_table_details_and_exports_on_a_phone(voila_server, page):
     assert_layout(page, "phone: final table with the play details and exports")
     screenshot(page, "play-details-6-final")
     expect(page.locator(".companion-status .status-error")).to_have_count(0)
+
+
+def test_first_history_sync_shows_a_progress_bar_with_counts(voila_server, page):
+    """Games stored but never derived (as after an upgrade): opening History shows the
+    bar with counts while the sync runs (widget messages stream during the callback),
+    then the list, and the bar is hidden."""
+    from companion.store import Store
+    from test_history import records
+
+    recs = records()
+    store = Store(path=voila_server.home / "games.sqlite")
+    try:
+        for i in range(240):
+            store.create(recs["S1" if i % 2 else "G1"], title=f"old game {i}")
+    finally:
+        store.close()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(voila_server.url)
+    page.locator(".companion-title").wait_for(state="visible", timeout=60_000)
+    page.locator(".lm-TabBar-tab", has_text="History").click()
+    words = page.locator(".history-progress .progress-words")
+    words.wait_for(state="visible", timeout=WAIT_MS)
+    text = words.inner_text()
+    assert "Updating the history:" in text and "of 240 games" in text, text
+    # the counts move while the sync runs (not only one message at the end)
+    page.wait_for_function(
+        """() => { const el = document.querySelector('.history-progress .progress-words');
+                   const m = el && el.textContent.match(/: ([0-9,]+) of 240/);
+                   return m && +m[1].replace(',', '') > 0 && +m[1].replace(',', '') < 240; }""",
+        timeout=WAIT_MS, polling="raf")
+    screenshot(page, "play-details-7-history-progress")
+    page.locator(".history-games select").wait_for(state="visible", timeout=60_000)
+    expect(page.locator(".history-games select option")).to_have_count(240, timeout=60_000)
+    expect(page.locator(".history-progress")).to_be_hidden()
