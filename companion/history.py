@@ -287,9 +287,16 @@ def _details_row(gid: str, meta: dict, players: list[str] | None, explanation: s
             json.dumps(roles))
 
 
-def set_play_details(store: Store, gid: str, meta: dict) -> dict:
+_ANY = object()
+
+
+def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -> dict:
     """Store a game's play details: ``meta`` is the record's meta as the page keeps
     it (built with companion.playtime: start/pause/resume/stop, with_details).
+    With ``expect_timer`` (the timer the page last saw, ``playtime.timer(meta)``, None
+    for none), the write is refused with :class:`StaleGame` when the stored timer is
+    another one: two pages tapping the timer at once never both get through (the
+    comparison and the write are one transaction).
     Only the detail keys are written (timer, duration_min, location, notes,
     new_players, expansions); the rest of the stored meta (title, campaign...) is
     kept.  The game is not replayed: g_details is written in the same
@@ -305,6 +312,11 @@ def set_play_details(store: Store, gid: str, meta: dict) -> dict:
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
         stored = _json_or(row[0], {})
+        if expect_timer is not _ANY:
+            from .playtime import timer
+            if timer(stored) != expect_timer:
+                from .errors import StaleGame
+                raise StaleGame("the play timer was changed on another page or tab")
         for k in keys:
             if k in meta and meta[k] is not None:
                 stored[k] = meta[k]

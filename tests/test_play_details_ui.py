@@ -112,6 +112,28 @@ def test_the_timer_starts_with_the_game_and_a_tap_pauses_and_resumes_across_page
     assert store.revision(gid) == app2.rev == 0
 
 
+def test_two_taps_at_once_never_both_get_through(store, monkeypatch):
+    """The read of the stored timer and the write are one compare-and-set: a page
+    whose read came just before another page's write is refused at the write."""
+    app = App(store)
+    start_ats(app)
+    gid = app.gid
+    app2 = App(store)
+    seen = stored_meta(store, gid)                  # both pages read "running" ...
+    app2.timer.button.click()                        # ... page 2 writes "paused" first
+    assert playtime.state(stored_meta(store, gid)) == "paused"
+    after_page2 = stored_meta(store, gid)
+    import companion.ui.playdetails as pd
+    monkeypatch.setattr(pd, "stored_meta", lambda _s, _g: seen)   # page 1's earlier read
+    app.timer.button.click()
+    assert "changed on another page" in status(app)
+    assert stored_meta(store, gid) == after_page2    # page 2's pause kept, nothing else
+    with pytest.raises(Exception, match="changed on another page"):
+        history.set_play_details(store, gid, playtime.pause(seen),
+                                 expect_timer=playtime.timer(seen))
+    assert stored_meta(store, gid) == after_page2
+
+
 def test_a_pause_is_not_counted(store):
     app = App(store)
     start_ats(app)

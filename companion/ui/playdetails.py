@@ -25,7 +25,7 @@ import time
 import ipywidgets as w
 
 from .. import history, playtime, plays_export
-from ..errors import CompanionError, StoreError
+from ..errors import CompanionError, StaleGame, StoreError
 from ..htmlsafe import escape
 from ..safeio import _BAD_CHAR
 
@@ -176,9 +176,17 @@ class PlayTimer:
             self.meta = stored_meta(self.store, self.gid)
             self.show()
 
-    def _write(self, new: dict) -> None:
+    def _write(self, new: dict, base: dict) -> None:
+        """Store ``new``, made from the stored meta ``base``: refused when another page
+        changed the timer since ``base`` was read."""
         try:
-            history.set_play_details(self.store, self.gid, new)
+            history.set_play_details(self.store, self.gid, new,
+                                     expect_timer=playtime.timer(base))
+        except StaleGame:
+            self.sync()
+            raise CompanionError(
+                "Not changed: the play timer was changed on another page or tab. It is now "
+                f"{playtime.state(self.meta)}; tap again if you still want to change it.") from None
         except StoreError as e:
             if "no saved game" in str(e):
                 raise GameGone("This game is no longer in the saved-games file (deleted on "
@@ -205,7 +213,7 @@ class PlayTimer:
         if s == "stopped":
             raise CompanionError(f"The play timer stopped at the final table: "
                                  f"{playtime.clock(stored).split(' ')[0]} played.")
-        self._write(playtime.toggle(stored, now))
+        self._write(playtime.toggle(stored, now), stored)
         hms = playtime.clock(self.meta, now).split(" ")[0]
         return {"not started": "Play timer started.",
                 "running": f"Play timer paused at {hms}: tap it again to resume.",
@@ -222,7 +230,7 @@ class PlayTimer:
                 self.meta = stored
                 self.show(now)
             return False
-        self._write(playtime.stop(stored, now))
+        self._write(playtime.stop(stored, now), stored)
         return True
 
 
