@@ -141,6 +141,47 @@ def _add_revision(conn: sqlite3.Connection) -> None:
         raise
 
 
+def _sse_pieces_custom(conn: sqlite3.Connection) -> None:
+    """Small Star Empires games saved before ``setup.options.pieces`` (when any ship
+    and piece count was accepted) are marked ``custom`` so they still resume
+    (companion.sse.game.legacy_setup); their History rows are derived again."""
+    from .sse.game import legacy_setup
+    history = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                           "AND name='g_results'").fetchone() is not None
+    for gid, text in conn.execute("SELECT id, setup FROM games WHERE format LIKE "
+                                  "'small-star-empires%'").fetchall():
+        try:
+            new = legacy_setup(json.loads(text))
+        except (ValueError, RecursionError):
+            continue                        # unreadable: reported when it is opened
+        if new is not None:
+            conn.execute("UPDATE games SET setup=? WHERE id=?", (json.dumps(new), gid))
+            if history:
+                conn.execute("UPDATE g_results SET derived_at = 0 WHERE game_id=?", (gid,))
+
+
+#: one-off data steps, run once per file in one transaction each and remembered in
+#: the table ``store_steps`` (added by presence: older companions ignore it)
+DATA_STEPS = {"sse-pieces-custom": _sse_pieces_custom}
+
+
+def _data_steps(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS store_steps (name TEXT PRIMARY KEY, done REAL)")
+    done = {r[0] for r in conn.execute("SELECT name FROM store_steps")}
+    for name, step in DATA_STEPS.items():
+        if name in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            step(conn)
+            conn.execute("INSERT OR IGNORE INTO store_steps(name, done) VALUES (?, ?)",
+                         (name, time.time()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+
 class _NotADatabase(Exception):
     """Internal: the file is not a (healthy) SQLite database; it may be moved aside."""
 
@@ -264,6 +305,7 @@ class Store:
             conn.executescript(SCHEMA)
             _migrate(conn)
             _add_revision(conn)
+            _data_steps(conn)
         except BaseException as e:
             if conn is not None:
                 conn.close()

@@ -14,7 +14,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import IllegalAction, RecordError
+from ..errors import CompanionError, IllegalAction, RecordError
 from . import hexmap as hm
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex, label
 
@@ -318,6 +318,31 @@ class SseSetup:
 # ---------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------
+
+
+def legacy_setup(setup: Any) -> dict | None:
+    """A setup saved before ``options.pieces`` existed (every piece count was accepted
+    then): when it is refused only because its pieces are off the book, the same setup
+    marked ``options.pieces = "custom"``, as it was played; otherwise None.  Used once
+    per saved-games file (companion.store), so a game saved then still resumes."""
+    if not isinstance(setup, dict) or "pieces" in (setup.get("options") or {}):
+        return None
+    if not isinstance(setup.get("options", {}), dict):
+        return None
+    try:
+        SseSetup.from_dict(setup)
+        return None                       # accepted as it is
+    except RecordError:
+        pass
+    new = copy.deepcopy(setup)
+    new["options"] = {**(setup.get("options") or {}), "pieces": "custom"}
+    try:
+        SseSetup.from_dict(new)
+    except (RecordError, CompanionError):
+        return None                       # refused for another reason: left as it is
+    return new
+
+
 @dataclass
 class Ship:
     id: int

@@ -320,3 +320,42 @@ def test_refuel_choices_after_paying_to_pass():
     assert rule_of(g, {**act, "then": {"to": [2, 1], "piece": "city"}}) == "no-pieces"
     # an illegal move onto the tile has no choices
     assert g.refuel_choices("Bob", (2, 0), ship=0) == []
+
+
+def test_a_game_saved_before_the_pieces_option_still_resumes(tmp_path):
+    """Before options.pieces existed the dashboard offered 1 to 6 ships and every piece
+    count was accepted.  A saved-games file of that time is upgraded once when it is
+    opened: an SSE game refused only for its pieces is marked ``custom`` (as it was
+    played), a game on the book is left byte for byte, and History derives it again."""
+    import sqlite3
+
+    from companion import history
+    from companion.sse.game import FORMAT as SSE_FORMAT
+    from companion.store import Store
+
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    old = game("H1 E E E H2", ships=1).to_record()
+    old["setup"]["options"].pop("pieces")              # written as the old companion did
+    assert "options.pieces" in str(pytest.raises(RecordError, SseGame.from_record, old).value)
+    on_book = game("H1 E E E H2", ships=3).to_record()
+    gid_old, gid_book = store.create(old), store.create(on_book)
+    history.sync(store)
+    assert store._conn.execute("SELECT error FROM g_results WHERE game_id=?",
+                               (gid_old,)).fetchone()[0]          # flagged: does not replay
+    book_setup = store._conn.execute("SELECT setup FROM games WHERE id=?",
+                                     (gid_book,)).fetchone()[0]
+    store.close()
+    with sqlite3.connect(path) as conn:                 # the file as an older companion left it
+        conn.execute("DROP TABLE store_steps")
+    store = Store(path)
+    rec = store.load(gid_old)
+    assert rec["format"] == SSE_FORMAT
+    assert rec["setup"]["options"]["pieces"] == "custom"
+    assert SseGame.from_record(rec).setup.ships == 1
+    assert store._conn.execute("SELECT setup FROM games WHERE id=?",
+                               (gid_book,)).fetchone()[0] == book_setup
+    history.sync(store)
+    assert store._conn.execute("SELECT error FROM g_results WHERE game_id=?",
+                               (gid_old,)).fetchone()[0] is None
+    store.close()
