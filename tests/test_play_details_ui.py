@@ -6,7 +6,7 @@ final table), location / notes / new players on the setup and final screens
 the final table's exports to other play loggers (read back with
 companion.plays_export), and the History tab's first-sync progress bar, search,
 sort and people statistics.  The browser test is
-tests/browser/test_play_details_ui.py.
+tests/browser/test_browser_play_details.py.
 
 The games are the fixture games of tests/test_history.py (fixture cards only)."""
 from __future__ import annotations
