@@ -164,6 +164,14 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
     app.refresh()
     assert "final-table" in " ".join(v for _, v in all_markup())
     assert raw_markup() == []
+    # the final screen's play details (saved) and the exports to other play loggers
+    app.final_details.location.value = EVIL_NAME
+    app.final_details.notes.value = EVIL_QUOTE + " <script>alert(9)</script>"
+    app._save_final_details()
+    assert store.load(app.gid)["meta"]["location"] == EVIL_NAME
+    app.exports.panel.selected_index = 0
+    assert "bgstats" in app.exports.html.value.lower()
+    assert raw_markup() == []
     # the History tab, with the hostile game opened
     app.tabs.selected_index = 2
     hist = app.history
@@ -174,6 +182,11 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
         except Exception:                            # nothing selected: the list is enough
             pass
     assert raw_markup() == []
+    for table in [o for o in hist.stat.options if str(o).startswith("people: ")]:
+        hist.stat.value = table                      # people statistics: tables and charts
+        assert raw_markup() == [], table
+        if table == "people: head-to-head":
+            assert escape(EVIL_NAME) in " ".join(v for _, v in all_markup())
 
 
 def test_small_star_empires_screens_with_hostile_names_and_colours(store, tmp_path):
