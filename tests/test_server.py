@@ -140,7 +140,15 @@ def _websocket_touch(port: int, kid: str, cookie: str) -> None:
                 break
         ws.close()
 
-    asyncio.run(go())
+    in_own_thread(asyncio.run, go())
+
+
+def in_own_thread(fn, *args):
+    """Run ``fn(*args)`` in a new thread and return its result: the browser tests'
+    Playwright session (same pytest run) keeps an event loop running in the main
+    thread, where ``asyncio.run`` and Playwright's sync API refuse to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(fn, *args).result()
 
 
 def wait_for(predicate, timeout: float, step: float = 0.5):
@@ -240,20 +248,24 @@ def test_closing_a_real_tab_shuts_its_kernel_down(server):
         pytest.skip("no Chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     s = server()                          # idle culling after 20 minutes: not what stops it
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(s.url)
-            page.locator(".widget-button:visible").first.wait_for(timeout=90_000)
-            assert len(kernel_pids(s)) == 1
-            beacons = []
-            page.on("request", lambda r: beacons.append(r.url) if "/voila/api/shutdown/" in r.url
-                    else None)
-            page.goto("about:blank")             # the page unloads as when its tab closes
-            assert wait_for(lambda: not kernel_pids(s), timeout=20), (beacons, s.log_tail())
-        finally:
-            browser.close()
+
+    def visit_and_leave():
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(s.url)
+                page.locator(".widget-button:visible").first.wait_for(timeout=90_000)
+                assert wait_for(lambda: len(kernel_pids(s)) == 1, timeout=20), kernel_pids(s)
+                beacons = []
+                page.on("request", lambda r: beacons.append(r.url)
+                        if "/voila/api/shutdown/" in r.url else None)
+                page.goto("about:blank")             # the page unloads as when its tab closes
+                assert wait_for(lambda: not kernel_pids(s), timeout=30), (beacons, s.log_tail())
+            finally:
+                browser.close()
+
+    in_own_thread(visit_and_leave)
     log = s.log_path.read_text()
     assert "Kernel shutdown" in log and "_xsrf" not in log and "Culling '" not in log
 
