@@ -230,7 +230,7 @@ class HistoryTab:
         part = {**rec, "actions": actions[:k]}
         game = history.open_game(part)
         if k == 0:
-            self.what.value = "<i>The setup, before the first action.</i>"
+            what = "<i>The setup, before the first action.</i>"
         else:
             a = actions[k - 1]
             when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
@@ -244,8 +244,10 @@ class HistoryTab:
             else:
                 from .app import describe
                 text = describe(a)
-            self.what.value = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
+            what = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
+        # the board first: the step's words are the sign that the step is shown
         self.board.value = self.board_html(game)
+        self.what.value = what
 
     @staticmethod
     def board_html(game) -> str:

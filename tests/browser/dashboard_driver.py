@@ -91,6 +91,20 @@ def settle(page, game, timeout: int = SETTLE_MS) -> None:
                              f"expected: {want}\nshown:    {shown}") from None
 
 
+def wait_stored(load, n: int, timeout: float = SETTLE_MS / 1000):
+    """Poll ``load()`` (a Game read from the store) until it holds ``n`` actions; return
+    it.  A click is stored by the page's kernel a moment after it is made, so a test
+    that reads the store right after a click must wait for it."""
+    import time
+    deadline = time.monotonic() + timeout
+    game = load()
+    while len(game.actions) != n and time.monotonic() < deadline:
+        time.sleep(0.1)
+        game = load()
+    assert len(game.actions) == n, f"the store holds {len(game.actions)} actions, not {n}"
+    return game
+
+
 def start_game(page, url: str, players: list[str], *, timeout: int = 60_000) -> None:
     """Open the dashboard, type the names and press Start (setup screen expected)."""
     page.goto(url, timeout=timeout)

@@ -19,7 +19,7 @@ import yaml
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import cell, fill_names, open_setup_options, settle
+from dashboard_driver import cell, fill_names, open_setup_options, settle, wait_stored
 from layout import assert_layout
 from companion import Game
 from companion.store import Store
@@ -82,16 +82,14 @@ def test_main_paths_fit_the_screen(voila_server, page, size, monkeypatch):
     assert_layout(page, f"{size}: illegal click")
     screenshot(page, f"phone-ats-{size}-3-illegal")
     cell(page, (0, 1)).click()
-    settle(page, Game.from_record(store.load(gid)))
-    assert len(game().actions) == 1
+    settle(page, wait_stored(game, 1))
     assert_layout(page, f"{size}: after a build")
 
     # --------------------------------------------------------------------- undo
     page.locator(".undo button, button.undo").first.click()
     page.locator(".undo-yes").click()
-    settle(page, Game.from_record(store.load(gid)))
+    settle(page, wait_stored(game, 0))
     expect(page.locator(".entry-player select")).to_have_value("Ana")
-    assert game().actions == []
     assert_layout(page, f"{size}: after an undo")
     screenshot(page, f"phone-ats-{size}-4-undo")
 
