@@ -41,7 +41,7 @@ import time
 os.environ["COMPANION_HOME"] = tempfile.mkdtemp(prefix="bench-companion-home-")
 
 from companion import Game  # noqa: E402
-from companion.station import LOCATION, REACTOR, Placed, Station  # noqa: E402
+from companion.ats.station import LOCATION, REACTOR, Placed, Station  # noqa: E402
 
 PLAYERS = ["Ada", "Bo", "Cy", "Di", "Eve", "Flo"]
 SEED = 20240601
@@ -172,7 +172,7 @@ def main() -> int:
     print()
 
     # 1. replay (cold: the first call in a process also parses the shipped YAML)
-    from companion import catalogue as _cat
+    from companion.ats import catalogue as _cat
     cold = []
     for _ in range(3):
         getattr(_cat, "_CACHE", {}).clear()

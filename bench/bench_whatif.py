@@ -52,8 +52,8 @@ import time
 os.environ["COMPANION_HOME"] = tempfile.mkdtemp(prefix="bench-whatif-home-")
 
 from companion import Game  # noqa: E402
-from companion.station import LOCATION, REACTOR, Placed  # noqa: E402
-from companion.whatif import hand_ranking, placement_map  # noqa: E402
+from companion.ats.station import LOCATION, REACTOR, Placed  # noqa: E402
+from companion.ats.whatif import hand_ranking, placement_map  # noqa: E402
 
 PLAYERS = ["Ada", "Bo"]
 
@@ -192,7 +192,7 @@ def main() -> int:
     reps = lambda n: max(5, int(n * k))  # noqa: E731
     t_start = time.perf_counter()
 
-    print("What-if benchmark (companion.whatif)")
+    print("What-if benchmark (companion.ats.whatif)")
     print(f"  Python {platform.python_version()} ({platform.python_implementation()}) "
           f"on {platform.system()} {platform.machine()}; os.cpu_count() = {os.cpu_count()}")
     try:

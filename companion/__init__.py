@@ -1,9 +1,16 @@
-"""Among the Stars table companion: rules engine, records, scoring (no widgets here)."""
-from .catalogue import Card, Catalogue
-from .errors import (CatalogueError, CompanionError, IllegalAction, MissingEntry, RecordError,
-                     UnknownCardValues)
-from .game import Game, Setup, State
-from .record import FORMAT, parse_record, read_record, write_record
+"""Among the Stars table companion: rules engine, records, scoring (no widgets here).
+
+The layout (docs/architecture.md): ``companion.core`` (shared: errors, record I/O,
+store, history, stats, the game registry), ``companion.ats`` (Among the Stars),
+``companion.sse`` (Small Star Empires), ``companion.ui`` (the dashboard's widgets).
+The names below are the Among the Stars engine's, kept here for scripts and notebooks.
+"""
+from .ats.catalogue import Card, Catalogue
+from .ats.game import Game, Setup, State
+from .ats.record import FORMAT, parse_record, read_record
+from .core.errors import (CatalogueError, CompanionError, IllegalAction, MissingEntry,
+                          RecordError, UnknownCardValues)
+from .core.record import write_record
 
 __all__ = ["Card", "Catalogue", "CatalogueError", "CompanionError", "IllegalAction",
            "MissingEntry", "RecordError", "UnknownCardValues", "Game", "Setup", "State",

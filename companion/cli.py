@@ -6,8 +6,8 @@ import json
 import os
 import sys
 
-from .errors import CompanionError, IllegalAction
-from .safeio import terminal_line, terminal_text
+from .core.errors import CompanionError, IllegalAction
+from .core.safeio import terminal_line, terminal_text
 
 
 def out(text: str = "") -> None:
@@ -30,17 +30,14 @@ def _fail(e: Exception) -> int:
 
 
 def _load(path):
-    """The record file read once (the one bounded reader), told apart by its format:
-    ("sse", SseGame) or ("ats", Game)."""
-    from .record import read_json, validate_record
-    from .sse.record import FORMAT as SSE_FORMAT
+    """The record file read once (the one bounded reader), its game told apart by the
+    registry: ("sse", SseGame) or ("ats", Game)."""
+    from .core import registry
+    from .core.record import read_json
     data = read_json(path)
-    if isinstance(data, dict) and data.get("format") == SSE_FORMAT:
-        from .sse.game import SseGame
-        return "sse", SseGame.from_record(data)
-    from .game import Game
-    validate_record(data)
-    return "ats", Game.from_record(data)
+    registry.validate_record(data)
+    game = registry.load_game(data)
+    return ("sse" if registry.format_of(game) == registry.SSE_FORMAT else "ats"), game
 
 
 def cmd_score(args) -> int:
@@ -76,7 +73,7 @@ def cmd_check(args) -> int:
 
 
 def cmd_catalogue(args) -> int:
-    from . import catalogue as cat
+    from .ats import catalogue as cat
     if args.what == "export":
         path = cat.export_user_catalogue(args.file)
         out(f"exported {len(cat.load_user_cards())} card(s) to {path}")
@@ -135,8 +132,8 @@ def _progress(args, label: str) -> Progress:
 
 
 def cmd_history(args) -> int:
-    from . import history, stats
-    from .store import Store
+    from .core import history, stats
+    from .core.store import Store
     if args.what == "bgg-ids":
         return _bgg_ids(args)
     store = Store()
@@ -154,7 +151,7 @@ def cmd_history(args) -> int:
             bar.end()
         out(f"imported {len(ids)} game(s) into {store.path}")
     elif args.what == "export" and fmt != "records":
-        from . import plays_export
+        from .core import plays_export
         if len(args.paths) != 1:
             err(f"error: give one file to write the {fmt} plays into")
             return 2
@@ -182,7 +179,7 @@ def cmd_history(args) -> int:
             err(f"note: game {gid} not exported: {why}")
         out(f"exported {len(written)} record(s) to {args.paths[0]}")
     elif args.what == "link":
-        from . import plays_export
+        from .core import plays_export
         if len(args.paths) != 1:
             err("error: give the id of one game (history plays --all lists them)")
             return 2
@@ -240,7 +237,7 @@ def cmd_history(args) -> int:
 def _bgg_ids(args) -> int:
     """``history bgg-ids`` lists the BoardGameGeek ids; ``history bgg-ids
     "Small Star Empires=12345"`` sets one (an empty value clears it)."""
-    from . import plays_export
+    from .core import plays_export
     if args.paths:
         s = plays_export.save_bgg_ids(plays_export.parse_bgg_ids(args.paths))
         out(f"saved in {plays_export.settings_path()}")

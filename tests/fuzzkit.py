@@ -433,7 +433,7 @@ def run_case(case: dict, folder: Path, *, timeout: float = 20.0) -> list[dict]:
 
 def run_map(path: Path) -> dict:
     """``load_map_file``: a map or MapError with one clean line, nothing else."""
-    from companion.safeio import terminal_line
+    from companion.core.safeio import terminal_line
     from companion.sse.hexmap import MapError, load_map_file
     t0 = time.perf_counter()
     problem, code = None, 0

@@ -25,7 +25,7 @@ for p in (str(ROOT), str(HERE)):
         sys.path.insert(0, p)
 
 from companion import Catalogue  # noqa: E402
-from companion.record import dumps  # noqa: E402
+from companion.core.record import dumps  # noqa: E402
 from recordkit import (build, discard, fixture_card, fixture_objective,  # noqa: E402
                        new_game, play, reactor)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.catalogue import Catalogue, parse_card, save_user_card
-from companion.game import Game
-from companion.store import Store
+from companion.ats.catalogue import Catalogue, parse_card, save_user_card
+from companion.ats.game import Game
+from companion.core.store import Store
 from companion.ui.app import App
 
 PLAYERS = ["Ana", "Ben", "Cleo"]

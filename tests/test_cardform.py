@@ -12,8 +12,8 @@ import warnings
 import ipywidgets as w
 import pytest
 
-from companion.catalogue import Card, parse_card
-from companion.errors import UnknownCardValues
+from companion.ats.catalogue import Card, parse_card
+from companion.core.errors import UnknownCardValues
 from companion.ui.cardform import (TEMPLATES, AbilityEditor, CardForm, matches, parse_table,
                                    school_label, template_of)
 

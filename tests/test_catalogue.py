@@ -20,8 +20,8 @@ import pytest
 import yaml
 
 from companion import Card, Catalogue, CatalogueError, Game, RecordError, UnknownCardValues
-from companion import catalogue as catmod
-from companion.paths import data_dir, user_catalogue_path
+from companion.ats import catalogue as catmod
+from companion.core.paths import data_dir, user_catalogue_path
 
 DATA = data_dir() / "among-the-stars"
 SHARED_CSV = Path("/work/shared/data/among-the-stars-card-names.csv")

@@ -13,9 +13,9 @@ import ipywidgets as w
 import pytest
 import yaml
 
-from companion.catalogue import Card, Catalogue, load_user_cards
-from companion.errors import CatalogueError
-from companion.paths import user_catalogue_path
+from companion.ats.catalogue import Card, Catalogue, load_user_cards
+from companion.core.errors import CatalogueError
+from companion.core.paths import user_catalogue_path
 from companion.ui.catalogue_screen import CatalogueScreen, unknown_of
 
 FIXTURES = [

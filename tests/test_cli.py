@@ -13,7 +13,7 @@ import json
 import pytest
 
 import make_samples as ms
-from companion.record import MAX_BYTES, dumps
+from companion.core.record import MAX_BYTES, dumps
 
 SANDRA = ms.SAMPLES / "sandra-holographic-display-area.json"
 GEORGE = ms.SAMPLES / "george-base-final-scoring.json"

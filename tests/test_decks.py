@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.catalogue import Catalogue, parse_entries
-from companion.decks import (Composition, deck_composition, draw_setup)
-from companion.game import Setup
+from companion.ats.catalogue import Catalogue, parse_entries
+from companion.ats.decks import (Composition, deck_composition, draw_setup)
+from companion.ats.game import Setup
 
 PLAYERS = ["Sandra", "George", "Thalia", "Mina", "Oskar", "Pia"]
 

@@ -14,8 +14,8 @@ import pytest
 
 import make_samples as ms
 from companion import Catalogue, Game, IllegalAction, RecordError
-from companion.record import read_record
-from companion.scoring import CATEGORIES, objective_claims
+from companion.ats.record import read_record
+from companion.ats.scoring import CATEGORIES, objective_claims
 from recordkit import build, discard, fixture_card, new_game, play
 
 NAMES = list(ms.SAMPLES_BUILDERS)

@@ -14,7 +14,7 @@ import math
 import pytest
 
 from companion import Catalogue, IllegalAction
-from companion.station import LOCATION, REACTOR, Placed, Station
+from companion.ats.station import LOCATION, REACTOR, Placed, Station
 from recordkit import build, new_game, play, reactor
 
 E1 = "Fixture: energy 1"

@@ -244,7 +244,7 @@ def catalogue_import(tmp_path, data: bytes, name="cards.yaml", *, seconds: float
 
 
 def no_user_catalogue():
-    from companion import catalogue as cat
+    from companion.ats import catalogue as cat
     assert cat.load_user_cards() == []
 
 
@@ -357,7 +357,7 @@ def test_a_card_worth_10_20_vp_is_not_imported_and_history_still_works(tmp_path)
 @pytest.mark.parametrize("crafted", ["../../escaped", "/tmp/abs", "..", "a/../../b",
                                      "..\\..\\win", "CON", "x\x00y", "\u202e..", ""])
 def test_history_export_with_a_crafted_id_stays_in_its_folder(tmp_path, crafted):
-    from companion.store import Store
+    from companion.core.store import Store
     code, out, err, _ = fuzzkit.run_cli(["history", "import", str(GEORGE)])
     assert code == 0, err
     store = Store()

@@ -20,10 +20,10 @@ import re
 import ipywidgets as w
 import pytest
 
-from companion.catalogue import parse_card, save_user_card
-from companion.game import Game
-from companion.htmlsafe import colour, escape, is_colour
-from companion.store import Store
+from companion.ats.catalogue import parse_card, save_user_card
+from companion.ats.game import Game
+from companion.core.htmlsafe import colour, escape, is_colour
+from companion.core.store import Store
 from companion.ui.app import App
 
 #: markup that must never reach a widget as markup

@@ -13,7 +13,7 @@ import copy
 import pytest
 
 from companion import Catalogue, Game, IllegalAction, UnknownCardValues
-from companion.station import Station
+from companion.ats.station import Station
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from companion import Catalogue, Game, IllegalAction, RecordError
-from companion import abilities as abl
-from companion.station import LOCATION, REACTOR, Placed, Station
+from companion.ats import abilities as abl
+from companion.ats.station import LOCATION, REACTOR, Placed, Station
 
 
 def _card(name, types, cost, energy, vp, abilities=(), max="none"):
@@ -188,7 +188,7 @@ def test_timing_rules_abilities_are_evaluated_at_step_4():
 
 # =========================================================================== item 3
 def _broken_after_define():
-    from companion.catalogue import parse_card
+    from companion.ats.catalogue import parse_card
     g = game(["Ana", "Ben"])
     g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [0, 1]})
     g.push(discard("Ben"))
@@ -444,7 +444,7 @@ def test_deck_sizes_come_from_the_books_totals_not_per_card_copies(players, kw, 
     cards) ... draw 18 cards"; R 6: "Add all 4 copies of each Location. Then draw 8
     Special Location Cards per player".  No book gives the copies of a special card:
     the decks never use one (the card list's 2 per special would make 42, not 44)."""
-    from companion import decks
+    from companion.ats import decks
     assert decks.SPECIAL_COPIES is None and decks.BASE_SPECIAL_CARDS == 44
     c = decks.deck_composition(players, **kw)
     rows = c.table().set_index("what")
@@ -453,7 +453,7 @@ def test_deck_sizes_come_from_the_books_totals_not_per_card_copies(players, kw, 
     # a catalogue that says anything about special copies changes no deck
     import csv
     from pathlib import Path
-    from companion.catalogue import parse_card
+    from companion.ats.catalogue import parse_card
     rows_csv = list(csv.DictReader(open(Path(__file__).parent.parent / "data" / "among-the-stars"
                                         / "card-names.csv", encoding="utf-8")))
     special = [r for r in rows_csv if r["kind"] == "special"]

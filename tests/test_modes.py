@@ -9,7 +9,7 @@ import json
 import pytest
 
 from companion import Game, IllegalAction
-from companion.game import round_end_report
+from companion.ats.game import round_end_report
 
 FIX = [
     {"name": "Fixture: plain", "types": ["business"], "cost": 1, "energy": 0, "vp": 2,
@@ -204,7 +204,7 @@ def test_final_scoring_refuses_a_station_that_breaks_a_rule():
     g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [1, 0]})
     g.push({"player": "Ben", "do": "discard", "card": "Garden"})
     # the players notice the card says MAX 1 and correct it
-    from companion.catalogue import parse_card
+    from companion.ats.catalogue import parse_card
     g.define(parse_card(dict(cards[0], max=1)))
     # B 5: "Before beginning the next round ... the player who built the rule-breaking
     # Space Station must remove as many locations as needed": at the end of year 1
@@ -215,7 +215,7 @@ def test_final_scoring_refuses_a_station_that_breaks_a_rule():
         g.push({"player": "Ana", "do": "discard", "card": "Garden"})
     assert e.value.rule == "round-end" and "MAX 1" in str(e.value)
     # the what-if projection still scores it (as the station stands)
-    from companion.scoring import score
+    from companion.ats.scoring import score
     assert list(score(g, project=True).table.player) == ["Ana", "Ben"]
     vp = g.state.players["Ana"].vp
     g.push({"do": "remove", "player": "Ana", "at": [1, 0]})
@@ -233,7 +233,7 @@ def test_final_scoring_refuses_a_station_that_still_breaks_a_rule_after_year_4()
     g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [0, 1]})
     g.push({"player": "Ben", "do": "discard", "card": "Garden"})
     g.push({"player": "Ana", "do": "build", "card": "Fixture: max 1", "at": [1, 0]})
-    from companion.catalogue import parse_card
+    from companion.ats.catalogue import parse_card
     g.define(parse_card(dict(cards[0], max=1)))
     g.push({"player": "Ben", "do": "discard", "card": "Garden"})
     assert g.finished
@@ -306,7 +306,7 @@ def test_advisor_moves_for_a_matching_action_and_is_settled_at_round_end():
     # a matching build of Ben's pulls it back one slot towards him: +1 VP
     g.push({"player": "Ana", "do": "discard", "card": "Garden"})
     military = dict(FIX[0], name="Fixture: military", types=["military"])
-    g.define(__import__("companion.catalogue", fromlist=["parse_card"]).parse_card(military))
+    g.define(__import__("companion.ats.catalogue", fromlist=["parse_card"]).parse_card(military))
     g.push({"player": "Ben", "do": "build", "card": "Fixture: military", "at": [0, 2]})
     assert g.state.advisors == {"Tile A": -1} and g.state.players["Ben"].vp == 2 + 2 + 1
     while g.state.year == 1:
@@ -363,7 +363,7 @@ def test_round_end_panel_offers_removals_only_at_the_round_end():
     reports a broken station mid-year without remove buttons (the engine would refuse
     them, rule round-end); at the round's end it offers them, and nobody may act first."""
     from types import SimpleNamespace
-    from companion.catalogue import parse_card
+    from companion.ats.catalogue import parse_card
     from companion.ui.modes import ModePanel
     cards = [dict(FIX[0], name="Fixture: max 1", max="none")]
     g = Game({"players": ["Ana", "Ben"]}, cards=cards)

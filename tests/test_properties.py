@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion import Catalogue, Game, IllegalAction
-from companion.station import neighbours
+from companion.ats.station import neighbours
 
 
 @pytest.fixture(autouse=True)

@@ -49,9 +49,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion import Catalogue, Game, IllegalAction
-from companion.catalogue import TYPES, parse_card
-from companion.game import ADVISOR_ACTIONS, ACTIONS, round_end_report
-from companion.station import neighbours
+from companion.ats.catalogue import TYPES, parse_card
+from companion.ats.game import ADVISOR_ACTIONS, ACTIONS, round_end_report
+from companion.ats.station import neighbours
 
 
 @pytest.fixture(autouse=True)
@@ -314,8 +314,8 @@ def cheap_invariants(game: Game, supply0: int) -> None:
 def score_view(game: Game):
     # a finished game whose round-end entries (advisors, removals) are still to be
     # made refuses the final scoring: compare its projection instead
-    from companion.game import round_end_report
-    from companion.scoring import score
+    from companion.ats.game import round_end_report
+    from companion.ats.scoring import score
     blocked = game.finished and bool(game.unsettled_advisors() or round_end_report(game))
     sc = score(game, project=blocked)
     return sc.to_json(), sc.lines.to_dict("records")

@@ -24,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import Game, IllegalAction
-from companion.errors import CompanionError
-from companion.whatif import hand_ranking, if_ended_now, placement_map
+from companion.core.errors import CompanionError
+from companion.ats.whatif import hand_ranking, if_ended_now, placement_map
 
 from test_properties_modes import (MODES, PROFILE, REAL_NAMES, DataPicker, SeedPicker, hand,
                                    make_setup, new_game, next_action, view)

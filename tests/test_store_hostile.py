@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import Game
-from companion.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreError,
+from companion.ats.game import Game
+from companion.core.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreError,
                              StoreNotOurs, StoreWriteFailed)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,7 +204,7 @@ def test_a_read_only_file_says_not_saved_as_a_user_without_root_override(tmp_pat
         code = textwrap.dedent(f"""
             import json, sys
             sys.path.insert(0, {str(ROOT)!r})
-            from companion.store import Store, StoreWriteFailed
+            from companion.core.store import Store, StoreWriteFailed
             s = Store({str(path)!r})
             out = {{"notice": s.notice, "actions": len(s.load({gid!r})["actions"])}}
             try:
@@ -343,8 +343,8 @@ def test_a_stale_page_is_refused_after_an_undo_and_a_different_entry(tmp_path):
 FORKER = textwrap.dedent("""
     import json, os, random, signal, sys, time
     sys.path.insert(0, sys.argv[1])
-    from companion.game import Game
-    from companion.store import Store
+    from companion.ats.game import Game
+    from companion.core.store import Store
     path, gid, kills = sys.argv[2], sys.argv[3], int(sys.argv[4])
     sample = json.loads(open(sys.argv[5]).read())
     actions = sample["actions"]

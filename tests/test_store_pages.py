@@ -10,8 +10,8 @@ import sqlite3
 
 import pytest
 
-from companion.game import Game
-from companion.store import Store
+from companion.ats.game import Game
+from companion.core.store import Store
 from companion.ui.app import App
 from test_store_hostile import Locker, digest
 

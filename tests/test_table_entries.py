@@ -21,9 +21,9 @@ import pytest
 import yaml
 
 from companion import Game, IllegalAction
-from companion.catalogue import Catalogue, load_user_cards, parse_card, save_user_card
-from companion.paths import user_catalogue_path
-from companion.store import Store
+from companion.ats.catalogue import Catalogue, load_user_cards, parse_card, save_user_card
+from companion.core.paths import user_catalogue_path
+from companion.core.store import Store
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 PAY_OR_LOSE = {"name": "Fixture: pay or lose", "types": ["diplomatic"], "cost": 0, "energy": 0,
@@ -79,7 +79,7 @@ def test_importing_my_cards_never_erases_a_known_value(tmp_path):
     save_user_card(parse_card({"name": "Fixture: y", "cost": 2, "energy": 0, "vp": 1}))
     f = tmp_path / "friend.yaml"
     f.write_text(yaml.safe_dump([{"name": "Fixture: y", "cost": None, "energy": 0, "vp": 4}]))
-    from companion.catalogue import import_user_catalogue
+    from companion.ats.catalogue import import_user_catalogue
     import_user_catalogue(f)
     (card,) = load_user_cards()
     assert (card.cost, card.vp) == (2, 4)

@@ -220,7 +220,7 @@ def test_define_that_makes_an_earlier_action_illegal_changes_nothing():
 def test_a_max_correction_is_kept_and_reported_by_the_round_end_check():
     """B 5: a station that breaks a rule (two copies of a MAX 1 card, here after
     the players corrected the card's MAX) loses locations until it is valid."""
-    from companion.game import round_end_report
+    from companion.ats.game import round_end_report
     g = _game_with_corrected_card()
     g.push({"player": "Sandra", "do": "build", "card": "Fixture: to correct", "at": [1, 1]})
     assert round_end_report(g) == []
@@ -278,7 +278,7 @@ def test_define_fills_in_unknown_values_so_the_card_can_be_built():
 
 
 def test_define_does_not_touch_the_user_catalogue(tmp_path):
-    from companion.paths import user_catalogue_path
+    from companion.core.paths import user_catalogue_path
     g = _game_with_corrected_card()
     g.define(_card(vp=4))
     assert not user_catalogue_path().exists()

@@ -33,10 +33,10 @@ import pandas as pd
 import pytest
 
 from companion import CompanionError, Game, IllegalAction
-from companion.scoring import CATEGORIES, score
-from companion.whatif import (MAP_COLUMNS, Sandbox, best_cell, hand_ranking, if_ended_now,
+from companion.ats.scoring import CATEGORIES, score
+from companion.ats.whatif import (MAP_COLUMNS, Sandbox, best_cell, hand_ranking, if_ended_now,
                               placement_map, vp_by_year)
-from companion.station import neighbours
+from companion.ats.station import neighbours
 from recordkit import build, discard, fixture_card, fixture_objective, new_game, play, reactor
 
 ROOT_SAMPLES = "data/samples"
@@ -706,7 +706,7 @@ def test_an_option_that_fails_after_placing_leaves_the_next_options_right():
 
 @pytest.mark.parametrize("make", ["hda", "energy", "farthest", "objectives"])
 def test_scratch_station_gives_what_game_trial_gives(monkeypatch, make):
-    import companion.whatif as whatif
+    import companion.ats.whatif as whatif
     game = {
         "hda": hda_station,
         "energy": lambda: station_game([build(ENERGY1, [0, 1], energy_from=[[0, 0]]),

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import Catalogue, Game
-from companion.whatif import hand_ranking, placement_map
+from companion.ats.whatif import hand_ranking, placement_map
 from recordkit import fixture_card, fixture_objective
 from test_whatif import check_rows_against_push
 

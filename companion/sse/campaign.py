@@ -16,7 +16,7 @@ import copy
 
 import pandas as pd
 
-from ..errors import CompanionError, RecordError
+from ..core.errors import CompanionError, RecordError
 from .game import CAMPAIGN_PIECES, CAMPAIGN_TARGET, FORMAT, SseGame
 
 CAMPAIGN_FORMAT = "small-star-empires-campaign/1"

@@ -14,11 +14,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import CompanionError, IllegalAction, RecordError
+from ..core.errors import CompanionError, IllegalAction, RecordError
 from . import hexmap as hm
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex, label
+from .record import FORMAT  # the one definition: companion/sse/record.py
 
-FORMAT = "small-star-empires/1"
 PIECES = ("city", "trade_station")
 PIECE_NAMES = {"city": "City", "trade_station": "Trade Station"}
 #: per player in the box (S Components: 4 Ships, 16 Cities and 4 Trade Stations per player)

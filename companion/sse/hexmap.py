@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ..errors import RecordError
-from ..paths import data_dir, user_dir
-from ..safeio import MAX_NOTE, name_problem, read_json, terminal_line
+from ..core.errors import RecordError
+from ..core.paths import data_dir, user_dir
+from ..core.safeio import MAX_NOTE, name_problem, read_json, terminal_line
 
 Hex = tuple[int, int]
 MAP_FORMAT = "small-star-empires-map/1"

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import safeio
-from ..errors import RecordError
-from ..record import MAX_BYTES, NUMBER_LIMIT, check_action_texts, check_names, check_numbers
-from ..record import check_tree, parse_json, read_json
+from ..core import safeio
+from ..core.errors import RecordError
+from ..core.record import MAX_BYTES, NUMBER_LIMIT, check_action_texts, check_names, check_numbers
+from ..core.record import check_tree, parse_json, read_json
 
 FORMAT = "small-star-empires/1"
 #: ``cards`` is accepted (empty) because the saved-games store writes it for every game

@@ -4,7 +4,7 @@ y = 1.5·r (in hex radii)."""
 from __future__ import annotations
 
 import math
-from ..htmlsafe import colour, escape
+from ..core.htmlsafe import colour, escape
 from typing import Iterable
 
 from . import hexmap as hm

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..errors import MissingEntry
+from ..core.errors import MissingEntry
 from . import hexmap as hm
 from .game import FORMAT, NEBULA_TABLE, State
 

@@ -10,18 +10,20 @@ import base64
 import logging
 import random
 import traceback
-from ..htmlsafe import escape
+from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from .. import playtime, render, whatif
-from ..catalogue import Catalogue, save_user_card
-from ..errors import CompanionError, IllegalAction, UnknownCardValues
-from ..game import Game
-from ..paths import user_dir
-from ..record import dumps, parse_record
-from ..scoring import objective_claims
-from ..store import StaleGame, Store, StoreBusy, StoreError, StoreWriteFailed
+from ..core import playtime
+from ..ats import render, whatif
+from ..ats.catalogue import Catalogue, save_user_card
+from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
+from ..ats.game import Game
+from ..core.paths import user_dir
+from ..core.record import dumps
+from ..ats.record import parse_record
+from ..ats.scoring import objective_claims
+from ..core.store import StaleGame, Store, StoreBusy, StoreError, StoreWriteFailed
 from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
@@ -346,7 +348,7 @@ class App:
         self.body.children = [self.setup_screen]
 
     def _catalogue_link(self) -> str:
-        from ..catalogue import dump_yaml, load_user_cards
+        from ..ats.catalogue import dump_yaml, load_user_cards
         cards = load_user_cards()
         if not cards:
             return "<i>(no cards typed yet)</i>"
@@ -436,7 +438,7 @@ class App:
         self.say(f"Opened the record with {len(rec.get('actions') or [])} actions.")
 
     def _import_catalogue(self):
-        from ..catalogue import import_user_catalogue
+        from ..ats.catalogue import import_user_catalogue
         import tempfile, os
         files = self.cat_upload.value
         if not files:

@@ -60,12 +60,12 @@ import copy
 import json
 import logging
 import re
-from ..htmlsafe import escape
+from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from ..catalogue import TYPES, Card, ability_unknowns, parse_card
-from ..errors import CatalogueError, CompanionError
+from ..ats.catalogue import TYPES, Card, ability_unknowns, parse_card
+from ..core.errors import CatalogueError, CompanionError
 
 log = logging.getLogger("companion.ui")
 ERR = "#b00020"

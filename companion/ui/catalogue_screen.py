@@ -40,12 +40,12 @@ see :mod:`companion.ui.cardform`).
 from __future__ import annotations
 
 import logging
-from ..htmlsafe import escape
+from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from ..catalogue import Card, Catalogue, ability_unknowns, save_user_card
-from ..errors import CompanionError
+from ..ats.catalogue import Card, Catalogue, ability_unknowns, save_user_card
+from ..core.errors import CompanionError
 from .cardform import CardForm, describe_missing
 
 log = logging.getLogger("companion.ui")

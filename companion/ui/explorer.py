@@ -3,12 +3,12 @@
 companion.whatif and the pictures from companion.render."""
 from __future__ import annotations
 
-from ..htmlsafe import escape
+from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from .. import render, whatif
-from ..errors import CompanionError
+from ..ats import render, whatif
+from ..core.errors import CompanionError
 
 TOP_ROWS = 15
 

@@ -6,13 +6,14 @@ game.  Widgets only: the numbers come from companion.history/stats."""
 from __future__ import annotations
 
 import base64
-from ..htmlsafe import escape
+from ..core.htmlsafe import escape
 
 import ipywidgets as w
 import pandas as pd
 
-from .. import history, render, stats
-from ..errors import CompanionError
+from ..core import history, registry, stats
+from ..ats import render
+from ..core.errors import CompanionError
 from .playdetails import Progress, details_words
 
 #: the games list's orders (label, key)
@@ -234,7 +235,7 @@ class HistoryTab:
         else:
             a = actions[k - 1]
             when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
-            if rec.get("format") == history.SSE_FORMAT:
+            if registry.record_format(rec) == registry.SSE_FORMAT:
                 # a Small Star Empires move ('do': 'move' is no Among the Stars action)
                 from .sse_tab import describe as sse_describe
                 try:
@@ -251,7 +252,7 @@ class HistoryTab:
 
     @staticmethod
     def board_html(game) -> str:
-        if rec_format(game) == history.SSE_FORMAT:
+        if rec_format(game) == registry.SSE_FORMAT:
             from ..sse.render import map_svg
             return map_svg(game.state.map, game.state)
         st = game.state
@@ -268,7 +269,7 @@ class HistoryTab:
         except CompanionError:
             return None
         title = escape((rec.get("meta") or {}).get("title") or ", ".join(rec["setup"]["players"]))
-        name = history.GAME_NAMES.get(rec.get("format"), rec.get("format"))
+        name = registry.GAME_NAMES.get(rec.get("format"), rec.get("format"))
         return ("<!doctype html><html><head><meta charset='utf-8'><title>Score sheet</title>"
                 "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
                 "td,th{border:1px solid #999;padding:3px 8px;text-align:left}"
@@ -437,7 +438,7 @@ def search_sort(df, query: str | None, column: str | None, reverse: bool = False
 
 
 def rec_format(game) -> str:
-    return history.SSE_FORMAT if type(game).__name__ == "SseGame" else history.ATS_FORMAT
+    return registry.format_of(game)
 
 
 def game_state(r) -> str:

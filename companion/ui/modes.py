@@ -10,14 +10,14 @@ Widgets only: the rules are the engine's.
 """
 from __future__ import annotations
 
-from ..htmlsafe import escape
+from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from .. import decks
-from ..catalogue import TYPES
-from ..errors import CompanionError
-from ..game import ADVISOR_ACTIONS, round_end_report
+from ..ats import decks
+from ..ats.catalogue import TYPES
+from ..core.errors import CompanionError
+from ..ats.game import ADVISOR_ACTIONS, round_end_report
 
 ACTION_CHOICES = [(a, a) for a in ADVISOR_ACTIONS] + [(f"build {t}", f"build:{t}") for t in TYPES]
 

@@ -24,10 +24,10 @@ import time
 
 import ipywidgets as w
 
-from .. import history, playtime, plays_export
-from ..errors import CompanionError, StaleGame, StoreError
-from ..htmlsafe import escape
-from ..safeio import _BAD_CHAR
+from ..core import history, playtime, plays_export
+from ..core.errors import CompanionError, StaleGame, StoreError
+from ..core.htmlsafe import escape
+from ..core.safeio import _BAD_CHAR
 
 #: the longest texts the forms accept (the record's own bounds, companion.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION

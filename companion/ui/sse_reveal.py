@@ -15,8 +15,8 @@ from typing import Callable
 
 import ipywidgets as w
 
-from ..errors import CompanionError, IllegalAction
-from ..htmlsafe import escape
+from ..core.errors import CompanionError, IllegalAction
+from ..core.htmlsafe import escape
 from ..sse.game import PIECE_NAMES, SseGame
 from ..sse.hexmap import EFFECT_NAMES, EFFECTS
 

@@ -9,21 +9,21 @@ record.
 from __future__ import annotations
 
 import base64
-from ..htmlsafe import colour, escape
+from ..core.htmlsafe import colour, escape
 
 import ipywidgets as w
 
 from .playdetails import DetailsForm, FinalExports, GameGone, PlayTimer, save_details
 from .quiet import Quiet
-from .. import playtime
-from ..errors import CompanionError, MissingEntry
+from ..core import playtime
+from ..core.errors import CompanionError, MissingEntry
 from ..sse import hexmap as hm
 from ..sse.game import BOOK_SHIPS, FORMAT, PIECE_NAMES, SseGame, SseSetup
 from ..sse.hexmap import EFFECT_NAMES, HexMap, System
 from ..sse.record import dumps
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
-from ..store import StaleGame, StoreBusy, StoreWriteFailed
+from ..core.store import StaleGame, StoreBusy, StoreWriteFailed
 from .sse_reveal import reveal_form
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62

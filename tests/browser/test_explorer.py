@@ -5,7 +5,7 @@ from __future__ import annotations
 from browser_harness import screenshot
 from dashboard_driver import act, start_game
 from companion import Game
-from companion.whatif import best_cell, hand_ranking, placement_map
+from companion.ats.whatif import best_cell, hand_ranking, placement_map
 
 PLAYERS = ["Sandra", "George", "Thalia"]
 

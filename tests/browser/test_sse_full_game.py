@@ -21,7 +21,7 @@ from browser_harness import screenshot
 from companion.sse import SseGame
 from companion.sse.record import FORMAT
 from companion.sse.scoring import CATEGORIES, CATEGORY_NAMES
-from companion.store import Store
+from companion.core.store import Store
 
 pytestmark = pytest.mark.browser
 

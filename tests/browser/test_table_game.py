@@ -45,8 +45,8 @@ from playwright.sync_api import expect
 from browser_harness import REPO, screenshot
 from dashboard_driver import cell, fill_names, open_setup_options, read_board, settle
 from companion import Game
-from companion.catalogue import Catalogue
-from companion.store import Store
+from companion.ats.catalogue import Catalogue
+from companion.core.store import Store
 
 pytestmark = pytest.mark.browser
 

@@ -76,7 +76,7 @@ def move(g: SseGame, player: str, to, piece="city", ship: int = 0, **extra) -> d
 
 
 def rule_of(g: SseGame, action: dict) -> str | None:
-    from companion.errors import IllegalAction
+    from companion.core.errors import IllegalAction
     try:
         g.check(action)
         return None

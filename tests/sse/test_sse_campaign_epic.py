@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import MissingEntry, RecordError
+from companion.core.errors import MissingEntry, RecordError
 from companion.sse import SseGame
 from companion.sse.campaign import Campaign, CampaignError
 

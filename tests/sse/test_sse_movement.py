@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.core.errors import IllegalAction
 from companion.sse import SseGame
 from companion.sse.hexmap import direction_to, distance, neighbours
 

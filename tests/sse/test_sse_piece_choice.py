@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion.errors import IllegalAction
+from companion.core.errors import IllegalAction
 from companion.sse import SseGame
 from companion.sse.hexmap import EFFECTS, save_user_map
 
@@ -126,7 +126,7 @@ def test_legal_moves_with_a_piece_agree_with_check(seed, steps, open_borders, un
 # ============================================================== the tab, in-process
 @pytest.fixture
 def tab(tmp_path):
-    from companion.store import Store
+    from companion.core.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.tabs.selected_index = 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.errors import IllegalAction
+from companion.core.errors import IllegalAction
 from companion.sse import SseGame
 from companion.sse.game import OPTIONS
 from companion.sse import hexmap as hm

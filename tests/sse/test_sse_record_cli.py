@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.errors import IllegalAction, RecordError
+from companion.core.errors import IllegalAction, RecordError
 from companion.sse import SseGame
 from companion.sse.hexmap import (HexMap, MapError, available_maps, load_map_file, load_named,
                                   save_user_map)
@@ -158,7 +158,7 @@ def test_cli_broken_and_illegal_sse_records_exit_2_with_one_line(tmp_path, run_c
 
 
 def test_shipped_sample_record_scores(run_cli):
-    from companion.paths import data_dir
+    from companion.core.paths import data_dir
     path = data_dir() / "small-star-empires" / "samples" / "two-player-random.json"
     g = SseGame.from_record(json.loads(path.read_text()))
     assert g.state.finished and "not a real game" in g.meta["title"]

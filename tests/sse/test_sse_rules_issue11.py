@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from companion.errors import IllegalAction, RecordError
+from companion.core.errors import IllegalAction, RecordError
 from companion.sse import SseGame
 from companion.sse.game import BOOK_SHIPS, OPTIONS
 
@@ -329,9 +329,9 @@ def test_a_game_saved_before_the_pieces_option_still_resumes(tmp_path):
     played), a game on the book is left byte for byte, and History derives it again."""
     import sqlite3
 
-    from companion import history
+    from companion.core import history
     from companion.sse.game import FORMAT as SSE_FORMAT
-    from companion.store import Store
+    from companion.core.store import Store
 
     path = tmp_path / "games.sqlite"
     store = Store(path)

@@ -8,7 +8,7 @@ import random
 import pandas as pd
 import pytest
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.sse import SseGame
 from companion.sse.hexmap import load_named
 from companion.sse.whatif import destinations
@@ -57,7 +57,7 @@ def test_whatif_trade_station_and_unexplored_rows():
 
 @pytest.fixture
 def tab(tmp_path):
-    from companion.store import Store
+    from companion.core.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.tabs.selected_index = 1

@@ -15,9 +15,9 @@ from typing import Any, Iterable
 
 import yaml
 
-from . import safeio
-from .errors import CatalogueError
-from .paths import data_dir, user_catalogue_path
+from ..core import safeio
+from ..core.errors import CatalogueError
+from ..core.paths import data_dir, user_catalogue_path
 
 TYPES = ("administrative", "business", "military", "recreational", "diplomatic")
 CATEGORIES = ("location", "race", "objective", "conflict")

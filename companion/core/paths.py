@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO_DATA = Path(__file__).resolve().parent.parent / "data"
+#: data/ sits at the repository root, next to the package: companion/core/paths.py -> ../../data
+REPO_DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def data_dir() -> Path:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import abilities as abl
-from .errors import MissingEntry, UnknownCardValues
+from ..core.errors import MissingEntry, UnknownCardValues
 from .station import LOCATION
 
 CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
@@ -66,13 +66,13 @@ def score(game, state=None, *, project: bool = False) -> Score:
         from .game import round_end_report
         open_ = game.unsettled_advisors(state) if hasattr(game, "unsettled_advisors") else {}
         if open_:
-            from .errors import IllegalAction
+            from ..core.errors import IllegalAction
             raise IllegalAction("advisor", "settle the advisors of the last round first: "
                                 + ", ".join(f"'{k}' leans to {v} (bonus or decline)"
                                             for k, v in open_.items()))
         broken = round_end_report(game, state)
         if broken:
-            from .errors import IllegalAction
+            from ..core.errors import IllegalAction
             raise IllegalAction("round-end", "a station breaks a rule; remove locations until it "
                                 "is valid (B 5): " + "; ".join(b["message"] for b in broken))
     if final or project:

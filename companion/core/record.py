@@ -1,4 +1,7 @@
-"""Reading and writing game records (JSON).  See docs/record-format.md."""
+"""Reading and writing game records (JSON) of either game: the one bounded reader
+(sizes, depth, numbers, texts; see companion.core.safeio) and the checks both games'
+records share.  Each game's own shape checks and ``FORMAT`` live in its package
+(companion.ats.record, companion.sse.record).  See docs/record-format.md."""
 from __future__ import annotations
 
 import json
@@ -8,12 +11,10 @@ from typing import Any
 from . import safeio
 from .errors import RecordError
 
-FORMAT = "among-the-stars/1"
 #: A record file larger than this is refused (by the bytes actually read, at most
 #: MAX_BYTES + 1; see companion.safeio).  A complete 6-player game with every
 #: card embedded is about 60 kB.
 MAX_BYTES = 2_000_000
-TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
 
 
 def _error(message: str) -> RecordError:
@@ -40,23 +41,10 @@ def read_json(path: str | Path) -> Any:
     return parse_json(read_text(path), str(path))
 
 
-def read_record(path: str | Path) -> dict:
-    """Load a record file, refusing oversized or malformed files with a clear message."""
-    return parse_record(read_text(path), str(path))
-
-
-def parse_record(text: str, name: str = "record") -> dict:
-    data = parse_json(text, name)
-    validate_record(data)
-    return data
-
-
 #: every whole number in a setup or an action (coordinates, years, turns, seats,
 #: supplies, ...) lies within -NUMBER_LIMIT..NUMBER_LIMIT (a setup's draw ``seed``
 #: excepted: any whole number of at most 30 digits)
 NUMBER_LIMIT = 1000
-#: VP typed at the table (``manual``): -MANUAL_VP_LIMIT..MANUAL_VP_LIMIT
-MANUAL_VP_LIMIT = 999
 
 
 def check_tree(data: Any, name: str = "record") -> None:
@@ -109,61 +97,6 @@ def check_action_texts(a: dict, i: int) -> None:
     if isinstance(note, str) and len(note) > safeio.MAX_NOTE:
         raise RecordError(f"'note' is {len(note)} characters long; at most {safeio.MAX_NOTE}",
                           index=i)
-
-
-def validate_record(data: Any) -> None:
-    """Shape checks that do not need the rules (those run during replay), and
-    the limits: the reader's (depth, items, digits, text), player names, and
-    every number of the setup and the actions within its range."""
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    fmt = data.get("format")
-    if fmt != FORMAT:
-        raise RecordError(f"unknown format {safeio.terminal_line(repr(fmt), 80)}; "
-                          f"this companion reads {FORMAT!r}")
-    extra = set(data) - TOP_KEYS
-    if extra:
-        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
-    if "setup" not in data:
-        raise RecordError("the record has no 'setup'")
-    check_tree(data)
-    for key in ("cards", "actions", "manual"):
-        if key in data and data[key] is not None and not isinstance(data[key], list):
-            raise RecordError(f"'{key}' must be a list")
-    check_names(data["setup"])
-    check_numbers(data["setup"], "setup", skip=("seed",))
-    for i, a in enumerate(data.get("actions") or []):
-        if not isinstance(a, dict):
-            raise RecordError("an action must be an object", index=i)
-        check_action_texts(a, i)
-        check_numbers(a, "", index=i)
-    for i, m in enumerate(data.get("manual") or []):
-        validate_manual(m, i)
-
-
-def validate_manual(m: Any, i: int = 0) -> None:
-    where = f"manual[{i}]"
-    if not isinstance(m, dict):
-        raise RecordError(f"{where} must be an object")
-    extra = set(m) - {"source", "player", "at", "vp", "note"}
-    if extra:
-        raise RecordError(f"{where}: unknown key '{sorted(map(str, extra))[0]}'")
-    if not isinstance(m.get("source"), str):
-        raise RecordError(f"{where}: 'source' must name the card, race or objective")
-    if m.get("player") is not None and not isinstance(m["player"], str):
-        raise RecordError(f"{where}: 'player' must be a player name or null (nobody)")
-    vp = m.get("vp")
-    if not (isinstance(vp, int) and not isinstance(vp, bool)):
-        raise RecordError(f"{where}: 'vp' must be a whole number")
-    if not -MANUAL_VP_LIMIT <= vp <= MANUAL_VP_LIMIT:
-        raise RecordError(f"{where}: 'vp' is {vp}; VP typed at the table are from "
-                          f"{-MANUAL_VP_LIMIT} to {MANUAL_VP_LIMIT}")
-    at = m.get("at")
-    if at is not None and not (isinstance(at, list) and len(at) == 2
-                               and all(safeio.is_whole(x, -NUMBER_LIMIT, NUMBER_LIMIT)
-                                       for x in at)):
-        raise RecordError(f"{where}: 'at' must be [row, col] (whole numbers from "
-                          f"{-NUMBER_LIMIT} to {NUMBER_LIMIT})")
 
 
 def dumps(record: dict) -> str:

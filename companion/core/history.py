@@ -19,23 +19,16 @@ import time
 from pathlib import Path
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
-from .record import FORMAT as ATS_FORMAT
+from . import registry
 from .record import dumps
+from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
 from .store import Store
 
-SSE_FORMAT = "small-star-empires/1"
-GAME_NAMES = {ATS_FORMAT: "Among the Stars", SSE_FORMAT: "Small Star Empires"}
-
 
 def open_game(record: dict):
-    """The engine game of a record, whichever game it is."""
-    fmt = record.get("format")
-    if fmt == SSE_FORMAT:
-        from .sse.game import SseGame
-        return SseGame.from_record(record)
-    from .game import Game
-    return Game.from_record(record)
+    """The engine game of a record, whichever game it is (the registry tells)."""
+    return registry.load_game(record)
 
 
 def waits_for(e: CompanionError) -> str:
@@ -72,7 +65,7 @@ def derive(record: dict) -> dict:
                     or fmt != ATS_FORMAT:
                 raise
             # the game is over but its round-end entries are not made yet: no result yet
-            from .scoring import score as projected
+            from ..ats.scoring import score as projected
             score = projected(game, project=True)
             out["finished"] = False
     except (UnknownCardValues, MissingEntry) as e:
@@ -249,7 +242,7 @@ def _ensure_details(store: Store) -> bool:
 
 def _sse_roles(setup: dict, players: list[str] | None) -> dict:
     """Small Star Empires' colour of each player, by name, without replaying."""
-    from .sse.game import DEFAULT_COLOURS
+    from ..sse.game import DEFAULT_COLOURS
     colours = setup.get("colours") if isinstance(setup.get("colours"), dict) else {}
     out = {}
     for i, p in enumerate(players or []):
@@ -443,17 +436,13 @@ MAX_IMPORT_FILES = 10_000
 
 def read_any_record(path) -> dict:
     """A record file of either game through the one bounded reader
-    (companion.record.read_json), its shape and limits checked (no replay)."""
-    from .record import read_text, parse_json, validate_record
+    (companion.core.record), its shape and limits checked (no replay)."""
+    from .record import parse_json, read_text
     text = read_text(path)
     if not text.strip():
         raise CompanionError("the file is empty")
     rec = parse_json(text, str(path))
-    if isinstance(rec, dict) and rec.get("format") == SSE_FORMAT:
-        from .sse.record import validate_record as validate_sse
-        validate_sse(rec)
-    else:
-        validate_record(rec)
+    registry.validate_record(rec)
     return rec
 
 

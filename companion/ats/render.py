@@ -1,7 +1,7 @@
 """Pure rendering: a station in, SVG (or HTML) out.  No widgets here."""
 from __future__ import annotations
 
-from .htmlsafe import escape
+from ..core.htmlsafe import escape
 from typing import Iterable
 
 from .station import Cell, Station

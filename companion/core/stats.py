@@ -11,7 +11,8 @@ import time
 
 import pandas as pd
 
-from .history import ATS_FORMAT, SSE_FORMAT, sync
+from .history import sync
+from .registry import ATS_FORMAT, SSE_FORMAT
 from .store import Store
 
 
@@ -66,7 +67,7 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     players = pd.read_sql_query("SELECT game_id, player FROM g_players ORDER BY seat", store._conn)
     names = players.groupby("game_id").player.agg(", ".join)
     df["players"] = df.game_id.map(names).fillna("")
-    from .history import GAME_NAMES
+    from .registry import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
     from .history import has_details
     if has_details(store):

@@ -43,7 +43,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .errors import CompanionError
-from .history import ATS_FORMAT, GAME_NAMES, SSE_FORMAT, _json_or, has_details, sync
+from .history import _json_or, has_details, sync
+from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
 from .paths import user_dir
 from .store import Store
 

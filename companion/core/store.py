@@ -31,7 +31,7 @@ from pathlib import Path
 from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
 from .paths import user_dir
-from .record import FORMAT
+from ..ats.record import FORMAT
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -145,7 +145,7 @@ def _sse_pieces_custom(conn: sqlite3.Connection) -> None:
     """Small Star Empires games saved before ``setup.options.pieces`` (when any ship
     and piece count was accepted) are marked ``custom`` so they still resume
     (companion.sse.game.legacy_setup); their History rows are derived again."""
-    from .sse.game import legacy_setup
+    from ..sse.game import legacy_setup
     history = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
                            "AND name='g_results'").fetchone() is not None
     for gid, text in conn.execute("SELECT id, setup FROM games WHERE format LIKE "
@@ -417,7 +417,7 @@ class Store:
         """Add card definitions to the game, value by value, in one transaction:
         a known value wins, a ``null`` never hides a known one, and cards other
         pages saved meanwhile are kept.  Returns the game's cards afterwards."""
-        from .catalogue import merge_card, parse_card
+        from ..ats.catalogue import merge_card, parse_card
         with self._tx() as c:
             row = c.execute("SELECT cards FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:

@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from . import abilities as abl
 from .catalogue import Card, Catalogue, parse_entries
-from .errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
+from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
 from .station import LOCATION, PLACEHOLDER, REACTOR, Cell, Placed, Station, as_cell, neighbours
 
 from .record import FORMAT  # noqa: E402
@@ -352,6 +352,8 @@ class State:
 # ---------------------------------------------------------------------------
 class Game:
     """Setup + actions; the state is derived by replaying them."""
+
+    format = FORMAT
 
     def __init__(self, setup: Setup | dict, *, cards: Iterable[dict] = (),
                  catalogue: Catalogue | None = None, manual: Iterable[dict] = (),

@@ -19,7 +19,7 @@ import random
 
 import pandas as pd
 
-from .errors import CompanionError, IllegalAction
+from ..core.errors import CompanionError, IllegalAction
 from .game import DISCARD_GAIN, Game, PlayerState, State
 from .scoring import CREDITS_PER_VP, project_player, score
 from .station import Station

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import catalogue as _catalogue
-from .errors import UnknownCardValues
+from ..core.errors import UnknownCardValues
 from .station import LOCATION, MAIN, PLACEHOLDER, Cell, Station, count_types, neighbours
 
 YEARS = 4

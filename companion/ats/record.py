@@ -1,0 +1,83 @@
+"""Among the Stars records: the format, the shape checks that need no rules (those run
+during replay, Game.from_record) and reading.  See docs/record-format.md.  Files are read
+by the one bounded reader (companion.core.record / companion.core.safeio)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core import safeio
+from ..core.errors import RecordError
+from ..core.record import (NUMBER_LIMIT, check_action_texts, check_names, check_numbers,
+                           check_tree, parse_json, read_text)
+
+FORMAT = "among-the-stars/1"
+TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
+#: VP typed at the table (``manual``): -MANUAL_VP_LIMIT..MANUAL_VP_LIMIT
+MANUAL_VP_LIMIT = 999
+
+
+def read_record(path: str | Path) -> dict:
+    """Load a record file, refusing oversized or malformed files with a clear message."""
+    return parse_record(read_text(path), str(path))
+
+
+def parse_record(text: str, name: str = "record") -> dict:
+    data = parse_json(text, name)
+    validate_record(data)
+    return data
+
+
+def validate_record(data: Any) -> None:
+    """Shape checks that do not need the rules (those run during replay), and
+    the limits: the reader's (depth, items, digits, text), player names, and
+    every number of the setup and the actions within its range."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"unknown format {safeio.terminal_line(repr(fmt), 80)}; "
+                          f"this companion reads {FORMAT!r}")
+    extra = set(data) - TOP_KEYS
+    if extra:
+        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
+    if "setup" not in data:
+        raise RecordError("the record has no 'setup'")
+    check_tree(data)
+    for key in ("cards", "actions", "manual"):
+        if key in data and data[key] is not None and not isinstance(data[key], list):
+            raise RecordError(f"'{key}' must be a list")
+    check_names(data["setup"])
+    check_numbers(data["setup"], "setup", skip=("seed",))
+    for i, a in enumerate(data.get("actions") or []):
+        if not isinstance(a, dict):
+            raise RecordError("an action must be an object", index=i)
+        check_action_texts(a, i)
+        check_numbers(a, "", index=i)
+    for i, m in enumerate(data.get("manual") or []):
+        validate_manual(m, i)
+
+
+def validate_manual(m: Any, i: int = 0) -> None:
+    where = f"manual[{i}]"
+    if not isinstance(m, dict):
+        raise RecordError(f"{where} must be an object")
+    extra = set(m) - {"source", "player", "at", "vp", "note"}
+    if extra:
+        raise RecordError(f"{where}: unknown key '{sorted(map(str, extra))[0]}'")
+    if not isinstance(m.get("source"), str):
+        raise RecordError(f"{where}: 'source' must name the card, race or objective")
+    if m.get("player") is not None and not isinstance(m["player"], str):
+        raise RecordError(f"{where}: 'player' must be a player name or null (nobody)")
+    vp = m.get("vp")
+    if not (isinstance(vp, int) and not isinstance(vp, bool)):
+        raise RecordError(f"{where}: 'vp' must be a whole number")
+    if not -MANUAL_VP_LIMIT <= vp <= MANUAL_VP_LIMIT:
+        raise RecordError(f"{where}: 'vp' is {vp}; VP typed at the table are from "
+                          f"{-MANUAL_VP_LIMIT} to {MANUAL_VP_LIMIT}")
+    at = m.get("at")
+    if at is not None and not (isinstance(at, list) and len(at) == 2
+                               and all(safeio.is_whole(x, -NUMBER_LIMIT, NUMBER_LIMIT)
+                                       for x in at)):
+        raise RecordError(f"{where}: 'at' must be [row, col] (whole numbers from "
+                          f"{-NUMBER_LIMIT} to {NUMBER_LIMIT})")
