@@ -92,8 +92,8 @@ def cmd_catalogue(args) -> int:
 class Progress:
     """A progress line on standard error (``label: done/total``), rewritten in
     place; shown when standard error is a terminal or with ``--progress``.  Use
-    the object as the ``progress(done, total)`` callback of companion.history
-    and companion.plays_export."""
+    the object as the ``progress(done, total)`` callback of companion.core.history
+    and companion.core.plays_export."""
 
     def __init__(self, label: str, enabled: bool, stream=None):
         self.label, self.enabled = label, enabled

@@ -368,7 +368,7 @@ def parse_entries(data: Any, *, file: str | None = None) -> list[Card]:
 
 
 def load_yaml(path: Path | str) -> list[Card]:
-    """A catalogue file through the one bounded reader (companion.safeio): a regular
+    """A catalogue file through the one bounded reader (companion.core.safeio): a regular
     UTF-8 file of at most MAX_CATALOGUE_BYTES actually read, YAML without aliases or
     anchors, only text, whole numbers, true/false, null, lists and mappings, within
     the depth / item / text limits; then every entry validated (ranges included)."""

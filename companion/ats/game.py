@@ -1,7 +1,7 @@
 """The Among the Stars engine: a game is its setup plus an ordered list of actions.
 
 Modelled on python-chess: :meth:`Game.push` applies an action (or raises
-:class:`~companion.errors.IllegalAction` and changes nothing), :meth:`Game.pop`
+:class:`~companion.core.errors.IllegalAction` and changes nothing), :meth:`Game.pop`
 takes the last one back, :meth:`Game.check` and :meth:`Game.legal_cells` are
 queries.  The state is always the replay of the record.
 """

@@ -130,7 +130,7 @@ def _heat(t: float) -> str:
 def heatmap_svg(station: Station, rows, *, value: str = "projected_change", action: str = "build",
                 title: str | None = None, cell_size: int = CELL) -> str:
     """The station with every frontier cell coloured by ``value`` from a
-    :func:`companion.whatif.placement_map` table; the best legal cell is marked
+    :func:`companion.ats.whatif.placement_map` table; the best legal cell is marked
     with a star, illegal cells are grey with the reason on hover."""
     rows = rows[rows.action == action]
     legal = rows[rows.legal]
@@ -196,7 +196,7 @@ CHART_COLOURS = ("#2f6fd6", "#d13b2f", "#2e9b4f", "#8a44c2", "#e0b000", "#5b6470
 
 
 def vp_chart_svg(df, *, width: int = 420, height: int = 220, title: str = "VP by year") -> str:
-    """A line chart of a :func:`companion.whatif.vp_by_year` table (years x players)."""
+    """A line chart of a :func:`companion.ats.whatif.vp_by_year` table (years x players)."""
     left, right, top, bottom = 36, 110, 24, 28
     years = [int(y) for y in df.index]
     vmax = max(1, int(df.values.max()) if df.size else 1)

@@ -102,7 +102,7 @@ class MissingEntry(CompanionError):
                          + "; ".join(self.needed))
 
 
-# -- the saved-games file (companion.store) ----------------------------------------------
+# -- the saved-games file (companion.core.store) -----------------------------------------
 class StoreError(CompanionError):
     """The saved-games file cannot be used."""
 

@@ -5,7 +5,7 @@ The store keeps each record (setup + actions); :func:`sync` derives, for every
 game changed since it was last derived, its result (finished?, winners, the
 tiebreak step), each player's total with its breakdown, the VP per year, the
 cards built with the VP each gave, and the objectives claimed.  Statistics
-(:mod:`companion.stats`) read those tables and never replay a game.
+(:mod:`companion.core.stats`) read those tables and never replay a game.
 """
 from __future__ import annotations
 
@@ -194,7 +194,7 @@ def _played(created) -> float:
 # play details (duration, location, notes, new players): the table g_details
 # ---------------------------------------------------------------------------
 #: the play details of every game, derived from its record's meta
-#: (companion.playtime.details) and, for explanation and roles, from its score.
+#: (companion.core.playtime.details) and, for explanation and roles, from its score.
 #: History adds it to a store that lacks it (the schema's history part); the
 #: first sync after that fills it for every game from the stored meta, without
 #: replaying any game.
@@ -285,7 +285,7 @@ _ANY = object()
 
 def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -> dict:
     """Store a game's play details: ``meta`` is the record's meta as the page keeps
-    it (built with companion.playtime: start/pause/resume/stop, with_details).
+    it (built with companion.core.playtime: start/pause/resume/stop, with_details).
     With ``expect_timer`` (the timer the page last saw, ``playtime.timer(meta)``, None
     for none), the write is refused with :class:`StaleGame` when the stored timer is
     another one: two pages tapping the timer at once never both get through (the
@@ -293,7 +293,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     Only the detail keys are written (timer, duration_min, location, notes,
     new_players, expansions); the rest of the stored meta (title, campaign...) is
     kept.  The game is not replayed: g_details is written in the same
-    transaction.  Returns the game's details (companion.playtime.details)."""
+    transaction.  Returns the game's details (companion.core.playtime.details)."""
     from .playtime import details
     from .errors import StoreError
     keys = ("timer", "duration_min", "location", "notes", "new_players", "expansions")
@@ -331,7 +331,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
 
 
 def play_details(store: Store, gid: str) -> dict:
-    """The stored details of one game (companion.playtime.details of its meta)."""
+    """The stored details of one game (companion.core.playtime.details of its meta)."""
     from .playtime import details
     from .errors import StoreError
     row = store._conn.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
@@ -490,7 +490,7 @@ def export_records(store: Store, folder, ids=None, *, skipped: list | None = Non
                    progress=None) -> list[Path]:
     """Write each game's record as one JSON file into ``folder``.
 
-    The file name is the game's id made safe (:func:`companion.safeio.safe_filename`:
+    The file name is the game's id made safe (:func:`companion.core.safeio.safe_filename`:
     letters, digits, '-' and '_' only, unique in the folder), so no stored id can
     write outside ``folder``; a symbolic link in its place is not followed.  A
     game whose record cannot be read back is left out and listed in ``skipped``

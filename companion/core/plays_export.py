@@ -1,7 +1,7 @@
 """Plays to other loggers: BG Stats' play file (JSON) and its "create play" link,
 BoardGameGeek's play XML (docs/history.md, "Plays to other loggers").
 
-Everything is read from the derived tables (:func:`companion.history.sync` keeps
+Everything is read from the derived tables (:func:`companion.core.history.sync` keeps
 them in step) and the stored records' setup, cards and meta: no game is
 replayed.  :func:`plays` gives each play as a plain dict; the writers turn those
 into the two formats.

@@ -12,7 +12,7 @@ from . import safeio
 from .errors import RecordError
 
 #: A record file larger than this is refused (by the bytes actually read, at most
-#: MAX_BYTES + 1; see companion.safeio).  A complete 6-player game with every
+#: MAX_BYTES + 1; see companion.core.safeio).  A complete 6-player game with every
 #: card embedded is about 60 kB.
 MAX_BYTES = 2_000_000
 
@@ -22,7 +22,7 @@ def _error(message: str) -> RecordError:
 
 
 def read_text(path: str | Path) -> str:
-    """A record file's text through the bounded reader (companion.safeio): a missing
+    """A record file's text through the bounded reader (companion.core.safeio): a missing
     file, a folder, a FIFO or device, more than MAX_BYTES bytes actually read, or
     text that is not UTF-8 is refused with one clear message."""
     return safeio.read_text(path, MAX_BYTES, what="record", error=_error)

@@ -1,7 +1,7 @@
 """Statistics over the stored games, as pandas DataFrames (docs/history.md).
 
-Every function takes a :class:`~companion.store.Store`, brings its derived
-tables up to date (:func:`companion.history.sync`) and reads them: no game is
+Every function takes a :class:`~companion.core.store.Store`, brings its derived
+tables up to date (:func:`companion.core.history.sync`) and reads them: no game is
 replayed here.  Finished games only, unless a function says otherwise.
 """
 from __future__ import annotations

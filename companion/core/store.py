@@ -63,7 +63,7 @@ SCHEMA_VERSION = 3
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
     1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
-    # 1 -> 2: tables derived from each record (companion.history keeps them in step),
+    # 1 -> 2: tables derived from each record (companion.core.history keeps them in step),
     # so statistics never replay every game
     2: ["""CREATE TABLE IF NOT EXISTS g_results (
             game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,

@@ -2,7 +2,7 @@
 
 Same model as the Among the Stars engine (python-chess style):
 :meth:`SseGame.push` applies an action or raises
-:class:`~companion.errors.IllegalAction` (with a rule code) and changes
+:class:`~companion.core.errors.IllegalAction` (with a rule code) and changes
 nothing, :meth:`SseGame.pop` takes the last one back, :meth:`SseGame.check` and
 :meth:`SseGame.legal_moves` are queries.  The state is always the replay of the
 record.  Book references: "S Movement", "S Colonize", "S Game End",
@@ -324,7 +324,7 @@ def legacy_setup(setup: Any) -> dict | None:
     """A setup saved before ``options.pieces`` existed (every piece count was accepted
     then): when it is refused only because its pieces are off the book, the same setup
     marked ``options.pieces = "custom"``, as it was played; otherwise None.  Used once
-    per saved-games file (companion.store), so a game saved then still resumes."""
+    per saved-games file (companion.core.store), so a game saved then still resumes."""
     if not isinstance(setup, dict) or "pieces" in (setup.get("options") or {}):
         return None
     if not isinstance(setup.get("options", {}), dict):

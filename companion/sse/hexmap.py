@@ -346,7 +346,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,60}$")
 
 
 def load_map_file(path: str | Path) -> HexMap:
-    """A map file through the one bounded reader (companion.safeio): at most
+    """A map file through the one bounded reader (companion.core.safeio): at most
     MAX_MAP_BYTES actually read, a regular UTF-8 file, JSON within the limits."""
     path = Path(path)
     data = read_json(path, MAX_MAP_BYTES, what="map", error=MapError)

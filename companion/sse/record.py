@@ -1,6 +1,6 @@
 """Small Star Empires records (JSON): shape checks and reading.  See
 docs/small-star-empires.md.  The rules are checked by replaying (SseGame.from_record).
-Files are read by the one bounded reader (companion.record / companion.safeio)."""
+Files are read by the one bounded reader (companion.core.record / companion.core.safeio)."""
 from __future__ import annotations
 
 import json
@@ -67,7 +67,7 @@ def validate_manual(m: Any, i: int = 0) -> None:
 
 
 def load_json(path: str | Path) -> Any:
-    """Read any record file through the one bounded reader (companion.record.read_json)."""
+    """Read any record file through the one bounded reader (companion.core.record.read_json)."""
     return read_json(path)
 
 

@@ -1,6 +1,6 @@
 """The what-if explorer panel of the dashboard: heatmap, hand ranking,
 "if the game ended now", VP by year.  Widgets only; the numbers come from
-companion.whatif and the pictures from companion.render."""
+companion.ats.whatif and the pictures from companion.ats.render."""
 from __future__ import annotations
 
 from ..core.htmlsafe import escape

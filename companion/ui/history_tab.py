@@ -2,7 +2,7 @@
 replayed step by step with its play details; charts; every statistics table
 (people statistics too) searchable and sortable, with a CSV export; a printable
 score sheet; a progress bar while the first sync after an upgrade derives every
-game.  Widgets only: the numbers come from companion.history/stats."""
+game.  Widgets only: the numbers come from companion.core.history/stats."""
 from __future__ import annotations
 
 import base64

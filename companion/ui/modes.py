@@ -1,7 +1,7 @@
 """Dashboard controls for the modes, modules and variants (issue 5).
 
 * :class:`ModeSetup`: the setup-screen section (2-player rules, spaceships,
-  timing rules, advisors, All-in, the deck composition from companion.decks,
+  timing rules, advisors, All-in, the deck composition from companion.ats.decks,
   a seeded draw of races and objectives).
 * :class:`ModePanel`: the play-screen section (virtual seats' dropped cards,
   advisors to settle, the round-end check with its removals) and the extra
