@@ -28,7 +28,7 @@ from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
 from .playdetails import CSS as DETAILS_CSS
-from .playdetails import DetailsForm, FinalExports, GameGone, PlayTimer, save_details
+from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
 from .quiet import Quiet
 from .style import CSS
 
@@ -92,7 +92,7 @@ def _log_path():
     return d / "dashboard.log"
 
 
-class App:
+class App(PlayDetailsScreen):
     def __init__(self, store: Store | None = None):
         logging.basicConfig(filename=str(_log_path()), level=logging.INFO)
         self.store = store or Store()
@@ -1191,47 +1191,18 @@ class App:
         self._refresh_exports()
 
     # -- play details (issue 16) -------------------------------------------------------
-    def _tap_timer(self):
-        try:
-            self.say(self.timer.tap())
-        except GameGone:
-            self._game_gone()
+    def _details_players(self) -> list:
+        return list(self.game.state.setup.players)
 
-    def _stop_timer(self):
-        """The game is over: the play timer stops (once)."""
-        try:
-            if self.timer.stop():
-                self.timer.show()
-        except GameGone:
-            pass                            # the next entry says so
-        except CompanionError as e:         # busy or read-only file: said, the table shown
-            self.final_msg.value = (f"<div class='status-error' style='color:{ERR}'>⚠ The "
-                                    f"play timer was not stopped: {escape(str(e))}</div>")
+    def _details_said(self, text: str) -> None:
+        self.say(text)
 
-    def _fill_final_details(self):
-        """The final form shows the stored details (once per game: typing is kept)."""
-        if self._details_for == self.gid:
-            return
-        players = list(self.game.state.setup.players)
-        self.final_details.set_players(players)
-        self.final_details.fill(playtime.details(self.timer.meta, players))
-        self._details_for = self.gid
+    def _details_error(self, text: str) -> None:
+        self.final_msg.value = (f"<div class='status-error' style='color:{ERR}'>⚠ "
+                                f"{escape(text)}</div>")
 
-    def _save_final_details(self):
-        try:
-            self.timer.meta = save_details(self.store, self.gid, self.final_details)
-        except GameGone:
-            self._game_gone()
-            return
-        self.timer.show()
-        self.say("Saved the play details.")
-        self._refresh_exports()
-
-    def _refresh_exports(self):
-        """This play's exports to other loggers (made when their panel is open, again
-        when the game's revision or its details changed)."""
-        d = playtime.details(self.timer.meta, list(self.game.state.setup.players))
-        self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
+    def _details_gone(self) -> None:
+        self._game_gone()
 
     def _final_forms(self, needs: dict) -> list:
         """Every value the final scoring still needs, on one screen: the printed

@@ -338,6 +338,60 @@ def details_words(details: dict) -> str:
 # ---------------------------------------------------------------------------
 # progress
 # ---------------------------------------------------------------------------
+class PlayDetailsScreen:
+    """The play timer, the final screen's details and the exports of a game screen
+    (both games share it).  The screen has ``store``, ``gid``, ``timer``,
+    ``final_details``, ``exports``, ``_details_for`` (and ``rev``), and says how it
+    names its players and talks to the player: ``_details_players()``,
+    ``_details_said(text)``, ``_details_error(text)``, ``_details_gone()``;
+    ``_details_saved()`` runs after a save (nothing by default)."""
+
+    def _details_saved(self) -> None:
+        pass
+
+    def _tap_timer(self):
+        try:
+            self._details_said(self.timer.tap())
+        except GameGone:
+            self._details_gone()
+
+    def _stop_timer(self):
+        """The game is over: the play timer stops (once)."""
+        try:
+            if self.timer.stop():
+                self.timer.show()
+        except GameGone:
+            pass                            # the next entry says so
+        except CompanionError as e:         # busy or read-only file: said, the table shown
+            self._details_error(f"The play timer was not stopped: {e}")
+
+    def _fill_final_details(self):
+        """The final form shows the stored details (once per game: typing is kept)."""
+        if self._details_for == self.gid:
+            return
+        players = self._details_players()
+        self.final_details.set_players(players)
+        self.final_details.fill(playtime.details(self.timer.meta, players))
+        self._details_for = self.gid
+
+    def _save_final_details(self):
+        try:
+            self.timer.meta = save_details(self.store, self.gid, self.final_details)
+        except GameGone:
+            self._details_gone()
+            return
+        self._details_saved()
+        self.timer.show()
+        self._details_said("Saved the play details.")
+        self._refresh_exports()
+
+    def _refresh_exports(self):
+        """This play's exports to other loggers (made when their panel is open, again
+        when the game's revision or its details changed)."""
+        d = playtime.details(self.timer.meta, self._details_players())
+        self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
+
+
 class Progress:
     """A progress bar with counts (``done/total``), hidden until work starts.
     Call it as ``progress(done, total)``; at most :data:`PROGRESS_HZ` updates a

@@ -13,7 +13,7 @@ from ..core.htmlsafe import colour, escape
 
 import ipywidgets as w
 
-from .playdetails import DetailsForm, FinalExports, GameGone, PlayTimer, save_details
+from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
 from .quiet import Quiet
 from ..core import playtime
 from ..core.errors import CompanionError, MissingEntry
@@ -191,7 +191,7 @@ def system_cell(s: System) -> dict:
     return {"label": "", "fill": KIND_FILL["empty"]}
 
 
-class SseTab:
+class SseTab(PlayDetailsScreen):
     def __init__(self, app):
         self.app = app
         self.store = app.store
@@ -1006,47 +1006,20 @@ class SseTab:
         self.app.error("Not recorded: this Small Star Empires game was deleted on another page "
                        "or tab. Start a new game or open a saved one.")
 
-    def _tap_timer(self):
-        try:
-            self.app.say(self.timer.tap())
-        except GameGone:
-            self._gone()
+    def _details_players(self) -> list:
+        return list(self.game.setup.players)
 
-    def _stop_timer(self):
-        """The game is over: the play timer stops (once)."""
-        try:
-            if self.timer.stop():
-                self.timer.show()
-        except GameGone:
-            pass                            # the next entry says so
-        except CompanionError as e:         # busy or read-only file: said, the table shown
-            self.app.error(f"The play timer was not stopped: {e}")
+    def _details_said(self, text: str) -> None:
+        self.app.say(text)
 
-    def _fill_final_details(self):
-        """The final form shows the stored details (once per game: typing is kept)."""
-        if self._details_for == self.gid:
-            return
-        players = list(self.game.setup.players)
-        self.final_details.set_players(players)
-        self.final_details.fill(playtime.details(self.timer.meta, players))
-        self._details_for = self.gid
+    def _details_error(self, text: str) -> None:
+        self.app.error(text)
 
-    def _save_final_details(self):
-        try:
-            self.timer.meta = save_details(self.store, self.gid, self.final_details)
-        except GameGone:
-            self._gone()
-            return
+    def _details_gone(self) -> None:
+        self._gone()
+
+    def _details_saved(self) -> None:
         self.game.meta = {k: v for k, v in self.timer.meta.items() if k != "title"}
-        self.timer.show()
-        self.app.say("Saved the play details.")
-        self._refresh_exports()
-
-    def _refresh_exports(self):
-        """This play's exports to other loggers (made when their panel is open, again
-        when the game's revision or its details changed)."""
-        d = playtime.details(self.timer.meta, list(self.game.setup.players))
-        self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
 
     # -- campaign ------------------------------------------------------------------------------
     def _campaign(self):
