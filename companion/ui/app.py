@@ -23,13 +23,14 @@ from ..core.paths import user_dir
 from ..core.record import dumps
 from ..ats.record import parse_record
 from ..ats.scoring import objective_claims
-from ..core.store import StaleGame, Store, StoreBusy, StoreError, StoreWriteFailed
+from ..core.store import StaleGame, Store, StoreError
 from .cardform import CardForm
 from .explorer import Explorer
 from .modes import ModePanel, ModeSetup
 from .playdetails import CSS as DETAILS_CSS
 from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
 from .quiet import Quiet
+from .session import GameSession, PageBehind, SessionScreen
 from .style import CSS
 
 log = logging.getLogger("companion.ui")
@@ -92,12 +93,10 @@ def _log_path():
     return d / "dashboard.log"
 
 
-class App(PlayDetailsScreen):
+class App(SessionScreen, PlayDetailsScreen):
     def __init__(self, store: Store | None = None):
         logging.basicConfig(filename=str(_log_path()), level=logging.INFO)
-        self.store = store or Store()
-        self.game: Game | None = None
-        self.gid: str | None = None
+        self.session = GameSession(store or Store(), words=describe)
         self._pending: dict | None = None
         self._buttons: dict[tuple[int, int], w.Button] = {}
 
@@ -334,7 +333,7 @@ class App(PlayDetailsScreen):
 
     def _game_gone(self):
         """The game this page showed no longer exists (deleted on another page)."""
-        self.gid, self.game = None, None
+        self.session.close()
         self.show_setup()
         self.error("Not recorded: this game was deleted on another page or tab. Start a new "
                    "game or open a saved one.")
@@ -554,11 +553,11 @@ class App(PlayDetailsScreen):
         self.play_screen.add_class("play-screen")
 
     def open_game(self, gid: str):
-        rec, rev = self.store.load_revision(gid)
-        game = Game.from_record(rec)
-        self.gid, self.game = gid, game
-        self.rev = rev                  # the game's revision this page has seen (store.append)
-        self.timer.bind(gid, rec.get("meta"))
+        game = self.session.open(gid)
+        if not isinstance(game, Game):
+            self.session.close()
+            raise CompanionError("that saved game is not an Among the Stars game")
+        self.timer.bind(gid, self.session.meta)
         self._details_for = None
         names = game.catalogue.names("location") + game.catalogue.names("conflict")
         self.entry_card.options = tuple(names)
@@ -586,20 +585,20 @@ class App(PlayDetailsScreen):
         state and nothing is sent until the person enters it again."""
         if not self.gid:
             return
-        before = list(self.game.actions) if self.game is not None else []
-        rec, self.rev = self.store.load_revision(self.gid)
-        self.game = Game.from_record(rec)
-        self.timer.bind(self.gid, rec.get("meta"))
+        change = self.session.reload()
+        self.timer.bind(self.gid, self.session.meta)
         self._pending = None
         if stale is None:
             self.refresh()
             return
-        after = self.game.actions
-        same = 0
-        while same < min(len(before), len(after)) and before[same] == after[same]:
-            same += 1
-        changes = [f"added: {describe(a)}" for a in after[same:]]
-        changes += [f"undone: {describe(a)}" for a in before[same:]]
+        self._entry_again(PageBehind(change, describe))
+
+    def _entry_again(self, behind: PageBehind):
+        """Another page changed the game and this page's entry was refused (the session
+        shows the current game): the entry is rebuilt from the fresh state and nothing is
+        sent until the person enters it again."""
+        self.timer.bind(self.gid, self.session.meta)
+        self._pending = None
         with self._hush():
             self.entry_card.value = ""
             self.entry_action.value = "build"
@@ -610,11 +609,7 @@ class App(PlayDetailsScreen):
         with self._hush():
             self.entry_player.value = None
         self._refresh_entry()
-        what = ("; ".join(changes[:4]) + (" …" if len(changes) > 4 else "")) if changes else \
-            "nothing visible"
-        self.error(f"Not recorded: this game was changed on another page or tab ({what}). "
-                   "The board now shows the current game; choose the player and enter the "
-                   "action again.")
+        self.error(str(behind))
 
     # -- refresh ---------------------------------------------------------------------
     def refresh(self):
@@ -1015,17 +1010,13 @@ class App(PlayDetailsScreen):
     def _push(self, action: dict):
         g = self.game
         before_year = g.state.year
-        norm = g.push(action)
         try:
-            self.rev = self.store.append(self.gid, len(g.actions) - 1, norm,
-                                         rev=getattr(self, "rev", None))
-        except (StoreBusy, StoreWriteFailed) as e:
-            g.pop()                     # the entry stays filled in: pressing again retries
-            raise CompanionError(f"{e} ({describe(norm)}: your entry is kept, press again "
-                                 "to save it.)") from None
-        except BaseException:
-            g.pop()
-            raise
+            # the store first: another page's change refuses it (PageBehind); a file that
+            # cannot be written keeps the entry filled in (pressing again retries)
+            norm = self.session.push(action)
+        except PageBehind as behind:
+            self._entry_again(behind)
+            return
         self._pending = None
         self.extra.children = []
         self._close_form()
@@ -1066,11 +1057,14 @@ class App(PlayDetailsScreen):
                                          f"{escape(what)}?</b>&nbsp;"), yes, no]
 
     def _undo(self):
-        g = self.game
-        # refused (StaleGame: the page reloads) if another page changed the game, even by
-        # an undo and a different entry; nothing is undone if the file cannot be written
-        self.rev = self.store.pop(self.gid, len(g.actions) - 1, rev=getattr(self, "rev", None))
-        last = g.pop()
+        # refused (PageBehind: the page shows the current game) if another page changed
+        # the game, even by an undo and a different entry; nothing is undone if the file
+        # cannot be written
+        try:
+            last = self.session.undo()
+        except PageBehind as behind:
+            self._entry_again(behind)
+            return
         self.undo_box.children = []
         self._pending = None
         # the entry shows the undone action again, ready to be corrected
@@ -1133,9 +1127,8 @@ class App(PlayDetailsScreen):
         self.store.merge_cards(self.gid, [card.to_dict()])   # StoreWriteFailed: form kept
         self._close_form()
         # replay the stored game: it also picks up values other pages saved meanwhile
-        rec, self.rev = self.store.load_revision(self.gid)
-        self.game = Game.from_record(rec)
-        self.timer.bind(self.gid, rec.get("meta"))
+        self.session.reload()
+        self.timer.bind(self.gid, self.session.meta)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.refresh()
 

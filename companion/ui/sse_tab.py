@@ -23,7 +23,7 @@ from ..sse.hexmap import EFFECT_NAMES, HexMap, System
 from ..sse.record import dumps
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
-from ..core.store import StaleGame, StoreBusy, StoreWriteFailed
+from .session import GameSession, PageBehind, SessionScreen
 from .sse_reveal import reveal_form
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
@@ -191,12 +191,11 @@ def system_cell(s: System) -> dict:
     return {"label": "", "fill": KIND_FILL["empty"]}
 
 
-class SseTab(PlayDetailsScreen):
+class SseTab(SessionScreen, PlayDetailsScreen):
     def __init__(self, app):
         self.app = app
-        self.store = app.store
-        self.game: SseGame | None = None
-        self.gid: str | None = None
+        self.session = GameSession(app.store, words=lambda a: f"{a['player']} {describe(a)}",
+                                   again="enter the action again")
         self.selected: int | None = None        # the current player's selected ship
         self._pending: dict | None = None        # an unexplored move waiting for its tile
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
@@ -523,12 +522,11 @@ class SseTab(PlayDetailsScreen):
         self.play_screen.add_class("sse-play")
 
     def open_game(self, gid: str):
-        rec, rev = self.store.load_revision(gid)
-        rec["meta"] = {k: v for k, v in (rec.get("meta") or {}).items()}
-        game = SseGame.from_record(rec)
-        self.gid, self.game = gid, game
-        self.rev = rev                  # the game's revision this page has seen (store.append)
-        self.timer.bind(gid, rec.get("meta"))
+        game = self.session.open(gid)
+        if not isinstance(game, SseGame):
+            self.session.close()
+            raise CompanionError("that saved game is not a Small Star Empires game")
+        self.timer.bind(gid, self.session.meta)
         self._details_for = None
         self.selected = None
         self._pending = None
@@ -543,11 +541,19 @@ class SseTab(PlayDetailsScreen):
         screen's first row) brings the top row back into view."""
         self.timer.button.focus()
 
+    def _behind(self):
+        """The session shows another page's change: the page forgets its selection."""
+        self.timer.bind(self.gid, self.session.meta)
+        self.selected = None
+        self._pending = None
+        self.extra.children = []
+        self.undo_box.children = []
+        self.refresh()
+
     def _reload(self):
         if self.gid:
-            rec, self.rev = self.store.load_revision(self.gid)
-            self.game = SseGame.from_record(rec)
-            self.timer.bind(self.gid, rec.get("meta"))
+            self.session.reload()
+            self.timer.bind(self.gid, self.session.meta)
             self.selected = None
             self._pending = None
             self.refresh()
@@ -860,20 +866,13 @@ class SseTab(PlayDetailsScreen):
 
     def _push(self, action: dict):
         g = self.game
-        norm = g.push(action)
         try:
-            self.rev = self.store.append(self.gid, len(g.actions) - 1, norm,
-                                         rev=getattr(self, "rev", None))
-        except StaleGame as e:
-            g.pop()
-            self._reload()
-            raise CompanionError(str(e)) from None
-        except (StoreBusy, StoreWriteFailed) as e:
-            g.pop()                     # the selection and the form stay: pressing again retries
-            raise CompanionError(f"{e} ({norm.get('player')} {describe(norm)}: your entry is "
-                                 "kept, press again to save it.)") from None
-        except BaseException:
-            g.pop()
+            # the store first: another page's change refuses it (PageBehind: the session
+            # shows the current game); a file that cannot be written keeps the selection
+            # and the form (pressing again retries)
+            norm = self.session.push(action)
+        except PageBehind:
+            self._behind()
             raise
         self._pending = None
         self.extra.children = []
@@ -906,14 +905,11 @@ class SseTab(PlayDetailsScreen):
                                          f"{escape(describe(last))}?</b>&nbsp;"), yes, no]
 
     def _undo(self):
-        g = self.game
         try:
-            self.rev = self.store.pop(self.gid, len(g.actions) - 1,
-                                      rev=getattr(self, "rev", None))
-        except StaleGame as e:
-            self._reload()
-            raise CompanionError(str(e)) from None
-        last = g.pop()
+            last = self.session.undo()
+        except PageBehind:
+            self._behind()
+            raise
         self.undo_box.children = []
         self.selected = None
         self._pending = None
@@ -1001,7 +997,7 @@ class SseTab(PlayDetailsScreen):
 
     # -- play details (issue 16) -----------------------------------------------------------
     def _gone(self):
-        self.gid, self.game = None, None
+        self.session.close()
         self.show_setup()
         self.app.error("Not recorded: this Small Star Empires game was deleted on another page "
                        "or tab. Start a new game or open a saved one.")

@@ -1,0 +1,195 @@
+"""One game as one page sees it: the store, the game replayed from its record, and the
+revision the page has seen.  Shared by both game screens (``app.App`` for Among the Stars,
+``sse_tab.SseTab`` for Small Star Empires), which keep only their widgets.
+
+The record in the store is the only state (boardgame.io's log).  A page never changes
+its game without the store agreeing first:
+
+- :meth:`GameSession.push` checks the action with the engine, stores it at the revision
+  the page has seen, and only then keeps it.  If another page wrote in between, nothing is
+  recorded: the session replays the store and raises :class:`PageBehind`, whose message
+  says what changed.  If the file cannot be written (busy, disk), the game is as before
+  and the message says the entry is kept, to press again.
+- :meth:`GameSession.undo` is the same for taking back the last action.
+- :meth:`GameSession.sync` is what a live page polls: when the store holds something this
+  page has not seen (another page's action, undo, typed card values, timer), the game is
+  replayed and the :class:`Change` says what moved.
+
+No widgets here: the session is tested without a browser (tests/test_session.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.errors import CompanionError
+from ..core.registry import load_game
+from ..core.store import StaleGame, Store, StoreBusy, StoreWriteFailed
+
+
+@dataclass(frozen=True)
+class Change:
+    """What the store holds that the page had not seen: actions added and actions undone
+    (in the order they were played), and whether anything else of the record changed
+    (card values, manual VP, play details)."""
+    added: tuple[dict, ...] = ()
+    undone: tuple[dict, ...] = ()
+    other: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.undone or self.other)
+
+    def words(self, describe: Callable[[dict], str], most: int = 4) -> str:
+        """'added: Ana built Garden at [0, 1]; undone: …' (at most ``most`` items)."""
+        items = [f"added: {describe(a)}" for a in self.added]
+        items += [f"undone: {describe(a)}" for a in self.undone]
+        if not items:
+            return "nothing visible"
+        return "; ".join(items[:most]) + (" …" if len(items) > most else "")
+
+
+class PageBehind(CompanionError):
+    """The page had not seen another page's change: nothing was recorded.  The session
+    has replayed the store; ``change`` says what the other page did."""
+
+    AGAIN = "choose the player and enter the action again"
+
+    def __init__(self, change: Change, describe: Callable[[dict], str], again: str = AGAIN):
+        self.change = change
+        super().__init__(
+            f"Not recorded: this game was changed on another page or tab "
+            f"({change.words(describe)}). The board now shows the current game; {again}.")
+
+
+def _diff(before: list[dict], after: list[dict]) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+    same = 0
+    while same < min(len(before), len(after)) and before[same] == after[same]:
+        same += 1
+    return tuple(after[same:]), tuple(before[same:])
+
+
+@dataclass
+class GameSession:
+    """The store, the open game and the revision this page has seen."""
+    store: Store
+    gid: str | None = None
+    game: Any = None
+    rev: int | None = None
+    parts: dict = field(default_factory=dict)    # the record without its actions, as read
+    words: Callable[[dict], str] | None = None   # how the screen puts an action in words
+    again: str = PageBehind.AGAIN                # what a refused page asks the person to do
+
+    _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
+
+    # -- opening --------------------------------------------------------------------
+    def open(self, gid: str) -> Any:
+        """Replay game ``gid`` from the store (either game: the registry picks the class)."""
+        rec, rev = self.store.load_revision(gid)
+        game = load_game(rec)
+        self.gid, self.game, self.rev = gid, game, rev
+        self.parts = {k: rec.get(k) for k in self._PARTS}
+        return game
+
+    def close(self) -> None:
+        self.gid, self.game, self.rev, self.parts = None, None, None, {}
+
+    @property
+    def meta(self) -> dict:
+        """The record's play details (timer, place, notes) as last read."""
+        return dict(self.parts.get("meta") or {})
+
+    def describe(self, action: dict) -> str:
+        """The action in words, from the engine."""
+        if self.words is not None:
+            return self.words(action)
+        return self.game.describe(action)
+
+    # -- reading the store again ------------------------------------------------------
+    def reload(self) -> Change:
+        """Replay the stored record; say what changed since the page last read it."""
+        if self.gid is None:
+            return Change()
+        parts = self.parts
+        before = list(self.game.actions) if self.game is not None else []
+        self.open(self.gid)
+        added, undone = _diff(before, list(self.game.actions))
+        return Change(added, undone, other=parts != self.parts)
+
+    def behind(self) -> bool:
+        """Does the store hold actions this page has not seen?  (A query: cheap, changes
+        nothing.)"""
+        return self.gid is not None and self.store.revision(self.gid) != self.rev
+
+    def sync(self) -> Change:
+        """Replay the store if it changed since this page read it (any page, any part of
+        the record); an empty :class:`Change` if not."""
+        if self.gid is None:
+            return Change()
+        rec, rev = self.store.load_revision(self.gid)
+        if rev == self.rev and {k: rec.get(k) for k in self._PARTS} == self.parts:
+            return Change()
+        return self.reload()
+
+    # -- writing --------------------------------------------------------------------
+    def push(self, action: dict) -> dict:
+        """Check ``action`` with the engine, store it, keep it; return it as recorded.
+        Illegal: the engine's :class:`IllegalAction`, nothing stored.  Another page wrote
+        first: :class:`PageBehind` (the session shows the current game).  The file cannot
+        be written: :class:`CompanionError` saying the entry is kept; the game is as before."""
+        g = self.game
+        norm = g.push(action)
+        try:
+            self.rev = self.store.append(self.gid, len(g.actions) - 1, norm, rev=self.rev)
+        except StaleGame:
+            g.pop()
+            raise PageBehind(self._behind(), self.describe, self.again) from None
+        except (StoreBusy, StoreWriteFailed) as e:
+            g.pop()
+            raise CompanionError(f"{e} ({self.describe(norm)}: your entry is kept, press "
+                                 "again to save it.)") from None
+        except BaseException:
+            g.pop()
+            raise
+        return norm
+
+    def undo(self) -> dict:
+        """Take back the last action, in the store first; return it.  Refused with
+        :class:`PageBehind` if another page changed the game meanwhile (even by an undo
+        and a different entry)."""
+        g = self.game
+        if not g.actions:
+            raise CompanionError("There is nothing to undo.")
+        try:
+            self.rev = self.store.pop(self.gid, len(g.actions) - 1, rev=self.rev)
+        except StaleGame:
+            raise PageBehind(self._behind(), self.describe, self.again) from None
+        return g.pop()
+
+    def _behind(self) -> Change:
+        try:
+            return self.reload()
+        except CompanionError:          # the game itself is gone: the screen says so
+            raise StaleGame("this game is no longer in the saved-games file (deleted on "
+                            "another page?)") from None
+
+
+class SessionScreen:
+    """What a game screen reads of its :class:`GameSession`: ``store``, ``game``, ``gid``
+    and ``rev`` are the session's (a screen never keeps its own copy)."""
+    session: GameSession
+
+    @property
+    def store(self) -> Store:
+        return self.session.store
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    @property
+    def gid(self) -> str | None:
+        return self.session.gid
+
+    @property
+    def rev(self) -> int | None:
+        return self.session.rev
