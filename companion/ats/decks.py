@@ -537,3 +537,47 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
     if notes:
         options["setup_notes"] = notes
     return setup
+
+
+def objectives_wanted(players: int) -> int:
+    """How many objective cards a game uses (B 3): one per player, 2 in a 2-player game."""
+    return 2 if players == 2 else players
+
+
+def complete_choices(players: list[str], *, races: dict[str, str | None] | None = None,
+                     objectives: list[str] | None = None, use_races: bool = False,
+                     use_objectives: bool = False, catalogue: Catalogue | None = None,
+                     rng: random.Random | None = None) -> dict:
+    """Races and objectives as chosen at the table, the rest drawn at random.
+
+    ``races``: the race each player chose (``None``: draw one).  A drawn race is one
+    nobody chose (any race once every race is taken).  ``objectives``: the objective
+    cards picked (empty: draw :func:`objectives_wanted` of them).  A race that holds a
+    secret objective (Qualeen) gets one of the objectives not in play.  Returns
+    ``{"races": {...}, "objectives": [...], "secret_objectives": {...}}`` for the
+    record's ``setup``.  (For a draw from a seed that goes into the record, see
+    :func:`draw_setup`.)"""
+    cat = catalogue if catalogue is not None else Catalogue.default()
+    rng = rng or random.Random()
+    races = races or {}
+    got_races: dict[str, str] = {}
+    if use_races:
+        pool = cat.names("race")
+        chosen = {r for r in races.values() if r}
+        free = [r for r in pool if r not in chosen]
+        rng.shuffle(free)
+        for p in players:
+            r = races.get(p)
+            got_races[p] = r if r else (free.pop() if free else rng.choice(pool))
+    got_objectives: list[str] = []
+    secret: dict[str, str] = {}
+    if use_objectives:
+        pool = cat.names("objective")
+        want = objectives_wanted(len(players))
+        got_objectives = list(objectives or []) or rng.sample(pool, min(want, len(pool)))
+        rest = [o for o in pool if o not in got_objectives]
+        for p, r in got_races.items():
+            card = cat.get(r)
+            if card is not None and card.extra.get("secret_objective") and rest:
+                secret[p] = rest.pop(rng.randrange(len(rest)))
+    return {"races": got_races, "objectives": got_objectives, "secret_objectives": secret}

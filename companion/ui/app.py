@@ -6,38 +6,29 @@ once; the game shown is always the replay of the stored record.
 """
 from __future__ import annotations
 
-import base64
 import logging
-import random
 import traceback
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from ..core import playtime
-from ..ats import render, whatif
-from ..ats.catalogue import Catalogue, save_user_card
-from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
+from ..ats import render
+from ..core.errors import CompanionError, UnknownCardValues
 from ..ats.game import Game
-from ..core.paths import user_dir
-from ..core.record import dumps
-from ..ats.record import parse_record
 from ..ats.scoring import objective_claims
 from ..core.store import StaleGame, Store, StoreError
-from .cardform import CardForm
 from .explorer import Explorer
-from .modes import ModePanel, ModeSetup
+from .modes import ModePanel
 from .playdetails import CSS as DETAILS_CSS
 from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
 from .quiet import Quiet
 from .session import GameSession, PageBehind, SessionScreen
+from .ats_entry import AtsEntry
+from .ats_final import AtsFinal
+from .ats_setup import AtsSetup
 from .style import CSS
+from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
 
-log = logging.getLogger("companion.ui")
-MAX_PLAYERS = 6
-CELL_PX = 58
-ERR = "#b00020"
-LEGAL = "#9be7a8"          # legal cells: green reads as "you may build here"
 STYLE = """<style>
 .companion-root .grid-cell { white-space: normal !important; line-height: 1.05;
   font-size: 10px; padding: 1px !important; overflow: hidden; }
@@ -53,12 +44,6 @@ STYLE = """<style>
 .companion-root .wi-rank-table td, .companion-root .wi-rank-table th,
 .companion-root .wi-now-table td, .companion-root .wi-now-table th { padding: 2px 8px; text-align: left; }
 </style>"""
-OK = "#1b6e20"
-
-
-def cell_class(r: int, c: int) -> str:
-    """Stable CSS class of a station grid cell (tests click on it)."""
-    return f"cell_r{'m' if r < 0 else ''}{abs(r)}_c{'m' if c < 0 else ''}{abs(c)}"
 
 
 def describe(a: dict) -> str:
@@ -87,15 +72,9 @@ def describe(a: dict) -> str:
     return f"{who} {what}".strip()
 
 
-def _log_path():
-    d = user_dir()
-    d.mkdir(parents=True, exist_ok=True)
-    return d / "dashboard.log"
-
-
-class App(SessionScreen, PlayDetailsScreen):
+class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
     def __init__(self, store: Store | None = None):
-        logging.basicConfig(filename=str(_log_path()), level=logging.INFO)
+        logging.basicConfig(filename=str(log_path()), level=logging.INFO)
         self.session = GameSession(store or Store(), words=describe)
         self._pending: dict | None = None
         self._buttons: dict[tuple[int, int], w.Button] = {}
@@ -159,7 +138,7 @@ class App(SessionScreen, PlayDetailsScreen):
                 log.error("callback failed:\n%s", traceback.format_exc())
                 self.error(f"Something went wrong ({type(e).__name__}: {e}). The actions "
                            "shown on the board are saved; check the board to see whether this "
-                           f"entry was recorded. The details are in {_log_path()}.")
+                           f"entry was recorded. The details are in {log_path()}.")
         return run
 
     TITLES = ("Among the Stars", "Small Star Empires", "History")
@@ -203,133 +182,8 @@ class App(SessionScreen, PlayDetailsScreen):
             except Exception as e:        # a bug must not keep the dashboard from opening
                 log.error("resume failed:\n%s", traceback.format_exc())
                 self.error(f"Could not resume the last game ({type(e).__name__}: {e}); it is "
-                           f"kept. The details are in {_log_path()}.")
+                           f"kept. The details are in {log_path()}.")
         self.show_setup()
-
-    # ================================================================== setup screen
-    def _build_setup(self):
-        cat = Catalogue.default()
-        self.name_boxes = []
-        for i in range(MAX_PLAYERS):
-            t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
-                       layout=w.Layout(width="220px", max_width="100%"))
-            t.add_class(f"player-name-{i + 1}")
-            self.name_boxes.append(t)
-        self.mode = w.Dropdown(options=[("Standard", "standard"), ("Aggressive", "aggressive")],
-                               value="standard", description="Mode")
-        self.mode.add_class("setup-mode")
-        self.supply = w.BoundedIntText(value=16, min=0, max=64, description="Reactors",
-                                       tooltip="Power Reactor cards in the supply (16 in the base game)")
-        self.limited = w.Checkbox(value=False, description="Limited Space variant",
-                                  style={"description_width": "initial"})
-        self.bounds = w.Text(value="-2, 2, -3, 3", description="area",
-                             placeholder="min row, max row, min col, max col")
-        self.use_races = w.Checkbox(value=False, description="Races",
-                                    style={"description_width": "initial"})
-        self.use_races.add_class("setup-races")
-        race_opts = [("draw at random", "*")] + [(r, r) for r in cat.names("race")]
-        self.race_boxes = [w.Dropdown(options=race_opts, value="*", description=f"Player {i + 1}",
-                                      style={"description_width": "initial"})
-                           for i in range(MAX_PLAYERS)]
-        for i, b in enumerate(self.race_boxes):
-            b.add_class(f"race-{i + 1}")
-        self.race_box = w.VBox(self.race_boxes)
-        self.use_objectives = w.Checkbox(value=False, description="Objectives",
-                                         style={"description_width": "initial"})
-        self.use_objectives.add_class("setup-objectives")
-        self.objective_pick = w.SelectMultiple(options=cat.names("objective"),
-                                               description="pick", rows=4)
-        self.objective_note = w.HTML("<i>Pick objectives, or pick none to draw as many as "
-                                     "players (2 in a 2-player game).</i>")
-        self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
-        self.start_btn.add_class("start-game")
-        self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
-        self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
-        self.saved.add_class("saved-games")
-        self.resume_btn = w.Button(description="Resume", icon="folder-open")
-        self.resume_btn.add_class("resume-game")
-        self.resume_btn.on_click(self.guarded(lambda _: self._resume_selected()))
-        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a record",
-                                   layout=w.Layout(width="auto"))
-        self.upload.add_class("import-record")
-        self.upload.observe(self.guarded(lambda ch: self._import_record()), "value")
-        self.cat_upload = w.FileUpload(accept=".yaml,.yml", multiple=False,
-                                       description="Import my cards",
-                                       layout=w.Layout(width="auto"))
-        self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
-        self.cat_export = w.HTML()
-        # the cards, races and objectives still unknown: fill a deck before playing
-        self.catalogue_screen = None
-        self.catalogue_panel = w.Accordion(children=[w.VBox()], selected_index=None)
-        self.catalogue_panel.set_title(0, "Cards still unknown: type their values before playing")
-        self.catalogue_panel.add_class("catalogue-panel")
-        self.catalogue_panel.observe(self.guarded(lambda _: self._open_catalogue()),
-                                     "selected_index")
-        self.use_races.observe(lambda _: self._setup_visibility(), "value")
-        self.use_objectives.observe(lambda _: self._setup_visibility(), "value")
-        self.limited.observe(lambda _: self._setup_visibility(), "value")
-        self.drawn = None
-        self.mode_setup = ModeSetup(self)
-        for b in self.name_boxes + [self.mode]:
-            b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
-        for b in self.name_boxes:
-            b.observe(lambda _: self._setup_visibility(), "value")
-        # the options a first game never needs, folded
-        self.options_panel = w.Accordion(children=[w.VBox([
-            w.HBox([self.mode, self.supply]), w.HBox([self.limited, self.bounds]),
-            self.mode_setup.box])], selected_index=None)
-        self.options_panel.set_title(0, "Mode, modules and variants")
-        self.options_panel.add_class("setup-options")
-        # play details (issue 16): location, notes, new players; folded like the options
-        self.setup_details = DetailsForm("setup")
-        self.details_panel = w.Accordion(children=[self.setup_details.box], selected_index=None)
-        self.details_panel.set_title(0, "Play details: location, notes, new players")
-        self.details_panel.add_class("setup-details-panel")
-        for b in self.name_boxes:
-            b.observe(lambda _: self.setup_details.set_players(
-                [x.value.strip() for x in self.name_boxes]), "value")
-        self.setup_screen = w.VBox([
-            w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
-            w.HBox(self.name_boxes),
-            self.options_panel, self.details_panel,
-            self.use_races, self.race_box,
-            self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
-            self.start_btn,
-            w.HTML("<h3>Saved games</h3>"),
-            self.saved, w.HBox([self.resume_btn, self.upload]),
-            w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
-                   "catalogue. Export it to share it, import one from a friend.</div>"),
-            w.HBox([self.cat_upload, self.cat_export]),
-            self.catalogue_panel,
-        ])
-        self.setup_screen.add_class("setup-screen")
-        self._setup_visibility()
-        self.mode_setup.refresh()
-
-    def _open_catalogue(self):
-        if self.catalogue_panel.selected_index is None:
-            return
-        if self.catalogue_screen is None:
-            from .catalogue_screen import CatalogueScreen
-            self.catalogue_screen = CatalogueScreen(on_saved=self.guarded(self._catalogue_saved))
-            self.catalogue_panel.children = [self.catalogue_screen.box]
-        else:
-            self.catalogue_screen.refresh()
-
-    def _catalogue_saved(self, card):
-        self.cat_export.value = self._catalogue_link()
-        self.say(f"Saved the values of '{card.name}' in your catalogue.")
-
-    def _setup_visibility(self):
-        self.race_box.layout.display = "" if self.use_races.value else "none"
-        # one race selector per player typed (at least two)
-        n = max(2, sum(1 for b in self.name_boxes if b.value.strip()))
-        for i, (box, name) in enumerate(zip(self.race_boxes, self.name_boxes)):
-            box.layout.display = "" if i < n else "none"
-            box.description = name.value.strip() or f"Player {i + 1}"
-        self.objective_pick.layout.display = "" if self.use_objectives.value else "none"
-        self.objective_note.layout.display = "" if self.use_objectives.value else "none"
-        self.bounds.layout.display = "" if self.limited.value else "none"
 
     def _game_gone(self):
         """The game this page showed no longer exists (deleted on another page)."""
@@ -337,123 +191,6 @@ class App(SessionScreen, PlayDetailsScreen):
         self.show_setup()
         self.error("Not recorded: this game was deleted on another page or tab. Start a new "
                    "game or open a saved one.")
-
-    def show_setup(self):
-        games = self.store.games()
-        self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
-        if games:
-            self.saved.value = games[0]["id"]
-        self.cat_export.value = self._catalogue_link()
-        self.body.children = [self.setup_screen]
-
-    def _catalogue_link(self) -> str:
-        from ..ats.catalogue import dump_yaml, load_user_cards
-        cards = load_user_cards()
-        if not cards:
-            return "<i>(no cards typed yet)</i>"
-        data = base64.b64encode(dump_yaml(cards).encode()).decode()
-        return (f"<a class='export-cards export-link' download='my-cards.yaml' "
-                f"href='data:application/x-yaml;base64,{data}'>Export my cards ({len(cards)})</a>")
-
-    def start_game(self):
-        names = [b.value.strip() for b in self.name_boxes if b.value.strip()]
-        if len(names) < 2:
-            raise CompanionError("Type at least 2 player names (2 to 6 players).")
-        # the play details are checked first: a refused text starts nothing
-        meta = self.setup_details.meta({})
-        cat = Catalogue.default()
-        options = {"reactor_supply": int(self.supply.value)}
-        if self.limited.value:
-            try:
-                b = [int(x) for x in self.bounds.value.replace(";", ",").split(",")]
-            except ValueError:
-                raise CompanionError("Limited Space area: type four whole numbers, e.g. -2, 2, -3, 3") from None
-            options["limited_space"] = b
-        races = {}
-        if self.use_races.value:
-            pool = cat.names("race")
-            chosen = {self.race_boxes[i].value for i in range(len(names))} - {"*"}
-            free = [r for r in pool if r not in chosen]
-            random.shuffle(free)
-            for i, p in enumerate(names):
-                v = self.race_boxes[i].value
-                races[p] = v if v != "*" else (free.pop() if free else random.choice(pool))
-        objectives, secret = [], {}
-        if self.use_objectives.value:
-            pool = cat.names("objective")
-            want = 2 if len(names) == 2 else len(names)
-            objectives = list(self.objective_pick.value) or random.sample(pool, min(want, len(pool)))
-            rest = [o for o in pool if o not in objectives]
-            for p, r in races.items():
-                rc = cat.get(r)
-                if rc.extra.get("secret_objective") and rest:
-                    secret[p] = rest.pop(random.randrange(len(rest)))
-        options.update(self.mode_setup.options(names))
-        drawn = self.drawn if self.drawn and self.drawn.get("players") == names else None
-        if drawn:             # the seeded draw replaces the races and objectives picked above
-            races = drawn.get("races") or {}
-            objectives = drawn.get("objectives") or []
-            secret = drawn.get("secret_objectives") or {}
-            options = {**drawn.get("options", {}), **options}
-        setup = {"players": names, "mode": self.mode.value, "races": races,
-                 "objectives": objectives, "options": options}
-        if secret:
-            setup["secret_objectives"] = secret
-        game = Game(setup)
-        rec = game.to_record()
-        rec["meta"] = playtime.start(meta)        # the play timer starts with the game
-        gid = self.store.create(rec)
-        self.setup_details.notes.value = ""       # the location stays for the next game
-        self.open_game(gid)
-        extra = ""
-        if objectives:
-            extra += f" Objectives: {', '.join(objectives)}."
-        if races:
-            extra += " Races: " + ", ".join(f"{p} {r}" for p, r in races.items()) + "."
-        if self.use_objectives.value and len(objectives) < (2 if len(names) == 2 else len(names)):
-            extra += " (Not enough objectives in the catalogue to draw one per player.)"
-        self.say(f"New game started. Year 1 begins: everyone takes 10 credits.{extra}")
-
-    def _resume_selected(self):
-        if not self.saved.value:
-            raise CompanionError("Choose a saved game first.")
-        self.open_game(self.saved.value)
-        self.say("Game resumed.")
-
-    def _import_record(self):
-        files = self.upload.value
-        if not files:
-            return
-        f = files[0]
-        content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
-        try:
-            text = content.decode("utf-8")
-        except UnicodeDecodeError:
-            raise CompanionError("That file is not a text (JSON) game record.") from None
-        rec = parse_record(text, f.get("name", "record") if isinstance(f, dict) else f.name)
-        Game.from_record(rec)           # refuse anything that does not replay
-        gid = self.store.create(rec, title=(rec.get("meta") or {}).get("title"))
-        self.open_game(gid)
-        self.say(f"Opened the record with {len(rec.get('actions') or [])} actions.")
-
-    def _import_catalogue(self):
-        from ..ats.catalogue import import_user_catalogue
-        import tempfile, os
-        files = self.cat_upload.value
-        if not files:
-            return
-        f = files[0]
-        content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
-        with tempfile.NamedTemporaryFile("wb", suffix=".yaml", delete=False) as t:
-            t.write(content)
-        try:
-            names = import_user_catalogue(t.name)
-        finally:
-            os.unlink(t.name)
-        self.cat_export.value = self._catalogue_link()
-        if self.gid:
-            self._reload()
-        self.say(f"Imported {len(names)} card(s) into your catalogue.")
 
     # ================================================================== play screen
     def _build_play(self):
@@ -812,197 +549,6 @@ class App(SessionScreen, PlayDetailsScreen):
         # the grid is for choosing a cell: only builds and reactors need one
         self._draw_grid(player if do in ("build", "reactor") else None, legal)
 
-    # -- the clickable grid -------------------------------------------------------------
-    def _button(self, cell):
-        b = self._buttons.get(cell)
-        if b is None:
-            b = w.Button(layout=w.Layout(width=f"{CELL_PX}px", height=f"{CELL_PX}px", padding="0"))
-            b.add_class(cell_class(*cell))
-            b.add_class("grid-cell")
-            b.on_click(self.guarded(lambda _, c=cell: self._clicked(c)))
-            self._buttons[cell] = b
-        return b
-
-    def _draw_grid(self, player, legal: set):
-        if player is None:
-            self.grid.children = []
-            return
-        station = self.game.state.station(player)
-        frontier = set(station.frontier())
-        cells = set(station.cells) | frontier | set(station.blocked)
-        r0, r1 = min(c[0] for c in cells), max(c[0] for c in cells)
-        c0, c1 = min(c[1] for c in cells), max(c[1] for c in cells)
-        kids = []
-        for r in range(r0, r1 + 1):
-            for c in range(c0, c1 + 1):
-                b = self._button((r, c))
-                placed = station.cells.get((r, c))
-                classes = set(b._dom_classes)
-                if placed is not None:
-                    colours = render.cell_colours(placed)
-                    if placed.is_reactor:
-                        label = (f"{'Main' if placed.kind == 'main_reactor' else 'Reactor'} "
-                                 f"{'■' * placed.cubes or '□'}")
-                        tip = f"{placed.label}, {placed.cubes} energy cube(s) [{r}, {c}]"
-                    else:
-                        label = placed.label
-                        types = "/".join(placed.types) if placed.types else "types not entered yet"
-                        tip = f"{placed.label} ({types}) [{r}, {c}]"
-                    b.description = label
-                    b.tooltip = tip
-                    b.style.button_color = colours[0]
-                    b.style.text_color = "white"
-                    b.disabled = False
-                    b.layout.visibility = "visible"
-                    state = "built"
-                elif (r, c) in station.blocked:
-                    b.description, b.tooltip = "ship", f"spaceship [{r}, {c}]"
-                    b.style.button_color = "#eeeeee"
-                    b.layout.visibility = "visible"
-                    state = "blocked"
-                elif (r, c) in frontier:
-                    ok = (r, c) in legal
-                    b.description = "+" if ok else "·"
-                    b.tooltip = f"[{r}, {c}]" + (" legal" if ok else " not legal for this card")
-                    b.style.button_color = LEGAL if ok else "#e6e6e6"
-                    b.style.text_color = "black"
-                    b.disabled = False
-                    b.layout.visibility = "visible"
-                    state = "legal" if ok else "frontier"
-                else:
-                    b.description, b.tooltip = "", ""
-                    b.layout.visibility = "hidden"
-                    state = "empty"
-                for cls in ("built", "legal", "frontier", "blocked", "empty"):
-                    if cls == state and cls not in classes:
-                        b.add_class(cls)
-                    elif cls != state and cls in classes:
-                        b.remove_class(cls)
-                kids.append(b)
-        self.grid.layout.grid_template_columns = f"repeat({c1 - c0 + 1}, {CELL_PX}px)"
-        self.grid.layout.grid_gap = "3px"
-        self.grid.children = kids
-
-    def _clicked(self, cell):
-        g = self.game
-        player = self.entry_player.value
-        do = self.entry_action.value
-        if g.state.finished:
-            return
-        if player is None:
-            raise CompanionError("Choose the player whose action you enter first.")
-        if do == "discard":
-            raise CompanionError("Discard is selected: press 'Discard for 3 credits', or choose "
-                                 "Build location / Build reactor to use the grid.")
-        name = self._card_name()
-        if not name:
-            raise CompanionError("Type the selected card's name first.")
-        action = {"player": player, "do": do, "card": name, "at": list(cell)}
-        self._pending = None
-        self.extra.children = []
-        # ask the engine what the action still needs *before* checking it: an illegal
-        # cell is named with its rule, a legal one gets its questions (values, choices,
-        # manual VP, energy payer, spaceships), nothing is sent until they are answered
-        needs = g.needs(action)
-        if "values" in needs:
-            v = needs["values"]
-            self._ask_values(v["card"], v["fields"], cell=cell)
-            self.error(f"Enter the printed values of '{v['card']}' first "
-                       f"({', '.join(v['fields'])}), then click the cell again.")
-            return
-        extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
-        if extras:
-            self._pending = action
-            self.extra.children = extras
-            self.hint.value = (f"{escape(describe({**action, 'card': g.card(name).name}))}: "
-                               "answer below, then confirm.")
-            self.entry_msg.value = ""
-            return
-        self._push(action)
-
-    def _extras(self, player, card, cell, needs: dict) -> list:
-        """Widgets for what the engine says the build still needs."""
-        kids = []
-        self._energy_choice = None
-        self._school = {}
-        self._manual = None
-        self._ships = None
-        if "spaceships" in needs:
-            ship_widgets, self._ships = self.mode_panel.spaceship_choices(needs["spaceships"])
-            kids += ship_widgets
-        if "energy_from" in needs:
-            opts = needs["energy_from"]
-            default = next((o for o in opts if o["default"]), opts[0])
-            self._energy_choice = w.RadioButtons(
-                options=[(o["label"] + (" (default)" if o["default"] else ""),
-                          tuple(tuple(c) for c in o["energy_from"])) for o in opts],
-                value=tuple(tuple(c) for c in default["energy_from"]), description="Energy from")
-            self._energy_choice.add_class("energy-from")
-            kids.append(self._energy_choice)
-        if "choices" in needs:
-            ch = needs["choices"]
-            words = " or ".join(label for _, label in ch["options"])
-            kids.append(w.HTML(f"<b>{escape(ch['card'])}</b>: each other player secretly chooses: "
-                               f"{escape(words)}."))
-            for other in ch["players"]:
-                t = w.ToggleButtons(options=[(label, value) for value, label in ch["options"]],
-                                    value=None, description=other,
-                                    style={"description_width": "initial"})
-                t.add_class(f"school-{self.game.setup.players.index(other) + 1}")
-                self._school[other] = t
-                kids.append(t)
-        if "manual_vp" in needs:
-            self._manual = w.Text(description="VP gained", placeholder="VP the ability gives now",
-                                  style={"description_width": "initial"})
-            self._manual.add_class("manual-vp")
-            kids += [w.HTML(escape(needs["manual_vp"]["prompt"])), self._manual]
-        if kids:
-            ok = w.Button(description="Confirm build", button_style="success", icon="check",
-                          layout=w.Layout(width="auto"))
-            ok.add_class("confirm-build")
-            ok.on_click(self.guarded(lambda _: self._confirm()))
-            no = w.Button(description="Cancel", layout=w.Layout(width="auto"))
-            no.add_class("cancel-build")
-            no.on_click(self.guarded(lambda _: self._cancel_pending()))
-            kids.append(w.HBox([ok, no]))
-        return kids
-
-    def _confirm(self):
-        if self._pending is None:
-            return
-        action = dict(self._pending)
-        if self._energy_choice is not None:
-            action["energy_from"] = [list(c) for c in self._energy_choice.value]
-        if self._school:
-            missing = [p for p, t in self._school.items() if t.value is None]
-            if missing:
-                raise CompanionError(f"Waiting for the choice of {', '.join(missing)}.")
-            action["choices"] = {p: t.value for p, t in self._school.items()}
-        if self._ships is not None:
-            action["spaceships"] = self._ships()
-        if self._manual is not None:
-            try:
-                action["manual_vp"] = int(self._manual.value.strip())
-            except ValueError:
-                raise CompanionError("Type the VP the ability gives as a whole number "
-                                     "(0 if it gives none).") from None
-        self._push(action)
-
-    def _cancel_pending(self):
-        self._pending = None
-        self.extra.children = []
-        self._refresh_entry()
-
-    def _discard(self):
-        name = self._card_name()
-        player = self.entry_player.value
-        if player is None:
-            raise CompanionError("Choose the player whose action you enter first."
-                                 if self.game.state.waiting else "Everyone has acted; nothing to enter.")
-        if not name:
-            raise CompanionError("Type the discarded card's name first (discards are public).")
-        self._push({"player": player, "do": "discard", "card": name})
-
     def push_entry(self, action: dict):
         """Any record entry from the mode panels (same path as a turn action)."""
         self._push(action)
@@ -1080,109 +626,6 @@ class App(SessionScreen, PlayDetailsScreen):
         self.say(f"Undone: {describe(last)}.")
         self.refresh()
 
-    # -- unknown card values ---------------------------------------------------------------
-    def _ask_values(self, name: str, fields, *, cell=None, box=None):
-        """Show the card-values form for ``name`` (once: typed values are remembered)."""
-        card = self.game.catalogue.get(name)
-        if card is None:
-            return None
-        box = box if box is not None else self.form_box
-        if box.children and self._form_for == card.name:
-            return box.children[0]
-        self._form_for = card.name
-        player = self.entry_player.value
-        form = CardForm(card, self.guarded(self._save_values), self.guarded(self._close_form),
-                        missing=list(fields),
-                        preview=self._previewer(player, cell) if card.category in (
-                            "location", "conflict") else self._race_previewer(card.name))
-        box.children = [form.box]
-        form.focus()
-        if box is self.form_box:
-            self.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
-        return form.box
-
-    def _previewer(self, player, cell):
-        g = self.game
-
-        def preview(card):
-            return whatif.preview_card(g, card, player, tuple(cell) if cell else None)
-        return preview if player else None
-
-    def _race_previewer(self, name):
-        g = self.game
-        st = g.state
-        owner = next((p for p, r in st.setup.races.items() if r.lower() == name.lower()), None)
-
-        def preview(card):
-            return whatif.preview_card(g, card, owner, None)
-        return preview if owner else None
-
-    def _close_form(self):
-        self.form_box.children = []
-        self._form_for = None
-
-    def _save_values(self, card):
-        self.game.define(card)         # refused (nothing saved) if it breaks the record
-        save_user_card(card)
-        self.store.merge_cards(self.gid, [card.to_dict()])   # StoreWriteFailed: form kept
-        self._close_form()
-        # replay the stored game: it also picks up values other pages saved meanwhile
-        self.session.reload()
-        self.timer.bind(self.gid, self.session.meta)
-        self.say(f"Saved the values of '{card.name}' in your catalogue.")
-        self.refresh()
-
-    # -- final table ----------------------------------------------------------------------
-    def _refresh_final(self):
-        g = self.game
-        if not g.state.finished:
-            self.final_box.children = []
-            return
-        self._stop_timer()
-        needs = g.final_needs()
-        if needs["blocked"]:            # the mode panel above offers the fixes
-            self.final_box.children = [self.final_msg, w.HTML(
-                "<div class='final-blocked'><b>Before the final scoring:</b><ul>"
-                + "".join(f"<li>{escape(b)}</li>" for b in needs["blocked"]) + "</ul></div>")]
-            return
-        if needs["values"] or needs["manual"]:
-            self.final_box.children = [self.final_msg, *self._final_forms(needs)]
-            return
-        try:
-            result = g.score()
-        except UnknownCardValues as e:   # found only while scoring (e.g. types counted)
-            self.final_box.children = [self.final_msg, *self._final_forms(
-                {"values": [{"card": e.card, "fields": e.fields, "why": e.detail}], "manual": []})]
-            return
-        except IllegalAction as e:
-            self.final_box.children = [self.final_msg, w.HTML(
-                f"<div class='final-blocked'><b>Before the final scoring:</b> "
-                f"{escape(e.detail)}</div>")]
-            return
-        t = result.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
-                                         "during_game": "during game", "end_abilities": "end abilities",
-                                         "empty_reactors": "empty reactors"})
-        table_html = t.to_html(index=False, classes="final-table", border=0)
-        lines_html = result.lines.to_html(index=False, classes="final-lines", border=0)
-        full = g.to_record()
-        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
-        rec = dumps(full)
-        rec_link = base64.b64encode(rec.encode()).decode()
-        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
-        self.final_box.children = [self.final_msg, w.HTML(
-            f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
-            f"{escape(result.explanation)}</b></div>"
-            f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
-            f"<div class='scroll-x'>{table_html}</div><details><summary>Every VP with its source"
-            f"</summary><div class='scroll-x'>{lines_html}</div></details>"
-            f"<p><a class='export-json export-link' download='among-the-stars-game.json' "
-            f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
-            f"<a class='export-csv export-link' download='final-table.csv' "
-            f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
-            self.final_details_box, self.exports.panel]
-        self._fill_final_details()
-        self._refresh_exports()
-
     # -- play details (issue 16) -------------------------------------------------------
     def _details_players(self) -> list:
         return list(self.game.state.setup.players)
@@ -1196,90 +639,6 @@ class App(SessionScreen, PlayDetailsScreen):
 
     def _details_gone(self) -> None:
         self._game_gone()
-
-    def _final_forms(self, needs: dict) -> list:
-        """Every value the final scoring still needs, on one screen: the printed
-        values of races, objectives and cards (one form at a time, the rest
-        listed), then what only the players can type (manual VP, claims)."""
-        kids = [w.HTML("<h3 style='margin:4px 0'>Before the final table</h3>")]
-        values = needs["values"]
-        if values:
-            items = "".join(f"<li><b>{escape(v['card'])}</b>: {escape(', '.join(v['fields']))}"
-                            f" <small>({escape(v['why'])})</small></li>" for v in values)
-            kids.append(w.HTML(f"<div class='final-values-list'>The final scoring needs the "
-                               f"printed values of {len(values)} tile(s) or card(s):<ul>{items}"
-                               "</ul></div>"))
-            box = w.VBox()
-            box.add_class("final-values")
-            self._form_for = None
-            self._ask_values(values[0]["card"], values[0]["fields"], box=box)
-            kids.append(box)
-        if needs["manual"]:
-            kids.append(self._manual_form(needs["manual"]))
-        return kids
-
-    def _manual_form(self, requests: list[dict]):
-        g = self.game
-        rows, entries = [], []
-        for req in requests:
-            if req["kind"] == "objective":
-                owner = req.get("player")
-                opts = [("nobody", None)] + [(p, p) for p in g.state.setup.players
-                                             if owner is None or p == owner]
-                who = w.Dropdown(options=opts, description="claimed by",
-                                 style={"description_width": "initial"})
-                who.add_class("manual-who")
-                vp = w.Text(description="VP", placeholder="VP on the objective")
-                vp.add_class("manual-entry-vp")
-                title = (f"Secret objective of {escape(owner)}: " if owner else "Objective ")
-                rows.append(w.VBox([w.HTML(f"{title}<b>{escape(req['source'])}</b>"), who, vp]))
-                entries.append((req, who, vp))
-            else:
-                vp = w.Text(description="VP", placeholder="VP it gives")
-                vp.add_class("manual-entry-vp")
-                where = f" at {req['at']}" if req.get("at") else ""
-                rows.append(w.VBox([w.HTML(f"{escape(req['player'])}: <b>{escape(req['source'])}</b>"
-                                           f"{escape(where)}"), vp]))
-                entries.append((req, None, vp))
-        save = w.Button(description="Save and score", button_style="success",
-                        layout=w.Layout(width="auto"))
-        save.add_class("manual-save")
-
-        def do_save(_):
-            new = []
-            for req, who, vp in entries:
-                txt = vp.value.strip()
-                if who is not None and who.value is None:
-                    new.append({"source": req["source"], "player": None, "vp": 0})
-                    continue
-                try:
-                    v = int(txt)
-                except ValueError:
-                    raise CompanionError(f"VP for {req['source']}: type a whole number") from None
-                entry = {"source": req["source"], "player": who.value if who else req["player"],
-                         "vp": v}
-                if req.get("at"):
-                    entry["at"] = req["at"]
-                new.append(entry)
-            g.manual = self.store.add_manual(self.gid, new)
-            self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
-            self.refresh()
-        save.on_click(self.guarded(do_save))
-        box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "
-                             "from the table:</b>"), *rows, save])
-        box.add_class("manual-form")
-        return box
-
-
-def _tiebreak_words(result) -> str:
-    return {
-        "vp": "Decided on victory points: no tie for first place.",
-        "locations": "Tied on VP: the tie was broken by the most locations in the station "
-                     "(reactors not counted).",
-        "credits": "Tied on VP and on locations: the tie was broken by the most credits left.",
-        "shared": "Tied on VP, locations and credits: the tied players share the victory.",
-    }.get(result.decided_by, "")
-
 
 def dashboard():
     """Build the dashboard and return its root widget (the notebook displays it)."""

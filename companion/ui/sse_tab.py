@@ -8,29 +8,24 @@ record.
 """
 from __future__ import annotations
 
-import base64
 from ..core.htmlsafe import colour, escape
 
 import ipywidgets as w
 
 from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
 from .quiet import Quiet
-from ..core import playtime
-from ..core.errors import CompanionError, MissingEntry
-from ..sse import hexmap as hm
-from ..sse.game import BOOK_SHIPS, FORMAT, PIECE_NAMES, SseGame, SseSetup
-from ..sse.hexmap import EFFECT_NAMES, HexMap, System
-from ..sse.record import dumps
-from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT, legend_html, map_svg
-from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
+from ..core.errors import CompanionError
+from ..sse.game import FORMAT, PIECE_NAMES, SseGame
+from ..sse.hexmap import EFFECT_NAMES
+from ..sse.render import legend_html
+from ..sse.scoring import CATEGORIES, CATEGORY_NAMES
 from .session import GameSession, PageBehind, SessionScreen
 from .sse_reveal import reveal_form
+from .sse_final import SseFinal
+from .sse_setup import SseSetupScreen
+from .sse_board import (COL_PX, HEX_H, HEX_W, KIND_LABEL, LEGAL, MIN_COL_PX, MIN_HEX_H, PALETTE,  # noqa: F401
+                        ROW_PX, HexBoard, col_css, hex_class, system_cell)
 
-COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
-#: the smallest hex on a narrow screen: 44 px tall, a touch target (issue 15)
-MIN_HEX_H = 44
-MIN_COL_PX = round(MIN_HEX_H * COL_PX / HEX_H + 0.05, 1)
-LEGAL = "#16a34a"
 PLURAL = {"city": "Cities", "trade_station": "Trade Stations"}
 STYLE = """<style>
 .sse-root .sse-board { padding-bottom: 18px; }
@@ -46,24 +41,6 @@ STYLE = """<style>
 .sse-root .sse-final-table td, .sse-root .sse-final-table th,
 .sse-root .sse-whatif-table td, .sse-root .sse-whatif-table th { padding: 2px 8px; text-align: left; }
 </style>"""
-KIND_LABEL = {"planetary": "planetary", "nebula": "nebula", "empty": "empty",
-              "homeworld": "homeworld", "wormhole": "wormhole", "black_hole": "black hole",
-              "unexplored": "unexplored"}
-#: the map editor's palette: label -> system (None removes the hex)
-PALETTE = ([(f"{n} planet{'s' if n > 1 else ''}", System("planetary", planets=n)) for n in (1, 2, 3)]
-           + [(f"{c} nebula", System("nebula", colour=c)) for c in hm.COLOURS]
-           + [("empty", System("empty")), ("wormhole", System("wormhole")),
-              ("black hole", System("black_hole")), ("unexplored", System("unexplored"))]
-           + [(f"homeworld {k}", System("homeworld", home=k)) for k in (1, 2, 3, 4)]
-           + [("remove", None)])
-
-
-def hex_class(h) -> str:
-    """Stable CSS class of a hex button (tests click on it)."""
-    q, r = h
-    return f"hx_{'m' if q < 0 else ''}{abs(q)}_{'m' if r < 0 else ''}{abs(r)}"
-
-
 def describe(a: dict) -> str:
     if a.get("do") == "damage":
         return f"damaged ship {a['ship']} at {a['from']}"
@@ -93,105 +70,7 @@ def describe(a: dict) -> str:
     return text
 
 
-def col_css(n: int) -> str:
-    """The width of one doubled column of a board ``n`` columns wide: the board scaled to the
-    width of its box (``cqw``: the ``sse-board-wrap`` container), never larger than
-    :data:`COL_PX`, and never so small that a hex is under :data:`MIN_HEX_H` px tall (a touch
-    target: a wider map then scrolls sideways inside its own box)."""
-    return f"clamp({MIN_COL_PX}px, calc(100cqw / {n}), {COL_PX}px)"
-
-
-class HexBoard:
-    """A map of hexagonal buttons: a CSS grid of doubled columns (2q + r) and rows (r).
-
-    ``box`` (class ``sse-board-wrap``, a CSS size container) holds ``grid``; the columns,
-    rows and hexes are sized from the box's width (:func:`col_css`), so the board fits a
-    phone's width and keeps its full size on a laptop."""
-
-    def __init__(self, on_click, css: str = "sse-board"):
-        self.on_click = on_click
-        self.grid = w.GridBox(layout=w.Layout(grid_gap="0px"))
-        self.grid.add_class(css)
-        if css != "sse-board":
-            self.grid.add_class("sse-board")          # the same sizing and scroll box
-        self.box = w.VBox([self.grid], layout=w.Layout(width="100%"))
-        self.box.add_class("sse-board-wrap")
-        self.buttons: dict[tuple, w.Button] = {}
-        self._cols = 0
-
-    def _size(self, b):
-        col = col_css(self._cols or 1)
-        b.layout.width = "100%"
-        b.layout.height = f"calc({col} * {HEX_H / COL_PX:.4f})"
-
-    def _button(self, h):
-        b = self.buttons.get(h)
-        if b is None:
-            b = w.Button(layout=w.Layout(width="100%", height=f"{HEX_H}px"))
-            self._size(b)
-            b.add_class("sse-hex")
-            b.add_class(hex_class(h))
-            b.on_click(lambda _, h=h: self.on_click(h))
-            self.buttons[h] = b
-        return b
-
-    def draw(self, cells: dict):
-        """``cells``: hex -> {label, fill, text, tip, state} (state: a CSS class)."""
-        if not cells:
-            self.grid.children = []
-            return
-        xs = [2 * q + r for q, r in cells]
-        ys = [r for _, r in cells]
-        x0, y0 = min(xs), min(ys)
-        kids = []
-        for h in sorted(cells, key=lambda h: (h[1], h[0])):
-            c = cells[h]
-            b = self._button(h)
-            # never an empty description: the button view keeps its old text then
-            b.description = c.get("label") or "\u00a0"
-            b.tooltip = c.get("tip", "")
-            b.style.button_color = colour(c.get("fill"), "#eee")
-            b.style.text_color = colour(c.get("text"), "#222")
-            # grid_area (grid_row/grid_column are not applied by the Voila widget manager)
-            b.layout.grid_area = f"{h[1] - y0 + 1} / {2 * h[0] + h[1] - x0 + 1} / auto / span 2"
-            want = set(c.get("state", "").split())
-            for cls in ("legal", "selected", "ghost", "ship", "colony"):
-                have = cls in b._dom_classes
-                if cls in want and not have:
-                    b.add_class(cls)
-                elif cls not in want and have:
-                    b.remove_class(cls)
-            kids.append(b)
-        cols = max(xs) - x0 + 2
-        if cols != self._cols:
-            self._cols = cols
-            for b in self.buttons.values():
-                self._size(b)
-        col = col_css(cols)
-        self.grid.layout.grid_template_columns = f"repeat({cols}, {col})"
-        self.grid.layout.grid_auto_rows = f"calc({col} * {ROW_PX / COL_PX:.4f})"
-        if tuple(self.grid.children) != tuple(kids):
-            self.grid.children = kids
-
-
-def system_cell(s: System) -> dict:
-    if s.kind == "nebula":
-        return {"label": f"{s.colour} neb.", "fill": NEBULA_FILL[s.colour],
-                "text": NEBULA_TEXT[s.colour]}
-    if s.kind == "planetary":
-        return {"label": "●" * s.planets, "fill": KIND_FILL["planetary"]}
-    if s.kind == "black_hole":
-        return {"label": "black hole", "fill": KIND_FILL["black_hole"], "text": "#ddd"}
-    if s.kind == "wormhole":
-        return {"label": "worm-hole", "fill": KIND_FILL["wormhole"]}
-    if s.kind == "unexplored":
-        return {"label": "?", "fill": KIND_FILL["unexplored"], "text": "white"}
-    if s.kind == "homeworld":
-        return {"label": f"home {s.home}", "fill": "#ffffff"}
-    return {"label": "", "fill": KIND_FILL["empty"]}
-
-
-class SseTab(SessionScreen, PlayDetailsScreen):
+class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
     def __init__(self, app):
         self.app = app
         self.session = GameSession(app.store, words=lambda a: f"{a['player']} {describe(a)}",
@@ -218,218 +97,6 @@ class SseTab(SessionScreen, PlayDetailsScreen):
 
     def guarded(self, fn):
         return self.app.guarded(fn)
-
-    # ================================================================== setup
-    def _build_setup(self):
-        self.names = []
-        for i in range(4):
-            t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
-                       layout=w.Layout(width="260px"))
-            t.add_class(f"sse-name-{i + 1}")
-            self.names.append(t)
-        self.map_pick = w.Dropdown(description="Map", layout=w.Layout(width="360px"))
-        self.map_pick.add_class("sse-map")
-        self.map_pick.observe(self.guarded(lambda _: self._preview()), "value")
-        self.map_note = w.HTML()
-        self.map_preview = w.HTML()
-        # the book's 2 to 4 ships (S Setup); 1 to 6 with custom pieces or in epic mode
-        # (_ship_choices)
-        self.ships = w.Dropdown(options=[("choose…", None)]
-                                + [(str(n), n) for n in range(BOOK_SHIPS[0], BOOK_SHIPS[1] + 1)],
-                                value=None, description="Ships each")
-        self.ships.add_class("sse-ships")
-        self.custom_pieces = w.Checkbox(description="Custom pieces, not the book's (1 to 6 "
-                                        "ships, any Cities and Trade Stations)")
-        self.custom_pieces.add_class("sse-custom-pieces")
-        self.custom_pieces.observe(lambda _: self._ship_choices(), "value")
-        self.cities = w.BoundedIntText(value=16, min=0, max=200, description="Cities")
-        self.trade = w.BoundedIntText(value=4, min=0, max=200, description="Trade St.")
-        self.v_damaged = w.Checkbox(description="Damaged ships (expansion effects)")
-        self.v_unexplored = w.Checkbox(description="Unexplored systems on every empty system")
-        self.v_open = w.Checkbox(description="Open borders")
-        self.v_epic = w.Checkbox(description="Epic mode")
-        self.v_campaign = w.Checkbox(description="Campaign mode: start a new campaign")
-        self.v_campaign.add_class("sse-variant-campaign")
-        self.v_campaign.observe(lambda _: self._setup_visibility(), "value")
-        self.campaign_note = w.HTML("<small>Campaign pieces per player (the book): 2 players 14 "
-                                    "Cities and 4 Trade Stations, 3 players 12 and 3, 4 players 10 "
-                                    "and 2; each win puts a City on your win pile. The first to 5 "
-                                    "(2 players), 4 (3) or 3 (4) wins wins the campaign.</small>")
-        self.epic_table = w.Text(description="Epic table", placeholder="6 numbers: VP for 1..6 nebulae "
-                                 "(from your rulebook; blank = ask at the end)",
-                                 layout=w.Layout(width="520px"))
-        for c, k in ((self.v_damaged, "damaged"), (self.v_unexplored, "unexplored"),
-                     (self.v_open, "open"), (self.v_epic, "epic")):
-            c.add_class(f"sse-variant-{k}")
-        self.v_epic.observe(lambda _: self._setup_visibility(), "value")
-        self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
-        self.start_btn.add_class("sse-start")
-        self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
-        self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px"))
-        self.saved.add_class("sse-saved")
-        resume = w.Button(description="Resume", icon="folder-open")
-        resume.add_class("sse-resume")
-        resume.on_click(self.guarded(lambda _: self._resume()))
-        edit = w.Button(description="Map editor", icon="pencil")
-        edit.add_class("sse-edit-maps")
-        edit.on_click(self.guarded(lambda _: self.show_editor()))
-        # one hand on a phone (issue 15): one column of names, the map and the ships, the
-        # pieces and variants folded, the campaign, then Start; the saved games and the map
-        # below
-        self.options = w.Accordion(children=[w.VBox([
-            w.HBox([self.cities, self.trade]),
-            w.HTML("<div><small>The box holds 16 Cities and 4 Trade Stations per player.</small></div>"),
-            self.custom_pieces,
-            self.v_damaged, self.v_unexplored, self.v_open, self.v_epic,
-            self.epic_table])], selected_index=None)
-        self.options.set_title(0, "Pieces and variants")
-        self.options.add_class("sse-options")
-        # play details (issue 16): location, notes, new players; folded
-        self.setup_details = DetailsForm("sse-setup")
-        self.details_panel = w.Accordion(children=[self.setup_details.box], selected_index=None)
-        self.details_panel.set_title(0, "Play details: location, notes, new players")
-        self.details_panel.add_class("sse-setup-details-panel")
-        for t in self.names:
-            t.observe(lambda _: self.setup_details.set_players(
-                [x.value.strip() for x in self.names]), "value")
-        self.map_preview.add_class("sse-map-preview")
-        self.setup_screen = w.VBox([
-            w.HTML("<h4 style='margin:6px 0'>New game</h4>"
-                   "<div>Players in turn order (the first one starts):</div>"),
-            w.VBox(self.names),
-            w.HBox([self.map_pick, edit]), self.map_note,
-            w.HTML("<div><small>Ships: the book says each player starts with 2 to 4 ships "
-                   "depending on the number of players (see its setup picture) — choose the "
-                   "number.</small></div>"),
-            self.ships, self.options, self.details_panel, self.v_campaign, self.campaign_note,
-            self.start_btn,
-            w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
-            self.map_preview])
-        self.setup_screen.add_class("sse-setup")
-        self._setup_visibility()
-
-    def _setup_visibility(self):
-        self.epic_table.layout.display = "" if self.v_epic.value else "none"
-        self.campaign_note.layout.display = "" if self.v_campaign.value else "none"
-        self.cities.disabled = self.trade.disabled = self.v_campaign.value
-        self._ship_choices()
-
-    def _ship_choices(self):
-        """Ships per player: the book's 2 to 4 ("each player starts with 2-4 ships"); 1 to 6
-        with *Custom pieces* or in epic mode (the book's epic tables give more)."""
-        lo, hi = BOOK_SHIPS
-        wide = self.custom_pieces.value or self.v_epic.value
-        values = list(range(1, 7) if wide else range(lo, hi + 1))
-        if [v for _, v in self.ships.options][1:] == values:
-            return
-        keep = self.ships.value if self.ships.value in values else None
-        self.ships.options = [("choose…", None)] + [(str(n), n) for n in values]
-        self.ships.value = keep
-
-    def _pieces_option(self, setup: dict) -> dict:
-        """``setup`` with ``options.pieces: custom`` when its pieces are not the book's and
-        *Custom pieces* is ticked; not ticked, such a setup is refused and the message says
-        how it differs (the engine's SseSetup.off_book)."""
-        off = SseSetup.from_dict({**setup, "options": {"pieces": "custom"}}).off_book()
-        if not off:
-            return setup
-        if not self.custom_pieces.value:
-            raise CompanionError("Not the book's pieces: " + "; ".join(off) + ". To play with "
-                                 "them, tick 'Custom pieces' under Pieces and variants.")
-        return {**setup, "options": {"pieces": "custom"}}
-
-    def _refresh_maps(self, keep: str | None = None):
-        names = list(hm.available_maps())
-        opts = []
-        for n in names:
-            try:
-                m = hm.load_named(n)
-            except CompanionError:
-                continue
-            tag = " (approximate — adjust to your tiles)" if m.approximate else ""
-            opts.append((f"{n}{tag}", n))
-        self.map_pick.options = opts
-        values = [v for _, v in opts]
-        if keep in values:
-            self.map_pick.value = keep
-        elif "basic-2p" in values:
-            self.map_pick.value = "basic-2p"
-
-    def _preview(self):
-        if not self.map_pick.value:
-            self.map_note.value = self.map_preview.value = ""
-            return
-        m = hm.load_named(self.map_pick.value)
-        note = m.note or ""
-        warn = ("<div class='sse-map-approx' style='color:#8a4b00;font-weight:600'>⚠ Approximate "
-                "layout: adjust it to your tiles in the map editor.</div>") if m.approximate else ""
-        self.map_note.value = f"{warn}<div><small>{escape(note)}</small></div>"
-        # the title above the picture: inside the SVG a long one was cut at the map's width
-        self.map_preview.value = (f"<div><b>{escape(m.title or m.name)}</b></div>"
-                                  + map_svg(m, size=14))
-
-    def show_setup(self):
-        self._refresh_maps(self.map_pick.value)
-        self._preview()
-        games = self.store.games(format=FORMAT)
-        self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
-        if games:
-            self.saved.value = games[0]["id"]
-        self.body.children = [self.setup_screen]
-
-    def start_game(self):
-        names = [b.value.strip() for b in self.names if b.value.strip()]
-        if len(names) < 2:
-            raise CompanionError("Type at least 2 player names (2 to 4 players).")
-        if self.ships.value is None:
-            raise CompanionError("Choose how many ships each player starts with (the book: 2 to 4 "
-                                 "depending on the number of players; see its setup picture).")
-        if not self.map_pick.value:
-            raise CompanionError("Choose a map.")
-        # the play details are checked first: a refused text starts nothing
-        details_meta = self.setup_details.meta({})
-        m = hm.load_named(self.map_pick.value)
-        setup = {"players": names, "map": m.to_dict(),
-                 "pieces": {"ships": self.ships.value, "cities": int(self.cities.value),
-                            "trade_stations": int(self.trade.value)},
-                 "variants": {"damaged_ships": self.v_damaged.value,
-                              "unexplored": self.v_unexplored.value,
-                              "open_borders": self.v_open.value}}
-        if self.v_epic.value:
-            setup["mode"] = "epic"
-            txt = self.epic_table.value.strip()
-            if txt:
-                try:
-                    setup["nebula_table"] = [int(x) for x in txt.replace(";", ",").replace(" ", ",").split(",") if x]
-                except ValueError:
-                    raise CompanionError("Epic table: type 6 whole numbers, e.g. from your rulebook") from None
-        record_meta = {}
-        if self.v_campaign.value:
-            import uuid
-            setup["pieces"] = {"ships": self.ships.value}      # the book's campaign table
-            setup["campaign"] = {"wins": {}, "game": 1}
-            record_meta = {"campaign": uuid.uuid4().hex[:12]}
-        setup = self._pieces_option(setup)
-        game = SseGame(setup)
-        rec = game.to_record()
-        # the play timer starts with the game
-        rec["meta"] = playtime.start({**details_meta, **record_meta})
-        title = f"Small Star Empires: {', '.join(names)}"
-        if self.v_campaign.value:
-            title += " (campaign game 1)"
-        gid = self.store.create(rec, title=title)
-        self.setup_details.notes.value = ""       # the location stays for the next game
-        self.open_game(gid)
-        self._to_top()
-        extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
-        self.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
-
-    def _resume(self):
-        if not self.saved.value:
-            raise CompanionError("Choose a saved game first.")
-        self.open_game(self.saved.value)
-        self._to_top()
-        self.app.say("Small Star Empires: game resumed.")
 
     # ================================================================== play
     def _build_play(self):
@@ -534,12 +201,6 @@ class SseTab(SessionScreen, PlayDetailsScreen):
         self.undo_box.children = []
         self.body.children = [self.play_screen]
         self.refresh()
-
-    def _to_top(self):
-        """From the setup screen to the play screen: the page may still be scrolled as far
-        as the Start button was; focusing the timer (beside the turn line, the play
-        screen's first row) brings the top row back into view."""
-        self.timer.button.focus()
 
     def _behind(self):
         """The session shows another page's change: the page forgets its selection."""
@@ -917,84 +578,6 @@ class SseTab(SessionScreen, PlayDetailsScreen):
         self.app.say(f"Undone: {last['player']} {describe(last)}.")
         self.refresh()
 
-    # -- what-if ---------------------------------------------------------------------------
-    def _refresh_whatif(self):
-        g = self.game
-        if self.selected is None or g.state.finished:
-            self.whatif.value = ""
-            return
-        from ..sse.whatif import destinations
-        df = destinations(g, g.state.current, self.selected)
-        if not len(df):
-            self.whatif.value = ""
-            return
-
-        def fmt(v, sign=True):
-            if v is None or v != v:
-                return "?"
-            v = int(v)
-            return f"{v:+d}" if sign else str(v)
-        rows = []
-        for r in df.itertuples():
-            rows.append(f"<tr><td>[{r.to[0]}, {r.to[1]}]</td><td>{escape(r.note)}</td>"
-                        f"<td>{fmt(r.vp_now, False)}</td><td>{fmt(r.nebulae)}</td>"
-                        f"<td>{fmt(r.trade_stations)}</td><td>{fmt(r.territory)}</td>"
-                        f"<td>{fmt(r.other)}</td><td><b>{fmt(r.change)}</b></td>"
-                        f"<td>{fmt(r.projected, False)}</td><td>{fmt(r.opponents)}</td></tr>")
-        self.whatif.value = (
-            f"<div><b>What-if for ship {self.selected}</b> — every legal destination, "
-            "best first (the end scoring as if the game ended after the move)</div>"
-            "<div class='scroll-x'><table class='sse-whatif-table'><tr><th>to</th><th>how</th>"
-            "<th>VP now</th><th>nebulae</th><th>trade st.</th><th>territory</th><th>other</th>"
-            "<th>change</th><th>projected</th><th>opponents</th></tr>" + "".join(rows)
-            + "</table></div>")
-
-    # -- final table -------------------------------------------------------------------------
-    def _refresh_final(self):
-        g = self.game
-        self.epic_box.children = []
-        self.campaign_box.children = []
-        self.final_extra.layout.display = "none"
-        if not g.state.finished:
-            self.final.value = ""
-            return
-        self._stop_timer()
-        try:
-            result = g.score()
-        except MissingEntry as e:
-            self.final.value = f"<b>{escape(str(e))}</b>"
-            self.epic_box.children = [self._epic_form()]
-            return
-        t = result.table.rename(columns={**{c: CATEGORY_NAMES[c] for c in CATEGORIES},
-                                         "cities_left": "Cities left",
-                                         "trade_stations_left": "Trade St. left",
-                                         "planets_controlled": "planets controlled",
-                                         "largest_territory": "largest territory size"})
-        full = g.to_record()
-        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
-        rec = base64.b64encode(dumps(full).encode()).decode()
-        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
-        self.final.value = (
-            f"<div class='sse-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
-            f"{escape(result.explanation)}</b></div>"
-            f"<div class='sse-tiebreak' data-decided='{result.decided_by}'>"
-            f"{escape(tiebreak_words(result.decided_by))}</div>"
-            # wide tables scroll in their own box; the final position is drawn here only
-            + "<div class='scroll-x'>"
-            + t.to_html(index=False, classes="sse-final-table", border=0) + "</div>"
-            + "<details><summary>Every VP with its source</summary><div class='scroll-x'>"
-            + result.lines.to_html(index=False, border=0) + "</div></details>"
-            f"<p><a class='sse-export-json export-link' download='small-star-empires-game.json' "
-            f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a>"
-            f"<a class='sse-export-csv export-link' download='sse-final-table.csv' "
-            f"href='data:text/csv;base64,{csv}'>Export the table (CSV)</a></p>"
-            + map_svg(g.state.map, g.state, size=26))
-        if g.setup.campaign is not None:
-            self.campaign_box.children = self._campaign_panel()
-        self.final_extra.layout.display = ""
-        self._fill_final_details()
-        self._refresh_exports()
-
     # -- play details (issue 16) -----------------------------------------------------------
     def _gone(self):
         self.session.close()
@@ -1017,160 +600,3 @@ class SseTab(SessionScreen, PlayDetailsScreen):
     def _details_saved(self) -> None:
         self.game.meta = {k: v for k, v in self.timer.meta.items() if k != "title"}
 
-    # -- campaign ------------------------------------------------------------------------------
-    def _campaign(self):
-        """The campaign of the open game, rebuilt from the store (games sharing its meta id)."""
-        from ..sse.campaign import Campaign
-        cid = (self.game.meta or {}).get("campaign")
-        if not cid:
-            raise CompanionError("This campaign game was not started from the dashboard: "
-                                 "continue it from its campaign file.")
-        recs = []
-        for info in self.store.games(format=FORMAT):
-            rec = self.store.load(info["id"])
-            if (rec.get("meta") or {}).get("campaign") == cid:
-                recs.append(rec)
-        recs.sort(key=lambda r: r["setup"]["campaign"]["game"])
-        for r in recs:
-            r.pop("cards", None)
-        return Campaign(list(self.game.setup.players), recs), cid
-
-    def _campaign_panel(self) -> list:
-        try:
-            campaign, cid = self._campaign()
-        except CompanionError as e:
-            return [w.HTML(f"<i>{escape(str(e))}</i>")]
-        html = (f"<h4>Campaign</h4><div class='sse-campaign-words'><b>{escape(campaign.explanation())}"
-                f"</b></div><div class='scroll-x'>"
-                + campaign.table().to_html(index=False, border=0, classes="sse-final-table")
-                + "</div>")
-        kids = [w.HTML(html)]
-        if not campaign.over:
-            nxt = w.Button(description=f"Start campaign game {len(campaign.games) + 1}",
-                           button_style="primary", icon="forward")
-            nxt.add_class("sse-next-game")
-            nxt.on_click(self.guarded(lambda _: self._next_campaign_game(campaign, cid)))
-            kids.append(nxt)
-        return kids
-
-    def _next_campaign_game(self, campaign, cid):
-        base = self.game.setup.to_dict()
-        base.pop("campaign", None)
-        base["pieces"] = {"ships": base["pieces"]["ships"]}
-        setup = campaign.next_setup(base)
-        game = SseGame(setup)
-        rec = game.to_record()
-        loc = self.timer.meta.get("location")
-        # the play timer starts with the game; the table's location carries over
-        rec["meta"] = playtime.start({"campaign": cid, **({"location": loc} if loc else {})})
-        k = setup["campaign"]["game"]
-        gid = self.store.create(rec, title=f"Small Star Empires: {', '.join(setup['players'])} "
-                                           f"(campaign game {k})")
-        self.open_game(gid)
-        wins = setup["campaign"]["wins"]
-        self.app.say(f"Campaign game {k}: win piles " + ", ".join(f"{p} {n}" for p, n in wins.items())
-                     + f". {game.current} moves first.")
-
-    def _epic_form(self):
-        t = w.Text(description="Epic table", placeholder="6 numbers from your rulebook",
-                   layout=w.Layout(width="420px"))
-        t.add_class("sse-epic-values")
-        save = w.Button(description="Save and score", button_style="success")
-
-        def do(_):
-            try:
-                vals = [int(x) for x in t.value.replace(";", ",").replace(" ", ",").split(",") if x]
-            except ValueError:
-                raise CompanionError("Type 6 whole numbers.") from None
-            if len(vals) != 6:
-                raise CompanionError("The epic nebula table has 6 values (1 to 6 nebulae).")
-            self.game.manual = [{"source": "nebula_table", "values": vals}]
-            self.store.set_manual(self.gid, self.game.manual)
-            self.refresh()
-        save.on_click(self.guarded(do))
-        return w.VBox([w.HTML("The epic nebula table is not in our copy of the rulebook: type its "
-                              "6 values (VP for 1 to 6 nebulae of a colour) from yours."),
-                       w.HBox([t, save])])
-
-    # ================================================================== map editor
-    def _build_editor(self):
-        self.ed_map: HexMap | None = None
-        self.ed_base = w.Dropdown(description="Start from", layout=w.Layout(width="360px"))
-        self.ed_base.add_class("sse-ed-base")
-        load = w.Button(description="Load")
-        load.add_class("sse-ed-load")
-        load.on_click(self.guarded(lambda _: self._ed_load()))
-        self.ed_tool = w.Dropdown(options=[(label, i) for i, (label, _) in enumerate(PALETTE)],
-                                  value=0, description="Set to")
-        self.ed_tool.add_class("sse-ed-tool")
-        self.ed_name = w.Text(description="Save as", placeholder="my-table")
-        self.ed_name.add_class("sse-ed-name")
-        save = w.Button(description="Save map", button_style="success", icon="save")
-        save.add_class("sse-ed-save")
-        save.on_click(self.guarded(lambda _: self._ed_save()))
-        back = w.Button(description="Back to the new game screen", layout=w.Layout(width="auto"))
-        back.add_class("sse-ed-back")
-        back.on_click(self.guarded(lambda _: self.show_setup()))
-        self.ed_info = w.HTML()
-        self.ed_info.add_class("sse-ed-info")
-        self.ed_board = HexBoard(self.guarded(self._ed_click), css="sse-editor-board")
-        self.editor_screen = w.VBox([
-            w.HTML("<h4>Map editor</h4><div>Choose a system type, then click hexes to set them. "
-                   "The faint hexes around the map add new systems; 'remove' takes one away. "
-                   "Save under your own name: it appears in the map list.</div>"),
-            w.HBox([self.ed_base, load]), w.HBox([self.ed_tool, self.ed_name, save, back]),
-            self.ed_info, self.ed_board.grid])
-        self.editor_screen.add_class("sse-editor")
-
-    def show_editor(self):
-        self._refresh_maps(self.map_pick.value)
-        self.ed_base.options = list(self.map_pick.options)
-        self.ed_base.value = self.map_pick.value
-        self._ed_load()
-        self.body.children = [self.editor_screen]
-
-    def _ed_load(self):
-        if not self.ed_base.value:
-            return
-        self.ed_map = hm.load_named(self.ed_base.value)
-        self.ed_name.value = self.ed_map.name if not self.ed_map.approximate else f"{self.ed_map.name}-mine"
-        self._ed_draw()
-
-    def _ed_draw(self):
-        m = self.ed_map
-        cells = {}
-        for h, s in m.systems.items():
-            c = system_cell(s)
-            c["tip"] = f"[{h[0]}, {h[1]}] {s.describe()}"
-            cells[h] = c
-        for h in list(m.systems):
-            for n in hm.neighbours(h):
-                if n not in m.systems and n not in cells:
-                    cells[n] = {"label": "+", "fill": "#ffffff", "tip": f"[{n[0]}, {n[1]}] add a system",
-                                "state": "ghost"}
-        self.ed_board.draw(cells)
-        counts = ", ".join(f"{k}: {v}" for k, v in sorted(m.counts().items()))
-        warn = (" <b style='color:#8a4b00'>Approximate starting layout: set every hex to your "
-                "tiles.</b>") if m.approximate else ""
-        self.ed_info.value = f"<div>{len(m)} systems — {escape(counts)}.{warn}</div>"
-
-    def _ed_click(self, h):
-        _, system = PALETTE[self.ed_tool.value]
-        if system is None and len(self.ed_map) <= 1:
-            raise CompanionError("A map needs at least one system.")
-        self.ed_map.set(h, system)
-        self._ed_draw()
-
-    def _ed_save(self):
-        name = self.ed_name.value.strip()
-        if not name:
-            raise CompanionError("Type a name for your map.")
-        m = self.ed_map
-        m.approximate = False
-        m.title = name
-        m.note = "Edited in the map editor."
-        homes = m.homeworlds()
-        m.players = len(homes) if set(homes) == set(range(1, len(homes) + 1)) else None
-        path = hm.save_user_map(m, name)
-        self._refresh_maps(name)
-        self.app.say(f"Saved the map '{name}' ({len(m)} systems) in {path}.")

@@ -1,0 +1,263 @@
+"""The Among the Stars turn entry: the station grid with its legal cells, a click on a cell,
+what the engine says the build still needs (energy payer, choices, manual VP, spaceships),
+confirm and cancel, discards, and the card-values form for unknown printed numbers.  A mixin
+of :class:`companion.ui.app.App`."""
+from __future__ import annotations
+
+from ..core.htmlsafe import escape
+
+import ipywidgets as w
+
+from ..ats import render, whatif
+from ..ats.catalogue import save_user_card
+from ..core.errors import CompanionError
+from .cardform import CardForm
+from .common import CELL_PX, LEGAL, cell_class
+
+
+
+class AtsEntry:
+    """Methods of :class:`App` (app.py); see the module docstring."""
+
+    # -- the clickable grid -------------------------------------------------------------
+    def _button(self, cell):
+        b = self._buttons.get(cell)
+        if b is None:
+            b = w.Button(layout=w.Layout(width=f"{CELL_PX}px", height=f"{CELL_PX}px", padding="0"))
+            b.add_class(cell_class(*cell))
+            b.add_class("grid-cell")
+            b.on_click(self.guarded(lambda _, c=cell: self._clicked(c)))
+            self._buttons[cell] = b
+        return b
+
+    def _draw_grid(self, player, legal: set):
+        if player is None:
+            self.grid.children = []
+            return
+        station = self.game.state.station(player)
+        frontier = set(station.frontier())
+        cells = set(station.cells) | frontier | set(station.blocked)
+        r0, r1 = min(c[0] for c in cells), max(c[0] for c in cells)
+        c0, c1 = min(c[1] for c in cells), max(c[1] for c in cells)
+        kids = []
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                b = self._button((r, c))
+                placed = station.cells.get((r, c))
+                classes = set(b._dom_classes)
+                if placed is not None:
+                    colours = render.cell_colours(placed)
+                    if placed.is_reactor:
+                        label = (f"{'Main' if placed.kind == 'main_reactor' else 'Reactor'} "
+                                 f"{'■' * placed.cubes or '□'}")
+                        tip = f"{placed.label}, {placed.cubes} energy cube(s) [{r}, {c}]"
+                    else:
+                        label = placed.label
+                        types = "/".join(placed.types) if placed.types else "types not entered yet"
+                        tip = f"{placed.label} ({types}) [{r}, {c}]"
+                    b.description = label
+                    b.tooltip = tip
+                    b.style.button_color = colours[0]
+                    b.style.text_color = "white"
+                    b.disabled = False
+                    b.layout.visibility = "visible"
+                    state = "built"
+                elif (r, c) in station.blocked:
+                    b.description, b.tooltip = "ship", f"spaceship [{r}, {c}]"
+                    b.style.button_color = "#eeeeee"
+                    b.layout.visibility = "visible"
+                    state = "blocked"
+                elif (r, c) in frontier:
+                    ok = (r, c) in legal
+                    b.description = "+" if ok else "·"
+                    b.tooltip = f"[{r}, {c}]" + (" legal" if ok else " not legal for this card")
+                    b.style.button_color = LEGAL if ok else "#e6e6e6"
+                    b.style.text_color = "black"
+                    b.disabled = False
+                    b.layout.visibility = "visible"
+                    state = "legal" if ok else "frontier"
+                else:
+                    b.description, b.tooltip = "", ""
+                    b.layout.visibility = "hidden"
+                    state = "empty"
+                for cls in ("built", "legal", "frontier", "blocked", "empty"):
+                    if cls == state and cls not in classes:
+                        b.add_class(cls)
+                    elif cls != state and cls in classes:
+                        b.remove_class(cls)
+                kids.append(b)
+        self.grid.layout.grid_template_columns = f"repeat({c1 - c0 + 1}, {CELL_PX}px)"
+        self.grid.layout.grid_gap = "3px"
+        self.grid.children = kids
+
+    def _clicked(self, cell):
+        g = self.game
+        player = self.entry_player.value
+        do = self.entry_action.value
+        if g.state.finished:
+            return
+        if player is None:
+            raise CompanionError("Choose the player whose action you enter first.")
+        if do == "discard":
+            raise CompanionError("Discard is selected: press 'Discard for 3 credits', or choose "
+                                 "Build location / Build reactor to use the grid.")
+        name = self._card_name()
+        if not name:
+            raise CompanionError("Type the selected card's name first.")
+        action = {"player": player, "do": do, "card": name, "at": list(cell)}
+        self._pending = None
+        self.extra.children = []
+        # ask the engine what the action still needs *before* checking it: an illegal
+        # cell is named with its rule, a legal one gets its questions (values, choices,
+        # manual VP, energy payer, spaceships), nothing is sent until they are answered
+        needs = g.needs(action)
+        if "values" in needs:
+            v = needs["values"]
+            self._ask_values(v["card"], v["fields"], cell=cell)
+            self.error(f"Enter the printed values of '{v['card']}' first "
+                       f"({', '.join(v['fields'])}), then click the cell again.")
+            return
+        extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
+        if extras:
+            self._pending = action
+            self.extra.children = extras
+            self.hint.value = (f"{escape(self.session.describe({**action, 'card': g.card(name).name}))}: "
+                               "answer below, then confirm.")
+            self.entry_msg.value = ""
+            return
+        self._push(action)
+
+    def _extras(self, player, card, cell, needs: dict) -> list:
+        """Widgets for what the engine says the build still needs."""
+        kids = []
+        self._energy_choice = None
+        self._school = {}
+        self._manual = None
+        self._ships = None
+        if "spaceships" in needs:
+            ship_widgets, self._ships = self.mode_panel.spaceship_choices(needs["spaceships"])
+            kids += ship_widgets
+        if "energy_from" in needs:
+            opts = needs["energy_from"]
+            default = next((o for o in opts if o["default"]), opts[0])
+            self._energy_choice = w.RadioButtons(
+                options=[(o["label"] + (" (default)" if o["default"] else ""),
+                          tuple(tuple(c) for c in o["energy_from"])) for o in opts],
+                value=tuple(tuple(c) for c in default["energy_from"]), description="Energy from")
+            self._energy_choice.add_class("energy-from")
+            kids.append(self._energy_choice)
+        if "choices" in needs:
+            ch = needs["choices"]
+            words = " or ".join(label for _, label in ch["options"])
+            kids.append(w.HTML(f"<b>{escape(ch['card'])}</b>: each other player secretly chooses: "
+                               f"{escape(words)}."))
+            for other in ch["players"]:
+                t = w.ToggleButtons(options=[(label, value) for value, label in ch["options"]],
+                                    value=None, description=other,
+                                    style={"description_width": "initial"})
+                t.add_class(f"school-{self.game.setup.players.index(other) + 1}")
+                self._school[other] = t
+                kids.append(t)
+        if "manual_vp" in needs:
+            self._manual = w.Text(description="VP gained", placeholder="VP the ability gives now",
+                                  style={"description_width": "initial"})
+            self._manual.add_class("manual-vp")
+            kids += [w.HTML(escape(needs["manual_vp"]["prompt"])), self._manual]
+        if kids:
+            ok = w.Button(description="Confirm build", button_style="success", icon="check",
+                          layout=w.Layout(width="auto"))
+            ok.add_class("confirm-build")
+            ok.on_click(self.guarded(lambda _: self._confirm()))
+            no = w.Button(description="Cancel", layout=w.Layout(width="auto"))
+            no.add_class("cancel-build")
+            no.on_click(self.guarded(lambda _: self._cancel_pending()))
+            kids.append(w.HBox([ok, no]))
+        return kids
+
+    def _confirm(self):
+        if self._pending is None:
+            return
+        action = dict(self._pending)
+        if self._energy_choice is not None:
+            action["energy_from"] = [list(c) for c in self._energy_choice.value]
+        if self._school:
+            missing = [p for p, t in self._school.items() if t.value is None]
+            if missing:
+                raise CompanionError(f"Waiting for the choice of {', '.join(missing)}.")
+            action["choices"] = {p: t.value for p, t in self._school.items()}
+        if self._ships is not None:
+            action["spaceships"] = self._ships()
+        if self._manual is not None:
+            try:
+                action["manual_vp"] = int(self._manual.value.strip())
+            except ValueError:
+                raise CompanionError("Type the VP the ability gives as a whole number "
+                                     "(0 if it gives none).") from None
+        self._push(action)
+
+    def _cancel_pending(self):
+        self._pending = None
+        self.extra.children = []
+        self._refresh_entry()
+
+    def _discard(self):
+        name = self._card_name()
+        player = self.entry_player.value
+        if player is None:
+            raise CompanionError("Choose the player whose action you enter first."
+                                 if self.game.state.waiting else "Everyone has acted; nothing to enter.")
+        if not name:
+            raise CompanionError("Type the discarded card's name first (discards are public).")
+        self._push({"player": player, "do": "discard", "card": name})
+
+    # -- unknown card values ---------------------------------------------------------------
+    def _ask_values(self, name: str, fields, *, cell=None, box=None):
+        """Show the card-values form for ``name`` (once: typed values are remembered)."""
+        card = self.game.catalogue.get(name)
+        if card is None:
+            return None
+        box = box if box is not None else self.form_box
+        if box.children and self._form_for == card.name:
+            return box.children[0]
+        self._form_for = card.name
+        player = self.entry_player.value
+        form = CardForm(card, self.guarded(self._save_values), self.guarded(self._close_form),
+                        missing=list(fields),
+                        preview=self._previewer(player, cell) if card.category in (
+                            "location", "conflict") else self._race_previewer(card.name))
+        box.children = [form.box]
+        form.focus()
+        if box is self.form_box:
+            self.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
+        return form.box
+
+    def _previewer(self, player, cell):
+        g = self.game
+
+        def preview(card):
+            return whatif.preview_card(g, card, player, tuple(cell) if cell else None)
+        return preview if player else None
+
+    def _race_previewer(self, name):
+        g = self.game
+        st = g.state
+        owner = next((p for p, r in st.setup.races.items() if r.lower() == name.lower()), None)
+
+        def preview(card):
+            return whatif.preview_card(g, card, owner, None)
+        return preview if owner else None
+
+    def _close_form(self):
+        self.form_box.children = []
+        self._form_for = None
+
+    def _save_values(self, card):
+        self.game.define(card)         # refused (nothing saved) if it breaks the record
+        save_user_card(card)
+        self.store.merge_cards(self.gid, [card.to_dict()])   # StoreWriteFailed: form kept
+        self._close_form()
+        # replay the stored game: it also picks up values other pages saved meanwhile
+        self.session.reload()
+        self.timer.bind(self.gid, self.session.meta)
+        self.say(f"Saved the values of '{card.name}' in your catalogue.")
+        self.refresh()

@@ -1,0 +1,151 @@
+"""The Among the Stars final screen: the forms for values the scoring still needs (races,
+cards, manual VP), then the final table with its breakdown and the tiebreak chain.  A mixin of
+:class:`companion.ui.app.App`."""
+from __future__ import annotations
+
+import base64
+from ..core.htmlsafe import escape
+
+import ipywidgets as w
+
+from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
+from ..core.record import dumps
+
+
+
+def _tiebreak_words(result) -> str:
+    return {
+        "vp": "Decided on victory points: no tie for first place.",
+        "locations": "Tied on VP: the tie was broken by the most locations in the station "
+                     "(reactors not counted).",
+        "credits": "Tied on VP and on locations: the tie was broken by the most credits left.",
+        "shared": "Tied on VP, locations and credits: the tied players share the victory.",
+    }.get(result.decided_by, "")
+
+
+class AtsFinal:
+    """Methods of :class:`App` (app.py); see the module docstring."""
+
+    # -- final table ----------------------------------------------------------------------
+    def _refresh_final(self):
+        g = self.game
+        if not g.state.finished:
+            self.final_box.children = []
+            return
+        self._stop_timer()
+        needs = g.final_needs()
+        if needs["blocked"]:            # the mode panel above offers the fixes
+            self.final_box.children = [self.final_msg, w.HTML(
+                "<div class='final-blocked'><b>Before the final scoring:</b><ul>"
+                + "".join(f"<li>{escape(b)}</li>" for b in needs["blocked"]) + "</ul></div>")]
+            return
+        if needs["values"] or needs["manual"]:
+            self.final_box.children = [self.final_msg, *self._final_forms(needs)]
+            return
+        try:
+            result = g.score()
+        except UnknownCardValues as e:   # found only while scoring (e.g. types counted)
+            self.final_box.children = [self.final_msg, *self._final_forms(
+                {"values": [{"card": e.card, "fields": e.fields, "why": e.detail}], "manual": []})]
+            return
+        except IllegalAction as e:
+            self.final_box.children = [self.final_msg, w.HTML(
+                f"<div class='final-blocked'><b>Before the final scoring:</b> "
+                f"{escape(e.detail)}</div>")]
+            return
+        t = result.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
+                                         "during_game": "during game", "end_abilities": "end abilities",
+                                         "empty_reactors": "empty reactors"})
+        table_html = t.to_html(index=False, classes="final-table", border=0)
+        lines_html = result.lines.to_html(index=False, classes="final-lines", border=0)
+        full = g.to_record()
+        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
+        rec = dumps(full)
+        rec_link = base64.b64encode(rec.encode()).decode()
+        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
+        self.final_box.children = [self.final_msg, w.HTML(
+            f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
+            f"{escape(result.explanation)}</b></div>"
+            f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
+            f"<div class='scroll-x'>{table_html}</div><details><summary>Every VP with its source"
+            f"</summary><div class='scroll-x'>{lines_html}</div></details>"
+            f"<p><a class='export-json export-link' download='among-the-stars-game.json' "
+            f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
+            f"<a class='export-csv export-link' download='final-table.csv' "
+            f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
+            self.final_details_box, self.exports.panel]
+        self._fill_final_details()
+        self._refresh_exports()
+
+    def _final_forms(self, needs: dict) -> list:
+        """Every value the final scoring still needs, on one screen: the printed
+        values of races, objectives and cards (one form at a time, the rest
+        listed), then what only the players can type (manual VP, claims)."""
+        kids = [w.HTML("<h3 style='margin:4px 0'>Before the final table</h3>")]
+        values = needs["values"]
+        if values:
+            items = "".join(f"<li><b>{escape(v['card'])}</b>: {escape(', '.join(v['fields']))}"
+                            f" <small>({escape(v['why'])})</small></li>" for v in values)
+            kids.append(w.HTML(f"<div class='final-values-list'>The final scoring needs the "
+                               f"printed values of {len(values)} tile(s) or card(s):<ul>{items}"
+                               "</ul></div>"))
+            box = w.VBox()
+            box.add_class("final-values")
+            self._form_for = None
+            self._ask_values(values[0]["card"], values[0]["fields"], box=box)
+            kids.append(box)
+        if needs["manual"]:
+            kids.append(self._manual_form(needs["manual"]))
+        return kids
+
+    def _manual_form(self, requests: list[dict]):
+        g = self.game
+        rows, entries = [], []
+        for req in requests:
+            if req["kind"] == "objective":
+                owner = req.get("player")
+                opts = [("nobody", None)] + [(p, p) for p in g.state.setup.players
+                                             if owner is None or p == owner]
+                who = w.Dropdown(options=opts, description="claimed by",
+                                 style={"description_width": "initial"})
+                who.add_class("manual-who")
+                vp = w.Text(description="VP", placeholder="VP on the objective")
+                vp.add_class("manual-entry-vp")
+                title = (f"Secret objective of {escape(owner)}: " if owner else "Objective ")
+                rows.append(w.VBox([w.HTML(f"{title}<b>{escape(req['source'])}</b>"), who, vp]))
+                entries.append((req, who, vp))
+            else:
+                vp = w.Text(description="VP", placeholder="VP it gives")
+                vp.add_class("manual-entry-vp")
+                where = f" at {req['at']}" if req.get("at") else ""
+                rows.append(w.VBox([w.HTML(f"{escape(req['player'])}: <b>{escape(req['source'])}</b>"
+                                           f"{escape(where)}"), vp]))
+                entries.append((req, None, vp))
+        save = w.Button(description="Save and score", button_style="success",
+                        layout=w.Layout(width="auto"))
+        save.add_class("manual-save")
+
+        def do_save(_):
+            new = []
+            for req, who, vp in entries:
+                txt = vp.value.strip()
+                if who is not None and who.value is None:
+                    new.append({"source": req["source"], "player": None, "vp": 0})
+                    continue
+                try:
+                    v = int(txt)
+                except ValueError:
+                    raise CompanionError(f"VP for {req['source']}: type a whole number") from None
+                entry = {"source": req["source"], "player": who.value if who else req["player"],
+                         "vp": v}
+                if req.get("at"):
+                    entry["at"] = req["at"]
+                new.append(entry)
+            g.manual = self.store.add_manual(self.gid, new)
+            self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
+            self.refresh()
+        save.on_click(self.guarded(do_save))
+        box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "
+                             "from the table:</b>"), *rows, save])
+        box.add_class("manual-form")
+        return box

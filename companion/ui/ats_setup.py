@@ -1,0 +1,253 @@
+"""The Among the Stars setup screen: players, mode, races and objectives, saved games, imports,
+the catalogue link.  A mixin of :class:`companion.ui.app.App`: it reads and writes the App's
+widgets and calls the engine (`decks.complete_choices` draws what the table did not choose)."""
+from __future__ import annotations
+
+import base64
+
+import ipywidgets as w
+
+from ..core import playtime
+from ..ats import decks
+from ..ats.catalogue import Catalogue
+from ..core.errors import CompanionError
+from ..ats.game import Game
+from ..ats.record import parse_record
+from .modes import ModeSetup
+from .playdetails import DetailsForm
+from .common import MAX_PLAYERS
+
+
+
+class AtsSetup:
+    """Methods of :class:`App` (app.py); see the module docstring."""
+
+    # ================================================================== setup screen
+    def _build_setup(self):
+        cat = Catalogue.default()
+        self.name_boxes = []
+        for i in range(MAX_PLAYERS):
+            t = w.Text(placeholder=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""),
+                       layout=w.Layout(width="220px", max_width="100%"))
+            t.add_class(f"player-name-{i + 1}")
+            self.name_boxes.append(t)
+        self.mode = w.Dropdown(options=[("Standard", "standard"), ("Aggressive", "aggressive")],
+                               value="standard", description="Mode")
+        self.mode.add_class("setup-mode")
+        self.supply = w.BoundedIntText(value=16, min=0, max=64, description="Reactors",
+                                       tooltip="Power Reactor cards in the supply (16 in the base game)")
+        self.limited = w.Checkbox(value=False, description="Limited Space variant",
+                                  style={"description_width": "initial"})
+        self.bounds = w.Text(value="-2, 2, -3, 3", description="area",
+                             placeholder="min row, max row, min col, max col")
+        self.use_races = w.Checkbox(value=False, description="Races",
+                                    style={"description_width": "initial"})
+        self.use_races.add_class("setup-races")
+        race_opts = [("draw at random", "*")] + [(r, r) for r in cat.names("race")]
+        self.race_boxes = [w.Dropdown(options=race_opts, value="*", description=f"Player {i + 1}",
+                                      style={"description_width": "initial"})
+                           for i in range(MAX_PLAYERS)]
+        for i, b in enumerate(self.race_boxes):
+            b.add_class(f"race-{i + 1}")
+        self.race_box = w.VBox(self.race_boxes)
+        self.use_objectives = w.Checkbox(value=False, description="Objectives",
+                                         style={"description_width": "initial"})
+        self.use_objectives.add_class("setup-objectives")
+        self.objective_pick = w.SelectMultiple(options=cat.names("objective"),
+                                               description="pick", rows=4)
+        self.objective_note = w.HTML("<i>Pick objectives, or pick none to draw as many as "
+                                     "players (2 in a 2-player game).</i>")
+        self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
+        self.start_btn.add_class("start-game")
+        self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
+        self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
+        self.saved.add_class("saved-games")
+        self.resume_btn = w.Button(description="Resume", icon="folder-open")
+        self.resume_btn.add_class("resume-game")
+        self.resume_btn.on_click(self.guarded(lambda _: self._resume_selected()))
+        self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a record",
+                                   layout=w.Layout(width="auto"))
+        self.upload.add_class("import-record")
+        self.upload.observe(self.guarded(lambda ch: self._import_record()), "value")
+        self.cat_upload = w.FileUpload(accept=".yaml,.yml", multiple=False,
+                                       description="Import my cards",
+                                       layout=w.Layout(width="auto"))
+        self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
+        self.cat_export = w.HTML()
+        # the cards, races and objectives still unknown: fill a deck before playing
+        self.catalogue_screen = None
+        self.catalogue_panel = w.Accordion(children=[w.VBox()], selected_index=None)
+        self.catalogue_panel.set_title(0, "Cards still unknown: type their values before playing")
+        self.catalogue_panel.add_class("catalogue-panel")
+        self.catalogue_panel.observe(self.guarded(lambda _: self._open_catalogue()),
+                                     "selected_index")
+        self.use_races.observe(lambda _: self._setup_visibility(), "value")
+        self.use_objectives.observe(lambda _: self._setup_visibility(), "value")
+        self.limited.observe(lambda _: self._setup_visibility(), "value")
+        self.drawn = None
+        self.mode_setup = ModeSetup(self)
+        for b in self.name_boxes + [self.mode]:
+            b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
+        for b in self.name_boxes:
+            b.observe(lambda _: self._setup_visibility(), "value")
+        # the options a first game never needs, folded
+        self.options_panel = w.Accordion(children=[w.VBox([
+            w.HBox([self.mode, self.supply]), w.HBox([self.limited, self.bounds]),
+            self.mode_setup.box])], selected_index=None)
+        self.options_panel.set_title(0, "Mode, modules and variants")
+        self.options_panel.add_class("setup-options")
+        # play details (issue 16): location, notes, new players; folded like the options
+        self.setup_details = DetailsForm("setup")
+        self.details_panel = w.Accordion(children=[self.setup_details.box], selected_index=None)
+        self.details_panel.set_title(0, "Play details: location, notes, new players")
+        self.details_panel.add_class("setup-details-panel")
+        for b in self.name_boxes:
+            b.observe(lambda _: self.setup_details.set_players(
+                [x.value.strip() for x in self.name_boxes]), "value")
+        self.setup_screen = w.VBox([
+            w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
+            w.HBox(self.name_boxes),
+            self.options_panel, self.details_panel,
+            self.use_races, self.race_box,
+            self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
+            self.start_btn,
+            w.HTML("<h3>Saved games</h3>"),
+            self.saved, w.HBox([self.resume_btn, self.upload]),
+            w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
+                   "catalogue. Export it to share it, import one from a friend.</div>"),
+            w.HBox([self.cat_upload, self.cat_export]),
+            self.catalogue_panel,
+        ])
+        self.setup_screen.add_class("setup-screen")
+        self._setup_visibility()
+        self.mode_setup.refresh()
+
+    def _open_catalogue(self):
+        if self.catalogue_panel.selected_index is None:
+            return
+        if self.catalogue_screen is None:
+            from .catalogue_screen import CatalogueScreen
+            self.catalogue_screen = CatalogueScreen(on_saved=self.guarded(self._catalogue_saved))
+            self.catalogue_panel.children = [self.catalogue_screen.box]
+        else:
+            self.catalogue_screen.refresh()
+
+    def _catalogue_saved(self, card):
+        self.cat_export.value = self._catalogue_link()
+        self.say(f"Saved the values of '{card.name}' in your catalogue.")
+
+    def _setup_visibility(self):
+        self.race_box.layout.display = "" if self.use_races.value else "none"
+        # one race selector per player typed (at least two)
+        n = max(2, sum(1 for b in self.name_boxes if b.value.strip()))
+        for i, (box, name) in enumerate(zip(self.race_boxes, self.name_boxes)):
+            box.layout.display = "" if i < n else "none"
+            box.description = name.value.strip() or f"Player {i + 1}"
+        self.objective_pick.layout.display = "" if self.use_objectives.value else "none"
+        self.objective_note.layout.display = "" if self.use_objectives.value else "none"
+        self.bounds.layout.display = "" if self.limited.value else "none"
+
+    def show_setup(self):
+        games = self.store.games()
+        self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
+        if games:
+            self.saved.value = games[0]["id"]
+        self.cat_export.value = self._catalogue_link()
+        self.body.children = [self.setup_screen]
+
+    def _catalogue_link(self) -> str:
+        from ..ats.catalogue import dump_yaml, load_user_cards
+        cards = load_user_cards()
+        if not cards:
+            return "<i>(no cards typed yet)</i>"
+        data = base64.b64encode(dump_yaml(cards).encode()).decode()
+        return (f"<a class='export-cards export-link' download='my-cards.yaml' "
+                f"href='data:application/x-yaml;base64,{data}'>Export my cards ({len(cards)})</a>")
+
+    def start_game(self):
+        names = [b.value.strip() for b in self.name_boxes if b.value.strip()]
+        if len(names) < 2:
+            raise CompanionError("Type at least 2 player names (2 to 6 players).")
+        # the play details are checked first: a refused text starts nothing
+        meta = self.setup_details.meta({})
+        cat = Catalogue.default()
+        options = {"reactor_supply": int(self.supply.value)}
+        if self.limited.value:
+            try:
+                b = [int(x) for x in self.bounds.value.replace(";", ",").split(",")]
+            except ValueError:
+                raise CompanionError("Limited Space area: type four whole numbers, e.g. -2, 2, -3, 3") from None
+            options["limited_space"] = b
+        # what the table chose; the engine draws the rest (decks.complete_choices)
+        got = decks.complete_choices(
+            names, races={p: (None if self.race_boxes[i].value == "*" else self.race_boxes[i].value)
+                          for i, p in enumerate(names)},
+            objectives=list(self.objective_pick.value), use_races=self.use_races.value,
+            use_objectives=self.use_objectives.value, catalogue=cat)
+        races, objectives, secret = got["races"], got["objectives"], got["secret_objectives"]
+        options.update(self.mode_setup.options(names))
+        drawn = self.drawn if self.drawn and self.drawn.get("players") == names else None
+        if drawn:             # the seeded draw replaces the races and objectives picked above
+            races = drawn.get("races") or {}
+            objectives = drawn.get("objectives") or []
+            secret = drawn.get("secret_objectives") or {}
+            options = {**drawn.get("options", {}), **options}
+        setup = {"players": names, "mode": self.mode.value, "races": races,
+                 "objectives": objectives, "options": options}
+        if secret:
+            setup["secret_objectives"] = secret
+        game = Game(setup)
+        rec = game.to_record()
+        rec["meta"] = playtime.start(meta)        # the play timer starts with the game
+        gid = self.store.create(rec)
+        self.setup_details.notes.value = ""       # the location stays for the next game
+        self.open_game(gid)
+        extra = ""
+        if objectives:
+            extra += f" Objectives: {', '.join(objectives)}."
+        if races:
+            extra += " Races: " + ", ".join(f"{p} {r}" for p, r in races.items()) + "."
+        if self.use_objectives.value and len(objectives) < decks.objectives_wanted(len(names)):
+            extra += " (Not enough objectives in the catalogue to draw one per player.)"
+        self.say(f"New game started. Year 1 begins: everyone takes 10 credits.{extra}")
+
+    def _resume_selected(self):
+        if not self.saved.value:
+            raise CompanionError("Choose a saved game first.")
+        self.open_game(self.saved.value)
+        self.say("Game resumed.")
+
+    def _import_record(self):
+        files = self.upload.value
+        if not files:
+            return
+        f = files[0]
+        content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CompanionError("That file is not a text (JSON) game record.") from None
+        rec = parse_record(text, f.get("name", "record") if isinstance(f, dict) else f.name)
+        Game.from_record(rec)           # refuse anything that does not replay
+        gid = self.store.create(rec, title=(rec.get("meta") or {}).get("title"))
+        self.open_game(gid)
+        self.say(f"Opened the record with {len(rec.get('actions') or [])} actions.")
+
+    def _import_catalogue(self):
+        from ..ats.catalogue import import_user_catalogue
+        import tempfile, os
+        files = self.cat_upload.value
+        if not files:
+            return
+        f = files[0]
+        content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
+        with tempfile.NamedTemporaryFile("wb", suffix=".yaml", delete=False) as t:
+            t.write(content)
+        try:
+            names = import_user_catalogue(t.name)
+        finally:
+            os.unlink(t.name)
+        self.cat_export.value = self._catalogue_link()
+        if self.gid:
+            self._reload()
+        self.say(f"Imported {len(names)} card(s) into your catalogue.")

@@ -1,0 +1,26 @@
+"""What the Among the Stars screen's modules share: the log, colours, the station grid's
+cell names.  No game rule here."""
+from __future__ import annotations
+
+import logging
+
+from ..core.paths import user_dir
+
+log = logging.getLogger("companion.ui")
+MAX_PLAYERS = 6
+CELL_PX = 58
+ERR = "#b00020"
+LEGAL = "#9be7a8"          # legal cells: green reads as "you may build here"
+OK = "#1b6e20"
+
+
+def cell_class(r: int, c: int) -> str:
+    """Stable CSS class of a station grid cell (tests click on it)."""
+    return f"cell_r{'m' if r < 0 else ''}{abs(r)}_c{'m' if c < 0 else ''}{abs(c)}"
+
+
+def log_path():
+    """The dashboard's log file (tracebacks of bugs go there, never to the page)."""
+    d = user_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    return d / "dashboard.log"
