@@ -478,6 +478,14 @@ class Store:
             rec = self._load(c, gid)
             return rec, c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()[0]
 
+    def data_version(self) -> int:
+        """A number that changes whenever another connection (another page's kernel, the
+        command line) has committed to the file since this one last looked (SQLite's
+        ``PRAGMA data_version``; this store's own writes do not change it).  A live page polls
+        it: cheap, reads no table."""
+        with self._reading() as c:
+            return int(c.execute("PRAGMA data_version").fetchone()[0])
+
     def revision(self, gid: str) -> int:
         with self._reading() as c:
             row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()

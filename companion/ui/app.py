@@ -26,6 +26,7 @@ from .session import GameSession, PageBehind, SessionScreen
 from .ats_entry import AtsEntry
 from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
+from .ats_views import AtsViews
 from .style import CSS
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
 
@@ -72,7 +73,7 @@ def describe(a: dict) -> str:
     return f"{who} {what}".strip()
 
 
-class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
+class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScreen):
     def __init__(self, store: Store | None = None):
         logging.basicConfig(filename=str(log_path()), level=logging.INFO)
         self.session = GameSession(store or Store(), words=describe)
@@ -95,6 +96,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
         self.history = None
         self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS), self.title, self.status, self.tabs])
         self.root.add_class("companion-root")
+        self._build_views()
         self._build_setup()
         self._build_play()
         if self.store.notice:
@@ -103,6 +105,8 @@ class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
 
     # -- status -----------------------------------------------------------------------
     def say(self, text: str, colour: str = OK):
+        if getattr(self, "live_note", None) is not None:
+            self.live_note.value = ""        # this page's own news replaces another page's
         html = f"<div style='color:{colour};font-weight:600;padding:4px 0'>{escape(text)}</div>"
         self.status.value = html
         self._local(html)
@@ -283,10 +287,14 @@ class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
         self.mode_panel = ModePanel(self)
         # top to bottom as a hand on a phone needs it: where we are, the entry and its
         # grid, undo; then the scores, the objectives, and the rest folded
+        # (a seat page adds its own score line and station; the table view hides every
+        # control that writes and shows all stations: ats_views.py)
+        self.undo_row = w.HBox([self.undo_btn, self.new_btn])
         self.play_screen = w.VBox([
-            self.turn_info, self.timer.button, self.mode_panel.box, self.entry, self.final_box,
-            w.HBox([self.undo_btn, self.new_btn]), self.undo_box,
-            self.scoreboard, self.objectives_panel, self.more, self.explorer.box])
+            self.turn_info, self.timer.button, self.live_state, self.seat_score, self.live_note,
+            self.mode_panel.box, self.entry, self.final_box, self.undo_row, self.undo_box,
+            self.scoreboard, self.seat_station, self.objectives_panel, self.table_stations,
+            self.more, self.explorer.box])
         self.play_screen.add_class("play-screen")
 
     def open_game(self, gid: str):
@@ -365,8 +373,9 @@ class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
             # the first name and a pick made in that instant is lost (index is synced)
             with self._hush(), self.entry_player.hold_sync():
                 self.entry_player.options = waiting
-                self.entry_player.value = keep or (waiting[0] if waiting else None)
-        self.entry.layout.display = "none" if st.finished else ""
+                self.entry_player.value = keep or self._default_player(waiting)
+        self.entry.layout.display = "none" if st.finished or self.view == "table" else ""
+        self._refresh_views()
         self._refresh_entry()
         self._refresh_stations()
         self._refresh_final()
@@ -571,7 +580,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
         with self._hush():
             with self.entry_player.hold_sync():
                 self.entry_player.options = waiting
-                self.entry_player.value = waiting[0] if waiting else None
+                self.entry_player.value = self._default_player(waiting)
             self.entry_action.value = "build"
             self.entry_card.value = ""
         msg = f"{describe(norm)}."
@@ -619,7 +628,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, SessionScreen, PlayDetailsScreen):
             with self.entry_player.hold_sync():
                 self.entry_player.options = waiting
                 self.entry_player.value = (last.get("player") if last.get("player") in waiting
-                                           else (waiting[0] if waiting else None))
+                                           else self._default_player(waiting))
             if last.get("do") in [v for _, v in self.entry_action.options]:
                 self.entry_action.value = last["do"]
             self.entry_card.value = last.get("card", "") if last.get("player") in waiting else ""
@@ -648,4 +657,11 @@ def dashboard():
         return w.HTML(f"<div class='status-error' style='color:{ERR};font-weight:600'>⚠ "
                       f"{escape(str(e))}</div>")
     dashboard.app = app          # handy in a notebook: dashboard.app.game
+    # the page address (seat, table view, game): a preheated kernel waits for it here,
+    # with every widget already built, then shows the store's latest state
+    try:
+        app.apply_query()
+    except CompanionError as e:
+        app.error(str(e))
+    app.start_live()
     return app.root

@@ -32,7 +32,8 @@ class AtsFinal:
         if not g.state.finished:
             self.final_box.children = []
             return
-        self._stop_timer()
+        if not self.session.read_only:     # the table view writes nothing
+            self._stop_timer()
         needs = g.final_needs()
         if needs["blocked"]:            # the mode panel above offers the fixes
             self.final_box.children = [self.final_msg, w.HTML(
@@ -40,6 +41,12 @@ class AtsFinal:
                 + "".join(f"<li>{escape(b)}</li>" for b in needs["blocked"]) + "</ul></div>")]
             return
         if needs["values"] or needs["manual"]:
+            if self.session.read_only:
+                self.final_box.children = [w.HTML(
+                    "<div class='final-waiting'><b>Final scoring:</b> waiting for the players "
+                    "to type what the scoring needs (card values, VP typed at the table) on "
+                    "their own pages.</div>")]
+                return
             self.final_box.children = [self.final_msg, *self._final_forms(needs)]
             return
         try:

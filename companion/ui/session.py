@@ -78,6 +78,8 @@ class GameSession:
     parts: dict = field(default_factory=dict)    # the record without its actions, as read
     words: Callable[[dict], str] | None = None   # how the screen puts an action in words
     again: str = PageBehind.AGAIN                # what a refused page asks the person to do
+    read_only: bool = False                      # the table view: shows, records nothing
+    seen: int | None = None                      # the store's data_version last polled
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
 
@@ -130,12 +132,29 @@ class GameSession:
             return Change()
         return self.reload()
 
+    def poll(self) -> Change:
+        """What a live page calls a few times a second: nothing but a ``PRAGMA
+        data_version`` unless another connection has written to the file since the last
+        poll; then :meth:`sync`."""
+        if self.gid is None:
+            return Change()
+        v = self.store.data_version()
+        if v == self.seen:
+            return Change()
+        self.seen = v
+        return self.sync()
+
     # -- writing --------------------------------------------------------------------
+    READ_ONLY = ("This is the table view: it shows the game and records nothing. Enter "
+                 "actions on a player's page.")
+
     def push(self, action: dict) -> dict:
         """Check ``action`` with the engine, store it, keep it; return it as recorded.
         Illegal: the engine's :class:`IllegalAction`, nothing stored.  Another page wrote
         first: :class:`PageBehind` (the session shows the current game).  The file cannot
         be written: :class:`CompanionError` saying the entry is kept; the game is as before."""
+        if self.read_only:
+            raise CompanionError(self.READ_ONLY)
         g = self.game
         norm = g.push(action)
         try:
@@ -156,6 +175,8 @@ class GameSession:
         """Take back the last action, in the store first; return it.  Refused with
         :class:`PageBehind` if another page changed the game meanwhile (even by an undo
         and a different entry)."""
+        if self.read_only:
+            raise CompanionError(self.READ_ONLY)
         g = self.game
         if not g.actions:
             raise CompanionError("There is nothing to undo.")

@@ -23,6 +23,7 @@ from .session import GameSession, PageBehind, SessionScreen
 from .sse_reveal import reveal_form
 from .sse_final import SseFinal
 from .sse_setup import SseSetupScreen
+from .sse_views import SseViews
 from .sse_board import (COL_PX, HEX_H, HEX_W, KIND_LABEL, LEGAL, MIN_COL_PX, MIN_HEX_H, PALETTE,  # noqa: F401
                         ROW_PX, HexBoard, col_css, hex_class, system_cell)
 
@@ -70,7 +71,7 @@ def describe(a: dict) -> str:
     return text
 
 
-class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
+class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScreen):
     def __init__(self, app):
         self.app = app
         self.session = GameSession(app.store, words=lambda a: f"{a['player']} {describe(a)}",
@@ -82,6 +83,7 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
         # the page title names this tab (App._tab_opened): no second title here (issue 15)
         self.box = w.VBox([w.HTML(STYLE), self.body])
         self.box.add_class("sse-root")
+        self._build_views()
         self._build_setup()
         self._build_play()
         self._build_editor()
@@ -130,6 +132,7 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
                        layout=w.Layout(width="auto"))
         new.add_class("sse-new")
         new.on_click(self.guarded(lambda _: self.show_setup()))
+        self.new_btn = new
         self.damage_btn = w.Button(description="Damage the selected ship (expansion effect)",
                                    layout=w.Layout(width="auto"))
         self.damage_btn.add_class("sse-damage")
@@ -154,6 +157,7 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
             save, self.exports.panel])
         self.final_extra.add_class("sse-final-extra")
         self.timer_row = w.HBox([self.turn, self.timer.button])
+        self.undo_row = w.HBox([undo, self.damage_btn])
         self.timer_row.add_class("timer-row")
         self._details_for = None
         self.epic_box = w.VBox()
@@ -181,10 +185,9 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
         # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
         # its message, the board, undo; then the scores, and the rest folded
         self.play_screen = w.VBox([
-            self.timer_row, self.entry, self.msg, self.board.box, self.final,
-            self.final_extra, self.epic_box,
-            self.campaign_box,
-            w.HBox([undo, self.damage_btn]), self.undo_box,
+            self.timer_row, self.live_state, self.seat_score, self.live_note, self.entry,
+            self.msg, self.board.box, self.final, self.final_extra, self.epic_box,
+            self.campaign_box, self.undo_row, self.undo_box,
             self.scoreboard, self.score_more, self.more, new])
         self.play_screen.add_class("sse-play")
 
@@ -236,6 +239,7 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
         self._refresh_board()
         self._refresh_whatif()
         self._refresh_final()
+        self._refresh_views()
 
     def _swatch(self, p: str) -> str:
         return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
@@ -538,6 +542,7 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
         self._pending = None
         self.extra.children = []
         self.selected = None
+        self.live_note.value = ""
         st = g.state
         msg = f"{norm['player']} {describe(norm)}."
         if st.finished:
@@ -575,6 +580,7 @@ class SseTab(SseSetupScreen, SseFinal, SessionScreen, PlayDetailsScreen):
         self.selected = None
         self._pending = None
         self.extra.children = []
+        self.live_note.value = ""
         self.app.say(f"Undone: {last['player']} {describe(last)}.")
         self.refresh()
 

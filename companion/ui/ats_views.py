@@ -1,0 +1,145 @@
+"""The Among the Stars screen on many devices (issue 14): the live update, a player's
+seat (``?seat=Ana``) and the read-only table view (``?view=table``).  A mixin of
+:class:`companion.ui.app.App`; the polling itself is :mod:`companion.ui.live`."""
+from __future__ import annotations
+
+import ipywidgets as w
+
+from ..ats import render
+from ..core.errors import CompanionError
+from ..core.htmlsafe import escape
+from .live import Poller, parse_query, query_string
+from .session import Change
+
+
+class AtsViews:
+    """Methods of :class:`App` (app.py); see the module docstring."""
+
+    def _build_views(self):
+        self.seat: str | None = None
+        self.view: str | None = None
+        self.query: dict[str, str] = {}
+        self.poller = Poller(self.live_tick)
+        # "actions: N": the stored record this page shows (tests and the bench wait on it)
+        self.live_state = w.HTML()
+        self.live_state.add_class("live-state")
+        self.live_note = w.HTML()
+        self.live_note.add_class("live-note")
+        self.seat_score = w.HTML()
+        self.seat_score.add_class("seat-score")
+        self.seat_station = w.HTML()
+        self.seat_station.add_class("seat-station")
+        self.table_stations = w.HTML()
+        self.table_stations.add_class("table-stations")
+
+    # -- the page address -------------------------------------------------------------
+    def apply_query(self, qs: str | None = None) -> None:
+        """Open what the page address asks for (``seat``, ``view``, ``game``); ``qs``
+        defaults to the page's own query (a preheated kernel waits for it here)."""
+        q = parse_query(query_string() if qs is None else qs)
+        self.query = q
+        if q.get("game") and q["game"] != self.gid:
+            info = next((g for g in self.store.games() if g["id"] == q["game"]), None)
+            if info is None:
+                self.error("The game in this page's address is not in the saved-games file; "
+                           "showing the most recent game instead.")
+            elif info.get("format", "").startswith("small-star-empires"):
+                self.tabs.selected_index = 1          # builds the tab
+                if self.sse is not None:
+                    self.sse.open_game(q["game"])
+                    self.sse.set_view(q.get("seat"), q.get("view"))
+                return
+            else:
+                self.open_game(q["game"])
+        self.set_view(q.get("seat"), q.get("view"))
+        self.live_tick()                 # a preheated page is never stale
+
+    def set_view(self, seat: str | None, view: str | None) -> None:
+        self.view = "table" if view == "table" else None
+        self.session.read_only = self.view == "table"
+        self.seat = None
+        if seat and self.game is not None and self.view is None:
+            match = [p for p in self.game.setup.players if p.lower() == seat.strip().lower()]
+            if match:
+                self.seat = match[0]
+            else:
+                self.error(f"No player called '{seat}' in this game: this page is not a seat "
+                           "(players: " + ", ".join(self.game.setup.players) + ").")
+        self.root.remove_class("view-table")
+        self.root.remove_class("view-seat")
+        if self.view:
+            self.root.add_class("view-table")
+        elif self.seat:
+            self.root.add_class("view-seat")
+        writes = [self.entry, self.timer.button, self.mode_panel.box, self.undo_row,
+                  self.undo_box, self.explorer.box]
+        for wd in writes:
+            wd.layout.display = "none" if self.view == "table" else ""
+        self.more.layout.display = "none" if self.view == "table" else ""
+        self.table_stations.layout.display = "" if self.view == "table" else "none"
+        if self.game is not None:
+            self.refresh()
+
+    def _default_player(self, waiting: list[str]) -> str | None:
+        """The entry's player after a change: this seat's if it still has to act."""
+        if self.seat in waiting:
+            return self.seat
+        return waiting[0] if waiting else None
+
+    # -- live ---------------------------------------------------------------------------
+    def start_live(self) -> bool:
+        return self.poller.start()
+
+    def live_tick(self) -> None:
+        """One poll of the store (both game tabs)."""
+        try:
+            change = self.session.poll()
+        except CompanionError:
+            if self.gid is not None:
+                self._game_gone()
+            change = Change()
+        if change:
+            self._live_changed(change)
+        if self.sse is not None:
+            self.sse.live_tick()
+
+    def _live_changed(self, change: Change) -> None:
+        """Another page changed the game: show it, keep what is being typed, check it."""
+        note = f"Updated from another page: {change.words(self.session.describe)}."
+        if self._pending is not None:
+            why = self.game.why_illegal(self._pending)
+            if why:
+                self._pending = None
+                self.extra.children = []
+                note += f" The build you were confirming is no longer legal: {why}"
+        self.timer.bind(self.gid, self.session.meta)
+        self.refresh()
+        if change.added or change.undone:
+            self.live_note.value = f"<div class='live-note-text'>{escape(note)}</div>"
+
+    def _refresh_views(self) -> None:
+        """The parts of the screen that depend on the seat or the table view."""
+        g = self.game
+        self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
+                                 f"{len(g.actions)}")
+        st = g.state
+        if self.seat:
+            ps = st.players[self.seat]
+            to_act = " · your turn to act" if self.seat in st.waiting else ""
+            self.seat_score.value = (
+                f"<div class='seat-line'><b>{escape(self.seat)}</b> · {ps.vp} VP · "
+                f"{ps.credits} credits · {ps.station.cubes()} cubes · "
+                f"{len(ps.station.locations(reactors=False))} locations{to_act}</div>")
+            self.seat_station.value = (
+                "<div class='seat-station-svg' style='max-width:100%;overflow-x:auto'>"
+                + render.station_svg(ps.station, title=self.seat, cell_size=64) + "</div>")
+        else:
+            self.seat_score.value = self.seat_station.value = ""
+        if self.view == "table":
+            parts = [f"<div class='station' style='display:inline-block;vertical-align:top;"
+                     f"margin:6px 14px 6px 0;max-width:100%'>"
+                     f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
+                     for p in st.setup.players]
+            self.table_stations.value = render.legend_html() + "".join(parts)
+        else:
+            self.table_stations.value = ""

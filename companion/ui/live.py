@@ -1,0 +1,98 @@
+"""One game, many devices (issue 14): every page follows the saved-games file live.
+
+Voila gives every page its own kernel, so a page cannot hear another page's click.  Each
+kernel polls the store instead (:meth:`GameSession.poll`: SQLite's ``PRAGMA data_version``,
+which changes only when another connection commits) a few times a second, in the kernel's
+own event loop; on a change the session replays the record and the screen refreshes,
+keeping what the person was typing and checking it again against the new state.
+
+The page address says what the page is for (:func:`read_query`):
+
+- ``?seat=Ana``: Ana's phone.  Her entry comes first, her station is shown large, with a
+  compact line of her score on top.
+- ``?view=table``: the read-only table view for the laptop or TV in the middle: every
+  station, the scoreboard, the objectives and their leaders, year, turn, passing and who
+  is still to act.  It records nothing.
+- ``?game=<id>``: that saved game (the most recent one otherwise).
+
+No game rule here.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import traceback
+from typing import Any, Callable
+from urllib.parse import parse_qs
+
+log = logging.getLogger("companion.ui")
+
+#: how often a page looks at the store, in seconds (issue 14: "about every 0.3-0.5 s")
+POLL_SECONDS = float(os.environ.get("COMPANION_POLL_SECONDS", "0.4"))
+#: the most a query value may be (a seat is a player's name: at most 40 characters)
+MAX_VALUE = 80
+
+
+def parse_query(qs: str | None) -> dict[str, str]:
+    """``seat``, ``view`` and ``game`` from a page's query string; anything else (the token
+    too) is dropped.  Values are stripped and cut to :data:`MAX_VALUE` characters."""
+    out: dict[str, str] = {}
+    for key, values in parse_qs((qs or "").lstrip("?"), keep_blank_values=False).items():
+        if key in ("seat", "view", "game") and values:
+            v = values[-1].strip()[:MAX_VALUE]
+            if v:
+                out[key] = v
+    if out.get("view") not in (None, "table"):
+        out.pop("view")
+    return out
+
+
+def page_token(qs: str | None) -> str | None:
+    """The access token the page was opened with (for the join links it shows)."""
+    v = parse_qs((qs or "").lstrip("?")).get("token")
+    return v[-1] if v else None
+
+
+def query_string() -> str:
+    """The page's query string.  A preheated kernel (Voila's pool) waits here until a
+    browser takes it; the widgets are built before, so that part is preheated."""
+    if os.environ.get("VOILA_PREHEAT", "False") == "True":
+        try:
+            from voila.utils import get_query_string
+            return get_query_string() or ""
+        except Exception:               # not under Voila after all: no query
+            log.error("reading the page's query failed:\n%s", traceback.format_exc())
+            return ""
+    return os.environ.get("QUERY_STRING", "")
+
+
+class Poller:
+    """Calls ``tick`` every ``every`` seconds in the kernel's event loop until stopped.  A
+    tick that fails is logged and the polling goes on (a page must not freeze)."""
+
+    def __init__(self, tick: Callable[[], Any], every: float = POLL_SECONDS):
+        self.tick, self.every = tick, every
+        self.task: asyncio.Future | None = None
+
+    def start(self) -> bool:
+        try:
+            loop = asyncio.get_event_loop()
+        except RuntimeError:
+            return False
+        if self.task is None:
+            self.task = asyncio.ensure_future(self._run(), loop=loop)
+        return True
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                self.tick()
+            except Exception:
+                log.error("live update failed:\n%s", traceback.format_exc())
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None

@@ -1,0 +1,88 @@
+"""The Small Star Empires screen on many devices (issue 14): the live update, a player's
+seat (``?seat=Ann``) and the read-only table view (``?view=table``).  A mixin of
+:class:`companion.ui.sse_tab.SseTab`, the mirror of :mod:`companion.ui.ats_views`."""
+from __future__ import annotations
+
+import ipywidgets as w
+
+from ..core.errors import CompanionError
+from ..core.htmlsafe import escape
+from .session import Change
+
+
+class SseViews:
+    """Methods of :class:`SseTab` (sse_tab.py); see the module docstring."""
+
+    def _build_views(self):
+        self.seat: str | None = None
+        self.view: str | None = None
+        self.live_state = w.HTML()
+        self.live_state.add_class("live-state")
+        self.live_note = w.HTML()
+        self.live_note.add_class("live-note")
+        self.seat_score = w.HTML()
+        self.seat_score.add_class("seat-score")
+
+    def set_view(self, seat: str | None, view: str | None) -> None:
+        self.view = "table" if view == "table" else None
+        self.session.read_only = self.view == "table"
+        self.seat = None
+        if seat and self.game is not None and self.view is None:
+            match = [p for p in self.game.setup.players if p.lower() == seat.strip().lower()]
+            if match:
+                self.seat = match[0]
+            else:
+                self.app.error(f"No player called '{seat}' in this game: this page is not a "
+                               "seat (players: " + ", ".join(self.game.setup.players) + ").")
+        for wd in (self.entry, self.timer.button, self.undo_row, self.undo_box, self.new_btn,
+                   self.final_extra):
+            wd.layout.display = "none" if self.view == "table" else ""
+        if self.game is not None:
+            self.refresh()
+
+    def live_tick(self) -> None:
+        try:
+            change = self.session.poll()
+        except CompanionError:
+            if self.gid is not None:
+                self._gone()
+            change = Change()
+        if change:
+            self._live_changed(change)
+
+    def _live_changed(self, change: Change) -> None:
+        """Another page moved: the selection and a half-made move are kept only while the
+        same player is still to move and the move is still legal."""
+        note = f"Updated from another page: {change.words(self.session.describe)}."
+        g = self.game
+        if self._pending is not None and (self._pending.get("player") != g.current
+                                          or not g.is_legal(self._pending)):
+            self._pending = None
+            self.extra.children = []
+            note += " The move you were making is no longer possible; choose again."
+        if self.selected is not None and (change.added or change.undone):
+            self.selected = None
+        self.timer.bind(self.gid, self.session.meta)
+        self.refresh()
+        if change.added or change.undone:
+            self.live_note.value = f"<div class='live-note-text'>{escape(note)}</div>"
+
+    def _refresh_views(self) -> None:
+        g = self.game
+        self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
+                                 f"{len(g.actions)}")
+        if self.view == "table":
+            self.entry.layout.display = "none"
+        if self.seat:
+            st = g.state
+            totals = g.score(project=False).totals()
+            ps = st.players[self.seat]
+            left = g.pieces_left(self.seat)
+            to_move = " · your move" if g.current == self.seat else ""
+            self.seat_score.value = (
+                f"<div class='seat-line'><b>{escape(self.seat)}</b> · "
+                f"{totals.get(self.seat, 0)} VP now · {left.get('city', 0)} Cities and "
+                f"{left.get('trade_station', 0)} Trade Stations left"
+                f"{' · passed' if ps.passed else ''}{to_move}</div>")
+        else:
+            self.seat_score.value = ""

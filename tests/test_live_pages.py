@@ -1,0 +1,157 @@
+"""Issue 14, one game on many devices, in-process (the pages' own widgets, as
+tests/test_store_pages.py drives them): a page sees another page's action and undo on
+its next poll without anyone touching it, keeps what its person was typing, and a seat
+page and the read-only table view show what the address asks for.  The same for Small
+Star Empires.  (The browser test with three real pages is tests/browser/test_live.py.)
+"""
+from __future__ import annotations
+
+import pytest
+
+from companion.ats.game import Game
+from companion.core.store import Store
+from companion.sse import SseGame
+from companion.ui.app import App
+from companion.ui.live import page_token, parse_query
+
+PLAYERS = ["Ana", "Ben", "Cleo"]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store(tmp_path / "games.sqlite")
+    yield s
+    s.close()
+
+
+def pages(store, n=2) -> list[App]:
+    store.create(Game({"players": PLAYERS}).to_record())
+    return [App(Store(store.path)) for _ in range(n)]
+
+
+def enter(app, player, card, do="discard"):
+    app.entry_player.value = player
+    app.entry_action.value = do
+    app.entry_card.value = card
+
+
+def stored(store, gid):
+    rec = store.load(gid)
+    Game.from_record(rec)
+    return [(a["player"], a["do"], a.get("card")) for a in rec["actions"]]
+
+
+def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
+    one, two = pages(store)
+    one.live_tick(), two.live_tick()          # first poll: nothing new
+    assert "actions: 0" in two.live_state.value and two.live_note.value == ""
+    enter(one, "Ana", "Garden")
+    one._discard()
+    two.live_tick()
+    assert "actions: 1" in two.live_state.value
+    assert "Updated from another page: added: Ana discarded Garden for 3 credits" in \
+        two.live_note.value
+    assert "Ana" not in two.entry_player.options               # Ana has acted
+    row = two.scoreboard.value.split("data-player='Ana'")[1]
+    assert "<td class='credits'>13</td>" in row                 # 10 + 3 for the discard
+    # the undo on page one is seen too
+    one._undo()
+    two.live_tick()
+    assert "actions: 0" in two.live_state.value and "undone: Ana discarded Garden" in \
+        two.live_note.value
+    assert two.game.actions == []
+
+
+def test_what_the_person_was_typing_is_kept_and_checked_again(store):
+    one, two = pages(store)
+    enter(two, "Cleo", "Holographic Display Area", do="build")     # Cleo's page: typing
+    enter(one, "Ana", "Garden")
+    one._discard()
+    two.live_tick()
+    assert two.entry_player.value == "Cleo"
+    assert two.entry_card.value == "Holographic Display Area"
+    assert two.entry_action.value == "build"
+    # Cleo's own action entered elsewhere: her page's entry moves on to who still acts
+    enter(one, "Cleo", "Garden")
+    one._discard()
+    two.live_tick()
+    assert two.entry_player.value == "Ben"
+    # and the page's next entry is recorded normally (it is not behind)
+    enter(two, "Ben", "U-Cannon")
+    two._discard()
+    assert stored(store, one.gid) == [("Ana", "discard", "Garden"), ("Cleo", "discard", "Garden"),
+                                      ("Ben", "discard", "U-Cannon")]
+
+
+def test_a_seat_page_puts_its_player_first(store):
+    one, ana = pages(store)
+    ana.apply_query("seat=ana")                  # the name as typed in a bookmark
+    assert ana.seat == "Ana" and "view-seat" in ana.root._dom_classes
+    assert ana.entry_player.value == "Ana"
+    assert "<b>Ana</b> · 0 VP · 10 credits" in ana.seat_score.value
+    assert "your turn to act" in ana.seat_score.value
+    assert "<svg" in ana.seat_station.value
+    enter(one, "Ana", "Garden")
+    one._discard()
+    ana.live_tick()
+    assert "13 credits" in ana.seat_score.value and "your turn" not in ana.seat_score.value
+    assert ana.entry_player.value == "Ben"       # Ana has acted: the next one
+
+
+def test_an_unknown_or_hostile_seat_is_a_message_not_a_seat(store):
+    (page,) = pages(store, 1)
+    page.apply_query("seat=%3Cscript%3Ealert(1)%3C/script%3E")
+    assert page.seat is None
+    assert "No player called" in page.status.value
+    assert "<script>" not in page.status.value and "&lt;script&gt;" in page.status.value
+
+
+def test_the_table_view_shows_everything_and_records_nothing(store):
+    one, table = pages(store)
+    table.apply_query("view=table&token=abcdefghijklmnopq")
+    assert table.view == "table" and "view-table" in table.root._dom_classes
+    assert table.entry.layout.display == "none" and table.undo_row.layout.display == "none"
+    assert table.table_stations.value.count("<svg") >= len(PLAYERS)
+    enter(table, "Ana", "Garden")
+    table.guarded(table._discard)()
+    assert "table view" in table.status.value and stored(store, table.gid) == []
+    enter(one, "Ana", "Garden")
+    one._discard()
+    table.live_tick()
+    assert "actions: 1" in table.live_state.value
+    assert "Waiting for: <b>Ben, Cleo</b>" in table.turn_info.value
+
+
+def test_a_game_deleted_on_another_page_sends_this_one_to_the_setup(store):
+    one, two = pages(store)
+    one.store.delete(one.gid)
+    two.live_tick()
+    assert two.gid is None and "deleted on another page" in two.status.value
+
+
+def test_the_address_keeps_only_seat_view_and_game():
+    assert parse_query("?seat=Ana&view=table&game=abc&token=secret&x=1") == \
+        {"seat": "Ana", "view": "table", "game": "abc"}
+    assert parse_query("view=kiosk") == {}
+    assert parse_query("seat=" + "A" * 500)["seat"] == "A" * 80
+    assert page_token("?token=abcdefghijklmnopq&seat=Ana") == "abcdefghijklmnopq"
+    assert page_token("seat=Ana") is None
+
+
+def test_small_star_empires_pages_follow_each_other(store):
+    gid = store.create(SseGame({"players": ["Ann", "Bob"], "map": "basic-2p",
+                                "pieces": {"ships": 2}}).to_record())
+    apps = [App(Store(store.path)) for _ in range(2)]
+    for a in apps:
+        a.tabs.selected_index = 1
+        a.sse.open_game(gid)
+    one, two = (a.sse for a in apps)
+    two.set_view("Bob", None)
+    g = one.game
+    move = next(m for m in g.legal_moves(g.current, 0)
+                if "city" in m.pieces and not g.state.unexplored(m.to))
+    one._push({"player": g.current, "ship": 0, "to": list(move.to), "piece": "city"})
+    apps[1].live_tick()
+    assert "actions: 1" in two.live_state.value
+    assert "Updated from another page: added: Ann moved ship 0" in two.live_note.value
+    assert "<b>Bob</b>" in two.seat_score.value and "your move" in two.seat_score.value
