@@ -123,6 +123,8 @@ class AtsViews:
         self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
                                  f"{len(g.actions)}")
         st = g.state
+        if self.view == "table":             # the play timer is a control: not shown here
+            self.timer.button.layout.display = "none"
         if self.seat:
             ps = st.players[self.seat]
             to_act = " · your turn to act" if self.seat in st.waiting else ""

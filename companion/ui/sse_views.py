@@ -71,6 +71,8 @@ class SseViews:
         g = self.game
         self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
                                  f"{len(g.actions)}")
+        if self.view == "table":             # the play timer is a control: not shown here
+            self.timer.button.layout.display = "none"
         if self.view == "table":
             self.entry.layout.display = "none"
         if self.seat:
