@@ -246,10 +246,11 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self.score_details.add_class("score-details")
         # folded: the player's own station is the grid of the entry; a tap opens the rest
         # (widgets keep their open state across refreshes, unlike <details> in HTML)
-        self.more = w.Accordion(children=[self.score_details, self.stations],
+        self.more = w.Accordion(children=[self.score_details, self.stations, self.join_box],
                                 selected_index=None)
         self.more.set_title(0, "Races and last actions")
         self.more.set_title(1, "All stations")
+        self.more.set_title(2, "Join from other devices (QR codes)")
         self.more.add_class("more-panels")
         self.final_msg = w.HTML()
         self.final_msg.add_class("final-message")

@@ -61,6 +61,7 @@ class AtsSetup:
         self.start_btn.add_class("start-game")
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
         self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
+        self.saved.observe(self.guarded(lambda _: self._refresh_setup_join()), "value")
         self.saved.add_class("saved-games")
         self.resume_btn = w.Button(description="Resume", icon="folder-open")
         self.resume_btn.add_class("resume-game")
@@ -112,7 +113,7 @@ class AtsSetup:
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
             self.start_btn,
             w.HTML("<h3>Saved games</h3>"),
-            self.saved, w.HBox([self.resume_btn, self.upload]),
+            self.saved, w.HBox([self.resume_btn, self.upload]), self.setup_join_panel,
             w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
                    "catalogue. Export it to share it, import one from a friend.</div>"),
             w.HBox([self.cat_upload, self.cat_export]),
@@ -152,6 +153,7 @@ class AtsSetup:
         self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
         if games:
             self.saved.value = games[0]["id"]
+        self._refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
         self.body.children = [self.setup_screen]
 

@@ -8,7 +8,8 @@ import ipywidgets as w
 from ..ats import render
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
-from .live import Poller, parse_query, query_string
+from .joinpanel import join_panel_html, public_url
+from .live import Poller, page_token, parse_query, query_string
 from .session import Change
 
 
@@ -31,13 +32,26 @@ class AtsViews:
         self.seat_station.add_class("seat-station")
         self.table_stations = w.HTML()
         self.table_stations.add_class("table-stations")
+        # QR codes: the table view and every seat (play screen: this game; setup screen:
+        # the saved game chosen in the list)
+        self.token: str | None = None
+        self.join_box = w.HTML()
+        self.join_box.add_class("join-box")
+        self._join_for: tuple | None = None
+        self.setup_join = w.HTML()
+        self.setup_join.add_class("setup-join")
+        self.setup_join_panel = w.Accordion(children=[self.setup_join], selected_index=None)
+        self.setup_join_panel.set_title(0, "Join from other devices (QR codes)")
+        self.setup_join_panel.add_class("setup-join-panel")
 
     # -- the page address -------------------------------------------------------------
     def apply_query(self, qs: str | None = None) -> None:
         """Open what the page address asks for (``seat``, ``view``, ``game``); ``qs``
         defaults to the page's own query (a preheated kernel waits for it here)."""
-        q = parse_query(query_string() if qs is None else qs)
+        raw = query_string() if qs is None else qs
+        q = parse_query(raw)
         self.query = q
+        self.token = page_token(raw)
         if q.get("game") and q["game"] != self.gid:
             info = next((g for g in self.store.games() if g["id"] == q["game"]), None)
             if info is None:
@@ -79,6 +93,25 @@ class AtsViews:
         self.table_stations.layout.display = "" if self.view == "table" else "none"
         if self.game is not None:
             self.refresh()
+
+    def join_html(self, gid: str | None) -> str:
+        """The QR panel of saved game ``gid`` (its table view and every seat)."""
+        players: list[str] = []
+        if gid:
+            try:
+                players = list(self.store.load(gid)["setup"].get("players") or [])
+            except CompanionError:
+                gid = None
+        return join_panel_html(public_url(), token=self.token, gid=gid, players=players)
+
+    def _refresh_join(self) -> None:
+        key = (self.gid, self.token, public_url())
+        if key != self._join_for:
+            self._join_for = key
+            self.join_box.value = self.join_html(self.gid)
+
+    def _refresh_setup_join(self) -> None:
+        self.setup_join.value = self.join_html(self.saved.value or None)
 
     def _default_player(self, waiting: list[str]) -> str | None:
         """The entry's player after a change: this seat's if it still has to act."""
@@ -123,6 +156,7 @@ class AtsViews:
         self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
                                  f"{len(g.actions)}")
         st = g.state
+        self._refresh_join()
         if self.view == "table":             # the play timer is a control: not shown here
             self.timer.button.layout.display = "none"
         if self.seat:

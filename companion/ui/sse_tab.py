@@ -177,10 +177,11 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.score_more = w.Accordion(children=[self.score_details], selected_index=None)
         self.score_more.set_title(0, "Ships and the score if the game ended now")
         self.score_more.add_class("sse-score-more")
-        self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html())],
+        self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html()), self.join_box],
                                 selected_index=None)
         self.more.set_title(0, "What-if: every destination of the selected ship")
         self.more.set_title(1, "Legend")
+        self.more.set_title(2, "Join from other devices (QR codes)")
         self.more.add_class("sse-more")
         # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
         # its message, the board, undo; then the scores, and the rest folded

@@ -7,6 +7,7 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
+from .joinpanel import join_panel_html, public_url
 from .session import Change
 
 
@@ -22,6 +23,9 @@ class SseViews:
         self.live_note.add_class("live-note")
         self.seat_score = w.HTML()
         self.seat_score.add_class("seat-score")
+        self.join_box = w.HTML()
+        self.join_box.add_class("sse-join-box")
+        self._join_for: tuple | None = None
 
     def set_view(self, seat: str | None, view: str | None) -> None:
         self.view = "table" if view == "table" else None
@@ -71,6 +75,11 @@ class SseViews:
         g = self.game
         self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
                                  f"{len(g.actions)}")
+        key = (self.gid, self.app.token, public_url())
+        if key != self._join_for:
+            self._join_for = key
+            self.join_box.value = join_panel_html(public_url(), token=self.app.token,
+                                                  gid=self.gid, players=list(g.setup.players))
         if self.view == "table":             # the play timer is a control: not shown here
             self.timer.button.layout.display = "none"
         if self.view == "table":
