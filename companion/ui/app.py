@@ -21,6 +21,7 @@ from .explorer import Explorer
 from .modes import ModePanel
 from .playdetails import CSS as DETAILS_CSS
 from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
+from .live import show
 from .quiet import Quiet
 from .session import GameSession, PageBehind, SessionScreen
 from .ats_entry import AtsEntry
@@ -106,7 +107,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
     # -- status -----------------------------------------------------------------------
     def say(self, text: str, colour: str = OK):
         if getattr(self, "live_note", None) is not None:
-            self.live_note.value = ""        # this page's own news replaces another page's
+            show(self.live_note, "")        # this page's own news replaces another page's
         html = f"<div style='color:{colour};font-weight:600;padding:4px 0'>{escape(text)}</div>"
         self.status.value = html
         self._local(html)

@@ -9,7 +9,7 @@ from ..ats import render
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
-from .live import Poller, page_token, parse_query, query_string
+from .live import Poller, page_token, parse_query, query_string, show
 from .session import Change
 
 
@@ -24,9 +24,9 @@ class AtsViews:
         # "actions: N": the stored record this page shows (tests and the bench wait on it)
         self.live_state = w.HTML()
         self.live_state.add_class("live-state")
-        self.live_note = w.HTML()
+        self.live_note = w.HTML(layout=w.Layout(display="none"))
         self.live_note.add_class("live-note")
-        self.seat_score = w.HTML()
+        self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
         self.seat_station = w.HTML()
         self.seat_station.add_class("seat-station")
@@ -148,7 +148,7 @@ class AtsViews:
         self.timer.bind(self.gid, self.session.meta)
         self.refresh()
         if change.added or change.undone:
-            self.live_note.value = f"<div class='live-note-text'>{escape(note)}</div>"
+            show(self.live_note, f"<div class='live-note-text'>{escape(note)}</div>")
 
     def _refresh_views(self) -> None:
         """The parts of the screen that depend on the seat or the table view."""
@@ -162,20 +162,21 @@ class AtsViews:
         if self.seat:
             ps = st.players[self.seat]
             to_act = " · your turn to act" if self.seat in st.waiting else ""
-            self.seat_score.value = (
+            show(self.seat_score,
                 f"<div class='seat-line'><b>{escape(self.seat)}</b> · {ps.vp} VP · "
                 f"{ps.credits} credits · {ps.station.cubes()} cubes · "
                 f"{len(ps.station.locations(reactors=False))} locations{to_act}</div>")
-            self.seat_station.value = (
+            show(self.seat_station,
                 "<div class='seat-station-svg' style='max-width:100%;overflow-x:auto'>"
                 + render.station_svg(ps.station, title=self.seat, cell_size=64) + "</div>")
         else:
-            self.seat_score.value = self.seat_station.value = ""
+            show(self.seat_score, "")
+            show(self.seat_station, "")
         if self.view == "table":
             parts = [f"<div class='station' style='display:inline-block;vertical-align:top;"
                      f"margin:6px 14px 6px 0;max-width:100%'>"
                      f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
                      for p in st.setup.players]
-            self.table_stations.value = render.legend_html() + "".join(parts)
+            show(self.table_stations, render.legend_html() + "".join(parts))
         else:
-            self.table_stations.value = ""
+            show(self.table_stations, "")

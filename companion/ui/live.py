@@ -96,3 +96,10 @@ class Poller:
         if self.task is not None:
             self.task.cancel()
             self.task = None
+
+
+def show(widget: Any, html: str) -> None:
+    """Set an HTML widget's value; an empty one takes no room (a widget keeps its line
+    height even when empty, which pushes the board below a laptop's first screen)."""
+    widget.value = html
+    widget.layout.display = "" if html else "none"

@@ -13,6 +13,7 @@ from ..core.htmlsafe import colour, escape
 import ipywidgets as w
 
 from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
+from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
@@ -157,7 +158,8 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
             save, self.exports.panel])
         self.final_extra.add_class("sse-final-extra")
         self.timer_row = w.HBox([self.turn, self.timer.button])
-        self.undo_row = w.HBox([undo, self.damage_btn])
+        # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen
+        self.undo_row = w.HBox([undo, self.damage_btn, self.live_state])
         self.timer_row.add_class("timer-row")
         self._details_for = None
         self.epic_box = w.VBox()
@@ -186,7 +188,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
         # its message, the board, undo; then the scores, and the rest folded
         self.play_screen = w.VBox([
-            self.timer_row, self.live_state, self.seat_score, self.live_note, self.entry,
+            self.timer_row, self.seat_score, self.live_note, self.entry,
             self.msg, self.board.box, self.final, self.final_extra, self.epic_box,
             self.campaign_box, self.undo_row, self.undo_box,
             self.scoreboard, self.score_more, self.more, new])
@@ -543,7 +545,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self._pending = None
         self.extra.children = []
         self.selected = None
-        self.live_note.value = ""
+        show(self.live_note, "")
         st = g.state
         msg = f"{norm['player']} {describe(norm)}."
         if st.finished:
@@ -581,7 +583,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.selected = None
         self._pending = None
         self.extra.children = []
-        self.live_note.value = ""
+        show(self.live_note, "")
         self.app.say(f"Undone: {last['player']} {describe(last)}.")
         self.refresh()
 

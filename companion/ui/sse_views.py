@@ -8,6 +8,7 @@ import ipywidgets as w
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
+from .live import show
 from .session import Change
 
 
@@ -19,9 +20,9 @@ class SseViews:
         self.view: str | None = None
         self.live_state = w.HTML()
         self.live_state.add_class("live-state")
-        self.live_note = w.HTML()
+        self.live_note = w.HTML(layout=w.Layout(display="none"))
         self.live_note.add_class("live-note")
-        self.seat_score = w.HTML()
+        self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
         self.join_box = w.HTML()
         self.join_box.add_class("sse-join-box")
@@ -38,8 +39,8 @@ class SseViews:
             else:
                 self.app.error(f"No player called '{seat}' in this game: this page is not a "
                                "seat (players: " + ", ".join(self.game.setup.players) + ").")
-        for wd in (self.entry, self.timer.button, self.undo_row, self.undo_box, self.new_btn,
-                   self.final_extra):
+        for wd in (self.entry, self.timer.button, self.undo_box, self.new_btn,
+                   self.final_extra, *self.undo_row.children[:2]):
             wd.layout.display = "none" if self.view == "table" else ""
         if self.game is not None:
             self.refresh()
@@ -69,7 +70,7 @@ class SseViews:
         self.timer.bind(self.gid, self.session.meta)
         self.refresh()
         if change.added or change.undone:
-            self.live_note.value = f"<div class='live-note-text'>{escape(note)}</div>"
+            show(self.live_note, f"<div class='live-note-text'>{escape(note)}</div>")
 
     def _refresh_views(self) -> None:
         g = self.game
@@ -90,10 +91,10 @@ class SseViews:
             ps = st.players[self.seat]
             left = g.pieces_left(self.seat)
             to_move = " · your move" if g.current == self.seat else ""
-            self.seat_score.value = (
+            show(self.seat_score,
                 f"<div class='seat-line'><b>{escape(self.seat)}</b> · "
                 f"{totals.get(self.seat, 0)} VP now · {left.get('city', 0)} Cities and "
                 f"{left.get('trade_station', 0)} Trade Stations left"
                 f"{' · passed' if ps.passed else ''}{to_move}</div>")
         else:
-            self.seat_score.value = ""
+            show(self.seat_score, "")

@@ -69,8 +69,12 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def voila_server(tmp_path):
-    server = VoilaServer(home=tmp_path / "companion-home", workdir=tmp_path / "voila")
+def voila_server(tmp_path, request):
+    # @pytest.mark.server_env({...}): extra environment for the server and its kernels,
+    # e.g. COMPANION_POLL_SECONDS to keep a page behind (the stale-page tests)
+    marker = request.node.get_closest_marker("server_env")
+    env = dict(marker.args[0]) if marker else None
+    server = VoilaServer(home=tmp_path / "companion-home", workdir=tmp_path / "voila", env=env)
     server.start()
     try:
         yield server
