@@ -155,3 +155,22 @@ def test_small_star_empires_pages_follow_each_other(store):
     assert "actions: 1" in two.live_state.value
     assert "Updated from another page: added: Ann moved ship 0" in two.live_note.value
     assert "<b>Bob</b>" in two.seat_score.value and "your move" in two.seat_score.value
+
+
+def test_an_unknown_game_in_the_address_shows_the_latest_game_and_says_so(store):
+    (page,) = pages(store, 1)
+    gid = page.gid
+    page.apply_query("game=%27%3B%20DROP%20TABLE%20games%3B--&seat=Ben")
+    assert page.gid == gid and page.seat == "Ben"
+    assert "not in the saved-games file" in page.status.value
+    assert len(store.games()) == 1
+
+
+def test_a_seat_address_opens_that_saved_game(store):
+    first, = pages(store, 1)
+    other = store.create(Game({"players": ["Zoe", "Yann"]}).to_record())
+    page = App(Store(store.path))
+    page.apply_query(f"game={first.gid}&seat=Cleo")
+    assert page.gid == first.gid and page.seat == "Cleo"
+    page.apply_query(f"game={other}&seat=Yann")
+    assert page.gid == other and page.seat == "Yann" and page.entry_player.value == "Yann"

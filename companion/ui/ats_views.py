@@ -159,6 +159,8 @@ class AtsViews:
         self._refresh_join()
         if self.view == "table":             # the play timer is a control: not shown here
             self.timer.button.layout.display = "none"
+        if self.seat and self.seat not in st.players:   # another game opened on this page
+            self.seat = None
         if self.seat:
             ps = st.players[self.seat]
             to_act = " · your turn to act" if self.seat in st.waiting else ""

@@ -85,6 +85,8 @@ class SseViews:
             self.timer.button.layout.display = "none"
         if self.view == "table":
             self.entry.layout.display = "none"
+        if self.seat and self.seat not in g.setup.players:   # another game opened here
+            self.seat = None
         if self.seat:
             st = g.state
             totals = g.score(project=False).totals()
