@@ -92,6 +92,9 @@ class AtsViews:
         self.more.layout.display = "none" if self.view == "table" else ""
         self.table_stations.layout.display = "" if self.view == "table" else "none"
         if self.game is not None:
+            if self.seat in self.entry_player.options:      # this seat's entry first
+                with self._hush():
+                    self.entry_player.value = self.seat
             self.refresh()
 
     def join_html(self, gid: str | None) -> str:
