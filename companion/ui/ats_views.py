@@ -53,7 +53,7 @@ class AtsViews:
         self.query = q
         self.token = page_token(raw)
         if q.get("game") and q["game"] != self.gid:
-            info = next((g for g in self.store.games() if g["id"] == q["game"]), None)
+            info = next((g for g in self.store.games(format=None) if g["id"] == q["game"]), None)
             if info is None:
                 self.error("The game in this page's address is not in the saved-games file; "
                            "showing the most recent game instead.")
