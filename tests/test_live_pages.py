@@ -174,3 +174,14 @@ def test_a_seat_address_opens_that_saved_game(store):
     assert page.gid == first.gid and page.seat == "Cleo"
     page.apply_query(f"game={other}&seat=Yann")
     assert page.gid == other and page.seat == "Yann" and page.entry_player.value == "Yann"
+
+
+def test_an_address_naming_a_small_star_empires_game_opens_its_tab_in_that_seat(store):
+    gid = store.create(SseGame({"players": ["Ann", "Bob"], "map": "basic-2p",
+                                "pieces": {"ships": 2}}).to_record())
+    page = App(Store(store.path))
+    page.apply_query(f"game={gid}&seat=bob")
+    assert page.tabs.selected_index == 1 and page.sse.gid == gid and page.sse.seat == "Bob"
+    table = App(Store(store.path))
+    table.apply_query(f"game={gid}&view=table")
+    assert table.sse.session.read_only and table.sse.entry.layout.display == "none"
