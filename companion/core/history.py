@@ -23,7 +23,9 @@ from . import registry
 from .record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
-from .store import Store
+# has_table / transaction as functions: _ensure_details also takes a read-only
+# stand-in shaped like a Store (tests/test_play_details.py)
+from .store import Store, has_table, transaction
 
 
 def open_game(record: dict):
@@ -209,8 +211,7 @@ DETAILS_COLUMNS = ("game_id", "started", "duration_min", "paused_min", "timer", 
 
 
 def has_details(store: Store) -> bool:
-    return store._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
-                               "AND name='g_details'").fetchone() is not None
+    return has_table(store, "g_details")
 
 
 def _ensure_details(store: Store) -> bool:
@@ -219,7 +220,7 @@ def _ensure_details(store: Store) -> bool:
     if has_details(store):
         return True
     try:
-        with store._tx() as c:
+        with transaction(store) as c:
             c.execute(DETAILS_SCHEMA)
             races: dict[str, dict] = {}
             for gid, p, r in c.execute("SELECT game_id, player, race FROM g_players "
@@ -300,7 +301,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     if not isinstance(meta, dict):
         raise CompanionError("the play details must be an object")
     ok = _ensure_details(store)
-    with store._tx() as c:
+    with store.transaction() as c:
         row = c.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
@@ -334,7 +335,7 @@ def play_details(store: Store, gid: str) -> dict:
     """The stored details of one game (companion.core.playtime.details of its meta)."""
     from .playtime import details
     from .errors import StoreError
-    row = store._conn.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
+    row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
         raise StoreError(f"no saved game with id {gid}")
     return details(_json_or(row[0], {}), _players_of(row[1]))
@@ -343,7 +344,7 @@ def play_details(store: Store, gid: str) -> dict:
 def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | None,
                    error: str | None, record: dict | None = None,
                    details: bool = False) -> None:
-    with store._tx() as c:
+    with store.transaction() as c:
         for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
             c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
         if details:
@@ -387,12 +388,11 @@ def sync(store: Store, *, force: bool = False, progress=None) -> int:
     A stored game that cannot be read back, does not replay, or gives numbers
     out of range (:data:`SCORE_LIMIT`) is kept and flagged (``g_results.error``);
     it never stops the other games from being derived."""
-    conn = store._conn
     details = _ensure_details(store)
-    rows = conn.execute(
+    rows = store.query(
         "SELECT g.id, g.updated, g.created, g.format, r.derived_at, "
         "r.error IS NOT NULL OR r.waiting IS NOT NULL FROM games g "
-        "LEFT JOIN g_results r ON r.game_id = g.id").fetchall()
+        "LEFT JOIN g_results r ON r.game_id = g.id")
     typed = _catalogue_changed()
     todo = [(gid, created, fmt) for gid, updated, created, fmt, derived, pending in rows
             if force or derived is None or derived < updated or (pending and derived < typed)]
@@ -544,18 +544,17 @@ def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str
     sync(store, progress=progress)
     details = {}
     if has_details(store):
-        details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store._conn.execute(
+        details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store.query(
             "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
-    conn = store._conn
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(PLAYS_COLUMNS)
     q = ("SELECT r.game_id, r.format, r.played, r.winners, r.finished FROM g_results r "
          "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played")
-    for gid, fmt, played, winners, finished in conn.execute(q):
-        ps = conn.execute("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
-                          (gid,)).fetchall()
+    for gid, fmt, played, winners, finished in store.query(q):
+        ps = store.query("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
+                         (gid,))
         w.writerow([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty

@@ -191,7 +191,6 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
     breakdown`` ({category: VP}).  A game whose record no longer replays is left
     out.  ``progress(done, total)`` reports the sync (see history.sync)."""
     sync(store, progress=progress)
-    c = store._conn
     det = ("d.started, d.duration_min, d.location, d.notes, d.new_players, d.expansions, "
            "d.explanation, d.roles" if has_details(store) else ", ".join(["NULL"] * 8))
     q = ("SELECT r.game_id, r.format, r.played, r.finished, r.decided_by, r.winners, g.setup, "
@@ -200,16 +199,16 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
          + "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played, r.game_id")
     seats: dict[str, list] = {}
-    for gid, p, seat, rank, total, won, bd in c.execute(
+    for gid, p, seat, rank, total, won, bd in store.query(
             "SELECT game_id, player, seat, rank, total, won, breakdown FROM g_players "
             "ORDER BY game_id, seat"):
         seats.setdefault(gid, []).append((p, seat, rank, total, won, bd))
     built: dict[str, set] = {}
-    for gid, card in c.execute("SELECT DISTINCT game_id, card FROM g_cards"):
+    for gid, card in store.query("SELECT DISTINCT game_id, card FROM g_cards"):
         built.setdefault(gid, set()).add(card)
     out = []
     for (gid, fmt, played, finished, decided, winners, setup, cards, started, dur, loc, notes,
-         new, exp, expl, roles) in c.execute(q).fetchall():
+         new, exp, expl, roles) in store.query(q):
         if ids is not None and gid not in ids:
             continue
         setup = _json_or(setup, {})
