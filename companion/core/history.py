@@ -107,7 +107,7 @@ def derive(record: dict) -> dict:
                 if line.category in ("printed", "ability", "manual") and line.cell is not None:
                     per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \
                         + line.vp
-            if out["finished"]:
+            if out["finished"] and score is not None:
                 lines = score.lines
                 for r in lines[(lines.player == p) & (lines.category == "end_abilities")
                                & lines.cell.notna()].itertuples():
@@ -117,7 +117,7 @@ def derive(record: dict) -> dict:
                 if placed.kind == "location":
                     out["cards"].append((p, placed.card, f"{cell[0]},{cell[1]}",
                                          per_cell.get((placed.card, cell), 0)))
-        if out["finished"]:
+        if out["finished"] and score is not None:
             lines = score.lines
             for r in lines[lines.category == "objectives"].itertuples():
                 out["objectives"].append((r.source, r.player, int(r.vp)))
@@ -244,7 +244,9 @@ def _ensure_details(store: Store) -> bool:
 def _sse_roles(setup: dict, players: list[str] | None) -> dict:
     """Small Star Empires' colour of each player, by name, without replaying."""
     from ..sse.game import DEFAULT_COLOURS
-    colours = setup.get("colours") if isinstance(setup.get("colours"), dict) else {}
+    colours = setup.get("colours")
+    if not isinstance(colours, dict):
+        colours = {}
     out = {}
     for i, p in enumerate(players or []):
         c = colour_name(colours.get(p) or DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])

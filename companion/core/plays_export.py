@@ -86,7 +86,7 @@ def load_settings(path=None) -> dict:
     a broken one raises, naming it."""
     from .safeio import read_json
     path = Path(path) if path else settings_path()
-    ids = {g: None for g in GAMES}
+    ids: dict[str, int | None] = {g: None for g in GAMES}
     if not path.exists():
         return {"bgg_ids": ids}
     data = read_json(path, 100_000, what="settings file",
@@ -138,13 +138,19 @@ def _ids(bgg_ids: dict | None) -> dict:
 REVIVAL_OPTIONS = ("spaceships", "timing_rules", "advisors")
 
 
+def _options(setup: dict) -> dict:
+    """The setup's ``options`` ({} when it has none or they are not an object)."""
+    opts = setup.get("options")
+    return opts if isinstance(opts, dict) else {}
+
+
 def uses_revival(setup: dict, cards: list, built: set[str], declared: list[str]) -> bool:
     """Among the Stars played with the Revival expansion: its 2-player rules,
     spaceships, timing rules or Influence tiles, a built card of the Revival set,
     or the players said so (meta ``expansions``)."""
     if any(e.lower() in ("revival", REVIVAL.lower()) for e in declared):
         return True
-    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    opts = _options(setup)
     if opts.get("two_player") == "revival" or any(opts.get(k) for k in REVIVAL_OPTIONS):
         return True
     return any(isinstance(c, dict) and c.get("set") == "revival" and c.get("name") in built
@@ -158,7 +164,7 @@ def _start_player(fmt: str, setup: dict, players: list[str]) -> str | None:
         return None
     if fmt == SSE_FORMAT:
         return players[0]
-    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    opts = _options(setup)
     if opts.get("two_player") == "revival":
         first = opts.get("first_active", players[0])
         return first if first in players else players[0]
@@ -172,9 +178,10 @@ def _board(fmt: str, setup: dict) -> str:
         m = setup.get("map")
         name = m if isinstance(m, str) else (m.get("name") if isinstance(m, dict) else None)
         return ", ".join(x for x in (name if isinstance(name, str) else "", mode) if x)[:100]
-    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    opts = _options(setup)
+    rules = opts.get("two_player")
     two = {"virtual": "base 2-player rules", "revival": "Revival 2-player rules"} \
-        .get(opts.get("two_player"))
+        .get(rules) if isinstance(rules, str) else None
     return ", ".join(x for x in (mode, two) if x)[:100]
 
 

@@ -318,8 +318,9 @@ def streaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
                 run = 0
         rows.append({"player": p, "games": len(g), "wins": int(g.won.sum()),
                      "longest_streak": best,
-                     "longest_from": _day(best_from) if best else "",
-                     "longest_to": _day(best_to) if best else "", "current_streak": run})
+                     "longest_from": _day(best_from) if best and best_from is not None else "",
+                     "longest_to": _day(best_to) if best and best_to is not None else "",
+                     "current_streak": run})
     out = pd.DataFrame(rows, columns=STREAK_COLUMNS)
     return out.sort_values(["longest_streak", "player"], ascending=[False, True]) \
         .reset_index(drop=True)

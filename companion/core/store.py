@@ -122,7 +122,8 @@ def _is_busy(e: BaseException) -> bool:
 
 
 def _reason(e: BaseException) -> str:
-    why = _REASONS.get(_code(e))
+    code = _code(e)
+    why = None if code is None else _REASONS.get(code)
     return f"{why}: {e}" if why and why not in str(e) else str(e)
 
 
