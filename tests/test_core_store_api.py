@@ -81,3 +81,15 @@ def test_no_module_outside_the_store_reaches_into_it():
             if isinstance(node, ast.Attribute) and node.attr in ("_conn", "_tx", "_reading"):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
     assert bad == []
+
+
+def test_core_imports_no_private_name_of_another_module():
+    """companion/core (and the CLI) import no ``_name`` from another module."""
+    bad = []
+    paths = [*(ROOT / "companion/core").glob("*.py"), ROOT / "companion/cli.py"]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                bad += [f"{path.relative_to(ROOT)}:{node.lineno} {a.name}" for a in node.names
+                        if a.name.startswith("_") and not a.name.startswith("__")]
+    assert bad == []

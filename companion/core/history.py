@@ -17,6 +17,7 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
@@ -229,9 +230,9 @@ def _ensure_details(store: Store) -> bool:
             for gid, meta, setup, fmt in c.execute(
                     "SELECT id, meta, setup, format FROM games").fetchall():
                 players = _players_of(setup)
-                roles = _sse_roles(_json_or(setup, {}), players) if fmt == SSE_FORMAT \
+                roles = _sse_roles(json_or(setup, {}), players) if fmt == SSE_FORMAT \
                     else races.get(gid, {})
-                c.execute(_DETAILS_INSERT, _details_row(gid, _json_or(meta, {}), players, None,
+                c.execute(_DETAILS_INSERT, _details_row(gid, json_or(meta, {}), players, None,
                                                         roles))
             # the tiebreak sentence needs the score: those games are derived again
             c.execute("UPDATE g_results SET derived_at = 0 WHERE decided_by IS NOT NULL "
@@ -255,7 +256,9 @@ def _sse_roles(setup: dict, players: list[str] | None) -> dict:
     return out
 
 
-def _json_or(text, default):
+def json_or(text: Any, default: Any) -> Any:
+    """The JSON value stored in ``text`` when it is of ``default``'s type (a column of
+    the store), else ``default``: a damaged or hand-edited row never raises."""
     try:
         v = json.loads(text) if isinstance(text, str) else default
     except ValueError:
@@ -264,7 +267,7 @@ def _json_or(text, default):
 
 
 def _players_of(setup_text) -> list[str] | None:
-    setup = _json_or(setup_text, {})
+    setup = json_or(setup_text, {})
     ps = setup.get("players")
     return [p for p in ps if isinstance(p, str)] if isinstance(ps, list) else None
 
@@ -307,7 +310,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
         row = c.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
-        stored = _json_or(row[0], {})
+        stored = json_or(row[0], {})
         if expect_timer is not _ANY:
             from .playtime import timer
             if timer(stored) != expect_timer:
@@ -329,7 +332,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
                             (gid,)).fetchone()
             c.execute(_DETAILS_INSERT, _details_row(
                 gid, stored, _players_of(row[1]), old[0] if old else None,
-                _json_or(old[1], {}) if old else {}))
+                json_or(old[1], {}) if old else {}))
     return details(stored, _players_of(row[1]))
 
 
@@ -340,7 +343,7 @@ def play_details(store: Store, gid: str) -> dict:
     row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
         raise StoreError(f"no saved game with id {gid}")
-    return details(_json_or(row[0], {}), _players_of(row[1]))
+    return details(json_or(row[0], {}), _players_of(row[1]))
 
 
 def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | None,
@@ -571,4 +574,4 @@ def _detail_cells(row) -> list:
         return ["", "", "", ""]
     dur, loc, notes, new = row
     return ["" if dur is None else dur, loc or "", notes or "",
-            ";".join(_json_or(new, []))]
+            ";".join(json_or(new, []))]

@@ -43,7 +43,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .errors import CompanionError
-from .history import _json_or, has_details, sync
+from .history import json_or, has_details, sync
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
 from .paths import user_dir
 from .store import Store
@@ -218,18 +218,18 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
          new, exp, expl, roles) in store.query(q):
         if ids is not None and gid not in ids:
             continue
-        setup = _json_or(setup, {})
+        setup = json_or(setup, {})
         names = [p for p, *_ in seats.get(gid, [])]
-        new = _json_or(new, [])
-        declared = _json_or(exp, [])
-        roles = _json_or(roles, {})
+        new = json_or(new, [])
+        declared = json_or(exp, [])
+        roles = json_or(roles, {})
         expansions = []
-        if fmt == ATS_FORMAT and uses_revival(setup, _json_or(cards, []), built.get(gid, set()),
+        if fmt == ATS_FORMAT and uses_revival(setup, json_or(cards, []), built.get(gid, set()),
                                               declared):
             expansions.append(REVIVAL)
         expansions += [e for e in declared if e.lower() not in ("revival", REVIVAL.lower())]
         start = _start_player(fmt, setup, names)
-        win = set(_json_or(winners, [])) if finished else set()
+        win = set(json_or(winners, [])) if finished else set()
         out.append({
             "game_id": gid, "format": fmt, "game": GAME_NAMES.get(fmt, str(fmt)),
             "played": started if started is not None else played,
@@ -239,7 +239,7 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
             "start_player": start, "board": _board(fmt, setup),
             "players": [{"name": p, "seat": seat, "score": total, "rank": rank,
                          "winner": p in win, "role": roles.get(p), "new": p in new,
-                         "start": p == start, "breakdown": _json_or(bd, {})}
+                         "start": p == start, "breakdown": json_or(bd, {})}
                         for p, seat, rank, total, won, bd in seats.get(gid, [])]})
     out.sort(key=lambda p: (p["played"], p["game_id"]))
     return out
