@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 
-from .safeio import _BAD_CHAR
+from .safeio import BAD_CHAR
 
 #: the longest location / notes kept (characters); longer text is cut
 MAX_LOCATION = 200
@@ -212,7 +212,7 @@ def _text(v, limit: int) -> str:
     # control characters (but tab and newline) and lone surrogates are dropped:
     # the record's reader refuses them (companion.core.safeio), and a detail must never
     # make a stored record unreadable
-    return _BAD_CHAR.sub("", v).strip()[:limit]
+    return BAD_CHAR.sub("", v).strip()[:limit]
 
 
 def duration_minutes(meta: dict | None) -> int | None:
