@@ -248,6 +248,13 @@ def _bgg_ids(args) -> int:
     return 0
 
 
+def cmd_rules(args) -> int:
+    """The table of every rule code of both games (docs/rules.md)."""
+    from .core.rules import markdown
+    out(markdown().rstrip("\n"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m companion",
                                 description="Among the Stars and Small Star Empires table companion")
@@ -286,6 +293,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--progress", action="store_true",
                    help="show progress on standard error even when it is not a terminal")
     h.set_defaults(func=cmd_history)
+    r = sub.add_parser("rules", help="every rule code of both games, as a markdown table "
+                                     "(docs/rules.md)")
+    r.set_defaults(func=cmd_rules)
     return p
 
 

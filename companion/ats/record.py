@@ -8,8 +8,8 @@ from typing import Any
 
 from ..core import safeio
 from ..core.errors import RecordError
-from ..core.record import (NUMBER_LIMIT, check_action_texts, check_names, check_numbers,
-                           check_tree, parse_json, read_text)
+from ..core.record import (NUMBER_LIMIT, check_entries, check_lists, check_names,
+                           check_numbers, check_top, parse_json, read_text)
 
 FORMAT = "among-the-stars/1"
 TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
@@ -32,30 +32,11 @@ def validate_record(data: Any) -> None:
     """Shape checks that do not need the rules (those run during replay), and
     the limits: the reader's (depth, items, digits, text), player names, and
     every number of the setup and the actions within its range."""
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    fmt = data.get("format")
-    if fmt != FORMAT:
-        raise RecordError(f"unknown format {safeio.terminal_line(repr(fmt), 80)}; "
-                          f"this companion reads {FORMAT!r}")
-    extra = set(data) - TOP_KEYS
-    if extra:
-        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
-    if "setup" not in data:
-        raise RecordError("the record has no 'setup'")
-    check_tree(data)
-    for key in ("cards", "actions", "manual"):
-        if key in data and data[key] is not None and not isinstance(data[key], list):
-            raise RecordError(f"'{key}' must be a list")
+    check_top(data, FORMAT, TOP_KEYS, wrong_format="this companion reads")
+    check_lists(data, ("cards", "actions", "manual"))
     check_names(data["setup"])
     check_numbers(data["setup"], "setup", skip=("seed",))
-    for i, a in enumerate(data.get("actions") or []):
-        if not isinstance(a, dict):
-            raise RecordError("an action must be an object", index=i)
-        check_action_texts(a, i)
-        check_numbers(a, "", index=i)
-    for i, m in enumerate(data.get("manual") or []):
-        validate_manual(m, i)
+    check_entries(data, validate_manual)
 
 
 def validate_manual(m: Any, i: int = 0) -> None:

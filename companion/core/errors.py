@@ -8,17 +8,22 @@ exactly as it was.
 """
 from __future__ import annotations
 
+from .rules import Rule, rule as rule_of
+
 
 class CompanionError(Exception):
     """Base of every error meant to be shown to a player."""
 
 
 class IllegalAction(CompanionError):
-    """An action the rules do not allow.  Nothing was changed."""
+    """An action the rules do not allow.  Nothing was changed.
+
+    ``rule`` is the rule's code, a :class:`~companion.core.rules.Rule` (a string:
+    ``e.rule == "credits"``); a code that is not a member raises ValueError."""
 
     def __init__(self, rule: str, message: str, *, action: dict | None = None,
                  index: int | None = None):
-        self.rule = rule
+        self.rule: Rule = rule_of(rule)
         self.action = dict(action or {})
         self.index = index
         self.detail = message

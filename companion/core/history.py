@@ -17,13 +17,16 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
 from .record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
-from .store import Store
+# has_table / transaction as functions: _ensure_details also takes a read-only
+# stand-in shaped like a Store (tests/test_play_details.py)
+from .store import Store, has_table, transaction
 
 
 def open_game(record: dict):
@@ -105,7 +108,7 @@ def derive(record: dict) -> dict:
                 if line.category in ("printed", "ability", "manual") and line.cell is not None:
                     per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \
                         + line.vp
-            if out["finished"]:
+            if out["finished"] and score is not None:
                 lines = score.lines
                 for r in lines[(lines.player == p) & (lines.category == "end_abilities")
                                & lines.cell.notna()].itertuples():
@@ -115,7 +118,7 @@ def derive(record: dict) -> dict:
                 if placed.kind == "location":
                     out["cards"].append((p, placed.card, f"{cell[0]},{cell[1]}",
                                          per_cell.get((placed.card, cell), 0)))
-        if out["finished"]:
+        if out["finished"] and score is not None:
             lines = score.lines
             for r in lines[lines.category == "objectives"].itertuples():
                 out["objectives"].append((r.source, r.player, int(r.vp)))
@@ -209,8 +212,7 @@ DETAILS_COLUMNS = ("game_id", "started", "duration_min", "paused_min", "timer", 
 
 
 def has_details(store: Store) -> bool:
-    return store._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
-                               "AND name='g_details'").fetchone() is not None
+    return has_table(store, "g_details")
 
 
 def _ensure_details(store: Store) -> bool:
@@ -219,7 +221,7 @@ def _ensure_details(store: Store) -> bool:
     if has_details(store):
         return True
     try:
-        with store._tx() as c:
+        with transaction(store) as c:
             c.execute(DETAILS_SCHEMA)
             races: dict[str, dict] = {}
             for gid, p, r in c.execute("SELECT game_id, player, race FROM g_players "
@@ -228,9 +230,9 @@ def _ensure_details(store: Store) -> bool:
             for gid, meta, setup, fmt in c.execute(
                     "SELECT id, meta, setup, format FROM games").fetchall():
                 players = _players_of(setup)
-                roles = _sse_roles(_json_or(setup, {}), players) if fmt == SSE_FORMAT \
+                roles = _sse_roles(json_or(setup, {}), players) if fmt == SSE_FORMAT \
                     else races.get(gid, {})
-                c.execute(_DETAILS_INSERT, _details_row(gid, _json_or(meta, {}), players, None,
+                c.execute(_DETAILS_INSERT, _details_row(gid, json_or(meta, {}), players, None,
                                                         roles))
             # the tiebreak sentence needs the score: those games are derived again
             c.execute("UPDATE g_results SET derived_at = 0 WHERE decided_by IS NOT NULL "
@@ -243,7 +245,9 @@ def _ensure_details(store: Store) -> bool:
 def _sse_roles(setup: dict, players: list[str] | None) -> dict:
     """Small Star Empires' colour of each player, by name, without replaying."""
     from ..sse.game import DEFAULT_COLOURS
-    colours = setup.get("colours") if isinstance(setup.get("colours"), dict) else {}
+    colours = setup.get("colours")
+    if not isinstance(colours, dict):
+        colours = {}
     out = {}
     for i, p in enumerate(players or []):
         c = colour_name(colours.get(p) or DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])
@@ -252,7 +256,9 @@ def _sse_roles(setup: dict, players: list[str] | None) -> dict:
     return out
 
 
-def _json_or(text, default):
+def json_or(text: Any, default: Any) -> Any:
+    """The JSON value stored in ``text`` when it is of ``default``'s type (a column of
+    the store), else ``default``: a damaged or hand-edited row never raises."""
     try:
         v = json.loads(text) if isinstance(text, str) else default
     except ValueError:
@@ -261,7 +267,7 @@ def _json_or(text, default):
 
 
 def _players_of(setup_text) -> list[str] | None:
-    setup = _json_or(setup_text, {})
+    setup = json_or(setup_text, {})
     ps = setup.get("players")
     return [p for p in ps if isinstance(p, str)] if isinstance(ps, list) else None
 
@@ -300,11 +306,11 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     if not isinstance(meta, dict):
         raise CompanionError("the play details must be an object")
     ok = _ensure_details(store)
-    with store._tx() as c:
+    with store.transaction() as c:
         row = c.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
-        stored = _json_or(row[0], {})
+        stored = json_or(row[0], {})
         if expect_timer is not _ANY:
             from .playtime import timer
             if timer(stored) != expect_timer:
@@ -326,7 +332,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
                             (gid,)).fetchone()
             c.execute(_DETAILS_INSERT, _details_row(
                 gid, stored, _players_of(row[1]), old[0] if old else None,
-                _json_or(old[1], {}) if old else {}))
+                json_or(old[1], {}) if old else {}))
     return details(stored, _players_of(row[1]))
 
 
@@ -334,16 +340,16 @@ def play_details(store: Store, gid: str) -> dict:
     """The stored details of one game (companion.core.playtime.details of its meta)."""
     from .playtime import details
     from .errors import StoreError
-    row = store._conn.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
+    row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
         raise StoreError(f"no saved game with id {gid}")
-    return details(_json_or(row[0], {}), _players_of(row[1]))
+    return details(json_or(row[0], {}), _players_of(row[1]))
 
 
 def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | None,
                    error: str | None, record: dict | None = None,
                    details: bool = False) -> None:
-    with store._tx() as c:
+    with store.transaction() as c:
         for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
             c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
         if details:
@@ -387,12 +393,11 @@ def sync(store: Store, *, force: bool = False, progress=None) -> int:
     A stored game that cannot be read back, does not replay, or gives numbers
     out of range (:data:`SCORE_LIMIT`) is kept and flagged (``g_results.error``);
     it never stops the other games from being derived."""
-    conn = store._conn
     details = _ensure_details(store)
-    rows = conn.execute(
+    rows = store.query(
         "SELECT g.id, g.updated, g.created, g.format, r.derived_at, "
         "r.error IS NOT NULL OR r.waiting IS NOT NULL FROM games g "
-        "LEFT JOIN g_results r ON r.game_id = g.id").fetchall()
+        "LEFT JOIN g_results r ON r.game_id = g.id")
     typed = _catalogue_changed()
     todo = [(gid, created, fmt) for gid, updated, created, fmt, derived, pending in rows
             if force or derived is None or derived < updated or (pending and derived < typed)]
@@ -544,18 +549,17 @@ def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str
     sync(store, progress=progress)
     details = {}
     if has_details(store):
-        details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store._conn.execute(
+        details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store.query(
             "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
-    conn = store._conn
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(PLAYS_COLUMNS)
     q = ("SELECT r.game_id, r.format, r.played, r.winners, r.finished FROM g_results r "
          "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played")
-    for gid, fmt, played, winners, finished in conn.execute(q):
-        ps = conn.execute("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
-                          (gid,)).fetchall()
+    for gid, fmt, played, winners, finished in store.query(q):
+        ps = store.query("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
+                         (gid,))
         w.writerow([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty
@@ -570,4 +574,4 @@ def _detail_cells(row) -> list:
         return ["", "", "", ""]
     dur, loc, notes, new = row
     return ["" if dur is None else dur, loc or "", notes or "",
-            ";".join(_json_or(new, []))]
+            ";".join(json_or(new, []))]

@@ -43,7 +43,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .errors import CompanionError
-from .history import _json_or, has_details, sync
+from .history import json_or, has_details, sync
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
 from .paths import user_dir
 from .store import Store
@@ -86,7 +86,7 @@ def load_settings(path=None) -> dict:
     a broken one raises, naming it."""
     from .safeio import read_json
     path = Path(path) if path else settings_path()
-    ids = {g: None for g in GAMES}
+    ids: dict[str, int | None] = {g: None for g in GAMES}
     if not path.exists():
         return {"bgg_ids": ids}
     data = read_json(path, 100_000, what="settings file",
@@ -138,13 +138,19 @@ def _ids(bgg_ids: dict | None) -> dict:
 REVIVAL_OPTIONS = ("spaceships", "timing_rules", "advisors")
 
 
+def _options(setup: dict) -> dict:
+    """The setup's ``options`` ({} when it has none or they are not an object)."""
+    opts = setup.get("options")
+    return opts if isinstance(opts, dict) else {}
+
+
 def uses_revival(setup: dict, cards: list, built: set[str], declared: list[str]) -> bool:
     """Among the Stars played with the Revival expansion: its 2-player rules,
     spaceships, timing rules or Influence tiles, a built card of the Revival set,
     or the players said so (meta ``expansions``)."""
     if any(e.lower() in ("revival", REVIVAL.lower()) for e in declared):
         return True
-    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    opts = _options(setup)
     if opts.get("two_player") == "revival" or any(opts.get(k) for k in REVIVAL_OPTIONS):
         return True
     return any(isinstance(c, dict) and c.get("set") == "revival" and c.get("name") in built
@@ -158,7 +164,7 @@ def _start_player(fmt: str, setup: dict, players: list[str]) -> str | None:
         return None
     if fmt == SSE_FORMAT:
         return players[0]
-    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    opts = _options(setup)
     if opts.get("two_player") == "revival":
         first = opts.get("first_active", players[0])
         return first if first in players else players[0]
@@ -172,9 +178,10 @@ def _board(fmt: str, setup: dict) -> str:
         m = setup.get("map")
         name = m if isinstance(m, str) else (m.get("name") if isinstance(m, dict) else None)
         return ", ".join(x for x in (name if isinstance(name, str) else "", mode) if x)[:100]
-    opts = setup.get("options") if isinstance(setup.get("options"), dict) else {}
+    opts = _options(setup)
+    rules = opts.get("two_player")
     two = {"virtual": "base 2-player rules", "revival": "Revival 2-player rules"} \
-        .get(opts.get("two_player"))
+        .get(rules) if isinstance(rules, str) else None
     return ", ".join(x for x in (mode, two) if x)[:100]
 
 
@@ -191,7 +198,6 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
     breakdown`` ({category: VP}).  A game whose record no longer replays is left
     out.  ``progress(done, total)`` reports the sync (see history.sync)."""
     sync(store, progress=progress)
-    c = store._conn
     det = ("d.started, d.duration_min, d.location, d.notes, d.new_players, d.expansions, "
            "d.explanation, d.roles" if has_details(store) else ", ".join(["NULL"] * 8))
     q = ("SELECT r.game_id, r.format, r.played, r.finished, r.decided_by, r.winners, g.setup, "
@@ -200,30 +206,30 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
          + "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played, r.game_id")
     seats: dict[str, list] = {}
-    for gid, p, seat, rank, total, won, bd in c.execute(
+    for gid, p, seat, rank, total, won, bd in store.query(
             "SELECT game_id, player, seat, rank, total, won, breakdown FROM g_players "
             "ORDER BY game_id, seat"):
         seats.setdefault(gid, []).append((p, seat, rank, total, won, bd))
     built: dict[str, set] = {}
-    for gid, card in c.execute("SELECT DISTINCT game_id, card FROM g_cards"):
+    for gid, card in store.query("SELECT DISTINCT game_id, card FROM g_cards"):
         built.setdefault(gid, set()).add(card)
     out = []
     for (gid, fmt, played, finished, decided, winners, setup, cards, started, dur, loc, notes,
-         new, exp, expl, roles) in c.execute(q).fetchall():
+         new, exp, expl, roles) in store.query(q):
         if ids is not None and gid not in ids:
             continue
-        setup = _json_or(setup, {})
+        setup = json_or(setup, {})
         names = [p for p, *_ in seats.get(gid, [])]
-        new = _json_or(new, [])
-        declared = _json_or(exp, [])
-        roles = _json_or(roles, {})
+        new = json_or(new, [])
+        declared = json_or(exp, [])
+        roles = json_or(roles, {})
         expansions = []
-        if fmt == ATS_FORMAT and uses_revival(setup, _json_or(cards, []), built.get(gid, set()),
+        if fmt == ATS_FORMAT and uses_revival(setup, json_or(cards, []), built.get(gid, set()),
                                               declared):
             expansions.append(REVIVAL)
         expansions += [e for e in declared if e.lower() not in ("revival", REVIVAL.lower())]
         start = _start_player(fmt, setup, names)
-        win = set(_json_or(winners, [])) if finished else set()
+        win = set(json_or(winners, [])) if finished else set()
         out.append({
             "game_id": gid, "format": fmt, "game": GAME_NAMES.get(fmt, str(fmt)),
             "played": started if started is not None else played,
@@ -233,7 +239,7 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
             "start_player": start, "board": _board(fmt, setup),
             "players": [{"name": p, "seat": seat, "score": total, "rank": rank,
                          "winner": p in win, "role": roles.get(p), "new": p in new,
-                         "start": p == start, "breakdown": _json_or(bd, {})}
+                         "start": p == start, "breakdown": json_or(bd, {})}
                         for p, seat, rank, total, won, bd in seats.get(gid, [])]})
     out.sort(key=lambda p: (p["played"], p["game_id"]))
     return out

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 
-from .safeio import _BAD_CHAR
+from .safeio import BAD_CHAR
 
 #: the longest location / notes kept (characters); longer text is cut
 MAX_LOCATION = 200
@@ -86,6 +86,14 @@ def timer(meta: dict | None) -> dict | None:
     return {"started": started, "pauses": pauses, "stopped": stopped}
 
 
+def _started(meta: dict | None) -> dict:
+    """The timer of a meta whose :func:`state` says it was started."""
+    t = timer(meta)
+    if t is None:
+        raise TimerError("the timer was never started")
+    return t
+
+
 def state(meta: dict | None) -> str:
     """One of :data:`STATES`."""
     t = timer(meta)
@@ -116,7 +124,7 @@ def pause(meta: dict | None, now: float | None = None) -> dict:
     """Pause a running timer."""
     if state(meta) != "running":
         raise TimerError(f"the timer is {state(meta)}, not running")
-    t = timer(meta)
+    t = _started(meta)
     at = max(_now(now), t["pauses"][-1][1] if t["pauses"] else t["started"])
     t["pauses"].append([at, None])
     return _with_timer(meta, t)
@@ -126,7 +134,7 @@ def resume(meta: dict | None, now: float | None = None) -> dict:
     """Resume a paused timer."""
     if state(meta) != "paused":
         raise TimerError(f"the timer is {state(meta)}, not paused")
-    t = timer(meta)
+    t = _started(meta)
     t["pauses"][-1][1] = max(_now(now), t["pauses"][-1][0])
     return _with_timer(meta, t)
 
@@ -150,8 +158,8 @@ def stop(meta: dict | None, now: float | None = None) -> dict:
     if s == "not started":
         raise TimerError("the timer was never started")
     if s == "stopped":
-        return dict(meta)
-    t = timer(meta)
+        return dict(meta or {})
+    t = _started(meta)
     if s == "paused":
         at = t["pauses"].pop()[0]         # the open pause ends the game
     else:
@@ -204,7 +212,7 @@ def _text(v, limit: int) -> str:
     # control characters (but tab and newline) and lone surrogates are dropped:
     # the record's reader refuses them (companion.core.safeio), and a detail must never
     # make a stored record unreadable
-    return _BAD_CHAR.sub("", v).strip()[:limit]
+    return BAD_CHAR.sub("", v).strip()[:limit]
 
 
 def duration_minutes(meta: dict | None) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Collection, Iterable
 
 from . import safeio
 from .errors import RecordError
@@ -97,6 +97,46 @@ def check_action_texts(a: dict, i: int) -> None:
     if isinstance(note, str) and len(note) > safeio.MAX_NOTE:
         raise RecordError(f"'note' is {len(note)} characters long; at most {safeio.MAX_NOTE}",
                           index=i)
+
+
+# -- the checks every game's validate_record makes, in this order ---------------------
+def check_top(data: Any, fmt: str, top_keys: Collection[str], *, wrong_format: str) -> dict:
+    """A record's outside: a JSON object of the format ``fmt`` (else "unknown format
+    …; ``wrong_format`` ``fmt``"), with no key but ``top_keys``, with a setup, within
+    the reader's limits (:func:`check_tree`).  Returns the record."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    got = data.get("format")
+    if got != fmt:
+        raise RecordError(f"unknown format {safeio.terminal_line(repr(got), 80)}; "
+                          f"{wrong_format} {fmt!r}")
+    extra = set(data) - set(top_keys)
+    if extra:
+        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
+    if "setup" not in data:
+        raise RecordError("the record has no 'setup'")
+    check_tree(data)
+    return data
+
+
+def check_lists(data: dict, keys: Iterable[str]) -> None:
+    """Each of ``keys`` that the record has is a list (or null)."""
+    for key in keys:
+        if key in data and data[key] is not None and not isinstance(data[key], list):
+            raise RecordError(f"'{key}' must be a list")
+
+
+def check_entries(data: dict, validate_manual: Callable[[Any, int], None]) -> None:
+    """Every action is an object with names and notes of a bounded length and its
+    numbers in range (:data:`NUMBER_LIMIT`); every manual entry passes the game's
+    ``validate_manual(entry, index)``."""
+    for i, a in enumerate(data.get("actions") or []):
+        if not isinstance(a, dict):
+            raise RecordError("an action must be an object", index=i)
+        check_action_texts(a, i)
+        check_numbers(a, "", index=i)
+    for i, m in enumerate(data.get("manual") or []):
+        validate_manual(m, i)
 
 
 def dumps(record: dict) -> str:

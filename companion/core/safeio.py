@@ -135,7 +135,8 @@ def read_text(path: str | Path, limit: int, *, what: str = "file",
 # checking a parsed value
 # ---------------------------------------------------------------------------
 #: C0 controls except tab, newline and carriage return; DEL; C1 controls; lone surrogates
-_BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_BAD_CHAR = BAD_CHAR        # the old name (companion/ui/playdetails.py imports it)
 _INT_LIMIT = 10 ** MAX_DIGITS
 
 
@@ -150,7 +151,7 @@ def _check_string(s: str, path: list, name: str, error: ErrorFactory, max_string
     if len(s) > max_string:
         raise error(f"{name}: a text of {len(s)} characters at {_where(path)}; "
                     f"at most {max_string}")
-    m = _BAD_CHAR.search(s)
+    m = BAD_CHAR.search(s)
     if m is not None:
         ch = m.group()
         what = ("a lone surrogate" if "\ud800" <= ch <= "\udfff" else "a control character")

@@ -16,6 +16,12 @@ from .registry import ATS_FORMAT, SSE_FORMAT
 from .store import Store
 
 
+def _frame(store: Store, sql: str, params: list | None = None) -> pd.DataFrame:
+    """One read of the store as a DataFrame (pandas' read_sql_query)."""
+    with store.reading() as conn:
+        return pd.read_sql_query(sql, conn, params=params)
+
+
 def _players(store: Store, fmt: str | None = ATS_FORMAT, finished: bool = True) -> pd.DataFrame:
     sync(store)
     q = ("SELECT p.game_id, r.format, r.played, r.decided_by, p.player, p.seat, p.race, p.rank, "
@@ -27,7 +33,7 @@ def _players(store: Store, fmt: str | None = ATS_FORMAT, finished: bool = True) 
     if fmt is not None:
         q += " AND r.format = ?"
         args.append(fmt)
-    return pd.read_sql_query(q, store._conn, params=args)
+    return _frame(store, q, params=args)
 
 
 #: the status of a game in :func:`games`
@@ -50,10 +56,10 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     ``duration_min`` (<NA> when unknown), ``location``, ``notes``, ``new_players``
     (names joined with ", "); "" when none."""
     sync(store)
-    df = pd.read_sql_query(
-        "SELECT r.game_id, r.format, r.played, r.finished, r.winners, r.decided_by, r.error, "
-        "r.waiting, g.title FROM g_results r JOIN games g ON g.id = r.game_id "
-        "ORDER BY r.played DESC", store._conn)
+    df = _frame(
+        store, "SELECT r.game_id, r.format, r.played, r.finished, r.winners, r.decided_by, "
+        "r.error, r.waiting, g.title FROM g_results r JOIN games g ON g.id = r.game_id "
+        "ORDER BY r.played DESC")
     if fmt is not None:
         df = df[df.format == fmt]
     df["error"] = _text_or_none(df.error)
@@ -64,15 +70,15 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     # local time, as in the plays CSV (pd.to_datetime(unit="s") would give UTC)
     df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played]
     df["winners"] = [", ".join(json.loads(w)) if f else "" for w, f in zip(df.winners, df.finished)]
-    players = pd.read_sql_query("SELECT game_id, player FROM g_players ORDER BY seat", store._conn)
+    players = _frame(store, "SELECT game_id, player FROM g_players ORDER BY seat")
     names = players.groupby("game_id").player.agg(", ".join)
     df["players"] = df.game_id.map(names).fillna("")
     from .registry import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
     from .history import has_details
     if has_details(store):
-        det = pd.read_sql_query("SELECT game_id, duration_min, location, notes, new_players "
-                                "FROM g_details", store._conn).set_index("game_id")
+        det = _frame(store, "SELECT game_id, duration_min, location, notes, new_players "
+                            "FROM g_details").set_index("game_id")
     else:
         det = pd.DataFrame(columns=["duration_min", "location", "notes", "new_players"])
     df["duration_min"] = pd.to_numeric(df.game_id.map(det.duration_min), errors="coerce") \
@@ -130,18 +136,18 @@ def vp_by_year(store: Store, game_id: str | None = None) -> pd.DataFrame:
     average per player and year over all finished games."""
     sync(store)
     if game_id is not None:
-        df = pd.read_sql_query("SELECT player, year, vp FROM g_year_vp WHERE game_id=?",
-                               store._conn, params=[game_id])
+        df = _frame(store, "SELECT player, year, vp FROM g_year_vp WHERE game_id=?",
+                    params=[game_id])
         if df.empty:
             return pd.DataFrame()
-        order = pd.read_sql_query("SELECT player FROM g_players WHERE game_id=? ORDER BY seat",
-                                  store._conn, params=[game_id]).player
+        order = _frame(store, "SELECT player FROM g_players WHERE game_id=? ORDER BY seat",
+                       params=[game_id]).player
         t = df.pivot_table(index="year", columns="player", values="vp", aggfunc="sum",
                            fill_value=0)
         return t.reindex(columns=list(order)).cumsum()
-    df = pd.read_sql_query(
-        "SELECT y.player, y.year, y.vp FROM g_year_vp y JOIN g_results r USING (game_id) "
-        "WHERE r.finished = 1", store._conn)
+    df = _frame(
+        store, "SELECT y.player, y.year, y.vp FROM g_year_vp y JOIN g_results r USING (game_id) "
+        "WHERE r.finished = 1")
     if df.empty:
         return pd.DataFrame()
     return df.pivot_table(index="year", columns="player", values="vp", aggfunc="mean").round(2)
@@ -151,9 +157,9 @@ def objectives_deciding(store: Store) -> pd.DataFrame:
     """How often each objective decided the winner: it was claimed by a winner who
     would not have won (alone or shared) without its VP."""
     sync(store)
-    claims = pd.read_sql_query(
-        "SELECT o.game_id, o.objective, o.player, o.vp FROM g_objectives o "
-        "JOIN g_results r USING (game_id) WHERE r.finished = 1", store._conn)
+    claims = _frame(
+        store, "SELECT o.game_id, o.objective, o.player, o.vp FROM g_objectives o "
+        "JOIN g_results r USING (game_id) WHERE r.finished = 1")
     players = _players(store, ATS_FORMAT)
     # each game's (player, total, won) in plain Python: a DataFrame filter per claim
     # cost ~0.4 s for 1,000 games (bench/bench_history.py)
@@ -179,9 +185,9 @@ def cards(store: Store) -> pd.DataFrame:
     """Card build frequency (copies built, games) and the average VP per card built
     (printed + immediate + delayed ability) over finished games."""
     sync(store)
-    df = pd.read_sql_query(
-        "SELECT c.game_id, c.card, c.vp FROM g_cards c JOIN g_results r USING (game_id) "
-        "WHERE r.finished = 1", store._conn)
+    df = _frame(
+        store, "SELECT c.game_id, c.card, c.vp FROM g_cards c JOIN g_results r USING (game_id) "
+        "WHERE r.finished = 1")
     if df.empty:
         return pd.DataFrame(columns=["card", "built", "games", "average_vp"])
     g = df.groupby("card").agg(built=("vp", "size"), games=("game_id", "nunique"),
@@ -194,7 +200,7 @@ def tiebreaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
     """Which step of the tiebreak chain decided the finished games."""
     sync(store)
     q = "SELECT format, decided_by FROM g_results WHERE finished = 1 AND error IS NULL"
-    df = pd.read_sql_query(q, store._conn)
+    df = _frame(store, q)
     if fmt is not None:
         df = df[df.format == fmt]
     if df.empty:
@@ -256,7 +262,7 @@ def _people(store: Store, fmt: str | None = None) -> pd.DataFrame:
     if fmt is not None:
         q += " AND r.format = ?"
         args.append(fmt)
-    df = pd.read_sql_query(q, store._conn, params=args)
+    df = _frame(store, q, params=args)
     df["duration_min"] = pd.to_numeric(df.duration_min, errors="coerce")
     return df.sort_values(["played", "game_id", "seat"], kind="stable").reset_index(drop=True)
 
@@ -312,8 +318,9 @@ def streaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
                 run = 0
         rows.append({"player": p, "games": len(g), "wins": int(g.won.sum()),
                      "longest_streak": best,
-                     "longest_from": _day(best_from) if best else "",
-                     "longest_to": _day(best_to) if best else "", "current_streak": run})
+                     "longest_from": _day(best_from) if best and best_from is not None else "",
+                     "longest_to": _day(best_to) if best and best_to is not None else "",
+                     "current_streak": run})
     out = pd.DataFrame(rows, columns=STREAK_COLUMNS)
     return out.sort_values(["longest_streak", "player"], ascending=[False, True]) \
         .reset_index(drop=True)

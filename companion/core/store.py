@@ -27,6 +27,7 @@ import sqlite3
 import time
 import uuid
 from pathlib import Path
+from typing import Any, Sequence
 
 from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
@@ -121,7 +122,8 @@ def _is_busy(e: BaseException) -> bool:
 
 
 def _reason(e: BaseException) -> str:
-    why = _REASONS.get(_code(e))
+    code = _code(e)
+    why = None if code is None else _REASONS.get(code)
     return f"{why}: {e}" if why and why not in str(e) else str(e)
 
 
@@ -354,7 +356,7 @@ class Store:
         now = time.time()
         setup = record["setup"]
         title = title or f"{', '.join(setup['players'])} ({time.strftime('%Y-%m-%d %H:%M')})"
-        with self._tx() as c:
+        with self.transaction() as c:
             c.execute("INSERT INTO games(id, title, created, updated, setup, cards, manual, meta, "
                       "format) VALUES (?,?,?,?,?,?,?,?,?)",
                       (gid, title, now, now, json.dumps(setup), json.dumps(record.get("cards") or []),
@@ -385,7 +387,7 @@ class Store:
         (:class:`StaleGame`); without it only the index is compared."""
         text = json.dumps(action)
         try:
-            with self._tx() as c:
+            with self.transaction() as c:
                 now = self._check(c, gid, rev, lambda n: n == index,
                                   "please enter the action again")
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
@@ -400,7 +402,7 @@ class Store:
     def pop(self, gid: str, index: int, *, rev: int | None = None) -> int:
         """Remove action number ``index``, which must be the last one; return the
         game's new revision (``rev``: as for :meth:`append`)."""
-        with self._tx() as c:
+        with self.transaction() as c:
             now = self._check(c, gid, rev, lambda n: n == index + 1, "nothing was undone")
             c.execute("DELETE FROM actions WHERE game_id=? AND idx=?", (gid, index))
             c.execute("UPDATE games SET updated=?, rev=? WHERE id=?", (time.time(), now + 1, gid))
@@ -409,7 +411,7 @@ class Store:
     def set_cards(self, gid: str, cards: list[dict]) -> None:
         """Replace the game's card definitions (import, repair).  Pages adding
         values a player typed use :meth:`merge_cards`, which never loses any."""
-        with self._tx() as c:
+        with self.transaction() as c:
             c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
                       (json.dumps(cards), time.time(), gid))
 
@@ -418,7 +420,7 @@ class Store:
         a known value wins, a ``null`` never hides a known one, and cards other
         pages saved meanwhile are kept.  Returns the game's cards afterwards."""
         from ..ats.catalogue import merge_card, parse_card
-        with self._tx() as c:
+        with self.transaction() as c:
             row = c.execute("SELECT cards FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
                 raise StoreError(f"no saved game with id {gid}")
@@ -442,7 +444,7 @@ class Store:
         def key(m):
             return (str(m.get("source", "")).lower(), m.get("player"),
                     tuple(m["at"]) if m.get("at") else None)
-        with self._tx() as c:
+        with self.transaction() as c:
             row = c.execute("SELECT manual FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
                 raise StoreError(f"no saved game with id {gid}")
@@ -459,12 +461,12 @@ class Store:
         return out
 
     def set_manual(self, gid: str, manual: list[dict]) -> None:
-        with self._tx() as c:
+        with self.transaction() as c:
             c.execute("UPDATE games SET manual=?, updated=? WHERE id=?",
                       (json.dumps(manual), time.time(), gid))
 
     def delete(self, gid: str) -> None:
-        with self._tx() as c:
+        with self.transaction() as c:
             c.execute("DELETE FROM games WHERE id=?", (gid,))
 
     # -- reading ------------------------------------------------------------------
@@ -520,14 +522,54 @@ class Store:
                         "actions": n, "updated": updated, "format": fmt})
         return out
 
-    # -- helpers ------------------------------------------------------------------
-    def _tx(self):
-        """A write transaction: BEGIN IMMEDIATE … COMMIT, rolled back on any error;
-        an SQLite failure becomes :class:`StoreBusy` or :class:`StoreWriteFailed`."""
+    # -- queries and transactions of the modules built on the store --------------
+    # (companion.core.history, stats, plays_export keep their derived tables in the
+    # same file; they go through these, never through the connection itself)
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """Every row of one read (tuples), outside any write; SQLite errors are
+        raised as they are."""
+        return self._conn.execute(sql, params).fetchall()
+
+    def query_one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        """The first row of one read (a tuple), or None."""
+        return self._conn.execute(sql, params).fetchone()
+
+    def has_table(self, name: str) -> bool:
+        """Whether the file has the table ``name`` (e.g. the derived ``g_details``,
+        which a store written by an older companion may lack)."""
+        return has_table(self, name)
+
+    def transaction(self) -> _Tx:
+        """A write transaction, used as ``with store.transaction() as conn:``:
+        BEGIN IMMEDIATE … COMMIT, rolled back on any error; an SQLite failure
+        becomes :class:`StoreBusy` or :class:`StoreWriteFailed` (an integrity
+        error is raised as it is)."""
         return _Tx(self)
 
-    def _reading(self, snapshot: bool = False):
+    def reading(self) -> _Read:
+        """The connection for reads made by another library (pandas'
+        ``read_sql_query``), used as ``with store.reading() as conn:``; an SQLite
+        failure becomes :class:`StoreBusy` or :class:`StoreError`."""
+        return _Read(self, False)
+
+    # -- helpers ------------------------------------------------------------------
+    def _tx(self) -> _Tx:
+        return self.transaction()
+
+    def _reading(self, snapshot: bool = False) -> _Read:
         return _Read(self, snapshot)
+
+
+def has_table(store: Store, name: str) -> bool:
+    """:meth:`Store.has_table`, for any object shaped like a :class:`Store`."""
+    return store._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+                               (name,)).fetchone() is not None
+
+
+def transaction(store: Store) -> _Tx:
+    """:meth:`Store.transaction`, for any object shaped like a :class:`Store` (a
+    read-only stand-in whose ``_tx`` refuses every write)."""
+    return store._tx()
 
 
 class _Tx:

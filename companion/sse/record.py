@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..core import safeio
 from ..core.errors import RecordError
-from ..core.record import MAX_BYTES, NUMBER_LIMIT, check_action_texts, check_names, check_numbers
-from ..core.record import check_tree, parse_json, read_json
+from ..core.record import (MAX_BYTES, NUMBER_LIMIT, check_entries, check_lists, check_names,
+                           check_numbers, check_top, parse_json, read_json)
 
 FORMAT = "small-star-empires/1"
 #: ``cards`` is accepted (empty) because the saved-games store writes it for every game
@@ -21,22 +20,10 @@ __all__ = ["FORMAT", "MAX_BYTES", "NUMBER_LIMIT", "validate_record", "validate_m
 
 
 def validate_record(data: Any) -> None:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"unknown format {safeio.terminal_line(repr(data.get('format')), 80)}; "
-                          f"expected {FORMAT!r}")
-    extra = set(data) - TOP_KEYS
-    if extra:
-        raise RecordError(f"unknown key '{sorted(map(str, extra))[0]}' at the top of the record")
-    if "setup" not in data:
-        raise RecordError("the record has no 'setup'")
-    check_tree(data)
+    check_top(data, FORMAT, TOP_KEYS, wrong_format="expected")
     if data.get("cards"):
         raise RecordError("a Small Star Empires record has no cards")
-    for key in ("actions", "manual"):
-        if key in data and data[key] is not None and not isinstance(data[key], list):
-            raise RecordError(f"'{key}' must be a list")
+    check_lists(data, ("actions", "manual"))
     if data.get("meta") is not None and not isinstance(data["meta"], dict):
         raise RecordError("'meta' must be an object")
     setup = data["setup"]
@@ -46,13 +33,7 @@ def validate_record(data: Any) -> None:
         # epic nebula table's VP (0..999) by the setup
         check_numbers({k: v for k, v in setup.items() if k not in ("map", "nebula_table")},
                       "setup")
-    for i, a in enumerate(data.get("actions") or []):
-        if not isinstance(a, dict):
-            raise RecordError("an action must be an object", index=i)
-        check_action_texts(a, i)
-        check_numbers(a, "", index=i)
-    for i, m in enumerate(data.get("manual") or []):
-        validate_manual(m, i)
+    check_entries(data, validate_manual)
 
 
 def validate_manual(m: Any, i: int = 0) -> None:

@@ -1,0 +1,212 @@
+"""The rule codes of both games, in one Enum.
+
+Every :class:`~companion.core.errors.IllegalAction` names the rule it breaks by
+a short code (``e.rule``, shown as ``[rule: adjacency]``).  :class:`Rule` has one
+member per code raised anywhere in the companion, with what the rule says in
+each game that raises it, citing the rulebook where the code always did (B = the
+Among the Stars base rulebook, R = its Revival rulebook, S = the Small Star
+Empires rulebook, then the page or section; see the rules digest).  IllegalAction
+turns its code into a :class:`Rule`, so a code missing here fails at once; as a
+:class:`~enum.StrEnum` member it still equals its text (``e.rule == "credits"``).
+
+docs/rules.md is the table of this Enum (:func:`markdown`): ``python -m companion
+rules`` prints it, and tests/test_core_rules.py checks that the page is up to date.
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+
+#: the games, by package: their codes and texts are keyed by these
+ATS, SSE = "ats", "sse"
+GAME_LABELS = {ATS: "Among the Stars", SSE: "Small Star Empires"}
+
+
+class Rule(StrEnum):
+    """One rule code; ``Rule.CREDITS == "credits"``.  ``texts`` maps each game that
+    raises it (:data:`ATS`, :data:`SSE`) to what the rule says there."""
+
+    texts: dict[str, str]
+
+    def __new__(cls, code: str, texts: dict[str, str] | None = None) -> Rule:
+        # builds the members below; afterwards Rule(code) looks a member up by its
+        # code (the Enum machinery), so ``texts`` is only optional for the type checker
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.texts = dict(texts or {})
+        return member
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The games that raise this code (:data:`ATS`, :data:`SSE`)."""
+        return tuple(self.texts)
+
+    def text(self, game: str | None = None) -> str:
+        """What the rule says in ``game``; without a game, in every game that
+        raises it (each game named when they differ)."""
+        if game is not None:
+            return self.texts[game]
+        if len(set(self.texts.values())) == 1:
+            return next(iter(self.texts.values()))
+        return "; ".join(f"{GAME_LABELS[g]}: {t}" for g, t in self.texts.items())
+
+    # -- both games ------------------------------------------------------------------
+    WRONG_PLAYER = "wrong-player", {
+        ATS: "that player is not in this game or has already acted this turn",
+        SSE: "it is another player's turn (players move in seat order; a player who "
+             "cannot move has passed for the rest of the game)"}
+    GAME_OVER = "game-over", {
+        ATS: "the game has ended after year 4",
+        SSE: "the game has ended (nobody can move, or every piece is on the board)"}
+    MALFORMED = "malformed", {
+        ATS: "the action is not in the record format",
+        SSE: "the action is not in the record format"}
+
+    # -- Among the Stars -------------------------------------------------------------
+    NOT_ADJACENT = "not-adjacent", {
+        ATS: "a location must be built orthogonally adjacent to a built location "
+             "(B 4, Build Location)"}
+    OCCUPIED = "occupied", {ATS: "that cell already holds a location"}
+    NO_ENERGY = "no-energy", {
+        ATS: "the energy must come from reactors within distance 2, counted through built "
+             "locations (B 4; FAQ)"}
+    ENERGY_FROM = "energy-from", {
+        ATS: "the reactors named in energy_from must be within distance 2 and hold the cubes"}
+    CREDITS = "credits", {
+        ATS: "not enough credits to pay the card's cost (B 4: a player who cannot pay must "
+             "take another action)"}
+    MAX = "max", {ATS: "the card's MAX build limit for one station is reached"}
+    REACTOR_SUPPLY = "reactor-supply", {
+        ATS: "no Power Reactor cards are left in the supply (B 4, Build Power Reactor)"}
+    REACTOR_CREDITS = "reactor-credits", {
+        ATS: "building a Power Reactor costs 1 credit (B 4, Build Power Reactor)"}
+    WRONG_TURN = "wrong-turn", {ATS: "actions are entered for the current year and turn only"}
+    UNKNOWN_CARD = "unknown-card", {ATS: "the card is not in the catalogue"}
+    UNKNOWN_VALUES = "unknown-values", {
+        ATS: "a card's, race's or objective's printed values are needed but nobody has typed "
+             "them yet: the players enter them from the physical card"}
+    SPACESHIP = "spaceship", {
+        ATS: "a spaceship occupies that space: no location may be built there (R 3)"}
+    LIMITED_SPACE = "limited-space", {
+        ATS: "outside the agreed table area (Limited Space variant)"}
+    CHOICE = "choice", {
+        ATS: "School of Alien Cultures: every other player pays 1 credit or loses 2 VP; "
+             "enter each choice"}
+    MANUAL_VP = "manual-vp", {ATS: "this ability's VP is typed by the players"}
+    RESOLVE_ORDER = "resolve-order", {
+        ATS: "simultaneous effects resolve by VP, then credits, then a random order stored "
+             "in the record"}
+    CONFLICT = "conflict", {
+        ATS: "Aggressive mode: a Conflict card cannot be built; applying it costs 1 credit (B 7)"}
+    CONFLICT_YEAR = "conflict-year", {
+        ATS: "Conflict cards are in the deck from year 2 (year 3 with 5-6 players) in "
+             "aggressive mode"}
+    REVIVAL_ORDER = "revival-order", {
+        ATS: "Revival 2-player rules: the active player acts first each turn; it alternates "
+             "by round (R 2.2)"}
+    VIRTUAL_SEAT = "virtual-seat", {
+        ATS: "2-player rules: each turn each virtual seat's hand loses one card to the "
+             "face-up pile (B 8)"}
+    SPACESHIPS = "spaceships", {
+        ATS: "a spaceship goes on an empty space next to a card of that station, at most 1 "
+             "per space (R 3)"}
+    ROUND_END = "round-end", {
+        ATS: "at round end a station that breaks a rule loses locations until it is valid, "
+             "before the next round begins (B 5)"}
+    TIMING = "timing", {
+        ATS: "timing rules (R 5): players announce and perform their actions in VP order, "
+             "then credits, then a random order stored in the record"}
+    ADVISOR = "advisor", {
+        ATS: "Advisors (R 4): at each round's end the player an advisor leans to takes its "
+             "bonus or declines it for 1 VP"}
+    NOTHING_TO_UNDO = "nothing-to-undo", {
+        ATS: "there is no action to undo (in a what-if sandbox: no action of its own)"}
+
+    # -- Small Star Empires ----------------------------------------------------------
+    NO_SHIP = "no-ship", {SSE: "that ship does not exist"}
+    NO_MOVE = "no-move", {SSE: "a ship must move to another system"}
+    NOT_STRAIGHT = "not-straight", {
+        SSE: "a ship moves in a straight line in one of the six directions (S Movement)"}
+    OFF_MAP = "off-map", {
+        SSE: "there is no system there: ships move from system to system on the board"}
+    OPPONENT_SYSTEM = "opponent-system", {
+        SSE: "a ship may never move into or pass through a system another player controls, "
+             "nor another player's homeworld (S Movement)"}
+    BLACK_HOLE = "black-hole", {
+        SSE: "a ship may never move into or pass through a Black Hole (S Black Holes)"}
+    BLOCKED_SYSTEM = "blocked-system", {
+        SSE: "no ship may enter or pass through a revealed Asteroid Field or Nordinn Empire "
+             "system (S Unexplored Systems)"}
+    CONQUERED = "conquered", {
+        SSE: "a system with a Nordinn conquest marker cannot be entered (S Unexplored Systems)"}
+    WORMHOLE_END = "wormhole-end", {
+        SSE: "a ship may pass through a Wormhole but never stop in it (S Movement)"}
+    WORMHOLE = "wormhole", {
+        SSE: "a wormhole jump starts next to one Wormhole and ends next to another "
+             "(S Wormholes)"}
+    OWN_SYSTEM = "own-system", {
+        SSE: "a ship may not end its move in a system its owner already controls (S Movement)"}
+    OWN_HOMEWORLD = "own-homeworld", {
+        SSE: "a ship may not move into its own homeworld, except a damaged ship going home "
+             "for repair (S Movement, S Damaged Ships)"}
+    DAMAGED_REACH = "damaged-reach", {
+        SSE: "a damaged ship moves at most 2 systems (S Damaged Ships)"}
+    DAMAGED_UNEXPLORED = "damaged-unexplored", {
+        SSE: "a damaged ship cannot enter an Unexplored System (S Damaged Ships)"}
+    UNEXPLORED_CITY = "unexplored-city", {
+        SSE: "an Unexplored System is colonised with a City: without a City left you cannot "
+             "enter it (S Unexplored Systems)"}
+    NO_PIECES = "no-pieces", {
+        SSE: "the colonising City or Trade Station must come from the reserve"}
+    PIECE = "piece", {
+        SSE: "colonise the system with 'city' or 'trade_station' from the reserve (S Colonize)"}
+    REPAIR = "repair", {
+        SSE: "a damaged ship that goes home is repaired and colonises nothing (S Damaged Ships)"}
+    REVEAL = "reveal", {SSE: "name the effect of the Unexplored System tile just turned face-up"}
+    DESTROY = "destroy", {
+        SSE: "Nordinn Empire: destroy one of your own adjacent Cities, else another player's "
+             "City (setup.options.nordinn: any_city, the default, or adjacent_city) "
+             "(S Unexplored Systems)"}
+    REFUEL = "refuel", {
+        SSE: "Refuelling Station: the ship may go on to an adjacent uncolonised system and "
+             "colonise it (S Unexplored Systems)"}
+    OPEN_BORDERS = "open-borders", {
+        SSE: "Open Borders: passing an opponent's system costs one of your unused Cities, "
+             "paid to that opponent (S Open Borders)"}
+    DAMAGED = "damaged", {
+        SSE: "damaging a ship (an expansion's effect) needs the damaged-ships variant, and "
+             "the ship must be undamaged"}
+
+
+def rule(code: str) -> Rule:
+    """The :class:`Rule` of ``code``; an unknown code is a programming error and
+    fails loudly (ValueError naming the code)."""
+    try:
+        return Rule(code)
+    except ValueError:
+        raise ValueError(f"unknown rule code {code!r}: every code an IllegalAction names "
+                         "is a member of companion.core.rules.Rule") from None
+
+
+def texts(game: str) -> dict[str, str]:
+    """``{code: text}`` of every rule ``game`` (:data:`ATS`, :data:`SSE`) raises."""
+    return {str(r): r.texts[game] for r in Rule if game in r.texts}
+
+
+def markdown() -> str:
+    """docs/rules.md: one table, code | game(s) | text, in the Enum's order."""
+    def cell(s: str) -> str:
+        return s.replace("|", "\\|")
+    lines = ["# Rule codes",
+             "",
+             "Every refused action names the rule it breaks by a code (`[rule: credits]`).",
+             "This table is generated from `companion.core.rules.Rule` by",
+             "`python -m companion rules > docs/rules.md`; do not edit it by hand.  Citations:",
+             "B = the Among the Stars base rulebook, R = its Revival rulebook, S = the",
+             "Small Star Empires rulebook, then the page or section.",
+             "",
+             "| code | game(s) | text |",
+             "|---|---|---|"]
+    for r in Rule:
+        games = ", ".join(GAME_LABELS[g] for g in r.games)
+        lines.append(f"| `{r}` | {games} | {cell(r.text())} |")
+    return "\n".join(lines) + "\n"
