@@ -136,7 +136,6 @@ def read_text(path: str | Path, limit: int, *, what: str = "file",
 # ---------------------------------------------------------------------------
 #: C0 controls except tab, newline and carriage return; DEL; C1 controls; lone surrogates
 BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-_BAD_CHAR = BAD_CHAR        # the old name (companion/ui/playdetails.py imports it)
 _INT_LIMIT = 10 ** MAX_DIGITS
 
 

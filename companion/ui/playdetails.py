@@ -27,7 +27,7 @@ import ipywidgets as w
 from ..core import history, playtime, plays_export
 from ..core.errors import CompanionError, StaleGame, StoreError
 from ..core.htmlsafe import escape
-from ..core.safeio import _BAD_CHAR
+from ..core.safeio import BAD_CHAR
 
 #: the longest texts the forms accept (the record's own bounds, companion.core.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION
@@ -73,7 +73,7 @@ def check_text(what: str, text, limit: int, *, lines: bool = False) -> str:
     if len(text) > limit:
         raise CompanionError(f"{what}: too long ({len(text):,} characters, at most "
                              f"{limit:,}). Shorten it, then save again.")
-    m = _BAD_CHAR.search(text)
+    m = BAD_CHAR.search(text)
     if m is None and not lines:
         m = re.search("[\t\n\r]", text)
     if m is not None:
