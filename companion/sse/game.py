@@ -45,7 +45,41 @@ __all__ = ["ACTION_KEYS", "BOOK_SHIPS", "BOX", "CAMPAIGN_PIECES", "CAMPAIGN_TARG
            "NEBULA_TABLE", "OPTIONS", "PIECE_NAMES", "PIECES", "RULES", "VARIANTS",
            "EFFECT_NAMES", "Hex", "HexMap", "System", "IllegalAction", "IllegalMove",
            "rule_text", "SseSetup", "legacy_setup", "Colony", "Move", "PlayerState", "Ship",
-           "State", "VPLine", "SseGame"]
+           "State", "VPLine", "SseGame", "describe_action"]
+
+
+def describe_action(action: dict, with_player: bool = True) -> str:
+    """A stored action in words, e.g. ``"Ann moved ship 0 [0, 0] → [1, 0], colonised with a
+    City"`` (``with_player``: the player's name first).  No game needed: the words come from
+    the action alone, as stored (``SseGame.push`` returns it so)."""
+    a = action
+    if a.get("do") == "damage":
+        text = f"damaged ship {a['ship']} at {a['from']}"
+    else:
+        text = f"moved ship {a['ship']} {a['from']} → {a['to']}"
+        if a.get("via") == "wormhole":
+            text += " through the wormholes"
+        if a.get("reveal"):
+            text += f", revealed {EFFECT_NAMES[a['reveal']['effect']]}"
+        if a.get("piece"):
+            text += f", colonised with a {PIECE_NAMES[a['piece']]}"
+        elif not a.get("reveal"):
+            text += ", repaired at home"
+        if a.get("destroy"):
+            text += f", destroyed the City at {a['destroy']}"
+        step = a.get("then")
+        while step:             # a Refuelling Station's extra move (into another tile too)
+            text += f", then to {step['to']}"
+            if step.get("reveal"):
+                text += f", revealed {EFFECT_NAMES[step['reveal']['effect']]}"
+            if step.get("piece"):
+                text += f" ({PIECE_NAMES[step['piece']]})"
+            if step.get("destroy"):
+                text += f", destroyed the City at {step['destroy']}"
+            step = step.get("then")
+        if a.get("pay"):
+            text += ", paid " + ", ".join(f"a City to {p['to']}" for p in a["pay"])
+    return f"{a.get('player', '?')} {text}" if with_player else text
 
 
 class SseGame:
@@ -124,6 +158,11 @@ class SseGame:
         st = self.state.copy()
         apply(st, action, strict=False)
         return st
+
+    def describe(self, action: dict) -> str:
+        """``action`` (as stored) in words, the player's name first: ``"Ann moved ship 0
+        [0, 0] → [1, 0], colonised with a City"`` (:func:`describe_action`)."""
+        return describe_action(action)
 
     @property
     def current(self) -> str | None:
