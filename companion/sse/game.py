@@ -129,9 +129,10 @@ class SseGame:
         return copy.deepcopy(norm)
 
     def pop(self) -> dict:
-        """Undo the last action (returns it)."""
+        """Undo the last action (returns it).  Nothing to undo: IllegalAction
+        ``nothing-to-undo``, as in Among the Stars."""
         if not self.actions:
-            raise IndexError("no action to undo")
+            raise IllegalAction("nothing-to-undo", "there is no action to undo")
         self.state = self._history.pop()
         return self.actions.pop()
 

@@ -85,6 +85,7 @@ RULES = {
     "damaged": "damaging a ship (an expansion's effect) needs the damaged-ships variant, "
                "and the ship must be undamaged",
     "malformed": "the action is not in the record format",
+    "nothing-to-undo": "there is no action to undo (the game has none)",
 }
 
 
