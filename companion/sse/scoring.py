@@ -40,7 +40,7 @@ TERRITORY_VP = 3
 HOLLANA_VP, HOLLANA_TIED_VP = 3, 2
 TENNAR_VP = 2
 OPEN_BORDERS_VP = 2
-LINE_COLUMNS = ["player", "category", "source", "at", "rule", "vp"]
+LINE_COLUMNS = ["player", "category", "source", "cell", "rule", "vp"]
 DECIDED = ("vp", "cities_left", "trade_stations_left", "planets", "shared")
 CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae": "nebulae",
                   "trade_stations": "trade stations", "territory": "largest territory",
@@ -59,7 +59,7 @@ class ScoredGame(Protocol):
 class Score:
     final: bool
     projected: bool
-    lines: pd.DataFrame          # every VP: player, category, source, at, rule, vp
+    lines: pd.DataFrame          # every VP: player, category, source, cell, rule, vp
     table: pd.DataFrame          # one row per player, ranked
     winners: list[str]
     decided_by: str              # vp | cities_left | trade_stations_left | planets | shared
@@ -85,10 +85,10 @@ class Score:
                 "explanation": self.explanation}
 
 
-def _line(player: str, category: str, source: str, at: Hex | None, rule: str,
+def _line(player: str, category: str, source: str, cell: Hex | None, rule: str,
           vp: int) -> dict:
     return {"player": player, "category": category, "source": source,
-            "at": list(at) if at is not None else None, "rule": rule, "vp": int(vp)}
+            "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
 
 def nebula_table(game: ScoredGame) -> list[int] | None:
