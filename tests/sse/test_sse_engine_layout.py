@@ -86,3 +86,21 @@ def test_unknown_action_kind_names_the_table():
     # an unhashable kind is refused the same way, not with a TypeError
     assert "'do' is 'move' or 'damage', not ['move']" in g.why_illegal(
         {"do": ["move"], "player": "Ann", "ship": 0, "to": [1, 0]})
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_private_reach_ins(path):
+    """No module imports another module's private name, nor reads ``x._name`` of anything
+    but itself (``self`` / ``cls``)."""
+    bad = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            bad += [f"from {node.module} import {a.name}" for a in node.names if _private(a.name)]
+        elif isinstance(node, ast.Attribute) and _private(node.attr):
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                bad.append(f"line {node.lineno}: .{node.attr}")
+    assert not bad, f"{path.name}: {bad}"
