@@ -13,6 +13,7 @@ A campaign file::
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -27,7 +28,7 @@ class CampaignError(CompanionError):
 
 
 class Campaign:
-    def __init__(self, players: list[str], games: list[dict] = ()):
+    def __init__(self, players: list[str], games: Sequence[dict] = ()):
         if len(players) not in CAMPAIGN_PIECES:
             raise CampaignError("Campaign Mode is for 2 to 4 players")
         self.players = list(players)

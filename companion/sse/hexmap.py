@@ -266,7 +266,8 @@ class HexMap:
                       approximate=self.approximate, note=self.note)
 
     def check_homeworlds(self) -> None:
-        seats = sorted(s.home for s in self.systems.values() if s.kind == "homeworld")
+        seats = sorted(s.home for s in self.systems.values()
+                       if s.kind == "homeworld" and s.home is not None)
         if len(seats) != len(set(seats)):
             raise MapError("map: two homeworlds for the same seat")
 
@@ -287,7 +288,8 @@ class HexMap:
         return len(self.systems)
 
     def homeworlds(self) -> dict[int, Hex]:
-        return {s.home: h for h, s in self.systems.items() if s.kind == "homeworld"}
+        return {s.home: h for h, s in self.systems.items()
+                if s.kind == "homeworld" and s.home is not None}
 
     def of_kind(self, kind: str) -> list[Hex]:
         return sorted(h for h, s in self.systems.items() if s.kind == kind)

@@ -38,7 +38,7 @@ def corners(cx: float, cy: float, size: float) -> str:
 
 def system_words(s: hm.System) -> str:
     if s.kind == "planetary":
-        return "●" * s.planets
+        return "●" * (s.planets or 0)
     if s.kind == "nebula":
         return f"{s.colour} neb."
     if s.kind == "homeworld":
@@ -80,16 +80,16 @@ def map_svg(m: HexMap, state=None, *, legal: Iterable[Hex] = (), selected: Hex |
     for h in sorted(m, key=lambda x: (x[1], x[0])):
         s = m[h]
         cx, cy = centre(h, size)
-        fill = NEBULA_FILL.get(s.colour) if s.kind == "nebula" else KIND_FILL[s.kind]
+        fill = NEBULA_FILL.get(s.colour or "") if s.kind == "nebula" else KIND_FILL[s.kind]
         text_col = "#222"
         words = system_words(s)
         if s.kind == "homeworld":
-            owner = seats.get(s.home)
+            owner = seats.get(s.home or 0)       # seats are 1..n
             fill = colours.get(owner, "#ffffff") if owner else "#ffffff"
             text_col = "white" if owner else "#222"
             words = owner if owner else f"home {s.home}"
         elif s.kind == "nebula":
-            text_col = NEBULA_TEXT[s.colour]
+            text_col = NEBULA_TEXT[s.colour or ""]
         elif s.kind == "black_hole":
             text_col = "#ddd"
         if state is not None and h in state.revealed:

@@ -21,12 +21,17 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import pandas as pd
 
 from ..core.errors import MissingEntry
 from . import hexmap as hm
-from .game import FORMAT, NEBULA_TABLE, State
+from .hexmap import Hex
+from .record import FORMAT
+from .rules import NEBULA_TABLE
+from .setup import SseSetup
+from .state import State
 
 DURING = ("planets", "exploration")
 END = ("nebulae", "trade_stations", "territory", "hollana", "tennar", "open_borders")
@@ -35,7 +40,7 @@ TERRITORY_VP = 3
 HOLLANA_VP, HOLLANA_TIED_VP = 3, 2
 TENNAR_VP = 2
 OPEN_BORDERS_VP = 2
-LINE_COLUMNS = ["player", "category", "source", "at", "rule", "vp"]
+LINE_COLUMNS = ["player", "category", "source", "cell", "rule", "vp"]
 DECIDED = ("vp", "cities_left", "trade_stations_left", "planets", "shared")
 CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae": "nebulae",
                   "trade_stations": "trade stations", "territory": "largest territory",
@@ -43,11 +48,18 @@ CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae":
                   "open_borders": "Open Borders"}
 
 
+class ScoredGame(Protocol):
+    """What the scoring reads of a game (:class:`~companion.sse.game.SseGame`)."""
+    setup: SseSetup
+    manual: list[dict]
+    state: State
+
+
 @dataclass
 class Score:
     final: bool
     projected: bool
-    lines: pd.DataFrame          # every VP: player, category, source, at, rule, vp
+    lines: pd.DataFrame          # every VP: player, category, source, cell, rule, vp
     table: pd.DataFrame          # one row per player, ranked
     winners: list[str]
     decided_by: str              # vp | cities_left | trade_stations_left | planets | shared
@@ -73,12 +85,13 @@ class Score:
                 "explanation": self.explanation}
 
 
-def _line(player, category, source, at, rule, vp) -> dict:
+def _line(player: str, category: str, source: str, cell: Hex | None, rule: str,
+          vp: int) -> dict:
     return {"player": player, "category": category, "source": source,
-            "at": list(at) if at is not None else None, "rule": rule, "vp": int(vp)}
+            "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
 
-def nebula_table(game) -> list[int] | None:
+def nebula_table(game: ScoredGame) -> list[int] | None:
     setup = game.setup
     if setup.mode != "epic":
         return list(NEBULA_TABLE)
@@ -90,7 +103,7 @@ def nebula_table(game) -> list[int] | None:
     return None
 
 
-def score(game, state: State | None = None, *, project: bool = False) -> Score:
+def score(game: ScoredGame, state: State | None = None, *, project: bool = False) -> Score:
     """The table of ``game`` (or of ``state``).  A game in progress scores the track so far,
     unless ``project``: then the end scoring is applied as if the game ended now."""
     st = state if state is not None else game.state
@@ -147,7 +160,8 @@ def _nebulae(st: State, p: str, table: list[int] | None) -> list[dict]:
 
     def vp(n: int) -> int:
         return table[min(n, cap) - 1] if n else 0
-    best, best_assign = None, ()
+    best: int | None = None
+    best_assign: tuple[str, ...] = ()
     for assign in itertools.product(hm.COLOURS, repeat=wild):
         c2 = dict(counts)
         for col in assign:
@@ -279,7 +293,7 @@ def _table(st: State, lines: list[dict], extra: dict, final: bool, project: bool
     rows = []
     for p in st.setup.players:
         ps = st.players[p]
-        row = {"player": p}
+        row: dict[str, Any] = {"player": p}
         row.update({c: sums[(p, c)] for c in CATEGORIES})
         row["total"] = sum(row[c] for c in CATEGORIES)
         row["cities_left"] = ps.cities
@@ -352,15 +366,15 @@ def tiebreak_words(decided_by: str) -> str:
     }.get(decided_by, "")
 
 
-def project_totals(game, st: State) -> dict[str, dict[str, int]]:
+def project_totals(game: ScoredGame, st: State) -> dict[str, dict[str, int]]:
     """Each player's categories if the game ended in ``st`` (no pandas: fast)."""
     table = nebula_table(game)
     out = {p: {c: 0 for c in CATEGORIES} for p in st.setup.players}
     for p in st.setup.players:
-        for l in st.players[p].ledger:
-            out[p][l.category] += l.vp
-    for l in end_lines(st, table):
-        out[l["player"]][l["category"]] += l["vp"]
+        for vl in st.players[p].ledger:
+            out[p][vl.category] += vl.vp
+    for line in end_lines(st, table):
+        out[line["player"]][line["category"]] += line["vp"]
     for p in out:
         out[p]["total"] = sum(out[p][c] for c in CATEGORIES)
     return out

@@ -3,9 +3,11 @@ the end scoring (trade stations, territory, nebula sets, ...), as if the game en
 that move.  Pure: the game is never changed."""
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
-from .game import PIECE_NAMES, SseGame
+from .game import PIECE_NAMES, Move, SseGame
 from .scoring import END, project_totals
 
 COLUMNS = ["to", "via", "piece", "kind", "vp_now", "nebulae", "trade_stations", "territory",
@@ -21,7 +23,7 @@ def destinations(game: SseGame, player: str, ship: int) -> pd.DataFrame:
     a City paid to pass).  An unexplored destination's tile is unknown: its row says so."""
     st = game.state
     base = project_totals(game, st)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for m in game.legal_moves(player, ship):
         if m.kind == "explore":
             rows.append({"to": list(m.to), "via": m.via, "piece": "city", "kind": "explore",
@@ -55,7 +57,7 @@ def destinations(game: SseGame, player: str, ship: int) -> pd.DataFrame:
     return df
 
 
-def _note(m, piece) -> str:
+def _note(m: Move, piece: str | None) -> str:
     parts = []
     if m.kind == "repair":
         parts.append("repair at home (no colony)")

@@ -1,0 +1,118 @@
+"""Small Star Empires: the book's numbers, the variants and readings, and the rule codes.
+
+What every chapter of the engine shares (companion/sse/setup.py, state.py, movement.py,
+effects.py, turns.py, game.py): the pieces in the box, Campaign Mode's table, the Unexplored
+System tiles' VP, the variants and the readings of the book's text (``OPTIONS``), the rule
+codes an :class:`IllegalMove` names (``RULES``).  Book references: "S Movement",
+"S Colonize", "S Game End", "S Variants ..." are the sections of the rulebook.
+"""
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+from ..core.errors import IllegalAction
+
+PIECES = ("city", "trade_station")
+PIECE_NAMES = {"city": "City", "trade_station": "Trade Station"}
+#: per player in the box (S Components: 4 Ships, 16 Cities and 4 Trade Stations per player)
+BOX = {"ships": 4, "cities": 16, "trade_stations": 4}
+#: Campaign Mode: Cities and Trade Stations per player, and the wins that take the campaign
+CAMPAIGN_PIECES = {2: (14, 4), 3: (12, 3), 4: (10, 2)}
+CAMPAIGN_TARGET = {2: 5, 3: 4, 4: 3}
+NEBULA_TABLE = (2, 5, 8)          # 1, 2, 3 nebulae of a colour (S Scoring)
+EPIC_NEBULAE = 6                  # the epic table has columns for 1 to 6 nebulae
+DAMAGED_REACH = 2                 # a damaged ship moves at most 2 systems (S Damaged Ships)
+EFFECT_VP = {"abandoned_trade_station": 1, "refuelling_station": 1,
+             "hollana_federation": 2, "tennar_union": 2}
+VARIANTS = ("damaged_ships", "unexplored", "open_borders")
+#: Readings of the book's text where it can be taken two ways (setup.options; the
+#: first value is the default, the book's literal words; docs/small-star-empires.md).
+#: nordinn: "If you don't have any Cities adjacent to this system, then choose another
+#:   player's City and destroy that instead.  If you destroy an adjacent City this way,
+#:   place the conquest marker" -- "any_city": any other player's City, adjacent or not
+#:   (a marker only for an adjacent one); "adjacent_city": only an adjacent one.
+#: refuel: "move the ship in this system into an adjacent uncolonized system and
+#:   colonize that system" -- "uncolonised": an Unexplored System is uncolonised too
+#:   (it is revealed and applied as usual); "explored": only an explored system.
+#: pieces: "book": ships 2-4 ("each player starts with 2-4 ships", S Setup) and the mode's
+#:   Cities and Trade Stations (S Components: 16 and 4 per player; Campaign Mode's table;
+#:   epic mode: the record's, from the book's epic tables), anything else is refused;
+#:   "custom": any ships from 1 to 12 and any Cities and Trade Stations (house and test
+#:   setups; :meth:`SseSetup.off_book` says how they differ from the book).
+OPTIONS = {"nordinn": ("any_city", "adjacent_city"), "refuel": ("uncolonised", "explored"),
+           "pieces": ("book", "custom")}
+#: S Setup: "each player starts with 2-4 ships of his color on his Homeworld System"
+BOOK_SHIPS = (2, 4)
+MODES = ("standard", "epic")
+ACTION_KEYS = {"do", "player", "ship", "from", "to", "piece", "via", "pay", "reveal", "destroy",
+               "then", "note"}
+DEFAULT_COLOURS = ["#e0a800", "#8e44ad", "#e8590c", "#1c7c7c"]
+
+RULES = {
+    "wrong-player": "it is another player's turn (players move in seat order; a player who "
+                    "cannot move has passed for the rest of the game)",
+    "game-over": "the game has ended (nobody can move, or every piece is on the board)",
+    "no-ship": "that ship does not exist",
+    "no-move": "a ship must move to another system",
+    "not-straight": "a ship moves in a straight line in one of the six directions (S Movement)",
+    "off-map": "there is no system there: ships move from system to system on the board",
+    "opponent-system": "a ship may never move into or pass through a system another player "
+                       "controls, nor another player's homeworld (S Movement)",
+    "black-hole": "a ship may never move into or pass through a Black Hole (S Black Holes)",
+    "blocked-system": "no ship may enter or pass through a revealed Asteroid Field or Nordinn "
+                      "Empire system (S Unexplored Systems)",
+    "conquered": "a system with a Nordinn conquest marker cannot be entered (S Unexplored Systems)",
+    "wormhole-end": "a ship may pass through a Wormhole but never stop in it (S Movement)",
+    "wormhole": "a wormhole jump starts next to one Wormhole and ends next to another (S Wormholes)",
+    "own-system": "a ship may not end its move in a system its owner already controls (S Movement)",
+    "own-homeworld": "a ship may not move into its own homeworld, except a damaged ship going "
+                     "home for repair (S Movement, S Damaged Ships)",
+    "damaged-reach": "a damaged ship moves at most 2 systems (S Damaged Ships)",
+    "damaged-unexplored": "a damaged ship cannot enter an Unexplored System (S Damaged Ships)",
+    "unexplored-city": "an Unexplored System is colonised with a City: without a City left you "
+                       "cannot enter it (S Unexplored Systems)",
+    "no-pieces": "the colonising City or Trade Station must come from the reserve",
+    "piece": "colonise the system with 'city' or 'trade_station' from the reserve (S Colonize)",
+    "repair": "a damaged ship that goes home is repaired and colonises nothing (S Damaged Ships)",
+    "reveal": "name the effect of the Unexplored System tile just turned face-up",
+    "destroy": "Nordinn Empire: destroy one of your own adjacent Cities, else another player's "
+               "City (setup.options.nordinn: any_city, the default, or adjacent_city) "
+               "(S Unexplored Systems)",
+    "refuel": "Refuelling Station: the ship may go on to an adjacent uncolonised system and "
+              "colonise it (S Unexplored Systems)",
+    "open-borders": "Open Borders: passing an opponent's system costs one of your unused Cities, "
+                    "paid to that opponent (S Open Borders)",
+    "damaged": "damaging a ship (an expansion's effect) needs the damaged-ships variant, "
+               "and the ship must be undamaged",
+    "malformed": "the action is not in the record format",
+    "nothing-to-undo": "there is no action to undo (the game has none)",
+}
+
+
+class IllegalMove(IllegalAction):
+    """An illegal Small Star Empires action: the message names the player, the ship, the
+    destination and the rule."""
+
+    def _compose(self) -> str:
+        a = self.action
+        head = str(a.get("player", "?"))
+        if a.get("do") == "damage":
+            head += f" damage ship {a.get('ship', '?')}"
+        else:
+            head += " move"
+            if a.get("ship") is not None:
+                head += f" ship {a['ship']}"
+            elif a.get("from") is not None:
+                head += f" from {a['from']}"
+            if a.get("to") is not None:
+                head += f" to {a['to']}"
+        return f"{head}: {self.detail} [rule: {self.rule}]"
+
+
+def rule_text(rule: str) -> str:
+    return RULES.get(rule, rule)
+
+
+def is_whole(v: Any, lo: int = 0, hi: int = 10_000) -> TypeGuard[int]:
+    """``v`` is a whole number (not a bool) from ``lo`` to ``hi``."""
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
