@@ -119,7 +119,8 @@ class Rule(StrEnum):
         ATS: "Advisors (R 4): at each round's end the player an advisor leans to takes its "
              "bonus or declines it for 1 VP"}
     NOTHING_TO_UNDO = "nothing-to-undo", {
-        ATS: "there is no action to undo (in a what-if sandbox: no action of its own)"}
+        ATS: "there is no action to undo (in a what-if sandbox: no action of its own)",
+        SSE: "there is no action to undo (the game has none)"}
 
     # -- Small Star Empires ----------------------------------------------------------
     NO_SHIP = "no-ship", {SSE: "that ship does not exist"}

@@ -237,9 +237,9 @@ class HistoryTab:
             when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
             if registry.record_format(rec) == registry.SSE_FORMAT:
                 # a Small Star Empires move ('do': 'move' is no Among the Stars action)
-                from .sse_tab import describe as sse_describe
+                from ..sse.game import describe_action
                 try:
-                    text = f"{a.get('player', '')} {sse_describe(a)}"
+                    text = describe_action(a)
                 except Exception:
                     text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
             else:

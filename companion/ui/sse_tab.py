@@ -43,40 +43,12 @@ STYLE = """<style>
 .sse-root .sse-final-table td, .sse-root .sse-final-table th,
 .sse-root .sse-whatif-table td, .sse-root .sse-whatif-table th { padding: 2px 8px; text-align: left; }
 </style>"""
-def describe(a: dict) -> str:
-    if a.get("do") == "damage":
-        return f"damaged ship {a['ship']} at {a['from']}"
-    text = f"moved ship {a['ship']} {a['from']} → {a['to']}"
-    if a.get("via") == "wormhole":
-        text += " through the wormholes"
-    if a.get("reveal"):
-        text += f", revealed {EFFECT_NAMES[a['reveal']['effect']]}"
-    if a.get("piece"):
-        text += f", colonised with a {PIECE_NAMES[a['piece']]}"
-    elif not a.get("reveal"):
-        text += ", repaired at home"
-    if a.get("destroy"):
-        text += f", destroyed the City at {a['destroy']}"
-    step = a.get("then")
-    while step:                 # a Refuelling Station's extra move (into another tile too)
-        text += f", then to {step['to']}"
-        if step.get("reveal"):
-            text += f", revealed {EFFECT_NAMES[step['reveal']['effect']]}"
-        if step.get("piece"):
-            text += f" ({PIECE_NAMES[step['piece']]})"
-        if step.get("destroy"):
-            text += f", destroyed the City at {step['destroy']}"
-        step = step.get("then")
-    if a.get("pay"):
-        text += ", paid " + ", ".join(f"a City to {p['to']}" for p in a["pay"])
-    return text
 
 
 class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScreen):
     def __init__(self, app):
         self.app = app
-        self.session = GameSession(app.store, words=lambda a: f"{a['player']} {describe(a)}",
-                                   again="enter the action again")
+        self.session = GameSession(app.store, again="enter the action again")
         self.selected: int | None = None        # the current player's selected ship
         self._pending: dict | None = None        # an unexplored move waiting for its tile
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
@@ -265,7 +237,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         last = ""
         if g.actions:
             a = g.actions[-1]
-            last = f" · last: {escape(a.get('player', ''))} {escape(describe(a))}"
+            last = f" · last: {escape(g.describe(a))}"
         if st.finished:
             self.turn.value = (f"<div class='sse-turn-line sse-turn-over'><b>The game is over: "
                                f"{escape(st.end_reason)}.</b></div>")
@@ -547,7 +519,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.selected = None
         show(self.live_note, "")
         st = g.state
-        msg = f"{norm['player']} {describe(norm)}."
+        msg = f"{g.describe(norm)}."
         if st.finished:
             msg += f" The game is over ({st.end_reason}): see the final table."
         else:
@@ -570,8 +542,8 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         no = w.Button(description="Keep it")
         yes.on_click(self.guarded(lambda _: self._undo()))
         no.on_click(self.guarded(lambda _: setattr(self.undo_box, "children", [])))
-        self.undo_box.children = [w.HTML(f"<b>Undo: {escape(last['player'])} "
-                                         f"{escape(describe(last))}?</b>&nbsp;"), yes, no]
+        self.undo_box.children = [w.HTML(f"<b>Undo: {escape(g.describe(last))}?</b>&nbsp;"),
+                                  yes, no]
 
     def _undo(self):
         try:
@@ -584,7 +556,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self._pending = None
         self.extra.children = []
         show(self.live_note, "")
-        self.app.say(f"Undone: {last['player']} {describe(last)}.")
+        self.app.say(f"Undone: {self.game.describe(last)}.")
         self.refresh()
 
     # -- play details (issue 16) -----------------------------------------------------------
