@@ -45,8 +45,7 @@ class GameProtocol(Protocol):
 
     - ``from_record``: Among the Stars also takes an optional ``catalogue``;
     - ``push``: Small Star Empires also takes ``strict=`` (replay's checks);
-    - ``pop`` on a game with no action raises ``IllegalAction("nothing-to-undo")`` in
-      Among the Stars and ``IndexError`` in Small Star Empires;
+    - ``pop`` on a game with no action raises ``IllegalAction("nothing-to-undo")`` in both;
     - ``score``: Small Star Empires also takes ``project=``; the two result classes differ;
     - ``trial`` exists in both with different signatures and results, and ``finished``
       is a property only in Among the Stars (both have ``state.finished``), so neither
@@ -107,7 +106,7 @@ class GameProtocol(Protocol):
 # the protocol requires (the fix belongs in companion/ats/game.py, companion/sse/game.py)
 GAMES: dict[str, type[GameProtocol]] = {
     Game.format: Game,  # type: ignore[dict-item]
-    SseGame.format: SseGame,  # type: ignore[dict-item]
+    SseGame.format: SseGame,
 }
 #: the games' names for people
 GAME_NAMES: dict[str, str] = {ATS_FORMAT: "Among the Stars", SSE_FORMAT: "Small Star Empires"}

@@ -25,9 +25,10 @@ The rules live in one module per chapter of the book; this module holds the game
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.errors import IllegalAction
+from ..core.protocol import LegalityQueries
 from .effects import nordinn_targets, refuel_targets
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex
 from .movement import can_move, destinations
@@ -82,10 +83,10 @@ def describe_action(action: dict, with_player: bool = True) -> str:
     return f"{a.get('player', '?')} {text}" if with_player else text
 
 
-class SseGame:
+class SseGame(LegalityQueries):
     """Setup + actions; the state is derived by replaying them."""
 
-    format = FORMAT
+    format: ClassVar[str] = FORMAT
 
     def __init__(self, setup: SseSetup | dict, *, manual: list | None = None,
                  meta: dict | None = None):
@@ -139,20 +140,6 @@ class SseGame:
     def check(self, action: dict) -> dict:
         """The normalised action if it is legal now; raises IllegalAction if not.  A query."""
         return apply(self.state.copy(), action, strict=False)
-
-    def is_legal(self, action: dict) -> bool:
-        try:
-            self.check(action)
-            return True
-        except IllegalAction:
-            return False
-
-    def why_illegal(self, action: dict) -> str | None:
-        try:
-            self.check(action)
-            return None
-        except IllegalAction as e:
-            return str(e)
 
     def trial(self, action: dict) -> State:
         """The state after ``action`` (raises IllegalAction); the game is unchanged."""
