@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import random
 
 import pandas as pd
 
@@ -144,9 +143,7 @@ class _Trials:
         trial.players[player] = PlayerState(ps.name, ps.vp, ps.credits, self.station,
                                             list(ps.ledger), ps.last)
         try:
-            norm = self.game._apply(trial, action, strict=False, rng=random.Random(0),
-                                    end_turn=False)
-            self.game._settle_own(trial, player)
+            norm = self.game.trial_in_place(trial, action)
             return fn(norm, trial)
         finally:
             self.station.restore()
