@@ -44,11 +44,38 @@ from .station import Cell, as_cell
 from .turns import apply
 
 __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_end_report",
-           "rule_text", "RULES", "FORMAT", "YEARS", "MODES", "ACTIONS",
+           "describe_action", "rule_text", "RULES", "FORMAT", "YEARS", "MODES", "ACTIONS",
            "SIDE_ENTRIES", "ACTION_KEYS", "ADVISOR_ACTIONS", "VIRTUAL_SEATS", "CONFLICT_COST",
            "MAX_SPACESHIP_REMOVAL", "START_CREDITS", "REACTOR_COST", "DISCARD_GAIN",
            "ENERGY_REACH", "BASE_REACTOR_SUPPLY", "REVIVAL_REACTOR_SUPPLY",
            "LARGE_REACTOR_SUPPLY", "SPACESHIP_FILLED"]
+
+
+def describe_action(a: dict) -> str:
+    """An entry of the record in words: 'Ana built Garden at [0, 1]' (what the page
+    and the History tab show for each step)."""
+    who = a.get("player") or a.get("seat") or ""
+    do = a["do"]
+    if do == "build":
+        what = f"built {a['card']} at {a['at']}"
+    elif do == "reactor":
+        what = f"built a Power Reactor at {a['at']}"
+    elif do == "discard":
+        what = f"discarded {a['card']} for 3 credits"
+    elif do == "conflict":
+        what = f"applied the Conflict '{a['card']}' (1 credit)"
+    elif do == "remove_spaceships":
+        what = f"discarded {a['card']} and removed the spaceships at {a.get('cells')}"
+    elif do == "virtual":
+        what = f"lost {a['card']} to the face-up pile"
+    elif do == "remove":
+        what = f"removed {a.get('card', 'a location')} at {a['at']} (round-end check)"
+    elif do == "advisor":
+        what = (f"took the bonus of the advisor on '{a['tile']}'" if a.get("take") == "bonus"
+                else f"declined the advisor's bonus on '{a['tile']}' for 1 VP")
+    else:
+        what = do
+    return f"{who} {what}".strip()
 
 
 class Game:
@@ -205,6 +232,11 @@ class Game:
         return state
 
     # -- queries for the table -------------------------------------------------------
+    def describe(self, action: dict) -> str:
+        """``action`` (an entry of this game's record) in words, as the page shows it:
+        'Ana built Garden at [0, 1]'.  A query: nothing changes."""
+        return describe_action(action)
+
     @property
     def finished(self) -> bool:
         return self.state.finished
