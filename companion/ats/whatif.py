@@ -76,7 +76,7 @@ class _ScratchStation(Station):
 
     def restore(self) -> None:
         """Back to the station as it was copied."""
-        graph = self._own_graph()
+        graph = self.own_graph()
         for cell in [c for c in self.cells if c not in self._cells0]:
             graph.remove_node(cell)
         self.cells = dict(self._cells0)
