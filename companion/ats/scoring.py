@@ -11,7 +11,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from . import abilities as abl
-from ..core.errors import MissingEntry, UnknownCardValues
+from .catalogue import ability_unknowns
+from ..core.errors import IllegalAction, MissingEntry, UnknownCardValues
+from .modes import round_end_report
 from .station import LOCATION
 
 CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
@@ -63,16 +65,13 @@ def score(game, state=None, *, project: bool = False) -> Score:
             lines.append(_line(p, "during_game", l.source, l.cell,
                                f"year {l.year} turn {l.turn}: {l.rule}", l.vp))
     if final and not project:
-        from .game import round_end_report
         open_ = game.unsettled_advisors(state) if hasattr(game, "unsettled_advisors") else {}
         if open_:
-            from ..core.errors import IllegalAction
             raise IllegalAction("advisor", "settle the advisors of the last round first: "
                                 + ", ".join(f"'{k}' leans to {v} (bonus or decline)"
                                             for k, v in open_.items()))
         broken = round_end_report(game, state)
         if broken:
-            from ..core.errors import IllegalAction
             raise IllegalAction("round-end", "a station breaks a rule; remove locations until it "
                                 "is valid (B 5): " + "; ".join(b["message"] for b in broken))
     if final or project:
@@ -214,7 +213,6 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
 
 
 def _unknowns(ab):
-    from .catalogue import ability_unknowns
     return ability_unknowns(ab)
 
 
@@ -328,7 +326,6 @@ def manual_requests(game, state=None) -> list[dict]:
 def unknown_for_scoring(game, state=None) -> list[dict]:
     """Every race, objective and built card whose printed values the final
     scoring needs and nobody has typed yet: ``{"card", "fields", "why"}``."""
-    from .catalogue import ability_unknowns
     state = state if state is not None else game.state
     out: dict[str, dict] = {}
 

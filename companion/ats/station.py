@@ -86,8 +86,10 @@ class Station:
         s._shared_graph = self._shared_graph = True
         return s
 
-    def _own_graph(self) -> nx.Graph:
-        """The graph, copied first if another station shares it."""
+    def own_graph(self) -> nx.Graph:
+        """The graph, to change: copied first if another station shares it (for a
+        subclass that changes the graph itself, as the what-if views' scratch
+        station does when it takes its trial cells back)."""
         if getattr(self, "_shared_graph", False):
             self.graph = self.graph.copy()
             self._shared_graph = False
@@ -98,7 +100,7 @@ class Station:
         new = cell not in self.cells
         self.cells[cell] = placed
         if new:                    # a card replacing a placeholder keeps its edges
-            graph = self._own_graph()
+            graph = self.own_graph()
             graph.add_node(cell)
             for n in neighbours(cell):
                 if n in self.cells:
@@ -108,7 +110,7 @@ class Station:
     def remove(self, cell: Cell) -> None:
         """Take a card out of the station (round-end fixes)."""
         del self.cells[cell]
-        self._own_graph().remove_node(cell)
+        self.own_graph().remove_node(cell)
 
     def take_cube(self, cell: Cell) -> None:
         p = self.cells[cell]

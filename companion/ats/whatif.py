@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import random
 
 import pandas as pd
 
@@ -77,7 +76,7 @@ class _ScratchStation(Station):
 
     def restore(self) -> None:
         """Back to the station as it was copied."""
-        graph = self._own_graph()
+        graph = self.own_graph()
         for cell in [c for c in self.cells if c not in self._cells0]:
             graph.remove_node(cell)
         self.cells = dict(self._cells0)
@@ -144,9 +143,7 @@ class _Trials:
         trial.players[player] = PlayerState(ps.name, ps.vp, ps.credits, self.station,
                                             list(ps.ledger), ps.last)
         try:
-            norm = self.game._apply(trial, action, strict=False, rng=random.Random(0),
-                                    end_turn=False)
-            self.game._settle_own(trial, player)
+            norm = self.game.trial_in_place(trial, action)
             return fn(norm, trial)
         finally:
             self.station.restore()

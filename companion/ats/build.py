@@ -1,0 +1,232 @@
+"""Among the Stars, building and energy (B 4): Build Location, Build Power Reactor
+and Discard; where a card may go (orthogonally next to a built location, not on a
+spaceship, inside the Limited Space area), its cost in credits, its MAX, and the
+energy it takes from reactors within distance 2 (counted through built locations).
+
+The handlers (:func:`build_location`, :func:`build_reactor`, :func:`discard`)
+apply one action of their kind; :func:`legal_cells` and :func:`energy_options`
+are queries.
+"""
+from __future__ import annotations
+
+import itertools
+
+from . import abilities as abl
+from ..core.errors import IllegalAction, UnknownCardValues
+from .catalogue import Card, Catalogue
+from .effects import resolve
+from .modes import location_card
+from .setup import DISCARD_GAIN, ENERGY_REACH, REACTOR_COST
+from .spaceships import check_reactor_ships, check_removals, check_spaceships, reserved
+from .state import Pending, PlayerState, State, Step
+from .station import LOCATION, REACTOR, Cell, Placed, Station, as_cell
+
+
+def discard(step: Step, ps: PlayerState, card: Card) -> None:
+    """``do: discard``: the card for 3 credits."""
+    for k in ("at", "energy_from"):
+        step.a.pop(k, None)
+    ps.credits += DISCARD_GAIN
+    step.state.discards.append(card.name)
+
+
+def placement_cell(step: Step, ps: PlayerState) -> Cell:
+    """The cell a location or a reactor goes on (``at``), checked: empty, no
+    spaceship (on its way), inside the agreed area, next to a built location."""
+    state, a = step.state, step.a
+    try:
+        cell = as_cell(a.get("at"))
+    except ValueError as e:
+        raise IllegalAction("malformed", str(e), action=a) from None
+    a["at"] = list(cell)
+    station = ps.station
+    if cell in station:
+        raise IllegalAction("occupied", f"{list(cell)} already holds the "
+                            f"{station.cells[cell].label}", action=a)
+    if cell in station.blocked:
+        raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
+    if (ps.name, cell) in reserved(state):
+        raise IllegalAction("spaceship", "a spaceship is on its way to that space this "
+                            "turn (option spaceship_filled: reserve)", action=a)
+    if not station.in_bounds(cell):
+        raise IllegalAction("limited-space", f"{list(cell)} is outside the agreed area "
+                            f"{list(station.bounds or [])}", action=a)
+    if not station.is_adjacent_to_built(cell):
+        raise IllegalAction("not-adjacent", f"{list(cell)} is not orthogonally adjacent "
+                            "to a built location", action=a)
+    return cell
+
+
+def build_reactor(step: Step, ps: PlayerState, card: Card) -> None:
+    """``do: reactor``: a Power Reactor (1 credit, from the supply) instead of the card."""
+    state, a = step.state, step.a
+    cell = placement_cell(step, ps)
+    a.pop("energy_from", None)
+    if state.reactor_supply <= 0:
+        raise IllegalAction("reactor-supply", "no Power Reactor cards are left", action=a)
+    if ps.credits < REACTOR_COST:
+        raise IllegalAction("reactor-credits", f"{ps.name} has no credits left "
+                            "(a Power Reactor costs 1)", action=a)
+    ps.credits -= REACTOR_COST
+    state.reactor_supply -= 1
+    ps.station.place(cell, Placed(REACTOR, cubes=2, year=state.year, turn=state.turn))
+    state.discards.append(card.name)
+
+
+def build_location(step: Step, ps: PlayerState, card: Card) -> None:
+    """``do: build``: the card as a location of the station."""
+    if card.category == "conflict":
+        raise IllegalAction("conflict", "a Conflict card cannot be built: apply it (1 credit), "
+                            "build a reactor or discard it", action=step.a)
+    cell = placement_cell(step, ps)
+    try:
+        build(step, ps, card, cell)
+    except IllegalAction as e:
+        raise e.with_action(step.a)
+
+
+def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
+    """Build ``card`` at ``cell`` (checked free): its values, MAX, cost, energy and the
+    answers its abilities need are checked before anything changes; then it is paid
+    for and placed, and its effects resolve or wait (:mod:`companion.ats.effects`)."""
+    state, a = step.state, step.a
+    station = ps.station
+    missing = card.unknown_for_build()
+    if missing:
+        raise UnknownCardValues(card.name, missing, action=a)
+    copies = station.copies_of(card.name)
+    if copies >= 1 and card.max is None:
+        raise UnknownCardValues(card.name, ["max"], action=a,
+                                why="needed because a second copy is being built")
+    if card.limit is not None and copies >= card.limit and not step.strict:
+        # entering a new action: refused.  Replaying a record (entered after
+        # the fact, or a card's MAX corrected since): kept, and reported by
+        # round_end_report() until a `remove` entry fixes it (B 5).
+        raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
+                            f"'{card.name}'", action=a)
+    if ps.credits < card.cost:
+        raise IllegalAction("credits", f"costs {card.cost} credits, {ps.name} has {ps.credits}",
+                            action=a)
+    # energy
+    payers = {c: (d, cubes) for c, d, cubes in station.reactors_in_range(cell, ENERGY_REACH)}
+    if "energy_from" in a and a["energy_from"] is not None:
+        raw = a["energy_from"]
+        try:
+            paid = [as_cell(x) for x in raw] if isinstance(raw, list) else None
+        except ValueError:
+            paid = None
+        if paid is None:
+            raise IllegalAction("malformed", "energy_from must be a list of [row, col] reactor cells",
+                                action=a)
+        if len(paid) != card.energy:
+            raise IllegalAction("energy-from", f"the card needs {card.energy} energy, "
+                                f"energy_from names {len(paid)} cube(s)", action=a)
+        for c in set(paid):
+            if c not in payers:
+                what = station.cells[c].label if c in station.cells else "nothing"
+                raise IllegalAction("energy-from", f"{list(c)} ({what}) is not a reactor within "
+                                    f"distance 2 of {list(cell)}", action=a)
+            if paid.count(c) > payers[c][1]:
+                raise IllegalAction("energy-from", f"the reactor at {list(c)} has only "
+                                    f"{payers[c][1]} cube(s)", action=a)
+    else:
+        paid = station.default_energy(cell, card.energy, ENERGY_REACH)
+        if paid is None:
+            have = sum(cubes for _, cubes in payers.values())
+            raise IllegalAction("no-energy", f"needs {card.energy} energy, reactors within "
+                                f"distance 2 of {list(cell)} hold {have} cube(s)", action=a)
+    a["energy_from"] = [list(c) for c in paid]
+    # the choices the card will need, checked before anything changes
+    others = [p for p in state.setup.players if p != ps.name]
+    for ab in card.abilities or ():
+        if ab.get("when") != "immediate":
+            continue
+        if "choice" in ab:
+            ch = a.get("choices")
+            if (not isinstance(ch, dict) or set(ch) != set(others)
+                    or not all(v in ("pay", "lose") for v in ch.values())):
+                raise IllegalAction("choice", f"each other player ({', '.join(others)}) must "
+                                    f"choose 'pay' ({ab['pay']} credit) or 'lose' ({ab['lose']} VP)",
+                                    action=a)
+        if "manual" in ab:
+            mv = a.get("manual_vp")
+            if not (isinstance(mv, int) and not isinstance(mv, bool)):
+                raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
+                                    "(manual_vp)", action=a)
+    ships = check_spaceships(state, ps.name, card, a, built=cell)
+    removed = check_removals(state, ps.name, card, a)
+    # pay and place
+    ps.credits -= card.cost
+    for c in paid:
+        station.take_cube(c)
+    station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
+                               turn=state.turn, cost=card.cost))
+    reactor_ships = check_reactor_ships(state, ps.name, card, a)
+    # effects that touch other players resolve after everyone's action (B Playing
+    # Order), in the Revival 2-player game at once (R 2.2), with the timing rules
+    # at the player's step 4 (R 5)
+    choices, others_vp = [], []
+    for ab in card.abilities or ():
+        if ab.get("when") != "immediate":
+            continue
+        if "choice" in ab:
+            choices.append(Pending(ps.name, "choice", card.name, cell, ab, step.index,
+                                   dict(a.get("choices") or {})))
+        elif abl.reads_other_stations(ab):
+            others_vp.append(Pending(ps.name, "ability", card.name, cell, ab, step.index))
+    effects = choices + ([Pending(ps.name, "spaceships", card.name, cell, {"at": ships},
+                                  step.index)] if ships else [])
+    own = Pending(ps.name, "own", card.name, cell,
+                  {"manual_vp": a.get("manual_vp"), "reactor_spaceships": reactor_ships,
+                   "spaceships_removed": removed}, step.index)
+    if state.setup.timing_rules:
+        # R 5 step 3: placed "without applying the effect of the ability yet"; step 4:
+        # "applies any necessary effects and then updates the scoring track"
+        state.pending += effects + [own] + others_vp
+    else:
+        resolve(step.catalogue, state, own)   # printed VP and the player's own abilities now
+        state.pending += effects + others_vp
+
+
+def energy_options(station: Station, cell: Cell, energy: int) -> list[dict]:
+    """Every way the reactors within reach of ``cell`` can pay ``energy`` cubes:
+    ``{"energy_from": [[r, c], ...], "label": str, "default": bool}``; the
+    documented default payer (nearest reactor, then most cubes) is marked."""
+    if not energy:
+        return []
+    payers = [(c, cubes) for c, _, cubes in station.reactors_in_range(cell, ENERGY_REACH)
+              if cubes > 0]
+    default = station.default_energy(cell, energy, ENERGY_REACH)
+    out = []
+    for combo in itertools.combinations_with_replacement([c for c, _ in payers], energy):
+        if all(combo.count(c) <= cubes for c, cubes in payers):
+            parts = [f"{station.cells[c].label} {list(c)} ×{combo.count(c)}"
+                     for c in dict.fromkeys(combo)]
+            out.append({"energy_from": [list(c) for c in combo], "label": " + ".join(parts),
+                        "default": default is not None and list(combo) == list(default)})
+    return out
+
+
+def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | None = None,
+                do: str = "build") -> list[Cell]:
+    """Cells where ``player`` (who may act now) may build ``card`` (or a reactor)."""
+    ps = state.players[player]
+    station = ps.station
+    if do == "reactor":
+        if ps.credits < REACTOR_COST or state.reactor_supply <= 0:
+            return []
+        return station.frontier()
+    c = location_card(catalogue, card)
+    if c.unknown_for_build():
+        raise UnknownCardValues(c.name, c.unknown_for_build(),
+                                action={"do": "build", "card": c.name, "player": player})
+    if ps.credits < c.cost:
+        return []
+    if station.copies_of(c.name) >= 1:
+        if c.max is None:
+            raise UnknownCardValues(c.name, ["max"], why="a second copy is being built",
+                                    action={"do": "build", "card": c.name, "player": player})
+        if c.limit is not None and station.copies_of(c.name) >= c.limit:
+            return []
+    return [cell for cell in station.frontier()
+            if c.energy == 0 or station.energy_in_range(cell, ENERGY_REACH) >= c.energy]

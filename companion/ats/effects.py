@@ -1,0 +1,139 @@
+"""Among the Stars: resolving the effects of the actions (B Playing Order; R 5).
+
+A build's own effects (printed VP, the abilities that read only its owner's
+station) apply at once, or at the player's step 4 with the timing rules; effects
+that touch other players (School of Alien Cultures, spaceships, abilities that
+count the other stations, a Conflict's typed effects) wait in ``state.pending``
+until everyone has acted, then resolve by VP, then credits, then a random order
+stored in the record (:func:`resolution_order`).
+"""
+from __future__ import annotations
+
+import random
+
+from . import abilities as abl
+from ..core.errors import IllegalAction
+from .catalogue import Catalogue
+from .spaceships import put_ship
+from .state import Pending, State, gain
+
+
+def resolution_order(state: State, a: dict, strict: bool,
+                     rng: random.Random | None) -> list[str]:
+    owners = list(dict.fromkeys(p.owner for p in state.pending))
+    if state.turn_order:              # timing rules: the order announced this turn
+        return [p for p in state.turn_order if p in owners]
+    key = {o: (state.players[o].vp, state.players[o].credits) for o in owners}
+    tied = len(set(key.values())) < len(owners)
+    if not tied:
+        a.pop("resolve_order", None)
+        return sorted(owners, key=lambda o: key[o], reverse=True)
+    given = a.get("resolve_order")
+    if given is not None:
+        if not (isinstance(given, list) and all(isinstance(x, str) for x in given)
+                and sorted(given) == sorted(owners)):
+            raise IllegalAction("resolve-order", f"resolve_order must list {', '.join(owners)}",
+                                action=a)
+        for x, y in zip(given, given[1:]):
+            if key[x] < key[y]:
+                raise IllegalAction("resolve-order", f"{y} has more VP/credits than {x} and "
+                                    "resolves first", action=a)
+        return list(given)
+    if strict:
+        raise IllegalAction("resolve-order", f"{', '.join(owners)} tie on VP and credits: the "
+                            "record must store the random order used (resolve_order)", action=a)
+    shuffled = owners[:]
+    (rng or random).shuffle(shuffled)
+    order = sorted(shuffled, key=lambda o: key[o], reverse=True)   # stable: random within ties
+    a["resolve_order"] = order
+    return order
+
+
+def resolve_all(catalogue: Catalogue, state: State, pending: list[Pending]) -> None:
+    for p in list(pending):
+        resolve(catalogue, state, p)
+
+
+def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
+    """A build's effects on its owner's own station and VP: spaceships removed and
+    put next to reactors, then the printed VP, then the immediate abilities that
+    read only the owner's station (B 4; the timing rules' step 4, R 5)."""
+    card = catalogue.get(p.card)
+    ps = state.players[p.owner]
+    station = ps.station
+    d = p.data
+    for c in d.get("spaceships_removed") or ():
+        station.blocked.discard(tuple(c))
+    put = sum(1 for c in d.get("reactor_spaceships") or ()
+              if put_ship(state, p.owner, tuple(c), p))
+    gain(state, p.owner, card.vp, "printed", card.name, p.cell,
+         f"printed VP of '{card.name}'", p.index)
+    for ab in card.abilities or ():
+        if ab.get("when") != "immediate" or "spaceships" in ab or "choice" in ab \
+                or "remove_spaceships" in ab or abl.reads_other_stations(ab):
+            continue
+        if "manual" in ab:
+            gain(state, p.owner, d["manual_vp"], "manual", card.name, p.cell,
+                 "ability, VP typed by the players", p.index)
+        else:
+            ctx = abl.Context(station, p.cell, ps.credits, state.year, card.name,
+                              extra={"reactor_spaceship": put})
+            vp, why = abl.evaluate(ab, ctx)
+            gain(state, p.owner, vp, "ability", card.name, p.cell, why, p.index)
+
+
+def resolve(catalogue: Catalogue, state: State, p: Pending) -> None:
+    """Effects that touch other players, after everyone's own action (B Playing Order)."""
+    ab = p.data
+    owner = state.players[p.owner]
+    if p.kind == "choice":
+        choices = p.choices
+        for other in state.setup.players:
+            if other == p.owner:
+                continue
+            ops = state.players[other]
+            if choices.get(other) == "pay" and ops.credits >= ab["pay"]:
+                ops.credits -= ab["pay"]
+            else:
+                why = ("chose to lose VP" if choices.get(other) == "lose"
+                       else "could not pay, so loses VP")
+                gain(state, other, -ab["lose"], "interaction", p.card, p.cell,
+                     f"{p.owner}'s '{p.card}': {why}", p.index)
+    elif p.kind == "conflict":
+        for who, n in (p.choices.get("vp") or {}).items():
+            gain(state, who, n, "interaction", p.card, None,
+                 f"{p.owner}'s Conflict '{p.card}' (typed at the table)", p.index)
+        for who, n in (p.choices.get("credits") or {}).items():
+            ops = state.players[who]
+            ops.credits = max(0, ops.credits + n)
+        for ab in ab.values():
+            if "per" in ab or "flat" in ab:
+                others = [state.players[o].station for o in state.setup.players if o != p.owner]
+                ctx = abl.Context(owner.station, None, owner.credits, state.year, p.card, others)
+                vp, why = abl.evaluate(ab, ctx)
+                gain(state, p.owner, vp, "interaction", p.card, None, why, p.index)
+    elif p.kind == "spaceships":
+        for who, at in ab["at"]:
+            put_ship(state, who, tuple(at), p)
+    elif p.kind == "own":
+        own_effects(catalogue, state, p)
+    elif p.kind == "gain":
+        gain(state, p.owner, ab["vp"], ab["category"], p.card, p.cell, ab["rule"],
+             p.index)
+    else:
+        others = [state.players[o].station for o in state.setup.players if o != p.owner]
+        ctx = abl.Context(owner.station, p.cell, owner.credits, state.year, p.card, others)
+        vp, why = abl.evaluate(ab, ctx)
+        gain(state, p.owner, vp, "ability", p.card, p.cell, why, p.index)
+
+
+def settle_own(catalogue: Catalogue, state: State, player: str) -> None:
+    """For a what-if trial whose turn does not end: the VP ``player``'s own
+    action gives, which the timing rules put on the track only at step 4 (R 5),
+    are resolved now so the trial shows them."""
+    own = [p for p in state.pending if p.owner == player and p.kind in ("own", "gain")]
+    if own:
+        ids = {id(p) for p in own}
+        state.pending = [p for p in state.pending if id(p) not in ids]
+        for p in own:
+            resolve(catalogue, state, p)

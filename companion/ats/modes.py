@@ -1,0 +1,328 @@
+"""Among the Stars, the modes and the round's end: Conflict cards (aggressive mode,
+B 7), the virtual seats of the base 2-player game (B 8), the Revival timing rules
+(R 5) and advisors (R 4), and the round-end check that removes the locations a
+station must lose (B 5).
+
+The handlers (:func:`conflict`, :func:`virtual_seat`, :func:`advisor_claim`,
+:func:`remove`) apply one entry of their kind; the rest are queries of a state.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from ..core.errors import IllegalAction
+from .catalogue import Card, Catalogue
+from .setup import CONFLICT_COST, VIRTUAL_SEATS
+from .spaceships import clean_spaceships
+from .state import Pending, PlayerState, State, Step, at_round_end, gain
+from .station import LOCATION, PLACEHOLDER, Placed, as_cell
+
+
+class GameView(Protocol):
+    """What :func:`round_end_report` reads of a game."""
+    catalogue: Catalogue
+    state: State
+
+
+def location_card(catalogue: Catalogue, name: str | None) -> Card:
+    """The location (or Conflict) card called ``name``; IllegalAction (unknown-card)
+    naming the closest names if there is none."""
+    c = catalogue.get(str(name))
+    if c is None or c.category not in ("location", "conflict"):
+        sug = catalogue.suggest(str(name)) if c is None else []
+        hint = f"; did you mean {', '.join(sug)}?" if sug else ""
+        raise IllegalAction("unknown-card", f"no location card called '{name}'{hint}",
+                            action={"card": name})
+    return c
+
+
+def check_effects(effects: Any, state: State, a: dict) -> None:
+    """Effects typed at the table: ``{"vp": {player: change}, "credits": {player: change}}``."""
+    if not (isinstance(effects, dict) and set(effects) <= {"vp", "credits"} and all(
+            isinstance(v, dict) and all(p in state.players and isinstance(n, int)
+                                        and not isinstance(n, bool) for p, n in v.items())
+            for v in effects.values())):
+        raise IllegalAction("malformed", "effects is {\"vp\": {player: change}, "
+                            "\"credits\": {player: change}}", action=a)
+
+
+# -- Aggressive mode (B 7) ----------------------------------------------------------------
+def conflict(step: Step, ps: PlayerState, card: Card) -> None:
+    """``do: conflict``: apply a Conflict card (1 credit); its effects resolve with
+    the turn's other effects."""
+    state, a = step.state, step.a
+    for k in ("at", "energy_from"):
+        a.pop(k, None)
+    if state.setup.mode != "aggressive":
+        raise IllegalAction("conflict", "Conflict cards are played in aggressive mode only",
+                            action=a)
+    if card.category != "conflict":
+        raise IllegalAction("conflict", f"'{card.name}' is not a Conflict card", action=a)
+    if state.year < state.setup.conflict_year:
+        raise IllegalAction("conflict-year", f"Conflict cards join the deck in year "
+                            f"{state.setup.conflict_year}", action=a)
+    if ps.credits < CONFLICT_COST:
+        raise IllegalAction("conflict", f"applying a Conflict costs {CONFLICT_COST} credit; "
+                            f"{ps.name} has none", action=a)
+    effects = a.get("effects")
+    manual = any("manual" in ab for ab in card.abilities or ())
+    if effects is None and manual:
+        raise IllegalAction("manual-vp", "type what the Conflict did: effects = {\"vp\": "
+                            "{player: change}, \"credits\": {player: change}}", action=a)
+    effects = effects or {}
+    check_effects(effects, state, a)
+    ps.credits -= CONFLICT_COST
+    state.discards.append(card.name)
+    state.pending.append(Pending(ps.name, "conflict", card.name, None,
+                                 {ab_i: ab for ab_i, ab in enumerate(card.abilities or ())},
+                                 step.index, dict(effects)))
+
+
+# -- the base 2-player game's virtual seats (B 8) ------------------------------------------
+def virtual_seat(step: Step) -> None:
+    """``do: virtual``: a virtual seat's hand loses one card to the face-up pile."""
+    state, a = step.state, step.a
+    check_round_end_settled(step.catalogue, state, a, step.strict)
+    seat = a.get("seat")
+    if seat not in state.setup.virtual_seats:
+        raise IllegalAction("virtual-seat", "virtual seats are used in the base 2-player "
+                            f"game only; they are {', '.join(VIRTUAL_SEATS)}", action=a)
+    if seat in state.virtual_done:
+        raise IllegalAction("virtual-seat", f"{seat} has already lost its card this turn",
+                            action=a)
+    name = a.get("card")
+    try:
+        a["card"] = location_card(step.catalogue, name if isinstance(name, str) else "").name
+    except IllegalAction as e:
+        raise IllegalAction(e.rule, e.detail, action=a) from None
+    state.virtual_done.append(seat)
+    state.face_up.append(a["card"])
+
+
+# -- the timing rules (R 5) -----------------------------------------------------------------
+class TurnOrderDraws:
+    """Timing rules: a turn's order (most VP, then most credits).  Ties are drawn at
+    random once per turn and kept until an action stores them."""
+
+    def __init__(self) -> None:
+        self.drawn: dict[tuple, list[str]] = {}
+
+    def order(self, state: State, rng: random.Random) -> list[str]:
+        if state.turn_order:
+            return list(state.turn_order)
+        players = list(state.setup.players)
+        key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
+        tag = (state.year, state.turn, tuple(sorted(key.items())))
+        if tag not in self.drawn:
+            shuffled = players[:]
+            rng.shuffle(shuffled)
+            self.drawn[tag] = sorted(shuffled, key=lambda p: key[p], reverse=True)
+        return list(self.drawn[tag])
+
+
+def timing_order(step: Step) -> None:
+    """The turn's first action fixes its order (stored as ``turn_order`` when players
+    tie); every action must come in that order."""
+    state, a = step.state, step.a
+    if not state.acted:              # the turn's first action fixes the order
+        players = list(state.setup.players)
+        key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
+        given = a.get("turn_order")
+        if len(set(key.values())) == len(players):
+            order = sorted(players, key=lambda p: key[p], reverse=True)
+            a.pop("turn_order", None)
+        elif given is not None:
+            if not (isinstance(given, list) and sorted(map(str, given)) == sorted(players)
+                    and all(key[x] >= key[y] for x, y in zip(given, given[1:]))):
+                raise IllegalAction("timing", "turn_order must list every player, most VP "
+                                    "first, then most credits", action=a)
+            order = list(given)
+        elif step.strict or step.draw_order is None:
+            raise IllegalAction("timing", "players tie on VP and credits: the record must "
+                                "store the random order used (turn_order)", action=a)
+        else:
+            order = step.draw_order(state, step.rng)
+            a["turn_order"] = order
+        state.turn_order = order
+    else:
+        a.pop("turn_order", None)
+    nxt = state.turn_order[len(state.acted)]
+    if a["player"] != nxt:
+        raise IllegalAction("timing", f"this turn the order is {', '.join(state.turn_order)}: "
+                            f"{nxt} acts next", action=a)
+
+
+# -- advisors (R 4) ----------------------------------------------------------------------
+def tiles(state: State) -> list[dict]:
+    """The Influence tiles in play (setup.options.advisors)."""
+    return state.setup.options.get("advisors") or []
+
+
+def influence(state: State, player: str, card: Card, a: dict, index: int) -> None:
+    """An action moves the advisor of each tile next to ``player`` that lists it."""
+    for t in tiles(state):
+        if player not in t["between"]:
+            continue
+        kinds = {a["do"]}
+        if a["do"] == "build":
+            kinds |= {f"build:{x}" for x in (card.types or ())}
+        if not kinds & set(t["actions"]):
+            continue
+        step = -1 if player == t["between"][0] else 1
+        pos = state.advisors[t["name"]] + step
+        if abs(pos) > t["slots"]:
+            continue                  # already at the nearest slot: no move, no VP
+        state.advisors[t["name"]] = pos
+        rule = f"moved the advisor of '{t['name']}' towards {player} (R 4)"
+        if state.setup.timing_rules:      # on the track at the player's step 4 (R 5)
+            state.pending.append(Pending(player, "gain", t["name"], None,
+                                         {"vp": 1, "category": "advisor", "rule": rule},
+                                         index))
+        else:
+            gain(state, player, 1, "advisor", t["name"], None, rule, index)
+
+
+def leaning(state: State) -> dict[str, str]:
+    """tile -> the player its advisor leans to now (tiles in the middle left out)."""
+    out = {}
+    for t in tiles(state):
+        pos = state.advisors[t["name"]]
+        if pos:
+            out[t["name"]] = t["between"][0] if pos < 0 else t["between"][1]
+    return out
+
+
+def unsettled_advisors(state: State) -> dict[str, str]:
+    """At a round's end: tiles whose bonus has not been taken or declined yet."""
+    if not at_round_end(state):
+        return {}
+    return {k: v for k, v in leaning(state).items() if k not in state.advisor_claims}
+
+
+def advisor_claim(step: Step) -> None:
+    """``do: advisor``: at a round's end the player an advisor leans to takes its
+    bonus (typed effects) or declines it for 1 VP."""
+    state, a = step.state, step.a
+    open_ = unsettled_advisors(state)
+    tile = a.get("tile")
+    if tile not in open_:
+        raise IllegalAction("advisor", f"no advisor to settle on tile {tile!r} now "
+                            f"(open: {', '.join(open_) or 'none'})", action=a)
+    if a.get("player") != open_[tile]:
+        raise IllegalAction("advisor", f"the advisor of '{tile}' leans to {open_[tile]}",
+                            action=a)
+    take = a.get("take")
+    if take not in ("bonus", "decline"):
+        raise IllegalAction("advisor", "take is 'bonus' or 'decline' (1 VP)", action=a)
+    state.advisor_claims.append(tile)
+    if take == "decline":
+        gain(state, a["player"], 1, "advisor", tile, None,
+             "declined the advisor's bonus for 1 VP (R 4)", state.index)
+        return
+    effects = a.get("effects") or {}
+    check_effects(effects, state, a)
+    for who, n in (effects.get("vp") or {}).items():
+        gain(state, who, n, "advisor", tile, None,
+             f"advisor's bonus of '{tile}' (typed at the table)", state.index)
+    for who, n in (effects.get("credits") or {}).items():
+        state.players[who].credits = max(0, state.players[who].credits + n)
+
+
+# -- the round's end (B 5) -------------------------------------------------------------
+def round_end_violations(catalogue: Catalogue, state: State) -> list[dict]:
+    """Every rule each station breaks now, all at once (B 5 round-end check).
+
+    Each entry: player, rule, cells (the locations involved), message.
+    """
+    out = []
+    for p in state.setup.players:
+        st = state.players[p].station
+        by_card: dict[str, list] = {}
+        for cell, placed in sorted(st.cells.items()):
+            if placed.kind == LOCATION and placed.card:
+                by_card.setdefault(placed.card, []).append(cell)
+        for name, cells in by_card.items():
+            card = catalogue.get(name)
+            limit = card.limit if card is not None and card.max not in (None, "none") else None
+            if limit is not None and len(cells) > limit:
+                out.append({"player": p, "rule": "max", "cells": [list(c) for c in cells],
+                            "message": f"{p}'s station has {len(cells)} '{name}' (MAX {limit}): "
+                                       f"remove {len(cells) - limit}"})
+        if not st.is_connected():
+            out.append({"player": p, "rule": "not-adjacent", "cells": [],
+                        "message": f"{p}'s station is split in two"})
+    return out
+
+
+def round_end_report(game: GameView, state: State | None = None) -> list[dict]:
+    """Every rule each station of ``game`` (in ``state``, default now) breaks, all at
+    once (B 5 round-end check): :func:`round_end_violations`."""
+    return round_end_violations(game.catalogue, state if state is not None else game.state)
+
+
+def round_end_due(catalogue: Catalogue, state: State) -> list[dict]:
+    """At a round's end: :func:`round_end_violations` (what the stations break, to fix
+    with ``remove`` entries before the next round begins, B 5).  Empty during a
+    round: a violation found mid-round is fixed at the round's end."""
+    return round_end_violations(catalogue, state) if at_round_end(state) else []
+
+
+def check_round_end_settled(catalogue: Catalogue, state: State, a: dict,
+                            strict: bool = False) -> None:
+    """The round that ended must be settled before the next one begins: its
+    advisors (R 4), and (for a new entry) a station that breaks a rule (B 5).  A
+    replayed record keeps a violation it did not fix (entered after the fact, or a
+    card's MAX corrected since, as the over-limit build itself is kept): it is
+    reported, and fixed at the next round's end or before the final scoring."""
+    open_ = unsettled_advisors(state)
+    if open_:
+        raise IllegalAction("advisor", "first settle the advisors of the round that ended: "
+                            + ", ".join(f"'{k}' ({v} takes the bonus or declines it)"
+                                        for k, v in open_.items()), action=a)
+    broken = [] if strict else round_end_due(catalogue, state)
+    if broken:
+        raise IllegalAction("round-end", "before the next round begins, a station that breaks "
+                            "a rule loses locations until it is valid (B 5): "
+                            + "; ".join(b["message"] for b in broken), action=a)
+
+
+def remove(step: Step) -> None:
+    """``do: remove``, the round-end fix (B 5): remove a location that makes the
+    station break a rule; its owner loses the VP it gave when built; no credits back."""
+    state, a = step.state, step.a
+    player = a.get("player")
+    if not isinstance(player, str) or player not in state.players:
+        raise IllegalAction("wrong-player", f"'{player}' is not a player in this game", action=a)
+    try:
+        cell = as_cell(a.get("at"))
+    except ValueError as e:
+        raise IllegalAction("malformed", str(e), action=a) from None
+    a["at"] = list(cell)
+    if not at_round_end(state):
+        raise IllegalAction("round-end", "a location that breaks a rule is removed at the "
+                            "round's end (B 5: \"Before beginning the next round\"): after the "
+                            "year's last turn, before the next year's first action", action=a)
+    st = state.players[player].station
+    placed = st.cells.get(cell)
+    broken = {tuple(c) for v in round_end_violations(step.catalogue, state)
+              if v["player"] == player for c in v["cells"]}
+    if placed is None or placed.kind != LOCATION or placed.card is None or cell not in broken:
+        raise IllegalAction("round-end", f"{list(cell)} is not a location that makes "
+                            f"{player}'s station break a rule", action=a)
+    a["card"] = placed.card
+    lines = [line for line in state.players[player].ledger
+             if line.cell == cell and line.source == placed.card
+             and line.category in ("printed", "ability", "manual")]
+    lost = sum(line.vp for line in lines)
+    why = "the VP it gave when built"
+    if not lines:          # cannot be worked out: printed VP + 3 (B 5)
+        card = step.catalogue.get(placed.card)
+        lost = ((card.vp if card is not None else None) or 0) + 3
+        why = "its printed VP + 3 (the VP it gave cannot be worked out)"
+    st.remove(cell)
+    if not st.is_connected():
+        st.place(cell, Placed(PLACEHOLDER, year=state.year, turn=state.turn))
+    clean_spaceships(st)
+    gain(state, player, -lost, "removal", placed.card, cell,
+         f"removed at round end (B 5): loses {why}", state.index)

@@ -1,0 +1,247 @@
+"""Among the Stars: the setup of a game, its constants and the rule codes.
+
+The setup is what a record's ``setup`` holds (players, mode, races, objectives,
+options); the constants are the rulebook's numbers (B = base rulebook, R =
+Revival rulebook).  Every :class:`~companion.core.errors.IllegalAction` names one
+of the codes in :data:`RULES`.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import RecordError
+from .catalogue import TYPES
+
+YEARS = 4
+MODES = ("standard", "aggressive")
+ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
+#: entries that are not a player's action for the turn
+SIDE_ENTRIES = ("virtual", "remove", "advisor")
+ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
+               "resolve_order", "note", "effects", "spaceships", "cells", "seat", "turn_order",
+               "tile", "take", "reactor_spaceships", "spaceships_removed"}
+ADVISOR_ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
+VIRTUAL_SEATS = ("virtual 1", "virtual 2")
+CONFLICT_COST = 1
+MAX_SPACESHIP_REMOVAL = 3
+START_CREDITS = 10
+REACTOR_COST = 1
+DISCARD_GAIN = 3
+ENERGY_REACH = 2
+BASE_REACTOR_SUPPLY = 16          # B 2: 16 Power Reactor cards
+REVIVAL_REACTOR_SUPPLY = 8        # R 1 / R 2.1: the Revival box's 8, "all ... in a single pile"
+LARGE_REACTOR_SUPPLY = 16 + 8     # 5-6 players (R 6): both boxes' (ruling, docs/modes.md)
+#: what happens to a spaceship whose empty space was filled before it was placed
+SPACESHIP_FILLED = ("lost", "reserve")
+
+RULES = {
+    "not-adjacent": "a location must be built orthogonally adjacent to a built location (B 4, Build Location)",
+    "occupied": "that cell already holds a location",
+    "no-energy": "the energy must come from reactors within distance 2, counted through built locations (B 4; FAQ)",
+    "energy-from": "the reactors named in energy_from must be within distance 2 and hold the cubes",
+    "credits": "not enough credits to pay the card's cost (B 4: a player who cannot pay must take another action)",
+    "max": "the card's MAX build limit for one station is reached",
+    "reactor-supply": "no Power Reactor cards are left in the supply (B 4, Build Power Reactor)",
+    "reactor-credits": "building a Power Reactor costs 1 credit (B 4, Build Power Reactor)",
+    "wrong-player": "that player is not in this game or has already acted this turn",
+    "wrong-turn": "actions are entered for the current year and turn only",
+    "game-over": "the game has ended after year 4",
+    "unknown-card": "the card is not in the catalogue",
+    "spaceship": "a spaceship occupies that space: no location may be built there (R 3)",
+    "limited-space": "outside the agreed table area (Limited Space variant)",
+    "choice": "School of Alien Cultures: every other player pays 1 credit or loses 2 VP; enter each choice",
+    "manual-vp": "this ability's VP is typed by the players",
+    "malformed": "the action is not in the record format",
+    "resolve-order": "simultaneous effects resolve by VP, then credits, then a random order stored in the record",
+    "conflict": "Aggressive mode: a Conflict card cannot be built; applying it costs 1 credit (B 7)",
+    "conflict-year": "Conflict cards are in the deck from year 2 (year 3 with 5-6 players) in aggressive mode",
+    "revival-order": "Revival 2-player rules: the active player acts first each turn; it alternates by round (R 2.2)",
+    "virtual-seat": "2-player rules: each turn each virtual seat's hand loses one card to the face-up pile (B 8)",
+    "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 per space (R 3)",
+    "round-end": "at round end a station that breaks a rule loses locations until it is valid, "
+                 "before the next round begins (B 5)",
+    "timing": "timing rules (R 5): players announce and perform their actions in VP order, then "
+              "credits, then a random order stored in the record",
+    "advisor": "Advisors (R 4): at each round's end the player an advisor leans to takes its bonus "
+               "or declines it for 1 VP",
+}
+
+
+def rule_text(rule: str) -> str:
+    return RULES.get(rule, rule)
+
+
+# ---------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------
+@dataclass
+class Setup:
+    players: list[str]
+    mode: str = "standard"
+    races: dict[str, str] = field(default_factory=dict)
+    objectives: list[str] = field(default_factory=list)
+    secret_objectives: dict[str, str] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Setup":
+        if not isinstance(d, dict):
+            raise RecordError("'setup' must be an object")
+        known = {"players", "mode", "races", "objectives", "secret_objectives", "options"}
+        extra = set(d) - known
+        if extra:
+            raise RecordError(f"setup: unknown key '{sorted(extra)[0]}'")
+        players = d.get("players")
+        if (not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players)):
+            raise RecordError("setup.players must be a list of names")
+        players = [p.strip() for p in players]
+        if not 2 <= len(players) <= 6:
+            raise RecordError(f"setup.players: 2 to 6 players, not {len(players)}")
+        if len({p.lower() for p in players}) != len(players):
+            raise RecordError("setup.players: two players have the same name")
+        mode = d.get("mode", "standard")
+        if mode not in MODES:
+            raise RecordError(f"setup.mode must be one of {', '.join(MODES)}")
+        races = d.get("races") or {}
+        objectives = d.get("objectives") or []
+        secret = d.get("secret_objectives") or {}
+        options = d.get("options") or {}
+        if not isinstance(races, dict) or not all(p in players and isinstance(r, str)
+                                                 for p, r in races.items()):
+            raise RecordError("setup.races must map player names to race names")
+        if not isinstance(objectives, list) or not all(isinstance(o, str) for o in objectives):
+            raise RecordError("setup.objectives must be a list of objective names")
+        if not isinstance(secret, dict) or not all(p in players and isinstance(o, str)
+                                                  for p, o in secret.items()):
+            raise RecordError("setup.secret_objectives must map player names to objective names")
+        if not isinstance(options, dict):
+            raise RecordError("setup.options must be an object")
+        bounds = options.get("limited_space")
+        per_player = bounds if isinstance(bounds, dict) else ({p: bounds for p in players}
+                                                               if bounds is not None else {})
+        for who, b in per_player.items():
+            if who not in players or not (
+                    isinstance(b, list) and len(b) == 4
+                    and all(isinstance(x, int) and not isinstance(x, bool) for x in b)
+                    and b[0] <= 0 <= b[1] and b[2] <= 0 <= b[3]):
+                raise RecordError("setup.options.limited_space must be [min_row, max_row, min_col, "
+                                  "max_col] around [0, 0], or a map of player names to such bounds")
+        two = options.get("two_player")
+        if two is not None:
+            if two not in ("virtual", "revival") or len(players) != 2:
+                raise RecordError("setup.options.two_player is 'virtual' (base 2-player rules) or "
+                                  "'revival' (Revival 2-player rules), for 2 players")
+            if two == "revival" and options.get("first_active", players[0]) not in players:
+                raise RecordError("setup.options.first_active must name a player")
+        if "spaceships" in options and not isinstance(options["spaceships"], bool):
+            raise RecordError("setup.options.spaceships must be true or false")
+        if "timing_rules" in options and not isinstance(options["timing_rules"], bool):
+            raise RecordError("setup.options.timing_rules must be true or false")
+        if options.get("timing_rules") and two == "revival":
+            raise RecordError("setup.options.timing_rules are for simultaneous play; the Revival "
+                              "2-player rules have the players play consecutively (R 5)")
+        if options.get("spaceship_filled", "lost") not in SPACESHIP_FILLED:
+            raise RecordError("setup.options.spaceship_filled is 'lost' or 'reserve'")
+        check_advisors(options.get("advisors"), players)
+        sup = options.get("reactor_supply", 0)
+        if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
+            raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
+        return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options))
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"players": list(self.players), "mode": self.mode,
+                             "races": dict(self.races), "objectives": list(self.objectives)}
+        if self.secret_objectives:
+            d["secret_objectives"] = dict(self.secret_objectives)
+        d["options"] = copy.deepcopy(self.options)
+        return d
+
+    @property
+    def reactor_supply(self) -> int:
+        """Power Reactors in the supply at the start: ``options.reactor_supply``, else
+        what the mode puts there: 8 with the Revival 2-player rules (R 2.1: "all the
+        Power Reactor cards in a single pile", R 1: 8), 16 + 8 with 5-6 players (both
+        boxes, ruling), 16 otherwise (B 2)."""
+        sup = self.options.get("reactor_supply")
+        if sup is not None:
+            return sup
+        if self.options.get("two_player") == "revival":
+            return REVIVAL_REACTOR_SUPPLY
+        if len(self.players) >= 5:
+            return LARGE_REACTOR_SUPPLY
+        return BASE_REACTOR_SUPPLY
+
+    @property
+    def consecutive(self) -> bool:
+        """Revival 2-player rules: the players play one after the other, each action
+        resolving in full (abilities included) before the other player chooses (R 2.2:
+        "When the active player is done, the other player chooses ..."; R 5: "the
+        2-player rules ... have the players play consecutively")."""
+        return self.options.get("two_player") == "revival"
+
+    @property
+    def timing_rules(self) -> bool:
+        """R 5: step 3 places the cards without their abilities; step 4 applies each
+        player's effects and VP in the same order."""
+        return bool(self.options.get("timing_rules")) and not self.consecutive
+
+    @property
+    def conflict_year(self) -> int:
+        """The year the Conflict cards join the deck (aggressive mode)."""
+        return 3 if len(self.players) >= 5 else 2
+
+    def turns_in_year(self, year: int) -> int:
+        if self.mode == "aggressive" and year >= self.conflict_year:
+            return 7
+        return 6
+
+    def bounds_of(self, player: str):
+        b = self.options.get("limited_space")
+        if isinstance(b, dict):
+            b = b.get(player)
+        return tuple(b) if b else None
+
+    @property
+    def virtual_seats(self) -> tuple[str, ...]:
+        return VIRTUAL_SEATS if self.options.get("two_player") == "virtual" else ()
+
+    def active_player(self, year: int) -> str | None:
+        """Revival 2-player rules: who acts first in ``year`` (alternates by round)."""
+        if self.options.get("two_player") != "revival":
+            return None
+        first = self.options.get("first_active", self.players[0])
+        other = [p for p in self.players if p != first][0]
+        return first if year % 2 == 1 else other
+
+    @staticmethod
+    def passing(year: int) -> str:
+        """Years 1 and 3 pass clockwise (to the left), years 2 and 4 counter-clockwise."""
+        return "clockwise" if year % 2 == 1 else "counter-clockwise"
+
+
+def check_advisors(tiles: Any, players: list[str]) -> None:
+    """setup.options.advisors: the Influence tiles in play (R 4)."""
+    if tiles is None:
+        return
+    msg = ("setup.options.advisors is a list of {name, between: [player, player], actions: [...], "
+           "advisor, slots}; actions are build, build:<type>, reactor, discard, conflict, "
+           "remove_spaceships; slots = slots from the middle to each end")
+    if not isinstance(tiles, list):
+        raise RecordError(msg)
+    names = set()
+    for t in tiles:
+        if not (isinstance(t, dict) and isinstance(t.get("name"), str)
+                and isinstance(t.get("between"), list) and len(t["between"]) == 2
+                and all(p in players for p in t["between"]) and t["between"][0] != t["between"][1]
+                and isinstance(t.get("actions"), list) and t["actions"]
+                and all(isinstance(x, str) and (x in ADVISOR_ACTIONS or (
+                    x.startswith("build:") and x[6:] in TYPES)) for x in t["actions"])
+                and isinstance(t.get("slots"), int) and not isinstance(t["slots"], bool)
+                and t["slots"] >= 1 and set(t) <= {"name", "between", "actions", "advisor",
+                                                   "slots"}):
+            raise RecordError(msg)
+        if t["name"] in names:
+            raise RecordError(f"setup.options.advisors: two tiles are called '{t['name']}'")
+        names.add(t["name"])

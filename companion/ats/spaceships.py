@@ -1,0 +1,221 @@
+"""Among the Stars, Revival spaceships (R 3): where a card's spaceships go, the
+option ``spaceship_filled`` (a space filled before its spaceship arrives), the
+spaceships next to reactors (Recharging Station) and their removal (Travelling
+Exhibition; the ``remove_spaceships`` action).
+
+Each ``check_*`` function checks an action's answers before anything changes and
+returns them normalised; :func:`put_ship` places one when its effect resolves.
+"""
+from __future__ import annotations
+
+from . import abilities as abl
+from ..core.errors import IllegalAction
+from .catalogue import Card
+from .setup import MAX_SPACESHIP_REMOVAL
+from .state import Pending, PlayerState, State, Step, VPLine
+from .station import Cell, Station, as_cell, neighbours
+
+
+def check_spaceships(state: State, owner: str, card: Card, a: dict,
+                     built: Cell | None = None) -> list:
+    """The spaceships a build puts (R 3: "place it on an empty space adjacent to an
+    existing card in that Station").  Checked before the card is placed; the card
+    being built (``built``) already counts in its owner's station: the ability is
+    applied once the card is there."""
+    abilities = [ab for ab in card.abilities or () if "spaceships" in ab
+                 and ab.get("when") == "immediate"]
+    given = a.get("spaceships")
+    if not abilities:
+        if given:
+            raise IllegalAction("spaceships", f"'{card.name}' places no spaceships", action=a)
+        a.pop("spaceships", None)
+        return []
+    if not state.setup.options.get("spaceships"):
+        raise IllegalAction("spaceships", "the Spaceships module is not in play "
+                            "(setup.options.spaceships)", action=a)
+    if not isinstance(given, list):
+        raise IllegalAction("spaceships", "say where the spaceships go: a list of "
+                            "{player, at} (empty if there is no room)", action=a)
+    allowed = sum(ab["spaceships"] for ab in abilities)
+    targets = {ab.get("target", "other") for ab in abilities}
+    if len(given) > allowed:
+        raise IllegalAction("spaceships", f"'{card.name}' places at most {allowed}", action=a)
+    out, seen = [], set()
+    for g in given:
+        try:
+            who, cell = g["player"], as_cell(g["at"])
+        except (KeyError, TypeError, ValueError):
+            raise IllegalAction("malformed", "a spaceship is {\"player\": name, \"at\": "
+                                "[row, col]}", action=a) from None
+        if who not in state.players:
+            raise IllegalAction("spaceships", f"'{who}' is not a player", action=a)
+        if "any" not in targets and (("self" in targets) != (who == owner)):
+            raise IllegalAction("spaceships", f"'{card.name}' puts spaceships in "
+                                f"{'your own' if 'self' in targets else 'other players'}' "
+                                "stations", action=a)
+        st = state.players[who].station
+        next_to_new = who == owner and built is not None and cell in neighbours(built)
+        if cell in st.cells or cell in st.blocked or (who, cell) in seen \
+                or (who == owner and cell == built) \
+                or not (st.is_adjacent_to_built(cell) or next_to_new):
+            raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
+                                "empty space next to a card without a spaceship", action=a)
+        if (who, cell) in reserved(state):
+            raise IllegalAction("spaceships", f"another spaceship is on its way to "
+                                f"{list(cell)} in {who}'s station this turn (option "
+                                "spaceship_filled: reserve)", action=a)
+        seen.add((who, cell))
+        out.append([who, list(cell)])
+    return out
+
+
+def reserved(state: State) -> set:
+    """Option ``spaceship_filled: reserve``: the (player, cell) spaces a spaceship
+    entered this turn is still on its way to; nothing else may go there."""
+    if state.setup.options.get("spaceship_filled", "lost") != "reserve" or not state.pending:
+        return set()
+    out = set()
+    for p in state.pending:
+        if p.kind == "spaceships":
+            out |= {(who, tuple(at)) for who, at in p.data["at"]}
+        elif p.kind == "own":
+            out |= {(p.owner, tuple(c)) for c in p.data.get("reactor_spaceships") or ()}
+    return out
+
+
+def put_ship(state: State, who: str, cell: Cell, p: Pending) -> bool:
+    """Place a spaceship when its effect resolves.  If its space is no longer empty
+    (a location was built there, or another spaceship came first), it is lost
+    (option ``spaceship_filled: lost``), and the owner's VP lines say so."""
+    st = state.players[who].station
+    if cell not in st.cells and cell not in st.blocked and st.is_adjacent_to_built(cell):
+        st.blocked.add(cell)
+        return True
+    what = ("holds a location" if cell in st.cells else
+            "holds another spaceship" if cell in st.blocked else "is next to no card")
+    ps = state.players[p.owner]
+    ps.ledger.append(VPLine(p.owner, 0, "spaceship", p.card, p.cell,
+                            f"the spaceship for {list(cell)} in {who}'s station is lost: "
+                            f"that space {what} now (option spaceship_filled: lost)",
+                            state.year, state.turn, p.index))
+    return False
+
+
+def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
+    """``per: reactor_spaceship`` (Recharging Station, R FAQ): a spaceship on a free
+    side of each of the player's reactors that has one, one per reactor; "If one of
+    your Power Reactors has locations on all sides of it then you can't put a
+    Spaceship adjacent to it and thus you don't gain any VP from it".  Checked on the
+    station with the card placed.  Omitted: the engine's default, stored."""
+    abilities = [ab for ab in card.abilities or () if ab.get("per") == "reactor_spaceship"
+                 and ab.get("when") == "immediate"]
+    given = a.get("reactor_spaceships")
+    if not abilities:
+        if given:
+            raise IllegalAction("spaceships", f"'{card.name}' puts no spaceships next to "
+                                "reactors", action=a)
+        a.pop("reactor_spaceships", None)
+        return []
+    if not state.setup.options.get("spaceships"):
+        raise IllegalAction("spaceships", "the Spaceships module is not in play "
+                            "(setup.options.spaceships)", action=a)
+    st = state.players[owner].station
+    taken = {c for w, c in reserved(state) if w == owner}
+    free = {n for r in st.reactors() for n in neighbours(r)
+            if n not in st.cells and n not in st.blocked and n not in taken}
+    best = abl.reactor_matching(st, free)
+    if given is None:
+        cells = [best[r] for r in sorted(best)]
+    else:
+        try:
+            cells = [as_cell(c) for c in given] if isinstance(given, list) else None
+        except ValueError:
+            cells = None
+        if cells is None:
+            raise IllegalAction("malformed", "reactor_spaceships is a list of [row, col]",
+                                action=a)
+        bad = [c for c in cells if c not in free]
+        if bad or len(set(cells)) != len(cells):
+            raise IllegalAction("spaceships", f"{list(bad[0]) if bad else 'a cell twice'}: "
+                                "a spaceship goes on an empty space next to one of "
+                                f"{owner}'s reactors, one per space", action=a)
+        if len(abl.reactor_matching(st, set(cells))) != len(cells):
+            raise IllegalAction("spaceships", "one spaceship per reactor: two of them are "
+                                "next to the same reactor only", action=a)
+        if len(cells) != len(best):
+            raise IllegalAction("spaceships", f"{len(best)} of {owner}'s reactors have a free "
+                                f"side: put a spaceship next to each ({len(cells)} given)",
+                                action=a)
+    a["reactor_spaceships"] = [list(c) for c in cells]
+    return [list(c) for c in cells]
+
+
+def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
+    """``remove_spaceships: N`` (Travelling Exhibition, R FAQ): the player removes up
+    to N of their own spaceships, none if they have none ("you can choose to remove a
+    Spaceship even if you don't have any Spaceships in your Station. In that case you
+    simply don't do anything")."""
+    abilities = [ab for ab in card.abilities or () if "remove_spaceships" in ab
+                 and ab.get("when") == "immediate"]
+    given = a.get("spaceships_removed")
+    if not abilities:
+        if given:
+            raise IllegalAction("spaceships", f"'{card.name}' removes no spaceships", action=a)
+        a.pop("spaceships_removed", None)
+        return []
+    limit = 0
+    for ab in abilities:
+        n = ab["remove_spaceships"]
+        if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
+            raise IllegalAction("malformed", f"'{card.name}': remove_spaceships must be a "
+                                "whole number >= 1 in the catalogue", action=a)
+        limit += n
+    try:
+        cells = [as_cell(c) for c in given] if isinstance(given, list) else \
+            ([] if given is None else None)
+    except ValueError:
+        cells = None
+    if cells is None:
+        raise IllegalAction("malformed", "spaceships_removed is a list of [row, col]", action=a)
+    st = state.players[owner].station
+    if len(cells) > limit or len(set(cells)) != len(cells):
+        raise IllegalAction("spaceships", f"'{card.name}' removes at most {limit} "
+                            "spaceship(s)", action=a)
+    for c in cells:
+        if c not in st.blocked:
+            raise IllegalAction("spaceships", f"there is no spaceship at {list(c)} in "
+                                f"{owner}'s station", action=a)
+    a["spaceships_removed"] = [list(c) for c in cells]
+    return [list(c) for c in cells]
+
+
+def remove_spaceships(step: Step, ps: PlayerState, card: Card) -> None:
+    """``do: remove_spaceships``: the card is discarded to remove 1 to 3 of the
+    player's own spaceships."""
+    state, a = step.state, step.a
+    st = ps.station
+    if not st.blocked:
+        raise IllegalAction("spaceships", f"{ps.name} has no spaceships to remove", action=a)
+    cells = a.get("cells")
+    try:
+        cells = [as_cell(c) for c in cells] if isinstance(cells, list) else None
+    except ValueError:
+        cells = None
+    if not cells or len(cells) > MAX_SPACESHIP_REMOVAL or len(set(cells)) != len(cells):
+        raise IllegalAction("spaceships", "name 1 to 3 spaceships to remove (cells)", action=a)
+    for c in cells:
+        if c not in st.blocked:
+            raise IllegalAction("spaceships", f"there is no spaceship at {list(c)}", action=a)
+    for k in ("at", "energy_from"):
+        a.pop(k, None)
+    a["cells"] = [list(c) for c in cells]
+    for c in cells:
+        st.blocked.discard(c)
+    state.discards.append(card.name)
+
+
+def clean_spaceships(station: Station) -> None:
+    """A spaceship with no card next to it is removed at once (R 3)."""
+    for c in list(station.blocked):
+        if not station.is_adjacent_to_built(c):
+            station.blocked.discard(c)
