@@ -14,7 +14,7 @@ import ipywidgets as w
 
 from ..ats import render
 from ..core.errors import CompanionError, UnknownCardValues
-from ..ats.game import Game
+from ..ats.game import Game, describe_action as describe  # the page's words are the engine's
 from ..ats.scoring import objective_claims
 from ..core.store import StaleGame, Store, StoreError
 from .explorer import Explorer
@@ -48,36 +48,10 @@ STYLE = """<style>
 </style>"""
 
 
-def describe(a: dict) -> str:
-    """An entry in words: 'Ana built Garden at [0, 1]'."""
-    who = a.get("player") or a.get("seat") or ""
-    do = a["do"]
-    if do == "build":
-        what = f"built {a['card']} at {a['at']}"
-    elif do == "reactor":
-        what = f"built a Power Reactor at {a['at']}"
-    elif do == "discard":
-        what = f"discarded {a['card']} for 3 credits"
-    elif do == "conflict":
-        what = f"applied the Conflict '{a['card']}' (1 credit)"
-    elif do == "remove_spaceships":
-        what = f"discarded {a['card']} and removed the spaceships at {a.get('cells')}"
-    elif do == "virtual":
-        what = f"lost {a['card']} to the face-up pile"
-    elif do == "remove":
-        what = f"removed {a.get('card', 'a location')} at {a['at']} (round-end check)"
-    elif do == "advisor":
-        what = (f"took the bonus of the advisor on '{a['tile']}'" if a.get("take") == "bonus"
-                else f"declined the advisor's bonus on '{a['tile']}' for 1 VP")
-    else:
-        what = do
-    return f"{who} {what}".strip()
-
-
 class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScreen):
     def __init__(self, store: Store | None = None):
         logging.basicConfig(filename=str(log_path()), level=logging.INFO)
-        self.session = GameSession(store or Store(), words=describe)
+        self.session = GameSession(store or Store())
         self._pending: dict | None = None
         self._buttons: dict[tuple[int, int], w.Button] = {}
 
@@ -338,7 +312,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         if stale is None:
             self.refresh()
             return
-        self._entry_again(PageBehind(change, describe))
+        self._entry_again(PageBehind(change, self.session.describe))
 
     def _entry_again(self, behind: PageBehind):
         """Another page changed the game and this page's entry was refused (the session

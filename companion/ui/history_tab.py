@@ -243,8 +243,8 @@ class HistoryTab:
                 except Exception:
                     text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
             else:
-                from .app import describe
-                text = describe(a)
+                from ..ats.game import describe_action as ats_describe
+                text = ats_describe(a)
             what = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
         # the board first: the step's words are the sign that the step is shown
         self.board.value = self.board_html(game)
