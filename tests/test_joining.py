@@ -99,6 +99,9 @@ def test_command_line_prints_the_terminal_qr():
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout == qr_text(url)
+    piped = subprocess.run([sys.executable, "-m", "companion.core.joining", "-"],
+                           input=url + "\n", capture_output=True, text=True, timeout=60)
+    assert piped.returncode == 0 and piped.stdout == run.stdout
     bad = subprocess.run([sys.executable, "-m", "companion.core.joining"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "usage" in bad.stderr
