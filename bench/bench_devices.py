@@ -14,9 +14,12 @@ Debian's Chromium (tests/browser/browser_harness.py).  Then:
    (``Date.now()``); every page watches with a MutationObserver.  Figures: click ->
    ``actions: N+1`` in ``.live-state`` on the 4 other pages (each page a sample), and
    click -> the clicking seat's own ``.seat-score`` line changes.
-2. **joins** (``--joins``, 3): with the 5 pages open and the kernel pool filled, a new
-   phone-sized page opens a seat; time from navigation to the entry's Discard button
-   being visible and enabled.  The page is then closed (its kernel shuts down).
+2. **joins** (``--joins``, 3): with the 5 pages open and the kernel pool filled (plus
+   ``--warm`` seconds, 10, for the pool's kernels to reach the point where they wait for
+   a page), a new phone-sized page in a new browser context (a cold cache) opens a seat;
+   time from navigation to the entry's Discard button being visible and enabled, with
+   the first byte, the HTML, the kernel's websocket and the first widget on the way.
+   The page's context is then closed (its kernel is culled later).
 3. **memory** (``--loads``, 50): the 5 pages are closed; one page is loaded and reloaded
    (each reload is a new page and kernel; the old one is shut down by the tab-close
    beacon, or culled).  RSS of the server plus all its kernels once the page kernels
@@ -122,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--joins", type=int, default=3, help="timed phone joins (3)")
     ap.add_argument("--loads", type=int, default=50, help="page loads for the memory figure (50)")
     ap.add_argument("--pool", type=int, default=2, help="COMPANION_POOL_SIZE (2)")
+    ap.add_argument("--warm", type=float, default=10,
+                    help="seconds to wait after the pool is filled before a join (10)")
     ap.add_argument("--idle", type=int, default=20, help="cull idle timeout in seconds (20)")
     ap.add_argument("--interval", type=int, default=5, help="cull interval in seconds (5)")
     args = ap.parse_args(argv)
@@ -211,13 +216,22 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     # --- 2. joins ----------------------------------------------------------------------
     join_s: list[float] = []
     for i in range(args.joins):
+        # a pool kernel counts once started, but runs the notebook up to the query for
+        # some seconds more: a phone joins a server that has been running a while
         wait_for(lambda: pool_filled(s, len(pages), args.pool), timeout=90)
-        time.sleep(1)
+        time.sleep(args.warm)
         player = PLAYERS[i % len(PLAYERS)]
         ctx = browser.new_context(viewport={"width": 390, "height": 844})
         page = ctx.new_page()
+        marks: dict[str, float] = {}
+        page.on("domcontentloaded", lambda _: marks.setdefault("html", time.perf_counter() - t))
+        page.on("websocket", lambda _: marks.setdefault("kernel ws", time.perf_counter() - t))
         t = time.perf_counter()
-        page.goto(f"{base}?seat={player}&game={gid}", timeout=PAGE_TIMEOUT_MS)
+        page.goto(f"{base}?seat={player}&game={gid}", timeout=PAGE_TIMEOUT_MS,
+                  wait_until="commit")
+        marks["first byte"] = time.perf_counter() - t
+        page.locator(".jupyter-widgets").first.wait_for(timeout=PAGE_TIMEOUT_MS)
+        marks["first widget"] = time.perf_counter() - t
         button = page.locator(".entry-action button", has_text=DISCARD_LABEL)
         button.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
         page.wait_for_function(
@@ -225,8 +239,12 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
             "b => b.textContent.includes(label) && !b.disabled)", arg=DISCARD_LABEL,
             timeout=PAGE_TIMEOUT_MS)
         join_s.append(time.perf_counter() - t)
+        print(f"  join {i + 1} ({player}): " + ", ".join(
+            f"{k} {v:.2f} s" for k, v in sorted(marks.items(), key=lambda kv: kv[1]))
+            + f", interactive {join_s[-1]:.2f} s", flush=True)
         ctx.close()
-    print("phone joining: " + (", ".join(f"{x:.2f} s" for x in join_s) or "no samples"))
+    print("phone joining (cold browser cache): "
+          + (", ".join(f"{x:.2f} s" for x in join_s) or "no samples"))
 
     # --- the targets of 1 and 2 ----------------------------------------------------------
     if others_ms:
@@ -260,6 +278,7 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
         if i in (5, args.loads):
             wait_for(lambda: pool_filled(s, 1, args.pool),
                      timeout=args.idle + 4 * args.interval + 60)
+            time.sleep(args.warm)            # the refilled pool's kernels reach their wait
             mem[i] = rss_mb(s.process_ids())
             print(f"after {i} page loads ({time.perf_counter() - t:.0f} s): "
                   f"{len(kernel_pids(s))} kernels, server + kernels {mem[i]:.0f} MB", flush=True)
