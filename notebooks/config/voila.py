@@ -10,12 +10,24 @@ jupyter_server 2; what it sets up:
   connected page for ``COMPANION_CULL_IDLE`` seconds (default 1200), checked
   every ``COMPANION_CULL_INTERVAL`` seconds (default 60).  A page left open
   keeps its kernel (``cull_connected = False``).
+* **Preheated kernels** (issue 14).  Voila keeps a pool of
+  ``COMPANION_POOL_SIZE`` kernels (default 2; 0 turns preheating off) that
+  have already run the notebook up to the point where it reads the page's
+  query (``companion.ui.live.query_string``: ``voila.utils.get_query_string``
+  blocks until a browser takes the kernel), so a phone joining a running
+  server gets a built page instead of waiting for a kernel to start.  A
+  taken kernel is replaced after one second.  Voila never culls a kernel
+  still in the pool (``cull_kernel_if_idle``); a taken one is culled like
+  any other.  The kernels get the server's environment, with
+  ``COMPANION_PUBLIC_URL`` (set by ./dashboard) for the page's QR codes.
 * **Closing a tab shuts its kernel down.**  Voila's page sends
   ``POST /voila/api/shutdown/<kernel>`` on ``beforeunload`` with the value of
   the ``_xsrf`` cookie, but Voila's page handler never sets that cookie, so
-  the request was refused with 403 (voila-dashboards/voila#1458).  The
-  prelaunch hook below reads ``handler.xsrf_token``, which makes tornado set
-  the cookie on the page's response.  The XSRF check itself stays on.
+  the request was refused with 403 (voila-dashboards/voila#1458).  Voila
+  refuses a ``prelaunch_hook`` (which used to read ``handler.xsrf_token``)
+  together with preheating, so the page handler's ``prepare`` is wrapped
+  instead: it reads ``xsrf_token``, which makes tornado set the cookie on the
+  page's response, preheated or not.  The XSRF check itself stays on.
 * **Host allowlist** (DNS rebinding).  Voila sets ``allow_remote_access=True``
   in its tornado settings; ``Voila.tornado_settings`` sets it back to False,
   so jupyter_server's ``check_host`` answers 403 to a request whose ``Host:``
@@ -51,16 +63,49 @@ c.MappingKernelManager.cull_connected = False
 c.MappingKernelManager.cull_busy = False
 
 
+# --- kernels: preheated pool --------------------------------------------------------
+def _pool_size() -> int:
+    raw = os.environ.get("COMPANION_POOL_SIZE", "2").strip() or "2"
+    try:
+        size = int(raw)
+    except ValueError:
+        raise SystemExit(f"dashboard: COMPANION_POOL_SIZE must be a whole number, not {raw!r}")
+    if not 0 <= size <= 16:
+        raise SystemExit("dashboard: COMPANION_POOL_SIZE must be between 0 and 16")
+    return size
+
+
+POOL_SIZE = _pool_size()
+c.VoilaConfiguration.preheat_kernel = POOL_SIZE > 0
+c.VoilaConfiguration.default_pool_size = POOL_SIZE
+
+
 # --- kernels: shutdown on tab close (the _xsrf cookie the page sends back) -----
-def _set_xsrf_cookie(handler, notebook=None, cwd=None):
-    """Voila's prelaunch hook, run before each page's kernel starts: reading
-    ``xsrf_token`` makes tornado send the ``_xsrf`` cookie with the page, which
-    the page's shutdown beacon then posts back."""
-    handler.xsrf_token       # noqa: B018 - the property sets the cookie
-    return None
+def _install_xsrf_cookie() -> None:
+    """Make Voila's page handler send the ``_xsrf`` cookie with every page (which
+    the page's shutdown beacon posts back): its ``prepare`` reads ``xsrf_token``.
+    Done on the handler class because Voila refuses a prelaunch hook (where this
+    used to be done) together with preheated kernels."""
+    import inspect
+
+    from voila.handler import VoilaHandler
+    stock = VoilaHandler.prepare
+    if getattr(stock, "_companion", False):
+        return
+
+    async def prepare(self, *args, **kwargs):
+        result = stock(self, *args, **kwargs)
+        if inspect.isawaitable(result):
+            result = await result
+        if not self._finished:
+            self.xsrf_token       # noqa: B018 - the property sets the cookie
+        return result
+
+    prepare._companion = True
+    VoilaHandler.prepare = prepare
 
 
-c.VoilaConfiguration.prelaunch_hook = _set_xsrf_cookie
+_install_xsrf_cookie()
 
 
 # --- Host allowlist -------------------------------------------------------------

@@ -1,0 +1,302 @@
+"""One game, many devices (issue 14): live updates, joining, memory, in headless Chromium.
+
+    .venv/bin/python bench/bench_devices.py                 # about 6-8 minutes here
+    .venv/bin/python bench/bench_devices.py --clicks 8 --loads 20 --joins 3
+
+Starts Voila with the dashboard's configuration (notebooks/config/voila.py: preheated
+kernels, culling, tab-close shutdown) on a free port, creates one Among the Stars game
+with 4 players (Ana, Ben, Cleo, Dan; no races) in the store beforehand, and opens 4 seat
+pages (``?seat=<name>&game=<id>``) and the table view (``?view=table&game=<id>``) in
+Debian's Chromium (tests/browser/browser_harness.py).  Then:
+
+1. **clicks** (``--clicks``, 12): the next player to act discards a card on their own
+   seat's page.  The click is a JS ``click()`` on the Discard button, timed in the page
+   (``Date.now()``); every page watches with a MutationObserver.  Figures: click ->
+   ``actions: N+1`` in ``.live-state`` on the 4 other pages (each page a sample), and
+   click -> the clicking seat's own ``.seat-score`` line changes.
+2. **joins** (``--joins``, 3): with the 5 pages open and the kernel pool filled (plus
+   ``--warm`` seconds, 10, for the pool's kernels to reach the point where they wait for
+   a page), a new phone-sized page in a new browser context (a cold cache) opens a seat;
+   time from navigation to the entry's Discard button being visible and enabled, with
+   the first byte, the HTML, the kernel's websocket and the first widget on the way.
+   The page's context is then closed (its kernel is culled later).
+3. **memory** (``--loads``, 50): the 5 pages are closed; one page is loaded and reloaded
+   (each reload is a new page and kernel; the old one is shut down by the tab-close
+   beacon, or culled).  RSS of the server plus all its kernels once the page kernels
+   settle, after 5 loads and after ``--loads`` loads.
+
+Prints the figures and one PASS/MISS line per target:
+
+- a click on one page shown on the others: p95 <= 1 s;
+- a phone joining a running server: interactive <= 1.5 s (the median of the joins);
+- server + kernels memory after ``--loads`` page loads within 1.5x of after 5;
+- click -> own scoreboard: p95 <= 150 ms with 5 pages open.
+
+A measurement script, never a test: it exits 0 unless the server cannot start (then 1).
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "browser")):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+from browser_harness import CHROMIUM, CHROMIUM_ARGS, VoilaServer  # noqa: E402
+from test_server import kernel_pids, page_kernels, rss_mb, wait_for  # noqa: E402
+
+PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
+CARD = "Garden"                    # a card name the browser tests discard too
+DISCARD_LABEL = "Discard for 3 credits"
+PAGE_TIMEOUT_MS = 90_000
+
+#: installs a watcher: window.__seen = Date.now() once a .live-state says "actions: n"
+WATCH_ACTIONS = """(n) => {
+  window.__seen = undefined;
+  const re = new RegExp('actions: ' + n + '(?!\\\\d)');
+  const ok = () => [...document.querySelectorAll('.live-state')].some(e => re.test(e.textContent));
+  if (ok()) { window.__seen = Date.now(); return; }
+  const obs = new MutationObserver(() => { if (ok()) { window.__seen = Date.now(); obs.disconnect(); } });
+  obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
+#: installs a watcher: window.__score = Date.now() once .seat-score's text changes
+WATCH_SCORE = """() => {
+  window.__score = undefined;
+  const el = () => document.querySelector('.seat-score');
+  const before = el() ? el().textContent : '';
+  const obs = new MutationObserver(() => {
+    if (el() && el().textContent !== before) { window.__score = Date.now(); obs.disconnect(); } });
+  obs.observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+#: clicks the Discard button in the page itself; the click's time
+CLICK_DISCARD = """() => { const b = document.querySelector('button.do-discard, .do-discard button, .do-discard');
+  const t = Date.now(); b.click(); return t; }"""
+
+
+def p95(values: list[float]) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(0.95 * len(values) + 0.5) - 1))]
+
+
+def line(name: str, ok: bool, text: str) -> None:
+    print(f"{'PASS' if ok else 'MISS'}  {name}: {text}", flush=True)
+
+
+def figures(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    return (f"n={len(values)} median {statistics.median(values):.0f} ms, p95 {p95(values):.0f} ms, "
+            f"max {max(values):.0f} ms")
+
+
+def make_game(home: Path) -> str:
+    from companion.ats.game import Game
+    from companion.core.store import Store
+    store = Store(path=home / "games.sqlite")
+    try:
+        return store.create(Game({"players": PLAYERS}).to_record(), title="bench devices")
+    finally:
+        store.close()
+
+
+def open_page(browser, url: str, *, phone: bool = False):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844} if phone
+                              else {"width": 1280, "height": 900})
+    ctx.set_default_timeout(PAGE_TIMEOUT_MS)
+    page = ctx.new_page()
+    page.goto(url, timeout=PAGE_TIMEOUT_MS)
+    page.locator(".live-state").first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+    return page
+
+
+def pool_filled(s: VoilaServer, open_pages: int, pool: int) -> bool:
+    return len(page_kernels(s)) == open_pages and len(kernel_pids(s)) == open_pages + pool
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clicks", type=int, default=12, help="timed discards (12)")
+    ap.add_argument("--joins", type=int, default=3, help="timed phone joins (3)")
+    ap.add_argument("--loads", type=int, default=50, help="page loads for the memory figure (50)")
+    ap.add_argument("--pool", type=int, default=2, help="COMPANION_POOL_SIZE (2)")
+    ap.add_argument("--warm", type=float, default=10,
+                    help="seconds to wait after the pool is filled before a join (10)")
+    ap.add_argument("--idle", type=int, default=20, help="cull idle timeout in seconds (20)")
+    ap.add_argument("--interval", type=int, default=5, help="cull interval in seconds (5)")
+    args = ap.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    from companion.ats.game import Game
+
+    with tempfile.TemporaryDirectory(prefix="companion-bench-devices-") as tmp:
+        s = VoilaServer(Path(tmp) / "home", Path(tmp) / "work", config=True,
+                        env={"COMPANION_POOL_SIZE": str(args.pool),
+                             "COMPANION_CULL_IDLE": str(args.idle),
+                             "COMPANION_CULL_INTERVAL": str(args.interval)})
+        try:
+            s.start()
+        except RuntimeError as e:
+            print(f"the server did not start: {e}", file=sys.stderr)
+            return 1
+        try:
+            gid = make_game(s.home)
+            shadow = Game({"players": PLAYERS})
+            wait_for(lambda: pool_filled(s, 0, args.pool), timeout=90)
+            print(f"server on port {s.port}, started in {s.startup_seconds:.1f} s; pool "
+                  f"{args.pool} kernels; game {gid}: {', '.join(PLAYERS)}", flush=True)
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                try:
+                    run(browser, s, gid, shadow, args)
+                finally:
+                    browser.close()
+            log = s.log_path.read_text(errors="replace")
+            print(f"kernels: {log.count('Kernel started:')} started, "
+                  f"{log.count('Using pre-heated kernel:')} pages took a preheated one, "
+                  f"{log.count('Kernel shutdown:')} shut down "
+                  f"({log.count(chr(39).join(['Culling ', '']))} by the culler); "
+                  f"refused shutdowns (_xsrf): {log.count('_xsrf')}")
+        finally:
+            s.stop()
+    return 0
+
+
+def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
+    base = s.url
+    t0 = time.perf_counter()
+    seats = {p: open_page(browser, f"{base}?seat={p}&game={gid}", phone=True) for p in PLAYERS}
+    table = open_page(browser, f"{base}?view=table&game={gid}")
+    pages = {**seats, "table": table}
+    print(f"5 pages open in {time.perf_counter() - t0:.1f} s", flush=True)
+    for page in pages.values():
+        page.locator(".live-state").first.filter(has_text="actions: 0").wait_for()
+
+    # --- 1. clicks ------------------------------------------------------------------
+    others_ms: list[float] = []
+    own_ms: list[float] = []
+    for _ in range(args.clicks):
+        player = shadow.waiting_in_order()[0]
+        page = seats[player]
+        page.select_option(".entry-player select", player)
+        page.locator(".entry-action button", has_text=DISCARD_LABEL).click()
+        page.fill(".entry-card input", CARD)
+        page.locator(".do-discard").wait_for(state="visible")
+        n = len(shadow.actions) + 1
+        for name, other in pages.items():
+            if name != player:
+                other.evaluate(WATCH_ACTIONS, n)
+        page.evaluate(WATCH_SCORE)
+        clicked = page.evaluate(CLICK_DISCARD)
+        shadow.push({"player": player, "do": "discard", "card": CARD})
+        try:
+            page.wait_for_function("window.__score !== undefined", timeout=30_000)
+            own_ms.append(page.evaluate("window.__score") - clicked)
+        except Exception:               # noqa: BLE001 - a miss is a figure, not a crash
+            print(f"  {player}'s own score line did not change within 30 s", flush=True)
+        for name, other in pages.items():
+            if name == player:
+                continue
+            try:
+                other.wait_for_function("window.__seen !== undefined", timeout=30_000)
+                others_ms.append(other.evaluate("window.__seen") - clicked)
+            except Exception:           # noqa: BLE001
+                print(f"  {name}'s page did not show action {n} within 30 s", flush=True)
+        # every page settles on the new count before the next click
+        for other in pages.values():
+            other.locator(".live-state").first.filter(has_text=f"actions: {n}").wait_for()
+    print(f"click -> shown on the 4 other pages: {figures(others_ms)}")
+    print(f"click -> own scoreboard: {figures(own_ms)}")
+
+    # --- 2. joins ----------------------------------------------------------------------
+    join_s: list[float] = []
+    for i in range(args.joins):
+        # a pool kernel counts once started, but runs the notebook up to the query for
+        # some seconds more: a phone joins a server that has been running a while
+        wait_for(lambda: pool_filled(s, len(pages), args.pool), timeout=90)
+        time.sleep(args.warm)
+        player = PLAYERS[i % len(PLAYERS)]
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        page = ctx.new_page()
+        marks: dict[str, float] = {}
+        page.on("domcontentloaded", lambda _: marks.setdefault("html", time.perf_counter() - t))
+        page.on("websocket", lambda _: marks.setdefault("kernel ws", time.perf_counter() - t))
+        t = time.perf_counter()
+        page.goto(f"{base}?seat={player}&game={gid}", timeout=PAGE_TIMEOUT_MS,
+                  wait_until="commit")
+        marks["first byte"] = time.perf_counter() - t
+        page.locator(".jupyter-widgets").first.wait_for(timeout=PAGE_TIMEOUT_MS)
+        marks["first widget"] = time.perf_counter() - t
+        button = page.locator(".entry-action button", has_text=DISCARD_LABEL)
+        button.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_function(
+            "(label) => [...document.querySelectorAll('.entry-action button')].some("
+            "b => b.textContent.includes(label) && !b.disabled)", arg=DISCARD_LABEL,
+            timeout=PAGE_TIMEOUT_MS)
+        join_s.append(time.perf_counter() - t)
+        print(f"  join {i + 1} ({player}): " + ", ".join(
+            f"{k} {v:.2f} s" for k, v in sorted(marks.items(), key=lambda kv: kv[1]))
+            + f", interactive {join_s[-1]:.2f} s", flush=True)
+        ctx.close()
+    print("phone joining (cold browser cache): "
+          + (", ".join(f"{x:.2f} s" for x in join_s) or "no samples"))
+
+    # --- the targets of 1 and 2 ----------------------------------------------------------
+    if others_ms:
+        line("click shown on the other pages", p95(others_ms) <= 1000,
+             f"p95 {p95(others_ms):.0f} ms (target <= 1000 ms)")
+    else:
+        line("click shown on the other pages", False, "no samples")
+    if join_s:
+        med = statistics.median(join_s)
+        line("phone joining a running server", med <= 1.5,
+             f"median {med:.2f} s of {len(join_s)} (target <= 1.5 s)")
+    else:
+        line("phone joining a running server", False, "no samples")
+
+    # --- 3. memory ------------------------------------------------------------------------
+    for page in pages.values():
+        page.context.close()
+    wait_for(lambda: pool_filled(s, 0, args.pool), timeout=args.idle + 4 * args.interval + 60)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.set_default_timeout(PAGE_TIMEOUT_MS)
+    page = ctx.new_page()
+    url = f"{base}?seat=Ana&game={gid}"
+    mem: dict[int, float] = {}
+    t = time.perf_counter()
+    for i in range(1, args.loads + 1):
+        if i == 1:
+            page.goto(url, timeout=PAGE_TIMEOUT_MS)
+        else:
+            page.reload(timeout=PAGE_TIMEOUT_MS)
+        page.locator(".live-state").first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
+        if i in (5, args.loads):
+            wait_for(lambda: pool_filled(s, 1, args.pool),
+                     timeout=args.idle + 4 * args.interval + 60)
+            time.sleep(args.warm)            # the refilled pool's kernels reach their wait
+            mem[i] = rss_mb(s.process_ids())
+            print(f"after {i} page loads ({time.perf_counter() - t:.0f} s): "
+                  f"{len(kernel_pids(s))} kernels, server + kernels {mem[i]:.0f} MB", flush=True)
+    click_own = p95(own_ms) if own_ms else None
+    if 5 in mem and args.loads in mem and args.loads > 5:
+        ratio = mem[args.loads] / mem[5]
+        line(f"memory after {args.loads} page loads", ratio <= 1.5,
+             f"{mem[5]:.0f} MB after 5, {mem[args.loads]:.0f} MB after {args.loads} "
+             f"({ratio:.2f}x, target <= 1.5x)")
+    else:
+        line("memory", False, "needs --loads > 5")
+    if click_own is not None:
+        line("click -> own scoreboard", click_own <= 150,
+             f"p95 {click_own:.0f} ms with 5 pages open (target <= 150 ms)")
+    else:
+        line("click -> own scoreboard", False, "no samples")
+    ctx.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
