@@ -211,7 +211,9 @@ def deck_composition(players: int, *, mode: str = "standard", two_player: str | 
     rows: list[Row] = []
     rulings: list[str] = []
     seats = 4 if two_player == "virtual" else players
-    piles = pile_size = None
+    piles: int | None = None
+    pile_size: int | None = None
+    sets: tuple[str, ...]
     conflicts, conflicts_year = 0, None
 
     if two_player == "revival":                                   # ---- R 2.1
@@ -346,6 +348,7 @@ def deck_composition(players: int, *, mode: str = "standard", two_player: str | 
     rows.append(Row("Turns", sum(turns), "years 1-4: " + ", ".join(map(str, turns)) + " turns", turn_src))
 
     if two_player == "revival":
+        assert piles is not None and pile_size is not None     # set above for the Revival rules
         cards_dealt = piles * pile_size
         dealt_how = "one pile of 12 a year; each turn both players take one card"
     else:
@@ -508,10 +511,10 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
         pool = [x for s in comp.sets for x in _pool(known_by_set[s], size[s], s)]
         n = comp.basic_locations
         if prefer_known:
-            named = [x for x in pool if isinstance(x, str)]
-            boxed = [x for x in pool if isinstance(x, FromBox)]
-            chosen = rng.sample(named, min(n, len(named)))
-            chosen += rng.sample(boxed, n - len(chosen))
+            named: list[Any] = [x for x in pool if isinstance(x, str)]
+            slots: list[Any] = [x for x in pool if isinstance(x, FromBox)]
+            chosen: list[Any] = rng.sample(named, min(n, len(named)))
+            chosen += rng.sample(slots, n - len(chosen))
         else:
             chosen = rng.sample(pool, n)
         options["basic_locations"] = sorted(x for x in chosen if isinstance(x, str))
