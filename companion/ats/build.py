@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 
-from . import abilities as abl
 from ..core.errors import IllegalAction, UnknownCardValues
 from .catalogue import Card, Catalogue
 from .effects import resolve
@@ -139,16 +138,16 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     # the choices the card will need, checked before anything changes
     others = [p for p in state.setup.players if p != ps.name]
     for ab in card.abilities or ():
-        if ab.get("when") != "immediate":
+        if ab.when != "immediate":
             continue
-        if "choice" in ab:
+        if ab.kind == "choice":
             ch = a.get("choices")
             if (not isinstance(ch, dict) or set(ch) != set(others)
                     or not all(v in ("pay", "lose") for v in ch.values())):
                 raise IllegalAction("choice", f"each other player ({', '.join(others)}) must "
-                                    f"choose 'pay' ({ab['pay']} credit) or 'lose' ({ab['lose']} VP)",
+                                    f"choose 'pay' ({ab.pay} credit) or 'lose' ({ab.lose} VP)",
                                     action=a)
-        if "manual" in ab:
+        if ab.kind == "manual":
             mv = a.get("manual_vp")
             if not (isinstance(mv, int) and not isinstance(mv, bool)):
                 raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
@@ -167,12 +166,12 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     # at the player's step 4 (R 5)
     choices, others_vp = [], []
     for ab in card.abilities or ():
-        if ab.get("when") != "immediate":
+        if ab.when != "immediate":
             continue
-        if "choice" in ab:
+        if ab.kind == "choice":
             choices.append(Pending(ps.name, "choice", card.name, cell, ab, step.index,
                                    dict(a.get("choices") or {})))
-        elif abl.reads_other_stations(ab):
+        elif ab.reads_other_stations:
             others_vp.append(Pending(ps.name, "ability", card.name, cell, ab, step.index))
     effects = choices + ([Pending(ps.name, "spaceships", card.name, cell, {"at": ships},
                                   step.index)] if ships else [])

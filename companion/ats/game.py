@@ -327,22 +327,23 @@ class Game:
         filled = dict(a)
         others = [p for p in self.setup.players if p != player]
         for ab in card.abilities or ():
-            if ab.get("when") != "immediate":
+            if ab.when != "immediate":
                 continue
-            if "choice" in ab and "choices" not in a:
+            if ab.kind == "choice" and "choices" not in a:
                 out["choices"] = {"card": card.name, "players": others,
-                                  "options": [("pay", f"pay {ab['pay']} credit"
-                                               + ("s" if ab["pay"] != 1 else "")),
-                                              ("lose", f"lose {ab['lose']} VP")]}
+                                  "options": [("pay", f"pay {ab.pay} credit"
+                                               + ("s" if ab.pay != 1 else "")),
+                                              ("lose", f"lose {ab.lose} VP")]}
                 filled["choices"] = {p: "pay" for p in others}
-            if "manual" in ab and "manual_vp" not in a:
+            if ab.kind == "manual" and "manual_vp" not in a:
                 out["manual_vp"] = {"card": card.name,
                                     "prompt": f"VP '{card.name}' gives now (from its ability)"}
                 filled["manual_vp"] = 0
-            if "spaceships" in ab and "spaceships" not in a and self.setup.options.get("spaceships"):
+            if ab.kind == "spaceships" and "spaceships" not in a \
+                    and self.setup.options.get("spaceships"):
                 spec = out.setdefault("spaceships", {"card": card.name, "count": 0, "spots": []})
-                spec["count"] += ab["spaceships"]
-                target = ab.get("target", "other")
+                spec["count"] += ab.need("spaceships", card.name)
+                target = ab.target
                 for p in self.setup.players:
                     if target != "any" and ((target == "self") != (p == player)):
                         continue

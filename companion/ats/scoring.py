@@ -155,9 +155,9 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
         placed = st.cells[cell]
         card = game.catalogue.get(placed.card)
         for ab in card.abilities or ():
-            if ab.get("when") != "end":
+            if ab.when != "end":
                 continue
-            if "manual" in ab:
+            if ab.kind == "manual":
                 got = manual.find(card.name, p, at=list(cell))
                 if not got:
                     missing.append(f"{p}: VP of '{card.name}' at {list(cell)}")
@@ -181,9 +181,9 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
         if race.abilities is None and not skip_unknown:
             raise UnknownCardValues(race.name, ["abilities"], why="the race tile's scoring is needed")
         for ab in race.abilities or ():
-            if ab.get("when") != "end":
+            if ab.when != "end":
                 continue
-            if "manual" in ab:
+            if ab.kind == "manual":
                 got = manual.find(race.name, p)
                 if not got:
                     missing.append(f"{p}: VP of the race '{race.name}'")
@@ -222,12 +222,10 @@ def _measure(game, state, obj, p: str, memo: dict | None = None) -> int:
         if key not in memo:
             memo[key] = _measure(game, state, obj, p)
         return memo[key]
-    spec = obj.extra.get("most") or obj.extra.get("least")
-    ab = dict(spec)
     ps = state.players[p]
     others = [state.players[o].station for o in state.setup.players if o != p]
     ctx = abl.Context(ps.station, None, ps.credits, state.year, obj.name, others, final=True)
-    return abl.count(ab, ctx)
+    return abl.count(obj.measure, ctx)
 
 
 def _claim(game, state, obj, memo: dict | None = None,
@@ -300,13 +298,13 @@ def manual_requests(game, state=None) -> list[dict]:
         for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
             card = game.catalogue.get(st.cells[cell].card)
             for ab in (card.abilities or ()) if card is not None else ():
-                if ab.get("when") == "end" and "manual" in ab \
+                if ab.when == "end" and ab.kind == "manual" \
                         and not book.find(card.name, p, at=list(cell)):
                     out.append({"kind": "ability", "source": card.name, "player": p,
                                 "at": list(cell)})
         race = game.catalogue.get(state.setup.races[p]) if p in state.setup.races else None
         for ab in (race.abilities or ()) if race is not None else ():
-            if ab.get("when") == "end" and "manual" in ab and not book.find(race.name, p):
+            if ab.when == "end" and ab.kind == "manual" and not book.find(race.name, p):
                 out.append({"kind": "race", "source": race.name, "player": p})
     in_play = [(o, None) for o in state.setup.objectives]
     in_play += [(o, p) for p, o in state.setup.secret_objectives.items()]
@@ -339,7 +337,7 @@ def unknown_for_scoring(game, state=None) -> list[dict]:
             add(race, ["abilities"], "the race tile's scoring is needed")
         else:
             for i, ab in enumerate(race.abilities):
-                if ab.get("when") in ("end", None) and ability_unknowns(ab):
+                if ab.when in ("end", None) and ability_unknowns(ab):
                     add(race, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
                         "the race tile's scoring is needed")
     for name in list(state.setup.objectives) + list(state.setup.secret_objectives.values()):
@@ -353,7 +351,7 @@ def unknown_for_scoring(game, state=None) -> list[dict]:
                 continue
             card = game.catalogue.get(placed.card)
             for i, ab in enumerate(card.abilities or ()):
-                if ab.get("when") == "end" and ability_unknowns(ab):
+                if ab.when == "end" and ability_unknowns(ab):
                     add(card, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
                         "its end-of-game ability is scored")
     if not out:

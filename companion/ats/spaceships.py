@@ -22,8 +22,8 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
     applied once the card is there."""
-    abilities = [ab for ab in card.abilities or () if "spaceships" in ab
-                 and ab.get("when") == "immediate"]
+    abilities = [ab for ab in card.abilities or () if ab.kind == "spaceships"
+                 and ab.when == "immediate"]
     given = a.get("spaceships")
     if not abilities:
         if given:
@@ -36,8 +36,8 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
     if not isinstance(given, list):
         raise IllegalAction("spaceships", "say where the spaceships go: a list of "
                             "{player, at} (empty if there is no room)", action=a)
-    allowed = sum(ab["spaceships"] for ab in abilities)
-    targets = {ab.get("target", "other") for ab in abilities}
+    allowed = sum(ab.need("spaceships", card.name) for ab in abilities)
+    targets = {ab.target for ab in abilities}
     if len(given) > allowed:
         raise IllegalAction("spaceships", f"'{card.name}' places at most {allowed}", action=a)
     out, seen = [], set()
@@ -107,8 +107,8 @@ def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
     your Power Reactors has locations on all sides of it then you can't put a
     Spaceship adjacent to it and thus you don't gain any VP from it".  Checked on the
     station with the card placed.  Omitted: the engine's default, stored."""
-    abilities = [ab for ab in card.abilities or () if ab.get("per") == "reactor_spaceship"
-                 and ab.get("when") == "immediate"]
+    abilities = [ab for ab in card.abilities or () if ab.per == "reactor_spaceship"
+                 and ab.when == "immediate"]
     given = a.get("reactor_spaceships")
     if not abilities:
         if given:
@@ -155,8 +155,8 @@ def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
     to N of their own spaceships, none if they have none ("you can choose to remove a
     Spaceship even if you don't have any Spaceships in your Station. In that case you
     simply don't do anything")."""
-    abilities = [ab for ab in card.abilities or () if "remove_spaceships" in ab
-                 and ab.get("when") == "immediate"]
+    abilities = [ab for ab in card.abilities or () if ab.kind == "remove_spaceships"
+                 and ab.when == "immediate"]
     given = a.get("spaceships_removed")
     if not abilities:
         if given:
@@ -165,8 +165,8 @@ def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
         return []
     limit = 0
     for ab in abilities:
-        n = ab["remove_spaceships"]
-        if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
+        n = ab.remove_spaceships
+        if n is None or n < 1:
             raise IllegalAction("malformed", f"'{card.name}': remove_spaceships must be a "
                                 "whole number >= 1 in the catalogue", action=a)
         limit += n

@@ -47,12 +47,12 @@ def _fill_choices(game: Game, state: State, action: dict) -> dict:
     if card is None or not card.abilities:
         return action
     for ab in card.abilities:
-        if ab.get("when") != "immediate":
+        if ab.when != "immediate":
             continue
-        if "choice" in ab and "choices" not in action:
+        if ab.kind == "choice" and "choices" not in action:
             action = {**action, "choices": {p: "pay" for p in state.setup.players
                                             if p != action["player"]}}
-        if "manual" in ab and "manual_vp" not in action:
+        if ab.kind == "manual" and "manual_vp" not in action:
             action = {**action, "manual_vp": 0}
     return action
 
