@@ -106,7 +106,7 @@ def count(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
     if what == "distinct_type":
         return _memo(ctx, "distinct_type", lambda: _distinct(ctx))
     if what == "spaceship":
-        return len(st.blocked)
+        return len(st.spaceships)
     if what == "adjacent_cost":
         cell = _need_cell(ctx, what)
         return sum(placed_cost(st.cells[n]) for n in neighbours(cell) if n in st.cells)
@@ -114,7 +114,7 @@ def count(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
         if "reactor_spaceship" in ctx.extra:
             return ctx.extra["reactor_spaceship"]
         free = {n for r in st.reactors() for n in neighbours(r)
-                if n not in st.cells and n not in st.blocked}
+                if n not in st.cells and n not in st.spaceships}
         return len(reactor_matching(st, free))
     if what == "other_station_location":
         return _memo(ctx, ("others", tuple(types) if types else None),

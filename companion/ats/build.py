@@ -42,7 +42,7 @@ def placement_cell(step: Step, ps: PlayerState) -> Cell:
     if cell in station:
         raise IllegalAction("occupied", f"{list(cell)} already holds the "
                             f"{station.cells[cell].label}", action=a)
-    if cell in station.blocked:
+    if cell in station.spaceships:
         raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
     if (ps.name, cell) in reserved(state):
         raise IllegalAction("spaceship", "a spaceship is on its way to that space this "

@@ -63,7 +63,7 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
     station = ps.station
     d = p.data
     for c in d.get("spaceships_removed") or ():
-        station.blocked.discard(tuple(c))
+        station.spaceships.discard(tuple(c))
     put = sum(1 for c in d.get("reactor_spaceships") or ()
               if put_ship(state, p.owner, tuple(c), p))
     gain(state, p.owner, card.vp, "printed", card.name, p.cell,

@@ -71,7 +71,7 @@ class _ScratchStation(Station):
         s = station.copy()
         s.__class__ = cls
         s._memo = {}
-        s._cells0, s._blocked0 = dict(s.cells), set(s.blocked)
+        s._cells0, s._spaceships0 = dict(s.cells), set(s.spaceships)
         return s
 
     def restore(self) -> None:
@@ -80,7 +80,7 @@ class _ScratchStation(Station):
         for cell in [c for c in self.cells if c not in self._cells0]:
             graph.remove_node(cell)
         self.cells = dict(self._cells0)
-        self.blocked = set(self._blocked0)
+        self.spaceships = set(self._spaceships0)
         self._memo.clear()
 
     def copy(self) -> Station:
