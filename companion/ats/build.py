@@ -103,8 +103,9 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         # round_end_report() until a `remove` entry fixes it (B 5).
         raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
                             f"'{card.name}'", action=a)
-    if ps.credits < card.cost:
-        raise IllegalAction("credits", f"costs {card.cost} credits, {ps.name} has {ps.credits}",
+    cost, energy = card.known("cost"), card.known("energy")
+    if ps.credits < cost:
+        raise IllegalAction("credits", f"costs {cost} credits, {ps.name} has {ps.credits}",
                             action=a)
     # energy
     payers = {c: (d, cubes) for c, d, cubes in station.reactors_in_range(cell, ENERGY_REACH)}
@@ -117,8 +118,8 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         if paid is None:
             raise IllegalAction("malformed", "energy_from must be a list of [row, col] reactor cells",
                                 action=a)
-        if len(paid) != card.energy:
-            raise IllegalAction("energy-from", f"the card needs {card.energy} energy, "
+        if len(paid) != energy:
+            raise IllegalAction("energy-from", f"the card needs {energy} energy, "
                                 f"energy_from names {len(paid)} cube(s)", action=a)
         for c in set(paid):
             if c not in payers:
@@ -129,10 +130,10 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
                 raise IllegalAction("energy-from", f"the reactor at {list(c)} has only "
                                     f"{payers[c][1]} cube(s)", action=a)
     else:
-        paid = station.default_energy(cell, card.energy, ENERGY_REACH)
+        paid = station.default_energy(cell, energy, ENERGY_REACH)
         if paid is None:
             have = sum(cubes for _, cubes in payers.values())
-            raise IllegalAction("no-energy", f"needs {card.energy} energy, reactors within "
+            raise IllegalAction("no-energy", f"needs {energy} energy, reactors within "
                                 f"distance 2 of {list(cell)} hold {have} cube(s)", action=a)
     a["energy_from"] = [list(c) for c in paid]
     # the choices the card will need, checked before anything changes
@@ -155,7 +156,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     ships = check_spaceships(state, ps.name, card, a, built=cell)
     removed = check_removals(state, ps.name, card, a)
     # pay and place
-    ps.credits -= card.cost
+    ps.credits -= cost
     for c in paid:
         station.take_cube(c)
     station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
@@ -219,7 +220,7 @@ def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
     if c.unknown_for_build():
         raise UnknownCardValues(c.name, c.unknown_for_build(),
                                 action={"do": "build", "card": c.name, "player": player})
-    if ps.credits < c.cost:
+    if ps.credits < c.known("cost"):
         return []
     if station.copies_of(c.name) >= 1:
         if c.max is None:
@@ -228,4 +229,4 @@ def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
         if c.limit is not None and station.copies_of(c.name) >= c.limit:
             return []
     return [cell for cell in station.frontier()
-            if c.energy == 0 or station.energy_in_range(cell, ENERGY_REACH) >= c.energy]
+            if c.energy == 0 or station.energy_in_range(cell, ENERGY_REACH) >= c.known("energy")]

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import yaml
 
 from ..core import safeio
-from ..core.errors import CatalogueError
+from ..core.errors import CatalogueError, UnknownCardValues
 from ..core.paths import data_dir, user_catalogue_path
 # the ability vocabulary lives in vocabulary.py; its names stay importable from here
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
@@ -92,6 +92,14 @@ class Card:
             for i, ab in enumerate(self.abilities):
                 out += [f"ability {i + 1} {u}" for u in ability_unknowns(ab)]
         return out
+
+    def known(self, key: str) -> int:
+        """The printed number ``key`` (cost, energy, vp) the engine is about to use;
+        UnknownCardValues if nobody has typed it yet."""
+        v = getattr(self, key)
+        if v is None:
+            raise UnknownCardValues(self.name, [key])
+        return int(v)
 
     def unknown_all(self) -> list[str]:
         out = self.unknown_for_build()
@@ -363,6 +371,13 @@ class Catalogue:
     # queries --------------------------------------------------------------
     def get(self, name: str) -> Card | None:
         return self._cards.get(str(name).strip().lower())
+
+    def __getitem__(self, name: str) -> Card:
+        """The entry called ``name`` (any category); KeyError if there is none."""
+        card = self.get(name)
+        if card is None:
+            raise KeyError(name)
+        return card
 
     def __contains__(self, name: str) -> bool:
         return self.get(name) is not None

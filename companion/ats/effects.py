@@ -58,7 +58,7 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
     """A build's effects on its owner's own station and VP: spaceships removed and
     put next to reactors, then the printed VP, then the immediate abilities that
     read only the owner's station (B 4; the timing rules' step 4, R 5)."""
-    card = catalogue.get(p.card)
+    card = catalogue[p.card]
     ps = state.players[p.owner]
     station = ps.station
     d = p.data
@@ -66,7 +66,7 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
         station.spaceships.discard(tuple(c))
     put = sum(1 for c in d.get("reactor_spaceships") or ()
               if put_ship(state, p.owner, tuple(c), p))
-    gain(state, p.owner, card.vp, "printed", card.name, p.cell,
+    gain(state, p.owner, card.known("vp"), "printed", card.name, p.cell,
          f"printed VP of '{card.name}'", p.index)
     for ab in card.abilities or ():
         if ab.when != "immediate" or ab.kind in ("spaceships", "choice", "remove_spaceships") \

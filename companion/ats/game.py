@@ -246,7 +246,7 @@ class Game:
         (unknown-card) with the closest names if there is none."""
         return location_card(self.catalogue, name)
 
-    def _may_act(self, player: str) -> bool:
+    def _may_act(self, player: str | None) -> bool:
         """Whether ``player`` may take their action now: in the game, not acted yet,
         the round end's advisors settled, and first in the order the rules ask for
         (Revival 2-player active player, timing rules)."""
@@ -352,7 +352,7 @@ class Game:
                             spec["spots"].append([p, list(c)])
                 filled["spaceships"] = []
         self.check(filled)              # every other rule, whatever the answers
-        if "energy_from" not in a and card.energy:
+        if "energy_from" not in a and card.energy and isinstance(player, str):
             opts = self.energy_options(player, a["at"], card.energy)
             if len(opts) > 1:
                 out["energy_from"] = opts

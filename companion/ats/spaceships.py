@@ -124,6 +124,7 @@ def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
     free = {n for r in st.reactors() for n in neighbours(r)
             if n not in st.cells and n not in st.spaceships and n not in taken}
     best = abl.reactor_matching(st, free)
+    cells: list[Cell] | None
     if given is None:
         cells = [best[r] for r in sorted(best)]
     else:
