@@ -2,15 +2,20 @@
 
 Pure functions: a station and a little context in, VP out.  ``manual`` and
 ``choice`` abilities need an answer from the players; the game engine handles
-them.
+them.  Each function takes an :class:`~companion.ats.vocabulary.Ability` (what a
+card holds) or a mapping written in the vocabulary (parsed on the way in).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, Callable, TypeVar
 
-from . import catalogue as _catalogue
 from ..core.errors import UnknownCardValues
-from .station import LOCATION, MAIN, PLACEHOLDER, Cell, Station, count_types, neighbours
+from .station import LOCATION, MAIN, PLACEHOLDER, Cell, Placed, Station, count_types, neighbours
+from .vocabulary import Ability, Condition
+
+T = TypeVar("T")
 
 YEARS = 4
 #: Power Reactors count as costing 1 for an ability that reads costs (R FAQ, Commercial
@@ -19,26 +24,6 @@ YEARS = 4
 #: "Both types count as Power Reactors").
 REACTOR_COST = 1
 X_COST = 1
-
-#: Vocabulary added by issue 11 (docs/abilities.md).  catalogue.py validates abilities
-#: against COUNTERS and ABILITY_KINDS; these are registered there on import until that
-#: file lists them itself (then this is a no-op).
-NEW_COUNTERS: dict[str, tuple[str, ...]] = {
-    "adjacent_cost": (),          # Commercial Zone (R FAQ)
-    "reactor_spaceship": (),      # Recharging Station (R FAQ)
-}
-NEW_KINDS = ("remove_spaceships",)   # Travelling Exhibition (R FAQ)
-
-
-def _register_vocabulary() -> None:
-    for name, keys in NEW_COUNTERS.items():
-        _catalogue.COUNTERS.setdefault(name, keys)
-    missing = tuple(k for k in NEW_KINDS if k not in _catalogue.ABILITY_KINDS)
-    if missing:
-        _catalogue.ABILITY_KINDS = tuple(_catalogue.ABILITY_KINDS) + missing
-
-
-_register_vocabulary()
 
 
 @dataclass
@@ -57,7 +42,7 @@ class Context:
     cache: dict = field(default_factory=dict)
 
 
-def _memo(ctx: Context, key, compute):
+def _memo(ctx: Context, key: Any, compute: Callable[[], T]) -> T:
     try:
         return ctx.cache[key]
     except KeyError:
@@ -65,7 +50,7 @@ def _memo(ctx: Context, key, compute):
         return v
 
 
-def _types(ctx: Context, placed, types):
+def _types(ctx: Context, placed: Any, types: Any) -> int:
     try:
         return count_types(placed, types)
     except LookupError as e:
@@ -80,23 +65,32 @@ def _need_cell(ctx: Context, what: str) -> Cell:
     return ctx.cell
 
 
-def count(ab: dict, ctx: Context) -> int:
-    """The number an ability with ``per:`` counts."""
+def _known(v: int | None, ctx: Context, what: str) -> int:
+    """A value the evaluation needs; not known yet: UnknownCardValues (the build and
+    the final scoring ask for it before they evaluate)."""
+    if v is None:
+        raise UnknownCardValues(ctx.source, ["abilities"], why=f"its {what} is not known yet")
+    return v
+
+
+def count(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
+    """The number an ability with ``per:`` counts (also an objective's measure)."""
+    ab = Ability.of(ab)
     st = ctx.station
-    what = ab["per"]
-    types = ab.get("types")
+    what = ab.per
+    types = ab.types
     if what == "adjacent_location":
         cell = _need_cell(ctx, what)
         return _types(ctx, [st.cells[n] for n in neighbours(cell) if n in st.cells], types)
     if what == "station_location":
         n = _memo(ctx, ("station", tuple(types) if types else None),
                   lambda: _types(ctx, st.cells.values(), types))
-        if not ab.get("include_self", True) and ctx.cell is not None and ctx.cell in st.cells:
+        if not ab.include_self and ctx.cell is not None and ctx.cell in st.cells:
             n -= _types(ctx, [st.cells[ctx.cell]], types)
         return n
     if what == "location_within":
         cell = _need_cell(ctx, what)
-        dist = st.distances_from(cell, cutoff=ab["distance"])
+        dist = st.distances_from(cell, cutoff=_known(ab.distance, ctx, "distance"))
         return _types(ctx, [st.cells[c] for c, d in dist.items() if c != cell and d >= 1], types)
     if what == "reactor":
         return _memo(ctx, "reactor", lambda: len(st.reactors()))
@@ -112,7 +106,7 @@ def count(ab: dict, ctx: Context) -> int:
     if what == "distinct_type":
         return _memo(ctx, "distinct_type", lambda: _distinct(ctx))
     if what == "spaceship":
-        return len(st.blocked)
+        return len(st.spaceships)
     if what == "adjacent_cost":
         cell = _need_cell(ctx, what)
         return sum(placed_cost(st.cells[n]) for n in neighbours(cell) if n in st.cells)
@@ -120,7 +114,7 @@ def count(ab: dict, ctx: Context) -> int:
         if "reactor_spaceship" in ctx.extra:
             return ctx.extra["reactor_spaceship"]
         free = {n for r in st.reactors() for n in neighbours(r)
-                if n not in st.cells and n not in st.blocked}
+                if n not in st.cells and n not in st.spaceships}
         return len(reactor_matching(st, free))
     if what == "other_station_location":
         return _memo(ctx, ("others", tuple(types) if types else None),
@@ -128,7 +122,7 @@ def count(ab: dict, ctx: Context) -> int:
     raise ValueError(f"unknown counter {what}")
 
 
-def placed_cost(p) -> int:
+def placed_cost(p: Placed) -> int:
     """The cost an ability that reads costs sees for a card in the station (R FAQ,
     Commercial Zone): its printed credit cost; X counts 1; a Power Reactor (and the
     Main Reactor) 1; a face-down placeholder is not a location (B 5) and counts 0."""
@@ -144,15 +138,15 @@ def placed_cost(p) -> int:
     return int(p.cost)
 
 
-def reactor_matching(st: Station, free: set) -> dict:
+def reactor_matching(st: Station, free: set[Cell]) -> dict[Cell, Cell]:
     """reactor cell -> the free cell next to it its spaceship goes on, for as many
     reactors as possible, one spaceship per reactor and per space (R 3: "Each empty
     space cannot have more than 1 Spaceship in it").  Deterministic: reactors in
     (row, col) order, their sides up, down, left, right; augmenting paths."""
     options = {r: [n for n in neighbours(r) if n in free] for r in sorted(st.reactors())}
-    owner: dict = {}
+    owner: dict[Cell, Cell] = {}
 
-    def augment(r, seen) -> bool:
+    def augment(r: Cell, seen: set[Cell]) -> bool:
         for c in options[r]:
             if c in seen:
                 continue
@@ -178,112 +172,121 @@ def _distinct(ctx: Context) -> int:
     return len(seen)
 
 
-def condition(cond: dict | None, ctx: Context) -> bool:
-    if not cond:
+def condition(cond: Condition | Mapping[str, Any] | None, ctx: Context) -> bool:
+    """Whether a flat ability's ``if`` holds (no condition: it always does)."""
+    if cond is not None and not isinstance(cond, Condition):
+        cond = Condition.of(cond)
+    if cond is None:
         return True
     st = ctx.station
-    if "farthest_from_main_reactor" in cond:
+    if cond.test == "farthest":
         cell = _need_cell(ctx, "farthest_from_main_reactor")
         dist = _memo(ctx, "from_main", lambda: st.distances_from(MAIN))
         mine = dist.get(cell, 0)
         return all(d <= mine for c, d in dist.items() if st.cells[c].kind != PLACEHOLDER)
-    if "more" in cond:
-        mine = _types(ctx, st.cells.values(), cond["more"])
-        theirs = _types(ctx, st.cells.values(), cond["than"])
+    if cond.test == "more":
+        mine = _types(ctx, st.cells.values(), cond.more)
+        theirs = _types(ctx, st.cells.values(), cond.than)
         return mine > theirs
-    if "adjacent_to" in cond:
+    if cond.test == "adjacent_to":
         cell = _need_cell(ctx, "adjacent_to")
         return _types(ctx, [st.cells[n] for n in neighbours(cell) if n in st.cells],
-                      cond["adjacent_to"]) > 0
-    raise ValueError(f"unknown condition {cond}")
+                      cond.adjacent_to) > 0
+    raise ValueError(f"unknown condition {dict(cond.raw)}")
 
 
-def value(ab: dict, ctx: Context) -> int:
+def _by_table(ab: Ability, n: int, ctx: Context) -> int:
+    """The VP a table gives for ``n``: the row of the largest count <= n (0 if none)."""
+    table = dict(ab.table) if ab.table is not None else None
+    if table is None:
+        raise UnknownCardValues(ctx.source, ["abilities"], why="its VP table is not known yet")
+    keys = [k for k in table if k <= n]
+    return table[max(keys)] if keys else 0
+
+
+def value(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
     """VP an ability gives now, caps applied (no explanation: the fast path)."""
-    if "per" in ab:
+    ab = Ability.of(ab)
+    if ab.kind == "per":
         n = count(ab, ctx)
-        if "table" in ab:
-            keys = [k for k in ab["table"] if k <= n]
-            vp = ab["table"][max(keys)] if keys else 0
+        if ab.by_table:
+            vp = _by_table(ab, n, ctx)
         else:
-            vp = (n // ab.get("every", 1)) * ab["vp"]
-    elif "flat" in ab:
-        vp = ab["flat"] if condition(ab.get("if"), ctx) else 0
+            vp = (n // _known(ab.every, ctx, "'every'")) * _known(ab.vp, ctx, "VP per unit")
+    elif ab.kind == "flat":
+        vp = _known(ab.flat, ctx, "VP") if condition(ab.condition, ctx) else 0
     else:
         raise ValueError("manual and choice abilities are resolved by the game")
-    cap = ab.get("cap")
+    cap = ab.cap
     return cap if cap is not None and vp > cap else vp
 
 
-def evaluate(ab: dict, ctx: Context) -> tuple[int, str]:
+def evaluate(ab: Ability | Mapping[str, Any], ctx: Context) -> tuple[int, str]:
     """VP an ability gives now, and a short explanation.  Caps applied."""
-    if "per" in ab:
+    ab = Ability.of(ab)
+    if ab.kind == "per":
         n = count(ab, ctx)
-        if "table" in ab:
-            table = ab["table"]
-            keys = [k for k in table if k <= n]
-            vp = table[max(keys)] if keys else 0
-            why = f"{n} {ab['per'].replace('_', ' ')}(s) -> {vp} by the table"
+        counter = str(ab.per).replace('_', ' ')
+        if ab.by_table:
+            vp = _by_table(ab, n, ctx)
+            why = f"{n} {counter}(s) -> {vp} by the table"
         else:
-            every = ab.get("every", 1)
-            vp = (n // every) * ab["vp"]
+            every = _known(ab.every, ctx, "'every'")
+            per_unit = _known(ab.vp, ctx, "VP per unit")
+            vp = (n // every) * per_unit
             unit = f"per {every} " if every != 1 else "per "
-            why = f"{ab['vp']:+d} {unit}{ab['per'].replace('_', ' ')}: {n}"
-    elif "flat" in ab:
-        ok = condition(ab.get("if"), ctx)
-        vp = ab["flat"] if ok else 0
-        if ab.get("if"):
-            why = f"{ab['flat']:+d} if {_cond_text(ab.get('if'))}: {'met' if ok else 'not met'}"
+            why = f"{per_unit:+d} {unit}{counter}: {n}"
+    elif ab.kind == "flat":
+        ok = condition(ab.condition, ctx)
+        flat = _known(ab.flat, ctx, "VP")
+        vp = flat if ok else 0
+        if ab.condition is not None:
+            why = f"{flat:+d} if {_cond_text(ab.condition)}: {'met' if ok else 'not met'}"
         else:
-            why = f"{ab['flat']:+d}"
+            why = f"{flat:+d}"
     else:
         raise ValueError("manual and choice abilities are resolved by the game")
-    cap = ab.get("cap")
+    cap = ab.cap
     if cap is not None and vp > cap:
         why += f", capped at {cap}"
         vp = cap
     return vp, why
 
 
-def _cond_text(cond: dict | None) -> str:
-    if not cond:
-        return "always"
-    if "farthest_from_main_reactor" in cond:
-        return "no location is farther from the Main Reactor"
-    if "more" in cond:
-        return f"more {'/'.join(cond['more'])} than {'/'.join(cond['than'])}"
-    if "adjacent_to" in cond:
-        return f"adjacent to {'/'.join(cond['adjacent_to'])}"
-    return str(cond)
+def _cond_text(cond: Condition | None) -> str:
+    return "always" if cond is None else cond.text()
 
 
-def reads_other_stations(ab: dict) -> bool:
-    return ab.get("per") == "other_station_location"
+def reads_other_stations(ab: Ability | Mapping[str, Any]) -> bool:
+    """Counts the other players' stations (resolves after everyone has acted)."""
+    return Ability.of(ab).reads_other_stations
 
 
-def describe(ab: dict) -> str:
+def describe(ab: Ability | Mapping[str, Any]) -> str:
     """One line a player can read."""
-    when = {"immediate": "now", "end": "at game end", None: "(timing?)"}[ab.get("when")]
-    if "per" in ab:
-        t = f" [{'/'.join(ab['types'])}]" if ab.get("types") else ""
-        if "table" in ab:
-            s = f"table by {ab['per'].replace('_', ' ')}"
+    ab = Ability.of(ab)
+    when = {"immediate": "now", "end": "at game end", None: "(timing?)"}[ab.when]
+    if ab.kind == "per":
+        counter = str(ab.per).replace('_', ' ')
+        t = f" [{'/'.join(ab.types)}]" if ab.types else ""
+        if ab.by_table:
+            s = f"table by {counter}"
         else:
-            vp = "?" if ab["vp"] is None else f"{ab['vp']:+d}"
-            every = ab.get("every", 1)
-            s = f"{vp} per {'' if every == 1 else str(every) + ' '}{ab['per'].replace('_', ' ')}{t}"
-            if ab["per"] == "location_within":
-                s += f" within {ab['distance']}"
-    elif "flat" in ab:
-        s = f"{'?' if ab['flat'] is None else format(ab['flat'], '+d')} if {_cond_text(ab.get('if'))}"
-    elif "choice" in ab:
-        s = f"others pay {ab['pay']} credit or lose {ab['lose']} VP"
-    elif "spaceships" in ab:
-        s = f"place {ab['spaceships']} spaceship(s) ({ab.get('target', 'other')} stations)"
-    elif "remove_spaceships" in ab:
-        s = f"remove up to {ab['remove_spaceships']} of your spaceships"
+            vp = "?" if ab.vp is None else f"{ab.vp:+d}"
+            every = ab.every
+            s = f"{vp} per {'' if every == 1 else str(every) + ' '}{counter}{t}"
+            if ab.per == "location_within":
+                s += f" within {ab.distance}"
+    elif ab.kind == "flat":
+        s = f"{'?' if ab.flat is None else format(ab.flat, '+d')} if {_cond_text(ab.condition)}"
+    elif ab.kind == "choice":
+        s = f"others pay {ab.pay} credit or lose {ab.lose} VP"
+    elif ab.kind == "spaceships":
+        s = f"place {ab.spaceships} spaceship(s) ({ab.target} stations)"
+    elif ab.kind == "remove_spaceships":
+        s = f"remove up to {ab.remove_spaceships} of your spaceships"
     else:
         s = "VP typed by the players"
-    if "cap" in ab:
-        s += f" (max {'?' if ab['cap'] is None else ab['cap']})"
+    if ab.has_cap:
+        s += f" (max {'?' if ab.cap is None else ab.cap})"
     return f"{s}, {when}"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 
-from . import abilities as abl
 from ..core.errors import IllegalAction, UnknownCardValues
 from .catalogue import Card, Catalogue
 from .effects import resolve
@@ -43,7 +42,7 @@ def placement_cell(step: Step, ps: PlayerState) -> Cell:
     if cell in station:
         raise IllegalAction("occupied", f"{list(cell)} already holds the "
                             f"{station.cells[cell].label}", action=a)
-    if cell in station.blocked:
+    if cell in station.spaceships:
         raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
     if (ps.name, cell) in reserved(state):
         raise IllegalAction("spaceship", "a spaceship is on its way to that space this "
@@ -104,8 +103,9 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         # round_end_report() until a `remove` entry fixes it (B 5).
         raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
                             f"'{card.name}'", action=a)
-    if ps.credits < card.cost:
-        raise IllegalAction("credits", f"costs {card.cost} credits, {ps.name} has {ps.credits}",
+    cost, energy = card.known("cost"), card.known("energy")
+    if ps.credits < cost:
+        raise IllegalAction("credits", f"costs {cost} credits, {ps.name} has {ps.credits}",
                             action=a)
     # energy
     payers = {c: (d, cubes) for c, d, cubes in station.reactors_in_range(cell, ENERGY_REACH)}
@@ -118,8 +118,8 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         if paid is None:
             raise IllegalAction("malformed", "energy_from must be a list of [row, col] reactor cells",
                                 action=a)
-        if len(paid) != card.energy:
-            raise IllegalAction("energy-from", f"the card needs {card.energy} energy, "
+        if len(paid) != energy:
+            raise IllegalAction("energy-from", f"the card needs {energy} energy, "
                                 f"energy_from names {len(paid)} cube(s)", action=a)
         for c in set(paid):
             if c not in payers:
@@ -130,25 +130,25 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
                 raise IllegalAction("energy-from", f"the reactor at {list(c)} has only "
                                     f"{payers[c][1]} cube(s)", action=a)
     else:
-        paid = station.default_energy(cell, card.energy, ENERGY_REACH)
+        paid = station.default_energy(cell, energy, ENERGY_REACH)
         if paid is None:
             have = sum(cubes for _, cubes in payers.values())
-            raise IllegalAction("no-energy", f"needs {card.energy} energy, reactors within "
+            raise IllegalAction("no-energy", f"needs {energy} energy, reactors within "
                                 f"distance 2 of {list(cell)} hold {have} cube(s)", action=a)
     a["energy_from"] = [list(c) for c in paid]
     # the choices the card will need, checked before anything changes
     others = [p for p in state.setup.players if p != ps.name]
     for ab in card.abilities or ():
-        if ab.get("when") != "immediate":
+        if ab.when != "immediate":
             continue
-        if "choice" in ab:
+        if ab.kind == "choice":
             ch = a.get("choices")
             if (not isinstance(ch, dict) or set(ch) != set(others)
                     or not all(v in ("pay", "lose") for v in ch.values())):
                 raise IllegalAction("choice", f"each other player ({', '.join(others)}) must "
-                                    f"choose 'pay' ({ab['pay']} credit) or 'lose' ({ab['lose']} VP)",
+                                    f"choose 'pay' ({ab.pay} credit) or 'lose' ({ab.lose} VP)",
                                     action=a)
-        if "manual" in ab:
+        if ab.kind == "manual":
             mv = a.get("manual_vp")
             if not (isinstance(mv, int) and not isinstance(mv, bool)):
                 raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
@@ -156,7 +156,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     ships = check_spaceships(state, ps.name, card, a, built=cell)
     removed = check_removals(state, ps.name, card, a)
     # pay and place
-    ps.credits -= card.cost
+    ps.credits -= cost
     for c in paid:
         station.take_cube(c)
     station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
@@ -167,12 +167,12 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     # at the player's step 4 (R 5)
     choices, others_vp = [], []
     for ab in card.abilities or ():
-        if ab.get("when") != "immediate":
+        if ab.when != "immediate":
             continue
-        if "choice" in ab:
+        if ab.kind == "choice":
             choices.append(Pending(ps.name, "choice", card.name, cell, ab, step.index,
                                    dict(a.get("choices") or {})))
-        elif abl.reads_other_stations(ab):
+        elif ab.reads_other_stations:
             others_vp.append(Pending(ps.name, "ability", card.name, cell, ab, step.index))
     effects = choices + ([Pending(ps.name, "spaceships", card.name, cell, {"at": ships},
                                   step.index)] if ships else [])
@@ -220,7 +220,7 @@ def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
     if c.unknown_for_build():
         raise UnknownCardValues(c.name, c.unknown_for_build(),
                                 action={"do": "build", "card": c.name, "player": player})
-    if ps.credits < c.cost:
+    if ps.credits < c.known("cost"):
         return []
     if station.copies_of(c.name) >= 1:
         if c.max is None:
@@ -229,4 +229,4 @@ def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
         if c.limit is not None and station.copies_of(c.name) >= c.limit:
             return []
     return [cell for cell in station.frontier()
-            if c.energy == 0 or station.energy_in_range(cell, ENERGY_REACH) >= c.energy]
+            if c.energy == 0 or station.energy_in_range(cell, ENERGY_REACH) >= c.known("energy")]

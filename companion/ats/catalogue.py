@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -16,45 +17,15 @@ from typing import Any, Iterable
 import yaml
 
 from ..core import safeio
-from ..core.errors import CatalogueError
+from ..core.errors import CatalogueError, UnknownCardValues
 from ..core.paths import data_dir, user_catalogue_path
+# the ability vocabulary lives in vocabulary.py; its names stay importable from here
+from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
+                         SPACESHIP_TARGETS, TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
+                         ability_unknowns, in_range, types_ok, validate_ability)
 
-TYPES = ("administrative", "business", "military", "recreational", "diplomatic")
 CATEGORIES = ("location", "race", "objective", "conflict")
-WHEN = ("immediate", "end")
 
-# ---------------------------------------------------------------------------
-# Ability vocabulary
-# ---------------------------------------------------------------------------
-#: counter name -> extra keys it accepts
-COUNTERS: dict[str, tuple[str, ...]] = {
-    "adjacent_location": ("types",),
-    "station_location": ("types", "include_self"),
-    "location_within": ("types", "distance"),
-    "reactor": (),
-    "empty_reactor": (),
-    "energy_cube": (),
-    "credit": (),
-    "remaining_year": (),
-    "distinct_type": (),
-    "spaceship": (),
-    "other_station_location": ("types",),
-}
-CONDITIONS = ("farthest_from_main_reactor", "more", "adjacent_to")
-ABILITY_COMMON = ("when", "cap", "note")
-ABILITY_KINDS = ("per", "flat", "choice", "manual", "spaceships")
-SPACESHIP_TARGETS = ("self", "other", "any")
-CHOICES = ("pay_or_lose",)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-#: the range of a card's printed numbers (cost, energy, VP, MAX, copies), of an
-#: ability's counts (cap, every, distance, pay, lose, spaceships, a table's counts)
-#: and, with a sign, of an ability's VP (per unit, flat, a table's VP)
-VALUE_LIMIT = 99
 #: entries in one catalogue file (or a record's ``cards``), and in your own catalogue
 MAX_CARDS = 2000
 #: a catalogue file larger than this is refused (by the bytes actually read)
@@ -70,123 +41,9 @@ MAX_ABILITIES = 16
 MAX_CARD_CHARS = 20_000
 
 
-def _in(v: Any, lo: int, hi: int = VALUE_LIMIT) -> bool:
-    return _is_int(v) and lo <= v <= hi
-
-
 def _shown(v: Any) -> str:
     """A value as it may appear in a message: short, one line."""
     return safeio.terminal_line(repr(v), 40)
-
-
-def _types_ok(v: Any) -> bool:
-    return isinstance(v, list) and all(t in TYPES for t in v)
-
-
-def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
-    key = f"abilities[{i}]"
-
-    def err(msg, k=None):
-        raise CatalogueError(msg, file=file, card=card, key=f"{key}.{k}" if k else key)
-
-    if not isinstance(ab, dict):
-        err("an ability must be a mapping")
-    kinds = [k for k in ABILITY_KINDS if k in ab]
-    if len(kinds) != 1:
-        err("an ability needs exactly one of: " + ", ".join(ABILITY_KINDS))
-    kind = kinds[0]
-    allowed = set(ABILITY_COMMON) | {kind}
-    if "when" not in ab:
-        err("missing (immediate, end, or null if not known yet)", "when")
-    if ab["when"] is not None and ab["when"] not in WHEN:
-        err(f"must be one of {', '.join(WHEN)} or null", "when")
-    if "cap" in ab and ab["cap"] is not None and not _in(ab["cap"], 0):
-        err(f"must be a whole number from 0 to {VALUE_LIMIT} or null", "cap")
-    if kind == "per":
-        counter = ab["per"]
-        if not isinstance(counter, str) or counter not in COUNTERS:
-            err(f"unknown counter '{counter}'; known: {', '.join(COUNTERS)}", "per")
-        allowed |= set(COUNTERS[counter]) | {"vp", "every", "table"}
-        if ("vp" in ab) == ("table" in ab):
-            err("a 'per' ability needs exactly one of 'vp' (per unit) or 'table'")
-        if "vp" in ab and ab["vp"] is not None and not _in(ab["vp"], -VALUE_LIMIT):
-            err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "vp")
-        if "table" in ab and ab["table"] is not None:
-            t = ab["table"]
-            if isinstance(t, dict):  # JSON keys are strings: accept "3" as 3
-                t = {int(k) if isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 3
-                     else k: v for k, v in t.items()}
-            if not isinstance(t, dict) or not all(_in(k, 0) and _in(v, -VALUE_LIMIT)
-                                                  for k, v in t.items()):
-                err(f"must map whole-number counts (0 to {VALUE_LIMIT}) to whole-number VP "
-                    f"({-VALUE_LIMIT} to {VALUE_LIMIT}), or be null", "table")
-            ab = {**ab, "table": t}
-        if "every" in ab and ab["every"] is not None and not _in(ab["every"], 1):
-            err(f"must be a whole number from 1 to {VALUE_LIMIT}, or null if not known", "every")
-        if "types" in ab and not _types_ok(ab["types"]):
-            err(f"must be a list of location types ({', '.join(TYPES)})", "types")
-        if "include_self" in ab and not isinstance(ab["include_self"], bool):
-            err("must be true or false", "include_self")
-        if counter == "location_within" and not _in(ab.get("distance"), 1):
-            err(f"location_within needs a whole-number distance from 1 to {VALUE_LIMIT}",
-                "distance")
-    elif kind == "flat":
-        allowed |= {"if"}
-        if ab["flat"] is not None and not _in(ab["flat"], -VALUE_LIMIT):
-            err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "flat")
-        cond = ab.get("if")
-        if cond is not None:
-            if not isinstance(cond, dict) or len([c for c in cond if c in CONDITIONS]) != 1:
-                err("must be a mapping with one of: " + ", ".join(CONDITIONS), "if")
-            extra = set(cond) - set(CONDITIONS) - {"than"}
-            if extra:
-                err(f"unknown key '{sorted(extra)[0]}'", "if")
-            if "more" in cond and not (_types_ok(cond["more"]) and _types_ok(cond.get("than"))):
-                err("'more' and 'than' must be lists of location types", "if")
-            if "adjacent_to" in cond and not _types_ok(cond["adjacent_to"]):
-                err("'adjacent_to' must be a list of location types", "if")
-            if "farthest_from_main_reactor" in cond and cond["farthest_from_main_reactor"] is not True:
-                err("'farthest_from_main_reactor' must be true", "if")
-    elif kind == "choice":
-        allowed |= {"pay", "lose"}
-        if ab["choice"] not in CHOICES:
-            err(f"unknown choice '{ab['choice']}'; known: {', '.join(CHOICES)}", "choice")
-        for k in ("pay", "lose"):
-            if not _in(ab.get(k), 0):
-                err(f"must be a whole number from 0 to {VALUE_LIMIT}", k)
-    elif kind == "spaceships":
-        allowed |= {"target"}
-        if not _in(ab["spaceships"], 1):
-            err(f"the number of spaceships placed must be a whole number from 1 to {VALUE_LIMIT}",
-                "spaceships")
-        if ab.get("target", "other") not in SPACESHIP_TARGETS:
-            err(f"must be one of {', '.join(SPACESHIP_TARGETS)}", "target")
-    elif kind == "manual":
-        if ab["manual"] is not True:
-            err("must be true", "manual")
-    extra = set(ab) - allowed
-    if extra:
-        err(f"unknown key '{sorted(extra)[0]}'")
-    return copy.deepcopy(dict(ab))      # never share nested lists with the caller's data
-
-
-def ability_unknowns(ab: dict) -> list[str]:
-    """Names of the values of one ability that are still null."""
-    out = []
-    if ab.get("when") is None:
-        out.append("when")
-    if "cap" in ab and ab["cap"] is None:
-        out.append("cap")
-    if "per" in ab:
-        if "vp" in ab and ab["vp"] is None:
-            out.append("vp per unit")
-        if "table" in ab and ab["table"] is None:
-            out.append("table")
-        if "every" in ab and ab["every"] is None:
-            out.append("every")
-    if "flat" in ab and ab["flat"] is None:
-        out.append("flat VP")
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -209,8 +66,21 @@ class Card:
     energy: int | None = None
     vp: int | None = None
     max: int | str | None = None          # N, "none" (no limit) or None (unknown)
-    abilities: tuple[dict, ...] | None = None
+    #: parsed once, when the card is made (abilities written as mappings are parsed)
+    abilities: tuple[Ability, ...] | None = None
     extra: dict = field(default_factory=dict, compare=False)
+    #: an objective's measure (its ``most`` or ``least``: a counter), parsed once
+    measure: Ability | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.abilities is not None and not (
+                isinstance(self.abilities, tuple)
+                and all(isinstance(a, Ability) for a in self.abilities)):
+            object.__setattr__(self, "abilities",
+                               tuple(Ability.of(a) for a in self.abilities))
+        spec = self.extra.get("most") or self.extra.get("least")
+        if isinstance(spec, Mapping):
+            object.__setattr__(self, "measure", Ability.from_dict(spec))
 
     # -- what is missing -------------------------------------------------
     def unknown_for_build(self) -> list[str]:
@@ -222,6 +92,14 @@ class Card:
             for i, ab in enumerate(self.abilities):
                 out += [f"ability {i + 1} {u}" for u in ability_unknowns(ab)]
         return out
+
+    def known(self, key: str) -> int:
+        """The printed number ``key`` (cost, energy, vp) the engine is about to use;
+        UnknownCardValues if nobody has typed it yet."""
+        v = getattr(self, key)
+        if v is None:
+            raise UnknownCardValues(self.name, [key])
+        return int(v)
 
     def unknown_all(self) -> list[str]:
         out = self.unknown_for_build()
@@ -246,7 +124,7 @@ class Card:
         for k in NUMBER_KEYS:
             d[k] = getattr(self, k)
         d["max"] = self.max
-        d["abilities"] = (copy.deepcopy([dict(a) for a in self.abilities])
+        d["abilities"] = ([a.to_dict() for a in self.abilities]
                           if self.abilities is not None else None)
         d.update(copy.deepcopy(self.extra))
         return d
@@ -279,20 +157,20 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
                              key="category")
     types = raw.get("types")
     if types is not None:
-        if not _types_ok(types) or len(types) > 2 or len(set(types)) != len(types):
+        if not types_ok(types) or len(types) > 2 or len(set(types)) != len(types):
             raise CatalogueError(f"must be a list of 0-2 distinct types from {', '.join(TYPES)}",
                                  file=file, card=name, key="types")
         types = tuple(types)
     nums = {}
     for k in NUMBER_KEYS:
         v = raw.get(k)
-        if v is not None and not _in(v, 0):
+        if v is not None and not in_range(v, 0):
             raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT}, or null if "
                                  f"not known (the card says {_shown(v)})", file=file, card=name,
                                  key=k)
         nums[k] = v
     mx = raw.get("max")
-    if mx is not None and mx != "none" and not _in(mx, 1):
+    if mx is not None and mx != "none" and not in_range(mx, 1):
         raise CatalogueError(f"must be a whole number from 1 to {VALUE_LIMIT}, 'none' (no limit), "
                              "or null if not known", file=file, card=name, key="max")
     abilities = raw.get("abilities")
@@ -303,7 +181,7 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
         if len(abilities) > MAX_ABILITIES:
             raise CatalogueError(f"{len(abilities)} abilities; a card has at most "
                                  f"{MAX_ABILITIES}", file=file, card=name, key="abilities")
-        abilities = tuple(validate_ability(a, file=file, card=name, i=i)
+        abilities = tuple(Ability.from_dict(validate_ability(a, file=file, card=name, i=i))
                           for i, a in enumerate(abilities))
     _validate_extra(raw, file=file, name=name)
     extra = {k: copy.deepcopy(v) for k, v in raw.items()
@@ -327,7 +205,7 @@ def _validate_extra(raw: dict, *, file, name):
         raise CatalogueError(f"must be a text of at most {MAX_NOTES} characters", file=file,
                              card=name, key="notes")
     copies = raw.get("copies")
-    if copies is not None and not _in(copies, 0):
+    if copies is not None and not in_range(copies, 0):
         raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT} (got "
                              f"{_shown(copies)})", file=file, card=name, key="copies")
     if "secret_objective" in raw and not isinstance(raw["secret_objective"], bool):
@@ -345,7 +223,7 @@ def _validate_objective(raw: dict, *, file, name):
             bad = set(m) - {"per"} - set(COUNTERS[m["per"]])
             if bad:
                 raise CatalogueError(f"unknown key '{sorted(bad)[0]}'", file=file, card=name, key=k)
-            if "types" in m and not _types_ok(m["types"]):
+            if "types" in m and not types_ok(m["types"]):
                 raise CatalogueError("types must be a list of location types", file=file,
                                      card=name, key=k)
 
@@ -400,25 +278,25 @@ def _load_cached(path: Path) -> list[Card]:
     return cards
 
 
-def _merge_ability(base: dict, over: dict) -> dict | None:
+def _merge_ability(base: Ability, over: Ability) -> Ability | None:
     """``over`` with its null values filled from ``base``; None if the two are
     not the same kind of ability (then they cannot be merged value by value)."""
-    kind = lambda ab: [k for k in ABILITY_KINDS if k in ab]
-    if kind(base) != kind(over):
+    if base.kind != over.kind:
         return None
-    if "per" in over and over.get("per") != base.get("per"):
+    if over.kind == "per" and over.per != base.per:
         return None
+    written, out = base.to_dict(), over.to_dict()
     shape = lambda ab: set(ab) - {"note", "cap"}
-    if shape(base) != shape(over):           # e.g. a VP table typed as "N per unit"
+    if shape(written) != shape(out):         # e.g. a VP table typed as "N per unit"
         return None
-    out = copy.deepcopy(dict(over))
-    for k, v in base.items():
+    for k, v in written.items():
         if out.get(k) is None and v is not None:
-            out[k] = copy.deepcopy(v)
-    return out
+            out[k] = v
+    return Ability.from_dict(out)
 
 
-def _merge_abilities(base, over):
+def _merge_abilities(base: tuple[Ability, ...] | None,
+                     over: tuple[Ability, ...] | None) -> tuple[Ability, ...] | None:
     if over is None:
         return base
     if base is None:
@@ -426,7 +304,7 @@ def _merge_abilities(base, over):
     if len(base) == len(over):
         merged = [_merge_ability(b, o) for b, o in zip(base, over)]
         if all(m is not None for m in merged):
-            return tuple(merged)
+            return tuple(m for m in merged if m is not None)
     # different shapes: a fully known list wins over one with unknown values
     unknown = lambda abs_: any(ability_unknowns(ab) for ab in abs_)
     if unknown(over) and not unknown(base):
@@ -493,6 +371,13 @@ class Catalogue:
     # queries --------------------------------------------------------------
     def get(self, name: str) -> Card | None:
         return self._cards.get(str(name).strip().lower())
+
+    def __getitem__(self, name: str) -> Card:
+        """The entry called ``name`` (any category); KeyError if there is none."""
+        card = self.get(name)
+        if card is None:
+            raise KeyError(name)
+        return card
 
     def __contains__(self, name: str) -> bool:
         return self.get(name) is not None

@@ -58,21 +58,21 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
     """A build's effects on its owner's own station and VP: spaceships removed and
     put next to reactors, then the printed VP, then the immediate abilities that
     read only the owner's station (B 4; the timing rules' step 4, R 5)."""
-    card = catalogue.get(p.card)
+    card = catalogue[p.card]
     ps = state.players[p.owner]
     station = ps.station
     d = p.data
     for c in d.get("spaceships_removed") or ():
-        station.blocked.discard(tuple(c))
+        station.spaceships.discard(tuple(c))
     put = sum(1 for c in d.get("reactor_spaceships") or ()
               if put_ship(state, p.owner, tuple(c), p))
-    gain(state, p.owner, card.vp, "printed", card.name, p.cell,
+    gain(state, p.owner, card.known("vp"), "printed", card.name, p.cell,
          f"printed VP of '{card.name}'", p.index)
     for ab in card.abilities or ():
-        if ab.get("when") != "immediate" or "spaceships" in ab or "choice" in ab \
-                or "remove_spaceships" in ab or abl.reads_other_stations(ab):
+        if ab.when != "immediate" or ab.kind in ("spaceships", "choice", "remove_spaceships") \
+                or ab.reads_other_stations:
             continue
-        if "manual" in ab:
+        if ab.kind == "manual":
             gain(state, p.owner, d["manual_vp"], "manual", card.name, p.cell,
                  "ability, VP typed by the players", p.index)
         else:
@@ -88,16 +88,17 @@ def resolve(catalogue: Catalogue, state: State, p: Pending) -> None:
     owner = state.players[p.owner]
     if p.kind == "choice":
         choices = p.choices
+        pay, lose = ab.need("pay", p.card), ab.need("lose", p.card)
         for other in state.setup.players:
             if other == p.owner:
                 continue
             ops = state.players[other]
-            if choices.get(other) == "pay" and ops.credits >= ab["pay"]:
-                ops.credits -= ab["pay"]
+            if choices.get(other) == "pay" and ops.credits >= pay:
+                ops.credits -= pay
             else:
                 why = ("chose to lose VP" if choices.get(other) == "lose"
                        else "could not pay, so loses VP")
-                gain(state, other, -ab["lose"], "interaction", p.card, p.cell,
+                gain(state, other, -lose, "interaction", p.card, p.cell,
                      f"{p.owner}'s '{p.card}': {why}", p.index)
     elif p.kind == "conflict":
         for who, n in (p.choices.get("vp") or {}).items():
@@ -106,11 +107,11 @@ def resolve(catalogue: Catalogue, state: State, p: Pending) -> None:
         for who, n in (p.choices.get("credits") or {}).items():
             ops = state.players[who]
             ops.credits = max(0, ops.credits + n)
-        for ab in ab.values():
-            if "per" in ab or "flat" in ab:
+        for conflict_ab in ab.values():
+            if conflict_ab.kind in ("per", "flat"):
                 others = [state.players[o].station for o in state.setup.players if o != p.owner]
                 ctx = abl.Context(owner.station, None, owner.credits, state.year, p.card, others)
-                vp, why = abl.evaluate(ab, ctx)
+                vp, why = abl.evaluate(conflict_ab, ctx)
                 gain(state, p.owner, vp, "interaction", p.card, None, why, p.index)
     elif p.kind == "spaceships":
         for who, at in ab["at"]:

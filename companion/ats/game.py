@@ -246,7 +246,7 @@ class Game:
         (unknown-card) with the closest names if there is none."""
         return location_card(self.catalogue, name)
 
-    def _may_act(self, player: str) -> bool:
+    def _may_act(self, player: str | None) -> bool:
         """Whether ``player`` may take their action now: in the game, not acted yet,
         the round end's advisors settled, and first in the order the rules ask for
         (Revival 2-player active player, timing rules)."""
@@ -327,22 +327,23 @@ class Game:
         filled = dict(a)
         others = [p for p in self.setup.players if p != player]
         for ab in card.abilities or ():
-            if ab.get("when") != "immediate":
+            if ab.when != "immediate":
                 continue
-            if "choice" in ab and "choices" not in a:
+            if ab.kind == "choice" and "choices" not in a:
                 out["choices"] = {"card": card.name, "players": others,
-                                  "options": [("pay", f"pay {ab['pay']} credit"
-                                               + ("s" if ab["pay"] != 1 else "")),
-                                              ("lose", f"lose {ab['lose']} VP")]}
+                                  "options": [("pay", f"pay {ab.pay} credit"
+                                               + ("s" if ab.pay != 1 else "")),
+                                              ("lose", f"lose {ab.lose} VP")]}
                 filled["choices"] = {p: "pay" for p in others}
-            if "manual" in ab and "manual_vp" not in a:
+            if ab.kind == "manual" and "manual_vp" not in a:
                 out["manual_vp"] = {"card": card.name,
                                     "prompt": f"VP '{card.name}' gives now (from its ability)"}
                 filled["manual_vp"] = 0
-            if "spaceships" in ab and "spaceships" not in a and self.setup.options.get("spaceships"):
+            if ab.kind == "spaceships" and "spaceships" not in a \
+                    and self.setup.options.get("spaceships"):
                 spec = out.setdefault("spaceships", {"card": card.name, "count": 0, "spots": []})
-                spec["count"] += ab["spaceships"]
-                target = ab.get("target", "other")
+                spec["count"] += ab.need("spaceships", card.name)
+                target = ab.target
                 for p in self.setup.players:
                     if target != "any" and ((target == "self") != (p == player)):
                         continue
@@ -351,7 +352,7 @@ class Game:
                             spec["spots"].append([p, list(c)])
                 filled["spaceships"] = []
         self.check(filled)              # every other rule, whatever the answers
-        if "energy_from" not in a and card.energy:
+        if "energy_from" not in a and card.energy and isinstance(player, str):
             opts = self.energy_options(player, a["at"], card.energy)
             if len(opts) > 1:
                 out["energy_from"] = opts

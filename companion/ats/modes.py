@@ -66,7 +66,7 @@ def conflict(step: Step, ps: PlayerState, card: Card) -> None:
         raise IllegalAction("conflict", f"applying a Conflict costs {CONFLICT_COST} credit; "
                             f"{ps.name} has none", action=a)
     effects = a.get("effects")
-    manual = any("manual" in ab for ab in card.abilities or ())
+    manual = any(ab.kind == "manual" for ab in card.abilities or ())
     if effects is None and manual:
         raise IllegalAction("manual-vp", "type what the Conflict did: effects = {\"vp\": "
                             "{player: change}, \"credits\": {player: change}}", action=a)

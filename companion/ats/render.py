@@ -55,7 +55,7 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
     """The station as an SVG grid: type colours, card names, cubes on reactors,
     spaceships, and the ``legal`` cells outlined in green."""
     legal = set(legal)
-    cells = list(station.cells) + list(station.blocked) + list(legal)
+    cells = list(station.cells) + list(station.spaceships) + list(legal)
     r0 = min(c[0] for c in cells)
     r1 = max(c[0] for c in cells)
     c0 = min(c[1] for c in cells)
@@ -77,7 +77,7 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
         out.append(f'<rect x="{x}" y="{y}" width="{cell_size}" height="{cell_size}" rx="6" '
                    f'fill="#e8f7ec" stroke="{LEGAL_COLOUR}" stroke-width="2" stroke-dasharray="5,3">'
                    f'<title>legal: [{cell[0]}, {cell[1]}]</title></rect>')
-    for cell in sorted(station.blocked):
+    for cell in sorted(station.spaceships):
         x, y = xy(cell)
         out.append(f'<text x="{x + cell_size / 2}" y="{y + cell_size / 2 + 6}" text-anchor="middle" '
                    f'font-size="12">ship<title>spaceship</title></text>')

@@ -7,6 +7,7 @@ shape from docs/record-format.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -14,7 +15,20 @@ from . import abilities as abl
 from .catalogue import ability_unknowns
 from ..core.errors import IllegalAction, MissingEntry, UnknownCardValues
 from .modes import round_end_report
+from .catalogue import Catalogue
+from .state import State
 from .station import LOCATION
+
+class ScoredGame(Protocol):
+    """What the scoring reads of a game (:class:`companion.ats.game.Game`)."""
+    catalogue: Catalogue
+    manual: list[dict]
+    state: State
+
+    def unsettled_advisors(self, state: State | None = None) -> dict[str, str]: ...
+
+    def round_end_due(self, state: State | None = None) -> list[dict]: ...
+
 
 CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
 CREDITS_PER_VP = 3
@@ -48,7 +62,7 @@ def _line(player, category, source, cell, rule, vp):
             "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
 
-def score(game, state=None, *, project: bool = False) -> Score:
+def score(game: ScoredGame, state: State | None = None, *, project: bool = False) -> Score:
     """The final table of ``game`` (or of ``state``, a state of that game).
 
     A game in progress scores its VP so far, unless ``project`` is set: then the
@@ -92,7 +106,7 @@ def score(game, state=None, *, project: bool = False) -> Score:
     rows = []
     for p in setup.players:
         ps = state.players[p]
-        row = {"player": p}
+        row: dict[str, Any] = {"player": p}
         for c in CATEGORIES:
             row[c] = int(sums[(p, c)])
         # the track never goes below 0: during_game is the track position
@@ -131,7 +145,7 @@ class _ManualBook:
         return out
 
 
-def _end_of_game(game, state, p: str, manual: _ManualBook, missing: list[str], *,
+def _end_of_game(game: ScoredGame, state: State, p: str, manual: _ManualBook, missing: list[str], *,
                  lenient: bool = False, explain: bool = True) -> list[dict]:
     try:
         return _end_of_game_strict(game, state, p, manual, missing, explain=explain)
@@ -143,7 +157,7 @@ def _end_of_game(game, state, p: str, manual: _ManualBook, missing: list[str], *
                                    explain=explain)
 
 
-def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[str],
+def _end_of_game_strict(game: ScoredGame, state: State, p: str, manual: _ManualBook, missing: list[str],
                         skip_unknown: bool = False, explain: bool = True) -> list[dict]:
     shared: dict = {}          # station-wide counts, shared by this player's abilities
     ps = state.players[p]
@@ -153,11 +167,11 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
     # delayed abilities of built locations (row-major order for a stable table)
     for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
         placed = st.cells[cell]
-        card = game.catalogue.get(placed.card)
+        card = game.catalogue[str(placed.card)]
         for ab in card.abilities or ():
-            if ab.get("when") != "end":
+            if ab.when != "end":
                 continue
-            if "manual" in ab:
+            if ab.kind == "manual":
                 got = manual.find(card.name, p, at=list(cell))
                 if not got:
                     missing.append(f"{p}: VP of '{card.name}' at {list(cell)}")
@@ -177,13 +191,13 @@ def _end_of_game_strict(game, state, p: str, manual: _ManualBook, missing: list[
     # race
     race_name = state.setup.races.get(p)
     if race_name:
-        race = game.catalogue.get(race_name)
+        race = game.catalogue[race_name]
         if race.abilities is None and not skip_unknown:
             raise UnknownCardValues(race.name, ["abilities"], why="the race tile's scoring is needed")
         for ab in race.abilities or ():
-            if ab.get("when") != "end":
+            if ab.when != "end":
                 continue
-            if "manual" in ab:
+            if ab.kind == "manual":
                 got = manual.find(race.name, p)
                 if not got:
                     missing.append(f"{p}: VP of the race '{race.name}'")
@@ -216,21 +230,19 @@ def _unknowns(ab):
     return ability_unknowns(ab)
 
 
-def _measure(game, state, obj, p: str, memo: dict | None = None) -> int:
+def _measure(game: ScoredGame, state: State, obj, p: str, memo: dict | None = None) -> int:
     if memo is not None:
         key = (obj.name, p)
         if key not in memo:
             memo[key] = _measure(game, state, obj, p)
         return memo[key]
-    spec = obj.extra.get("most") or obj.extra.get("least")
-    ab = dict(spec)
     ps = state.players[p]
     others = [state.players[o].station for o in state.setup.players if o != p]
     ctx = abl.Context(ps.station, None, ps.credits, state.year, obj.name, others, final=True)
-    return abl.count(ab, ctx)
+    return abl.count(obj.measure, ctx)
 
 
-def _claim(game, state, obj, memo: dict | None = None,
+def _claim(game: ScoredGame, state: State, obj, memo: dict | None = None,
            changed: str | None = None) -> tuple[list[str], dict[str, int]]:
     """The single claimant of a most/least objective ([] on a tie), and the measures.
 
@@ -243,15 +255,15 @@ def _claim(game, state, obj, memo: dict | None = None,
     return (top if len(top) == 1 else []), values
 
 
-def _objectives(game, state, manual: _ManualBook, missing: list[str], *,
+def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: list[str], *,
                 lenient: bool = False, memo: dict | None = None,
                 changed: str | None = None) -> list[dict]:
     out = []
     setup = state.setup
-    in_play = [(o, None) for o in setup.objectives]
+    in_play: list[tuple[str, str | None]] = [(o, None) for o in setup.objectives]
     in_play += [(o, p) for p, o in setup.secret_objectives.items()]
     for name, secret_owner in in_play:
-        obj = game.catalogue.get(name)
+        obj = game.catalogue[name]
         label = f"{obj.name} (secret objective of {secret_owner})" if secret_owner else obj.name
         if "most" not in obj.extra and "least" not in obj.extra:
             got = manual.find(obj.name, any_player=True)
@@ -281,14 +293,15 @@ def _objectives(game, state, manual: _ManualBook, missing: list[str], *,
         winner = claim[0]
         if secret_owner and winner != secret_owner:
             continue
+        spec = obj.extra.get("most", obj.extra.get("least")) or {}
         out.append(_line(winner, "objectives", label, None,
                          f"objective: {'most' if 'most' in obj.extra else 'least'} "
-                         f"{obj.extra.get('most', obj.extra.get('least'))['per'].replace('_', ' ')} "
+                         f"{str(spec['per']).replace('_', ' ')} "
                          f"({shown}); a tie gives it to nobody", obj.vp))
     return out
 
 
-def manual_requests(game, state=None) -> list[dict]:
+def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict]:
     """What the final scoring needs typed by the players, one request each:
     ``{"kind": "ability"|"race"|"objective", "source", "player"?, "at"?}``.
     The same entries :func:`score` reports as missing (MissingEntry)."""
@@ -298,17 +311,20 @@ def manual_requests(game, state=None) -> list[dict]:
     for p in state.setup.players:
         st = state.players[p].station
         for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
-            card = game.catalogue.get(st.cells[cell].card)
-            for ab in (card.abilities or ()) if card is not None else ():
-                if ab.get("when") == "end" and "manual" in ab \
+            card = game.catalogue.get(str(st.cells[cell].card))
+            if card is None:
+                continue
+            for ab in card.abilities or ():
+                if ab.when == "end" and ab.kind == "manual" \
                         and not book.find(card.name, p, at=list(cell)):
                     out.append({"kind": "ability", "source": card.name, "player": p,
                                 "at": list(cell)})
         race = game.catalogue.get(state.setup.races[p]) if p in state.setup.races else None
-        for ab in (race.abilities or ()) if race is not None else ():
-            if ab.get("when") == "end" and "manual" in ab and not book.find(race.name, p):
-                out.append({"kind": "race", "source": race.name, "player": p})
-    in_play = [(o, None) for o in state.setup.objectives]
+        if race is not None:
+            for ab in race.abilities or ():
+                if ab.when == "end" and ab.kind == "manual" and not book.find(race.name, p):
+                    out.append({"kind": "race", "source": race.name, "player": p})
+    in_play: list[tuple[str, str | None]] = [(o, None) for o in state.setup.objectives]
     in_play += [(o, p) for p, o in state.setup.secret_objectives.items()]
     for name, owner in in_play:
         obj = game.catalogue.get(name)
@@ -323,7 +339,7 @@ def manual_requests(game, state=None) -> list[dict]:
     return out
 
 
-def unknown_for_scoring(game, state=None) -> list[dict]:
+def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[dict]:
     """Every race, objective and built card whose printed values the final
     scoring needs and nobody has typed yet: ``{"card", "fields", "why"}``."""
     state = state if state is not None else game.state
@@ -334,16 +350,16 @@ def unknown_for_scoring(game, state=None) -> list[dict]:
         e["fields"] += [f for f in fields if f not in e["fields"]]
 
     for p, r in state.setup.races.items():
-        race = game.catalogue.get(r)
+        race = game.catalogue[r]
         if race.abilities is None:
             add(race, ["abilities"], "the race tile's scoring is needed")
         else:
             for i, ab in enumerate(race.abilities):
-                if ab.get("when") in ("end", None) and ability_unknowns(ab):
+                if ab.when in ("end", None) and ability_unknowns(ab):
                     add(race, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
                         "the race tile's scoring is needed")
     for name in list(state.setup.objectives) + list(state.setup.secret_objectives.values()):
-        obj = game.catalogue.get(name)
+        obj = game.catalogue[name]
         if ("most" in obj.extra or "least" in obj.extra) and obj.vp is None:
             add(obj, ["vp"], "the objective is scored at the end")
     for p in state.setup.players:
@@ -351,9 +367,9 @@ def unknown_for_scoring(game, state=None) -> list[dict]:
         for cell, placed in sorted(st.cells.items()):
             if placed.kind != LOCATION:
                 continue
-            card = game.catalogue.get(placed.card)
+            card = game.catalogue[str(placed.card)]
             for i, ab in enumerate(card.abilities or ()):
-                if ab.get("when") == "end" and ability_unknowns(ab):
+                if ab.when == "end" and ability_unknowns(ab):
                     add(card, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
                         "its end-of-game ability is scored")
     if not out:
@@ -364,16 +380,16 @@ def unknown_for_scoring(game, state=None) -> list[dict]:
                 _end_of_game_strict(game, state, p, manual, [], explain=False)
             _objectives(game, state, manual, [])
         except UnknownCardValues as e:
-            add(game.catalogue.get(e.card), e.fields, e.detail)
+            add(game.catalogue[e.card], e.fields, e.detail)
     return list(out.values())
 
 
-def objective_claims(game, state=None) -> pd.DataFrame:
+def objective_claims(game: ScoredGame, state: State | None = None) -> pd.DataFrame:
     """Who claims each measurable objective now, with every player's measure."""
     state = state if state is not None else game.state
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in state.setup.objectives:
-        obj = game.catalogue.get(name)
+        obj = game.catalogue[name]
         if "most" not in obj.extra and "least" not in obj.extra:
             rows.append({"objective": obj.name, "claimant": "(typed at the end)"})
             continue
@@ -423,7 +439,7 @@ def _rank(table: pd.DataFrame, final: bool):
     return table, winners, decided, text
 
 
-def project_player(game, state, player: str, memo: dict | None = None) -> dict[str, int]:
+def project_player(game: ScoredGame, state: State, player: str, memo: dict | None = None) -> dict[str, int]:
     """One player's categories if the game ended in ``state`` (no pandas: fast).
 
     Same rules as :func:`score` with ``project=True``; used by the what-if views.

@@ -197,7 +197,7 @@ class Setup:
             return 7
         return 6
 
-    def bounds_of(self, player: str):
+    def bounds_of(self, player: str) -> tuple[int, int, int, int] | None:
         b = self.options.get("limited_space")
         if isinstance(b, dict):
             b = b.get(player)

@@ -22,8 +22,8 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
     applied once the card is there."""
-    abilities = [ab for ab in card.abilities or () if "spaceships" in ab
-                 and ab.get("when") == "immediate"]
+    abilities = [ab for ab in card.abilities or () if ab.kind == "spaceships"
+                 and ab.when == "immediate"]
     given = a.get("spaceships")
     if not abilities:
         if given:
@@ -36,8 +36,8 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
     if not isinstance(given, list):
         raise IllegalAction("spaceships", "say where the spaceships go: a list of "
                             "{player, at} (empty if there is no room)", action=a)
-    allowed = sum(ab["spaceships"] for ab in abilities)
-    targets = {ab.get("target", "other") for ab in abilities}
+    allowed = sum(ab.need("spaceships", card.name) for ab in abilities)
+    targets = {ab.target for ab in abilities}
     if len(given) > allowed:
         raise IllegalAction("spaceships", f"'{card.name}' places at most {allowed}", action=a)
     out, seen = [], set()
@@ -55,7 +55,7 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
                                 "stations", action=a)
         st = state.players[who].station
         next_to_new = who == owner and built is not None and cell in neighbours(built)
-        if cell in st.cells or cell in st.blocked or (who, cell) in seen \
+        if cell in st.cells or cell in st.spaceships or (who, cell) in seen \
                 or (who == owner and cell == built) \
                 or not (st.is_adjacent_to_built(cell) or next_to_new):
             raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
@@ -88,11 +88,11 @@ def put_ship(state: State, who: str, cell: Cell, p: Pending) -> bool:
     (a location was built there, or another spaceship came first), it is lost
     (option ``spaceship_filled: lost``), and the owner's VP lines say so."""
     st = state.players[who].station
-    if cell not in st.cells and cell not in st.blocked and st.is_adjacent_to_built(cell):
-        st.blocked.add(cell)
+    if cell not in st.cells and cell not in st.spaceships and st.is_adjacent_to_built(cell):
+        st.spaceships.add(cell)
         return True
     what = ("holds a location" if cell in st.cells else
-            "holds another spaceship" if cell in st.blocked else "is next to no card")
+            "holds another spaceship" if cell in st.spaceships else "is next to no card")
     ps = state.players[p.owner]
     ps.ledger.append(VPLine(p.owner, 0, "spaceship", p.card, p.cell,
                             f"the spaceship for {list(cell)} in {who}'s station is lost: "
@@ -107,8 +107,8 @@ def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
     your Power Reactors has locations on all sides of it then you can't put a
     Spaceship adjacent to it and thus you don't gain any VP from it".  Checked on the
     station with the card placed.  Omitted: the engine's default, stored."""
-    abilities = [ab for ab in card.abilities or () if ab.get("per") == "reactor_spaceship"
-                 and ab.get("when") == "immediate"]
+    abilities = [ab for ab in card.abilities or () if ab.per == "reactor_spaceship"
+                 and ab.when == "immediate"]
     given = a.get("reactor_spaceships")
     if not abilities:
         if given:
@@ -122,8 +122,9 @@ def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
     st = state.players[owner].station
     taken = {c for w, c in reserved(state) if w == owner}
     free = {n for r in st.reactors() for n in neighbours(r)
-            if n not in st.cells and n not in st.blocked and n not in taken}
+            if n not in st.cells and n not in st.spaceships and n not in taken}
     best = abl.reactor_matching(st, free)
+    cells: list[Cell] | None
     if given is None:
         cells = [best[r] for r in sorted(best)]
     else:
@@ -155,8 +156,8 @@ def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
     to N of their own spaceships, none if they have none ("you can choose to remove a
     Spaceship even if you don't have any Spaceships in your Station. In that case you
     simply don't do anything")."""
-    abilities = [ab for ab in card.abilities or () if "remove_spaceships" in ab
-                 and ab.get("when") == "immediate"]
+    abilities = [ab for ab in card.abilities or () if ab.kind == "remove_spaceships"
+                 and ab.when == "immediate"]
     given = a.get("spaceships_removed")
     if not abilities:
         if given:
@@ -165,8 +166,8 @@ def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
         return []
     limit = 0
     for ab in abilities:
-        n = ab["remove_spaceships"]
-        if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
+        n = ab.remove_spaceships
+        if n is None or n < 1:
             raise IllegalAction("malformed", f"'{card.name}': remove_spaceships must be a "
                                 "whole number >= 1 in the catalogue", action=a)
         limit += n
@@ -182,7 +183,7 @@ def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
         raise IllegalAction("spaceships", f"'{card.name}' removes at most {limit} "
                             "spaceship(s)", action=a)
     for c in cells:
-        if c not in st.blocked:
+        if c not in st.spaceships:
             raise IllegalAction("spaceships", f"there is no spaceship at {list(c)} in "
                                 f"{owner}'s station", action=a)
     a["spaceships_removed"] = [list(c) for c in cells]
@@ -194,7 +195,7 @@ def remove_spaceships(step: Step, ps: PlayerState, card: Card) -> None:
     player's own spaceships."""
     state, a = step.state, step.a
     st = ps.station
-    if not st.blocked:
+    if not st.spaceships:
         raise IllegalAction("spaceships", f"{ps.name} has no spaceships to remove", action=a)
     cells = a.get("cells")
     try:
@@ -204,18 +205,18 @@ def remove_spaceships(step: Step, ps: PlayerState, card: Card) -> None:
     if not cells or len(cells) > MAX_SPACESHIP_REMOVAL or len(set(cells)) != len(cells):
         raise IllegalAction("spaceships", "name 1 to 3 spaceships to remove (cells)", action=a)
     for c in cells:
-        if c not in st.blocked:
+        if c not in st.spaceships:
             raise IllegalAction("spaceships", f"there is no spaceship at {list(c)}", action=a)
     for k in ("at", "energy_from"):
         a.pop(k, None)
     a["cells"] = [list(c) for c in cells]
     for c in cells:
-        st.blocked.discard(c)
+        st.spaceships.discard(c)
     state.discards.append(card.name)
 
 
 def clean_spaceships(station: Station) -> None:
     """A spaceship with no card next to it is removed at once (R 3)."""
-    for c in list(station.blocked):
+    for c in list(station.spaceships):
         if not station.is_adjacent_to_built(c):
-            station.blocked.discard(c)
+            station.spaceships.discard(c)

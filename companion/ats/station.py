@@ -62,14 +62,14 @@ def as_cell(value) -> Cell:
 
 
 class Station:
-    """The built cells of one player, with hooks for blocked cells and bounds."""
+    """The built cells of one player, its spaceships (Revival) and its bounds."""
 
     def __init__(self, *, bounds: tuple[int, int, int, int] | None = None):
         self.cells: dict[Cell, Placed] = {MAIN: Placed(MAIN_REACTOR, cubes=2)}
         self.graph = nx.Graph()
         self.graph.add_node(MAIN)
-        #: cells where nothing may be built (Revival spaceships)
-        self.blocked: set[Cell] = set()
+        #: empty spaces holding a spaceship (Revival, R 3): nothing may be built there
+        self.spaceships: set[Cell] = set()
         #: (min_row, max_row, min_col, max_col) for the Limited Space variant
         self.bounds = bounds
         self._shared_graph = False
@@ -81,10 +81,16 @@ class Station:
         s = Station.__new__(Station)
         s.cells = dict(self.cells)
         s.graph = self.graph
-        s.blocked = set(self.blocked)
+        s.spaceships = set(self.spaceships)
         s.bounds = self.bounds
         s._shared_graph = self._shared_graph = True
         return s
+
+    @property
+    def blocked(self) -> set[Cell]:
+        """The old name of :attr:`spaceships` (the same set), for the pages and
+        scripts written before the rename."""
+        return self.spaceships
 
     def own_graph(self) -> nx.Graph:
         """The graph, to change: copied first if another station shares it (for a
@@ -105,7 +111,7 @@ class Station:
             for n in neighbours(cell):
                 if n in self.cells:
                     graph.add_edge(cell, n)
-        self.blocked.discard(cell)
+        self.spaceships.discard(cell)
 
     def remove(self, cell: Cell) -> None:
         """Take a card out of the station (round-end fixes)."""
@@ -134,7 +140,7 @@ class Station:
         out = set()
         for cell in self.cells:
             for n in neighbours(cell):
-                if n not in self.cells and n not in self.blocked and self.in_bounds(n):
+                if n not in self.cells and n not in self.spaceships and self.in_bounds(n):
                     out.add(n)
         return sorted(out)
 
@@ -219,8 +225,8 @@ class Station:
         return nx.is_connected(self.graph)
 
     def bbox(self) -> tuple[int, int, int, int]:
-        rows = [c[0] for c in self.cells] + [c[0] for c in self.blocked]
-        cols = [c[1] for c in self.cells] + [c[1] for c in self.blocked]
+        rows = [c[0] for c in self.cells] + [c[0] for c in self.spaceships]
+        cols = [c[1] for c in self.cells] + [c[1] for c in self.spaceships]
         return min(rows), max(rows), min(cols), max(cols)
 
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from typing import Any
 
 import pandas as pd
 
 from ..core.errors import CompanionError, IllegalAction
 from .game import DISCARD_GAIN, Game, PlayerState, State
 from .scoring import CREDITS_PER_VP, project_player, score
-from .station import Station
+from .station import Cell, Placed, Station
 
 MAP_COLUMNS = ["action", "card", "cell", "legal", "rule", "reason", "vp_now", "end_change",
                "empty_reactor_change", "energy_from", "projected_total", "projected_change"]
@@ -47,12 +48,12 @@ def _fill_choices(game: Game, state: State, action: dict) -> dict:
     if card is None or not card.abilities:
         return action
     for ab in card.abilities:
-        if ab.get("when") != "immediate":
+        if ab.when != "immediate":
             continue
-        if "choice" in ab and "choices" not in action:
+        if ab.kind == "choice" and "choices" not in action:
             action = {**action, "choices": {p: "pay" for p in state.setup.players
                                             if p != action["player"]}}
-        if "manual" in ab and "manual_vp" not in action:
+        if ab.kind == "manual" and "manual_vp" not in action:
             action = {**action, "manual_vp": 0}
     return action
 
@@ -66,13 +67,17 @@ class _ScratchStation(Station):
     projection asks for the same ones once per card (every "farthest from the
     Main Reactor" card measures the whole station from the Main Reactor)."""
 
+    def __init__(self, station: Station) -> None:
+        # a copy of ``station`` (Station.copy: the graph shared until changed)
+        # with this class's memo and the cells to go back to
+        vars(self).update(vars(station.copy()))
+        self._memo: dict[Any, Any] = {}
+        self._cells0: dict[Cell, Placed] = dict(self.cells)
+        self._spaceships0: set[Cell] = set(self.spaceships)
+
     @classmethod
     def of(cls, station: Station) -> "_ScratchStation":
-        s = station.copy()
-        s.__class__ = cls
-        s._memo = {}
-        s._cells0, s._blocked0 = dict(s.cells), set(s.blocked)
-        return s
+        return cls(station)
 
     def restore(self) -> None:
         """Back to the station as it was copied."""
@@ -80,21 +85,21 @@ class _ScratchStation(Station):
         for cell in [c for c in self.cells if c not in self._cells0]:
             graph.remove_node(cell)
         self.cells = dict(self._cells0)
-        self.blocked = set(self._blocked0)
+        self.spaceships = set(self._spaceships0)
         self._memo.clear()
 
     def copy(self) -> Station:
         return Station.copy(self)            # a plain Station (Station.copy builds one)
 
-    def place(self, cell, placed) -> None:
+    def place(self, cell: Cell, placed: Placed) -> None:
         self._memo.clear()
         super().place(cell, placed)
 
-    def take_cube(self, cell) -> None:
+    def take_cube(self, cell: Cell) -> None:
         self._memo.clear()
         super().take_cube(cell)
 
-    def distances_from(self, cell, cutoff=None):
+    def distances_from(self, cell: Cell, cutoff: int | None = None) -> dict[Cell, int]:
         if cell not in self.cells:
             return super().distances_from(cell, cutoff)
         key = ("d", cell, cutoff)
@@ -103,7 +108,7 @@ class _ScratchStation(Station):
             got = self._memo[key] = super().distances_from(cell, cutoff)
         return dict(got)
 
-    def reactors(self):
+    def reactors(self) -> list[Cell]:
         got = self._memo.get("r")
         if got is None:
             got = self._memo["r"] = super().reactors()

@@ -64,7 +64,11 @@ from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
+from collections.abc import Mapping
+from typing import Any
+
 from ..ats.catalogue import TYPES, Card, ability_unknowns, parse_card
+from ..ats.vocabulary import Ability
 from ..core.errors import CatalogueError, CompanionError
 
 log = logging.getLogger("companion.ui")
@@ -171,28 +175,29 @@ STYLE = """<style>
 </style>"""
 
 
-def template_of(ab: dict | None) -> str:
+def template_of(ab: Ability | Mapping[str, Any] | None) -> str:
     """The template key that fits an ability (its values aside)."""
     if not ab:
         return "none"
-    if "per" in ab:
-        if "table" in ab and ab["per"] == "distinct_type":
+    ab = Ability.of(ab)
+    if ab.kind == "per":
+        if ab.by_table and ab.per == "distinct_type":
             return "distinct_table"
         for k, (_, sk, _) in TEMPLATES.items():
-            if sk and sk.get("per") == ab["per"] and "table" not in sk:
+            if sk and sk.get("per") == ab.per and "table" not in sk:
                 return k
-    if "flat" in ab:
-        cond = ab.get("if") or {}
-        if "farthest_from_main_reactor" in cond:
+    if ab.kind == "flat":
+        test = ab.condition.test if ab.condition is not None else ""
+        if test == "farthest":
             return "farthest"
-        if "more" in cond:
+        if test == "more":
             return "more"
-        if "adjacent_to" in cond:
+        if test == "adjacent_to":
             return "adjacent_to"
         return "flat"
-    if "choice" in ab:
+    if ab.kind == "choice":
         return "school"
-    if "spaceships" in ab:
+    if ab.kind == "spaceships":
         return "spaceships"
     return "manual"
 
@@ -275,23 +280,24 @@ class AbilityEditor:
     Enter is pressed in one of its text fields.
     """
 
-    def __init__(self, title: str, ab: dict | None, default_when: str = "immediate", *,
+    def __init__(self, title: str, ab: Ability | Mapping[str, Any] | None,
+                 default_when: str = "immediate", *,
                  on_change=None, on_submit=None, needed: bool = False):
         self._on_change = on_change or (lambda: None)
         self._on_submit = on_submit or (lambda: None)
-        ab = ab or {}
-        cond = ab.get("if") or {}
-        self.original = copy.deepcopy(ab)
+        ab = Ability.of(ab or {})
+        cond = ab.condition
+        #: the printed text of the ability edited, kept if its template is kept
+        self.original_note = ab.note
         self.original_key = template_of(ab or None)
         self.title = w.HTML(f"<b>{escape(title)}</b>" if title else "")
         self.title.layout.display = "" if title else "none"
         # the School template carries the card's own pay/lose (and its label says them)
         self.skeletons = {k: copy.deepcopy(v[1]) for k, v in TEMPLATES.items()}
         self.labels = {k: v[0] for k, v in TEMPLATES.items()}
-        if "choice" in ab:
-            self.skeletons["school"] = {"choice": ab["choice"], "pay": ab.get("pay"),
-                                        "lose": ab.get("lose")}
-            self.labels["school"] = school_label(ab.get("pay"), ab.get("lose"))
+        if ab.kind == "choice":
+            self.skeletons["school"] = {"choice": ab.choice, "pay": ab.pay, "lose": ab.lose}
+            self.labels["school"] = school_label(ab.pay, ab.lose)
         self.all_options = [(self.labels[k], k) for k in TEMPLATES]
         self.filter = _field(w.Text(value="", description="Ability: find",
                                     placeholder="type a word, e.g. adjacent",
@@ -301,42 +307,44 @@ class AbilityEditor:
                                  rows=6, layout=w.Layout(width="100%", max_width="560px"))
         self.template.add_class("ability-template")
         self.no_match = w.HTML()
-        when = ab.get("when") or default_when
+        when = ab.when or default_when
         self.when = w.ToggleButtons(options=[("now (white box)", "immediate"),
                                              ("at game end (yellow box)", "end")], value=when,
                                     style={"button_width": "auto"},
                                     layout=w.Layout(width="100%", max_width="100%"))
         self.when.add_class("ability-when")
-        vp = ab.get("vp", ab.get("flat"))
+        vp = ab.vp if ab.kind == "per" else ab.flat
         self.vp = _field(w.Text(value=_s(vp), description="N (VP)", placeholder="from the card"),
                          "ability-vp")
-        types = ab.get("types") or cond.get("more") or cond.get("adjacent_to") or [""]
+        types = (ab.types or (cond.more if cond is not None else ())
+                 or (cond.adjacent_to if cond is not None else ()) or ("",))
         self.types = _field(w.Dropdown(options=TYPE_CHOICES, value=types[0] if types else "",
                                        description="of type"), "ability-type1")
         self.types2 = _field(w.Dropdown(options=TYPE_CHOICES,
                                         value=types[1] if len(types) > 1 else "",
                                         description="or type"), "ability-type2")
-        than = cond.get("than") or [""]
+        than = (cond.than if cond is not None else ()) or ("",)
         self.than = _field(w.Dropdown(options=TYPE_CHOICES[1:], value=than[0] or TYPES[0],
                                       description="than type"), "ability-than")
-        self.include_self = _field(w.Checkbox(value=ab.get("include_self", True),
+        self.include_self = _field(w.Checkbox(value=ab.include_self,
                                               description="counts itself", indent=False),
                                    "ability-include-self")
-        self.distance = _field(w.Text(value=_s(ab.get("distance")), description="distance D"),
+        self.distance = _field(w.Text(value=_s(ab.distance), description="distance D"),
                                "ability-distance")
-        self.every = _field(w.Text(value=_s(ab.get("every")), description="per K credits",
+        self.every = _field(w.Text(value=_s(ab.every if ab.written("every") else None),
+                                   description="per K credits",
                                    placeholder="e.g. 3"), "ability-every")
-        self.table = _field(w.Text(value=_table_text(ab.get("table")), description="VP table",
+        self.table = _field(w.Text(value=_table_text(dict(ab.table or ())), description="VP table",
                                    placeholder="count:VP, e.g. 1:1, 2:3, 3:6"),
                             "ability-table", max_width="560px", flex="1 1 100%")
-        self.ships = _field(w.Text(value=_s(ab.get("spaceships")), description="spaceships N"),
+        self.ships = _field(w.Text(value=_s(ab.spaceships), description="spaceships N"),
                             "ability-ships")
         self.target = _field(w.Dropdown(options=[("in other players' stations", "other"),
                                                  ("in its own station", "self"),
                                                  ("in any station", "any")],
-                                        value=ab.get("target", "other"), description="placed"),
+                                        value=ab.target, description="placed"),
                              "ability-target", max_width="360px", flex="1 1 220px")
-        self.cap = _field(w.Text(value=_s(ab.get("cap")), description="MAX +",
+        self.cap = _field(w.Text(value=_s(ab.cap), description="MAX +",
                                  placeholder="blank: no maximum"), "ability-cap")
         self.params = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.params.add_class("form-row")
@@ -457,8 +465,8 @@ class AbilityEditor:
             cap = _num(self.cap.value, "MAX +", allow_blank=True)
             if cap is not None:
                 ab["cap"] = cap
-        if key == self.original_key and self.original.get("note"):
-            ab["note"] = self.original["note"]          # the printed text stays with it
+        if key == self.original_key and self.original_note:
+            ab["note"] = self.original_note             # the printed text stays with it
         return ab
 
 
