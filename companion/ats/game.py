@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Iterable
+from typing import Any, ClassVar, Iterable
 
 from . import scoring
 from .build import energy_options, legal_cells
 from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
 from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
+from ..core.protocol import LegalityQueries
 from .modes import (TurnOrderDraws, leaning, location_card, round_end_due, round_end_report,
                     unsettled_advisors)
 from .record import FORMAT, validate_record
@@ -78,10 +79,10 @@ def describe_action(a: dict) -> str:
     return f"{who} {what}".strip()
 
 
-class Game:
+class Game(LegalityQueries):
     """Setup + actions; the state is derived by replaying them."""
 
-    format = FORMAT
+    format: ClassVar[str] = FORMAT
 
     def __init__(self, setup: Setup | dict, *, cards: Iterable[dict] = (),
                  catalogue: Catalogue | None = None, manual: Iterable[dict] = (),
@@ -180,20 +181,6 @@ class Game:
         """
         trial = self.state.copy()
         return self._apply(trial, action, strict=False, rng=random.Random(0))
-
-    def is_legal(self, action: dict) -> bool:
-        try:
-            self.check(action)
-            return True
-        except IllegalAction:
-            return False
-
-    def why_illegal(self, action: dict) -> str | None:
-        try:
-            self.check(action)
-            return None
-        except IllegalAction as e:
-            return str(e)
 
     def push(self, action: dict) -> dict:
         """Apply ``action``; returns (a copy of) the stored, normalised action.

@@ -36,7 +36,7 @@ class AtsEntry:
             return
         station = self.game.state.station(player)
         frontier = set(station.frontier())
-        cells = set(station.cells) | frontier | set(station.blocked)
+        cells = set(station.cells) | frontier | set(station.spaceships)
         r0, r1 = min(c[0] for c in cells), max(c[0] for c in cells)
         c0, c1 = min(c[1] for c in cells), max(c[1] for c in cells)
         kids = []
@@ -62,7 +62,7 @@ class AtsEntry:
                     b.disabled = False
                     b.layout.visibility = "visible"
                     state = "built"
-                elif (r, c) in station.blocked:
+                elif (r, c) in station.spaceships:
                     b.description, b.tooltip = "ship", f"spaceship [{r}, {c}]"
                     b.style.button_color = "#eeeeee"
                     b.layout.visibility = "visible"

@@ -303,7 +303,7 @@ class ModePanel:
 
     def remove_ships_form(self, player, card_name):
         st = self.app.game.state.station(player)
-        ships = sorted(st.blocked)
+        ships = sorted(st.spaceships)
         if not ships:
             return [w.HTML(f"{escape(player)} has no spaceships.")]
         pick = w.SelectMultiple(options=[(str(list(c)), c) for c in ships], rows=min(6, len(ships)),
