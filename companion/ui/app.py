@@ -29,6 +29,7 @@ from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
 from .ats_views import AtsViews
 from .style import CSS
+from .common import ask_undo
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
 
 STYLE = """<style>
@@ -274,12 +275,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self.play_screen.add_class("play-screen")
 
     def open_game(self, gid: str):
-        game = self.session.open(gid)
-        if not isinstance(game, Game):
-            self.session.close()
-            raise CompanionError("that saved game is not an Among the Stars game")
-        self.timer.bind(gid, self.session.meta)
-        self._details_for = None
+        game = self._open_session(gid, Game, "an Among the Stars")
         names = game.catalogue.names("location") + game.catalogue.names("conflict")
         self.entry_card.options = tuple(names)
         acts = [("Build location", "build"), ("Build reactor", "reactor"),
@@ -572,20 +568,8 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
 
     # -- undo ----------------------------------------------------------------------------
     def _ask_undo(self):
-        g = self.game
-        if not g.actions:
-            raise CompanionError("There is nothing to undo.")
-        last = g.actions[-1]
-        what = describe(last)
-        yes = w.Button(description="Yes, undo it", button_style="danger",
-                       layout=w.Layout(width="auto"))
-        yes.add_class("undo-yes")
-        no = w.Button(description="Keep it", layout=w.Layout(width="auto"))
-        no.add_class("undo-no")
-        yes.on_click(self.guarded(lambda _: self._undo()))
-        no.on_click(self.guarded(lambda _: setattr(self.undo_box, "children", [])))
-        self.undo_box.children = [w.HTML(f"<b>Undo year {last['year']}, turn {last['turn']}: "
-                                         f"{escape(what)}?</b>&nbsp;"), yes, no]
+        ask_undo(self, lambda last: f"Undo year {last['year']}, turn {last['turn']}: "
+                                    f"{describe(last)}?", "undo")
 
     def _undo(self):
         # refused (PageBehind: the page shows the current game) if another page changed
@@ -623,6 +607,9 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                                 f"{escape(text)}</div>")
 
     def _details_gone(self) -> None:
+        self._game_gone()
+
+    def _gone(self) -> None:
         self._game_gone()
 
 def dashboard():

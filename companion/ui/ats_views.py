@@ -69,16 +69,7 @@ class AtsViews:
         self.live_tick()                 # a preheated page is never stale
 
     def set_view(self, seat: str | None, view: str | None) -> None:
-        self.view = "table" if view == "table" else None
-        self.session.read_only = self.view == "table"
-        self.seat = None
-        if seat and self.game is not None and self.view is None:
-            match = [p for p in self.game.setup.players if p.lower() == seat.strip().lower()]
-            if match:
-                self.seat = match[0]
-            else:
-                self.error(f"No player called '{seat}' in this game: this page is not a seat "
-                           "(players: " + ", ".join(self.game.setup.players) + ").")
+        self._view_of(seat, view)
         self.root.remove_class("view-table")
         self.root.remove_class("view-seat")
         if self.view:
@@ -128,12 +119,7 @@ class AtsViews:
 
     def live_tick(self) -> None:
         """One poll of the store (both game tabs)."""
-        try:
-            change = self.session.poll()
-        except CompanionError:
-            if self.gid is not None:
-                self._game_gone()
-            change = Change()
+        change = self._poll()
         if change:
             self._live_changed(change)
         if self.sse is not None:

@@ -24,3 +24,24 @@ def log_path():
     d = user_dir()
     d.mkdir(parents=True, exist_ok=True)
     return d / "dashboard.log"
+
+
+def ask_undo(screen, question, css: str) -> None:
+    """Both game screens' "Undo …?" row: ``question(last action)`` (plain text, escaped
+    here) with *Yes, undo it* (class ``{css}-yes``) and *Keep it* (``{css}-no``) in
+    ``screen.undo_box``; yes calls ``screen._undo``."""
+    import ipywidgets as w
+
+    from ..core.errors import CompanionError
+    from ..core.htmlsafe import escape
+    if not screen.game.actions:
+        raise CompanionError("There is nothing to undo.")
+    question = question(screen.game.actions[-1])
+    yes = w.Button(description="Yes, undo it", button_style="danger",
+                   layout=w.Layout(width="auto"))
+    yes.add_class(f"{css}-yes")
+    no = w.Button(description="Keep it", layout=w.Layout(width="auto"))
+    no.add_class(f"{css}-no")
+    yes.on_click(screen.guarded(lambda _: screen._undo()))
+    no.on_click(screen.guarded(lambda _: setattr(screen.undo_box, "children", [])))
+    screen.undo_box.children = [w.HTML(f"<b>{escape(question)}</b>&nbsp;"), yes, no]

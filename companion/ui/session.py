@@ -198,6 +198,9 @@ class SessionScreen:
     """What a game screen reads of its :class:`GameSession`: ``store``, ``game``, ``gid``
     and ``rev`` are the session's (a screen never keeps its own copy)."""
     session: GameSession
+    seat: str | None
+    view: str | None
+    _details_for: Any
 
     @property
     def store(self) -> Store:
@@ -214,3 +217,41 @@ class SessionScreen:
     @property
     def rev(self) -> int | None:
         return self.session.rev
+
+    # -- what both game screens do with their session (each has a timer and says
+    # error / _gone in its own words) ---------------------------------------
+    def _open_session(self, gid: str, cls: type, name: str) -> Any:
+        """Open saved game ``gid``, which must be a ``cls`` game (``name`` in words)."""
+        game = self.session.open(gid)
+        if not isinstance(game, cls):
+            self.session.close()
+            raise CompanionError(f"that saved game is not {name} game")
+        self.timer.bind(gid, self.session.meta)      # type: ignore[attr-defined]
+        self._details_for = None
+        return game
+
+    def _view_of(self, seat: str | None, view: str | None) -> str | None:
+        """Set the table view (read-only) or find the seat's player (case-insensitive);
+        an unknown seat is said, and the page is no seat.  Returns the seat's player."""
+        self.view = "table" if view == "table" else None
+        self.session.read_only = self.view == "table"
+        self.seat = None
+        if seat and self.game is not None and self.view is None:
+            players = list(self.game.setup.players)
+            match = [p for p in players if p.lower() == seat.strip().lower()]
+            if match:
+                self.seat = match[0]
+            else:
+                self.error(                               # type: ignore[attr-defined]
+                    f"No player called '{seat}' in this game: this page is not a seat "
+                    "(players: " + ", ".join(players) + ").")
+        return self.seat
+
+    def _poll(self) -> Change:
+        """One poll of the store; a game deleted meanwhile sends the page to its setup."""
+        try:
+            return self.session.poll()
+        except CompanionError:
+            if self.gid is not None:
+                self._gone()                               # type: ignore[attr-defined]
+            return Change()

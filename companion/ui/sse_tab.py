@@ -13,6 +13,7 @@ from ..core.htmlsafe import colour, escape
 import ipywidgets as w
 
 from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
+from .common import ask_undo
 from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
@@ -167,12 +168,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.play_screen.add_class("sse-play")
 
     def open_game(self, gid: str):
-        game = self.session.open(gid)
-        if not isinstance(game, SseGame):
-            self.session.close()
-            raise CompanionError("that saved game is not a Small Star Empires game")
-        self.timer.bind(gid, self.session.meta)
-        self._details_for = None
+        self._open_session(gid, SseGame, "a Small Star Empires")
         self.selected = None
         self._pending = None
         self.extra.children = []
@@ -533,17 +529,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
 
     # -- undo ------------------------------------------------------------------------------
     def _ask_undo(self):
-        g = self.game
-        if not g.actions:
-            raise CompanionError("There is nothing to undo.")
-        last = g.actions[-1]
-        yes = w.Button(description="Yes, undo it", button_style="danger")
-        yes.add_class("sse-undo-yes")
-        no = w.Button(description="Keep it")
-        yes.on_click(self.guarded(lambda _: self._undo()))
-        no.on_click(self.guarded(lambda _: setattr(self.undo_box, "children", [])))
-        self.undo_box.children = [w.HTML(f"<b>Undo: {escape(g.describe(last))}?</b>&nbsp;"),
-                                  yes, no]
+        ask_undo(self, lambda last: f"Undo: {self.game.describe(last)}?", "sse-undo")
 
     def _undo(self):
         try:
@@ -571,6 +557,9 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
 
     def _details_said(self, text: str) -> None:
         self.app.say(text)
+
+    def error(self, text: str) -> None:
+        self.app.error(text)
 
     def _details_error(self, text: str) -> None:
         self.app.error(text)

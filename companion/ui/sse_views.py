@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ipywidgets as w
 
-from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
 from .live import show
@@ -29,16 +28,7 @@ class SseViews:
         self._join_for: tuple | None = None
 
     def set_view(self, seat: str | None, view: str | None) -> None:
-        self.view = "table" if view == "table" else None
-        self.session.read_only = self.view == "table"
-        self.seat = None
-        if seat and self.game is not None and self.view is None:
-            match = [p for p in self.game.setup.players if p.lower() == seat.strip().lower()]
-            if match:
-                self.seat = match[0]
-            else:
-                self.app.error(f"No player called '{seat}' in this game: this page is not a "
-                               "seat (players: " + ", ".join(self.game.setup.players) + ").")
+        self._view_of(seat, view)
         for wd in (self.entry, self.timer.button, self.undo_box, self.new_btn,
                    self.final_extra, *self.undo_row.children[:2]):
             wd.layout.display = "none" if self.view == "table" else ""
@@ -46,12 +36,7 @@ class SseViews:
             self.refresh()
 
     def live_tick(self) -> None:
-        try:
-            change = self.session.poll()
-        except CompanionError:
-            if self.gid is not None:
-                self._gone()
-            change = Change()
+        change = self._poll()
         if change:
             self._live_changed(change)
 
