@@ -569,7 +569,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
     # -- undo ----------------------------------------------------------------------------
     def _ask_undo(self):
         ask_undo(self, lambda last: f"Undo year {last['year']}, turn {last['turn']}: "
-                                    f"{describe(last)}?", "undo")
+                                    f"{describe(last)}?", "undo", self._undo)
 
     def _undo(self):
         # refused (PageBehind: the page shows the current game) if another page changed

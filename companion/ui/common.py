@@ -26,10 +26,10 @@ def log_path():
     return d / "dashboard.log"
 
 
-def ask_undo(screen, question, css: str) -> None:
+def ask_undo(screen, question, css: str, undo) -> None:
     """Both game screens' "Undo …?" row: ``question(last action)`` (plain text, escaped
     here) with *Yes, undo it* (class ``{css}-yes``) and *Keep it* (``{css}-no``) in
-    ``screen.undo_box``; yes calls ``screen._undo``."""
+    ``screen.undo_box``; yes calls ``undo()``."""
     import ipywidgets as w
 
     from ..core.errors import CompanionError
@@ -42,6 +42,6 @@ def ask_undo(screen, question, css: str) -> None:
     yes.add_class(f"{css}-yes")
     no = w.Button(description="Keep it", layout=w.Layout(width="auto"))
     no.add_class(f"{css}-no")
-    yes.on_click(screen.guarded(lambda _: screen._undo()))
+    yes.on_click(screen.guarded(lambda _: undo()))
     no.on_click(screen.guarded(lambda _: setattr(screen.undo_box, "children", [])))
     screen.undo_box.children = [w.HTML(f"<b>{escape(question)}</b>&nbsp;"), yes, no]

@@ -529,7 +529,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
 
     # -- undo ------------------------------------------------------------------------------
     def _ask_undo(self):
-        ask_undo(self, lambda last: f"Undo: {self.game.describe(last)}?", "sse-undo")
+        ask_undo(self, lambda last: f"Undo: {self.game.describe(last)}?", "sse-undo", self._undo)
 
     def _undo(self):
         try:
