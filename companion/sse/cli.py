@@ -3,27 +3,37 @@
 reader) and routes a Small Star Empires game here."""
 from __future__ import annotations
 
+import argparse
 import json
+import sys
+from pathlib import Path
 
+from ..core.safeio import terminal_text
 from .game import SseGame
 from .record import read_record
 from .scoring import CATEGORIES, tiebreak_words
 
 
-def load(path) -> SseGame:
+def out(text: str = "") -> None:
+    """One piece of output on standard output, made safe for a terminal (as
+    ``companion.cli.out``; here so that this module does not import companion.cli,
+    which imports this one)."""
+    sys.stdout.write(terminal_text(text) + "\n")
+
+
+def load(path: str | Path) -> SseGame:
     return SseGame.from_record(read_record(path))
 
 
-def cmd_score(args) -> int:
+def cmd_score(args: argparse.Namespace) -> int:
     return score_game(load(args.record), args)
 
 
-def cmd_check(args) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     return check_game(load(args.record), args)
 
 
-def score_game(game: SseGame, args) -> int:
-    from ..cli import out
+def score_game(game: SseGame, args: argparse.Namespace) -> int:
     result = game.score()
     if args.json:
         out(json.dumps(result.to_json(), indent=1))
@@ -47,8 +57,7 @@ def score_game(game: SseGame, args) -> int:
     return 0
 
 
-def check_game(game: SseGame, args) -> int:
-    from ..cli import out
+def check_game(game: SseGame, args: argparse.Namespace) -> int:
     st = game.state
     where = f"finished: {st.end_reason}" if st.finished else f"{st.current} to move"
     out(f"ok: {len(game.actions)} actions, {where}")
