@@ -399,7 +399,8 @@ class Progress:
 
     def __init__(self, css: str, what: str):
         self.what = what
-        self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="100%"))
+        # no side margins: 100% plus the widget's default 2 px margins would overflow a phone
+        self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="100%", margin="2px 0"))
         self.label = w.HTML()
         self.box = w.VBox([self.label, self.bar], layout=w.Layout(display="none"))
         self.box.add_class(css)

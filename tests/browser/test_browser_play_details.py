@@ -181,6 +181,8 @@ def test_first_history_sync_shows_a_progress_bar_with_counts(voila_server, page)
                    const m = el && el.textContent.match(/: ([0-9,]+) of 240/);
                    return m && +m[1].replace(',', '') > 0 && +m[1].replace(',', '') < 240; }""",
         timeout=WAIT_MS, polling="raf")
+    # the bar fits the phone's width (it once slid 4 px sideways: 100% plus its margins)
+    assert_layout(page, "phone: History while it updates")
     screenshot(page, "play-details-7-history-progress")
     page.locator(".history-games select").wait_for(state="visible", timeout=60_000)
     expect(page.locator(".history-games select option")).to_have_count(240, timeout=60_000)
