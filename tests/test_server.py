@@ -302,6 +302,44 @@ def test_closing_a_real_tab_shuts_its_kernel_down(server):
     assert "Kernel shutdown" in log and "_xsrf" not in log and "Culling '" not in log
 
 
+def test_the_page_needs_nothing_from_the_internet_and_draws_its_icons(server):
+    """Voila's lab page linked two Font Awesome stylesheets on cdn.jsdelivr.net; a
+    stylesheet in <head> holds the page, so a table's network without internet made
+    every phone wait on them (3 s of delay from that host cost 3 s of joining).  The
+    page asks nothing but its own server, and a button's icon is still drawn (from
+    the font Voila bundles)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    s = server()
+    origin = s.url.rstrip("/")
+
+    def visit():
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 900, "height": 900})
+                asked: list[str] = []
+                page.on("request", lambda r: asked.append(r.url))
+                page.goto(s.url)
+                page.locator(".companion-title").wait_for(timeout=90_000)
+                page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
+                icon = page.locator("button:has-text('Start the game') i.fa-play:visible").first
+                icon.wait_for(state="visible", timeout=30_000)
+                glyph = icon.evaluate("i => { const st = getComputedStyle(i, '::before');"
+                                      " return [st.content, st.fontFamily,"
+                                      " i.getBoundingClientRect().width]; }")
+                return asked, glyph
+            finally:
+                browser.close()
+
+    asked, (content, family, width) = in_own_thread(visit)
+    foreign = sorted({u for u in asked if not u.startswith(origin)})
+    assert not foreign, foreign
+    assert content not in ("", "none", "normal") and "Font Awesome" in family and width > 0, \
+        (content, family, width)
+
+
 # ---------------------------------------------------------------------------
 # the token: ./dashboard --lan
 # ---------------------------------------------------------------------------

@@ -43,6 +43,12 @@ jupyter_server 2; what it sets up:
   token shorter than 16 characters stops the server.  Request logs scrub
   ``token=`` (jupyter_server's ``log_request``) and every log record has the
   token's value replaced by ``[token]``.
+* **No stylesheet from the internet.**  Voila's lab page links two Font Awesome
+  stylesheets on cdn.jsdelivr.net; a stylesheet in ``<head>`` holds the page until
+  it loads or fails, so on a table's network without internet (or a slow one) every
+  phone waited on them (3 s of delay there cost 3 s of joining).  The page template
+  in ``templates/`` is Voila's lab page without those two links; the icons come from
+  the font Voila bundles.
 * **/logout** redirects to the dashboard (Voila's stock handler needs a
   ``logout.html`` template Voila does not ship, so it answered 500).
 """
@@ -156,6 +162,29 @@ def _install_host_check() -> None:
 
 
 _install_host_check()
+
+
+# --- the page: no stylesheet from the internet -------------------------------------
+def _install_page_template() -> None:
+    """Put notebooks/config/templates first on Voila's template path: its
+    ``index.html.j2`` is Voila's lab page without the Font Awesome stylesheets from
+    cdn.jsdelivr.net, which held every page until they loaded or failed."""
+    from voila.app import Voila
+    stock = Voila.setup_template_dirs
+    if getattr(stock, "_companion", False):
+        return
+    ours = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+
+    def setup_template_dirs(self):
+        stock(self)
+        if ours not in self.template_paths:
+            self.template_paths.insert(0, ours)
+
+    setup_template_dirs._companion = True
+    Voila.setup_template_dirs = setup_template_dirs
+
+
+_install_page_template()
 
 
 # --- /logout -----------------------------------------------------------------------
