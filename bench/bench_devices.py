@@ -7,7 +7,14 @@ Starts Voila with the dashboard's configuration (notebooks/config/voila.py: preh
 kernels, culling, tab-close shutdown) on a free port, creates one Among the Stars game
 with 4 players (Ana, Ben, Cleo, Dan; no races) in the store beforehand, and opens 4 seat
 pages (``?seat=<name>&game=<id>``) and the table view (``?view=table&game=<id>``) in
-Debian's Chromium (tests/browser/browser_harness.py).  Then:
+Debian's Chromium (tests/browser/browser_harness.py):
+
+0. **the start of a game**: the 4 seat pages open at once (each a new phone-sized
+   browser context, as 4 phones scanning their codes), each timed to its entry's
+   Discard button being visible and enabled (a figure, no target); then the table
+   view.  All 5 share this machine's 2 CPUs, which real phones do not.
+
+Then:
 
 1. **clicks** (``--clicks``, 12): the next player to act discards a card on their own
    seat's page.  The click is a JS ``click()`` on the Discard button, timed in the page
@@ -56,6 +63,9 @@ CARD = "Garden"                    # a card name the browser tests discard too
 DISCARD_LABEL = "Discard for 3 credits"
 PAGE_TIMEOUT_MS = 90_000
 
+#: whether the entry's Discard button is shown and enabled: the page is interactive
+DISCARD_ENABLED = ("(label) => [...document.querySelectorAll('.entry-action button')].some("
+                   "b => b.textContent.includes(label) && !b.disabled)")
 #: installs a watcher: window.__seen = Date.now() once a .live-state says "actions: n"
 WATCH_ACTIONS = """(n) => {
   window.__seen = undefined;
@@ -124,7 +134,7 @@ def main(argv=None) -> int:
     ap.add_argument("--clicks", type=int, default=12, help="timed discards (12)")
     ap.add_argument("--joins", type=int, default=3, help="timed phone joins (3)")
     ap.add_argument("--loads", type=int, default=50, help="page loads for the memory figure (50)")
-    ap.add_argument("--pool", type=int, default=2, help="COMPANION_POOL_SIZE (2)")
+    ap.add_argument("--pool", type=int, default=4, help="COMPANION_POOL_SIZE (4, the default)")
     ap.add_argument("--warm", type=float, default=10,
                     help="seconds to wait after the pool is filled before a join (10)")
     ap.add_argument("--idle", type=int, default=20, help="cull idle timeout in seconds (20)")
@@ -169,8 +179,24 @@ def main(argv=None) -> int:
 
 def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     base = s.url
+    # --- 0. the start of a game: the 4 seats' phones join at once, then the table view ---
+    time.sleep(args.warm)               # the pool's kernels reach the point where they wait
     t0 = time.perf_counter()
-    seats = {p: open_page(browser, f"{base}?seat={p}&game={gid}", phone=True) for p in PLAYERS}
+    seats = {}
+    for p in PLAYERS:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        ctx.set_default_timeout(PAGE_TIMEOUT_MS)
+        seats[p] = ctx.new_page()
+        seats[p].goto(f"{base}?seat={p}&game={gid}", timeout=PAGE_TIMEOUT_MS, wait_until="commit")
+    ready: dict[str, float] = {}
+    while len(ready) < len(seats) and time.perf_counter() - t0 < PAGE_TIMEOUT_MS / 1000:
+        for p, page in seats.items():
+            if p not in ready and page.evaluate(DISCARD_ENABLED, DISCARD_LABEL):
+                ready[p] = time.perf_counter() - t0
+        time.sleep(0.05)
+    print(f"4 seats joining at once (pool {args.pool}): interactive after "
+          + ", ".join(f"{ready[p]:.2f} s" for p in PLAYERS if p in ready)
+          + ("" if len(ready) == len(seats) else f"; {len(seats) - len(ready)} never"), flush=True)
     table = open_page(browser, f"{base}?view=table&game={gid}")
     pages = {**seats, "table": table}
     print(f"5 pages open in {time.perf_counter() - t0:.1f} s", flush=True)
@@ -234,10 +260,7 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
         marks["first widget"] = time.perf_counter() - t
         button = page.locator(".entry-action button", has_text=DISCARD_LABEL)
         button.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
-        page.wait_for_function(
-            "(label) => [...document.querySelectorAll('.entry-action button')].some("
-            "b => b.textContent.includes(label) && !b.disabled)", arg=DISCARD_LABEL,
-            timeout=PAGE_TIMEOUT_MS)
+        page.wait_for_function(DISCARD_ENABLED, arg=DISCARD_LABEL, timeout=PAGE_TIMEOUT_MS)
         join_s.append(time.perf_counter() - t)
         print(f"  join {i + 1} ({player}): " + ", ".join(
             f"{k} {v:.2f} s" for k, v in sorted(marks.items(), key=lambda kv: kv[1]))

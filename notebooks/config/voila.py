@@ -11,7 +11,8 @@ jupyter_server 2; what it sets up:
   every ``COMPANION_CULL_INTERVAL`` seconds (default 60).  A page left open
   keeps its kernel (``cull_connected = False``).
 * **Preheated kernels** (issue 14).  Voila keeps a pool of
-  ``COMPANION_POOL_SIZE`` kernels (default 2; 0 turns preheating off) that
+  ``COMPANION_POOL_SIZE`` kernels (default 4: a seat each for a 4-player table joining
+  at once; 0 turns preheating off) that
   have already run the notebook up to the point where it reads the page's
   query (``companion.ui.live.query_string``: ``voila.utils.get_query_string``
   blocks until a browser takes the kernel), so a phone joining a running
@@ -71,7 +72,7 @@ c.MappingKernelManager.cull_busy = False
 
 # --- kernels: preheated pool --------------------------------------------------------
 def _pool_size() -> int:
-    raw = os.environ.get("COMPANION_POOL_SIZE", "2").strip() or "2"
+    raw = os.environ.get("COMPANION_POOL_SIZE", "4").strip() or "4"
     try:
         size = int(raw)
     except ValueError:
