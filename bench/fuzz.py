@@ -116,7 +116,7 @@ def main(argv=None) -> int:
           f"({total / max(elapsed, 1e-9):.1f}/s), timeout {args.timeout:g} s per command")
     for k in kinds:
         print(f"  {k:<10} {tried[k]:>6} inputs  {runs[k]:>6} runs")
-    print(f"  outcomes: " + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items(), key=str)))
+    print("  outcomes: " + ", ".join(f"{c}: {n}" for c, n in sorted(codes.items(), key=str)))
     print(f"  crashes (exit 3, exception, unclean or extra lines): {crashes}"
           f"  (of which memory errors: {memerrs})")
     print(f"  hangs (over {args.timeout:g} s): {hangs}")
