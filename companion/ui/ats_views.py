@@ -9,7 +9,8 @@ from ..ats import render
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
-from .live import Poller, page_token, parse_query, query_string, show
+from .live import (Poller, live_widgets, page_token, parse_query, query_string, show,
+                   show_live, show_note)
 from .session import Change
 
 
@@ -21,11 +22,7 @@ class AtsViews:
         self.view: str | None = None
         self.query: dict[str, str] = {}
         self.poller = Poller(self.live_tick)
-        # "actions: N": the stored record this page shows (tests and the bench wait on it)
-        self.live_state = w.HTML()
-        self.live_state.add_class("live-state")
-        self.live_note = w.HTML(layout=w.Layout(display="none"))
-        self.live_note.add_class("live-note")
+        self.live_state, self.live_note = live_widgets()
         self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
         self.seat_station = w.HTML()
@@ -137,13 +134,12 @@ class AtsViews:
         self.timer.bind(self.gid, self.session.meta)
         self.refresh()
         if change.added or change.undone:
-            show(self.live_note, f"<div class='live-note-text'>{escape(note)}</div>")
+            show_note(self.live_note, note)
 
     def _refresh_views(self) -> None:
         """The parts of the screen that depend on the seat or the table view."""
         g = self.game
-        self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
-                                 f"{len(g.actions)}")
+        show_live(self.live_state, len(g.actions))
         st = g.state
         self._refresh_join()
         if self.view == "table":             # the play timer is a control: not shown here

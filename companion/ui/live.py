@@ -26,6 +26,8 @@ import traceback
 from typing import Any, Callable
 from urllib.parse import parse_qs
 
+from ..core.htmlsafe import escape
+
 log = logging.getLogger("companion.ui")
 
 #: how often a page looks at the store, in seconds (issue 14: "about every 0.3-0.5 s")
@@ -103,3 +105,24 @@ def show(widget: Any, html: str) -> None:
     height even when empty, which pushes the board below a laptop's first screen)."""
     widget.value = html
     widget.layout.display = "" if html else "none"
+
+
+def live_widgets() -> tuple[Any, Any]:
+    """A game screen's two live lines: ``.live-state`` ("actions: N", the stored record
+    the page shows; tests and the bench wait on it) and ``.live-note`` (another page's
+    change, hidden while empty)."""
+    import ipywidgets as w
+    state = w.HTML()
+    state.add_class("live-state")
+    note = w.HTML(layout=w.Layout(display="none"))
+    note.add_class("live-note")
+    return state, note
+
+
+def show_live(state: Any, actions: int) -> None:
+    state.value = f"<span class='live-dot'>●</span> live · actions: {actions}"
+
+
+def show_note(note: Any, text: str) -> None:
+    """Say another page's change (escaped) in the screen's ``.live-note``."""
+    show(note, f"<div class='live-note-text'>{escape(text)}</div>")

@@ -7,7 +7,7 @@ import ipywidgets as w
 
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
-from .live import show
+from .live import live_widgets, show, show_live, show_note
 from .session import Change
 
 
@@ -17,10 +17,7 @@ class SseViews:
     def _build_views(self):
         self.seat: str | None = None
         self.view: str | None = None
-        self.live_state = w.HTML()
-        self.live_state.add_class("live-state")
-        self.live_note = w.HTML(layout=w.Layout(display="none"))
-        self.live_note.add_class("live-note")
+        self.live_state, self.live_note = live_widgets()
         self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
         self.join_box = w.HTML()
@@ -55,12 +52,11 @@ class SseViews:
         self.timer.bind(self.gid, self.session.meta)
         self.refresh()
         if change.added or change.undone:
-            show(self.live_note, f"<div class='live-note-text'>{escape(note)}</div>")
+            show_note(self.live_note, note)
 
     def _refresh_views(self) -> None:
         g = self.game
-        self.live_state.value = (f"<span class='live-dot'>●</span> live · actions: "
-                                 f"{len(g.actions)}")
+        show_live(self.live_state, len(g.actions))
         key = (self.gid, self.app.token, public_url())
         if key != self._join_for:
             self._join_for = key
