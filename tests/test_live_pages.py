@@ -185,3 +185,27 @@ def test_an_address_naming_a_small_star_empires_game_opens_its_tab_in_that_seat(
     table = App(Store(store.path))
     table.apply_query(f"game={gid}&view=table")
     assert table.sse.session.read_only and table.sse.entry.layout.display == "none"
+
+
+def test_a_page_built_before_the_game_opens_the_latest_game_when_its_address_comes(store):
+    """A preheated kernel builds its page when the server starts, then waits for the
+    page's address; meanwhile the table starts a game and plays.  When a browser takes
+    that page (a reload, a phone joining without ?game=), it shows the game as a page
+    built now would, not the empty setup screen of the server's start."""
+    early = App(Store(store.path))                 # built with no game saved yet
+    assert early.game is None
+    other = App(Store(store.path))
+    other.name_boxes[0].value, other.name_boxes[1].value = "Ana", "Ben"
+    other.start_game()
+    enter(other, "Ana", "Garden")
+    other._discard()
+    early.apply_query("seat=Ben")
+    assert early.gid == other.gid and len(early.game.actions) == 1
+    assert "actions: 1" in early.live_state.value
+    assert early.entry_player.value == "Ben"
+    # a game started after the page was built, then a second one: the latest is shown
+    later = Store(store.path).create(Game({"players": PLAYERS}).to_record())
+    again = App(Store(store.path))
+    Store(store.path).delete(later)
+    again.apply_query("")
+    assert again.gid == other.gid

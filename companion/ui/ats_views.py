@@ -49,21 +49,34 @@ class AtsViews:
         q = parse_query(raw)
         self.query = q
         self.token = page_token(raw)
-        if q.get("game") and q["game"] != self.gid:
-            info = next((g for g in self.store.games(format=None) if g["id"] == q["game"]), None)
-            if info is None:
-                self.error("The game in this page's address is not in the saved-games file; "
-                           "showing the most recent game instead.")
-            elif info.get("format", "").startswith("small-star-empires"):
+        gid = q.get("game")
+        info = None
+        if gid and gid != self.gid:
+            info = next((g for g in self.store.games(format=None) if g["id"] == gid), None)
+        if gid and info is None and gid != self.gid:
+            self._resume_latest()
+            self.error("The game in this page's address is not in the saved-games file; "
+                       "showing the most recent game instead.")
+        elif not gid:
+            self._resume_latest()
+        if info is not None:
+            if info.get("format", "").startswith("small-star-empires"):
                 self.tabs.selected_index = 1          # builds the tab
                 if self.sse is not None:
                     self.sse.open_game(q["game"])
                     self.sse.set_view(q.get("seat"), q.get("view"))
                 return
-            else:
-                self.open_game(q["game"])
+            self.open_game(gid)
         self.set_view(q.get("seat"), q.get("view"))
         self.live_tick()                 # a preheated page is never stale
+
+    def _resume_latest(self) -> None:
+        """Show what a page built now would: the most recent game, or the setup screen
+        with the saved games as they are now.  A preheated kernel built its page when the
+        server started, before the games the table has played since."""
+        games = self.store.games()
+        if (games[0]["id"] if games else None) != self.gid:
+            self._start()
 
     def set_view(self, seat: str | None, view: str | None) -> None:
         self._view_of(seat, view)
