@@ -74,7 +74,11 @@ def voila_server(tmp_path, request):
     # e.g. COMPANION_POLL_SECONDS to keep a page behind (the stale-page tests)
     marker = request.node.get_closest_marker("server_env")
     env = dict(marker.args[0]) if marker else None
-    server = VoilaServer(home=tmp_path / "companion-home", workdir=tmp_path / "voila", env=env)
+    # @pytest.mark.dashboard_config: Voila as ./dashboard runs it (notebooks/config/voila.py:
+    # preheated kernels, the page template), not Voila's defaults
+    config = request.node.get_closest_marker("dashboard_config") is not None
+    server = VoilaServer(home=tmp_path / "companion-home", workdir=tmp_path / "voila", env=env,
+                         config=config)
     server.start()
     try:
         yield server
