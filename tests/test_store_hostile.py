@@ -398,3 +398,167 @@ def test_kill_9_during_appends_leaves_a_store_that_opens_and_replays(tmp_path):
     assert seen["kills"] == seen["opened"] == seen["replayed"] == kills
     assert seen["revs"] > 1                             # the writer really was writing
     assert neighbours(path)[0] == "games.sqlite" and not list(tmp_path.glob("*.damaged-*"))
+
+
+# ------------------------------------------ several pages opening one file at once
+def _version_1_store(path: Path) -> str:
+    """A store as the companion wrote it at schema version 1: no history tables,
+    no revisions, no application id (its games must come through the upgrade)."""
+    gid = new_store(path, actions=4)
+    c = sqlite3.connect(path)
+    for table in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives",
+                  "store_steps"):
+        c.execute(f"DROP TABLE IF EXISTS {table}")
+    c.execute("ALTER TABLE games DROP COLUMN rev")
+    c.execute("PRAGMA application_id = 0")
+    c.execute("PRAGMA user_version = 1")
+    c.commit()
+    c.close()
+    return gid
+
+
+@pytest.mark.parametrize("kind", ["a new file", "a version 1 store"])
+def test_a_page_opening_the_file_while_another_page_prepares_it_finds_that_work_done(
+        tmp_path, monkeypatch, kind):
+    """The dashboard keeps a pool of kernels; at the server's start each one opens
+    the saved-games file.  CI caught two of them upgrading a new file at once: the
+    second added the column ``waiting`` again and its page said "cannot open the
+    saved-games file (duplicate column name: waiting)".  Here the other page wins
+    the race at the worst moment: just before this page takes the write lock."""
+    path = tmp_path / "games.sqlite"
+    gid = _version_1_store(path) if kind == "a version 1 store" else None
+    real_connect = sqlite3.connect
+    raced = []
+
+    class RacedConnection:
+        def __init__(self, conn):
+            self._conn = conn
+
+        def execute(self, sql, *args):
+            if sql == "BEGIN IMMEDIATE" and not raced:
+                raced.append(sql)
+                other = Store(path)                 # the other page, start to end
+                other.close()
+            return self._conn.execute(sql, *args)
+
+        def __getattr__(self, name):
+            return getattr(self._conn, name)
+
+    calls = []
+
+    def connect(*args, **kwargs):
+        conn = real_connect(*args, **kwargs)
+        calls.append(args)
+        return RacedConnection(conn) if len(calls) == 1 else conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    s = Store(path)
+    assert raced, "the other page never got in: the test did not race"
+    assert s.notice is None
+    if gid:
+        assert replays(s, gid) == 4
+    assert s._conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    new = s.create(SETUP_ONLY)
+    assert s.load(new)["setup"] == SETUP_ONLY["setup"]
+    s.close()
+    assert neighbours(path)[0] == "games.sqlite" and not list(tmp_path.glob("*.damaged-*"))
+
+
+@pytest.mark.parametrize("kind", ["a new file", "a version 1 store"])
+def test_six_pages_opening_one_file_at_the_same_moment_all_open_it(tmp_path, kind):
+    import threading
+    for round_ in range(8):
+        path = tmp_path / f"r{round_}" / "games.sqlite"
+        path.parent.mkdir()
+        gid = _version_1_store(path) if kind == "a version 1 store" else None
+        start = threading.Barrier(6)
+        errors: list[str] = []
+
+        def page():
+            start.wait()
+            try:
+                Store(path).close()
+            except Exception as e:                  # noqa: BLE001 - reported below
+                errors.append(f"{type(e).__name__}: {e}")
+
+        pages = [threading.Thread(target=page) for _ in range(6)]
+        for t in pages:
+            t.start()
+        for t in pages:
+            t.join()
+        assert errors == []
+        s = Store(path)
+        if gid:
+            assert replays(s, gid) == 4
+        assert [g["id"] for g in s.games()] == ([gid] if gid else [])
+        s.close()
+
+
+def test_six_pages_finding_one_damaged_file_at_once_keep_it_once_and_share_the_new_one(
+        tmp_path):
+    """Each of the dashboard's preheated kernels opens the file when the server
+    starts.  One damaged file must be kept once (not the new file moved aside by a
+    page that came second, nor a traceback because the file had gone), and every
+    page must say where it was kept."""
+    import threading
+    path = tmp_path / "games.sqlite"
+    garbage = b"this is not an SQLite file\x00\xff" * 256
+    path.write_bytes(garbage)
+    start = threading.Barrier(6)
+    stores: list[Store] = []
+    errors: list[str] = []
+
+    def page():
+        start.wait()
+        try:
+            stores.append(Store(path))
+        except Exception as e:                      # noqa: BLE001 - reported below
+            errors.append(f"{type(e).__name__}: {e}")
+
+    pages = [threading.Thread(target=page) for _ in range(6)]
+    for t in pages:
+        t.start()
+    for t in pages:
+        t.join()
+    assert errors == []
+    aside = [p for p in tmp_path.glob("games.sqlite.damaged-*")
+             if not p.name.endswith(("-wal", "-shm"))]
+    assert len(aside) == 1 and aside[0].read_bytes() == garbage
+    assert len(stores) == 6
+    for s in stores:
+        assert "was damaged" in s.notice and str(aside[0]) in s.notice
+        assert "no file was deleted" in s.notice
+    gid = stores[0].create(SETUP_ONLY)              # they all write the same new file
+    for s in stores:
+        assert [g["id"] for g in s.games()] == [gid]
+        s.close()
+
+
+def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "games.sqlite"
+    garbage = b"this is not an SQLite file\x00\xff" * 256
+    path.write_bytes(garbage)
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from companion.core.store import Store, StoreError
+        try:
+            Store({str(path)!r})
+        except StoreError as e:
+            print(e)
+    """)
+    if shutil.which("setpriv") is None:
+        pytest.skip("setpriv is not installed: cannot drop root's permission override")
+    cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner",
+           sys.executable, "-c", code] if os.geteuid() == 0 else [sys.executable, "-c", code]
+    folder.chmod(0o555)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    finally:
+        folder.chmod(0o755)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert "is damaged" in r.stdout and "could not be put aside" in r.stdout
+    assert "left as it is" in r.stdout
+    assert path.read_bytes() == garbage and neighbours(path) == ["games.sqlite"]

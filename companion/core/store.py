@@ -21,13 +21,14 @@ Hostile and broken files (docs/store.md):
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
@@ -128,19 +129,12 @@ def _reason(e: BaseException) -> str:
 
 
 def _add_revision(conn: sqlite3.Connection) -> None:
+    """The additions by presence; called inside :func:`_prepare`'s transaction."""
     cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
-    if "rev" in cols and conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for stmt in ADDITIONS:
-            if "ADD COLUMN rev" in stmt and "rev" in cols:
-                continue
-            conn.execute(stmt)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+    for stmt in ADDITIONS:
+        if "ADD COLUMN rev" in stmt and "rev" in cols:
+            continue
+        conn.execute(stmt)
 
 
 def _sse_pieces_custom(conn: sqlite3.Connection) -> None:
@@ -162,26 +156,19 @@ def _sse_pieces_custom(conn: sqlite3.Connection) -> None:
                 conn.execute("UPDATE g_results SET derived_at = 0 WHERE game_id=?", (gid,))
 
 
-#: one-off data steps, run once per file in one transaction each and remembered in
+#: one-off data steps, run once per file (in the opening transaction) and remembered in
 #: the table ``store_steps`` (added by presence: older companions ignore it)
 DATA_STEPS = {"sse-pieces-custom": _sse_pieces_custom}
 
 
 def _data_steps(conn: sqlite3.Connection) -> None:
+    """The data steps not yet done; called inside :func:`_prepare`'s transaction."""
     conn.execute("CREATE TABLE IF NOT EXISTS store_steps (name TEXT PRIMARY KEY, done REAL)")
     done = {r[0] for r in conn.execute("SELECT name FROM store_steps")}
     for name, step in DATA_STEPS.items():
-        if name in done:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        if name not in done:
             step(conn)
-            conn.execute("INSERT OR IGNORE INTO store_steps(name, done) VALUES (?, ?)",
-                         (name, time.time()))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+            conn.execute("INSERT INTO store_steps(name, done) VALUES (?, ?)", (name, time.time()))
 
 
 class _NotADatabase(Exception):
@@ -189,21 +176,77 @@ class _NotADatabase(Exception):
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
+    """The schema steps; called inside :func:`_prepare`'s transaction."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     cols = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
     for v in range(version + 1, SCHEMA_VERSION + 1):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for stmt in MIGRATIONS[v]:
-                # a fresh database created by SCHEMA may already have the column
-                if "ADD COLUMN format" in stmt and "format" in cols:
-                    continue
+        for stmt in MIGRATIONS[v]:
+            # a fresh database created by SCHEMA may already have the column
+            if "ADD COLUMN format" in stmt and "format" in cols:
+                continue
+            conn.execute(stmt)
+        conn.execute(f"PRAGMA user_version = {v}")
+
+
+def _up_to_date(conn: sqlite3.Connection) -> bool:
+    """Read only: does the file need none of :func:`_prepare`'s writes?"""
+    if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION \
+            or conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        return False
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not {"games", "actions", "store_steps"} <= tables:
+        return False
+    if "rev" not in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
+        return False
+    return set(DATA_STEPS) <= {r[0] for r in conn.execute("SELECT name FROM store_steps")}
+
+
+def _prepare(conn: sqlite3.Connection) -> None:
+    """Bring a file to this companion's schema in ONE transaction.
+
+    Several pages' kernels (the dashboard keeps a pool of them) open the same
+    file at the same moment.  Each step is decided inside ``BEGIN IMMEDIATE``,
+    after the write lock is held, so the second page finds the first one's
+    work done instead of adding a column twice; and another page only ever
+    sees the file before or after all of it, never half made.  A file that is
+    already up to date is not written at all (a read-only one still opens).
+    """
+    if _up_to_date(conn):
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for stmt in SCHEMA.split(";"):
+            if stmt.strip():
                 conn.execute(stmt)
-            conn.execute(f"PRAGMA user_version = {v}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        _migrate(conn)
+        _add_revision(conn)
+        _data_steps(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+@contextlib.contextmanager
+def _lock(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes on ``path`` (POSIX ``flock``; where
+    there is none, as on Windows, no lock: one page per file is the usual case)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        f = open(path, "a")
+    except OSError:                     # a read-only folder: the move will say so
+        yield
+        return
+    with f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def default_path() -> Path:
@@ -218,24 +261,11 @@ class Store:
     def __init__(self, path: Path | str | None = None, *, timeout: float = BUSY_TIMEOUT):
         self.path = Path(path) if path else default_path()
         self.timeout = float(timeout)
-        self.notice: str | None = None     # set when a damaged file was put aside
+        self.notice: str | None = None     # a damaged file put aside, or a read-only file
         try:
             self._conn = self._open()
         except _NotADatabase as e:
-            stamp = time.strftime('%Y%m%d-%H%M%S')
-            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-            n = 1
-            while aside.exists():           # never overwrite an earlier damaged file
-                n += 1
-                aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
-            self.path.replace(aside)
-            for suffix in ("-wal", "-shm"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    side.replace(aside.with_name(aside.name + suffix))
-            self.notice = (f"The saved-games file was damaged ({e}). It was kept as {aside} and a "
-                           "new, empty one was started; no file was deleted.")
-            self._conn = self._open()
+            self._conn = self._put_aside(str(e))
         except StoreError as e:
             if isinstance(e, (StoreBusy, StoreNotOurs)) or self._writable():
                 raise
@@ -245,6 +275,58 @@ class Store:
             self.notice = (f"The saved-games file {self.path} is read-only: your games can be "
                            "seen, but nothing you enter now will be saved. Make the file and "
                            "its folder writable, then reload the page.")
+        if self.notice is None:
+            self.notice = self._damage_note()
+
+    def _put_aside(self, why: str) -> sqlite3.Connection:
+        """Keep a damaged file as ``….damaged-…`` and start a new one, whose table
+        ``store_notes`` says so (:meth:`_damage_note`).
+
+        Several pages' kernels may find the same damaged file at once (the
+        dashboard's pool opens it when the server starts).  Only one of them may
+        move it: the others would move the new file, or find nothing to move.
+        So the move is made under a lock, after looking again."""
+        with _lock(self.path.with_name(self.path.name + ".lock")):
+            try:
+                return self._open()         # another page has already put it aside
+            except _NotADatabase:
+                pass
+            stamp = time.strftime('%Y%m%d-%H%M%S')
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+            n = 1
+            while aside.exists():           # never overwrite an earlier damaged file
+                n += 1
+                aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+            try:
+                self.path.replace(aside)
+                for suffix in ("-wal", "-shm"):
+                    side = self.path.with_name(self.path.name + suffix)
+                    if side.exists():
+                        side.replace(aside.with_name(aside.name + suffix))
+            except OSError as e:
+                raise StoreError(f"The saved-games file {self.path} is damaged ({why}) and "
+                                 f"could not be put aside ({e.strerror or e}); it was left "
+                                 "as it is. Make its folder writable, then reload the "
+                                 "page.") from None
+            conn = self._open()
+            note = (f"The saved-games file was damaged ({why}). It was kept as {aside} and a "
+                    "new, empty one was started; no file was deleted.")
+            conn.execute("CREATE TABLE IF NOT EXISTS store_notes (at REAL, note TEXT)")
+            conn.execute("INSERT INTO store_notes VALUES (?, ?)", (time.time(), note))
+            return conn
+
+    def _damage_note(self) -> str | None:
+        """What every page says while the new file that replaced a damaged one is
+        still empty: the pages that opened it after the move did not see the damage
+        themselves, and the person at the table must still be told."""
+        c = self._conn
+        if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                     "AND name='store_notes'").fetchone() is None:
+            return None
+        if c.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None:
+            return None
+        row = c.execute("SELECT note FROM store_notes ORDER BY at DESC LIMIT 1").fetchone()
+        return None if row is None else str(row[0])
 
     def _writable(self) -> bool:
         p = self.path if self.path.exists() else self.path.parent
@@ -299,15 +381,12 @@ class Store:
             # to a file before both are known.
             self._identify(conn)
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA journal_mode = WAL")
+            self._wal(conn)
             conn.execute("PRAGMA synchronous = FULL")
             ok = conn.execute("PRAGMA quick_check").fetchone()[0]
             if ok != "ok":
                 raise _NotADatabase(ok)
-            conn.executescript(SCHEMA)
-            _migrate(conn)
-            _add_revision(conn)
-            _data_steps(conn)
+            _prepare(conn)
         except BaseException as e:
             if conn is not None:
                 conn.close()
@@ -320,6 +399,21 @@ class Store:
                                  f"({_reason(e)}); it was left as it is") from None
             raise
         return conn
+
+    def _wal(self, conn: sqlite3.Connection) -> None:
+        """Switch a file to WAL.  A new file's switch needs every other connection
+        out of it, and SQLite answers "locked" at once instead of waiting (several
+        pages open a new file together when the dashboard starts), so the switch
+        is retried for the store's ``timeout``, as any other lock is waited for."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if not _is_busy(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _identify(self, conn: sqlite3.Connection) -> None:
         """Refuse an SQLite file that is not a store of ours (read only)."""
