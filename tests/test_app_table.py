@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.ats.catalogue import Catalogue, parse_card, save_user_card
+from companion.ats.catalogue import parse_card, save_user_card
 from companion.ats.game import Game
 from companion.core.store import Store
 from companion.ui.app import App

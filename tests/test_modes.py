@@ -9,7 +9,6 @@ import json
 import pytest
 
 from companion import Game, IllegalAction
-from companion.ats.game import round_end_report
 
 FIX = [
     {"name": "Fixture: plain", "types": ["business"], "cost": 1, "energy": 0, "vp": 2,

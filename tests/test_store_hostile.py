@@ -29,8 +29,7 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreError,
-                             StoreNotOurs, StoreWriteFailed)
+from companion.core.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreNotOurs, StoreWriteFailed)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = json.loads((ROOT / "data/samples/george-base-final-scoring.json").read_text())

@@ -18,7 +18,7 @@ import yaml
 
 from ..core import safeio
 from ..core.errors import CatalogueError, UnknownCardValues
-from ..core.paths import data_dir, user_catalogue_path
+from ..core.paths import data_dir, side_lock, user_catalogue_path
 # the ability vocabulary lives in vocabulary.py; its names stay importable from here
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
                          SPACESHIP_TARGETS, TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
@@ -425,7 +425,7 @@ def save_user_card(card: Card, path: Path | None = None) -> Path:
     what the file already holds (:func:`merge_card`); atomic, and safe when
     several pages save at once (the file is locked while it is rewritten)."""
     path = Path(path) if path else user_catalogue_path()
-    with _locked(path):
+    with side_lock(path):
         cards = {c.name.lower(): c for c in load_user_cards(path)}
         old = cards.get(card.name.lower())
         if old is None and len(cards) >= MAX_CARDS:
@@ -449,7 +449,7 @@ def import_user_catalogue(src: Path | str, path: Path | None = None) -> list[str
     """
     incoming = load_yaml(src)
     path = Path(path) if path else user_catalogue_path()
-    with _locked(path):
+    with side_lock(path):
         cards = {c.name.lower(): c for c in load_user_cards(path)}
         for c in incoming:
             old = cards.get(c.name.lower())
@@ -460,26 +460,6 @@ def import_user_catalogue(src: Path | str, path: Path | None = None) -> list[str
                                  file=str(src))
         _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return [c.name for c in incoming]
-
-
-class _locked:
-    """An exclusive lock on ``path`` (a side file), for read-modify-write."""
-
-    def __init__(self, path: Path):
-        self.lock = Path(path).with_name(Path(path).name + ".lock")
-
-    def __enter__(self):
-        import fcntl
-        self.lock.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.lock, "a")
-        fcntl.flock(self.fh, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc):
-        import fcntl
-        fcntl.flock(self.fh, fcntl.LOCK_UN)
-        self.fh.close()
-        return False
 
 
 def _write_atomic(path: Path, text: str) -> None:

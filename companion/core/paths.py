@@ -1,8 +1,10 @@
 """Where the companion keeps files: the shipped data and the player's own data."""
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
+from typing import Iterator
 
 #: data/ sits at the repository root, next to the package: companion/core/paths.py -> ../../data
 REPO_DATA = Path(__file__).resolve().parents[2] / "data"
@@ -30,3 +32,34 @@ def user_dir() -> Path:
 
 def user_catalogue_path() -> Path:
     return user_dir() / "my-cards.yaml"
+
+
+@contextlib.contextmanager
+def side_lock(path: Path | str, *, best_effort: bool = False) -> Iterator[None]:
+    """Hold an exclusive lock between processes (and pages' kernels) for a
+    read-modify-write of ``path``: POSIX ``flock`` on the empty side file
+    ``<path>.lock``, which is left in place (removing it would race).
+
+    Where there is no ``flock`` (Windows) there is no lock.  ``best_effort``:
+    when the side file cannot be made (a read-only folder), go on without the
+    lock, for a caller whose own write will then say what is wrong."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    lock = Path(path).with_name(Path(path).name + ".lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(lock, "a")
+    except OSError:
+        if not best_effort:
+            raise
+        yield
+        return
+    with fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

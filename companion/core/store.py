@@ -21,18 +21,17 @@ Hostile and broken files (docs/store.md):
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
-from .paths import user_dir
+from .paths import side_lock, user_dir
 from ..ats.record import FORMAT
 
 SCHEMA = """
@@ -227,28 +226,6 @@ def _prepare(conn: sqlite3.Connection) -> None:
         raise
 
 
-@contextlib.contextmanager
-def _lock(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes on ``path`` (POSIX ``flock``; where
-    there is none, as on Windows, no lock: one page per file is the usual case)."""
-    try:
-        import fcntl
-    except ImportError:
-        yield
-        return
-    try:
-        f = open(path, "a")
-    except OSError:                     # a read-only folder: the move will say so
-        yield
-        return
-    with f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
 def default_path() -> Path:
     return user_dir() / "games.sqlite"
 
@@ -286,7 +263,7 @@ class Store:
         dashboard's pool opens it when the server starts).  Only one of them may
         move it: the others would move the new file, or find nothing to move.
         So the move is made under a lock, after looking again."""
-        with _lock(self.path.with_name(self.path.name + ".lock")):
+        with side_lock(self.path, best_effort=True):
             try:
                 return self._open()         # another page has already put it aside
             except _NotADatabase:

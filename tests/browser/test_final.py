@@ -6,7 +6,6 @@ import base64
 import json
 from pathlib import Path
 
-import pytest
 
 from browser_harness import screenshot
 from companion import Game, read_record

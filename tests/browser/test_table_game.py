@@ -34,7 +34,6 @@ import base64
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import time
@@ -43,7 +42,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import REPO, screenshot
-from dashboard_driver import cell, fill_names, open_setup_options, read_board, settle
+from dashboard_driver import cell, fill_names, open_setup_options, settle
 from companion import Game
 from companion.ats.catalogue import Catalogue
 from companion.core.store import Store

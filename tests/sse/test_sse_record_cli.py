@@ -12,7 +12,6 @@ from companion.sse import SseGame
 from companion.sse.hexmap import (HexMap, MapError, available_maps, load_map_file, load_named,
                                   save_user_map)
 
-from ssekit import game, move
 
 
 def random_game(seed=3, players=("Ann", "Bob"), mapname="basic-2p", ships=3, limit=None):

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from companion.core.errors import IllegalAction, RecordError
+from companion.core.errors import RecordError
 from companion.sse import SseGame
 from companion.sse.game import BOOK_SHIPS, OPTIONS
 

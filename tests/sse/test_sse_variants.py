@@ -2,7 +2,6 @@
 and the unexplored-systems setup."""
 from __future__ import annotations
 
-import pytest
 
 from companion.sse import SseGame
 
