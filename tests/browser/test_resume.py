@@ -124,6 +124,7 @@ def test_second_tab_shows_the_same_game_and_a_stale_tab_is_refused(voila_server,
     assert not errors2, errors2
 
 
+@pytest.mark.dashboard_config      # a pool of kernels all open the damaged file at the start
 def test_damaged_store_is_reported_and_kept(voila_server, page):
     start_game(page, voila_server.url, PLAYERS)
     g = Game({"players": PLAYERS})
