@@ -22,6 +22,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -35,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = json.loads((ROOT / "data/samples/george-base-final-scoring.json").read_text())
 ACTIONS = SAMPLE["actions"]
 SETUP_ONLY = {**SAMPLE, "actions": []}
+GARBAGE = b"this is not an SQLite file\x00\xff" * 256      # a damaged saved-games file
 
 
 def digest(path: Path) -> str:
@@ -131,13 +133,12 @@ def test_a_file_locked_during_the_session_says_not_saved_and_a_retry_saves(tmp_p
 # --------------------------------------------------------- damaged, foreign, old
 def test_a_file_that_is_not_a_database_is_still_moved_aside_and_kept(tmp_path):
     path = tmp_path / "games.sqlite"
-    garbage = b"this is not an SQLite file\x00\xff" * 256
-    path.write_bytes(garbage)
+    path.write_bytes(GARBAGE)
     s = Store(path)
     assert "was damaged" in s.notice and "no file was deleted" in s.notice
     s.close()
     aside = [p for p in tmp_path.glob("games.sqlite.damaged-*")]
-    assert len(aside) == 1 and aside[0].read_bytes() == garbage
+    assert len(aside) == 1 and aside[0].read_bytes() == GARBAGE
 
 
 def _foreign(path: Path, kind: str) -> None:
@@ -463,29 +464,38 @@ def test_a_page_opening_the_file_while_another_page_prepares_it_finds_that_work_
     assert neighbours(path)[0] == "games.sqlite" and not list(tmp_path.glob("*.damaged-*"))
 
 
+def open_at_once(path: Path, pages: int = 6) -> tuple[list[Store], list[str]]:
+    """``pages`` threads (each a page's kernel) open ``path`` at the same moment:
+    the stores they opened, and every error as "Type: message"."""
+    start = threading.Barrier(pages)
+    stores: list[Store] = []
+    errors: list[str] = []
+
+    def page():
+        start.wait()
+        try:
+            stores.append(Store(path))
+        except Exception as e:                      # noqa: BLE001 - reported to the test
+            errors.append(f"{type(e).__name__}: {e}")
+
+    threads = [threading.Thread(target=page) for _ in range(pages)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return stores, errors
+
+
 @pytest.mark.parametrize("kind", ["a new file", "a version 1 store"])
 def test_six_pages_opening_one_file_at_the_same_moment_all_open_it(tmp_path, kind):
-    import threading
     for round_ in range(8):
         path = tmp_path / f"r{round_}" / "games.sqlite"
         path.parent.mkdir()
         gid = _version_1_store(path) if kind == "a version 1 store" else None
-        start = threading.Barrier(6)
-        errors: list[str] = []
-
-        def page():
-            start.wait()
-            try:
-                Store(path).close()
-            except Exception as e:                  # noqa: BLE001 - reported below
-                errors.append(f"{type(e).__name__}: {e}")
-
-        pages = [threading.Thread(target=page) for _ in range(6)]
-        for t in pages:
-            t.start()
-        for t in pages:
-            t.join()
+        stores, errors = open_at_once(path)
         assert errors == []
+        for page in stores:
+            page.close()
         s = Store(path)
         if gid:
             assert replays(s, gid) == 4
@@ -499,30 +509,13 @@ def test_six_pages_finding_one_damaged_file_at_once_keep_it_once_and_share_the_n
     starts.  One damaged file must be kept once (not the new file moved aside by a
     page that came second, nor a traceback because the file had gone), and every
     page must say where it was kept."""
-    import threading
     path = tmp_path / "games.sqlite"
-    garbage = b"this is not an SQLite file\x00\xff" * 256
-    path.write_bytes(garbage)
-    start = threading.Barrier(6)
-    stores: list[Store] = []
-    errors: list[str] = []
-
-    def page():
-        start.wait()
-        try:
-            stores.append(Store(path))
-        except Exception as e:                      # noqa: BLE001 - reported below
-            errors.append(f"{type(e).__name__}: {e}")
-
-    pages = [threading.Thread(target=page) for _ in range(6)]
-    for t in pages:
-        t.start()
-    for t in pages:
-        t.join()
+    path.write_bytes(GARBAGE)
+    stores, errors = open_at_once(path)
     assert errors == []
     aside = [p for p in tmp_path.glob("games.sqlite.damaged-*")
              if not p.name.endswith(("-wal", "-shm"))]
-    assert len(aside) == 1 and aside[0].read_bytes() == garbage
+    assert len(aside) == 1 and aside[0].read_bytes() == GARBAGE
     assert len(stores) == 6
     for s in stores:
         assert "was damaged" in s.notice and str(aside[0]) in s.notice
@@ -537,8 +530,7 @@ def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left(tmp_path):
     folder = tmp_path / "ro"
     folder.mkdir()
     path = folder / "games.sqlite"
-    garbage = b"this is not an SQLite file\x00\xff" * 256
-    path.write_bytes(garbage)
+    path.write_bytes(GARBAGE)
     code = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(ROOT)!r})
@@ -560,4 +552,4 @@ def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left(tmp_path):
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert "is damaged" in r.stdout and "could not be put aside" in r.stdout
     assert "left as it is" in r.stdout
-    assert path.read_bytes() == garbage and neighbours(path) == ["games.sqlite"]
+    assert path.read_bytes() == GARBAGE and neighbours(path) == ["games.sqlite"]
