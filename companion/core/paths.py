@@ -34,6 +34,11 @@ def user_catalogue_path() -> Path:
     return user_dir() / "my-cards.yaml"
 
 
+def side_lock_path(path: Path | str) -> Path:
+    """The side file :func:`side_lock` locks: ``<path>.lock``."""
+    return Path(path).with_name(Path(path).name + ".lock")
+
+
 @contextlib.contextmanager
 def side_lock(path: Path | str, *, best_effort: bool = False) -> Iterator[None]:
     """Hold an exclusive lock between processes (and pages' kernels) for a
@@ -48,7 +53,7 @@ def side_lock(path: Path | str, *, best_effort: bool = False) -> Iterator[None]:
     except ImportError:
         yield
         return
-    lock = Path(path).with_name(Path(path).name + ".lock")
+    lock = side_lock_path(path)
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
         fh = open(lock, "a")

@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
-from .paths import side_lock, user_dir
+from .paths import side_lock, side_lock_path, user_dir
 from ..ats.record import FORMAT
 
 SCHEMA = """
@@ -222,7 +222,8 @@ def _prepare(conn: sqlite3.Connection) -> None:
         _data_steps(conn)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:          # SQLite may have rolled it back itself (I/O error)
+            conn.execute("ROLLBACK")
         raise
 
 
@@ -275,11 +276,13 @@ class Store:
                 n += 1
                 aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
             try:
-                self.path.replace(aside)
+                # its -wal/-shm first: once the file itself has gone, a page may start
+                # a new file there, whose own -wal/-shm must not be taken with it
                 for suffix in ("-wal", "-shm"):
                     side = self.path.with_name(self.path.name + suffix)
                     if side.exists():
                         side.replace(aside.with_name(aside.name + suffix))
+                self.path.replace(aside)
             except OSError as e:
                 raise StoreError(f"The saved-games file {self.path} is damaged ({why}) and "
                                  f"could not be put aside ({e.strerror or e}); it was left "
@@ -297,12 +300,17 @@ class Store:
         still empty: the pages that opened it after the move did not see the damage
         themselves, and the person at the table must still be told."""
         c = self._conn
-        if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
-                     "AND name='store_notes'").fetchone() is None:
-            return None
         if c.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None:
             return None
-        row = c.execute("SELECT note FROM store_notes ORDER BY at DESC LIMIT 1").fetchone()
+        if not side_lock_path(self.path).exists():
+            return None                     # no damaged file was ever put aside here
+        # the page that moved it may not have written its note yet: it does so
+        # before it lets go of the lock
+        with side_lock(self.path, best_effort=True):
+            if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                         "AND name='store_notes'").fetchone() is None:
+                return None
+            row = c.execute("SELECT note FROM store_notes ORDER BY at DESC LIMIT 1").fetchone()
         return None if row is None else str(row[0])
 
     def _writable(self) -> bool:
