@@ -254,7 +254,8 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                                 "value")
         self.entry_action.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
                                   "value")
-        self.entry = w.VBox([w.HBox([self.entry_player, self.entry_card]), self.entry_action,
+        self.entry = w.VBox([self.seat_switch.box,
+                             w.HBox([self.entry_player, self.entry_card]), self.entry_action,
                              # the message and the questions a click raises sit above the
                              # grid: in view while a long station is used (issue 15)
                              self.hint, self.entry_msg, self.form_box, self.extra, self.grid,
@@ -322,9 +323,11 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self._close_form()
         self.undo_box.children = []
         self.refresh()
-        # the person chooses again: no player is picked for them
-        with self._hush():
-            self.entry_player.value = None
+        # the person chooses again: no player is picked for them (a seat page's entry
+        # stays its player's)
+        if not self.seat:
+            with self._hush():
+                self.entry_player.value = None
         self._refresh_entry()
         self.error(str(behind))
 
@@ -338,13 +341,15 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self._refresh_objectives()
         self._refresh_scoreboard()
         self.mode_panel.refresh()
+        self._check_acting_for()
         waiting = self._waiting()
-        if self.entry_player.options != tuple(waiting):
-            keep = self.entry_player.value if self.entry_player.value in waiting else None
+        opts = self._entry_options(waiting)
+        if self.entry_player.options != tuple(opts):
+            keep = self.entry_player.value if self.entry_player.value in opts else None
             # one message for options + selection: otherwise the browser briefly shows
             # the first name and a pick made in that instant is lost (index is synced)
             with self._hush(), self.entry_player.hold_sync():
-                self.entry_player.options = waiting
+                self.entry_player.options = opts
                 self.entry_player.value = keep or self._default_player(waiting)
         self.entry.layout.display = "none" if st.finished or self.view == "table" else ""
         self._refresh_views()
@@ -484,6 +489,17 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self.hint.value = ""
         name = self._card_name()
         card = g.catalogue.get(name) if name else None
+        done = self._seat_done()
+        for wd in (self.entry_card, self.entry_action):
+            wd.layout.display = "none" if done else ""
+        if done:
+            # the seat's player has acted: the page stays hers, says whom the table waits
+            # for (the seat bar) and shows her station
+            self.discard_btn.layout.display = "none"
+            if self._form_for is not None:
+                self._close_form()
+            self._draw_grid(self.seat, set())
+            return
         if player is None:
             self.hint.value = ("Choose the player whose action you enter." if g.state.waiting
                                else "Everyone has acted.")
@@ -551,7 +567,8 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         waiting = self._waiting()
         with self._hush():
             with self.entry_player.hold_sync():
-                self.entry_player.options = waiting
+                # a seat page is its own player's again after one action for another
+                self.entry_player.options = self._entry_options(waiting)
                 self.entry_player.value = self._default_player(waiting)
             self.entry_action.value = "build"
             self.entry_card.value = ""
@@ -584,14 +601,15 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self._pending = None
         # the entry shows the undone action again, ready to be corrected
         waiting = self._waiting()
+        opts = self._entry_options(waiting)
         with self._hush():
             with self.entry_player.hold_sync():
-                self.entry_player.options = waiting
-                self.entry_player.value = (last.get("player") if last.get("player") in waiting
+                self.entry_player.options = opts
+                self.entry_player.value = (last.get("player") if last.get("player") in opts
                                            else self._default_player(waiting))
             if last.get("do") in [v for _, v in self.entry_action.options]:
                 self.entry_action.value = last["do"]
-            self.entry_card.value = last.get("card", "") if last.get("player") in waiting else ""
+            self.entry_card.value = last.get("card", "") if last.get("player") in opts else ""
         self.say(f"Undone: {describe(last)}.")
         self.refresh()
 

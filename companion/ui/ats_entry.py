@@ -96,6 +96,8 @@ class AtsEntry:
         do = self.entry_action.value
         if g.state.finished:
             return
+        if self._seat_done():
+            raise CompanionError(self._done_words() + ".")
         if player is None:
             raise CompanionError("Choose the player whose action you enter first.")
         if do == "discard":

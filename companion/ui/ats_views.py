@@ -11,6 +11,7 @@ from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
 from .live import (Poller, live_widgets, page_token, parse_query, query_string, show,
                    show_live, show_note)
+from .seatswitch import SeatSwitch
 from .session import Change
 
 
@@ -29,6 +30,9 @@ class AtsViews:
         self.seat_station.add_class("seat-station")
         self.table_stations = w.HTML()
         self.table_stations.add_class("table-stations")
+        # a seat stays its player (issue 20): "done, waiting for …" and the explicit switch
+        self.seat_switch = SeatSwitch(self._act_for, lambda: self._act_for(None),
+                                      self.guarded)
         # QR codes: the table view and every seat (play screen: this game; setup screen:
         # the saved game chosen in the list)
         self.token: str | None = None
@@ -92,10 +96,14 @@ class AtsViews:
             wd.layout.display = "none" if self.view == "table" else ""
         self.more.layout.display = "none" if self.view == "table" else ""
         self.table_stations.layout.display = "" if self.view == "table" else "none"
+        # a seat page's entry is its own player's (or the one chosen with the switch): no
+        # Player list to pick from (issue 20)
+        self.entry_player.layout.display = "none" if self.seat else ""
         if self.game is not None:
-            if self.seat in self.entry_player.options:      # this seat's entry first
-                with self._hush():
-                    self.entry_player.value = self.seat
+            opts = self._entry_options(self._waiting())
+            with self._hush(), self.entry_player.hold_sync():   # this seat's entry first
+                self.entry_player.options = opts
+                self.entry_player.value = self._default_player(self._waiting())
             self.refresh()
 
     def join_html(self, gid: str | None) -> str:
@@ -118,10 +126,66 @@ class AtsViews:
         self.setup_join.value = self.join_html(self.saved.value or None)
 
     def _default_player(self, waiting: list[str]) -> str | None:
-        """The entry's player after a change: this seat's if it still has to act."""
-        if self.seat in waiting:
-            return self.seat
+        """The entry's player after a change: on a seat page always the seat's (or the
+        player the switch names); elsewhere the first still to act."""
+        if self.seat:
+            return self.session.acting_for or self.seat
         return waiting[0] if waiting else None
+
+    def _entry_options(self, waiting: list[str]) -> list[str]:
+        """Whom the entry may be for: a seat page, its player only (or the one the switch
+        names, for one action); the host page, everyone still to act."""
+        if self.seat:
+            return [self.session.acting_for or self.seat]
+        return list(waiting)
+
+    # -- a seat stays its player (issue 20) ---------------------------------------------
+    def _act_for(self, player: str | None) -> None:
+        """The switch: the next entry is ``player``'s (None: back to the seat's)."""
+        self.session.act_for(player)
+        self._pending = None
+        self.extra.children = []
+        with self._hush():
+            self.entry_card.value = ""
+            self.entry_action.value = "build"
+        self.entry_msg.value = ""
+        self.refresh()
+
+    def _seat_done(self) -> bool:
+        """A seat page whose own player has acted this turn (and no switch is on)."""
+        st = self.game.state
+        return bool(self.seat and self.session.acting_for is None and not st.finished
+                    and self.seat not in st.waiting)
+
+    def _done_words(self) -> str:
+        waiting = self._waiting()
+        return (f"{self.seat}: done, waiting for {', '.join(waiting)}" if waiting
+                else f"{self.seat}: done")
+
+    def _check_acting_for(self) -> None:
+        """Before a refresh: another game opened on this page is no seat of it; the
+        player the switch names has acted meanwhile (on another page): the page is its
+        seat's again."""
+        if self.seat and self.seat not in self.game.setup.players:
+            self.seat = self.session.seat = None
+            self.entry_player.layout.display = ""
+        who = self.session.acting_for
+        if who is not None and (self.game.state.finished or who not in self.game.state.waiting):
+            self.session.act_for(None)
+
+    def _refresh_seat_bar(self) -> None:
+        g = self.game
+        if not self.seat or g.state.finished:
+            self.seat_switch.show(None, None, [])
+            return
+        waiting = self._waiting()
+        others = [p for p in waiting if p != self.seat]
+        note = ""
+        if self._seat_done():
+            note = (f"<div class='seat-done' style='font-size:1.15em;padding:4px 0'>"
+                    f"<b>{escape(self.seat)}</b>: done, waiting for "
+                    f"<b>{escape(', '.join(waiting)) or 'nobody'}</b></div>")
+        self.seat_switch.show(self.seat, self.session.acting_for, others, note)
 
     # -- live ---------------------------------------------------------------------------
     def start_live(self) -> bool:
@@ -157,11 +221,11 @@ class AtsViews:
         self._refresh_join()
         if self.view == "table":             # the play timer is a control: not shown here
             self.timer.button.layout.display = "none"
-        if self.seat and self.seat not in st.players:   # another game opened on this page
-            self.seat = None
+        self._refresh_seat_bar()
         if self.seat:
             ps = st.players[self.seat]
-            to_act = " · your turn to act" if self.seat in st.waiting else ""
+            to_act = (" · your turn to act" if self.seat in st.waiting else
+                      " · done" if not st.finished else "")
             show(self.seat_score,
                 f"<div class='seat-line'><b>{escape(self.seat)}</b> · {ps.vp} VP · "
                 f"{ps.credits} credits · {ps.station.cubes()} cubes · "

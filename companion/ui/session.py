@@ -80,6 +80,8 @@ class GameSession:
     again: str = PageBehind.AGAIN                # what a refused page asks the person to do
     read_only: bool = False                      # the table view: shows, records nothing
     seen: int | None = None                      # the store's data_version last polled
+    seat: str | None = None                      # a seat page (?seat=Ana): Ana's entries only
+    acting_for: str | None = None                # the explicit switch: one entry for him
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
 
@@ -88,6 +90,8 @@ class GameSession:
         """Replay game ``gid`` from the store (either game: the registry picks the class)."""
         rec, rev = self.store.load_revision(gid)
         game = load_game(rec)
+        if gid != self.gid:
+            self.acting_for = None           # the switch was for the game shown before
         self.gid, self.game, self.rev = gid, game, rev
         self.parts = {k: rec.get(k) for k in self._PARTS}
         return game
@@ -148,13 +152,40 @@ class GameSession:
     READ_ONLY = ("This is the table view: it shows the game and records nothing. Enter "
                  "actions on a player's page.")
 
+    def act_for(self, player: str | None) -> None:
+        """The explicit switch of a seat page: its next entry is ``player``'s (a friend
+        without a phone); ``None`` cancels it.  After one recorded action the page is back
+        to its seat's player (:meth:`push`)."""
+        if player is None:
+            self.acting_for = None
+            return
+        players = list(self.game.setup.players) if self.game is not None else []
+        if player not in players:
+            raise CompanionError(f"No player called '{player}' in this game (players: "
+                                 + ", ".join(players) + ").")
+        self.acting_for = player
+
+    def _check_seat(self, action: dict) -> None:
+        """A seat page records its own player's actions, or the one player chosen with
+        :meth:`act_for` (an action naming no player, such as a virtual seat's, passes)."""
+        if self.seat is None:
+            return
+        who = action.get("player")
+        if who is None or who == self.seat or who == self.acting_for:
+            return
+        raise CompanionError(f"This is {self.seat}'s page: to enter {who}'s action, choose "
+                             "'Enter for another player' first.")
+
     def push(self, action: dict) -> dict:
         """Check ``action`` with the engine, store it, keep it; return it as recorded.
         Illegal: the engine's :class:`IllegalAction`, nothing stored.  Another page wrote
         first: :class:`PageBehind` (the session shows the current game).  The file cannot
-        be written: :class:`CompanionError` saying the entry is kept; the game is as before."""
+        be written: :class:`CompanionError` saying the entry is kept; the game is as before.
+        A seat page (``seat``) refuses another player's action unless :meth:`act_for`
+        named him; after one recorded action ``acting_for`` is back to None."""
         if self.read_only:
             raise CompanionError(self.READ_ONLY)
+        self._check_seat(action)
         g = self.game
         norm = g.push(action)
         try:
@@ -169,6 +200,7 @@ class GameSession:
         except BaseException:
             g.pop()
             raise
+        self.acting_for = None
         return norm
 
     def undo(self) -> dict:
@@ -245,6 +277,8 @@ class SessionScreen:
                 self.error(                               # type: ignore[attr-defined]
                     f"No player called '{seat}' in this game: this page is not a seat "
                     "(players: " + ", ".join(players) + ").")
+        self.session.seat = self.seat
+        self.session.acting_for = None
         return self.seat
 
     def _poll(self) -> Change:
