@@ -95,7 +95,9 @@ def test_a_seat_page_puts_its_player_first(store):
     one._discard()
     ana.live_tick()
     assert "13 credits" in ana.seat_score.value and "your turn" not in ana.seat_score.value
-    assert ana.entry_player.value == "Ben"       # Ana has acted: the next one
+    # Ana has acted: her page stays hers (issue 20: it used to jump to Ben)
+    assert ana.entry_player.value == "Ana"
+    assert "Ana</b>: done, waiting for <b>Ben, Cleo</b>" in ana.seat_switch.note.value
 
 
 def test_an_unknown_or_hostile_seat_is_a_message_not_a_seat(store):

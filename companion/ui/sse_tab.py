@@ -161,7 +161,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
         # its message, the board, undo; then the scores, and the rest folded
         self.play_screen = w.VBox([
-            self.timer_row, self.seat_score, self.live_note, self.entry,
+            self.timer_row, self.seat_score, self.live_note, self.seat_switch.box, self.entry,
             self.msg, self.board.box, self.final, self.final_extra, self.epic_box,
             self.campaign_box, self.undo_row, self.undo_box,
             self.scoreboard, self.score_more, self.more, new])
@@ -198,7 +198,9 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         g = self.game
         st = g.state
         self.damage_btn.layout.display = "" if g.setup.variant("damaged_ships") and not st.finished else "none"
-        self.entry.layout.display = "none" if st.finished else ""
+        self._check_acting_for()
+        # a seat page moves only its own ships (or the one player the switch names)
+        self.entry.layout.display = "none" if st.finished or not self._may_enter() else ""
         # at the end the final panel draws the board (once)
         self.board.box.layout.display = "none" if st.finished else ""
         self._refresh_turn()
@@ -440,6 +442,10 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         st = g.state
         if st.finished:
             return
+        if not self._may_enter():
+            raise CompanionError(f"{self._waiting_words()}: this page moves only "
+                                 f"{self.seat}'s ships. To enter {st.current}'s move here, tap "
+                                 f"'Enter {st.current}'s move (no phone)'.")
         me = st.players[st.current]
         mine = [s for s in me.ships if s.at == h]
         legal = self._legal()

@@ -8,6 +8,7 @@ import ipywidgets as w
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
 from .live import live_widgets, show, show_live, show_note
+from .seatswitch import SeatSwitch
 from .session import Change
 
 
@@ -23,6 +24,58 @@ class SseViews:
         self.join_box = w.HTML()
         self.join_box.add_class("sse-join-box")
         self._join_for: tuple | None = None
+        # a seat moves only its own ships (issue 20): "waiting for Bob" and the explicit
+        # switch "Enter Bob's move (no phone)"
+        self.seat_switch = SeatSwitch(self._act_for, lambda: self._act_for(None),
+                                      self.guarded)
+
+    # -- a seat stays its player (issue 20) ---------------------------------------------
+    def _act_for(self, player: str | None) -> None:
+        self.session.act_for(player)
+        self.selected = None
+        self._pending = None
+        self.extra.children = []
+        self.refresh()
+
+    def _may_enter(self) -> bool:
+        """Does this page enter the move of the player to move?  Anywhere but a seat page;
+        there, only the seat's own moves (or the one player the switch names)."""
+        g = self.game
+        if not self.seat or g.state.finished:
+            return True
+        return g.current in (self.seat, self.session.acting_for)
+
+    def _waiting_words(self) -> str:
+        g = self.game
+        last = g.actions[-1].get("player") if g.actions else None
+        done = "done, " if last == self.seat else ""
+        return f"{self.seat}: {done}waiting for {g.current}"
+
+    def _check_acting_for(self) -> None:
+        """Before a refresh: another game opened here is no seat of it; the player the
+        switch names has moved meanwhile (on another page): the page is its seat's again."""
+        g = self.game
+        if self.seat and self.seat not in g.setup.players:
+            self.seat = self.session.seat = None
+        who = self.session.acting_for
+        if who is not None and (g.state.finished or who != g.current):
+            self.session.act_for(None)
+
+    def _refresh_seat_bar(self) -> None:
+        g = self.game
+        if not self.seat or g.state.finished or self.view == "table":
+            self.seat_switch.show(None, None, [])
+            return
+        cur = g.current
+        others = [cur] if cur is not None and cur != self.seat else []
+        note = ""
+        if others and self.session.acting_for is None:
+            last = g.actions[-1].get("player") if g.actions else None
+            done = "done, " if last == self.seat else ""
+            note = (f"<div class='seat-done' style='font-size:1.15em;padding:4px 0'>"
+                    f"<b>{escape(self.seat)}</b>: {done}waiting for <b>{escape(cur)}</b></div>")
+        self.seat_switch.show(self.seat, self.session.acting_for, others, note,
+                              switch_label=f"Enter {cur}'s move (no phone)")
 
     def set_view(self, seat: str | None, view: str | None) -> None:
         self._view_of(seat, view)
@@ -66,8 +119,7 @@ class SseViews:
             self.timer.button.layout.display = "none"
         if self.view == "table":
             self.entry.layout.display = "none"
-        if self.seat and self.seat not in g.setup.players:   # another game opened here
-            self.seat = None
+        self._refresh_seat_bar()
         if self.seat:
             st = g.state
             totals = g.score(project=False).totals()
