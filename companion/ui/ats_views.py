@@ -148,7 +148,7 @@ class AtsViews:
         with self._hush():
             self.entry_card.value = ""
             self.entry_action.value = "build"
-        self.entry_msg.value = ""
+        self.entry_msg.value = self.status.value = ""
         self.refresh()
 
     def _seat_done(self) -> bool:

@@ -32,6 +32,7 @@ class SseViews:
     # -- a seat stays its player (issue 20) ---------------------------------------------
     def _act_for(self, player: str | None) -> None:
         self.session.act_for(player)
+        self.app.status.value = ""          # a refused tap's message is answered now
         self.selected = None
         self._pending = None
         self.extra.children = []

@@ -6,6 +6,8 @@ the store, and no action is ever recorded for the wrong player.
 """
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlparse
+
 import pytest
 from playwright.sync_api import expect
 
@@ -70,7 +72,13 @@ def shows(page, game) -> None:
 
 
 def enter(page, game, player, do, card="Garden", at=None) -> dict:
-    page.select_option(".entry-player select", player)
+    """Enter ``player``'s action on a seat page: the page's own player, or another through
+    the switch (issue 20: a seat page has no Player list)."""
+    seat = parse_qs(urlparse(page.url).query)["seat"][0]
+    if player != seat:
+        page.click(".seat-switch")
+        page.locator(".seat-pick-player", has_text=player).click()
+        expect(page.locator(".acting-for-banner")).to_have_text(f"Entering for {player.upper()}")
     page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
     page.fill(".entry-card input", card)
     action = {"player": player, "do": do, "card": card}
@@ -112,7 +120,7 @@ def test_three_pages_play_a_year_live(voila_server, chromium, tmp_path):
             shows(p, g)
         assert stored_game(voila_server.home, gid).actions == g.actions
 
-    # Cleo has no phone: Ben enters her actions on his.  Ana acts on hers.
+    # Cleo has no phone: Ben enters her actions on his (the switch).  Ana acts on hers.
     step(ana, "Ana", "reactor", "Garden", (0, 1))
     step(ben, "Ben", "discard", "U-Cannon")
     step(ben, "Cleo", "discard", "Garden")
