@@ -30,7 +30,7 @@ from .ats_setup import AtsSetup
 from .ats_views import AtsViews
 from .style import CSS
 from .writes import CSS as ROLE_CSS
-from .writes import apply_role, writes
+from .writes import apply_role, role_note, writes
 from .common import ask_undo
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
 
@@ -131,6 +131,13 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         """Hide, in every tab, the controls this page's role may not use (ui/writes.py;
         the session and the store refuse those writes anyway)."""
         apply_role(self.root, self.session.role)
+        note = role_note(self.session.role)
+        html = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
+        for box in (getattr(self, "setup_role_note", None),
+                    getattr(getattr(self, "sse", None), "setup_role_note", None)):
+            if box is not None:
+                box.value = html
+                box.layout.display = "" if note else "none"
 
     def _tab_opened(self):
         i = self.tabs.selected_index
@@ -159,8 +166,12 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                 return
             self.sse = SseTab(self)
             self.sse_box.children = [self.sse.box]
-            # the tab follows the page's address: its role, its seat
-            self.sse.set_view(self.query.get("seat"), self.query.get("view"))
+            # the tab has the page's role and view (SseTab.__init__); the address's seat
+            # is this tab's too when it names one of its game's players
+            seat = (self.query.get("seat") or "").strip().lower()
+            if seat and self.sse.game is not None and seat in [
+                    p.lower() for p in self.sse.game.setup.players]:
+                self.sse.set_view(self.query.get("seat"), self.query.get("view"))
             self._apply_role()
 
     def _start(self):

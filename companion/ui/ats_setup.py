@@ -16,7 +16,7 @@ from ..ats.record import parse_record
 from .modes import ModeSetup
 from .playdetails import DetailsForm
 from .common import MAX_PLAYERS
-from ..core.roles import Role, Write
+from ..core.roles import Write
 from .writes import writes
 
 
@@ -173,14 +173,6 @@ class AtsSetup:
             self.saved.value = games[0]["id"]
         self._refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
-        role = self.session.role
-        note = ("" if role is Role.HOST else
-                "The table view records nothing: start a game on the host's page (the "
-                "laptop), then open it here." if role is Role.TABLE else
-                "A new game is started on the host's page (the laptop); resume a saved game "
-                "here.")
-        self.setup_role_note.value = f"<div class='role-note'><i>{note}</i></div>" if note else ""
-        self.setup_role_note.layout.display = "" if note else "none"
         self.body.children = [self.setup_screen]
         self._apply_role()
 

@@ -14,7 +14,7 @@ from ..sse import hexmap as hm
 from ..sse.game import BOOK_SHIPS, FORMAT, SseGame, SseSetup
 from ..sse.hexmap import HexMap
 from ..sse.render import map_svg
-from ..core.roles import Role, Write
+from ..core.roles import Write
 from .writes import writes
 from .sse_board import (PALETTE,
                         HexBoard, system_cell)
@@ -189,14 +189,6 @@ class SseSetupScreen:
         self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
         if games:
             self.saved.value = games[0]["id"]
-        role = self.session.role
-        note = ("" if role is Role.HOST else
-                "The table view records nothing: start a game on the host's page (the "
-                "laptop), then open it here." if role is Role.TABLE else
-                "A new game is started on the host's page (the laptop); resume a saved game "
-                "here.")
-        self.setup_role_note.value = f"<div class='role-note'><i>{note}</i></div>" if note else ""
-        self.setup_role_note.layout.display = "" if note else "none"
         self.body.children = [self.setup_screen]
         self.app._apply_role()
 

@@ -138,10 +138,10 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         save.on_click(self.guarded(lambda _: self._save_final_details()))
         self.exports = FinalExports(self.store, "sse-final-exports", "small-star-empires",
                                     self.guarded)
-        self.final_details_box = writes(w.VBox([
-            w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"), self.final_details.box,
-            save]))
-        self.final_extra = w.VBox([self.final_details_box, self.exports.panel])
+        # the details form writes (hidden in the table view); the exports only read
+        self.final_extra = w.VBox([
+            writes(w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>")),
+            writes(self.final_details.box), save, self.exports.panel])
         self.final_extra.add_class("sse-final-extra")
         self.timer_row = w.HBox([self.turn, self.timer.button])
         # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen

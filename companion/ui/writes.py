@@ -26,6 +26,18 @@ CSS = """<style>
 </style>"""
 
 
+def role_note(role: Role | str) -> str:
+    """What a setup screen says on a page that cannot start a game ("" on the host's)."""
+    role = Role(role)
+    if role is Role.TABLE:
+        return ("The table view records nothing: start a game on the host's page (the "
+                "laptop), then open it here.")
+    if role is Role.SEAT:
+        return ("A new game is started on the host's page (the laptop); resume a saved "
+                "game here.")
+    return ""
+
+
 def writes(widget: Any, *, host_only: bool = False) -> Any:
     """Mark ``widget`` as a control that writes (``host_only``: the host's page only);
     returns it."""
