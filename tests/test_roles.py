@@ -448,3 +448,34 @@ def test_a_seat_cannot_delete_import_or_start_but_may_play(both_games):
     seat.entry_card.value = "Garden"
     seat._discard()                                     # Ben's own action: recorded
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
+
+
+def test_a_page_writes_nothing_before_its_address_is_read(tmp_path, monkeypatch):
+    """dashboard() builds every page as the table view until its address is read (a
+    preheated kernel builds its page before it knows whose page it is): a finished
+    game's running timer, which the final table stops, is stopped only by the page the
+    address makes the host's."""
+    import json
+    from companion.core.paths import user_dir
+    from companion.ui.app import dashboard
+    rec = json.loads((Path(__file__).parent.parent / "data" / "samples" /
+                      "george-base-final-scoring.json").read_text(encoding="utf-8"))
+    assert Game.from_record(rec).state.finished
+    rec["meta"] = playtime.start(rec.get("meta") or {}, now=1_767_900_000.0)
+    user_dir().mkdir(parents=True, exist_ok=True)
+    store = Store(user_dir() / "games.sqlite")
+    gid = store.create(rec)
+
+    def timer_state() -> str:
+        return playtime.state(store.load(gid)["meta"])
+    early = App(Store(store.path), role=Role.TABLE)     # what dashboard() builds first
+    assert early.gid == gid and early.session.role is Role.TABLE
+    assert timer_state() == "running"
+    assert marked(early.root) == []
+    for query, stops in (("view=table", False), ("", True)):
+        monkeypatch.setenv("QUERY_STRING", query)
+        dashboard()
+        page_ = dashboard.app
+        assert page_.session.role is (Role.TABLE if query else Role.HOST)
+        assert (timer_state() == "stopped") is stops, query
+    store.close()

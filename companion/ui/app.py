@@ -30,6 +30,7 @@ from .ats_setup import AtsSetup
 from .ats_views import AtsViews
 from .style import CSS
 from .writes import CSS as ROLE_CSS
+from ..core.roles import Role
 from .writes import apply_role, role_note, writes
 from .common import ask_undo
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
@@ -52,9 +53,13 @@ STYLE = """<style>
 
 
 class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScreen):
-    def __init__(self, store: Store | None = None):
+    def __init__(self, store: Store | None = None, *, role: Role | str = Role.HOST):
+        """``role``: the page's until its address is read (:meth:`apply_query` sets the
+        address's); :func:`dashboard` builds every page as the table view, so that a page
+        writes nothing before it knows what it is."""
         logging.basicConfig(filename=str(log_path()), level=logging.INFO)
         self.session = GameSession(store or Store())
+        self.session.set_role(role)
         self._pending: dict | None = None
         self._buttons: dict[tuple[int, int], w.Button] = {}
 
@@ -650,7 +655,9 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
 def dashboard():
     """Build the dashboard and return its root widget (the notebook displays it)."""
     try:
-        app = App()
+        # the table view's role (writes nothing) until the page's address is read: a
+        # preheated kernel builds its page before it knows whose page it is
+        app = App(role=Role.TABLE)
     except StoreError as e:      # busy, not ours, cannot be opened: say so, change nothing
         return w.HTML(f"<div class='status-error' style='color:{ERR};font-weight:600'>⚠ "
                       f"{escape(str(e))}</div>")
