@@ -19,6 +19,7 @@ import yaml
 from ..core import safeio
 from ..core.errors import CatalogueError, UnknownCardValues
 from ..core.paths import data_dir, side_lock, user_catalogue_path
+from ..core.roles import Role, Write, check as check_role
 # the ability vocabulary lives in vocabulary.py; its names stay importable from here
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
                          SPACESHIP_TARGETS, TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
@@ -420,10 +421,13 @@ def load_user_cards(path: Path | None = None) -> list[Card]:
     return load_yaml(path) if path.exists() else []
 
 
-def save_user_card(card: Card, path: Path | None = None) -> Path:
+def save_user_card(card: Card, path: Path | None = None, *,
+                   role: Role | str = Role.HOST) -> Path:
     """Add one card to the player's catalogue file, merged value by value with
     what the file already holds (:func:`merge_card`); atomic, and safe when
-    several pages save at once (the file is locked while it is rewritten)."""
+    several pages save at once (the file is locked while it is rewritten).
+    ``role``: the page's (companion.core.roles); the table view saves nothing."""
+    check_role(role, Write.CARDS)
     path = Path(path) if path else user_catalogue_path()
     with side_lock(path):
         cards = {c.name.lower(): c for c in load_user_cards(path)}
@@ -442,11 +446,14 @@ def export_user_catalogue(dest: Path | str, path: Path | None = None) -> Path:
     return dest
 
 
-def import_user_catalogue(src: Path | str, path: Path | None = None) -> list[str]:
+def import_user_catalogue(src: Path | str, path: Path | None = None, *,
+                          role: Role | str = Role.HOST) -> list[str]:
     """Merge a catalogue file into the player's own; returns the names imported.
 
-    The file is validated completely before anything is written.
+    The file is validated completely before anything is written.  ``role``: the
+    page's (companion.core.roles); only the host's page imports.
     """
+    check_role(role, Write.IMPORT)
     incoming = load_yaml(src)
     path = Path(path) if path else user_catalogue_path()
     with side_lock(path):

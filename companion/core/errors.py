@@ -129,3 +129,12 @@ class StoreWriteFailed(StoreError):
 class StoreNotOurs(StoreError):
     """The file is a valid SQLite database of another program (or of a newer
     companion); it is refused and never altered."""
+
+
+class RoleRefused(CompanionError):
+    """A write this page's role may not make (companion.core.roles): nothing was
+    written.  The message is one line saying where to do it instead."""
+
+    def __init__(self, role: str, write: str, message: str):
+        self.role, self.write = role, write
+        super().__init__(message)

@@ -24,6 +24,7 @@ from . import registry
 from .record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
+from .roles import Role, Write, check as check_role
 # has_table / transaction as functions: _ensure_details also takes a read-only
 # stand-in shaped like a Store (tests/test_play_details.py)
 from .store import Store, has_table, transaction
@@ -289,6 +290,12 @@ def _details_row(gid: str, meta: dict, players: list[str] | None, explanation: s
 _ANY = object()
 
 
+def _require(store: Store, write: Write) -> None:
+    """The page's role may make ``write`` (a stand-in shaped like a Store without a
+    role is the command line's: the host)."""
+    check_role(getattr(store, "role", Role.HOST), write)
+
+
 def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -> dict:
     """Store a game's play details: ``meta`` is the record's meta as the page keeps
     it (built with companion.core.playtime: start/pause/resume/stop, with_details).
@@ -303,6 +310,8 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     from .playtime import details
     from .errors import StoreError
     keys = ("timer", "duration_min", "location", "notes", "new_players", "expansions")
+    # the page's role first (companion.core.roles): a tap of the timer or a details form
+    _require(store, Write.TIMER if expect_timer is not _ANY else Write.DETAILS)
     if not isinstance(meta, dict):
         raise CompanionError("the play details must be an object")
     ok = _ensure_details(store)
@@ -456,7 +465,9 @@ def import_records(store: Store, paths, *, progress=None) -> list[str]:
     the bounded reader and checked by replaying it before anything is stored: a
     bad file stops the import with a message naming it, and then nothing at all
     is imported.  ``progress(done, total)``: total is twice the number of files
-    (each file is checked, then stored)."""
+    (each file is checked, then stored).  Refused before any file is read when the
+    page's role may not import (companion.core.roles)."""
+    _require(store, Write.IMPORT)
     files: list[Path] = []
     for p in paths:
         p = Path(p)
@@ -485,7 +496,8 @@ def import_records(store: Store, paths, *, progress=None) -> list[str]:
         raise CompanionError("no record files (*.json) to import")
     ids = []
     for i, rec in enumerate(checked, 1):
-        ids.append(store.create(rec, title=(rec.get("meta") or {}).get("title")))
+        ids.append(store.create(rec, title=(rec.get("meta") or {}).get("title"),
+                                write=Write.IMPORT))
         if progress is not None:
             progress(len(files) + i, total)
     return ids

@@ -32,6 +32,7 @@ from typing import Any, Sequence
 from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
 from .paths import side_lock, side_lock_path, user_dir
+from .roles import Role, Write, check as check_role
 from ..ats.record import FORMAT
 
 SCHEMA = """
@@ -236,9 +237,16 @@ BUSY_TIMEOUT = 5.0
 
 
 class Store:
-    def __init__(self, path: Path | str | None = None, *, timeout: float = BUSY_TIMEOUT):
+    """The saved-games file as one page uses it.  ``role`` is the page's
+    (:class:`companion.core.roles.Role`: host, seat or table view); every write
+    method checks it first (:meth:`require`) and a refused write raises
+    :class:`~companion.core.errors.RoleRefused` with nothing written."""
+
+    def __init__(self, path: Path | str | None = None, *, timeout: float = BUSY_TIMEOUT,
+                 role: Role | str = Role.HOST):
         self.path = Path(path) if path else default_path()
         self.timeout = float(timeout)
+        self.role = Role(role)
         self.notice: str | None = None     # a damaged file put aside, or a read-only file
         try:
             self._conn = self._open()
@@ -430,7 +438,18 @@ class Store:
         self._conn.close()
 
     # -- writing ------------------------------------------------------------------
-    def create(self, record: dict, title: str | None = None) -> str:
+    def require(self, write: Write | str) -> None:
+        """Refuse ``write`` (:class:`~companion.core.errors.RoleRefused`) unless this
+        page's role may make it (companion.core.roles); changes nothing."""
+        check_role(self.role, write)
+
+    def create(self, record: dict, title: str | None = None, *,
+               write: Write | str = Write.NEW_GAME) -> str:
+        """Store a new game; ``write`` says what it is for the page's role: a new
+        game, or an import (a record file)."""
+        if Write(write) not in (Write.NEW_GAME, Write.IMPORT):
+            raise ValueError(f"a game is created by a new game or an import, not {write!r}")
+        self.require(write)
         gid = uuid.uuid4().hex[:12]
         now = time.time()
         setup = record["setup"]
@@ -464,6 +483,7 @@ class Store:
         saw: from :meth:`load_revision`, :meth:`append` or :meth:`pop`), a page
         that has not seen another page's append or undo is refused
         (:class:`StaleGame`); without it only the index is compared."""
+        self.require(Write.ACTION)
         text = json.dumps(action)
         try:
             with self.transaction() as c:
@@ -481,6 +501,7 @@ class Store:
     def pop(self, gid: str, index: int, *, rev: int | None = None) -> int:
         """Remove action number ``index``, which must be the last one; return the
         game's new revision (``rev``: as for :meth:`append`)."""
+        self.require(Write.UNDO)
         with self.transaction() as c:
             now = self._check(c, gid, rev, lambda n: n == index + 1, "nothing was undone")
             c.execute("DELETE FROM actions WHERE game_id=? AND idx=?", (gid, index))
@@ -490,6 +511,7 @@ class Store:
     def set_cards(self, gid: str, cards: list[dict]) -> None:
         """Replace the game's card definitions (import, repair).  Pages adding
         values a player typed use :meth:`merge_cards`, which never loses any."""
+        self.require(Write.CARDS)
         with self.transaction() as c:
             c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
                       (json.dumps(cards), time.time(), gid))
@@ -499,6 +521,7 @@ class Store:
         a known value wins, a ``null`` never hides a known one, and cards other
         pages saved meanwhile are kept.  Returns the game's cards afterwards."""
         from ..ats.catalogue import merge_card, parse_card
+        self.require(Write.CARDS)
         with self.transaction() as c:
             row = c.execute("SELECT cards FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
@@ -523,6 +546,7 @@ class Store:
         def key(m):
             return (str(m.get("source", "")).lower(), m.get("player"),
                     tuple(m["at"]) if m.get("at") else None)
+        self.require(Write.FINAL)
         with self.transaction() as c:
             row = c.execute("SELECT manual FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
@@ -540,11 +564,13 @@ class Store:
         return out
 
     def set_manual(self, gid: str, manual: list[dict]) -> None:
+        self.require(Write.FINAL)
         with self.transaction() as c:
             c.execute("UPDATE games SET manual=?, updated=? WHERE id=?",
                       (json.dumps(manual), time.time(), gid))
 
     def delete(self, gid: str) -> None:
+        self.require(Write.DELETE)
         with self.transaction() as c:
             c.execute("DELETE FROM games WHERE id=?", (gid,))
 

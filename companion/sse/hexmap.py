@@ -27,6 +27,7 @@ from typing import Any, Iterable, Iterator
 
 from ..core.errors import RecordError
 from ..core.paths import data_dir, user_dir
+from ..core.roles import Role, Write, check as check_role
 from ..core.safeio import MAX_NOTE, name_problem, read_json, terminal_line
 
 Hex = tuple[int, int]
@@ -376,8 +377,10 @@ def load_named(name: str) -> HexMap:
     return load_map_file(path)
 
 
-def save_user_map(m: HexMap, name: str | None = None) -> Path:
-    """Save ``m`` in the player's own map folder as NAME.json and return the path."""
+def save_user_map(m: HexMap, name: str | None = None, *, role: Role | str = Role.HOST) -> Path:
+    """Save ``m`` in the player's own map folder as NAME.json and return the path.
+    ``role``: the page's (companion.core.roles); only the host's page saves maps."""
+    check_role(role, Write.MAP)
     name = (name or m.name).strip()
     if not _NAME.match(name):
         raise MapError("a map name uses letters, digits, spaces, '-', '_' or '.' (at most 61)")

@@ -29,6 +29,9 @@ from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
 from .ats_views import AtsViews
 from .style import CSS
+from .writes import CSS as ROLE_CSS
+from ..core.roles import Role
+from .writes import apply_role, role_note, writes
 from .common import ask_undo
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
 
@@ -50,9 +53,13 @@ STYLE = """<style>
 
 
 class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScreen):
-    def __init__(self, store: Store | None = None):
+    def __init__(self, store: Store | None = None, *, role: Role | str = Role.HOST):
+        """``role``: the page's until its address is read (:meth:`apply_query` sets the
+        address's); :func:`dashboard` builds every page as the table view, so that a page
+        writes nothing before it knows what it is."""
         logging.basicConfig(filename=str(log_path()), level=logging.INFO)
         self.session = GameSession(store or Store())
+        self.session.set_role(role)
         self._pending: dict | None = None
         self._buttons: dict[tuple[int, int], w.Button] = {}
 
@@ -70,7 +77,8 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
         self.sse = None
         self.history = None
-        self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS), self.title, self.status, self.tabs])
+        self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS + ROLE_CSS), self.title, self.status,
+                            self.tabs])
         self.root.add_class("companion-root")
         self._build_views()
         self._build_setup()
@@ -78,6 +86,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         if self.store.notice:
             self.error(self.store.notice)
         self._start()
+        self._apply_role()
 
     # -- status -----------------------------------------------------------------------
     def say(self, text: str, colour: str = OK):
@@ -123,6 +132,18 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
 
     TITLES = ("Among the Stars", "Small Star Empires", "History")
 
+    def _apply_role(self) -> None:
+        """Hide, in every tab, the controls this page's role may not use (ui/writes.py;
+        the session and the store refuse those writes anyway)."""
+        apply_role(self.root, self.session.role)
+        note = role_note(self.session.role)
+        html = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
+        for box in (getattr(self, "setup_role_note", None),
+                    getattr(getattr(self, "sse", None), "setup_role_note", None)):
+            if box is not None:
+                box.value = html
+                box.layout.display = "" if note else "none"
+
     def _tab_opened(self):
         i = self.tabs.selected_index
         if i is not None and 0 <= i < len(self.TITLES):
@@ -137,6 +158,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                 # progress bar with counts
                 self.history = HistoryTab(self, load=False)
                 self.history_box.children = [self.history.box]
+                self._apply_role()
                 self.history.refresh()
             else:
                 self.history.refresh()
@@ -149,6 +171,13 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                 return
             self.sse = SseTab(self)
             self.sse_box.children = [self.sse.box]
+            # the tab has the page's role and view (SseTab.__init__); the address's seat
+            # is this tab's too when it names one of its game's players
+            seat = (self.query.get("seat") or "").strip().lower()
+            if seat and self.sse.game is not None and seat in [
+                    p.lower() for p in self.sse.game.setup.players]:
+                self.sse.set_view(self.query.get("seat"), self.query.get("view"))
+            self._apply_role()
 
     def _start(self):
         games = self.store.games()
@@ -195,6 +224,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                                     layout=w.Layout(width="auto"))
         self.discard_btn.add_class("do-discard")
         self.discard_btn.on_click(self.guarded(lambda _: self._discard()))
+        writes(self.discard_btn)
         self.hint = w.HTML()
         self.hint.add_class("entry-hint")
         self.entry_msg = w.HTML()
@@ -209,12 +239,15 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self.undo_btn = w.Button(description="Undo last action", icon="undo",
                                  layout=w.Layout(width="auto"))
         self.undo_btn.add_class("undo")
+        writes(self.undo_btn)
         self.undo_btn.on_click(self.guarded(lambda _: self._ask_undo()))
         self.undo_box = w.HBox()
         self.undo_box.add_class("undo-confirm")
+        writes(self.undo_box)
         self.new_btn = w.Button(description="New game / saved games", icon="plus",
                                 layout=w.Layout(width="auto"))
         self.new_btn.add_class("new-game")
+        writes(self.new_btn, host_only=True)
         self.new_btn.on_click(self.guarded(lambda _: self.show_setup()))
         self.stations = w.HTML()
         self.stations.add_class("stations")
@@ -235,15 +268,18 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         # the play timer (issue 16): one button in the status area; the final screen's
         # play details and the exports to other play loggers
         self.timer = PlayTimer(self.store, "ats-timer")
+        writes(self.timer.button)
         self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
         self.final_details = DetailsForm("final")
         save = w.Button(description="Save the play details", icon="save",
                         layout=w.Layout(width="auto"))
         save.add_class("final-details-save")
+        writes(save)
         save.on_click(self.guarded(lambda _: self._save_final_details()))
         self.final_details_box = w.VBox([w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"),
                                          self.final_details.box, save])
         self.final_details_box.add_class("final-details-box")
+        writes(self.final_details_box)
         self.exports = FinalExports(self.store, "final-exports", "among-the-stars",
                                     self.guarded, log)
         self._details_for = None        # the game whose details the final form shows
@@ -261,13 +297,16 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
                              self.hint, self.entry_msg, self.form_box, self.extra, self.grid,
                              self.discard_btn])
         self.entry.add_class("turn-entry")
+        writes(self.entry)
         self.explorer = Explorer(self)
         self.mode_panel = ModePanel(self)
+        writes(self.mode_panel.box)
         # top to bottom as a hand on a phone needs it: where we are, the entry and its
         # grid, undo; then the scores, the objectives, and the rest folded
         # (a seat page adds its own score line and station; the table view hides every
         # control that writes and shows all stations: ats_views.py)
         self.undo_row = w.HBox([self.undo_btn, self.new_btn])
+        writes(self.undo_row)             # undo and new game: both write
         self.play_screen = w.VBox([
             self.turn_info, self.timer.button, self.live_state, self.seat_score, self.live_note,
             self.mode_panel.box, self.entry, self.final_box, self.undo_row, self.undo_box,
@@ -357,6 +396,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         self._refresh_stations()
         self._refresh_final()
         self.explorer.refresh()
+        self._apply_role()
 
     def _waiting(self) -> list[str]:
         """Players still to act, in the order the rules ask for."""
@@ -633,7 +673,9 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
 def dashboard():
     """Build the dashboard and return its root widget (the notebook displays it)."""
     try:
-        app = App()
+        # the table view's role (writes nothing) until the page's address is read: a
+        # preheated kernel builds its page before it knows whose page it is
+        app = App(role=Role.TABLE)
     except StoreError as e:      # busy, not ours, cannot be opened: say so, change nothing
         return w.HTML(f"<div class='status-error' style='color:{ERR};font-weight:600'>⚠ "
                       f"{escape(str(e))}</div>")

@@ -9,7 +9,7 @@ from ..core.htmlsafe import escape
 import ipywidgets as w
 
 from ..ats import render, whatif
-from ..ats.catalogue import save_user_card
+from ..core.roles import Write
 from ..core.errors import CompanionError
 from .cardform import CardForm
 from .common import CELL_PX, LEGAL, cell_class
@@ -254,9 +254,10 @@ class AtsEntry:
         self._form_for = None
 
     def _save_values(self, card):
+        self.session.require(Write.CARDS)  # the page's role first: nothing defined
         self.game.define(card)         # refused (nothing saved) if it breaks the record
-        save_user_card(card)
-        self.store.merge_cards(self.gid, [card.to_dict()])   # StoreWriteFailed: form kept
+        # the catalogue and the game's cards (StoreWriteFailed: form kept)
+        self.session.save_card(card)
         self._close_form()
         # replay the stored game: it also picks up values other pages saved meanwhile
         self.session.reload()

@@ -10,6 +10,7 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..core.record import dumps
+from .writes import writes
 
 
 
@@ -98,6 +99,7 @@ class AtsFinal:
                                "</ul></div>"))
             box = w.VBox()
             box.add_class("final-values")
+            writes(box)
             self._form_for = None
             self._ask_values(values[0]["card"], values[0]["fields"], box=box)
             kids.append(box)
@@ -148,11 +150,11 @@ class AtsFinal:
                 if req.get("at"):
                     entry["at"] = req["at"]
                 new.append(entry)
-            g.manual = self.store.add_manual(self.gid, new)
+            self.session.add_manual(new)      # the role checked; g.manual is the stored one
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.refresh()
         save.on_click(self.guarded(do_save))
         box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "
                              "from the table:</b>"), *rows, save])
         box.add_class("manual-form")
-        return box
+        return writes(box)

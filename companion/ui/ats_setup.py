@@ -16,6 +16,8 @@ from ..ats.record import parse_record
 from .modes import ModeSetup
 from .playdetails import DetailsForm
 from .common import MAX_PLAYERS
+from ..core.roles import Write
+from .writes import writes
 
 
 
@@ -59,6 +61,7 @@ class AtsSetup:
                                      "players (2 in a 2-player game).</i>")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("start-game")
+        writes(self.start_btn, host_only=True)
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
         self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
         self.saved.observe(self.guarded(lambda _: self._refresh_setup_join()), "value")
@@ -69,10 +72,13 @@ class AtsSetup:
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a record",
                                    layout=w.Layout(width="auto"))
         self.upload.add_class("import-record")
+        writes(self.upload, host_only=True)
         self.upload.observe(self.guarded(lambda ch: self._import_record()), "value")
         self.cat_upload = w.FileUpload(accept=".yaml,.yml", multiple=False,
                                        description="Import my cards",
                                        layout=w.Layout(width="auto"))
+        self.cat_upload.add_class("import-cards")
+        writes(self.cat_upload, host_only=True)
         self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
         self.cat_export = w.HTML()
         # the cards, races and objectives still unknown: fill a deck before playing
@@ -80,6 +86,7 @@ class AtsSetup:
         self.catalogue_panel = w.Accordion(children=[w.VBox()], selected_index=None)
         self.catalogue_panel.set_title(0, "Cards still unknown: type their values before playing")
         self.catalogue_panel.add_class("catalogue-panel")
+        writes(self.catalogue_panel)          # card values into my-cards.yaml
         self.catalogue_panel.observe(self.guarded(lambda _: self._open_catalogue()),
                                      "selected_index")
         self.use_races.observe(lambda _: self._setup_visibility(), "value")
@@ -105,13 +112,19 @@ class AtsSetup:
         for b in self.name_boxes:
             b.observe(lambda _: self.setup_details.set_players(
                 [x.value.strip() for x in self.name_boxes]), "value")
-        self.setup_screen = w.VBox([
+        # the new game's form: the host's page only (a seat or the table view starts nothing)
+        self.new_game_box = writes(w.VBox([
             w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
             w.HBox(self.name_boxes),
             self.options_panel, self.details_panel,
             self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
-            self.start_btn,
+            self.start_btn]), host_only=True)
+        self.new_game_box.add_class("setup-new-game")
+        self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
+        self.setup_role_note.add_class("setup-role-note")
+        self.setup_screen = w.VBox([
+            self.setup_role_note, self.new_game_box,
             w.HTML("<h3>Saved games</h3>"),
             self.saved, w.HBox([self.resume_btn, self.upload]), self.setup_join_panel,
             w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
@@ -128,10 +141,15 @@ class AtsSetup:
             return
         if self.catalogue_screen is None:
             from .catalogue_screen import CatalogueScreen
-            self.catalogue_screen = CatalogueScreen(on_saved=self.guarded(self._catalogue_saved))
+            self.catalogue_screen = CatalogueScreen(on_saved=self.guarded(self._catalogue_saved),
+                                                    save=self._save_catalogue_card)
             self.catalogue_panel.children = [self.catalogue_screen.box]
         else:
             self.catalogue_screen.refresh()
+
+    def _save_catalogue_card(self, card):
+        """The catalogue screen's *Save values*: the player's catalogue only (no game)."""
+        self.session.save_card(card, game=False)
 
     def _catalogue_saved(self, card):
         self.cat_export.value = self._catalogue_link()
@@ -156,6 +174,7 @@ class AtsSetup:
         self._refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
         self.body.children = [self.setup_screen]
+        self._apply_role()
 
     def _catalogue_link(self) -> str:
         from ..ats.catalogue import dump_yaml, load_user_cards
@@ -167,6 +186,7 @@ class AtsSetup:
                 f"href='data:application/x-yaml;base64,{data}'>Export my cards ({len(cards)})</a>")
 
     def start_game(self):
+        self.session.require(Write.NEW_GAME)     # the page's role first
         names = [b.value.strip() for b in self.name_boxes if b.value.strip()]
         if len(names) < 2:
             raise CompanionError("Type at least 2 player names (2 to 6 players).")
@@ -201,7 +221,7 @@ class AtsSetup:
         game = Game(setup)
         rec = game.to_record()
         rec["meta"] = playtime.start(meta)        # the play timer starts with the game
-        gid = self.store.create(rec)
+        gid = self.session.create(rec)
         self.setup_details.notes.value = ""       # the location stays for the next game
         self.open_game(gid)
         extra = ""
@@ -223,6 +243,7 @@ class AtsSetup:
         files = self.upload.value
         if not files:
             return
+        self.session.require(Write.IMPORT)      # before the file is even read
         f = files[0]
         content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
         try:
@@ -231,22 +252,23 @@ class AtsSetup:
             raise CompanionError("That file is not a text (JSON) game record.") from None
         rec = parse_record(text, f.get("name", "record") if isinstance(f, dict) else f.name)
         Game.from_record(rec)           # refuse anything that does not replay
-        gid = self.store.create(rec, title=(rec.get("meta") or {}).get("title"))
+        gid = self.session.create(rec, title=(rec.get("meta") or {}).get("title"),
+                                  write=Write.IMPORT)
         self.open_game(gid)
         self.say(f"Opened the record with {len(rec.get('actions') or [])} actions.")
 
     def _import_catalogue(self):
-        from ..ats.catalogue import import_user_catalogue
         import tempfile, os
         files = self.cat_upload.value
         if not files:
             return
+        self.session.require(Write.IMPORT)      # before the file is even read
         f = files[0]
         content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
         with tempfile.NamedTemporaryFile("wb", suffix=".yaml", delete=False) as t:
             t.write(content)
         try:
-            names = import_user_catalogue(t.name)
+            names = self.session.import_catalogue(t.name)
         finally:
             os.unlink(t.name)
         self.cat_export.value = self._catalogue_link()

@@ -11,6 +11,7 @@ from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
 from .live import (Poller, live_widgets, page_token, parse_query, query_string, show,
                    show_live, show_note)
+from ..core.roles import role_of_page
 from .seatswitch import SeatSwitch
 from .session import Change
 
@@ -52,6 +53,10 @@ class AtsViews:
         raw = query_string() if qs is None else qs
         q = parse_query(raw)
         self.query = q
+        # the page's role first (companion.core.roles): nothing below may write what the
+        # address does not allow, not even a resume of a finished game
+        self.session.set_role(role_of_page(q.get("seat"), q.get("view")))
+        self.view = "table" if q.get("view") == "table" else None
         self.token = page_token(raw)
         gid = q.get("game")
         info = None
@@ -90,11 +95,11 @@ class AtsViews:
             self.root.add_class("view-table")
         elif self.seat:
             self.root.add_class("view-seat")
-        writes = [self.entry, self.timer.button, self.mode_panel.box, self.undo_row,
-                  self.undo_box, self.explorer.box]
-        for wd in writes:
+        # the controls that write are hidden by the role (ui/writes.py); the what-if
+        # explorer and the folded panels are for the players' pages
+        self._apply_role()
+        for wd in (self.explorer.box, self.more):
             wd.layout.display = "none" if self.view == "table" else ""
-        self.more.layout.display = "none" if self.view == "table" else ""
         self.table_stations.layout.display = "" if self.view == "table" else "none"
         # a seat page's entry is its own player's (or the one chosen with the switch): no
         # Player list to pick from (issue 20)

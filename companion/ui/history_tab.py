@@ -15,6 +15,8 @@ from ..core import history, registry, stats
 from ..ats import render
 from ..core.errors import CompanionError
 from .playdetails import Progress, details_words
+from ..core.roles import Write
+from .writes import writes
 
 #: the games list's orders (label, key)
 GAME_ORDERS = [("newest first", "new"), ("oldest first", "old"), ("game", "game"),
@@ -85,9 +87,11 @@ class HistoryTab:
         self.open_btn.add_class("history-open")
         self.delete_btn = w.Button(description="Delete…", icon="trash")
         self.delete_btn.add_class("history-delete")
-        self.confirm = w.HBox()
+        writes(self.delete_btn, host_only=True)
+        self.confirm = writes(w.HBox(), host_only=True)     # "Yes, delete it"
         self.upload = w.FileUpload(accept=".json", multiple=True, description="Import records")
         self.upload.add_class("history-import")
+        writes(self.upload, host_only=True)
         self.links = w.HTML()
         self.viewer = w.VBox()
         self.viewer.add_class("history-viewer")
@@ -283,6 +287,7 @@ class HistoryTab:
 
     # -- delete -------------------------------------------------------------------------
     def ask_delete(self):
+        self.app.session.require(Write.DELETE)     # the page's role: asked before anything
         gid = self.list.value
         if not gid:
             raise CompanionError("Choose a game in the list first.")
@@ -293,7 +298,7 @@ class HistoryTab:
         no.on_click(self.app.guarded(lambda _: setattr(self.confirm, "children", [])))
 
         def delete(_):
-            self.store.delete(gid)
+            self.app.session.delete(gid)
             self.confirm.children = []
             self.viewer.children = []
             self.app.say("The game was deleted.")
@@ -309,6 +314,7 @@ class HistoryTab:
         files = self.upload.value
         if not files:
             return
+        self.app.session.require(Write.IMPORT)     # before any file is written or read
         paths = []
         with tempfile.TemporaryDirectory() as d:
             for f in files:
@@ -318,7 +324,7 @@ class HistoryTab:
                 with open(p, "wb") as out:
                     out.write(content)
                 paths.append(p)
-            ids = history.import_records(self.store, paths)
+            ids = self.app.session.import_records(paths)
         self.app.say(f"Imported {len(ids)} game(s).")
         self.refresh()
 

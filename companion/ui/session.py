@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from ..core.errors import CompanionError
 from ..core.registry import load_game
+from ..core.roles import Role, Write, check as check_role, role_of_page
 from ..core.store import StaleGame, Store, StoreBusy, StoreWriteFailed
 
 
@@ -78,12 +79,37 @@ class GameSession:
     parts: dict = field(default_factory=dict)    # the record without its actions, as read
     words: Callable[[dict], str] | None = None   # how the screen puts an action in words
     again: str = PageBehind.AGAIN                # what a refused page asks the person to do
-    read_only: bool = False                      # the table view: shows, records nothing
     seen: int | None = None                      # the store's data_version last polled
     seat: str | None = None                      # a seat page (?seat=Ana): Ana's entries only
     acting_for: str | None = None                # the explicit switch: one entry for him
+    #: the page's role (companion.core.roles): host, seat or the table view; every write
+    #: is checked against it here, and again by the store
+    role: Role = Role.HOST
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
+
+    def __post_init__(self) -> None:
+        self.role = Role(self.role)
+
+    # -- the page's role ---------------------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        """The table view: shows, records nothing (``role == Role.TABLE``)."""
+        return self.role == Role.TABLE
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.set_role(Role.TABLE if value else Role.HOST)
+
+    def set_role(self, role: Role | str) -> None:
+        """This page's role, for the session and its store (both refuse what the role
+        may not write)."""
+        self.role = Role(role)
+        self.store.role = self.role
+
+    def require(self, write: Write | str) -> None:
+        """Refuse ``write`` (RoleRefused, one line) unless the page's role may make it."""
+        check_role(self.role, write)
 
     # -- opening --------------------------------------------------------------------
     def open(self, gid: str) -> Any:
@@ -149,9 +175,8 @@ class GameSession:
         return self.sync()
 
     # -- writing --------------------------------------------------------------------
-    READ_ONLY = ("This is the table view: it shows the game and records nothing. Enter "
-                 "actions on a player's page.")
-
+    # every write of a screen goes through one of these: the role is checked first
+    # (companion.core.roles), then the store checks it again
     def act_for(self, player: str | None) -> None:
         """The explicit switch of a seat page: its next entry is ``player``'s (a friend
         without a phone); ``None`` cancels it.  After one recorded action the page is back
@@ -168,10 +193,15 @@ class GameSession:
     def _check_seat(self, action: dict) -> None:
         """A seat page records its own player's actions, or the one player chosen with
         :meth:`act_for` (an action naming no player, such as a virtual seat's, passes)."""
-        if self.seat is None:
-            return
         who = action.get("player")
-        if who is None or who == self.seat or who == self.acting_for:
+        if who is None or who == self.acting_for:
+            return
+        if self.seat is None:
+            if self.role != Role.SEAT:
+                return
+            raise CompanionError("This page's seat is not a player of this game: to enter "
+                                 f"{who}'s action, choose 'Enter for another player' first.")
+        if who == self.seat:
             return
         raise CompanionError(f"This is {self.seat}'s page: to enter {who}'s action, choose "
                              "'Enter for another player' first.")
@@ -180,6 +210,8 @@ class GameSession:
         """Check ``action`` with the engine, store it, keep it; return it as recorded.
         Illegal: the engine's :class:`IllegalAction`, nothing stored.  Another page wrote
         first: :class:`PageBehind` (the session shows the current game).  The file cannot
+        be written: :class:`CompanionError` saying the entry is kept; the game is as before."""
+        self.require(Write.ACTION)
         be written: :class:`CompanionError` saying the entry is kept; the game is as before.
         A seat page (``seat``) refuses another player's action unless :meth:`act_for`
         named him; after one recorded action ``acting_for`` is back to None."""
@@ -207,8 +239,7 @@ class GameSession:
         """Take back the last action, in the store first; return it.  Refused with
         :class:`PageBehind` if another page changed the game meanwhile (even by an undo
         and a different entry)."""
-        if self.read_only:
-            raise CompanionError(self.READ_ONLY)
+        self.require(Write.UNDO)
         g = self.game
         if not g.actions:
             raise CompanionError("There is nothing to undo.")
@@ -217,6 +248,55 @@ class GameSession:
         except StaleGame:
             raise PageBehind(self._behind(), self.describe, self.again) from None
         return g.pop()
+
+    def create(self, record: dict, title: str | None = None, *,
+               write: Write | str = Write.NEW_GAME) -> str:
+        """Store a new game (``write``: a new game, or an import of a record file);
+        returns its id.  The page opens it itself."""
+        self.require(write)
+        return self.store.create(record, title=title, write=write)
+
+    def delete(self, gid: str) -> None:
+        """Delete saved game ``gid`` (the host's page only)."""
+        self.require(Write.DELETE)
+        self.store.delete(gid)
+
+    def import_records(self, paths) -> list[str]:
+        """Import record files (History); returns the new games' ids."""
+        from ..core import history
+        self.require(Write.IMPORT)
+        return history.import_records(self.store, paths)
+
+    def import_catalogue(self, path) -> list[str]:
+        """Merge a catalogue file into the player's own (my-cards.yaml)."""
+        from ..ats.catalogue import import_user_catalogue
+        self.require(Write.IMPORT)
+        return import_user_catalogue(path, role=self.role)
+
+    def save_card(self, card: Any, *, game: bool = True) -> None:
+        """Printed values typed at the table: into the player's catalogue, and (``game``)
+        into the open game's cards (value by value: other pages' values are kept).  The
+        caller replays the game afterwards."""
+        from ..ats.catalogue import save_user_card
+        self.require(Write.CARDS)
+        save_user_card(card, role=self.role)
+        if game and self.gid is not None:
+            self.store.merge_cards(self.gid, [card.to_dict()])
+
+    def add_manual(self, entries: list[dict]) -> list[dict]:
+        """The players' typed final-scoring entries (merged with other pages'); the
+        open game's ``manual`` becomes the stored one, which is returned."""
+        self.require(Write.FINAL)
+        manual = self.store.add_manual(self.gid, entries)
+        self.game.manual = manual
+        return manual
+
+    def set_manual(self, manual: list[dict]) -> None:
+        """Replace the open game's final-scoring entries (Small Star Empires' epic
+        table)."""
+        self.require(Write.FINAL)
+        self.store.set_manual(self.gid, manual)
+        self.game.manual = manual
 
     def _behind(self) -> Change:
         try:
@@ -237,6 +317,11 @@ class SessionScreen:
     @property
     def store(self) -> Store:
         return self.session.store
+
+    @property
+    def role(self) -> Role:
+        """The page's role (companion.core.roles), the session's."""
+        return self.session.role
 
     @property
     def game(self) -> Any:
@@ -263,10 +348,12 @@ class SessionScreen:
         return game
 
     def _view_of(self, seat: str | None, view: str | None) -> str | None:
-        """Set the table view (read-only) or find the seat's player (case-insensitive);
-        an unknown seat is said, and the page is no seat.  Returns the seat's player."""
+        """Set the page's role from its address (companion.core.roles: ``view=table`` is
+        the table view, any ``seat`` a seat, else the host) and find the seat's player
+        (case-insensitive); an unknown seat is said, and the page is no player's seat
+        (but keeps a seat's role).  Returns the seat's player."""
         self.view = "table" if view == "table" else None
-        self.session.read_only = self.view == "table"
+        self.session.set_role(role_of_page(seat, view))
         self.seat = None
         if seat and self.game is not None and self.view is None:
             players = list(self.game.setup.players)

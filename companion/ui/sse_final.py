@@ -59,12 +59,14 @@ class SseFinal:
         if not g.state.finished:
             self.final.value = ""
             return
-        self._stop_timer()
+        if not self.session.read_only:     # the table view writes nothing
+            self._stop_timer()
         try:
             result = g.score()
         except MissingEntry as e:
             self.final.value = f"<b>{escape(str(e))}</b>"
-            self.epic_box.children = [self._epic_form()]
+            if not self.session.read_only:     # the players type it on their pages
+                self.epic_box.children = [self._epic_form()]
             return
         t = result.table.rename(columns={**{c: CATEGORY_NAMES[c] for c in CATEGORIES},
                                          "cities_left": "Cities left",

@@ -14,6 +14,8 @@ from ..sse import hexmap as hm
 from ..sse.game import BOOK_SHIPS, FORMAT, SseGame, SseSetup
 from ..sse.hexmap import HexMap
 from ..sse.render import map_svg
+from ..core.roles import Write
+from .writes import writes
 from .sse_board import (PALETTE,
                         HexBoard, system_cell)
 
@@ -68,6 +70,7 @@ class SseSetupScreen:
         self.v_epic.observe(lambda _: self._setup_visibility(), "value")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
+        writes(self.start_btn, host_only=True)
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
         self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px"))
         self.saved.add_class("sse-saved")
@@ -76,6 +79,7 @@ class SseSetupScreen:
         resume.on_click(self.guarded(lambda _: self._resume()))
         edit = w.Button(description="Map editor", icon="pencil")
         edit.add_class("sse-edit-maps")
+        writes(edit, host_only=True)
         edit.on_click(self.guarded(lambda _: self.show_editor()))
         # one hand on a phone (issue 15): one column of names, the map and the ships, the
         # pieces and variants folded, the campaign, then Start; the saved games and the map
@@ -97,7 +101,8 @@ class SseSetupScreen:
             t.observe(lambda _: self.setup_details.set_players(
                 [x.value.strip() for x in self.names]), "value")
         self.map_preview.add_class("sse-map-preview")
-        self.setup_screen = w.VBox([
+        # the new game's form: the host's page only (a seat or the table view starts nothing)
+        self.new_game_box = writes(w.VBox([
             w.HTML("<h4 style='margin:6px 0'>New game</h4>"
                    "<div>Players in turn order (the first one starts):</div>"),
             w.VBox(self.names),
@@ -106,7 +111,12 @@ class SseSetupScreen:
                    "depending on the number of players (see its setup picture) — choose the "
                    "number.</small></div>"),
             self.ships, self.options, self.details_panel, self.v_campaign, self.campaign_note,
-            self.start_btn,
+            self.start_btn]), host_only=True)
+        self.new_game_box.add_class("sse-setup-new-game")
+        self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
+        self.setup_role_note.add_class("sse-setup-role-note")
+        self.setup_screen = w.VBox([
+            self.setup_role_note, self.new_game_box,
             w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
             self.map_preview])
         self.setup_screen.add_class("sse-setup")
@@ -180,8 +190,10 @@ class SseSetupScreen:
         if games:
             self.saved.value = games[0]["id"]
         self.body.children = [self.setup_screen]
+        self.app._apply_role()
 
     def start_game(self):
+        self.session.require(Write.NEW_GAME)     # the page's role first
         names = [b.value.strip() for b in self.names if b.value.strip()]
         if len(names) < 2:
             raise CompanionError("Type at least 2 player names (2 to 4 players).")
@@ -221,7 +233,7 @@ class SseSetupScreen:
         title = f"Small Star Empires: {', '.join(names)}"
         if self.v_campaign.value:
             title += " (campaign game 1)"
-        gid = self.store.create(rec, title=title)
+        gid = self.session.create(rec, title=title)
         self.setup_details.notes.value = ""       # the location stays for the next game
         self.open_game(gid)
         self._to_top()
@@ -273,6 +285,7 @@ class SseSetupScreen:
             nxt = w.Button(description=f"Start campaign game {len(campaign.games) + 1}",
                            button_style="primary", icon="forward")
             nxt.add_class("sse-next-game")
+            writes(nxt, host_only=True)
             nxt.on_click(self.guarded(lambda _: self._next_campaign_game(campaign, cid)))
             kids.append(nxt)
         return kids
@@ -288,7 +301,7 @@ class SseSetupScreen:
         # the play timer starts with the game; the table's location carries over
         rec["meta"] = playtime.start({"campaign": cid, **({"location": loc} if loc else {})})
         k = setup["campaign"]["game"]
-        gid = self.store.create(rec, title=f"Small Star Empires: {', '.join(setup['players'])} "
+        gid = self.session.create(rec, title=f"Small Star Empires: {', '.join(setup['players'])} "
                                            f"(campaign game {k})")
         self.open_game(gid)
         wins = setup["campaign"]["wins"]
@@ -308,13 +321,13 @@ class SseSetupScreen:
                 raise CompanionError("Type 6 whole numbers.") from None
             if len(vals) != 6:
                 raise CompanionError("The epic nebula table has 6 values (1 to 6 nebulae).")
-            self.game.manual = [{"source": "nebula_table", "values": vals}]
-            self.store.set_manual(self.gid, self.game.manual)
+            self.session.set_manual([{"source": "nebula_table", "values": vals}])
             self.refresh()
         save.on_click(self.guarded(do))
-        return w.VBox([w.HTML("The epic nebula table is not in our copy of the rulebook: type its "
-                              "6 values (VP for 1 to 6 nebulae of a colour) from yours."),
-                       w.HBox([t, save])])
+        return writes(w.VBox([w.HTML("The epic nebula table is not in our copy of the rulebook: "
+                                     "type its 6 values (VP for 1 to 6 nebulae of a colour) "
+                                     "from yours."),
+                              w.HBox([t, save])]))
 
     # ================================================================== map editor
     def _build_editor(self):
@@ -345,8 +358,10 @@ class SseSetupScreen:
             w.HBox([self.ed_base, load]), w.HBox([self.ed_tool, self.ed_name, save, back]),
             self.ed_info, self.ed_board.grid])
         self.editor_screen.add_class("sse-editor")
+        writes(self.editor_screen, host_only=True)
 
     def show_editor(self):
+        self.session.require(Write.MAP)          # the host's page only
         self._refresh_maps(self.map_pick.value)
         self.ed_base.options = list(self.map_pick.options)
         self.ed_base.value = self.map_pick.value
@@ -395,6 +410,6 @@ class SseSetupScreen:
         m.note = "Edited in the map editor."
         homes = m.homeworlds()
         m.players = len(homes) if set(homes) == set(range(1, len(homes) + 1)) else None
-        path = hm.save_user_map(m, name)
+        path = hm.save_user_map(m, name, role=self.session.role)
         self._refresh_maps(name)
         self.app.say(f"Saved the map '{name}' ({len(m)} systems) in {path}.")

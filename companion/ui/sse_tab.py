@@ -22,6 +22,8 @@ from ..sse.hexmap import EFFECT_NAMES
 from ..sse.render import legend_html
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES
 from .session import GameSession, PageBehind, SessionScreen
+from .writes import writes
+from ..core.roles import Write
 from .sse_reveal import reveal_form
 from .sse_final import SseFinal
 from .sse_setup import SseSetupScreen
@@ -49,7 +51,10 @@ STYLE = """<style>
 class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScreen):
     def __init__(self, app):
         self.app = app
-        self.session = GameSession(app.store, again="enter the action again")
+        # the page's role (the app's: one address, one role for every tab), before the
+        # latest game is opened below
+        self.session = GameSession(app.store, again="enter the action again",
+                                   role=app.session.role)
         self.selected: int | None = None        # the current player's selected ship
         self._pending: dict | None = None        # an unexplored move waiting for its tile
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
@@ -58,6 +63,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.box = w.VBox([w.HTML(STYLE), self.body])
         self.box.add_class("sse-root")
         self._build_views()
+        self.view = app.view
         self._build_setup()
         self._build_play()
         self._build_editor()
@@ -98,18 +104,22 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.extra.add_class("sse-extra")
         undo = w.Button(description="Undo last action", icon="undo", layout=w.Layout(width="auto"))
         undo.add_class("sse-undo")
+        writes(undo)
         undo.on_click(self.guarded(lambda _: self._ask_undo()))
         self.undo_box = w.HBox()
         self.undo_box.add_class("sse-undo-confirm")
+        writes(self.undo_box)
         # width auto: the whole label shown (the default width cut it)
         new = w.Button(description="New game / saved games / maps", icon="plus",
                        layout=w.Layout(width="auto"))
         new.add_class("sse-new")
+        writes(new, host_only=True)
         new.on_click(self.guarded(lambda _: self.show_setup()))
         self.new_btn = new
         self.damage_btn = w.Button(description="Damage the selected ship (expansion effect)",
                                    layout=w.Layout(width="auto"))
         self.damage_btn.add_class("sse-damage")
+        writes(self.damage_btn)
         self.damage_btn.on_click(self.guarded(lambda _: self._damage()))
         self.whatif = w.HTML()
         self.whatif.add_class("sse-whatif")
@@ -118,17 +128,20 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         # the play timer (issue 16), the final screen's play details and exports
         # compact, beside the turn line: the entry and the board stay on the first screen
         self.timer = PlayTimer(self.store, "sse-timer", compact=True)
+        writes(self.timer.button)
         self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
         self.final_details = DetailsForm("sse-final")
         save = w.Button(description="Save the play details", icon="save",
                         layout=w.Layout(width="auto"))
         save.add_class("sse-final-details-save")
+        writes(save)
         save.on_click(self.guarded(lambda _: self._save_final_details()))
         self.exports = FinalExports(self.store, "sse-final-exports", "small-star-empires",
                                     self.guarded)
+        # the details form writes (hidden in the table view); the exports only read
         self.final_extra = w.VBox([
-            w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"), self.final_details.box,
-            save, self.exports.panel])
+            writes(w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>")),
+            writes(self.final_details.box), save, self.exports.panel])
         self.final_extra.add_class("sse-final-extra")
         self.timer_row = w.HBox([self.turn, self.timer.button])
         # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen
@@ -146,6 +159,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.entry = w.VBox([self.ship_pick, w.HBox([self.piece, self.piece_note]),
                              self.hint, self.extra])
         self.entry.add_class("sse-entry")
+        writes(self.entry)
         self.score_details = w.HTML()
         self.score_details.add_class("sse-score-details")
         # folded (widgets keep their open state across refreshes, unlike <details>)
@@ -213,6 +227,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self._refresh_whatif()
         self._refresh_final()
         self._refresh_views()
+        self.app._apply_role()
 
     def _swatch(self, p: str) -> str:
         return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
@@ -442,6 +457,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         st = g.state
         if st.finished:
             return
+        self.session.require(Write.ACTION)      # the table view's board shows, records nothing
         if not self._may_enter():
             raise CompanionError(f"{self._waiting_words()}: this page moves only "
                                  f"{self.seat}'s ships. To enter {st.current}'s move here, tap "
@@ -489,6 +505,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.reveal = form = reveal_form(self.game, action, guard=self.guarded)
         ok = w.Button(description="Confirm", button_style="success", icon="check")
         ok.add_class("sse-confirm")
+        writes(ok)
         cancel = w.Button(description="Cancel")
         ok.on_click(self.guarded(lambda _: self._push(form.action())))
         cancel.on_click(self.guarded(lambda _: self._cancel()))

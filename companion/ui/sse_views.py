@@ -80,9 +80,8 @@ class SseViews:
 
     def set_view(self, seat: str | None, view: str | None) -> None:
         self._view_of(seat, view)
-        for wd in (self.entry, self.timer.button, self.undo_box, self.new_btn,
-                   self.final_extra, *self.undo_row.children[:2]):
-            wd.layout.display = "none" if self.view == "table" else ""
+        # the controls that write are hidden by the role, in every tab (ui/writes.py)
+        self.app._apply_role()
         if self.game is not None:
             self.refresh()
 
