@@ -37,6 +37,7 @@ class ModeSetup:
         self.spaceships.add_class("setup-spaceships")
         self.timing = w.Checkbox(value=False, description="Timing rules (Revival, 3+ players)",
                                  **wide)
+        self.timing.add_class("setup-timing")
         self.all_in = w.Checkbox(value=False, description="All-in variant", **wide)
         self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)", **wide)
         self.advisor_box = w.VBox()
