@@ -87,14 +87,15 @@ class Setup:
     options: dict[str, Any] = field(default_factory=dict)
     #: ``setup.seed`` as the record gives it (None: the record has none)
     seed: int | None = None
-    #: the seed every draw of the game comes from (:func:`companion.core.chance.seed_of`
-    #: of the record's setup as written); see :attr:`draw_seed`
+    #: the seed every draw of the game comes from; see :attr:`draw_seed`
     _draw_seed: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def draw_seed(self) -> int:
         """The game's seed (docs/record-format.md, "The seed"): ``setup.seed``, else
-        ``options.seed`` (older records), else derived from the setup's content."""
+        ``options.seed`` (older records), else derived from the setup's content as the
+        companion writes it (:meth:`to_dict`, so a record and its ``to_record()``
+        agree): :func:`companion.core.chance.seed_of` of :meth:`to_dict`."""
         if self._draw_seed is None:
             self._draw_seed = chance.seed_of(self.to_dict())
         return self._draw_seed
@@ -170,7 +171,7 @@ class Setup:
             raise RecordError("setup.options.seed (the seed of an older record's setup draw) "
                               "must be a whole number")
         return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options),
-                   seed, chance.seed_of(d))
+                   seed)
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"players": list(self.players), "mode": self.mode,

@@ -38,7 +38,8 @@ class SseSetup:
     @property
     def draw_seed(self) -> int:
         """The game's seed (docs/small-star-empires.md): ``setup.seed``, else one
-        derived from the setup's content (:func:`companion.core.chance.seed_of`)."""
+        derived from the setup's content as the companion writes it
+        (:func:`companion.core.chance.seed_of` of :meth:`to_dict`)."""
         if self._draw_seed is None:
             self._draw_seed = chance.seed_of(self.to_dict())
         return self._draw_seed
@@ -146,7 +147,7 @@ class SseSetup:
             raise RecordError(f"setup.seed {chance.seed_problem(seed)}")
         setup = cls(players, the_map, ships, cities, ts, dict(variants), mode,
                     list(table) if table is not None else None, campaign, dict(colours),
-                    dict(pieces), dict(options), seed, chance.seed_of(d))
+                    dict(pieces), dict(options), seed)
         off = setup.off_book()
         if off and setup.option("pieces") == "book":
             raise RecordError("setup.pieces: " + "; ".join(off) + ". For a custom setup set "
