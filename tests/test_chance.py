@@ -322,9 +322,12 @@ def test_a_typed_seed_that_is_not_one_is_a_message_not_a_traceback(tmp_path):
     app.name_boxes[0].value, app.name_boxes[1].value = "Ann", "Bob"
     app.mode_setup.seed.value = -3
     app.guarded(app.start_game)()
-    assert app.gid is None
+    assert app.gid is None and "status-error" in app.status.value
+    assert "Seed: seed is -3; a seed is from 0 to 9007199254740991" in app.status.value
+    app.status.value = ""
     app.guarded(app.mode_setup.draw)()
-    assert app.drawn is None
+    assert app.drawn is None and "Seed: seed is -3" in app.status.value
+    assert "Traceback" not in app.status.value and "went wrong" not in app.status.value
     app.store.close()
 
 
