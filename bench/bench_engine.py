@@ -122,8 +122,8 @@ def play_random_game(seed: int = SEED) -> dict:
     rng = random.Random(seed)
     game = Game({"players": PLAYERS, "mode": "standard",
                  "objectives": ["Fixture: objective most military",
-                                "Fixture: objective most reactors"]},
-                cards=FIXTURE_CARDS, rng=random.Random(seed + 1))
+                                "Fixture: objective most reactors"], "seed": seed + 1},
+                cards=FIXTURE_CARDS)
     while not game.finished:
         for player in list(game.state.waiting):
             card = rng.choice(LOCATION_FIXTURES)

@@ -188,7 +188,7 @@ def test_same_seed_same_draw(n, shipped):
     a = draw_setup(PLAYERS[:n], seed=1234, races=True, objectives=True, catalogue=shipped)
     b = draw_setup(PLAYERS[:n], seed=1234, races=True, objectives=True, catalogue=shipped)
     assert a == b
-    assert a["options"]["seed"] == 1234
+    assert a["seed"] == 1234 and "seed" not in a["options"]      # the game's seed (issue 20)
 
 
 def test_different_seeds_give_different_draws(shipped):
@@ -356,7 +356,7 @@ def test_the_draw_is_a_valid_record_setup(shipped):
                   (6, {"all_in": True})]:
         s = draw_setup(PLAYERS[:n], seed=42, races=True, objectives=True, catalogue=shipped, **kw)
         setup = Setup.from_dict(s)
-        assert setup.options["seed"] == 42
+        assert setup.seed == setup.draw_seed == 42
         assert setup.options["reactor_supply"] == deck_composition(n, **kw).reactor_supply
 
 

@@ -529,8 +529,7 @@ def _two_schools(game: Game, order=None) -> dict:
 
 
 def test_tied_simultaneous_effects_store_their_order():
-    import random
-    g = Game({"players": ["Sandra", "George"]}, cards=fixture_cards(), rng=random.Random(7))
+    g = Game({"players": ["Sandra", "George"], "seed": 7}, cards=fixture_cards())
     norm = _two_schools(g)
     assert sorted(norm["resolve_order"]) == ["George", "Sandra"]
     rec = g.to_record()

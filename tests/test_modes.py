@@ -248,10 +248,9 @@ def test_final_scoring_refuses_a_station_that_still_breaks_a_rule_after_year_4()
 
 # --------------------------------------------------------------------- timing rules (3+ players)
 def test_timing_rules_order_by_vp_then_credits_then_stored_random():
-    import random
     # turn 1: everyone ties, so push() draws the order and stores it in the first action
-    g = Game({"players": ["Ana", "Ben", "Cy"], "options": {"timing_rules": True}}, cards=FIX,
-             rng=random.Random(7))
+    g = Game({"players": ["Ana", "Ben", "Cy"], "options": {"timing_rules": True}, "seed": 7},
+             cards=FIX)
     refused = []
     for p in ("Ana", "Ben", "Cy"):           # only the drawn first player is accepted
         try:

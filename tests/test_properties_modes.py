@@ -234,7 +234,7 @@ def make_setup(pick, mode: str) -> dict:
 
 
 def new_game(setup: dict, seed: int) -> Game:
-    return Game(setup, cards=copy.deepcopy(FIXTURES), rng=random.Random(seed))
+    return Game({**setup, "seed": seed}, cards=copy.deepcopy(FIXTURES))
 
 
 def hand(game: Game) -> list[str]:

@@ -122,7 +122,7 @@ def random_prefix(seed: int) -> tuple[Game, random.Random]:
     mode = rng.choice(["standard", "aggressive"])
     length = rng.choice([rng.randint(0, 4), rng.randint(4, 14 * n), rng.randint(4, 14 * n)])
     game = Game({"players": PLAYERS[:n], "mode": mode, "options": options,
-                 "objectives": objectives}, cards=CARDS, rng=random.Random(seed + 1))
+                 "objectives": objectives, "seed": seed + 1}, cards=CARDS)
 
     def one(player):
         acts = game.legal_actions(player, rng.choice(LOCATIONS))

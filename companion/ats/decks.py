@@ -10,8 +10,8 @@ Pure module, no widgets.  Two entry points:
 * :func:`draw_setup` -> a dict ready to merge into a record's ``setup``:
   races, objectives, a secret objective for a race that holds one (Qualeen),
   the basic locations chosen for 5-6 players and for the Revival 2-player
-  rules, the Revival first active player, and ``options.seed`` so the draw
-  can be repeated.
+  rules, the Revival first active player, and the game's ``seed`` so the draw
+  can be repeated (records written before issue 20 kept it in ``options.seed``).
 
 Honesty: every count comes from a rulebook statement, from the component
 lists, or from deck arithmetic that the table names as such.  Card names come
@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ..core import chance
 from .catalogue import Catalogue
 
 YEARS = 4
@@ -426,9 +427,13 @@ def _leave_out(names: list[str]) -> str:
 def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives: bool = True,
                catalogue: Catalogue | None = None, mode: str = "standard", two_player: str | None = None,
                all_in: bool = False, prefer_known: bool = False) -> dict:
-    """A seeded setup draw, as a dict to merge into a record's ``setup``.
+    """A seeded setup draw, as a dict to merge into a record's ``setup``; it carries
+    ``seed``, which becomes the game's seed (every later draw of the game comes from
+    it too, docs/record-format.md).  ``seed``: 0 <= seed < 2**53
+    (:func:`companion.core.chance.new_seed` gives a fresh one).
 
-    ``random.Random(seed)`` draws, in this order: races (one each, distinct),
+    ``random.Random(seed)`` draws (as before issue 20, so a record whose
+    ``options.seed`` came from this draw still redraws the same), in this order: races (one each, distinct),
     the objective cards (as many as players, 2 in a 2-player game), a secret
     objective for a race that holds one (Qualeen), the basic locations for
     5-6 players or the Revival 2-player rules, and the Revival first active
@@ -446,15 +451,14 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
     players = [p.strip() for p in players]
     if len({p.lower() for p in players}) != len(players):
         raise ValueError("two players have the same name")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be a whole number, not {seed!r}")
+    seed = chance.check_seed(seed)
     comp = deck_composition(len(players), mode=mode, two_player=two_player, all_in=all_in)
     cat = catalogue if catalogue is not None else Catalogue.default()
     rng = random.Random(seed)
     notes: list[str] = []
-    options: dict[str, Any] = {"seed": seed, **comp.options()}
+    options: dict[str, Any] = {**comp.options()}
     setup: dict[str, Any] = {"players": list(players), "mode": mode, "races": {}, "objectives": [],
-                             "options": options}
+                             "options": options, "seed": seed}
 
     # -- races (B 3: one tile each; the virtual seats take none, B 8)
     race_of: dict[str, Any] = {}
@@ -550,7 +554,7 @@ def objectives_wanted(players: int) -> int:
 def complete_choices(players: list[str], *, races: dict[str, str | None] | None = None,
                      objectives: list[str] | None = None, use_races: bool = False,
                      use_objectives: bool = False, catalogue: Catalogue | None = None,
-                     rng: random.Random | None = None) -> dict:
+                     seed: int | None = None, rng: random.Random | None = None) -> dict:
     """Races and objectives as chosen at the table, the rest drawn at random.
 
     ``races``: the race each player chose (``None``: draw one).  A drawn race is one
@@ -558,10 +562,13 @@ def complete_choices(players: list[str], *, races: dict[str, str | None] | None 
     cards picked (empty: draw :func:`objectives_wanted` of them).  A race that holds a
     secret objective (Qualeen) gets one of the objectives not in play.  Returns
     ``{"races": {...}, "objectives": [...], "secret_objectives": {...}}`` for the
-    record's ``setup``.  (For a draw from a seed that goes into the record, see
-    :func:`draw_setup`.)"""
+    record's ``setup``.  The draw comes from the new game's ``seed``
+    (``chance.rng(seed, "setup-choices")``; a fresh seed when none is given; ``rng``
+    instead, for tests).  (For the setup helper's draw, see :func:`draw_setup`.)"""
     cat = catalogue if catalogue is not None else Catalogue.default()
-    rng = rng or random.Random()
+    if rng is None:
+        rng = chance.rng(chance.new_seed() if seed is None else chance.check_seed(seed),
+                         "setup-choices")
     races = races or {}
     got_races: dict[str, str] = {}
     if use_races:

@@ -5,21 +5,23 @@ station) apply at once, or at the player's step 4 with the timing rules; effects
 that touch other players (School of Alien Cultures, spaceships, abilities that
 count the other stations, a Conflict's typed effects) wait in ``state.pending``
 until everyone has acted, then resolve by VP, then credits, then a random order
-stored in the record (:func:`resolution_order`).
+drawn from the game's seed and stored in the record (:func:`resolution_order`).
 """
 from __future__ import annotations
 
-import random
-
 from . import abilities as abl
+from ..core import chance
 from ..core.errors import IllegalAction
 from .catalogue import Catalogue
 from .spaceships import put_ship
 from .state import Pending, State, gain
 
 
-def resolution_order(state: State, a: dict, strict: bool,
-                     rng: random.Random | None) -> list[str]:
+def resolution_order(state: State, a: dict, strict: bool) -> list[str]:
+    """The order in which the turn's waiting effects resolve: the timing rules' order;
+    else most VP, then most credits, then (owners tied on both) the record's
+    ``resolve_order``, or when it is entered, an order drawn from the game's seed and
+    the turn (``chance.rng(seed, "resolve-order", year, turn)``) and stored in ``a``."""
     owners = list(dict.fromkeys(p.owner for p in state.pending))
     if state.turn_order:              # timing rules: the order announced this turn
         return [p for p in state.turn_order if p in owners]
@@ -43,7 +45,7 @@ def resolution_order(state: State, a: dict, strict: bool,
         raise IllegalAction("resolve-order", f"{', '.join(owners)} tie on VP and credits: the "
                             "record must store the random order used (resolve_order)", action=a)
     shuffled = owners[:]
-    (rng or random).shuffle(shuffled)
+    chance.rng(state.setup.draw_seed, "resolve-order", state.year, state.turn).shuffle(shuffled)
     order = sorted(shuffled, key=lambda o: key[o], reverse=True)   # stable: random within ties
     a["resolve_order"] = order
     return order

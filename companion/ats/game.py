@@ -24,7 +24,6 @@ from here (``from companion.ats.game import Game, Setup, State, round_end_report
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any, ClassVar, Iterable
 
 from . import scoring
@@ -33,7 +32,7 @@ from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
 from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
 from ..core.protocol import LegalityQueries
-from .modes import (TurnOrderDraws, leaning, location_card, round_end_due, round_end_report,
+from .modes import (drawn_turn_order, leaning, location_card, round_end_due, round_end_report,
                     unsettled_advisors)
 from .record import FORMAT, validate_record
 from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, CONFLICT_COST,
@@ -85,8 +84,7 @@ class Game(LegalityQueries):
     format: ClassVar[str] = FORMAT
 
     def __init__(self, setup: Setup | dict, *, cards: Iterable[dict] = (),
-                 catalogue: Catalogue | None = None, manual: Iterable[dict] = (),
-                 rng: random.Random | None = None):
+                 catalogue: Catalogue | None = None, manual: Iterable[dict] = ()):
         self.setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
         base = catalogue if catalogue is not None else Catalogue.default()
         try:
@@ -97,8 +95,6 @@ class Game(LegalityQueries):
         self.catalogue = base.overlay(own)
         self.actions: list[dict] = []
         self.manual: list[dict] = list(manual)
-        self.rng = rng or random.Random()
-        self._draws = TurnOrderDraws()
         self._check_setup_names()
         self.state = State.initial(self.setup)
 
@@ -180,7 +176,7 @@ class Game(LegalityQueries):
         A query: the game is not changed.
         """
         trial = self.state.copy()
-        return self._apply(trial, action, strict=False, rng=random.Random(0))
+        return self._apply(trial, action, strict=False)
 
     def push(self, action: dict) -> dict:
         """Apply ``action``; returns (a copy of) the stored, normalised action.
@@ -189,7 +185,7 @@ class Game(LegalityQueries):
         afterwards cannot make the record disagree with the state.
         """
         trial = self.state.copy()
-        norm = self._apply(trial, copy.deepcopy(action), strict=False, rng=self.rng)
+        norm = self._apply(trial, copy.deepcopy(action), strict=False)
         self.state = trial
         self.actions.append(norm)
         return copy.deepcopy(norm)
@@ -406,7 +402,7 @@ class Game(LegalityQueries):
         after, as the what-if views do with one scratch station): ``state`` is changed;
         the game and its own state are not.  Returns the normalised action."""
         player = action.get("player") if isinstance(action, dict) else None
-        norm = self._apply(state, action, strict=False, rng=random.Random(0), end_turn=end_turn)
+        norm = self._apply(state, action, strict=False, end_turn=end_turn)
         if not end_turn and isinstance(player, str):
             settle_own(self.catalogue, state, player)
         return norm
@@ -417,17 +413,15 @@ class Game(LegalityQueries):
         g.setup, g._own, g.catalogue = self.setup, dict(self._own), self.catalogue
         g.actions = copy.deepcopy(self.actions)
         g.manual = copy.deepcopy(self.manual)
-        g.rng = random.Random()
-        g._draws = TurnOrderDraws()
         g.state = self.state.copy()
         return g
 
 
     # -- the rules ---------------------------------------------------------------------
     def _apply(self, state: State, action: Any, *, strict: bool,
-               rng: random.Random | None = None, end_turn: bool = True) -> dict:
+               end_turn: bool = True) -> dict:
         """Check and apply one action to ``state`` (mutated).  Returns it normalised."""
-        return apply(self.catalogue, state, action, strict=strict, rng=rng, end_turn=end_turn,
+        return apply(self.catalogue, state, action, strict=strict, end_turn=end_turn,
                      draw_order=self.turn_order)
 
     # -- the order of play, advisors, the round's end --------------------------------
@@ -443,12 +437,12 @@ class Game(LegalityQueries):
             return [active] + [p for p in waiting if p != active]
         return waiting
 
-    def turn_order(self, state: State | None = None,
-                   rng: random.Random | None = None) -> list[str]:
-        """Timing rules: this turn's order (most VP, then most credits).  Ties are
-        drawn at random once per turn and kept until an action stores them."""
-        state = state if state is not None else self.state
-        return self._draws.order(state, rng or self.rng)
+    def turn_order(self, state: State | None = None) -> list[str]:
+        """Timing rules: this turn's order (most VP, then most credits).  Players who
+        tie on both are put in an order drawn from the game's seed and the turn
+        (:func:`companion.ats.modes.drawn_turn_order`): every page shows the same one
+        until an action stores it.  A query: nothing changes."""
+        return drawn_turn_order(state if state is not None else self.state)
 
     def leaning(self, state: State | None = None) -> dict[str, str]:
         """tile -> the player its advisor leans to now (tiles in the middle left out)."""

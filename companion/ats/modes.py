@@ -8,9 +8,9 @@ The handlers (:func:`conflict`, :func:`virtual_seat`, :func:`advisor_claim`,
 """
 from __future__ import annotations
 
-import random
 from typing import Any, Protocol
 
+from ..core import chance
 from ..core.errors import IllegalAction
 from .catalogue import Card, Catalogue
 from .setup import CONFLICT_COST, VIRTUAL_SEATS
@@ -101,24 +101,18 @@ def virtual_seat(step: Step) -> None:
 
 
 # -- the timing rules (R 5) -----------------------------------------------------------------
-class TurnOrderDraws:
-    """Timing rules: a turn's order (most VP, then most credits).  Ties are drawn at
-    random once per turn and kept until an action stores them."""
-
-    def __init__(self) -> None:
-        self.drawn: dict[tuple, list[str]] = {}
-
-    def order(self, state: State, rng: random.Random) -> list[str]:
-        if state.turn_order:
-            return list(state.turn_order)
-        players = list(state.setup.players)
-        key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
-        tag = (state.year, state.turn, tuple(sorted(key.items())))
-        if tag not in self.drawn:
-            shuffled = players[:]
-            rng.shuffle(shuffled)
-            self.drawn[tag] = sorted(shuffled, key=lambda p: key[p], reverse=True)
-        return list(self.drawn[tag])
+def drawn_turn_order(state: State) -> list[str]:
+    """Timing rules: this turn's order, most VP first, then most credits; players who
+    tie on both in an order drawn from the game's seed and the turn
+    (``chance.rng(seed, "turn-order", year, turn)``): the same on every page, after a
+    reload and in a replay, until an action stores it (``turn_order``)."""
+    if state.turn_order:
+        return list(state.turn_order)
+    players = list(state.setup.players)
+    key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
+    shuffled = players[:]
+    chance.rng(state.setup.draw_seed, "turn-order", state.year, state.turn).shuffle(shuffled)
+    return sorted(shuffled, key=lambda p: key[p], reverse=True)    # stable: drawn within ties
 
 
 def timing_order(step: Step) -> None:
@@ -142,7 +136,7 @@ def timing_order(step: Step) -> None:
             raise IllegalAction("timing", "players tie on VP and credits: the record must "
                                 "store the random order used (turn_order)", action=a)
         else:
-            order = step.draw_order(state, step.rng)
+            order = step.draw_order(state)
             a["turn_order"] = order
         state.turn_order = order
     else:

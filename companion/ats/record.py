@@ -9,7 +9,7 @@ from typing import Any
 from ..core import safeio
 from ..core.errors import RecordError
 from ..core.record import (NUMBER_LIMIT, check_entries, check_lists, check_names,
-                           check_numbers, check_top, parse_json, read_text)
+                           check_numbers, check_seed, check_top, parse_json, read_text)
 
 FORMAT = "among-the-stars/1"
 TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
@@ -30,12 +30,21 @@ def parse_record(text: str, name: str = "record") -> dict:
 
 def validate_record(data: Any) -> None:
     """Shape checks that do not need the rules (those run during replay), and
-    the limits: the reader's (depth, items, digits, text), player names, and
-    every number of the setup and the actions within its range."""
+    the limits: the reader's (depth, items, digits, text), player names, the seed
+    (``setup.seed`` 0..2**53-1; an older ``setup.options.seed`` any whole number), and
+    every other number of the setup and the actions within its range."""
     check_top(data, FORMAT, TOP_KEYS, wrong_format="this companion reads")
     check_lists(data, ("cards", "actions", "manual"))
-    check_names(data["setup"])
-    check_numbers(data["setup"], "setup", skip=("seed",))
+    setup = data["setup"]
+    check_names(setup)
+    check_seed(setup)
+    options = setup.get("options") if isinstance(setup, dict) else None
+    old = options.get("seed") if isinstance(options, dict) else None
+    if isinstance(options, dict) and "seed" in options and (
+            isinstance(old, bool) or not isinstance(old, int)):
+        raise RecordError("setup.options.seed (an older record's setup draw seed) must be a "
+                          "whole number")
+    check_numbers(setup, "setup", skip=("seed",))
     check_entries(data, validate_manual)
 
 

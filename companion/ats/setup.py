@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import chance
 from ..core.errors import RecordError
 from .catalogue import TYPES
 
@@ -84,12 +85,26 @@ class Setup:
     objectives: list[str] = field(default_factory=list)
     secret_objectives: dict[str, str] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    #: ``setup.seed`` as the record gives it (None: the record has none)
+    seed: int | None = None
+    #: the seed every draw of the game comes from; see :attr:`draw_seed`
+    _draw_seed: int | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def draw_seed(self) -> int:
+        """The game's seed (docs/record-format.md, "The seed"): ``setup.seed``, else
+        ``options.seed`` (older records), else derived from the setup's content as the
+        companion writes it (:meth:`to_dict`, so a record and its ``to_record()``
+        agree): :func:`companion.core.chance.seed_of` of :meth:`to_dict`."""
+        if self._draw_seed is None:
+            self._draw_seed = chance.seed_of(self.to_dict())
+        return self._draw_seed
 
     @classmethod
     def from_dict(cls, d: Any) -> "Setup":
         if not isinstance(d, dict):
             raise RecordError("'setup' must be an object")
-        known = {"players", "mode", "races", "objectives", "secret_objectives", "options"}
+        known = {"players", "mode", "races", "objectives", "secret_objectives", "options", "seed"}
         extra = set(d) - known
         if extra:
             raise RecordError(f"setup: unknown key '{sorted(extra)[0]}'")
@@ -148,7 +163,15 @@ class Setup:
         sup = options.get("reactor_supply", 0)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
-        return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options))
+        seed = d.get("seed")
+        if "seed" in d and chance.seed_problem(seed):
+            raise RecordError(f"setup.seed {chance.seed_problem(seed)}")
+        old = options.get("seed")
+        if "seed" in options and (isinstance(old, bool) or not isinstance(old, int)):
+            raise RecordError("setup.options.seed (the seed of an older record's setup draw) "
+                              "must be a whole number")
+        return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options),
+                   seed)
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"players": list(self.players), "mode": self.mode,
@@ -156,6 +179,8 @@ class Setup:
         if self.secret_objectives:
             d["secret_objectives"] = dict(self.secret_objectives)
         d["options"] = copy.deepcopy(self.options)
+        if self.seed is not None:
+            d["seed"] = self.seed
         return d
 
     @property

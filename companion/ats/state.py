@@ -6,7 +6,6 @@ bookkeeping; :func:`gain` is the one way VP change (with a traceable line).
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -145,9 +144,8 @@ class Step:
     state: State
     a: dict
     strict: bool = False
-    rng: random.Random | None = None
     end_turn: bool = True
-    draw_order: Callable[[State, random.Random | None], list[str]] | None = None
+    draw_order: Callable[[State], list[str]] | None = None
 
     @property
     def index(self) -> int:

@@ -10,7 +10,6 @@ everyone has acted.
 """
 from __future__ import annotations
 
-import random
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction
@@ -44,8 +43,8 @@ assert tuple(TURN_ACTIONS) == ACTIONS and set(SIDE_HANDLERS) == set(SIDE_ENTRIES
 
 
 def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
-          rng: random.Random | None = None, end_turn: bool = True,
-          draw_order: Callable[[State, random.Random | None], list[str]] | None = None) -> dict:
+          end_turn: bool = True,
+          draw_order: Callable[[State], list[str]] | None = None) -> dict:
     """Check and apply one entry to ``state`` (changed in place).  Returns it
     normalised; raises IllegalAction (and ``state`` must then be dropped)."""
     if not isinstance(action, dict):
@@ -55,7 +54,7 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
     if extra:
         raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in the action",
                             action=a)
-    step = Step(catalogue, state, a, strict, rng, end_turn, draw_order)
+    step = Step(catalogue, state, a, strict, end_turn, draw_order)
     do = a.get("do")
     if do in SIDE_ENTRIES:              # tuples: ``do`` may be any JSON value here
         return side_entry(step, SIDE_HANDLERS[do])
@@ -149,7 +148,7 @@ def end_of_turn(step: Step) -> None:
     after year 4 the game is finished."""
     state = step.state
     if state.pending:
-        order = resolution_order(state, step.a, step.strict, step.rng)
+        order = resolution_order(state, step.a, step.strict)
         for owner in order:
             for p in [p for p in state.pending if p.owner == owner]:
                 resolve(step.catalogue, state, p)

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable
 
-from . import safeio
+from . import chance, safeio
 from .errors import RecordError
 
 #: A record file larger than this is refused (by the bytes actually read, at most
@@ -42,8 +42,8 @@ def read_json(path: str | Path) -> Any:
 
 
 #: every whole number in a setup or an action (coordinates, years, turns, seats,
-#: supplies, ...) lies within -NUMBER_LIMIT..NUMBER_LIMIT (a setup's draw ``seed``
-#: excepted: any whole number of at most 30 digits)
+#: supplies, ...) lies within -NUMBER_LIMIT..NUMBER_LIMIT (a setup's ``seed`` excepted:
+#: 0 <= seed < 2**53, :func:`check_seed`)
 NUMBER_LIMIT = 1000
 
 
@@ -74,6 +74,15 @@ def check_numbers(value: Any, where: str, *, limit: int = NUMBER_LIMIT,
             stack += [(x, f"{at}.{k}" if at else str(k)) for k, x in v.items() if k not in skip]
         elif isinstance(v, (list, tuple)):
             stack += [(x, f"{at}[{i}]") for i, x in enumerate(v)]
+
+
+def check_seed(setup: Any) -> None:
+    """``setup.seed``, when the record has one: a whole number 0 <= seed < 2**53
+    (true/false refused).  See companion.core.chance."""
+    if isinstance(setup, dict) and "seed" in setup:
+        why = chance.seed_problem(setup["seed"])
+        if why:
+            raise RecordError(f"setup.seed {why}")
 
 
 def check_names(setup: Any) -> None:

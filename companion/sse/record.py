@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.errors import RecordError
 from ..core.record import (MAX_BYTES, NUMBER_LIMIT, check_entries, check_lists, check_names,
-                           check_numbers, check_top, parse_json, read_json)
+                           check_numbers, check_seed, check_top, parse_json, read_json)
 
 FORMAT = "small-star-empires/1"
 #: ``cards`` is accepted (empty) because the saved-games store writes it for every game
@@ -28,11 +28,12 @@ def validate_record(data: Any) -> None:
         raise RecordError("'meta' must be an object")
     setup = data["setup"]
     check_names(setup)
+    check_seed(setup)
     if isinstance(setup, dict):
         # the map's coordinates and numbers are checked by HexMap.from_dict; the
-        # epic nebula table's VP (0..999) by the setup
-        check_numbers({k: v for k, v in setup.items() if k not in ("map", "nebula_table")},
-                      "setup")
+        # epic nebula table's VP (0..999) by the setup; the seed (0..2**53-1) above
+        check_numbers({k: v for k, v in setup.items()
+                       if k not in ("map", "nebula_table", "seed")}, "setup")
     check_entries(data, validate_manual)
 
 

@@ -8,6 +8,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core import chance
 from ..core.errors import CompanionError, RecordError
 from . import hexmap as hm
 from .hexmap import HexMap, System
@@ -29,13 +30,26 @@ class SseSetup:
     colours: dict[str, str] = field(default_factory=dict)
     pieces_given: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    #: ``setup.seed`` as the record gives it (None: the record has none)
+    seed: int | None = None
+    #: the seed every draw of the game comes from; see :attr:`draw_seed`
+    _draw_seed: int | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def draw_seed(self) -> int:
+        """The game's seed (docs/small-star-empires.md): ``setup.seed``, else one
+        derived from the setup's content as the companion writes it
+        (:func:`companion.core.chance.seed_of` of :meth:`to_dict`)."""
+        if self._draw_seed is None:
+            self._draw_seed = chance.seed_of(self.to_dict())
+        return self._draw_seed
 
     @classmethod
     def from_dict(cls, d: Any) -> "SseSetup":
         if not isinstance(d, dict):
             raise RecordError("'setup' must be an object")
         known = {"players", "map", "pieces", "variants", "mode", "nebula_table", "campaign",
-                 "colours", "options"}
+                 "colours", "options", "seed"}
         extra = set(d) - known
         if extra:
             raise RecordError(f"setup: unknown key '{sorted(extra)[0]}'")
@@ -128,9 +142,12 @@ class SseSetup:
         if not isinstance(colours, dict) or not all(p in players and isinstance(c, str)
                                                     and len(c) < 40 for p, c in colours.items()):
             raise RecordError("setup.colours must map player names to colours")
+        seed = d.get("seed")
+        if "seed" in d and chance.seed_problem(seed):
+            raise RecordError(f"setup.seed {chance.seed_problem(seed)}")
         setup = cls(players, the_map, ships, cities, ts, dict(variants), mode,
                     list(table) if table is not None else None, campaign, dict(colours),
-                    dict(pieces), dict(options))
+                    dict(pieces), dict(options), seed)
         off = setup.off_book()
         if off and setup.option("pieces") == "book":
             raise RecordError("setup.pieces: " + "; ".join(off) + ". For a custom setup set "
@@ -150,6 +167,8 @@ class SseSetup:
             d["colours"] = dict(self.colours)
         if self.options:
             d["options"] = dict(self.options)
+        if self.seed is not None:
+            d["seed"] = self.seed
         return d
 
     def variant(self, name: str) -> bool:

@@ -7,7 +7,7 @@ import base64
 
 import ipywidgets as w
 
-from ..core import playtime
+from ..core import chance, playtime
 from ..ats import decks
 from ..ats.catalogue import Catalogue
 from ..core.errors import CompanionError
@@ -200,15 +200,17 @@ class AtsSetup:
             except ValueError:
                 raise CompanionError("Limited Space area: type four whole numbers, e.g. -2, 2, -3, 3") from None
             options["limited_space"] = b
-        # what the table chose; the engine draws the rest (decks.complete_choices)
+        drawn = self.drawn if self.drawn and self.drawn.get("players") == names else None
+        # the new game's seed (issue 20): the draw's, else the Seed box's (a fresh one)
+        seed = drawn["seed"] if drawn else self.mode_setup.seed_value()
+        # what the table chose; the engine draws the rest from the seed (decks.complete_choices)
         got = decks.complete_choices(
             names, races={p: (None if self.race_boxes[i].value == "*" else self.race_boxes[i].value)
                           for i, p in enumerate(names)},
             objectives=list(self.objective_pick.value), use_races=self.use_races.value,
-            use_objectives=self.use_objectives.value, catalogue=cat)
+            use_objectives=self.use_objectives.value, catalogue=cat, seed=seed)
         races, objectives, secret = got["races"], got["objectives"], got["secret_objectives"]
         options.update(self.mode_setup.options(names))
-        drawn = self.drawn if self.drawn and self.drawn.get("players") == names else None
         if drawn:             # the seeded draw replaces the races and objectives picked above
             races = drawn.get("races") or {}
             objectives = drawn.get("objectives") or []
@@ -218,10 +220,11 @@ class AtsSetup:
                  "objectives": objectives, "options": options}
         if secret:
             setup["secret_objectives"] = secret
-        game = Game(setup)
+        game = Game(chance.new_game(setup, seed))
         rec = game.to_record()
         rec["meta"] = playtime.start(meta)        # the play timer starts with the game
         gid = self.session.create(rec)
+        self.mode_setup.next_game()
         self.setup_details.notes.value = ""       # the location stays for the next game
         self.open_game(gid)
         extra = ""

@@ -2,7 +2,8 @@
 
 * :class:`ModeSetup`: the setup-screen section (2-player rules, spaceships,
   timing rules, advisors, All-in, the deck composition from companion.ats.decks,
-  a seeded draw of races and objectives).
+  the new game's seed (a fresh one, companion.core.chance) and a draw of races and
+  objectives from it).
 * :class:`ModePanel`: the play-screen section (virtual seats' dropped cards,
   advisors to settle, the round-end check with its removals) and the extra
   entry forms (Conflict effects, spaceships to place or remove).
@@ -16,6 +17,7 @@ import ipywidgets as w
 
 from ..ats import decks
 from ..ats.catalogue import TYPES
+from ..core import chance
 from ..core.errors import CompanionError
 from ..ats.game import ADVISOR_ACTIONS, round_end_report
 
@@ -35,10 +37,13 @@ class ModeSetup:
         self.spaceships.add_class("setup-spaceships")
         self.timing = w.Checkbox(value=False, description="Timing rules (Revival, 3+ players)",
                                  **wide)
+        self.timing.add_class("setup-timing")
         self.all_in = w.Checkbox(value=False, description="All-in variant", **wide)
         self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)", **wide)
         self.advisor_box = w.VBox()
-        self.seed = w.IntText(value=0, description="Seed")
+        # the new game's seed: a fresh one for every game (issue 20); typed, it repeats a draw
+        self.seed = w.IntText(value=chance.new_seed(), description="Seed")
+        self.seed.add_class("setup-seed")
         self.draw_btn = w.Button(description="Draw races and objectives", icon="random",
                                  layout=w.Layout(width="auto"))
         self.draw_btn.add_class("setup-draw")
@@ -143,12 +148,24 @@ class ModeSetup:
             opts["advisors"] = tiles
         return opts
 
+    def seed_value(self) -> int:
+        """The seed typed in the Seed box, checked (a clear message, not a traceback)."""
+        try:
+            return chance.check_seed(self.seed.value)
+        except ValueError as e:
+            raise CompanionError(f"Seed: {e}") from None
+
+    def next_game(self):
+        """A game was started: the next one gets a fresh seed and draws anew."""
+        self.seed.value = chance.new_seed()
+        self.app.drawn = None
+
     def draw(self):
         names = self.names()
         if len(names) < 2:
             raise CompanionError("Type at least 2 player names first.")
         two = self.two_player.value if len(names) == 2 else None
-        got = decks.draw_setup(names, seed=int(self.seed.value), mode=self.app.mode.value,
+        got = decks.draw_setup(names, seed=self.seed_value(), mode=self.app.mode.value,
                                two_player=two, all_in=self.all_in.value)
         self.app.drawn = got
         races = ", ".join(f"{p}: {r}" for p, r in (got.get("races") or {}).items())

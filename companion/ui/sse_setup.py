@@ -8,7 +8,7 @@ from ..core.htmlsafe import escape
 import ipywidgets as w
 
 from .playdetails import DetailsForm
-from ..core import playtime
+from ..core import chance, playtime
 from ..core.errors import CompanionError
 from ..sse import hexmap as hm
 from ..sse.game import BOOK_SHIPS, FORMAT, SseGame, SseSetup
@@ -225,7 +225,7 @@ class SseSetupScreen:
             setup["pieces"] = {"ships": self.ships.value}      # the book's campaign table
             setup["campaign"] = {"wins": {}, "game": 1}
             record_meta = {"campaign": uuid.uuid4().hex[:12]}
-        setup = self._pieces_option(setup)
+        setup = chance.new_game(self._pieces_option(setup))      # a fresh seed (issue 20)
         game = SseGame(setup)
         rec = game.to_record()
         # the play timer starts with the game
@@ -294,7 +294,7 @@ class SseSetupScreen:
         base = self.game.setup.to_dict()
         base.pop("campaign", None)
         base["pieces"] = {"ships": base["pieces"]["ships"]}
-        setup = campaign.next_setup(base)
+        setup = chance.new_game(campaign.next_setup(base))       # a fresh seed (issue 20)
         game = SseGame(setup)
         rec = game.to_record()
         loc = self.timer.meta.get("location")
