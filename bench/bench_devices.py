@@ -145,6 +145,8 @@ def join(ctx, url: str):
 
     def on_response(ev):
         r = ev["response"]
+        if not r["url"].startswith("http"):
+            return                          # data: URLs (inline icons) ask nobody
         responses[ev["requestId"]] = (r["url"], r["status"],
                                       bool(r.get("fromDiskCache") or r.get("fromMemoryCache")))
 

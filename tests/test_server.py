@@ -500,6 +500,42 @@ def test_every_route_and_socket_needs_the_token_and_a_good_host(server):
     assert TOKEN not in s.log_path.read_text(errors="replace")
 
 
+def test_a_seat_page_under_the_token_gets_its_seat_from_a_preheated_kernel(server):
+    """The preheated kernel learns its page's address (``?seat=Ana``) on its own
+    route now; a phone's seat page, opened with the token, is Ana's, and the page's
+    static files and sockets pass with the login cookie alone (none is refused)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion.ats.game import Game
+    from companion.core.store import Store
+    s = server(env={"COMPANION_TOKEN": TOKEN})
+    store = Store(path=s.home / "games.sqlite")
+    try:
+        gid = store.create(Game({"players": ["Ana", "Ben"]}).to_record(), title="seat")
+    finally:
+        store.close()
+    assert wait_for(lambda: len(_waiting_kernels(s)) == POOL, timeout=120), s.log_tail()
+
+    def visit():
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 390, "height": 844})
+                refused: list[str] = []
+                page.on("response", lambda r: r.status in (401, 403) and refused.append(r.url))
+                page.goto(f"{s.url}?seat=Ana&game={gid}&token={TOKEN}")
+                page.locator(".seat-score").first.wait_for(timeout=90_000)
+                return page.locator(".seat-score").first.inner_text(), refused
+            finally:
+                browser.close()
+
+    text, refused = in_own_thread(visit)
+    assert text.startswith("Ana"), text
+    assert not refused, refused
+    assert " 403 " not in s.log_path.read_text(errors="replace")
+
+
 def test_hashed_static_files_are_immutable_and_the_others_are_not(server):
     """issue 20: a returning phone re-validated every hashed file.  A file whose URL
     carries its content hash is served immutable; a file without one is not."""
