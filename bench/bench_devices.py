@@ -249,7 +249,8 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     base = s.url
     tok = f"&token={TOKEN}"
     # --- 0. the start of a game: the 4 seats' phones join at once, then the table view ---
-    time.sleep(args.warm)               # the pool's kernels reach the point where they wait
+    wait_for(lambda: pool_waiting(s) >= args.pool, timeout=120)   # all wait for a page
+    time.sleep(args.warm)
     t0 = time.perf_counter()
     seats = {}
     for p in PLAYERS:
