@@ -347,6 +347,223 @@ def test_the_page_needs_nothing_from_the_internet_and_draws_its_icons(server):
 
 
 # ---------------------------------------------------------------------------
+# issue 20: no route or socket without the token; hashed files immutable
+# ---------------------------------------------------------------------------
+UUID0 = "00000000-0000-0000-0000-000000000000"
+KID = r"(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)"
+#: every route of the server, as the configuration lists them in the log at start
+#: ("companion: gated routes: ..."), with a request for each: (kind, method, path).
+#: ``{kid}`` is a page's kernel; the test fails if the server has a route not here.
+ROUTES = {
+    f"/api/kernels/{KID}": ("http", "GET", "/api/kernels/{kid}"),
+    f"/api/kernels/{KID}/channels": ("ws", "GET", "/api/kernels/{kid}/channels?session_id=t"),
+    "/voila/templates/(.*)": ("http", "GET", "/voila/templates/lab/static/index.css"),
+    "/voila/static/(.*)": ("http", "GET", "/voila/static/voila.js"),
+    "/voila/api/themes/(.*)": ("http", "GET",
+                               "/voila/api/themes/@jupyterlab/theme-light-extension/index.css"),
+    "/voila/api/shutdown/(.*)": ("http", "POST", "/voila/api/shutdown/{kid}"),
+    "/login": ("http", "GET", "/login"),
+    "/logout": ("http", "GET", "/logout"),
+    f"/voila/query/{KID}": ("ws", "GET", f"/voila/query/{UUID0}"),
+    "/voila/labextensions/(.*)": ("http", "GET", "/voila/labextensions/jupyterlab_pygments/package.json"),
+    "/voila/files/(.*)": ("http", "GET", "/voila/files/nothing-here.png"),
+    "/(.*)": ("http", "GET", "/"),
+    # the kernels' own query route: its secret is not in the log; a wrong one is refused
+    f"/companion-kernel-[secret]/voila/query/{KID}":
+        ("ws", "GET", f"/companion-kernel-wrong-secret/voila/query/{UUID0}"),
+}
+#: reachable without the token (the login form and its files, /logout); never with a
+#: foreign Host
+NO_TOKEN = {"/login", "/logout"}
+
+
+def _ws(port: int, path: str, headers: dict, read: float = 0.0):
+    """Open a websocket; ("open", first message or None within ``read`` s) or
+    ("refused", HTTP status)."""
+    import asyncio
+
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    async def go():
+        req = HTTPRequest(f"ws://127.0.0.1:{port}{path}", headers=headers)
+        try:
+            ws = await asyncio.wait_for(websocket_connect(req), 30)
+        except HTTPClientError as e:
+            location = e.response.headers.get("Location") if e.response is not None else None
+            return "refused", (e.code, location)
+        msg = None
+        if read:
+            try:
+                msg = await asyncio.wait_for(ws.read_message(), read)
+            except asyncio.TimeoutError:
+                msg = None
+        ws.close()
+        return "open", msg
+
+    return in_own_thread(asyncio.run, go())
+
+
+def _probe(port: int, kind: str, method: str, path: str, *, token: str | None, host: str):
+    """One request to a route: (status, body or message).  A websocket that opens
+    answers 101."""
+    headers = {"Host": host, "Origin": f"http://{host}"}
+    if token:
+        path += ("&" if "?" in path else "?") + f"token={token}"
+    if kind == "ws":
+        what, got = _ws(port, path, headers)
+        return (101, got) if what == "open" else (got[0], (got[1], b""))
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        conn.putrequest(method, path, skip_host=True)
+        for k, v in {**headers, "Content-Length": "0"}.items():
+            conn.putheader(k, v)
+        conn.endheaders()
+        resp = conn.getresponse()
+        return resp.status, (resp.getheader("Location"), resp.read())
+    finally:
+        conn.close()
+
+
+def _refused(status: int, data) -> bool:
+    if status in (401, 403):
+        return True
+    # the page: redirected to the login form, nothing of the page sent
+    return status == 302 and (data[0] or "").startswith("/login") and not data[1]
+
+
+def _waiting_kernels(s) -> set[str]:
+    """Pool kernels that ran the notebook up to the page's query (they connected to
+    their own query route) and no page took yet."""
+    log = s.log_path.read_text(errors="replace")
+    waiting = set(re.findall(r"companion: kernel ([0-9a-f-]+) waits for its page", log))
+    return waiting - set(re.findall(r"Using pre-heated kernel: ([0-9a-f-]+)", log))
+
+
+def test_every_route_and_socket_needs_the_token_and_a_good_host(server):
+    """issue 20: "A client on the Wi-Fi without the token can take it": every route
+    Voila registers (the query socket that hands a preheated kernel its page's
+    address included) refuses a request without the token and one with a foreign
+    Host, and answers one with both."""
+    s = server(env={"COMPANION_TOKEN": TOKEN, "COMPANION_ALLOWED_HOSTS": "table.example"})
+    port, good, bad = s.port, f"127.0.0.1:{s.port}", "evil.example"
+    assert wait_for(lambda: len(_waiting_kernels(s)) == POOL, timeout=120), s.log_tail()
+    log = s.log_path.read_text(errors="replace")
+    assert TOKEN not in log
+    listed = re.search(r"companion: gated routes: (.*)", log).group(1).split(" ; ")
+    routes = {r.rsplit(" ", 1)[0] for r in listed}
+    assert routes == set(ROUTES), routes ^ set(ROUTES)      # a new route needs a probe here
+
+    # the attack: a pool kernel's id (it is in the log), its query socket without the
+    # token (or with a wrong one), before any page takes it
+    pool = sorted(_waiting_kernels(s))
+    for kid in pool:
+        for token in (None, "wrong-" + TOKEN[6:]):
+            assert _probe(port, "ws", "GET", f"/voila/query/{kid}", token=token,
+                          host=good)[0] == 403
+        assert _probe(port, "ws", "GET", f"/voila/query/{kid}", token=TOKEN, host=bad)[0] == 403
+
+    # a phone with the token takes a pool kernel, and its kernel got the page's
+    # address through its own route: nothing is left over for anyone else
+    status, headers, body = request(port, "GET", f"/?seat=Ana&token={TOKEN}")
+    assert status == 200, body[:300]
+    kid = re.search(rb'"kernelId": "([0-9a-f-]+)"', body).group(1).decode()
+    assert kid in pool
+    assert _ws(port, f"/voila/query/{kid}?token={TOKEN}", {"Host": good}, read=3) \
+        == ("open", None)
+
+    for pattern, (kind, method, path) in ROUTES.items():
+        path = path.format(kid=kid)
+        for token in (None, "wrong-" + TOKEN[6:]):
+            status, data = _probe(port, kind, method, path, token=token, host=good)
+            if pattern in NO_TOKEN:
+                assert status in (200, 302), (pattern, token, status)
+            else:
+                assert _refused(status, data), (pattern, token, status, data)
+                assert kid.encode() not in (data[1] or b""), pattern
+        status, data = _probe(port, kind, method, path, token=TOKEN, host=bad)
+        assert status == 403, (pattern, "foreign Host", status)
+        if pattern.startswith("/companion-kernel-") or pattern == "/voila/api/shutdown/(.*)":
+            continue                      # no secret here; the shutdown comes last
+        status, data = _probe(port, kind, method, path, token=TOKEN, host=good)
+        # /login with the token: logged in, sent on to the page; /voila/files: no such file
+        works = {"/login": 302, "/logout": 302, "/voila/files/(.*)": 404}.get(
+            pattern, 101 if kind == "ws" else 200)
+        assert status == works, (pattern, status, data)
+    # the login page's own files need no token (the form is drawn without one)
+    assert request(port, "GET", "/voila/static/style/index.css")[0] == 200
+    assert request(port, "GET", "/voila/static/style/../voila.js")[0] in (403, 404)
+    # the page's shutdown beacon with the token: the kernel goes
+    assert _probe(port, "http", "POST", f"/voila/api/shutdown/{kid}",
+                  token=TOKEN, host=good)[0] == 204
+    assert wait_for(lambda: f"Kernel shutdown: {kid}" in s.log_path.read_text(), timeout=30)
+    assert TOKEN not in s.log_path.read_text(errors="replace")
+
+
+def test_a_seat_page_under_the_token_gets_its_seat_from_a_preheated_kernel(server):
+    """The preheated kernel learns its page's address (``?seat=Ana``) on its own
+    route now; a phone's seat page, opened with the token, is Ana's, and the page's
+    static files and sockets pass with the login cookie alone (none is refused)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no Chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from companion.ats.game import Game
+    from companion.core.store import Store
+    s = server(env={"COMPANION_TOKEN": TOKEN})
+    store = Store(path=s.home / "games.sqlite")
+    try:
+        gid = store.create(Game({"players": ["Ana", "Ben"]}).to_record(), title="seat")
+    finally:
+        store.close()
+    assert wait_for(lambda: len(_waiting_kernels(s)) == POOL, timeout=120), s.log_tail()
+
+    def visit():
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 390, "height": 844})
+                refused: list[str] = []
+                page.on("response", lambda r: r.status in (401, 403) and refused.append(r.url))
+                page.goto(f"{s.url}?seat=Ana&game={gid}&token={TOKEN}")
+                page.locator(".seat-score").first.wait_for(timeout=90_000)
+                return page.locator(".seat-score").first.inner_text(), refused
+            finally:
+                browser.close()
+
+    text, refused = in_own_thread(visit)
+    assert text.startswith("Ana"), text
+    assert not refused, refused
+    assert " 403 " not in s.log_path.read_text(errors="replace")
+
+
+def test_hashed_static_files_are_immutable_and_the_others_are_not(server):
+    """issue 20: a returning phone re-validated every hashed file.  A file whose URL
+    carries its content hash is served immutable; a file without one is not."""
+    s = server(env={"COMPANION_POOL_SIZE": "1"})
+    _, _, body = request(s.port, "GET", "/")
+    page = body.decode()
+    css = re.search(r'href="(/voila/templates/lab/static/index\.css\?v=[0-9a-f]+)"', page).group(1)
+    entry = re.search(r'"load": "(static/remoteEntry\.[0-9a-f]+\.js)", "name": "jupyterlab_pygments"',
+                      page).group(1)
+
+    def cache_control(path):
+        status, headers, _ = request(s.port, "GET", path)
+        assert status == 200, path
+        return dict((k.lower(), v) for k, v in headers).get("cache-control", "")
+
+    immutable = "public, max-age=31536000, immutable"
+    assert cache_control(css) == immutable                              # ?v=<content hash>
+    assert cache_control(f"/voila/labextensions/jupyterlab_pygments/{entry}") == immutable  # hash in the name
+    for path in ("/voila/templates/lab/static/index.css",               # no hash
+                 "/voila/templates/lab/static/index.css?v=0123456789abcdef0123",  # not its hash
+                 "/voila/static/voila.js",
+                 "/voila/labextensions/jupyterlab_pygments/package.json",
+                 "/voila/api/themes/@jupyterlab/theme-light-extension/index.css"):
+        got = cache_control(path)
+        assert "immutable" not in got and "max-age=3" not in got, (path, got)
+
+
+# ---------------------------------------------------------------------------
 # the token: ./dashboard --lan
 # ---------------------------------------------------------------------------
 def _dashboard(tmp_path, *args, env=None):
@@ -403,7 +620,8 @@ def test_lan_token_is_not_on_any_command_line_nor_in_the_log(tmp_path, how):
     try:
         def ready():
             try:
-                return request(port, "GET", "/voila/static/voila.js", timeout=2)[0] == 200
+                return request(port, "GET", f"/voila/static/voila.js?token={TOKEN}",
+                               timeout=2)[0] == 200
             except OSError:
                 return False
         assert wait_for(ready, timeout=90, step=0.3), log.read_text()

@@ -52,12 +52,47 @@ jupyter_server 2; what it sets up:
   the font Voila bundles.
 * **/logout** redirects to the dashboard (Voila's stock handler needs a
   ``logout.html`` template Voila does not ship, so it answered 500).
+* **No route or socket without the token** (issue 20).  Voila registers some
+  handlers that are plain tornado handlers, outside jupyter_server's login and
+  Host check: ``/voila/query/<kernel>`` (the websocket that hands a preheated
+  kernel its page's address, ``token=`` and ``seat=`` included: anyone knowing a
+  pool kernel's id received the next phone's address, and that phone's page never
+  loaded), ``/voila/static/``, ``/voila/templates/`` and ``/voila/files/``.
+  ``Voila.init_handlers`` is wrapped so that EVERY route it registers (listed in
+  the log at start: "companion: gated routes: ...") gets a subclass whose
+  ``prepare`` runs first: a foreign ``Host:`` -> 403; then, when a token is set
+  (``--lan``), the request must carry it (``?token=``, ``Authorization: token``)
+  or the login cookie the page's response sets; otherwise the page (``/...``)
+  redirects to /login and everything else, websockets included, answers 403.
+  Exempt from the token (not from the Host check): ``/login``, ``/logout`` and
+  the login page's own files (``/voila/static/favicon.ico``, ``style/``,
+  ``logo/``).  Static files need the token too: they are Voila's public
+  JavaScript, but "every route" is simpler to check than a list of harmless ones,
+  and they cost nothing: the page's own loads carry the login cookie, and a
+  returning phone takes the hashed ones from its cache without asking.
+  The query socket's real client is not a browser: it is the preheated kernel
+  itself (``voila.utils.wait_for_request`` connects to the server to learn its
+  page's address), and a kernel has no token.  So the kernels get their own
+  route, ``/companion-kernel-<secret>/voila/query/<kernel>``: ``<secret>`` is
+  drawn when the server starts and reaches only the kernels (``VOILA_WS_BASE_URL``
+  in the server's environment, which every kernel inherits; Voila's server never
+  reads it).  The public ``/voila/query/<kernel>`` needs the token like any route.
+* **Hashed static files are immutable** (issue 20: returning phones).  Voila is
+  not a ServerApp, so jupyter_server's ``static_immutable_cache`` is never set, and
+  the labextensions route marks everything ``no-cache`` (a request per file per
+  page load).  A static file whose URL carries a content hash (16+ hex digits in
+  its name, e.g. ``remoteEntry.5cbb9d2323598fbda535.js``, or a ``?v=`` equal to
+  tornado's hash of its content) is served with ``Cache-Control: public,
+  max-age=31536000, immutable``; any other file keeps its old headers (tornado's
+  ``?v=`` long cache is no longer given to a ``v`` that is not the content's hash).
 """
 from __future__ import annotations
 
+import hmac
 import logging
 import os
 import re
+import secrets
 
 c = get_config()  # noqa: F821 - provided by traitlets when it runs this file
 
@@ -165,6 +200,185 @@ def _install_host_check() -> None:
 _install_host_check()
 
 
+def _host_allowed(handler) -> bool:
+    """jupyter_server's Host check (as patched above) for any tornado handler."""
+    from jupyter_server.base.handlers import JupyterHandler
+    if isinstance(handler, JupyterHandler):
+        return handler.check_host()
+    settings = handler.settings
+    if settings.get("allow_remote_access", False):
+        return True
+    host = _host_only(handler.request.host or "")
+    if host in (settings.get("companion_allowed_hosts") or ()):
+        return True
+    try:
+        import ipaddress
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host in settings.get("local_hostnames", ["localhost"])
+
+
+# --- every route and socket: Host check, then the token (issue 20) ------------------
+#: reachable without the token (never without the Host check): the login form, the
+#: logout, and the files the login form itself loads
+_NO_TOKEN = re.compile(r"/(login|logout|voila/static/(favicon\.ico|style/[^?]*|logo/[^?]*))")
+_AUTH_HEADER = re.compile(r"(?:token|bearer)\s+(.+)", re.I)
+
+
+def _token_of(handler) -> str:
+    provider = handler.settings.get("identity_provider")
+    return str(getattr(provider, "token", "") or "")
+
+
+async def _authenticated(handler, token: str) -> bool:
+    given = handler.get_query_argument("token", "")
+    if not given:
+        m = _AUTH_HEADER.fullmatch(handler.request.headers.get("Authorization", "").strip())
+        given = m.group(1).strip() if m else ""
+    if given:
+        return hmac.compare_digest(given.encode(), token.encode())
+    provider = handler.settings.get("identity_provider")
+    if provider is None:
+        return False
+    try:
+        user = provider.get_user_cookie(handler)
+        if hasattr(user, "__await__"):
+            user = await user
+    except Exception:                              # noqa: BLE001 - a bad cookie is no login
+        return False
+    return user is not None
+
+
+class _Gate:
+    """Runs before the handler's own ``prepare``: the Host, then the token."""
+
+    _companion_gate = True
+
+    async def prepare(self, *args, **kwargs):
+        import tornado.web
+        from tornado.httputil import url_concat
+        if not _host_allowed(self):
+            raise tornado.web.HTTPError(403)
+        token = _token_of(self)
+        path = self.request.path or "/"
+        base = self.settings.get("base_url", "/") or "/"
+        rel = "/" + path[len(base):] if path.startswith(base) else path
+        exempt = (_NO_TOKEN.fullmatch(rel) is not None
+                  and not any(bad in rel for bad in ("..", "%", "\\", "//")))
+        exempt = exempt or getattr(self, "_companion_kernel_route", False)
+        if token and not exempt and not await _authenticated(self, token):
+            from voila.handler import VoilaHandler
+            if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD"):
+                self.redirect(url_concat(self.settings.get("login_url", "/login"),
+                                         {"next": self.request.uri}))
+                return None
+            raise tornado.web.HTTPError(403)
+        result = super().prepare(*args, **kwargs)
+        if result is not None and hasattr(result, "__await__"):
+            result = await result
+        return result
+
+
+#: a content hash in a file's name: 16+ hex digits between separators
+_HASH_IN_NAME = re.compile(r"(?:^|[.\-_])[0-9a-f]{16,}(?=[.\-_]|$)")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+class _HashedImmutable:
+    """For tornado StaticFileHandler subclasses: an immutable Cache-Control for a
+    file whose URL carries its content hash, nothing new for any other file."""
+
+    def _companion_hashed(self) -> bool:
+        name = (self.request.path or "").rsplit("/", 1)[-1]
+        if _HASH_IN_NAME.search(name.lower()):
+            return True
+        v = self.get_query_argument("v", "")
+        if not v or not getattr(self, "absolute_path", None):
+            return False
+        try:
+            version = self._get_cached_version(self.absolute_path)
+        except Exception:                          # noqa: BLE001 - no hash, not hashed
+            return False
+        return bool(version) and hmac.compare_digest(v.encode(), str(version).encode())
+
+    def get_cache_time(self, path, modified, mime_type):
+        return 31536000 if self._companion_hashed() else 0
+
+    def set_headers(self):
+        super().set_headers()
+        if self._companion_hashed():
+            self.set_header("Cache-Control", IMMUTABLE)
+
+
+def _gated(cls):
+    if getattr(cls, "_companion_gate", False):
+        return cls
+    import tornado.web
+    bases = (_Gate, cls)
+    if issubclass(cls, tornado.web.StaticFileHandler):
+        bases = (_Gate, _HashedImmutable, cls)
+    return type(cls.__name__, bases, {"__module__": cls.__module__,
+                                      "__doc__": cls.__doc__})
+
+
+#: the path prefix of the kernels' own query route: a secret only the kernels know
+_KERNEL_SECRET = secrets.token_urlsafe(24)
+_KERNEL_PREFIX = f"companion-kernel-{_KERNEL_SECRET}"
+if POOL_SIZE > 0:
+    # before any kernel starts: each copies the server's environment (kernels read
+    # it in voila.utils.wait_for_request; init_handlers below keeps it in step)
+    os.environ["VOILA_WS_BASE_URL"] = f"/{_KERNEL_PREFIX}/"
+
+
+def _kernel_query_handler():
+    from voila.request_info_handler import RequestInfoSocketHandler
+
+    class KernelQuerySocketHandler(_Gate, RequestInfoSocketHandler):
+        """/companion-kernel-<secret>/voila/query/<kernel>: the preheated kernel
+        asks for its page's address.  Reaching this route means knowing the
+        secret, so the token is not asked (the Host check still is)."""
+
+        _companion_kernel_route = True
+
+        def open(self, kernel_id: str) -> None:
+            app = self.settings.get("voila")
+            log = getattr(app, "log", None) or logging.getLogger("Voila")
+            log.info("companion: kernel %s waits for its page", kernel_id)
+            return super().open(kernel_id)
+
+    return KernelQuerySocketHandler
+
+
+def _install_gate() -> None:
+    """Every handler Voila registers goes through ``_Gate`` (see the docstring)."""
+    from jupyter_server.utils import url_path_join
+    from voila.app import Voila
+    stock = Voila.init_handlers
+    if getattr(stock, "_companion", False):
+        return
+
+    def init_handlers(self):
+        handlers = []
+        for spec in stock(self):
+            pattern, cls, *rest = spec
+            handlers.append((pattern, _gated(cls), *rest))
+        if self.voila_configuration.preheat_kernel:
+            ws_base = url_path_join(self.server_url or self.base_url or "/", _KERNEL_PREFIX) + "/"
+            os.environ["VOILA_WS_BASE_URL"] = ws_base       # the kernels' environment
+            handlers.insert(0, (ws_base + r"voila/query/(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)",
+                                _kernel_query_handler()))
+        self.log.info("companion: gated routes: %s",
+                      " ; ".join(f"{h[0]} {h[1].__name__}" for h in handlers)
+                      .replace(_KERNEL_SECRET, "[secret]"))
+        return handlers
+
+    init_handlers._companion = True
+    Voila.init_handlers = init_handlers
+
+
+_install_gate()
+
+
 # --- the page: no stylesheet from the internet -------------------------------------
 def _install_page_template() -> None:
     """Put notebooks/config/templates first on Voila's template path: its
@@ -232,19 +446,23 @@ _TOKEN = _read_token()
 if _TOKEN is not None:
     c.Voila.token = _TOKEN
 
-    _SCRUB = re.compile(r"((?:token|_xsrf)=)[^&\s\"']+", re.I)
-    _old_factory = logging.getLogRecordFactory()
+_SCRUB = re.compile(r"((?:token|_xsrf)=)[^&\s\"']+", re.I)
+_HIDDEN = [(v, name) for v, name in ((_TOKEN, "[token]"), (_KERNEL_SECRET, "[secret]")) if v]
+_old_factory = logging.getLogRecordFactory()
 
-    def _record_factory(*args, **kwargs):
-        record = _old_factory(*args, **kwargs)
-        try:
-            msg = record.getMessage()
-        except Exception:                          # noqa: BLE001 - leave odd records alone
-            return record
-        if _TOKEN in msg or "token=" in msg.lower():
-            record.msg = _SCRUB.sub(r"\1[token]", msg.replace(_TOKEN, "[token]"))
-            record.args = ()
+
+def _record_factory(*args, **kwargs):
+    record = _old_factory(*args, **kwargs)
+    try:
+        msg = record.getMessage()
+    except Exception:                              # noqa: BLE001 - leave odd records alone
         return record
+    if any(v in msg for v, _ in _HIDDEN) or (_TOKEN and "token=" in msg.lower()):
+        for v, name in _HIDDEN:
+            msg = msg.replace(v, name)
+        record.msg = _SCRUB.sub(r"\1[token]", msg) if _TOKEN else msg
+        record.args = ()
+    return record
 
-    logging.setLogRecordFactory(_record_factory)
 
+logging.setLogRecordFactory(_record_factory)

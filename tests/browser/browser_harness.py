@@ -177,13 +177,16 @@ class VoilaServer:
 
     def _wait_ready(self, t0: float) -> None:
         probe = f"{self.url}voila/static/voila.js"
+        token = self.extra_env.get("COMPANION_TOKEN")
+        # with a token, every route asks for it (notebooks/config/voila.py, issue 20)
+        url = f"{probe}?token={token}" if token and self.config else probe
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(
                     f"Voila exited with code {self.proc.returncode} before it was ready.\n"
                     f"{self.log_tail()}")
             try:
-                with urllib.request.urlopen(probe, timeout=2) as resp:
+                with urllib.request.urlopen(url, timeout=2) as resp:
                     if resp.status == 200:
                         return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
