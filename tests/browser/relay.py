@@ -18,9 +18,15 @@ import threading
 
 
 def _reset(sock: socket.socket) -> None:
-    """Close with RST (SO_LINGER 0), as a connection that is simply gone."""
+    """Close both directions at once and reset (SO_LINGER 0).  ``shutdown`` first: a
+    plain ``close`` from another thread leaves a ``recv`` blocked in the pump thread, and
+    the connection open (the server would not see it go)."""
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
     except OSError:
         pass
     try:
