@@ -3,8 +3,9 @@
 Playwright's ``set_offline`` leaves open websockets alone, so a page's kernel connection
 would survive it; a phone that sleeps or leaves the Wi-Fi loses it.  The relay listens on
 its own port and forwards every connection to the server.  :meth:`Relay.cut` closes every
-open connection (both sides) and refuses new ones (accepted, then closed at once with a
-reset) until :meth:`Relay.restore`.
+open connection (both sides; with ``server_sees=False`` only the browser's side, as a phone
+that drops off the network without a word) and refuses new ones (accepted, then closed at
+once with a reset) until :meth:`Relay.restore`.
 
     with Relay(server.port) as relay:
         page.goto(relay.url + "?seat=Ana")
@@ -45,6 +46,8 @@ class Relay:
         self.port = self.listener.getsockname()[1]
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()
+        self._upstream: set[socket.socket] = set()     # the server's side of each one
+        self._silent: set[socket.socket] = set()       # left open by cut(server_sees=False)
         self._cut = False
         self._stopped = False
         #: connections forwarded, and connections refused while cut (for the test's log)
@@ -66,13 +69,19 @@ class Relay:
             return len(self._open) // 2
 
     # -- control ------------------------------------------------------------------------
-    def cut(self) -> None:
-        """Close every open connection and refuse new ones."""
+    def cut(self, *, server_sees: bool = True) -> None:
+        """Close every open connection and refuse new ones.  ``server_sees=False``: only
+        the browser's side is closed; the server's side stays open and unread, as when a
+        phone drops off the network without a word (the server holds a connection that
+        is gone until its own ping times out)."""
         with self._lock:
             self._cut = True
             socks, self._open = list(self._open), set()
+            if not server_sees:
+                self._silent.update(s for s in socks if s in self._upstream)
         for s in socks:
-            _reset(s)
+            if s not in self._silent:
+                _reset(s)
 
     def restore(self) -> None:
         with self._lock:
@@ -81,6 +90,10 @@ class Relay:
     def close(self) -> None:
         self._stopped = True
         self.cut()
+        with self._lock:
+            silent, self._silent = list(self._silent), set()
+        for s in silent:
+            _reset(s)
         try:
             self.listener.close()
         except OSError:
@@ -120,6 +133,7 @@ class Relay:
                     _reset(upstream)
                     continue
                 self._open.update((client, upstream))
+                self._upstream.add(upstream)
                 self.accepted += 1
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
@@ -137,7 +151,10 @@ class Relay:
             with self._lock:
                 self._open.discard(src)
                 self._open.discard(dst)
+                keep = self._silent
             for s in (src, dst):
+                if s in keep:
+                    continue
                 try:
                     s.shutdown(socket.SHUT_RDWR)
                 except OSError:
