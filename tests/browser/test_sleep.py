@@ -374,3 +374,67 @@ def test_a_seat_whose_kernel_was_culled_reloads_into_its_seat_and_game(voila_ser
         info = seat.evaluate("() => sessionStorage.getItem('companion-watchdog-reloads')")
         assert info and json.loads(info)["n"] == 1, info     # one reload, no loop
         print(f"\n{game}: reloaded into {seat.url}; page errors: {seat.errors}")
+
+
+# ------------------------------------------------------------- a phone that really sleeps
+@pytest.mark.server_env(CULL)
+@pytest.mark.dashboard_config
+def test_a_frozen_phone_wakes_to_the_current_game_not_a_dead_page(voila_server, chromium):
+    """A sleeping phone runs no script: the seat page's timers are stopped (Playwright's
+    clock, paused) while its connection goes and its kernel is culled; it wakes with its
+    clock jumped forward by the time it slept.  Its first tick sees the gap and stops
+    claiming "live"; then it reloads into the same seat and game and shows the host's
+    action."""
+    s = store_of(voila_server)
+    g = Game(ATS_SETUP)
+    gid = s.create(g.to_record(), title="sleep")
+    s.close()
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 1100})
+    phone = chromium.new_context(viewport=PHONE)
+    try:
+        for c in (ctx, phone):
+            c.set_default_timeout(WIDGET_TIMEOUT_MS)
+        with Relay(voila_server.port) as relay:
+            host = ctx.new_page()
+            host.goto(f"{voila_server.url}?game={gid}", timeout=60_000)
+            seat = phone.new_page()
+            seat.clock.install()
+            seat.goto(f"{relay.url}?seat=Ana", timeout=60_000)
+            for p in (host, seat):
+                shows_actions(p, 0, timeout=60_000)
+                is_live(p, timeout=30_000)
+            old_kernel = kernel_id(seat)
+            before = seat.evaluate("() => window.companionWatchdog.info()")
+            seat.clock.pause_at(int(seat.evaluate("() => Date.now()")) + 100)   # asleep
+            slept_at = time.monotonic()
+            relay.cut()
+            wait_culled(voila_server, old_kernel)
+            ats_enter(host, g, "Ben", "discard")
+            ats_shows(host, g, timeout=15_000)
+            wait_stored(voila_server, gid, 1)
+            time.sleep(max(0.0, 12 - (time.monotonic() - slept_at)))
+            relay.restore()
+            slept = time.monotonic() - slept_at
+            asleep = seat.evaluate("() => window.companionWatchdog.info()")
+            assert asleep["ticks"] - before["ticks"] <= 1, (before, asleep)   # no script ran
+            seat.clock.fast_forward(int(slept * 1000))                         # wakes up
+            seat.clock.resume()
+            woke = seat.evaluate("() => window.companionWatchdog.info()")
+            assert woke["woke"] >= before["woke"] + 1 and woke["state"] != "live", woke
+            expect(live_line(seat).locator(".live-on")).to_be_hidden()
+            seat.wait_for_function(
+                "(old) => { const el = document.getElementById('jupyter-config-data');"
+                " return el && JSON.parse(el.textContent).kernelId !== old; }",
+                arg=old_kernel, timeout=BACK_MS)
+            seat.locator(".live-state").first.wait_for(state="attached", timeout=60_000)
+            is_live(seat, timeout=60_000)
+            ats_shows(seat, g, timeout=30_000)
+            q = query_of(seat)
+            assert q.get("seat") == "Ana" and q.get("game") == gid, seat.url
+            screenshot(seat, "sleep-ats-frozen-woke")
+            wait_stored(voila_server, gid, 1)
+            print(f"\nasleep {slept:.0f} s; ticks while asleep: "
+                  f"{asleep['ticks'] - before['ticks']}; woke: {woke}")
+    finally:
+        ctx.close()
+        phone.close()
