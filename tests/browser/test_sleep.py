@@ -15,6 +15,11 @@ server directly and acts while the phone is away.
   ``game=<id>`` from the kernel's heartbeat when it lacked it: a newer game created while
   the phone slept is not what it comes back to) and shows the current state.
 
+- A phone that drops off without a word (only its side of each connection closed: the
+  server still holds the dead one when the page comes back) comes back too.
+- A phone whose scripts stop while asleep (Playwright's clock paused, then jumped forward
+  by the time slept) stops saying "live" at its first tick on waking, then reloads.
+
 Every case checks the store's action count: nothing recorded twice, nothing recorded from
 the page while it was cut off.
 """
