@@ -9,8 +9,8 @@ from ..ats import render
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
-from .live import (Poller, live_widgets, page_token, parse_query, query_string, show,
-                   show_live, show_note)
+from .live import (Heartbeat, Poller, live_widgets, page_token, parse_query, query_string,
+                   show, show_live, show_note)
 from ..core.roles import role_of_page
 from .seatswitch import SeatSwitch
 from .session import Change
@@ -25,6 +25,9 @@ class AtsViews:
         self.query: dict[str, str] = {}
         self.poller = Poller(self.live_tick)
         self.live_state, self.live_note = live_widgets()
+        # the page's heartbeat (issue 20): answers the page watchdog's pings
+        self.heartbeat = Heartbeat(self._shown_game)
+        self.root.children = (*self.root.children, self.heartbeat.box)
         self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
         self.seat_station = w.HTML()
@@ -193,6 +196,16 @@ class AtsViews:
         self.seat_switch.show(self.seat, self.session.acting_for, others, note)
 
     # -- live ---------------------------------------------------------------------------
+    def _shown_game(self) -> tuple[str | None, int | None]:
+        """The game this page shows (the game tab selected) and its number of actions:
+        what a page that reloads itself opens again (``?game=``)."""
+        sse = self.sse
+        if self.tabs.selected_index == 1 and sse is not None and sse.game is not None:
+            return sse.gid, len(sse.game.actions)
+        if self.game is not None:
+            return self.gid, len(self.game.actions)
+        return None, None
+
     def start_live(self) -> bool:
         return self.poller.start()
 
@@ -221,7 +234,7 @@ class AtsViews:
     def _refresh_views(self) -> None:
         """The parts of the screen that depend on the seat or the table view."""
         g = self.game
-        show_live(self.live_state, len(g.actions))
+        show_live(self.live_state, len(g.actions), self.gid)
         st = g.state
         self._refresh_join()
         if self.view == "table":             # the play timer is a control: not shown here

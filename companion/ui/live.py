@@ -119,8 +119,60 @@ def live_widgets() -> tuple[Any, Any]:
     return state, note
 
 
-def show_live(state: Any, actions: int) -> None:
-    state.value = f"<span class='live-dot'>●</span> live · actions: {actions}"
+def show_live(state: Any, actions: int, game: str | None = None) -> None:
+    """The live line: "● live · actions: N".  "● live" is shown only while the page's
+    watchdog (notebooks/config/templates/index.html.j2) hears the kernel's heartbeat
+    (``body.companion-live``); while it does not, the line says "○ not connected"
+    (``body.companion-offline``) or neither.  ``data-game`` / ``data-actions`` say what
+    the page shows, for the watchdog's check after a reconnection."""
+    gid = f" data-game='{escape(game)}'" if game else ""
+    state.value = (f"<span class='live-line' data-actions='{int(actions)}'{gid}>"
+                   "<span class='live-on'><span class='live-dot'>●</span> live · </span>"
+                   "<span class='live-off'>○ not connected · </span>"
+                   f"actions: {int(actions)}</span>")
+
+
+class Heartbeat:
+    """The page's proof of life (issue 20: phones that sleep).
+
+    The page's watchdog (an inline script of the page template) writes a new value into
+    the hidden text field ``.companion-ping`` every ~2 s; the kernel answers at once by
+    putting that value into ``.companion-beat`` as ``data-beat``, with ``data-game`` and
+    ``data-actions`` (what ``about()`` says the page shows) and ``data-ping`` (the ping
+    widget's model id, so that the script can set it).  The page counts as connected only
+    while its pings come back.  The beat is an answer, never sent by itself: a kernel
+    whose page has gone sends nothing and is culled as before."""
+
+    def __init__(self, about: Callable[[], tuple[str | None, int | None]]):
+        import ipywidgets as w
+        self.about = about
+        self.ping = w.Text(layout=w.Layout(display="none"))
+        self.ping.add_class("companion-ping")
+        self.beat = w.HTML()
+        self.beat.add_class("companion-beat")
+        self.box = w.Box([self.ping, self.beat], layout=w.Layout(display="none"))
+        self.box.add_class("companion-heartbeat")
+        self.ping.observe(self._pinged, "value")
+        self.answer("")
+
+    def _pinged(self, change: Any) -> None:
+        try:
+            self.answer(str(change["new"])[:MAX_VALUE])
+        except Exception:                   # the page must still get its beat
+            log.error("heartbeat failed:\n%s", traceback.format_exc())
+
+    def answer(self, seq: str) -> None:
+        try:
+            game, actions = self.about()
+        except Exception:
+            log.error("heartbeat: what the page shows:\n%s", traceback.format_exc())
+            game, actions = None, None
+        attrs = [f"data-beat='{escape(seq)}'", f"data-ping='{escape(self.ping.model_id)}'"]
+        if game:
+            attrs.append(f"data-game='{escape(game)}'")
+        if actions is not None:
+            attrs.append(f"data-actions='{int(actions)}'")
+        self.beat.value = f"<span class='beat' {' '.join(attrs)}></span>"
 
 
 def show_note(note: Any, text: str) -> None:

@@ -109,7 +109,7 @@ class SseViews:
 
     def _refresh_views(self) -> None:
         g = self.game
-        show_live(self.live_state, len(g.actions))
+        show_live(self.live_state, len(g.actions), self.gid)
         key = (self.gid, self.app.token, public_url())
         if key != self._join_for:
             self._join_for = key

@@ -143,3 +143,16 @@ SSE_HISTORY_CSS = """<style>
 }
 </style>"""
 CSS += SSE_HISTORY_CSS
+
+# ---------------------------------------------------------------- the live line (issue 20)
+#: "● live" only while the page template's watchdog hears the kernel's heartbeat
+#: (``body.companion-live``); "○ not connected" while it knows it does not
+#: (``body.companion-offline``); neither before it knows (a page without the watchdog).
+LIVE_CSS = """<style>
+.live-state .live-on, .live-state .live-off { display: none; }
+body.companion-live .live-state .live-on { display: inline; }
+body.companion-offline .live-state .live-off { display: inline; color: #b3261e;
+  font-weight: 600; }
+.companion-heartbeat { display: none !important; }
+</style>"""
+CSS += LIVE_CSS
