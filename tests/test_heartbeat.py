@@ -41,7 +41,7 @@ def test_a_ping_is_answered_with_its_value_the_game_and_its_actions(store):
     app.heartbeat.ping.value = "abc-1"                   # what the page's script does
     assert beat(app) == {"beat": "abc-1", "ping": app.heartbeat.ping.model_id,
                          "game": gid, "actions": "0"}
-    app.entry_player.value = "Ben"
+    app.entry_player.value = "Ana"            # a seat page enters for its own player
     app.entry_action.value = "discard"
     app.entry_card.value = "Garden"
     app._discard()

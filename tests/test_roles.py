@@ -244,6 +244,8 @@ def test_the_session_refuses_what_the_role_may_not_write(tmp_path, role, index):
     kind, name, write = session_writes(env)[index]
     store = Store(env.path)                       # the host's store
     ss = GameSession(store, role=Role(role))
+    if role == "seat":
+        ss.seat = "Ben"                           # a seat page enters for its own player
     assert store.role is Role.HOST and ss.role == role
     ss.open(env.sse if name == "set_manual" else env.gid)     # the epic table: SSE's
     actions, rev = list(ss.game.actions), ss.rev

@@ -338,3 +338,26 @@ def test_a_small_star_empires_switch_can_be_cancelled(store):
     tab.seat_switch.back.click()
     assert tab.session.acting_for is None and tab.entry.layout.display == "none"
     assert store.load(tab.gid)["actions"] == []
+
+
+def test_a_seat_page_whose_seat_is_no_player_records_nobody_without_the_switch(tmp_path):
+    """`?seat=Zed` in a game of Ana and Ben: the page has a seat's role but no player, so
+    an entry for Ana is refused (nothing recorded for the wrong player) until the switch
+    names her."""
+    from companion.ats.game import Game
+    from companion.core.errors import CompanionError
+    from companion.core.roles import Role
+    from companion.core.store import Store
+    from companion.ui.session import GameSession
+    store = Store(tmp_path / "games.sqlite")
+    gid = store.create(Game({"players": ["Ana", "Ben"]}).to_record())
+    ss = GameSession(store, role=Role.SEAT)
+    ss.open(gid)
+    with pytest.raises(CompanionError, match="not a player of this game"):
+        ss.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    assert store.load(gid)["actions"] == []
+    ss.act_for("Ana")
+    ss.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    assert [a["player"] for a in store.load(gid)["actions"]] == ["Ana"]
+    assert ss.acting_for is None
+    store.close()

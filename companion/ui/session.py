@@ -210,13 +210,10 @@ class GameSession:
         """Check ``action`` with the engine, store it, keep it; return it as recorded.
         Illegal: the engine's :class:`IllegalAction`, nothing stored.  Another page wrote
         first: :class:`PageBehind` (the session shows the current game).  The file cannot
-        be written: :class:`CompanionError` saying the entry is kept; the game is as before."""
-        self.require(Write.ACTION)
         be written: :class:`CompanionError` saying the entry is kept; the game is as before.
         A seat page (``seat``) refuses another player's action unless :meth:`act_for`
         named him; after one recorded action ``acting_for`` is back to None."""
-        if self.read_only:
-            raise CompanionError(self.READ_ONLY)
+        self.require(Write.ACTION)
         self._check_seat(action)
         g = self.game
         norm = g.push(action)
