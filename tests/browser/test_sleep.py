@@ -157,7 +157,12 @@ def query_of(page) -> dict:
 
 
 def ats_enter(page, game, player, do, card="Garden", at=None) -> dict:
-    page.select_option(".entry-player select", player)
+    """Enter ``player``'s action: on the host page by the Player list, on a seat page as
+    its own player (a seat page has no Player list: issue 20, a seat stays its player)."""
+    if "seat=" in page.url:
+        assert page.locator(".entry-player select").input_value() == player
+    else:
+        page.select_option(".entry-player select", player)
     page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
     page.fill(".entry-card input", card)
     action = {"player": player, "do": do, "card": card}
@@ -186,7 +191,12 @@ def ats_shows(page, game, timeout=BACK_MS) -> None:
 
 
 def sse_move(page, g, ship=0) -> dict:
+    """Move the current player's ship: a seat page that is not that player's enters it
+    through its switch (issue 20: a seat moves only its own ships otherwise)."""
     player = g.current
+    seat = parse_qs(urlparse(page.url).query).get("seat", [None])[0]
+    if seat is not None and seat != player:
+        page.click(".sse-play .seat-switch")
     hexbtn(page, g.state.players[player].ships[ship].at).click()
     sse_wait_legal(page, g.legal_destinations(player, ship, piece="city"))
     to = pick(g, ship)
@@ -242,7 +252,7 @@ def test_a_seat_cut_off_says_so_takes_nothing_and_comes_back(voila_server, pages
         old_kernel = kernel_id(seat)
         # the seat's player is half-way through an entry when the phone goes away
         if game == "ats":
-            seat.select_option(".entry-player select", "Ana")
+            assert seat.locator(".entry-player select").input_value() == "Ana"
             seat.locator(".entry-action button", has_text=ACTION_LABEL["reactor"]).click()
             seat.fill(".entry-card input", "Garden")
             wait_legal(seat, g.legal_cells("Ana", do="reactor"))
