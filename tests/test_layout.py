@@ -84,3 +84,13 @@ def test_load_game_replays_either_game(sample):
     assert registry.format_of(game) == record["format"]
     assert game.to_record()["format"] == record["format"]
     registry.validate_record(record)
+
+
+def test_no_two_test_files_share_a_name():
+    """pytest imports test modules by their base name (rootdir-relative packages are not
+    used here): two files named alike under tests/ and tests/browser/ stop the whole run
+    at collection ("import file mismatch"), as it did twice in CI."""
+    from collections import Counter
+    tests = Path(__file__).resolve().parent
+    names = Counter(p.name for p in tests.rglob("test_*.py"))
+    assert [n for n, k in names.items() if k > 1] == []
