@@ -103,7 +103,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
         ats_shows(p, g)
     # a seat page has no Player list: its entry is its player's
     expect(ana.locator(".entry-player select")).to_be_hidden()
-    assert ana.locator(".entry-player select").input_value() == "Ana"
+    expect(ana.locator(".entry-player select")).to_have_value("Ana")
     expect(ana.locator(".seat-switch")).to_have_text("Enter for another player…")
     assert_layout(ana, "AtS seat page, Ana to act")
 
@@ -116,7 +116,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
     assert players_of(stored(voila_server.home, gid)) == ["Ana"]
     # her page stays hers: done, waiting for the others, her station (with the reactor)
     expect(ana.locator(".seat-done")).to_have_text("Ana: done, waiting for Ben, Cleo")
-    assert ana.locator(".entry-player select").input_value() == "Ana"
+    expect(ana.locator(".entry-player select")).to_have_value("Ana")
     expect(cell(ana, at)).to_contain_text("Reactor")
     expect(ana.locator(".seat-station svg")).to_have_count(1)
     expect(ana.locator(".entry-card")).to_be_hidden()
@@ -132,7 +132,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
     expect(ana.locator(".acting-for-banner")).to_have_text("Entering for BEN")
     expect(ana.locator(".acting-for-cancel")).to_have_text("Cancel: back to Ana")
     expect(ana.locator(".entry-card")).to_be_visible()
-    assert ana.locator(".entry-player select").input_value() == "Ben"
+    expect(ana.locator(".entry-player select")).to_have_value("Ben")
     assert_layout(ana, "AtS seat page, entering for Ben")
     screenshot(ana, "seat-02-ana-entering-for-ben-phone")
     ats_enter(ana, "discard", "U-Cannon")
@@ -144,7 +144,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
     # one action later: the banner is gone and the page is Ana's again
     expect(ana.locator(".acting-for-banner")).to_have_count(0)
     expect(ana.locator(".seat-done")).to_have_text("Ana: done, waiting for Cleo")
-    assert ana.locator(".entry-player select").input_value() == "Ana"
+    expect(ana.locator(".entry-player select")).to_have_value("Ana")
     # Ben's own page: he has acted too (done, waiting for Cleo)
     expect(ben.locator(".seat-done")).to_have_text("Ben: done, waiting for Cleo")
     screenshot(ana, "seat-03-ana-back-phone")
@@ -166,7 +166,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
     expect(ana.locator(".seat-done")).to_be_hidden()
     expect(ana.locator(".seat-score")).to_contain_text("your turn to act")
     expect(ana.locator(".entry-card")).to_be_visible()
-    assert ana.locator(".entry-player select").input_value() == "Ana"
+    expect(ana.locator(".entry-player select")).to_have_value("Ana")
     ats_enter(ana, "discard")
     g.push({"player": "Ana", "do": "discard", "card": "Garden"})
     for p in pages:
