@@ -47,8 +47,10 @@ def open_page(chromium, url, *, phone=True, ready=".live-state"):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"{exc.name}: {exc.message}"))
-    page.goto(url, timeout=60_000)
-    page.locator(ready).first.wait_for(state="visible", timeout=60_000)
+    # 120 s: a page opened just after others closed may wait for the pool to start a new
+    # kernel, which took over 60 s once in a fresh full run on this 2-core machine
+    page.goto(url, timeout=120_000)
+    page.locator(ready).first.wait_for(state="visible", timeout=120_000)
     page.js_errors = errors            # type: ignore[attr-defined]
     return page
 
