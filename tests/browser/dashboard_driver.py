@@ -193,3 +193,220 @@ def _needs_energy_choice(game, player, card, at) -> bool:
     if c.energy != 1:
         raise NotImplementedError("only 1-energy cards are driven by these tests")
     return len(game.payers(player, tuple(at))) > 1
+
+
+# -- pages at one table (issue 20): seats, the table view, a relay that is cut ------------
+# Shared by test_sleep.py, test_browser_roles.py and test_four_pages.py.
+#: the page must say it is not connected within this (the watchdog: a lost websocket at
+#: once, an unanswered ping after 5 s)
+NOTICE_MS = 12_000
+#: the page must be back, by itself, within this after the relay is restored (server
+#: probes back off to 15 s, then 8 s for a beat, then a reload on this loaded machine)
+BACK_MS = 90_000
+#: what a writing control says on the page (buttons and file uploads)
+WRITING_WORDS = ("Delete", "Import", "Start the game", "Undo", "New game", "timer",
+                 "Save", "Discard", "Open a record")
+
+
+#: a phone's screen
+PHONE = {"width": 390, "height": 844}
+
+
+def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000):
+    """Open ``url`` in its own browser context (``viewport``: a laptop's by default) and
+    wait until its live line is there.  The page's JavaScript errors are kept in
+    ``page.errors``; the context is added to ``contexts`` (to be closed by the caller)."""
+    from browser_harness import WIDGET_TIMEOUT_MS
+    ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 1100})
+    ctx.set_default_timeout(WIDGET_TIMEOUT_MS)
+    if contexts is not None:
+        contexts.append(ctx)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(exc.message))
+    page.goto(url, timeout=timeout)
+    page.locator(".live-state").first.wait_for(state="attached", timeout=timeout)
+    return page
+
+
+def store_of(server):
+    from companion.core.store import Store
+    return Store(path=server.home / "games.sqlite")
+
+
+def stored_actions(server, gid) -> list:
+    """The actions of saved game ``gid`` as the server's store holds them now."""
+    s = store_of(server)
+    try:
+        return s.load(gid)["actions"]
+    finally:
+        s.close()
+
+
+def wait_actions(server, gid, n, timeout=15.0) -> list:
+    """Wait until the store holds ``n`` actions of ``gid`` (a click is stored a moment
+    after it is made); return them."""
+    import time
+    deadline = time.monotonic() + timeout
+    acts = stored_actions(server, gid)
+    while len(acts) != n and time.monotonic() < deadline:
+        time.sleep(0.1)
+        acts = stored_actions(server, gid)
+    assert len(acts) == n, f"the store holds {len(acts)} actions, not {n}: {acts}"
+    return acts
+
+
+def kernel_id(page) -> str:
+    return page.evaluate(
+        "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+
+
+def live_line(page):
+    """The live line of the game tab shown."""
+    return page.locator(".live-state:visible").first
+
+
+def is_live(page, timeout=BACK_MS) -> None:
+    """The page says "● live" (the watchdog hears its kernel) and shows no banner."""
+    from playwright.sync_api import expect
+    page.wait_for_function("() => document.body.classList.contains('companion-live')",
+                           timeout=timeout)
+    expect(live_line(page).locator(".live-on")).to_be_visible()
+    expect(live_line(page).locator(".live-off")).to_be_hidden()
+    expect(page.locator("#companion-banner")).to_be_hidden()
+
+
+def says_not_connected(page) -> None:
+    from playwright.sync_api import expect
+    banner = page.locator("#companion-banner")
+    expect(banner).to_be_visible(timeout=NOTICE_MS)
+    expect(banner).to_contain_text(
+        "Not connected — reconnecting… nothing you enter is recorded")
+    # "● live" is never shown without beats; the live line says it too
+    expect(live_line(page).locator(".live-on")).to_be_hidden()
+    expect(live_line(page).locator(".live-off")).to_be_visible()
+    expect(live_line(page)).to_contain_text("not connected")
+
+
+def overlay_is_under(page, locator) -> None:
+    """What a finger on ``locator``'s centre touches is the overlay, not the control."""
+    box = locator.bounding_box()
+    assert box, "the control is not on screen"
+    hit = page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y);"
+                        " return e ? e.id : null; }",
+                        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert hit == "companion-overlay", hit
+
+
+def shows_actions(page, n, timeout=BACK_MS) -> None:
+    from playwright.sync_api import expect
+    expect(live_line(page)).to_contain_text(f"actions: {n}", timeout=timeout)
+
+
+def query_of(page) -> dict:
+    from urllib.parse import parse_qs, urlparse
+    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+
+def wait_culled(server, kid, timeout=60.0) -> None:
+    """Wait until the server's log says kernel ``kid`` was culled."""
+    import re
+    import time
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        log = server.log_path.read_text(errors="replace")
+        if re.search(rf"Culling '[^']*' kernel '[^']*' \({re.escape(kid)}\)", log):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"kernel {kid} was not culled\n{server.log_tail()}")
+
+
+def writing_controls(page) -> list[str]:
+    """The controls the page shows that write: marked ``.writes`` / ``.host-only``, or
+    buttons (file uploads are buttons too) whose words are a writing control's."""
+    return page.evaluate(
+        """(words) => {
+            const shown = (el) => el.offsetParent !== null
+                && getComputedStyle(el).visibility !== 'hidden';
+            const out = [];
+            document.querySelectorAll('.writes, .host-only').forEach(el => {
+                if (shown(el)) out.push('marked: ' + el.className); });
+            document.querySelectorAll('button, .widget-upload').forEach(el => {
+                const t = (el.innerText || '').trim();
+                if (shown(el) && words.some(w => t.toLowerCase().includes(w.toLowerCase())))
+                    out.push('button: ' + t); });
+            return out; }""", list(WRITING_WORDS))
+
+
+def open_tab(page, title: str, *, history_games: int | None = None,
+             sse_ready: str = ".sse-play .live-state") -> None:
+    """Open a game tab by a tap on its title; wait until it shows its game (Small Star
+    Empires: ``sse_ready``, its play screen unless the store holds no such game) or,
+    History, lists ``history_games`` games."""
+    from playwright.sync_api import expect
+    page.locator(".lm-TabBar-tab", has_text=title).click()
+    expect(page.locator(".companion-title")).to_contain_text(title)
+    if title == "Small Star Empires":
+        page.locator(sse_ready).wait_for(state="visible", timeout=60_000)
+    elif title == "History" and history_games is not None:   # filled after the sync
+        expect(page.locator(".history-games option")).to_have_count(history_games,
+                                                                    timeout=60_000)
+
+
+def ats_enter(page, game, player, do, card="Garden", at=None) -> dict:
+    """Enter ``player``'s Among the Stars action: on the host page by the Player list, on
+    a seat page as its own player (a seat page has no Player list: issue 20, a seat
+    stays its player).  Applies it to the shadow ``game``; returns the normalised one."""
+    if "seat=" in page.url:
+        assert page.locator(".entry-player select").input_value() == player
+    else:
+        page.select_option(".entry-player select", player)
+    page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
+    page.fill(".entry-card input", card)
+    action = {"player": player, "do": do, "card": card}
+    if do == "discard":
+        page.click(".do-discard")
+    else:
+        action["at"] = list(at)
+        wait_legal(page, game.legal_cells(player, do="reactor"))
+        cell(page, at).click()
+    return game.push(action)
+
+
+def ats_shows(page, game, timeout=BACK_MS) -> None:
+    """The page shows the shadow game's number of actions and its scoreboard."""
+    shows_actions(page, len(game.actions), timeout)
+    want = expected_board(game)
+    page.wait_for_function(
+        """(want) => { const got = {};
+             document.querySelectorAll('.scoreboard tr.score-row').forEach(r => {
+               got[r.dataset.player] = {vp: r.querySelector('.vp').innerText,
+                 credits: r.querySelector('.credits').innerText,
+                 cubes: r.querySelector('.cubes').innerText,
+                 locations: r.querySelector('.locations').innerText}; });
+             return JSON.stringify(got) === JSON.stringify(want); }""",
+        arg=want, timeout=15_000)
+    assert read_board(page) == want
+
+
+def sse_move(page, g, ship=0) -> dict:
+    """Move the current player's ship (a city on the first planetary or nebula system it
+    can reach): a seat page that is not that player's enters it through its switch
+    (issue 20: a seat moves only its own ships otherwise)."""
+    from test_sse import hexbtn, pick
+    from test_sse import wait_legal as sse_wait_legal
+    player = g.current
+    seat = query_of(page).get("seat")
+    if seat is not None and seat != player:
+        page.click(".sse-play .seat-switch")
+    hexbtn(page, g.state.players[player].ships[ship].at).click()
+    sse_wait_legal(page, g.legal_destinations(player, ship, piece="city"))
+    to = pick(g, ship)
+    hexbtn(page, to).click()
+    return g.push({"player": player, "ship": ship, "to": list(to), "piece": "city"})
+
+
+def sse_shows(page, g, timeout=BACK_MS) -> None:
+    from test_sse import settle as sse_settle
+    shows_actions(page, len(g.actions), timeout)
+    sse_settle(page, g)

@@ -26,30 +26,24 @@ the page while it was cut off.
 from __future__ import annotations
 
 import json
-import re
 import time
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
 
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
-from dashboard_driver import ACTION_LABEL, cell, expected_board, read_board, wait_legal
+from dashboard_driver import (ACTION_LABEL, BACK_MS, PHONE, ats_enter, ats_shows, cell,
+                              is_live, kernel_id, live_line, open_page, overlay_is_under,
+                              query_of, says_not_connected, shows_actions, sse_move,
+                              sse_shows, store_of, stored_actions, wait_actions, wait_culled,
+                              wait_legal)
 from relay import Relay
 from companion.ats.game import Game
-from companion.core.store import Store
 from companion.sse import SseGame
-from test_sse import hexbtn, pick, settle as sse_settle, wait_legal as sse_wait_legal
+from test_sse import hexbtn, pick, wait_legal as sse_wait_legal
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-#: the page must say it is not connected within this (the watchdog: a lost websocket at
-#: once, an unanswered ping after 5 s)
-NOTICE_MS = 12_000
-#: the page must be back, by itself, within this after the relay is restored (server
-#: probes back off to 15 s, then 8 s for a beat, then a reload on this loaded machine)
-BACK_MS = 90_000
 ATS_SETUP = {"players": ["Ana", "Ben"]}
 SSE_SETUP = {"players": ["Ann", "Bob"], "map": "basic-2p", "pieces": {"ships": 2}}
 #: one preheated kernel is enough for these pages (the machine has 2 cores)
@@ -67,156 +61,14 @@ def shadow_home(tmp_path, monkeypatch):
 @pytest.fixture
 def pages(chromium):
     """Open pages in their own browser contexts; each page's JS errors are kept."""
-    contexts = []
+    contexts: list = []
 
-    def open_page(url, *, phone=False):
-        ctx = chromium.new_context(viewport=PHONE if phone else {"width": 1280, "height": 1100})
-        ctx.set_default_timeout(WIDGET_TIMEOUT_MS)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(exc.message))
-        page.goto(url, timeout=60_000)
-        page.locator(".live-state").first.wait_for(state="attached", timeout=60_000)
-        return page
+    def open_one(url, *, phone=False):
+        return open_page(chromium, url, viewport=PHONE if phone else None, contexts=contexts)
 
-    yield open_page
+    yield open_one
     for ctx in contexts:
         ctx.close()
-
-
-# ------------------------------------------------------------------------------ helpers
-def store_of(server) -> Store:
-    return Store(path=server.home / "games.sqlite")
-
-
-def stored_actions(server, gid) -> list:
-    s = store_of(server)
-    try:
-        return s.load(gid)["actions"]
-    finally:
-        s.close()
-
-
-def wait_stored(server, gid, n, timeout=15.0) -> list:
-    deadline = time.monotonic() + timeout
-    acts = stored_actions(server, gid)
-    while len(acts) != n and time.monotonic() < deadline:
-        time.sleep(0.1)
-        acts = stored_actions(server, gid)
-    assert len(acts) == n, f"the store holds {len(acts)} actions, not {n}: {acts}"
-    return acts
-
-
-def kernel_id(page) -> str:
-    return page.evaluate(
-        "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
-
-
-def live_line(page):
-    """The live line of the game tab shown."""
-    return page.locator(".live-state:visible").first
-
-
-def is_live(page, timeout=BACK_MS) -> None:
-    """The page says "● live" (the watchdog hears its kernel) and shows no banner."""
-    page.wait_for_function("() => document.body.classList.contains('companion-live')",
-                           timeout=timeout)
-    expect(live_line(page).locator(".live-on")).to_be_visible()
-    expect(live_line(page).locator(".live-off")).to_be_hidden()
-    expect(page.locator("#companion-banner")).to_be_hidden()
-
-
-def says_not_connected(page) -> None:
-    banner = page.locator("#companion-banner")
-    expect(banner).to_be_visible(timeout=NOTICE_MS)
-    expect(banner).to_contain_text(
-        "Not connected — reconnecting… nothing you enter is recorded")
-    # "● live" is never shown without beats; the live line says it too
-    expect(live_line(page).locator(".live-on")).to_be_hidden()
-    expect(live_line(page).locator(".live-off")).to_be_visible()
-    expect(live_line(page)).to_contain_text("not connected")
-
-
-def overlay_is_under(page, locator) -> None:
-    """What a finger on ``locator``'s centre touches is the overlay, not the control."""
-    box = locator.bounding_box()
-    assert box, "the control is not on screen"
-    hit = page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y);"
-                        " return e ? e.id : null; }",
-                        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
-    assert hit == "companion-overlay", hit
-
-
-def shows_actions(page, n, timeout=BACK_MS) -> None:
-    expect(live_line(page)).to_contain_text(f"actions: {n}", timeout=timeout)
-
-
-def query_of(page) -> dict:
-    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
-
-
-def ats_enter(page, game, player, do, card="Garden", at=None) -> dict:
-    """Enter ``player``'s action: on the host page by the Player list, on a seat page as
-    its own player (a seat page has no Player list: issue 20, a seat stays its player)."""
-    if "seat=" in page.url:
-        assert page.locator(".entry-player select").input_value() == player
-    else:
-        page.select_option(".entry-player select", player)
-    page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
-    page.fill(".entry-card input", card)
-    action = {"player": player, "do": do, "card": card}
-    if do == "discard":
-        page.click(".do-discard")
-    else:
-        action["at"] = list(at)
-        wait_legal(page, game.legal_cells(player, do="reactor"))
-        cell(page, at).click()
-    return game.push(action)
-
-
-def ats_shows(page, game, timeout=BACK_MS) -> None:
-    shows_actions(page, len(game.actions), timeout)
-    want = expected_board(game)
-    page.wait_for_function(
-        """(want) => { const got = {};
-             document.querySelectorAll('.scoreboard tr.score-row').forEach(r => {
-               got[r.dataset.player] = {vp: r.querySelector('.vp').innerText,
-                 credits: r.querySelector('.credits').innerText,
-                 cubes: r.querySelector('.cubes').innerText,
-                 locations: r.querySelector('.locations').innerText}; });
-             return JSON.stringify(got) === JSON.stringify(want); }""",
-        arg=want, timeout=15_000)
-    assert read_board(page) == want
-
-
-def sse_move(page, g, ship=0) -> dict:
-    """Move the current player's ship: a seat page that is not that player's enters it
-    through its switch (issue 20: a seat moves only its own ships otherwise)."""
-    player = g.current
-    seat = parse_qs(urlparse(page.url).query).get("seat", [None])[0]
-    if seat is not None and seat != player:
-        page.click(".sse-play .seat-switch")
-    hexbtn(page, g.state.players[player].ships[ship].at).click()
-    sse_wait_legal(page, g.legal_destinations(player, ship, piece="city"))
-    to = pick(g, ship)
-    hexbtn(page, to).click()
-    return g.push({"player": player, "ship": ship, "to": list(to), "piece": "city"})
-
-
-def sse_shows(page, g, timeout=BACK_MS) -> None:
-    shows_actions(page, len(g.actions), timeout)
-    sse_settle(page, g)
-
-
-def wait_culled(server, kid, timeout=60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        log = server.log_path.read_text(errors="replace")
-        if re.search(rf"Culling '[^']*' kernel '[^']*' \({re.escape(kid)}\)", log):
-            return
-        time.sleep(0.5)
-    raise AssertionError(f"kernel {kid} was not culled\n{server.log_tail()}")
 
 
 # --------------------------------------------------------------------------- a short cut
@@ -281,7 +133,7 @@ def test_a_seat_cut_off_says_so_takes_nothing_and_comes_back(voila_server, pages
         else:
             sse_move(host, g)
             sse_shows(host, g, timeout=15_000)
-        wait_stored(voila_server, gid, 1)
+        wait_actions(voila_server, gid, 1)
         time.sleep(max(0.0, hold - (time.monotonic() - cut_at)))
         says_not_connected(seat)            # still honest after the whole time away
         assert relay.refused > 0            # the page did try to come back meanwhile
@@ -302,7 +154,7 @@ def test_a_seat_cut_off_says_so_takes_nothing_and_comes_back(voila_server, pages
         screenshot(seat, f"{tag}-03-seat-back")
         # the tap and the key made while cut off never reach the store, not even now
         time.sleep(2)
-        acts = wait_stored(voila_server, gid, 1)
+        acts = wait_actions(voila_server, gid, 1)
         assert acts[0]["player"] == ("Ben" if game == "ats" else seat_name)
 
         # the page works again: an entry on it is recorded once, and the host sees it
@@ -312,7 +164,7 @@ def test_a_seat_cut_off_says_so_takes_nothing_and_comes_back(voila_server, pages
         else:
             sse_move(seat, g)
             sse_shows(host, g, timeout=15_000)
-        wait_stored(voila_server, gid, 2)
+        wait_actions(voila_server, gid, 2)
         print(f"\n{tag}: 'not connected' {noticed:.1f} s after the cut; back "
               f"{back:.1f} s after the restore ({'reloaded' if reloaded else 'reconnected'}); "
               f"page errors: {seat.errors}")
@@ -362,7 +214,7 @@ def test_a_seat_whose_kernel_was_culled_reloads_into_its_seat_and_game(voila_ser
         else:
             sse_move(host, g)
             sse_shows(host, g, timeout=15_000)
-        wait_stored(voila_server, gid, 1)
+        wait_actions(voila_server, gid, 1)
         screenshot(seat, f"sleep-{game}-culled-01-not-connected")
 
         relay.restore()
@@ -385,7 +237,7 @@ def test_a_seat_whose_kernel_was_culled_reloads_into_its_seat_and_game(voila_ser
         assert live_line(seat).locator(".live-line").get_attribute("data-game") == gid
         screenshot(seat, f"sleep-{game}-culled-02-reloaded")
         time.sleep(2)
-        wait_stored(voila_server, gid, 1)        # nothing recorded twice
+        wait_actions(voila_server, gid, 1)        # nothing recorded twice
         info = seat.evaluate("() => sessionStorage.getItem('companion-watchdog-reloads')")
         assert info and json.loads(info)["n"] == 1, info     # one reload, no loop
         print(f"\n{game}: reloaded into {seat.url}; page errors: {seat.errors}")
@@ -426,7 +278,7 @@ def test_a_frozen_phone_wakes_to_the_current_game_not_a_dead_page(voila_server, 
             wait_culled(voila_server, old_kernel)
             ats_enter(host, g, "Ben", "discard")
             ats_shows(host, g, timeout=15_000)
-            wait_stored(voila_server, gid, 1)
+            wait_actions(voila_server, gid, 1)
             time.sleep(max(0.0, 12 - (time.monotonic() - slept_at)))
             relay.restore()
             slept = time.monotonic() - slept_at
@@ -447,7 +299,7 @@ def test_a_frozen_phone_wakes_to_the_current_game_not_a_dead_page(voila_server, 
             q = query_of(seat)
             assert q.get("seat") == "Ana" and q.get("game") == gid, seat.url
             screenshot(seat, "sleep-ats-frozen-woke")
-            wait_stored(voila_server, gid, 1)
+            wait_actions(voila_server, gid, 1)
             print(f"\nasleep {slept:.0f} s; ticks while asleep: "
                   f"{asleep['ticks'] - before['ticks']}; woke: {woke}")
     finally:
