@@ -212,9 +212,10 @@ WRITING_WORDS = ("Delete", "Import", "Start the game", "Undo", "New game", "time
 PHONE = {"width": 390, "height": 844}
 
 
-def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000):
+def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000,
+              ready=".live-state"):
     """Open ``url`` in its own browser context (``viewport``: a laptop's by default) and
-    wait until its live line is there.  The page's JavaScript errors are kept in
+    wait until ``ready`` is there (its live line: a game's screen).  The page's JavaScript errors are kept in
     ``page.errors``; the context is added to ``contexts`` (to be closed by the caller)."""
     from browser_harness import WIDGET_TIMEOUT_MS
     ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 1100})
@@ -225,7 +226,7 @@ def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000):
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(exc.message))
     page.goto(url, timeout=timeout)
-    page.locator(".live-state").first.wait_for(state="attached", timeout=timeout)
+    page.locator(ready).first.wait_for(state="attached", timeout=timeout)
     return page
 
 
