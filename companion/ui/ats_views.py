@@ -54,6 +54,9 @@ class AtsViews:
         """Open what the page address asks for (``seat``, ``view``, ``game``); ``qs``
         defaults to the page's own query (a preheated kernel waits for it here)."""
         raw = query_string() if qs is None else qs
+        lost = raw is None
+        if lost:            # the address never reached this kernel: the table view's role
+            raw = "view=table"
         q = parse_query(raw)
         self.query = q
         # the page's role first (companion.core.roles): nothing below may write what the
@@ -81,6 +84,10 @@ class AtsViews:
             self.open_game(gid)
         self.set_view(q.get("seat"), q.get("view"))
         self.live_tick()                 # a preheated page is never stale
+        if lost:
+            self.error("This page did not receive its address (seat, table view, game) from "
+                       "the server, so it shows the table view and records nothing: "
+                       "reload the page.")
 
     def _resume_latest(self) -> None:
         """Show what a page built now would: the most recent game, or the setup screen

@@ -56,17 +56,89 @@ def page_token(qs: str | None) -> str | None:
     return v[-1] if v else None
 
 
-def query_string() -> str:
+#: a preheated kernel's websocket to the server that hands it its page's address: the
+#: most one attempt to open it may take (Voila's own helper gave up after 5 s), and how
+#: long the kernel keeps trying before it gives up (a pool kernel waits for its page for
+#: as long as it takes; only the connection is retried)
+QUERY_OPEN_TIMEOUT = 30.0
+QUERY_RETRY_FOR = float(os.environ.get("COMPANION_QUERY_RETRY_FOR", "600"))
+
+
+def query_string() -> str | None:
     """The page's query string.  A preheated kernel (Voila's pool) waits here until a
-    browser takes it; the widgets are built before, so that part is preheated."""
+    browser takes it; the widgets are built before, so that part is preheated.  None:
+    the page's address could not be learnt (the page must then stay what
+    :func:`companion.ui.dashboard` built it as: the table view, which writes nothing)."""
     if os.environ.get("VOILA_PREHEAT", "False") == "True":
-        try:
-            from voila.utils import get_query_string
-            return get_query_string() or ""
-        except Exception:               # not under Voila after all: no query
-            log.error("reading the page's query failed:\n%s", traceback.format_exc())
-            return ""
+        return _preheated_query()
     return os.environ.get("QUERY_STRING", "")
+
+
+def _query_socket_url() -> str:
+    """Where Voila's server hands a preheated kernel its page's request (the same
+    address ``voila.utils.wait_for_request`` uses)."""
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    return (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+            f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/"
+            f"{env.get('VOILA_KERNEL_ID', '')}")
+
+
+def _preheated_query() -> str | None:
+    """Wait for the page's request and put its variables (``QUERY_STRING`` ...) into the
+    environment, as ``voila.utils.get_query_string`` does, but without its one try with a
+    5 s limit: on a loaded server the websocket's handshake can take longer, and Voila's
+    helper then returned no address at all, so that a seat's phone (``?seat=Ana``) or a
+    Small Star Empires page (``?game=...``) was built as the host's plain page (it never
+    shows its game, with the host's rights).  Here a failed or dropped
+    connection is opened again (the server keeps the request for a kernel that is not
+    connected and sends it when it connects) until :data:`QUERY_RETRY_FOR` seconds."""
+    import json
+    import threading
+    import time
+
+    url = _query_socket_url()
+    deadline = time.monotonic() + QUERY_RETRY_FOR
+    tries = 0
+    while True:
+        tries += 1
+        got: dict[str, Any] = {}
+
+        def receive() -> None:
+            async def recv() -> Any:
+                import websockets
+                async with websockets.connect(url, open_timeout=QUERY_OPEN_TIMEOUT) as ws:
+                    return await ws.recv()
+            loop = asyncio.new_event_loop()
+            try:
+                got["info"] = loop.run_until_complete(recv())
+            except Exception as e:          # noqa: BLE001 - said below, then tried again
+                got["error"] = e
+            finally:
+                loop.close()
+
+        # a thread of its own: the kernel's own event loop is running in this one
+        thread = threading.Thread(target=receive, name="companion-page-address", daemon=True)
+        thread.start()
+        thread.join()
+        if "info" in got:
+            try:
+                for k, v in json.loads(got["info"]).items():
+                    os.environ[str(k)] = str(v)
+            except (ValueError, AttributeError):
+                log.error("the page's request could not be read: %r", got["info"])
+                return None
+            if tries > 1:
+                log.warning("the page's address arrived at try %d", tries)
+            return os.environ.get("QUERY_STRING", "")
+        err = got.get("error")
+        if time.monotonic() > deadline:
+            log.error("the page's address never arrived (%d tries; last: %s: %s)", tries,
+                      type(err).__name__, err)
+            return None
+        log.warning("waiting for the page's address: %s: %s; trying again",
+                    type(err).__name__, err)
+        time.sleep(min(2.0, 0.2 * tries))
 
 
 class Poller:

@@ -346,6 +346,16 @@ def _kernel_query_handler():
             log.info("companion: kernel %s waits for its page", kernel_id)
             return super().open(kernel_id)
 
+        def on_close(self) -> None:
+            """Forget this socket only.  Voila's ``on_close`` deletes the last kernel it
+            looked at when this socket is no longer the one registered (a kernel that
+            connected again, companion.ui.live): another kernel's page would then wait
+            for an address kept in a cache nobody reads."""
+            waiters = RequestInfoSocketHandler._waiters
+            for kid, waiter in list(waiters.items()):
+                if waiter is self:
+                    del waiters[kid]
+
     return KernelQuerySocketHandler
 
 
