@@ -118,3 +118,68 @@ def test_spaceships_are_placed_and_removed_by_tapping_the_drawn_station(store):
     assert app.game.actions[-1]["do"] == "remove_spaceships"
     assert app.game.actions[-1]["cells"] == [[1, 0]]
     assert app.game.state.station("Ben").spaceships == set()
+
+
+# ------------------------------------------------------------ the draw on the setup screen
+def test_the_draw_is_shown_on_the_setup_screen_and_in_the_race_lists(store):
+    app = App(store)
+    for name, box in zip(PLAYERS, app.name_boxes):
+        box.value = name
+    ms = app.mode_setup
+    ms.seed.value = 12345
+    assert ms.drawn_box.layout.display == "none"
+    ms.draw()
+    drawn = app.drawn
+    assert "Drawn with seed 12345" in ms.drawn_box.value and ms.drawn_box.layout.display != "none"
+    races = drawn["races"]
+    assert races                                   # the catalogue names race tiles
+    assert app.use_races.value
+    for i, p in enumerate(PLAYERS):
+        assert app.race_boxes[i].value == races[p]   # not "draw at random" any more
+        assert races[p] in ms.drawn_box.value
+    if drawn["objectives"]:
+        assert app.use_objectives.value
+        assert set(app.objective_pick.value) == set(drawn["objectives"])
+    # another name: the draw no longer applies, and says so by disappearing
+    app.name_boxes[1].value = "Bea"
+    assert app.drawn is None and ms.drawn_box.layout.display == "none"
+
+
+# --------------------------------------------------- Revival 2-player: no cards pass
+def test_revival_two_player_turn_line_says_no_cards_pass(store):
+    # R 2.2: "The active player takes one of the Location card piles, draws the first 6
+    # cards and places them face-up between the 2 players." ... "the active player draws
+    # the first 2 cards from the face-down pile next to them and adds them face-up to the
+    # rest."
+    app = open_revival(store)
+    info = app.turn_info.value
+    assert "cards pass" not in info
+    assert "face up between the players" in info and "adds 2 from the face-down pile" in info
+    # the base game still passes (B: years 1 and 3 clockwise)
+    base = Game({"players": ["Ana", "Ben", "Cleo"]})
+    app.open_game(store.create(base.to_record()))
+    assert "cards pass clockwise" in app.turn_info.value
+
+
+# --------------------------------------------------------- the play timer ticks by itself
+def test_the_play_timer_advances_with_the_heartbeat_without_writing(store, monkeypatch):
+    import time
+
+    from companion.core import playtime
+    rec = Game({"players": PLAYERS}).to_record()
+    rec["meta"] = playtime.start({}, now=time.time() - 65)
+    gid = store.create(rec)
+    app = App(store)
+    app.open_game(gid)
+    before = app.timer.button.description
+    assert "running" in before
+    stored = store.load(gid)
+    version = store.data_version()
+    t0 = time.time()
+    monkeypatch.setattr(time, "time", lambda: t0 + 61)     # a minute later
+    app.heartbeat.ping.value = "7"                          # the page's watchdog pings
+    after = app.timer.button.description
+    assert after != before and "running" in after
+    assert playtime.clock(app.timer.meta, t0 + 61).split(" ", 1)[0] in after
+    assert "data-beat='7'" in app.heartbeat.beat.value      # the beat still answered
+    assert store.load(gid) == stored and store.data_version() == version   # nothing written

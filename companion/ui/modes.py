@@ -55,6 +55,8 @@ class ModeSetup:
                                  layout=w.Layout(width="auto"))
         self.draw_btn.add_class("setup-draw")
         self.draw_btn.on_click(app.guarded(lambda _: self.draw()))
+        self.drawn_box = w.HTML(layout=w.Layout(display="none"))
+        self.drawn_box.add_class("setup-drawn")
         self.composition = w.HTML()
         self.composition.add_class("deck-composition")
         self._tiles: list = []
@@ -65,7 +67,7 @@ class ModeSetup:
             w.HBox([self.two_player, self.first_active]),
             w.HBox([self.spaceships, self.timing, self.all_in]),
             self.use_advisors, self.advisor_box,
-            w.HBox([self.seed, self.draw_btn]),
+            w.HBox([self.seed, self.draw_btn]), self.drawn_box,
             self.composition])
 
     def names(self) -> list[str]:
@@ -73,6 +75,7 @@ class ModeSetup:
 
     def refresh(self):
         names = self.names()
+        self.forget_draw()
         n = len(names)
         two = n == 2
         self.two_player.layout.display = "" if two else "none"
@@ -166,6 +169,8 @@ class ModeSetup:
         """A game was started: the next one gets a fresh seed and draws anew."""
         self.seed.value = chance.new_seed()
         self.app.drawn = None
+        self.drawn_box.value = ""
+        self.drawn_box.layout.display = "none"
 
     def draw(self):
         names = self.names()
@@ -175,11 +180,40 @@ class ModeSetup:
         got = decks.draw_setup(names, seed=self.seed_value(), mode=self.app.mode.value,
                                two_player=two, all_in=self.all_in.value)
         self.app.drawn = got
-        races = ", ".join(f"{p}: {r}" for p, r in (got.get("races") or {}).items())
-        objs = ", ".join(got.get("objectives") or [])
+        drawn_races = got.get("races") or {}
+        drawn_objs = list(got.get("objectives") or [])
+        races = ", ".join(f"{p}: {r}" for p, r in drawn_races.items())
+        objs = ", ".join(drawn_objs)
         notes = " ".join(got.get("options", {}).get("setup_notes") or [])
-        self.app.say(f"Drawn with seed {self.seed.value}. Races: {races or '-'}. "
-                     f"Objectives: {objs or '-'}. {notes}")
+        words = (f"Drawn with seed {self.seed.value}. Races: {races or '-'}. "
+                 f"Objectives: {objs or '-'}. {notes}").strip()
+        # issue 21: the result where it was asked for (not only in the status line), and
+        # the race and objective lists show what was drawn, not "draw at random"
+        self.drawn_box.value = f"<div class='setup-drawn-result'>{escape(words)}</div>"
+        self.drawn_box.layout.display = ""
+        self._show_drawn(names, drawn_races, drawn_objs)
+        self.app.say(words)
+
+    def _show_drawn(self, names, races: dict, objectives: list):
+        app = self.app
+        if races:
+            app.use_races.value = True
+            for i, p in enumerate(names):
+                box = app.race_boxes[i]
+                r = races.get(p)
+                if r is not None and r in [v for _, v in box.options]:
+                    box.value = r
+        if objectives:
+            app.use_objectives.value = True
+            known = [o for o in objectives if o in app.objective_pick.options]
+            app.objective_pick.value = tuple(known)
+
+    def forget_draw(self):
+        """The names changed: a draw for other names no longer applies."""
+        if self.app.drawn is not None and self.app.drawn.get("players") != self.names():
+            self.app.drawn = None
+            self.drawn_box.value = ""
+            self.drawn_box.layout.display = "none"
 
 
 class ModePanel:
