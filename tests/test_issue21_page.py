@@ -155,6 +155,13 @@ def test_revival_two_player_turn_line_says_no_cards_pass(store):
     info = app.turn_info.value
     assert "cards pass" not in info
     assert "face up between the players" in info and "adds 2 from the face-down pile" in info
+    # "the Active Player alternates every round between the 2 players" (R 2.2)
+    for _ in range(6):
+        for p in ("Ana", "Ben"):
+            app.push_entry({"player": p, "do": "discard", "card": "Garden"})
+    assert app.game.state.year == 2
+    assert "Ben is the active player" in app.status.value and "pass" not in app.status.value
+    assert "cards pass" not in app.turn_info.value
     # the base game still passes (B: years 1 and 3 clockwise)
     base = Game({"players": ["Ana", "Ben", "Cleo"]})
     app.open_game(store.create(base.to_record()))

@@ -624,8 +624,14 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         if st.finished:
             msg += " The game is over: see the final table."
         elif st.year != before_year:
-            msg += (f" Year {st.year} begins: everyone takes 10 credits; cards now pass "
-                    f"{st.passing}.")
+            active = g.setup.active_player(st.year)
+            if g.setup.consecutive and active:
+                # Revival 2-player rules: no hands pass; the active player alternates (R 2.2)
+                msg += (f" Year {st.year} begins: everyone takes 10 credits; {active} is the "
+                        "active player.")
+            else:
+                msg += (f" Year {st.year} begins: everyone takes 10 credits; cards now pass "
+                        f"{st.passing}.")
         elif not st.acted:
             msg += f" Turn {st.turn} begins."
         self.say(msg)

@@ -123,9 +123,14 @@ class ModeSetup:
             acts = w.SelectMultiple(options=ACTION_CHOICES, rows=4, description="actions")
             slots = w.Text(description="slots", placeholder="from the middle to each end")
             advisor = w.Text(description="advisor", placeholder="advisor card")
+            for x, css in ((name, "advisor-tile-name"), (acts, "advisor-tile-actions"),
+                           (slots, "advisor-tile-slots"), (advisor, "advisor-tile-card")):
+                x.add_class(css)
             self._tiles.append({"between": (a, b), "w": (name, acts, slots, advisor)})
-            rows.append(w.VBox([w.HTML(f"{escape(a)} ↔ {escape(b)}"), w.HBox([name, advisor]),
-                                w.HBox([acts, slots])]))
+            row = w.VBox([w.HTML(f"{escape(a)} ↔ {escape(b)}"), w.HBox([name, advisor]),
+                          w.HBox([acts, slots])])
+            row.add_class(f"advisor-tile-{i + 1}")
+            rows.append(row)
         self.advisor_box.children = rows
 
     def options(self, names) -> dict:
@@ -409,7 +414,7 @@ class ModePanel:
         return [w.HTML(head), picker.box], get
 
 
-SHIP = "\U0001F680"        # the spaceship token drawn on a tapped or occupied space
+SHIP = "ship"     # words only: a phone without an emoji font shows a box for 🚀
 
 
 class ShipPicker:
@@ -464,8 +469,7 @@ class ShipPicker:
                     b.description = placed.label
                     b.tooltip = f"{placed.label} [{r}, {c}]"
                     b.style.button_color = render.cell_colours(placed)[0]
-                    b.style.text_color = "white"
-                    b.disabled = True
+                    b.style.text_color = "white"     # no handler: a tap does nothing
                     b.add_class("ship-built")
                 elif (player, (r, c)) in self.choosable:
                     b.on_click(self.app.guarded(lambda _, k=(player, (r, c)): self.tap(k)))
@@ -501,7 +505,7 @@ class ShipPicker:
         for key, b in self._buttons.items():
             on = key in self._picked
             if self.remove:
-                b.description = "✕" if on else SHIP
+                b.description = "remove" if on else SHIP
                 b.tooltip = (f"{list(key[1])}: " + ("to remove (tap to keep)" if on
                                                      else "spaceship (tap to remove)"))
                 b.style.button_color = "#f4b6b6" if on else "#eeeeee"
