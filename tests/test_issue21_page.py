@@ -190,3 +190,30 @@ def test_the_play_timer_advances_with_the_heartbeat_without_writing(store, monke
     assert playtime.clock(app.timer.meta, t0 + 61).split(" ", 1)[0] in after
     assert "data-beat='7'" in app.heartbeat.beat.value      # the beat still answered
     assert store.load(gid) == stored and store.data_version() == version   # nothing written
+
+
+# ------------------------------------------- Small Star Empires: the final table's columns
+def test_sse_final_table_shows_only_the_modules_the_game_has_and_the_total_first():
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent / "sse"))
+    from ssekit import game as sse_game, move
+    from companion.sse.scoring import categories_in_play, shown_table
+
+    plain = sse_game("H1 E E E E H2")
+    st = plain.state
+    got = categories_in_play(st, plain.score(project=True).lines)
+    assert got == ("planets", "nebulae", "trade_stations", "territory")
+    table = shown_table(plain.score(project=True), st)
+    assert list(table.columns[:2]) == ["player", "total"]
+    for gone in ("exploration", "hollana", "tennar", "open_borders"):
+        assert gone not in table.columns
+    # S Unexplored Systems: a revealed Hollana Federation tile brings its column (and
+    # exploration's); the Tennar Union, never drawn, stays out
+    g = sse_game("H1 E U E E\nE  E E E E\nE  E E E H2", variants={"unexplored": True})
+    move(g, "Ann", (2, 0), piece=None, reveal={"effect": "hollana_federation"})
+    got = categories_in_play(g.state, g.score(project=True).lines)
+    assert "hollana" in got and "exploration" in got and "tennar" not in got
+    assert "open_borders" not in got
+    opened = sse_game("H1 E E E E H2", variants={"open_borders": True})
+    assert "open_borders" in categories_in_play(opened.state)
