@@ -217,3 +217,56 @@ def test_sse_final_table_shows_only_the_modules_the_game_has_and_the_total_first
     assert "open_borders" not in got
     opened = sse_game("H1 E E E E H2", variants={"open_borders": True})
     assert "open_borders" in categories_in_play(opened.state)
+
+
+# ------------------------------------------------------------------ the what-if explorer
+UNKNOWN_MAX = {"name": "Fixture: max not typed", "types": ["business"], "cost": 0, "energy": 0,
+               "vp": 1, "max": None, "abilities": []}
+UNKNOWN_ALL = {"name": "Fixture: nothing typed", "types": ["military"], "cost": None,
+               "energy": None, "vp": None, "max": None, "abilities": None}
+
+
+def test_explorer_offers_the_card_form_for_unknown_values_not_no_legal_cell(store):
+    from companion.ats import whatif
+    game = Game({"players": PLAYERS}, cards=[UNKNOWN_MAX, UNKNOWN_ALL])
+    # a copy is built: its build limit (max) is needed for a second one
+    game.push({"player": "Ana", "do": "build", "card": UNKNOWN_MAX["name"], "at": [0, 1]})
+    assert whatif.missing_values(game, "Ana", UNKNOWN_MAX["name"]) == {
+        "card": UNKNOWN_MAX["name"], "fields": ["max"]}
+    df = whatif.placement_map(game, "Ana", UNKNOWN_MAX["name"])
+    assert whatif.best_cell(df) is None                       # what the page said before
+    assert whatif.missing_values(game, "Ben", UNKNOWN_MAX["name"]) is None    # Ben: none built
+    app = App(store)
+    app.open_game(store.create(game.to_record()))
+    ex = app.explorer
+    ex.box.selected_index = 0
+    ex.player.value = "Ana"
+    ex.card.value = UNKNOWN_MAX["name"]
+    assert "No legal cell" not in ex.best.value
+    assert "type the printed values" in ex.best.value and "max" in ex.best.value
+    assert len(ex.form_box.children) == 1
+    form = ex.form_box.children[0]
+    ex.refresh()                                      # a refresh keeps the same form
+    assert ex.form_box.children[0] is form
+    # a card with nothing typed: the form too (before: a sentence only)
+    ex.card.value = UNKNOWN_ALL["name"]
+    assert "cost" in ex.best.value and len(ex.form_box.children) == 1
+    assert ex.form_box.children[0] is not form
+    # a card the what-if can try (Ben has built none: no limit needed): no form
+    ex.player.value = "Ben"
+    ex.card.value = UNKNOWN_MAX["name"]
+    assert ex.form_box.children == () and "Best cell" in ex.best.value
+
+
+def test_the_hand_ranking_keeps_every_typed_card_name(store):
+    app = open_revival(store)
+    ex = app.explorer
+    ex.box.selected_index = 0
+    ex.player.value = "Ana"
+    # typed in another case, and a name the catalogue does not know: both kept as typed
+    ex.hand.value = ["fixture: shipyard", "Not A Card"]
+    app.refresh()
+    assert list(ex.hand.value) == ["fixture: shipyard", "Not A Card"]
+    assert ex.hand.allowed_tags == []
+    assert "Fixture: shipyard" in ex.ranking.value
+    assert "Not A Card" in ex.ranking.value                   # named, with its reason
