@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from ..ats import render, whatif
 from ..core.errors import CompanionError
+from .writes import writes
 
 TOP_ROWS = 15
 
@@ -27,7 +28,7 @@ class Explorer:
         self.hand = w.TagsInput(allowed_tags=[], allow_duplicates=False)
         self.hand.add_class("wi-hand")
         # the card form for a card whose values the what-if needs (ui/cardform.py)
-        self.form_box = w.VBox()
+        self.form_box = writes(w.VBox())          # saves card values (Write.CARDS)
         self.form_box.add_class("wi-card-form")
         self._form_for: str | None = None
         self.heat = w.HTML()
