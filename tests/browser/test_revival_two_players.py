@@ -34,6 +34,7 @@ SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "ener
 PLAYERS = ["Ana", "Ben"]
 
 
+@pytest.mark.dashboard_config        # the page template: its watchdog pings (the heartbeat)
 def test_revival_two_player_year_with_spaceships_and_advisors(voila_server, page, monkeypatch):
     page.set_viewport_size({"width": 390, "height": 844})
     voila_server.home.mkdir(parents=True, exist_ok=True)
@@ -77,6 +78,12 @@ def test_revival_two_player_year_with_spaceships_and_advisors(voila_server, page
     assert [t["name"] for t in opts["advisors"]] == ["Fixture tile 1", "Fixture tile 2"]
     assert all(t["between"] == PLAYERS for t in opts["advisors"])
     settle(page, shadow)
+    # the play timer advances by itself (the page's heartbeat), with nobody tapping
+    timer = page.locator(".ats-timer")
+    expect(timer).to_contain_text("running")
+    first = timer.inner_text()
+    expect(timer).not_to_have_text(first, timeout=10_000)
+    expect(timer).to_contain_text("running")
     info = page.locator(".turn-info")
     expect(info).to_contain_text("active player this year: Ana")
     expect(info).not_to_contain_text("cards pass")             # R 2.2: cards face up
@@ -149,3 +156,46 @@ def test_revival_two_player_year_with_spaceships_and_advisors(voila_server, page
 def lambda_re(cls: str):
     import re
     return re.compile(rf"(^|\s){re.escape(cls)}(\s|$)")
+
+
+_TOTAL_BOX = """(sel) => {
+  const t = document.querySelector(sel);
+  if (!t) return null;
+  const heads = Array.from(t.querySelectorAll('thead th'));
+  const th = heads.find(h => h.textContent.trim() === 'total');
+  const r = th.getBoundingClientRect();
+  return {heads: heads.map(h => h.textContent.trim()), left: r.left, right: r.right,
+          width: window.innerWidth};
+}"""
+
+
+def test_final_tables_on_a_phone_show_the_total_without_swiping(voila_server, page):
+    """Issue 21: "On a phone the final table's total column is hidden until the player
+    swipes"; and the Small Star Empires table shows no Hollana / Tennar / Open Borders
+    column in a game without them (the basic map, no variants)."""
+    from test_phone_layout import finished_record as ats_finished
+    from test_phone_layout_sse_history import finished_record as sse_finished
+    page.set_viewport_size({"width": 390, "height": 844})
+    voila_server.home.mkdir(parents=True, exist_ok=True)
+    store = Store(voila_server.home / "games.sqlite")
+    ats = store.create(ats_finished(), title="Dora and Eli")
+    sse = store.create(sse_finished(), title="Small Star Empires: Dora, Eli")
+    store.close()
+
+    page.goto(f"{voila_server.url}?game={ats}")
+    page.locator(".final-table").wait_for(state="visible")
+    box = page.evaluate(_TOTAL_BOX, ".final table.final-table")
+    assert box["heads"][:2] == ["player", "total"]
+    assert 0 <= box["left"] and box["right"] <= box["width"], box
+    screenshot(page, "revival2-06-ats-final-phone")
+
+    page.goto(f"{voila_server.url}?game={sse}")
+    page.locator(".sse-final-table").wait_for(state="visible")
+    box = page.evaluate(_TOTAL_BOX, "table.sse-final-table")
+    assert box["heads"][:2] == ["player", "total"]
+    assert 0 <= box["left"] and box["right"] <= box["width"], box
+    for gone in ("Hollana Federation", "Tennar Union", "Open Borders", "exploration"):
+        assert gone not in box["heads"]
+    assert "nebulae" in box["heads"] and "largest territory" in box["heads"]
+    page.locator(".sse-final-table").scroll_into_view_if_needed()
+    screenshot(page, "revival2-07-sse-final-phone")
