@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..core.errors import CompanionError, IllegalAction
+from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from .game import DISCARD_GAIN, Game, PlayerState, State
 from .scoring import CREDITS_PER_VP, project_player, score
 from .station import Cell, Placed, Station
@@ -222,6 +222,35 @@ def placement_map(game: Game, player: str, card: str, *, state: State | None = N
         if reactors:
             rows.append(_option(game, state, player, {**a, "do": "reactor"}, base, trials))
     return _table(rows)
+
+
+def missing_values(game: Game, player: str, card: str, *,
+                   state: State | None = None) -> dict | None:
+    """The printed values the what-if of building ``card`` still needs (issue 21):
+    ``{"card", "fields"}`` — the card's own unknown numbers, or the first values a
+    trial at one of the station's cells (its projection included) asks for, which
+    may be another card's (a type an objective counts) — or None when every cell can
+    be tried.  Nothing changes: each trial is on a copy."""
+    c = game.card(card)
+    missing = c.unknown_for_build()
+    if missing:
+        return {"card": c.name, "fields": missing}
+    state = state if state is not None else game.state
+    if player not in state.players:
+        raise IllegalAction("wrong-player", f"'{player}' is not a player in this game")
+    state = _planning(state, player)
+    trials = _Trials(game, state, player)
+    for cell in state.players[player].station.frontier():
+        a = {"player": player, "do": "build", "card": c.name, "at": list(cell),
+             "year": state.year, "turn": state.turn}
+        try:
+            trials.run(_fill_choices(game, state, a),
+                       lambda norm, after: project_player(game, after, player, trials.memo))
+        except UnknownCardValues as e:
+            return {"card": e.card, "fields": list(e.fields)}
+        except IllegalAction:
+            continue
+    return None
 
 
 def best_cell(df: pd.DataFrame, action: str = "build"):

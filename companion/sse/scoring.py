@@ -353,6 +353,47 @@ def rank(table: pd.DataFrame, final: bool):
     return table, winners, decided, text
 
 
+#: the map system each Federation category needs (S Scoring)
+_FEDERATION_KIND = {"hollana": "hollana_federation", "tennar": "tennar_union"}
+
+
+def categories_in_play(st: State, lines: pd.DataFrame | None = None) -> tuple[str, ...]:
+    """The score categories this game has (issue 21: a final table shows a module's
+    column only when the game has it): the Hollana Federation and the Tennar Union when
+    an Unexplored System tile turned up as one, or the board holds one; Open Borders and
+    exploration with their variants (S Variants); the others always.  A category with
+    a VP line in ``lines`` is always kept, so no VP is ever hidden."""
+    kinds = {rv.get("effect") for rv in st.revealed.values()}      # Unexplored tiles turned up
+    for m in (st.map, st.setup.map):
+        kinds |= {s.kind for s in m.systems.values()} | {s.effect for s in m.systems.values()}
+    scored = set()
+    if lines is not None and len(lines):
+        scored = set(lines.loc[lines["vp"] != 0, "category"])
+    out = []
+    for c in CATEGORIES:
+        if c in _FEDERATION_KIND:
+            has = _FEDERATION_KIND[c] in kinds
+        elif c == "open_borders":
+            has = st.setup.variant("open_borders")
+        elif c == "exploration":
+            has = st.setup.variant("unexplored")
+        else:
+            has = True
+        if has or c in scored:
+            out.append(c)
+    return tuple(out)
+
+
+def shown_table(result: "Score", st: State) -> pd.DataFrame:
+    """The final table as a page shows it: the categories in play only
+    (:func:`categories_in_play`) and the total right after the name (seen on a phone
+    without swiping); the values are ``result.table``'s."""
+    shown = categories_in_play(st, result.lines)
+    cols = [c for c in result.table.columns if c not in CATEGORIES or c in shown]
+    cols = ["player", "total"] + [c for c in cols if c not in ("player", "total")]
+    return result.table[cols]
+
+
 def tiebreak_words(decided_by: str) -> str:
     return {
         "vp": "Decided on victory points: no tie for first place.",

@@ -376,7 +376,7 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         st = g.state
         self._refresh_info()
         self.timer.over = st.finished
-        self.timer.show()               # the clock as of now (it does not tick by itself)
+        self.timer.show()               # the clock as of now (the heartbeat ticks it: tick())
         self._refresh_objectives()
         self._refresh_scoreboard()
         self.mode_panel.refresh()
@@ -419,12 +419,20 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         active = g.setup.active_player(st.year)
         if active:
             waiting += f" <small>(active player this year: {escape(active)})</small>"
+        if g.setup.consecutive:
+            # Revival 2-player rules: no hands pass (R 2.2: "places them face-up between the
+            # 2 players" ... "the active player draws the first 2 cards from the face-down
+            # pile next to them and adds them face-up to the rest")
+            cards = ("cards face up between the players; after each turn the active player "
+                     "adds 2 from the face-down pile")
+        else:
+            cards = f"cards pass {st.passing} {arrow}"
         # one line: where we are and whose entry; the rest small underneath
         self.turn_info.value = (
             f"<div style='font-size:1.1em'><b>Year {st.year}</b> · <b>Turn {st.turn}</b> of {n}"
             f" · Waiting for: <b>{waiting}</b></div>"
-            f"<div style='font-size:0.9em;color:#444'>cards pass {st.passing} {arrow} · reactors "
-            f"left in supply: {st.reactor_supply}</div>")
+            f"<div style='font-size:0.9em;color:#444'><span class='cards-flow'>{cards}</span>"
+            f" · reactors left in supply: {st.reactor_supply}</div>")
 
     def _refresh_objectives(self):
         """The objectives in play, each with who leads it now (a query of the engine)."""
@@ -616,8 +624,14 @@ class App(AtsSetup, AtsEntry, AtsFinal, AtsViews, SessionScreen, PlayDetailsScre
         if st.finished:
             msg += " The game is over: see the final table."
         elif st.year != before_year:
-            msg += (f" Year {st.year} begins: everyone takes 10 credits; cards now pass "
-                    f"{st.passing}.")
+            active = g.setup.active_player(st.year)
+            if g.setup.consecutive and active:
+                # Revival 2-player rules: no hands pass; the active player alternates (R 2.2)
+                msg += (f" Year {st.year} begins: everyone takes 10 credits; {active} is the "
+                        "active player.")
+            else:
+                msg += (f" Year {st.year} begins: everyone takes 10 credits; cards now pass "
+                        f"{st.passing}.")
         elif not st.acted:
             msg += f" Turn {st.turn} begins."
         self.say(msg)

@@ -64,6 +64,8 @@ class AtsFinal:
         t = result.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
                                          "during_game": "during game", "end_abilities": "end abilities",
                                          "empty_reactors": "empty reactors"})
+        # issue 21 (layout only): the total right after the name, seen on a phone unswiped
+        t = t[["player", "total"] + [c for c in t.columns if c not in ("player", "total")]]
         table_html = t.to_html(index=False, classes="final-table", border=0)
         lines_html = result.lines.to_html(index=False, classes="final-lines", border=0)
         full = g.to_record()

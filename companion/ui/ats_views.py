@@ -26,7 +26,7 @@ class AtsViews:
         self.poller = Poller(self.live_tick)
         self.live_state, self.live_note = live_widgets()
         # the page's heartbeat (issue 20): answers the page watchdog's pings
-        self.heartbeat = Heartbeat(self._shown_game)
+        self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks)
         self.root.children = (*self.root.children, self.heartbeat.box)
         self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
@@ -212,6 +212,14 @@ class AtsViews:
         if self.game is not None:
             return self.gid, len(self.game.actions)
         return None, None
+
+    def _tick_clocks(self) -> None:
+        """The play timers' clocks advance on screen (issue 21) with each heartbeat of
+        the page: only the words change, nothing is written to the store."""
+        if self.game is not None:
+            self.timer.tick()
+        if self.sse is not None and getattr(self.sse, "game", None) is not None:
+            self.sse.timer.tick()
 
     def start_live(self) -> bool:
         return self.poller.start()

@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from ..ats import render, whatif
 from ..core.errors import CompanionError
+from .writes import writes
 
 TOP_ROWS = 15
 
@@ -21,8 +22,15 @@ class Explorer:
         self.card = w.Combobox(description="Card", placeholder="a card to place",
                                ensure_option=False, layout=w.Layout(width="340px"))
         self.card.add_class("wi-card")
+        # any name is kept as typed (issue 21: a list of allowed names silently dropped a
+        # name typed in another case or a card added later); hand_ranking names the
+        # cards it does not know, with the reason, in the ranking
         self.hand = w.TagsInput(allowed_tags=[], allow_duplicates=False)
         self.hand.add_class("wi-hand")
+        # the card form for a card whose values the what-if needs (ui/cardform.py)
+        self.form_box = writes(w.VBox())          # saves card values (Write.CARDS)
+        self.form_box.add_class("wi-card-form")
+        self._form_for: str | None = None
         self.heat = w.HTML()
         self.heat.add_class("wi-heatmap")
         self.best = w.HTML()
@@ -41,7 +49,7 @@ class Explorer:
                    "of the station shows the projected change to the final score "
                    "(green = better, ★ = best, grey = not legal: hover for the reason). "
                    "Nothing here changes the game.</div>"),
-            w.HBox([self.player, self.card]), self.best, self.heat,
+            w.HBox([self.player, self.card]), self.best, self.form_box, self.heat,
             w.HTML("<b>Hand ranking</b>: type the cards in hand (Enter after each)"),
             self.hand, self.ranking,
             w.HTML("<b>If the game ended now</b>"), self.now, self.chart])
@@ -57,7 +65,6 @@ class Explorer:
     def reset(self, game):
         names = game.catalogue.names("location")
         self.card.options = tuple(names)
-        self.hand.allowed_tags = names
         players = list(game.setup.players)
         if list(self.player.options) != players:
             self.player.options = players
@@ -84,6 +91,7 @@ class Explorer:
         player = self.player.value
         name = (self.card.value or "").strip()
         self.heat.value, self.best.value = "", ""
+        form_for = None
         if player and name and not st.finished:
             card = g.catalogue.get(name)
             if card is None:
@@ -91,12 +99,16 @@ class Explorer:
                 self.best.value = (f"<span style='color:#b00020'>No card called '{escape(name)}'."
                                    + (f" Did you mean {escape(', '.join(sug))}?" if sug else "")
                                    + "</span>")
-            elif card.unknown_for_build():
-                self.best.value = (f"'{escape(card.name)}': its printed values are not known yet "
-                                   f"({escape(', '.join(card.unknown_for_build()))}); enter them "
-                                   "when you build it.")
+            elif (need := self._needs(g, player, card)) is not None:
+                # issue 21: the card form, not "No legal cell"
+                self.best.value = (f"<span class='wi-needs-values'>To see where "
+                                   f"'{escape(card.name)}' scores most, type the printed values "
+                                   f"of '{escape(need['card'])}' "
+                                   f"({escape(', '.join(need['fields']))}):</span>")
+                self._ask_values(need, player)
+                form_for = need["card"]
             else:
-                df = whatif.placement_map(g, player, card.name)
+                df = self._df
                 cell = whatif.best_cell(df)
                 if cell is None:
                     self.best.value = f"No legal cell for '{escape(card.name)}' now."
@@ -107,6 +119,8 @@ class Explorer:
                                        f"{int(row.projected_total)} VP")
                 self.heat.value = render.heatmap_svg(st.station(player), df,
                                                      title=f"{player}: {card.name}")
+        if form_for is None and self._form_for is not None:
+            self._close_form()              # nobody needs those values here any more
         hand = list(self.hand.value)
         if player and hand and not st.finished:
             df = whatif.hand_ranking(g, player, hand)
@@ -132,3 +146,40 @@ class Explorer:
                    if len(df) > len(rest) else "") + "</details>")
         else:
             self.ranking.value = ""
+
+    # -- the card form (unknown printed values) ------------------------------------------
+    def _needs(self, g, player, card):
+        """The values the what-if still needs (whatif.missing_values), asked only when
+        the card's own numbers are unknown or a cell was refused for unknown values;
+        otherwise None, with the placement map kept in ``_df``."""
+        self._df = None
+        if card.unknown_for_build():
+            return whatif.missing_values(g, player, card.name)
+        df = whatif.placement_map(g, player, card.name)
+        if (df.rule == "unknown-values").any():
+            need = whatif.missing_values(g, player, card.name)
+            if need is not None:
+                return need
+        self._df = df
+        return None
+
+    def _ask_values(self, need: dict, player):
+        """Show the card form for ``need["card"]`` once (the values typed in it are kept
+        while it is needed); saving goes through the page's own save (App._save_values)."""
+        if self._form_for == need["card"] and self.form_box.children:
+            return
+        from .cardform import CardForm
+        card = self.app.game.catalogue.get(need["card"])
+        if card is None:
+            return
+        app = self.app
+        preview = app._previewer(player, None) if card.category in ("location", "conflict") \
+            else None
+        form = CardForm(card, app.guarded(app._save_values), app.guarded(self._close_form),
+                        missing=list(need["fields"]), preview=preview)
+        self._form_for = card.name
+        self.form_box.children = [form.box]
+
+    def _close_form(self):
+        self.form_box.children = []
+        self._form_for = None

@@ -215,9 +215,13 @@ class Heartbeat:
     while its pings come back.  The beat is an answer, never sent by itself: a kernel
     whose page has gone sends nothing and is culled as before."""
 
-    def __init__(self, about: Callable[[], tuple[str | None, int | None]]):
+    def __init__(self, about: Callable[[], tuple[str | None, int | None]],
+                 on_beat: Callable[[], Any] | None = None):
         import ipywidgets as w
         self.about = about
+        #: called after each answer (issue 21: the play timer's clock advances on screen
+        #: with the page's pings, so only while the page is there; nothing is written)
+        self.on_beat = on_beat
         self.ping = w.Text(layout=w.Layout(display="none"))
         self.ping.add_class("companion-ping")
         self.beat = w.HTML()
@@ -232,6 +236,11 @@ class Heartbeat:
             self.answer(str(change["new"])[:MAX_VALUE])
         except Exception:                   # the page must still get its beat
             log.error("heartbeat failed:\n%s", traceback.format_exc())
+        if self.on_beat is not None:
+            try:
+                self.on_beat()
+            except Exception:               # a clock that fails must not stop the beat
+                log.error("heartbeat hook failed:\n%s", traceback.format_exc())
 
     def answer(self, seq: str) -> None:
         try:

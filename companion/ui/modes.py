@@ -15,11 +15,13 @@ from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from ..ats import decks
+from ..ats import decks, render
 from ..ats.catalogue import TYPES
+from ..ats.setup import MAX_SPACESHIP_REMOVAL
 from ..core import chance
 from ..core.errors import CompanionError
 from ..ats.game import ADVISOR_ACTIONS, round_end_report
+from .common import CELL_PX, LEGAL, cell_class
 
 ACTION_CHOICES = [(a, a) for a in ADVISOR_ACTIONS] + [(f"build {t}", f"build:{t}") for t in TYPES]
 
@@ -32,14 +34,19 @@ class ModeSetup:
                                      value="virtual", description="2 players")
         self.two_player.add_class("setup-two-player")
         self.first_active = w.Dropdown(description="1st active", options=[])
-        wide = {"style": {"description_width": "initial"}, "layout": w.Layout(width="auto")}
-        self.spaceships = w.Checkbox(value=False, description="Spaceships (Revival)", **wide)
+        # one Layout each (issue 21): a Layout shared by these checkboxes hid all of them
+        # when the timing rules' box was hidden (exactly 2 names)
+        def wide():
+            return {"style": {"description_width": "initial"}, "layout": w.Layout(width="auto")}
+        self.spaceships = w.Checkbox(value=False, description="Spaceships (Revival)", **wide())
         self.spaceships.add_class("setup-spaceships")
         self.timing = w.Checkbox(value=False, description="Timing rules (Revival, 3+ players)",
-                                 **wide)
+                                 **wide())
         self.timing.add_class("setup-timing")
-        self.all_in = w.Checkbox(value=False, description="All-in variant", **wide)
-        self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)", **wide)
+        self.all_in = w.Checkbox(value=False, description="All-in variant", **wide())
+        self.all_in.add_class("setup-all-in")
+        self.use_advisors = w.Checkbox(value=False, description="Advisors (Revival)", **wide())
+        self.use_advisors.add_class("setup-advisors")
         self.advisor_box = w.VBox()
         # the new game's seed: a fresh one for every game (issue 20); typed, it repeats a draw
         self.seed = w.IntText(value=chance.new_seed(), description="Seed")
@@ -48,6 +55,8 @@ class ModeSetup:
                                  layout=w.Layout(width="auto"))
         self.draw_btn.add_class("setup-draw")
         self.draw_btn.on_click(app.guarded(lambda _: self.draw()))
+        self.drawn_box = w.HTML(layout=w.Layout(display="none"))
+        self.drawn_box.add_class("setup-drawn")
         self.composition = w.HTML()
         self.composition.add_class("deck-composition")
         self._tiles: list = []
@@ -58,7 +67,7 @@ class ModeSetup:
             w.HBox([self.two_player, self.first_active]),
             w.HBox([self.spaceships, self.timing, self.all_in]),
             self.use_advisors, self.advisor_box,
-            w.HBox([self.seed, self.draw_btn]),
+            w.HBox([self.seed, self.draw_btn]), self.drawn_box,
             self.composition])
 
     def names(self) -> list[str]:
@@ -66,6 +75,7 @@ class ModeSetup:
 
     def refresh(self):
         names = self.names()
+        self.forget_draw()
         n = len(names)
         two = n == 2
         self.two_player.layout.display = "" if two else "none"
@@ -113,9 +123,14 @@ class ModeSetup:
             acts = w.SelectMultiple(options=ACTION_CHOICES, rows=4, description="actions")
             slots = w.Text(description="slots", placeholder="from the middle to each end")
             advisor = w.Text(description="advisor", placeholder="advisor card")
+            for x, css in ((name, "advisor-tile-name"), (acts, "advisor-tile-actions"),
+                           (slots, "advisor-tile-slots"), (advisor, "advisor-tile-card")):
+                x.add_class(css)
             self._tiles.append({"between": (a, b), "w": (name, acts, slots, advisor)})
-            rows.append(w.VBox([w.HTML(f"{escape(a)} ↔ {escape(b)}"), w.HBox([name, advisor]),
-                                w.HBox([acts, slots])]))
+            row = w.VBox([w.HTML(f"{escape(a)} ↔ {escape(b)}"), w.HBox([name, advisor]),
+                          w.HBox([acts, slots])])
+            row.add_class(f"advisor-tile-{i + 1}")
+            rows.append(row)
         self.advisor_box.children = rows
 
     def options(self, names) -> dict:
@@ -159,6 +174,8 @@ class ModeSetup:
         """A game was started: the next one gets a fresh seed and draws anew."""
         self.seed.value = chance.new_seed()
         self.app.drawn = None
+        self.drawn_box.value = ""
+        self.drawn_box.layout.display = "none"
 
     def draw(self):
         names = self.names()
@@ -168,11 +185,40 @@ class ModeSetup:
         got = decks.draw_setup(names, seed=self.seed_value(), mode=self.app.mode.value,
                                two_player=two, all_in=self.all_in.value)
         self.app.drawn = got
-        races = ", ".join(f"{p}: {r}" for p, r in (got.get("races") or {}).items())
-        objs = ", ".join(got.get("objectives") or [])
+        drawn_races = got.get("races") or {}
+        drawn_objs = list(got.get("objectives") or [])
+        races = ", ".join(f"{p}: {r}" for p, r in drawn_races.items())
+        objs = ", ".join(drawn_objs)
         notes = " ".join(got.get("options", {}).get("setup_notes") or [])
-        self.app.say(f"Drawn with seed {self.seed.value}. Races: {races or '-'}. "
-                     f"Objectives: {objs or '-'}. {notes}")
+        words = (f"Drawn with seed {self.seed.value}. Races: {races or '-'}. "
+                 f"Objectives: {objs or '-'}. {notes}").strip()
+        # issue 21: the result where it was asked for (not only in the status line), and
+        # the race and objective lists show what was drawn, not "draw at random"
+        self.drawn_box.value = f"<div class='setup-drawn-result'>{escape(words)}</div>"
+        self.drawn_box.layout.display = ""
+        self._show_drawn(names, drawn_races, drawn_objs)
+        self.app.say(words)
+
+    def _show_drawn(self, names, races: dict, objectives: list):
+        app = self.app
+        if races:
+            app.use_races.value = True
+            for i, p in enumerate(names):
+                box = app.race_boxes[i]
+                r = races.get(p)
+                if r is not None and r in [v for _, v in box.options]:
+                    box.value = r
+        if objectives:
+            app.use_objectives.value = True
+            known = [o for o in objectives if o in app.objective_pick.options]
+            app.objective_pick.value = tuple(known)
+
+    def forget_draw(self):
+        """The names changed: a draw for other names no longer applies."""
+        if self.app.drawn is not None and self.app.drawn.get("players") != self.names():
+            self.app.drawn = None
+            self.drawn_box.value = ""
+            self.drawn_box.layout.display = "none"
 
 
 class ModePanel:
@@ -319,31 +365,162 @@ class ModePanel:
                        "action; leave blank what did not change.)"), *rows, ok]
 
     def remove_ships_form(self, player, card_name):
+        """*Remove spaceships* (R 3): tap up to 3 of the player's spaceships on the
+        drawn station, then confirm.  The picker is kept while the entry is the same
+        (a refresh from another page does not lose the taps)."""
         st = self.app.game.state.station(player)
         ships = sorted(st.spaceships)
         if not ships:
+            self._removal = None
             return [w.HTML(f"{escape(player)} has no spaceships.")]
-        pick = w.SelectMultiple(options=[(str(list(c)), c) for c in ships], rows=min(6, len(ships)),
-                                description="spaceships")
-        pick.add_class("ships-to-remove")
-        ok = w.Button(description="Remove (up to 3)", button_style="warning")
-        ok.add_class("confirm-remove-ships")
-        ok.on_click(self.app.guarded(lambda _: self.app.push_entry(
-            {"player": player, "do": "remove_spaceships", "card": card_name,
-             "cells": [list(c) for c in pick.value]})))
-        return [pick, ok]
+        key = (player, card_name, tuple(ships), id(self.app.game))
+        if getattr(self, "_removal", None) is None or self._removal[0] != key:
+            picker = ShipPicker(self.app, {player: st}, {(player, c) for c in ships},
+                                MAX_SPACESHIP_REMOVAL, remove=True)
+            ok = w.Button(description="Remove the tapped spaceships", button_style="warning",
+                          layout=w.Layout(width="auto"))
+            ok.add_class("confirm-remove-ships")
+            ok.on_click(self.app.guarded(lambda _: self._push_removal(player, card_name, picker)))
+            head = w.HTML(f"Tap up to {MAX_SPACESHIP_REMOVAL} of {escape(player)}'s spaceships "
+                          "to remove (tap again to keep one), then confirm.")
+            self._removal = (key, [head, picker.box, ok])
+        return self._removal[1]
+
+    def _push_removal(self, player, card_name, picker):
+        cells = [at for _, at in picker.picked]
+        if not cells:
+            raise CompanionError("Tap the spaceships to remove on the station first.")
+        self.app.push_entry({"player": player, "do": "remove_spaceships", "card": card_name,
+                             "cells": cells})
 
     def spaceship_choices(self, spec: dict):
-        """Dropdowns for a build whose card places spaceships (``spec`` from
-        Game.needs: card, count, spots); returns (widgets, getter)."""
+        """The stations to tap for a build whose card places spaceships (``spec`` from
+        Game.needs: card, count, spots — the engine's legal spaces); returns
+        (widgets, getter)."""
         n = spec["count"]
-        spots = [("(none)", None)] + [(f"{p} {list(c)}", (p, list(c))) for p, c in spec["spots"]]
-        boxes = []
-        for i in range(n):
-            d = w.Dropdown(options=spots, value=None, description=f"spaceship {i + 1}")
-            d.add_class("spaceship-spot")
-            boxes.append(d)
+        spots = {(p, tuple(c)) for p, c in spec["spots"]}
+        g = self.app.game
+        owners = [p for p in g.setup.players if any(q == p for q, _ in spots)]
+        picker = ShipPicker(self.app, {p: g.state.station(p) for p in owners}, spots, n)
 
         def get():
-            return [{"player": v[0], "at": v[1]} for v in (b.value for b in boxes) if v]
-        return [w.HTML(f"<b>{escape(spec['card'])}</b> places {n} spaceship(s):"), *boxes], get
+            return [{"player": p, "at": at} for p, at in picker.picked]
+        if not spots:
+            head = (f"<b>{escape(spec['card'])}</b> places {n} spaceship(s), but no station "
+                    "has an empty space for one: confirm to place none.")
+        else:
+            head = (f"<b>{escape(spec['card'])}</b> places {n} spaceship(s): tap the green "
+                    "spaces on the station(s) below (tap again to take one back).")
+        return [w.HTML(head), picker.box], get
+
+
+SHIP = "ship"     # words only: a phone without an emoji font shows a box for 🚀
+
+
+class ShipPicker:
+    """Stations drawn as grids of buttons (the entry grid's cells, ``cell_class``) on
+    which spaceships are placed or removed by tapping.  ``choosable`` is the set of
+    (player, cell) the engine allows (Game.needs' spots, or the player's spaceships
+    for a removal); at most ``limit`` are picked.  No rule here: the engine checks the
+    action again when it is pushed."""
+
+    def __init__(self, app, stations: dict, choosable: set, limit: int, *,
+                 remove: bool = False):
+        self.app = app
+        self.stations = stations
+        self.choosable = {(p, tuple(c)) for p, c in choosable}
+        self.limit = limit
+        self.remove = remove
+        self._picked: list = []
+        self._buttons: dict = {}
+        self.summary = w.HTML()
+        self.summary.add_class("ships-picked")
+        boxes = []
+        players = list(app.game.setup.players)
+        for p, st in stations.items():
+            grid = self._grid(p, st)
+            box = w.VBox([w.HTML(f"<b>{escape(p)}</b>'s station"), grid])
+            box.add_class("ship-station")
+            box.add_class(f"ship-station-{players.index(p) + 1}")
+            boxes.append(box)
+        self.box = w.VBox([*boxes, self.summary])
+        self.box.add_class("ship-picker")
+        self._show()
+
+    @property
+    def picked(self) -> list:
+        """[(player, [r, c]), ...] in the order tapped."""
+        return [(p, list(c)) for p, c in self._picked]
+
+    def _grid(self, player, st):
+        mine = {c for p, c in self.choosable if p == player}
+        cells = set(st.cells) | mine | set(st.spaceships)
+        r0, r1 = min(c[0] for c in cells), max(c[0] for c in cells)
+        c0, c1 = min(c[1] for c in cells), max(c[1] for c in cells)
+        kids = []
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                b = w.Button(layout=w.Layout(width=f"{CELL_PX}px", height=f"{CELL_PX}px",
+                                             padding="0"))
+                b.add_class("ship-cell")
+                b.add_class(cell_class(r, c))
+                placed = st.cells.get((r, c))
+                if placed is not None:
+                    b.description = placed.label
+                    b.tooltip = f"{placed.label} [{r}, {c}]"
+                    b.style.button_color = render.cell_colours(placed)[0]
+                    b.style.text_color = "white"     # no handler: a tap does nothing
+                    b.add_class("ship-built")
+                elif (player, (r, c)) in self.choosable:
+                    b.on_click(self.app.guarded(lambda _, k=(player, (r, c)): self.tap(k)))
+                    self._buttons[(player, (r, c))] = b
+                elif (r, c) in st.spaceships:
+                    b.description, b.tooltip = SHIP, f"spaceship [{r}, {c}]"
+                    b.style.button_color = "#eeeeee"
+                    b.disabled = True
+                    b.add_class("ship-here")
+                else:
+                    b.layout.visibility = "hidden"
+                kids.append(b)
+        grid = w.GridBox(kids, layout=w.Layout(
+            grid_template_columns=f"repeat({c1 - c0 + 1}, {CELL_PX}px)", grid_gap="3px"))
+        grid.add_class("ship-grid")
+        return grid
+
+    def tap(self, key):
+        key = (key[0], tuple(key[1]))
+        if key not in self.choosable:
+            raise CompanionError(f"{list(key[1])} in {key[0]}'s station cannot be "
+                                 f"{'chosen' if self.remove else 'given a spaceship'}.")
+        if key in self._picked:
+            self._picked.remove(key)
+        elif len(self._picked) >= self.limit:
+            raise CompanionError(f"At most {self.limit} spaceship(s): tap a chosen one to "
+                                 "take it back first.")
+        else:
+            self._picked.append(key)
+        self._show()
+
+    def _show(self):
+        for key, b in self._buttons.items():
+            on = key in self._picked
+            if self.remove:
+                b.description = "remove" if on else SHIP
+                b.tooltip = (f"{list(key[1])}: " + ("to remove (tap to keep)" if on
+                                                     else "spaceship (tap to remove)"))
+                b.style.button_color = "#f4b6b6" if on else "#eeeeee"
+            else:
+                b.description = SHIP if on else "+"
+                b.tooltip = (f"{list(key[1])}: " + ("spaceship here (tap to take back)" if on
+                                                     else "tap to place a spaceship"))
+                b.style.button_color = "#ffd54f" if on else LEGAL
+            b.style.text_color = "black"
+            for cls, want in (("ship-picked", on), ("ship-spot", not on)):
+                if want and cls not in b._dom_classes:
+                    b.add_class(cls)
+                elif not want and cls in b._dom_classes:
+                    b.remove_class(cls)
+        words = ", ".join(f"{p} {list(c)}" for p, c in self._picked)
+        verb = "to remove" if self.remove else "spaceships"
+        self.summary.value = (f"<span class='ships-count'>{len(self._picked)}/{self.limit}</span>"
+                              f" {verb}: {escape(words) if words else 'none tapped yet'}")

@@ -170,6 +170,12 @@ class PlayTimer:
             elif st != s and cls in self.button._dom_classes:
                 self.button.remove_class(cls)
 
+    def tick(self, now: float | None = None) -> None:
+        """A running timer's clock as of now (the page's heartbeat calls it, issue 21):
+        words only, nothing written; a paused or stopped timer does not change."""
+        if self.gid and playtime.state(self.meta) == "running":
+            self.show(now)
+
     def sync(self) -> None:
         """Read the stored timer again (another page may have tapped)."""
         if self.gid:

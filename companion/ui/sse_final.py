@@ -10,7 +10,7 @@ from ..core.htmlsafe import escape
 from ..core.errors import MissingEntry
 from ..sse.record import dumps
 from ..sse.render import map_svg
-from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
+from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table, tiebreak_words
 
 PLURAL = {"city": "Cities", "trade_station": "Trade Stations"}
 
@@ -68,7 +68,9 @@ class SseFinal:
             if not self.session.read_only:     # the players type it on their pages
                 self.epic_box.children = [self._epic_form()]
             return
-        t = result.table.rename(columns={**{c: CATEGORY_NAMES[c] for c in CATEGORIES},
+        # issue 21: a module's column only when the game has it (the engine says which),
+        # and the total right after the name: seen on a phone without swiping
+        t = shown_table(result, g.state).rename(columns={**{c: CATEGORY_NAMES[c] for c in CATEGORIES},
                                          "cities_left": "Cities left",
                                          "trade_stations_left": "Trade St. left",
                                          "planets_controlled": "planets controlled",

@@ -219,7 +219,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.board.box.layout.display = "none" if st.finished else ""
         self._refresh_turn()
         self.timer.over = st.finished
-        self.timer.show()               # the clock as of now (it does not tick by itself)
+        self.timer.show()               # the clock as of now (the heartbeat ticks it: tick())
         self._refresh_score()
         self._refresh_piece()
         self._refresh_ships()

@@ -108,8 +108,9 @@ SSE_HISTORY_CSS = """<style>
   display: flex; flex-wrap: wrap; }
 .companion-root .sse-turn-over { white-space: normal; }
 .companion-root .sse-score td { white-space: nowrap; }
-/* a wide final table scrolls under the players' names */
-.companion-root .sse-final-table td:first-child, .companion-root .sse-final-table th:first-child
+/* a wide final table scrolls under the players' names (the total is the 2nd column) */
+.companion-root .sse-final-table td:first-child, .companion-root .sse-final-table th:first-child,
+.companion-root .final-table td:first-child, .companion-root .final-table th:first-child
   { position: sticky; left: 0; background: white; z-index: 1; }
 /* headers wrap (the shared rule keeps table headers on one line) */
 .companion-root .widget-html-content table.sse-score th,
