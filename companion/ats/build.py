@@ -103,6 +103,8 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         # round_end_report() until a `remove` entry fixes it (B 5).
         raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
                             f"'{card.name}'", action=a)
+    if not step.strict:
+        check_copies(state, card, a)
     cost, energy = card.known("cost"), card.known("energy")
     if ps.credits < cost:
         raise IllegalAction("credits", f"costs {cost} credits, {ps.name} has {ps.credits}",
@@ -188,6 +190,28 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         state.pending += effects + others_vp
 
 
+def copies_built(state: State, card: str) -> int:
+    """How many copies of ``card`` stand in all the stations now."""
+    return sum(state.players[p].station.copies_of(card) for p in state.setup.players)
+
+
+def check_copies(state: State, card: Card, a: dict | None = None) -> None:
+    """Refuse a build past the copies the box holds (``copies``, typed by the players
+    once: the books give only totals, so an untyped number checks nothing).  New
+    entries only: a record replayed keeps what was entered."""
+    n = card.copies
+    if n is None:
+        return
+    built = copies_built(state, card.name)
+    if built >= n:
+        where = ", ".join(f"{p} {k}" for p in state.setup.players
+                          if (k := state.players[p].station.copies_of(card.name)))
+        raise IllegalAction("copies", f"the box holds {n} cop{'y' if n == 1 else 'ies'} of "
+                            f"'{card.name}' and {built} {'is' if built == 1 else 'are'} already "
+                            f"built ({where or 'none in a station'}); correct the number of "
+                            "copies in your catalogue if the box holds more", action=a)
+
+
 def energy_options(station: Station, cell: Cell, energy: int) -> list[dict]:
     """Every way the reactors within reach of ``cell`` can pay ``energy`` cubes:
     ``{"energy_from": [[r, c], ...], "label": str, "default": bool}``; the
@@ -221,6 +245,8 @@ def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
         raise UnknownCardValues(c.name, c.unknown_for_build(),
                                 action={"do": "build", "card": c.name, "player": player})
     if ps.credits < c.known("cost"):
+        return []
+    if c.copies is not None and copies_built(state, c.name) >= c.copies:
         return []
     if station.copies_of(c.name) >= 1:
         if c.max is None:

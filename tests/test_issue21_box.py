@@ -1,0 +1,184 @@
+"""Issue 21, the box's own contents: objectives typed once from the physical card and
+drawn, Qualeen's secret objective asked and scored at the final table, a card's number
+of copies (typed by the players) refusing a build past it, and a cost printed "X".
+
+Every objective and every number of copies below is a TEST value typed the way a player
+types it from a physical card (the books name one objective and give only totals); none
+of them is shipped data."""
+from __future__ import annotations
+
+import pytest
+
+from companion import Game
+from companion.ats import decks
+from companion.ats.catalogue import (Catalogue, X, X_VALUE, make_objective, objective_unknowns,
+                                     parse_card)
+from companion.ats.scoring import SECRET, manual_requests, secret_objectives
+from companion.core.errors import CatalogueError, IllegalAction, MissingEntry
+from companion.core.rules import Rule
+
+PLAYERS = ["Ana", "Ben", "Cy"]
+# test objectives, typed as a player would type them from cards (not the books' numbers)
+T_REACTORS = make_objective("Test: most reactors", measure="reactor", most=True, vp=4)
+T_CREDITS = make_objective("Test: least credits", measure="credit", most=False, vp=3)
+T_MILITARY = make_objective("Test: most military", measure="station_location",
+                            types=["military"], vp=5)
+T_CLAIMED = make_objective("Test: claimed at the table", measure="manual")
+TYPED = [T_REACTORS, T_CREDITS, T_MILITARY, T_CLAIMED]
+
+
+def _catalogue(*extra):
+    return Catalogue.shipped().overlay([*TYPED, *extra])
+
+
+# -- objectives typed once ------------------------------------------------------------
+def test_an_objective_is_typed_with_its_measure_most_or_least_and_vp():
+    assert T_MILITARY.to_dict()["most"] == {"per": "station_location", "types": ["military"]}
+    assert T_CREDITS.to_dict()["least"] == {"per": "credit"} and T_CREDITS.vp == 3
+    assert objective_unknowns(T_MILITARY) == []
+    assert objective_unknowns(T_CLAIMED) == []           # claimed at the table
+    # the shipped one the books only name: what it measures and its VP are still unknown
+    shipped = Catalogue.shipped()["Accelerated Construction"]
+    assert objective_unknowns(shipped) == ["what it measures", "vp"]
+    # typed over the shipped entry, value by value
+    typed = make_objective("Accelerated Construction", measure="manual")
+    merged = Catalogue.shipped().overlay([typed])["Accelerated Construction"]
+    assert objective_unknowns(merged) == [] and merged.extra["source"]
+
+
+def test_a_wrong_objective_is_refused_with_a_message_naming_the_key():
+    with pytest.raises(CatalogueError, match="measure"):
+        make_objective("Test: bad", measure="happiness", vp=2)
+    with pytest.raises(CatalogueError, match="vp"):
+        make_objective("Test: bad", measure="credit", vp=-1)
+
+
+def test_a_3_player_game_draws_3_typed_objectives_and_a_secret_one():
+    # B 3: "shuffle the Objective Cards and randomly draw as many Objectives as the
+    # number of players"
+    cat = _catalogue()
+    got = decks.complete_choices(PLAYERS, races={"Cy": "Qualeen"}, use_races=True,
+                                 use_objectives=True, catalogue=cat, seed=7)
+    assert len(got["objectives"]) == 3 and len(set(got["objectives"])) == 3
+    objectives = set(cat.names("objective"))
+    assert set(got["objectives"]) <= objectives
+    # the Qualeen's secret objective is one of the cards not in play
+    assert got["races"]["Cy"] == "Qualeen"
+    secret = got["secret_objectives"]["Cy"]
+    assert secret in objectives and secret not in got["objectives"]
+    # the seeded setup draw names them too (no "take from the box" left for 5 of 8 cards)
+    d = decks.draw_setup(PLAYERS, seed=7, catalogue=cat)
+    assert len(d["objectives"]) + d["options"].get("objectives_from_box", 0) == 3
+
+
+# -- Qualeen's secret objective -------------------------------------------------------
+def _finished(setup_extra: dict, cat: Catalogue, build=True) -> Game:
+    g = Game({"players": PLAYERS, **setup_extra}, catalogue=cat)
+    first = True
+    while not g.finished:
+        for p in g.state.waiting:
+            if build and first and p == "Cy":
+                g.push({"player": "Cy", "do": "reactor", "card": "Garden", "at": [0, 1]})
+                first = False
+            else:
+                g.push({"player": p, "do": "discard", "card": "Garden"})
+    return g
+
+
+def test_qualeen_secret_objective_not_recorded_at_setup_is_asked_not_skipped():
+    # B FAQ, Qualeen: "If I draw the "Accelerated Construction" Objective, do I still
+    # reveal it at the end of the game?" -- the Qualeen's extra objective is revealed at
+    # the end; a game whose setup could not record it (none left in the catalogue, or
+    # taken from the box) must ask for it, never score without a word.
+    cat = _catalogue()
+    g = _finished({"races": {"Cy": "Qualeen"}, "objectives": ["Test: least credits"]}, cat)
+    reqs = manual_requests(g)
+    assert {"kind": "secret", "source": SECRET, "player": "Cy", "race": "Qualeen"} in reqs
+    with pytest.raises(MissingEntry, match="secret objective of Cy"):
+        g.score()
+    # Cy reveals "most reactors": Cy built the only Power Reactor, so Cy claims it
+    g.manual.append({"source": SECRET, "player": "Cy", "note": "Test: most reactors", "vp": 0})
+    assert secret_objectives(g) == {"Cy": "Test: most reactors"}
+    assert g.final_needs()["manual"] == []
+    lines = g.score().lines
+    got = lines[lines.source == "Test: most reactors (secret objective of Cy)"]
+    assert list(got.player) == ["Cy"] and list(got.vp) == [4]
+    # the record keeps the reveal: a replay scores the same
+    again = Game.from_record(g.to_record(), catalogue=cat)
+    assert again.score().to_json() == g.score().to_json()
+
+
+def test_secret_objective_only_its_owner_claims_and_none_left_is_an_answer():
+    # B 6: "Each Objective can only be claimed by 1 player unless stated otherwise."
+    cat = _catalogue()
+    g = _finished({"races": {"Ana": "Qualeen"}, "objectives": ["Test: least credits"]}, cat)
+    g.manual.append({"source": SECRET, "player": "Ana", "note": "Test: most reactors", "vp": 0})
+    lines = g.score().lines
+    # Cy has the most reactors, not Ana: the secret objective gives nobody anything
+    assert lines[lines.source.str.contains("secret objective")].empty
+    g2 = _finished({"races": {"Ana": "Qualeen"}}, cat)
+    g2.manual.append({"source": SECRET, "player": "Ana", "vp": 0})   # no card was left
+    assert secret_objectives(g2) == {"Ana": None}
+    g2.score()                                                     # nothing missing
+
+
+def test_a_secret_objective_claimed_at_the_table_asks_who_and_vp():
+    cat = _catalogue()
+    g = _finished({"races": {"Cy": "Qualeen"}}, cat, build=False)
+    g.manual.append({"source": SECRET, "player": "Cy", "note": "Test: claimed at the table",
+                     "vp": 0})
+    assert g.final_needs()["manual"] == [{"kind": "objective", "source": "Test: claimed at the "
+                                          "table", "player": "Cy"}]
+    g.manual.append({"source": "Test: claimed at the table", "player": "Cy", "vp": 6})
+    lines = g.score().lines
+    assert int(lines[lines.source.str.contains("secret objective of Cy")].vp.sum()) == 6
+
+
+# -- copies ---------------------------------------------------------------------------
+def test_a_build_past_the_copies_typed_is_refused_with_the_rule_copies():
+    cat = Catalogue.shipped()
+    school = cat["School of Alien Cultures"]
+    # TEST values, as a player types them from the physical card and box (the card list
+    # in card-names.csv gives 2 copies for this card; the test types its own number)
+    typed = parse_card({**school.to_dict(), "cost": 1, "energy": 0, "vp": 1, "max": 1,
+                        "copies": 2})
+    g = Game({"players": PLAYERS}, catalogue=cat.overlay([typed]))
+    choices = lambda me: {p: "pay" for p in PLAYERS if p != me}
+    g.push({"player": "Ana", "do": "build", "card": typed.name, "at": [0, 1],
+            "choices": choices("Ana")})
+    g.push({"player": "Ben", "do": "build", "card": typed.name, "at": [0, 1],
+            "choices": choices("Ben")})
+    with pytest.raises(IllegalAction) as e:
+        g.push({"player": "Cy", "do": "build", "card": typed.name, "at": [0, 1],
+                "choices": choices("Cy")})
+    assert e.value.rule == Rule.COPIES
+    assert "the box holds 2 copies of 'School of Alien Cultures' and 2 are already built" \
+        in str(e.value)
+    assert g.legal_cells("Cy", typed.name) == []
+    # copies nobody typed (null) check nothing: five builds of an untyped card pass
+    assert cat["Minefield"].copies is None
+    free = parse_card({"name": "Test card", "cost": 0, "energy": 0, "vp": 0, "max": "none",
+                       "abilities": []})
+    assert free.copies is None
+    g = Game({"players": PLAYERS}, catalogue=cat.overlay([free]))
+    for at in ([0, 1], [0, 2], [0, 3], [0, 4], [0, 5]):
+        g.push({"player": "Ana", "do": "build", "card": "Test card", "at": at})
+        for p in ("Ben", "Cy"):
+            g.push({"player": p, "do": "discard", "card": "Garden"})
+    assert g.state.players["Ana"].station.copies_of("Test card") == 5
+
+
+# -- a cost printed "X" ---------------------------------------------------------------
+def test_a_cost_printed_x_is_stored_as_printed_and_counts_1():
+    # Revival FAQ (Commercial Zone): "In such a case, X is always considered to be 1."
+    card = parse_card({"name": "Test X card", "cost": "x", "energy": 0, "vp": 0,
+                       "abilities": []}, file="cards.yaml")
+    assert card.cost == X == "X" and card.to_dict()["cost"] == "X"
+    assert card.known("cost") == X_VALUE == 1
+    with pytest.raises(CatalogueError, match="or X"):
+        parse_card({"name": "Test bad", "cost": "Y"}, file="cards.yaml")
+    g = Game({"players": PLAYERS}, catalogue=Catalogue.shipped().overlay([card]))
+    before = g.state.players["Ana"].credits
+    g.push({"player": "Ana", "do": "build", "card": "Test X card", "at": [0, 1]})
+    assert g.state.players["Ana"].credits == before - 1
+    assert g.state.players["Ana"].station.cells[(0, 1)].cost == "X"
