@@ -175,7 +175,7 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
             raise CatalogueError(f"must be a list of 0-2 distinct types from {', '.join(TYPES)}",
                                  file=file, card=name, key="types")
         types = tuple(types)
-    nums = {}
+    nums: dict[str, Any] = {}
     for k in NUMBER_KEYS:
         v = raw.get(k)
         if k == "cost" and isinstance(v, str) and v.strip().upper() == X:

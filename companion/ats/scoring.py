@@ -360,7 +360,7 @@ def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict]:
     The same entries :func:`score` reports as missing (MissingEntry)."""
     state = state if state is not None else game.state
     book = _ManualBook(game.manual)
-    out = []
+    out: list[dict[str, Any]] = []
     for p in state.setup.players:
         st = state.players[p].station
         for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
