@@ -10,9 +10,19 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..core.record import dumps
+from ..ats.catalogue import Catalogue
 from ..ats.scoring import SECRET, secret_objectives
 from .writes import writes
 
+
+
+def _box_objectives() -> list[str]:
+    """The objective cards of the player's catalogue now ([] if it cannot be read: the
+    game's own are offered then)."""
+    try:
+        return Catalogue.default().names("objective")
+    except CompanionError:
+        return []
 
 
 def _tiebreak_words(result) -> str:
@@ -114,7 +124,9 @@ class AtsFinal:
         g = self.game
         taken = {o.lower() for o in g.state.setup.objectives}
         taken |= {o.lower() for o in secret_objectives(g).values() if o}
-        names = [n for n in g.catalogue.names("objective") if n.lower() not in taken]
+        # the game's objectives and the ones typed in the catalogue since the game began
+        names = sorted({n for n in g.catalogue.names("objective") + _box_objectives()
+                        if n.lower() not in taken})
         opts = ([("choose the card…", None)] + [(n, n) for n in names]
                 + [("no objective card was left", "")])
         which = w.Dropdown(options=opts, value=None, description="which card",
@@ -189,10 +201,15 @@ class AtsFinal:
                     entry["at"] = req["at"]
                 new.append(entry)
             self.session.add_manual(new)      # the role checked; g.manual is the stored one
+            fresh = False
             for name in reveal:               # its definition travels with the record
                 card = g.catalogue.get(name)
+                if card is None:              # typed in the catalogue after the game began
+                    card, fresh = Catalogue.default().get(name), True
                 if card is not None:
                     self.session.store.merge_cards(self.session.gid, [card.to_dict()])
+            if fresh:
+                self.session.reload()
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.refresh()
         save.on_click(self.guarded(do_save))

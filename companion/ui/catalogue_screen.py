@@ -294,7 +294,11 @@ class CatalogueScreen:
 
     # -- a new objective --------------------------------------------------------------
     def add_objective(self) -> CardForm:
-        """Open an empty form for an objective card the catalogue does not name yet."""
+        """Open an empty form for an objective card the catalogue does not name yet (the
+        one already open if nothing is typed in it yet)."""
+        if self.new_form is not None and not self.new_form.name.value.strip():
+            self.new_form.focus()
+            return self.new_form
         cat = getattr(self, "catalogue", None)
         blank = Card(name="New objective", category="objective")
 
