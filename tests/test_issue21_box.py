@@ -182,3 +182,121 @@ def test_a_cost_printed_x_is_stored_as_printed_and_counts_1():
     g.push({"player": "Ana", "do": "build", "card": "Test X card", "at": [0, 1]})
     assert g.state.players["Ana"].credits == before - 1
     assert g.state.players["Ana"].station.cells[(0, 1)].cost == "X"
+
+
+# -- the page: the catalogue screen, the card form, the final table -------------------
+def test_the_catalogue_screen_adds_objective_cards_one_after_the_other():
+    from companion.ats.catalogue import load_user_cards
+    from companion.ui.catalogue_screen import CatalogueScreen
+    screen = CatalogueScreen()
+    assert "1 of the box's 8" in screen.objectives.value       # the books name one
+    form = screen.add_objective()
+    assert screen.add_objective() is form                      # an empty form is reused
+    form.name.value = "Test: most military"
+    form.measure.value = "station_location"
+    form.otype1.value = "military"
+    form.most.value = "most"
+    form.vp.value = "5"
+    # the values preview speaks of this card
+    assert "Test: most military: +5 VP to the single player with the most military " \
+        "locations in the station" in form.preview_out.value
+    form.vp._handle_custom_msg({"event": "submit"}, [])        # Enter saves
+    mine = {c.name: c for c in load_user_cards()}
+    assert mine["Test: most military"].extra["most"] == {"per": "station_location",
+                                                         "types": ["military"]}
+    assert "Saved the objective 'Test: most military'" in screen.message.value
+    assert "2 of the box's 8" in screen.objectives.value
+    nxt = screen.new_form
+    assert nxt is not None and nxt is not form and nxt.name.value == ""   # the next card
+    # a name already there is refused, never silently overwritten
+    nxt.name.value = "test: most military"
+    nxt.measure.value = "credit"
+    nxt.vp.value = "1"
+    nxt.save.click()
+    assert "already in your catalogue" in nxt.message.value
+    assert Catalogue.default()["Test: most military"].extra["most"]["per"] == "station_location"
+
+
+def test_did_you_mean_is_a_button_that_opens_the_objective():
+    from companion.ui.catalogue_screen import CatalogueScreen
+    screen = CatalogueScreen()
+    form = screen.add_objective()
+    form.name.value = "accel"
+    buttons = [b for b in form.did_you_mean.children if isinstance(b, __import__(
+        "ipywidgets").Button)]
+    assert [b.description for b in buttons] == ["Accelerated Construction"]
+    buttons[0].click()
+    assert screen.new_form is None and screen.selected == "Accelerated Construction"
+    assert screen.form.is_objective
+    assert "form-needed" in screen.form.measure._dom_classes
+
+
+def test_the_card_form_takes_copies_and_a_cost_printed_x():
+    from companion.ui.cardform import CardForm
+    saved = []
+    card = parse_card({"name": "Test: X module", "types": None, "cost": None, "energy": None,
+                       "vp": None, "max": None, "abilities": None})
+    form = CardForm(card, saved.append, lambda: None)
+    form.cost.value = "x"
+    form.energy.value = "0"
+    form.vp.value = "2"
+    form.copies.value = "3"
+    assert "Test: X module: cost X (counts 1), energy 0, 2 VP" in form.preview_out.value
+    assert "3 in the box" in form.preview_out.value
+    form.save.click()
+    assert saved[0].cost == "X" and saved[0].copies == 3
+    assert saved[0].to_dict()["cost"] == "X"
+    form.copies.value = "0"
+    form.save.click()
+    assert "Copies: must be 1 or more" in form.message.value and len(saved) == 1
+
+
+def test_the_values_preview_names_the_card_edited_not_another():
+    # issue 21: "while editing Vak it spoke of Zehuti"
+    from companion.ui.cardform import CardForm
+    vak = Catalogue.shipped()["Vak"]
+    form = CardForm(vak, lambda c: None, lambda: None)
+    form.ab1.choose("reactor")
+    form.ab1.vp.value = "1"
+    assert form.preview_out.value.startswith("<div class='form-preview-text'>Vak: ")
+    assert "Zehuti" not in form.preview_out.value
+
+
+def test_the_final_table_asks_the_secret_objective_then_scores_it(tmp_path):
+    from companion.ats.catalogue import save_user_card
+    from companion.core.store import Store
+    from companion.ui.app import App
+    for c in TYPED:
+        save_user_card(c)
+    g = _finished({"races": {"Cy": "Qualeen"}, "objectives": ["Test: least credits"]},
+                  Catalogue.default())
+    store = Store(tmp_path / "games.sqlite")
+    try:
+        store.create(g.to_record())
+        app = App(store)
+        form = next(x for x in _walk(app.final_box) if "manual-form" in x._dom_classes)
+        row = next(x for x in _walk(form) if "secret-objective-row" in x._dom_classes)
+        assert "Secret objective of Cy (Qualeen)" in row.children[0].value
+        which = next(x for x in _walk(row) if "secret-which" in x._dom_classes)
+        # the objective cards not in play are offered, and "none was left"
+        assert [v for _, v in which.options][1:] == [
+            "Accelerated Construction", "Test: claimed at the table", "Test: most military", "Test: most reactors", ""]
+        save = next(x for x in _walk(form) if "manual-save" in x._dom_classes)
+        save.click()                                        # nothing chosen: refused
+        assert "choose the objective card" in app.final_msg.value
+        which.value = "Test: most reactors"
+        save.click()
+        text = " ".join(x.value for x in _walk(app.final_box) if hasattr(x, "value")
+                        and isinstance(x.value, str))
+        assert "Cy wins" in text and "Test: most reactors (secret objective of Cy)" in text
+        rec = store.load(store.games()[0]["id"])
+        assert {"source": SECRET, "player": "Cy", "note": "Test: most reactors",
+                "vp": 0} in rec["manual"]
+    finally:
+        store.close()
+
+
+def _walk(box):
+    yield box
+    for kid in getattr(box, "children", ()):
+        yield from _walk(kid)

@@ -16,6 +16,11 @@ from .writes import writes
 
 
 
+#: the secret objective's "which card" before a card is chosen (no card has this name:
+#: a name is one line of printable text)
+CHOOSE = "\n"
+
+
 def _box_objectives() -> list[str]:
     """The objective cards of the player's catalogue now ([] if it cannot be read: the
     game's own are offered then)."""
@@ -127,9 +132,9 @@ class AtsFinal:
         # the game's objectives and the ones typed in the catalogue since the game began
         names = sorted({n for n in g.catalogue.names("objective") + _box_objectives()
                         if n.lower() not in taken})
-        opts = ([("choose the card…", None)] + [(n, n) for n in names]
+        opts = ([("choose the card…", CHOOSE)] + [(n, n) for n in names]
                 + [("no objective card was left", "")])
-        which = w.Dropdown(options=opts, value=None, description="which card",
+        which = w.Dropdown(options=opts, value=CHOOSE, description="which card",
                            style={"description_width": "initial"},
                            layout=w.Layout(width="100%", max_width="360px"))
         which.add_class("secret-which")
@@ -178,7 +183,7 @@ class AtsFinal:
             for req, who, vp in entries:
                 if req["kind"] == "secret":
                     name = who.value
-                    if name is None:
+                    if name == CHOOSE:
                         raise CompanionError(f"Secret objective of {req['player']}: choose the "
                                              "objective card (or 'no objective card was left')")
                     entry = {"source": SECRET, "player": req["player"], "vp": 0}

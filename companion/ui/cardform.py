@@ -664,13 +664,21 @@ class CardForm:
             x.observe(lambda _: self._changed(), "value")
         fields: list = []
         if self.new:
-            fields += [self.name, self.did_you_mean]
+            name_row = w.HBox([self.name], layout=w.Layout(flex_flow="row wrap", width="100%"))
+            name_row.add_class("form-row")
+            fields += [name_row, self.did_you_mean]
         if self.is_objective:
             self.objective_types = w.HBox([self.otype1, self.otype2],
                                           layout=w.Layout(flex_flow="row wrap", width="100%"))
             self.objective_types.add_class("form-row")
             self.measure.observe(lambda _: self._show_objective(), "value")
-            fields += [self.measure, self.most, self.objective_types, self.vp]
+            self.objective_vp = w.HBox([self.vp], layout=w.Layout(flex_flow="row wrap",
+                                                                   width="100%"))
+            self.objective_vp.add_class("form-row")
+            measure_row = w.HBox([self.measure], layout=w.Layout(flex_flow="row wrap",
+                                                                 width="100%"))
+            measure_row.add_class("form-row")
+            fields += [measure_row, self.most, self.objective_types, self.objective_vp]
         if self.is_location:
             numbers = w.HBox([self.cost, self.energy, self.vp, self.max, self.copies],
                              layout=w.Layout(flex_flow="row wrap", width="100%"))
@@ -712,7 +720,9 @@ class CardForm:
         m = self.measure.value
         self.objective_types.layout.display = "" if m == "station_location" else "none"
         self.most.layout.display = "none" if m == MANUAL_OBJECTIVE else ""
-        self.vp.description = "VP (typed at the table)" if m == MANUAL_OBJECTIVE else "Bonus VP"
+        # claimed at the table: the VP are typed then, with the claim
+        self.objective_vp.layout.display = "none" if m == MANUAL_OBJECTIVE else ""
+        self.vp.description = "Bonus VP"
 
     def _suggest(self) -> None:
         """"Did you mean …?" under the name of a new card: a button per existing name
@@ -773,7 +783,7 @@ class CardForm:
             m = self.measure.value
             if not m:
                 raise ValueError("Measures: choose what the objective measures")
-            vp = _num(self.vp.value, "Bonus VP", allow_blank=(m == MANUAL_OBJECTIVE))
+            vp = None if m == MANUAL_OBJECTIVE else _num(self.vp.value, "Bonus VP")
             return make_objective(name, measure=m, most=self.most.value == "most", vp=vp,
                                   types=[self.otype1.value, self.otype2.value],
                                   notes=c.extra.get("notes"))
