@@ -300,3 +300,35 @@ def _walk(box):
     yield box
     for kid in getattr(box, "children", ()):
         yield from _walk(kid)
+
+
+# -- types asked when they matter now -------------------------------------------------
+def test_a_type_that_matters_now_is_asked_before_the_build():
+    # R 4 (advisors): an Influence tile lists the actions its advisor reacts to, here
+    # "build:military"; a location built with its type unknown cannot move it, so the
+    # type is asked first (issue 21: U-Cannon was built "types not entered yet")
+    from companion.ats.build import types_needed_now
+    from companion.core.errors import UnknownCardValues
+    untyped = parse_card({"name": "Test: untyped module", "types": None, "cost": 0,
+                          "energy": 0, "vp": 0, "max": "none", "abilities": []})
+    cat = Catalogue.shipped().overlay([untyped, *TYPED])
+    tile = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:military"],
+            "slots": 2}
+    g = Game({"players": PLAYERS, "options": {"advisors": [tile]}}, catalogue=cat)
+    with pytest.raises(UnknownCardValues) as e:
+        g.push({"player": "Ana", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
+    assert e.value.fields == ["types"] and "advisor of 'Test tile'" in str(e.value)
+    # Cy sits next to no tile: nothing reads the type now, the build goes on
+    assert types_needed_now(cat, g.state, "Cy") is None
+    g.push({"player": "Cy", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
+    # an objective in play that counts a type makes it matter for everyone
+    g2 = Game({"players": PLAYERS, "objectives": ["Test: most military"]}, catalogue=cat)
+    assert types_needed_now(cat, g2.state, "Cy") == \
+        "the objective 'Test: most military' counts location types"
+    with pytest.raises(UnknownCardValues):
+        g2.push({"player": "Cy", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
+    # with the type typed, the build is entered
+    typed = parse_card({**untyped.to_dict(), "types": ["military"]})
+    g3 = Game({"players": PLAYERS, "options": {"advisors": [tile]}},
+              catalogue=cat.overlay([typed]))
+    g3.push({"player": "Ana", "do": "build", "card": "Test: untyped module", "at": [0, 1]})

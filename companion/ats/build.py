@@ -93,6 +93,10 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     missing = card.unknown_for_build()
     if missing:
         raise UnknownCardValues(card.name, missing, action=a)
+    if card.types is None and not step.strict:
+        why = types_needed_now(step.catalogue, state, ps.name)
+        if why:
+            raise UnknownCardValues(card.name, ["types"], action=a, why=why)
     copies = station.copies_of(card.name)
     if copies >= 1 and card.max is None:
         raise UnknownCardValues(card.name, ["max"], action=a,
@@ -188,6 +192,41 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     else:
         resolve(step.catalogue, state, own)   # printed VP and the player's own abilities now
         state.pending += effects + others_vp
+
+
+def _counts_types(ab) -> bool:
+    """Whether an ability (or an objective's measure) reads location types."""
+    if ab is None:
+        return False
+    if ab.kind == "per" and (ab.types or ab.per == "distinct_type"):
+        return True
+    return ab.condition is not None and ab.condition.test in ("more", "adjacent_to")
+
+
+def types_needed_now(catalogue: Catalogue, state: State, player: str) -> str | None:
+    """Why a location built now by ``player`` must have its type(s) known, or None:
+    an advisor next to the player reacts to a type (R 4), an objective in play
+    counts types, or an ability in play (a race's, a built card's) counts them.  The
+    page then asks for the type(s) before the build (issue 21: U-Cannon was built
+    without its type, so an advisor reacting to military locations could not)."""
+    for t in state.setup.options.get("advisors") or []:
+        if player in t.get("between", ()) and any(str(x).startswith("build:")
+                                                   for x in t.get("actions", ())):
+            return f"the advisor of '{t['name']}' reacts to the type of a location built"
+    for name in list(state.setup.objectives) + list(state.setup.secret_objectives.values()):
+        obj = catalogue.get(name)
+        if obj is not None and _counts_types(obj.measure):
+            return f"the objective '{obj.name}' counts location types"
+    names = [r for r in state.setup.races.values()]
+    for p in state.setup.players:
+        names += sorted({str(pl.card) for pl in state.players[p].station.cells.values()
+                         if pl.kind == LOCATION and pl.card})
+    for name in names:
+        card = catalogue.get(name)
+        for ab in (card.abilities or ()) if card is not None else ():
+            if _counts_types(ab):
+                return f"'{card.name}' counts location types"     # type: ignore[union-attr]
+    return None
 
 
 def copies_built(state: State, card: str) -> int:
