@@ -332,3 +332,16 @@ def test_a_type_that_matters_now_is_asked_before_the_build():
     g3 = Game({"players": PLAYERS, "options": {"advisors": [tile]}},
               catalogue=cat.overlay([typed]))
     g3.push({"player": "Ana", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
+
+
+def test_a_preview_stopped_by_another_card_says_so_after_the_card_edited():
+    from companion.core.errors import UnknownCardValues
+    from companion.ui.cardform import CardForm
+
+    def preview(card):
+        raise UnknownCardValues("Zehuti", ["abilities"])
+    form = CardForm(Catalogue.shipped()["Vak"], lambda c: None, lambda: None, preview=preview)
+    form.ab1.choose("reactor")
+    form.ab1.vp.value = "1"
+    text = form.preview_out.value
+    assert text.index("Vak: ") < text.index("also needs the values of &#x27;Zehuti&#x27;")

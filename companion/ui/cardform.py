@@ -70,7 +70,7 @@ from typing import Any
 from ..ats.catalogue import (MANUAL_OBJECTIVE, OBJECTIVE_MEASURES, TYPES, X, Card,
                               ability_unknowns, make_objective, objective_unknowns, parse_card)
 from ..ats.vocabulary import Ability
-from ..core.errors import CatalogueError, CompanionError
+from ..core.errors import CatalogueError, CompanionError, UnknownCardValues
 
 log = logging.getLogger("companion.ui")
 ERR = "#b00020"
@@ -844,6 +844,14 @@ class CardForm:
             return
         try:
             text, cls = self.preview(card), "form-preview-text"
+        except UnknownCardValues as e:
+            # another card's values stop the game's preview: say so, but the preview
+            # line above stays about the card being edited (issue 21: editing Vak, the
+            # preview "spoke of Zehuti")
+            text = (f"No preview of the score yet: it also needs the values of "
+                    f"'{e.card}'." if e.card.lower() != card.name.lower()
+                    else f"No preview: {e}")
+            cls = "form-preview-text form-preview-error"
         except (CompanionError, ValueError) as e:
             text, cls = f"No preview: {e}", "form-preview-text form-preview-error"
         except Exception as e:                       # a preview never breaks the form
