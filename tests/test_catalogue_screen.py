@@ -79,7 +79,7 @@ def test_it_lists_every_unknown_entry_with_what_is_unknown(screen):
     assert unknown["Fixture: Gamma Hall"] == ["cost", "energy", "vp", "ability 1 vp per unit",
                                              "max"]
     assert unknown["Fixture: Race"] == ["abilities"]
-    assert unknown["Fixture: Objective"] == ["abilities"]
+    assert unknown["Fixture: Objective"] == ["what it measures", "vp"]
     row = row_of(screen, "Fixture: Beta Lab")
     assert "catalogue-open" in row.children[0]._dom_classes
     assert row.children[1].value == "location card"
@@ -168,8 +168,12 @@ def test_a_whole_deck_one_after_the_other_with_enter(screen):
             fill_location(form)
             if "types" in form.missing:
                 form.type1.value = "business"
-        form.ab1.choose("manual")
-        form.ab1.vp._handle_custom_msg({"event": "submit"}, [])   # Enter
+        if form.is_objective:
+            form.measure.value = "manual"            # claimed at the table
+            form.vp._handle_custom_msg({"event": "submit"}, [])   # Enter
+        else:
+            form.ab1.choose("manual")
+            form.ab1.vp._handle_custom_msg({"event": "submit"}, [])   # Enter
         typed += 1
         assert typed <= len(LISTED)
     assert typed == len(LISTED)
@@ -182,7 +186,7 @@ def test_a_whole_deck_one_after_the_other_with_enter(screen):
 
 def test_saving_the_last_entry_wraps_to_the_first(screen):
     screen.select("Fixture: Objective")
-    screen.form.ab1.choose("manual")
+    screen.form.measure.value = "manual"
     screen.form.save.click()
     assert screen.selected == LISTED[0]
 

@@ -93,6 +93,10 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     missing = card.unknown_for_build()
     if missing:
         raise UnknownCardValues(card.name, missing, action=a)
+    if card.types is None and not step.strict:
+        why = types_needed_now(step.catalogue, state, ps.name)
+        if why:
+            raise UnknownCardValues(card.name, ["types"], action=a, why=why)
     copies = station.copies_of(card.name)
     if copies >= 1 and card.max is None:
         raise UnknownCardValues(card.name, ["max"], action=a,
@@ -103,6 +107,8 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         # round_end_report() until a `remove` entry fixes it (B 5).
         raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
                             f"'{card.name}'", action=a)
+    if not step.strict:
+        check_copies(state, card, a)
     cost, energy = card.known("cost"), card.known("energy")
     if ps.credits < cost:
         raise IllegalAction("credits", f"costs {cost} credits, {ps.name} has {ps.credits}",
@@ -188,6 +194,63 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         state.pending += effects + others_vp
 
 
+def _counts_types(ab) -> bool:
+    """Whether an ability (or an objective's measure) reads location types."""
+    if ab is None:
+        return False
+    if ab.kind == "per" and (ab.types or ab.per == "distinct_type"):
+        return True
+    return ab.condition is not None and ab.condition.test in ("more", "adjacent_to")
+
+
+def types_needed_now(catalogue: Catalogue, state: State, player: str) -> str | None:
+    """Why a location built now by ``player`` must have its type(s) known, or None:
+    an advisor next to the player reacts to a type (R 4), an objective in play
+    counts types, or an ability in play (a race's, a built card's) counts them.  The
+    page then asks for the type(s) before the build (issue 21: U-Cannon was built
+    without its type, so an advisor reacting to military locations could not)."""
+    for t in state.setup.options.get("advisors") or []:
+        if player in t.get("between", ()) and any(str(x).startswith("build:")
+                                                   for x in t.get("actions", ())):
+            return f"the advisor of '{t['name']}' reacts to the type of a location built"
+    for name in list(state.setup.objectives) + list(state.setup.secret_objectives.values()):
+        obj = catalogue.get(name)
+        if obj is not None and _counts_types(obj.measure):
+            return f"the objective '{obj.name}' counts location types"
+    names = [r for r in state.setup.races.values()]
+    for p in state.setup.players:
+        names += sorted({str(pl.card) for pl in state.players[p].station.cells.values()
+                         if pl.kind == LOCATION and pl.card})
+    for name in names:
+        card = catalogue.get(name)
+        for ab in (card.abilities or ()) if card is not None else ():
+            if _counts_types(ab):
+                return f"'{card.name}' counts location types"     # type: ignore[union-attr]
+    return None
+
+
+def copies_built(state: State, card: str) -> int:
+    """How many copies of ``card`` stand in all the stations now."""
+    return sum(state.players[p].station.copies_of(card) for p in state.setup.players)
+
+
+def check_copies(state: State, card: Card, a: dict | None = None) -> None:
+    """Refuse a build past the copies the box holds (``copies``, typed by the players
+    once: the books give only totals, so an untyped number checks nothing).  New
+    entries only: a record replayed keeps what was entered."""
+    n = card.copies
+    if n is None:
+        return
+    built = copies_built(state, card.name)
+    if built >= n:
+        where = ", ".join(f"{p} {k}" for p in state.setup.players
+                          if (k := state.players[p].station.copies_of(card.name)))
+        raise IllegalAction("copies", f"the box holds {n} cop{'y' if n == 1 else 'ies'} of "
+                            f"'{card.name}' and {built} {'is' if built == 1 else 'are'} already "
+                            f"built ({where or 'none in a station'}); correct the number of "
+                            "copies in your catalogue if the box holds more", action=a)
+
+
 def energy_options(station: Station, cell: Cell, energy: int) -> list[dict]:
     """Every way the reactors within reach of ``cell`` can pay ``energy`` cubes:
     ``{"energy_from": [[r, c], ...], "label": str, "default": bool}``; the
@@ -221,6 +284,8 @@ def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
         raise UnknownCardValues(c.name, c.unknown_for_build(),
                                 action={"do": "build", "card": c.name, "player": player})
     if ps.credits < c.known("cost"):
+        return []
+    if c.copies is not None and copies_built(state, c.name) >= c.copies:
         return []
     if station.copies_of(c.name) >= 1:
         if c.max is None:

@@ -54,6 +54,10 @@ CARD_KEYS = {"name", "category", "types", "cost", "energy", "vp", "max", "abilit
              "set", "kind", "copies", "source", "notes", "secret_objective",
              "most", "least"}
 NUMBER_KEYS = ("cost", "energy", "vp")
+#: a cost printed "X" (Revival FAQ: "X is always considered to be 1"): stored and shown
+#: as printed, used as X_VALUE by the engine
+X = "X"
+X_VALUE = 1
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,7 @@ class Card:
     name: str
     category: str = "location"
     types: tuple[str, ...] | None = None
-    cost: int | None = None
+    cost: int | str | None = None        # credits, "X" (counts 1) or None (unknown)
     energy: int | None = None
     vp: int | None = None
     max: int | str | None = None          # N, "none" (no limit) or None (unknown)
@@ -100,7 +104,16 @@ class Card:
         v = getattr(self, key)
         if v is None:
             raise UnknownCardValues(self.name, [key])
+        if v == X:
+            return X_VALUE          # Revival FAQ: "X is always considered to be 1"
         return int(v)
+
+    @property
+    def copies(self) -> int | None:
+        """How many copies of the card the box holds, as typed by the players (or
+        stated by the books); None = not typed (no limit is checked)."""
+        v = self.extra.get("copies")
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
 
     def unknown_all(self) -> list[str]:
         out = self.unknown_for_build()
@@ -162,13 +175,16 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
             raise CatalogueError(f"must be a list of 0-2 distinct types from {', '.join(TYPES)}",
                                  file=file, card=name, key="types")
         types = tuple(types)
-    nums = {}
+    nums: dict[str, Any] = {}
     for k in NUMBER_KEYS:
         v = raw.get(k)
+        if k == "cost" and isinstance(v, str) and v.strip().upper() == X:
+            nums[k] = X             # printed "X" (Revival FAQ: counts 1)
+            continue
         if v is not None and not in_range(v, 0):
             raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT}, or null if "
-                                 f"not known (the card says {_shown(v)})", file=file, card=name,
-                                 key=k)
+                                 f"not known{', or X' if k == 'cost' else ''} (the card says "
+                                 f"{_shown(v)})", file=file, card=name, key=k)
         nums[k] = v
     mx = raw.get("max")
     if mx is not None and mx != "none" and not in_range(mx, 1):
@@ -227,6 +243,61 @@ def _validate_objective(raw: dict, *, file, name):
             if "types" in m and not types_ok(m["types"]):
                 raise CatalogueError("types must be a list of location types", file=file,
                                      card=name, key=k)
+
+
+#: what an objective may measure, in words (the counters an objective card can name)
+OBJECTIVE_MEASURES = {
+    "station_location": "locations in the station",
+    "credit": "credits",
+    "reactor": "reactors",
+    "empty_reactor": "reactors with no energy cubes",
+    "energy_cube": "energy cubes left",
+    "distinct_type": "different location types",
+    "spaceship": "spaceships",
+}
+#: an objective the players claim at the table (its condition is not a counter)
+MANUAL_OBJECTIVE = "manual"
+
+
+def make_objective(name: str, *, measure: str, most: bool = True, vp: int | None = None,
+                   types: Iterable[str] | None = None, copies: int | None = None,
+                   notes: str | None = None) -> Card:
+    """An objective card as the players type it once from the physical card: its
+    name, what it measures (a key of :data:`OBJECTIVE_MEASURES`, or
+    :data:`MANUAL_OBJECTIVE` for a condition the players judge at the table),
+    most or least, and the bonus VP.  Validated like any catalogue entry
+    (CatalogueError naming the key); ``source`` says the players typed it."""
+    raw: dict[str, Any] = {"name": name, "category": "objective", "vp": vp,
+                           "source": "typed by the players"}
+    if measure == MANUAL_OBJECTIVE:
+        raw["abilities"] = [{"when": "end", "manual": True}]
+    else:
+        if measure not in OBJECTIVE_MEASURES:
+            raise CatalogueError(f"what the objective measures must be one of "
+                                 f"{', '.join(OBJECTIVE_MEASURES)} or {MANUAL_OBJECTIVE}",
+                                 file="your entry", card=str(name), key="measure")
+        spec: dict[str, Any] = {"per": measure}
+        kinds = [t for t in (types or ()) if t]
+        if kinds:
+            spec["types"] = list(dict.fromkeys(kinds))
+        raw["most" if most else "least"] = spec
+        raw["abilities"] = []
+    if copies is not None:
+        raw["copies"] = copies
+    if notes:
+        raw["notes"] = notes
+    return parse_card(raw, file="your entry")
+
+
+def objective_unknowns(card: Card) -> list[str]:
+    """What is still unknown about an objective card: what it measures (an
+    objective with neither ``most`` nor ``least`` that nobody typed as claimed at
+    the table) and, for one that is measured, its bonus VP."""
+    if "most" in card.extra or "least" in card.extra:
+        return ["vp"] if card.vp is None else []
+    if card.abilities and any(ab.kind == "manual" for ab in card.abilities):
+        return []                       # typed: claimed at the table, VP typed then
+    return ["what it measures", "vp"] if card.vp is None else ["what it measures"]
 
 
 def parse_entries(data: Any, *, file: str | None = None) -> list[Card]:

@@ -145,6 +145,53 @@ class _ManualBook:
         return out
 
 
+#: the ``source`` of a manual entry that reveals, at the final table, the secret
+#: objective of a race that holds one (Qualeen) when the setup did not record it (it
+#: was drawn from the box, or the catalogue had no objective left): ``{"source":
+#: SECRET, "player": p, "note": <objective name>, "vp": 0}``; without ``note``: the
+#: player had no secret objective card (none was left)
+SECRET = "secret objective"
+
+
+def secret_holders(game: ScoredGame, state: State) -> list[str]:
+    """The players whose race holds a secret objective (B FAQ: Qualeen)."""
+    out = []
+    for p in state.setup.players:
+        r = state.setup.races.get(p)
+        race = game.catalogue.get(r) if r else None
+        if race is not None and race.extra.get("secret_objective"):
+            out.append(p)
+    return out
+
+
+def secret_objectives(game: ScoredGame, state: State | None = None) -> dict[str, str | None]:
+    """Every secret objective known so far: ``player -> objective name`` (None: the
+    player said no card was left for it).  The setup's, else the one revealed at the
+    final table (a manual entry :data:`SECRET`).  A holder missing here is asked
+    (:func:`manual_requests` kind ``secret``)."""
+    state = state if state is not None else game.state
+    out: dict[str, str | None] = dict(state.setup.secret_objectives)
+    for p in secret_holders(game, state):
+        if p in out:
+            continue
+        for m in game.manual:
+            if m.get("source") == SECRET and m.get("player") == p:
+                out[p] = m.get("note") or None
+    return out
+
+
+def _in_play(game: ScoredGame, state: State) -> list[tuple[str, str | None]]:
+    """The objectives to score: the public ones, then each secret one with its owner."""
+    out: list[tuple[str, str | None]] = [(o, None) for o in state.setup.objectives]
+    out += [(o, p) for p, o in secret_objectives(game, state).items() if o]
+    return out
+
+
+def _secret_missing(game: ScoredGame, state: State) -> list[str]:
+    known = secret_objectives(game, state)
+    return [p for p in secret_holders(game, state) if p not in known]
+
+
 def _end_of_game(game: ScoredGame, state: State, p: str, manual: _ManualBook, missing: list[str], *,
                  lenient: bool = False, explain: bool = True) -> list[dict]:
     try:
@@ -259,11 +306,17 @@ def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: li
                 lenient: bool = False, memo: dict | None = None,
                 changed: str | None = None) -> list[dict]:
     out = []
-    setup = state.setup
-    in_play: list[tuple[str, str | None]] = [(o, None) for o in setup.objectives]
-    in_play += [(o, p) for p, o in setup.secret_objectives.items()]
-    for name, secret_owner in in_play:
-        obj = game.catalogue[name]
+    for p in _secret_missing(game, state):
+        if not lenient:
+            race = state.setup.races.get(p)
+            missing.append(f"which objective card is the secret objective of {p} ({race}), "
+                           "or that none was left")
+    for name, secret_owner in _in_play(game, state):
+        obj = game.catalogue.get(name)
+        if obj is None:
+            missing.append(f"the objective '{name}' is not in the catalogue: type it on the "
+                           "catalogue screen")
+            continue
         label = f"{obj.name} (secret objective of {secret_owner})" if secret_owner else obj.name
         if "most" not in obj.extra and "least" not in obj.extra:
             got = manual.find(obj.name, any_player=True)
@@ -307,7 +360,7 @@ def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict]:
     The same entries :func:`score` reports as missing (MissingEntry)."""
     state = state if state is not None else game.state
     book = _ManualBook(game.manual)
-    out = []
+    out: list[dict[str, Any]] = []
     for p in state.setup.players:
         st = state.players[p].station
         for cell in sorted(c for c, pl in st.cells.items() if pl.kind == LOCATION):
@@ -324,9 +377,10 @@ def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict]:
             for ab in race.abilities or ():
                 if ab.when == "end" and ab.kind == "manual" and not book.find(race.name, p):
                     out.append({"kind": "race", "source": race.name, "player": p})
-    in_play: list[tuple[str, str | None]] = [(o, None) for o in state.setup.objectives]
-    in_play += [(o, p) for p, o in state.setup.secret_objectives.items()]
-    for name, owner in in_play:
+    for p in _secret_missing(game, state):
+        out.append({"kind": "secret", "source": SECRET, "player": p,
+                    "race": state.setup.races.get(p)})
+    for name, owner in _in_play(game, state):
         obj = game.catalogue.get(name)
         if obj is None or "most" in obj.extra or "least" in obj.extra:
             continue
@@ -358,8 +412,10 @@ def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[di
                 if ab.when in ("end", None) and ability_unknowns(ab):
                     add(race, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
                         "the race tile's scoring is needed")
-    for name in list(state.setup.objectives) + list(state.setup.secret_objectives.values()):
-        obj = game.catalogue[name]
+    for name, _ in _in_play(game, state):
+        obj = game.catalogue.get(name)
+        if obj is None:
+            continue
         if ("most" in obj.extra or "least" in obj.extra) and obj.vp is None:
             add(obj, ["vp"], "the objective is scored at the end")
     for p in state.setup.players:

@@ -75,6 +75,9 @@ class Rule(StrEnum):
         ATS: "not enough credits to pay the card's cost (B 4: a player who cannot pay must "
              "take another action)"}
     MAX = "max", {ATS: "the card's MAX build limit for one station is reached"}
+    COPIES = "copies", {
+        ATS: "every copy of the card the box holds (as the players typed it from the box; the "
+             "books give only totals) is already built in the stations"}
     REACTOR_SUPPLY = "reactor-supply", {
         ATS: "no Power Reactor cards are left in the supply (B 4, Build Power Reactor)"}
     REACTOR_CREDITS = "reactor-credits", {

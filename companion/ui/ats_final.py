@@ -10,8 +10,24 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..core.record import dumps
+from ..ats.catalogue import Catalogue
+from ..ats.scoring import SECRET, secret_objectives
 from .writes import writes
 
+
+
+#: the secret objective's "which card" before a card is chosen (no card has this name:
+#: a name is one line of printable text)
+CHOOSE = "\n"
+
+
+def _box_objectives() -> list[str]:
+    """The objective cards of the player's catalogue now ([] if it cannot be read: the
+    game's own are offered then)."""
+    try:
+        return Catalogue.default().names("objective")
+    except CompanionError:
+        return []
 
 
 def _tiebreak_words(result) -> str:
@@ -109,11 +125,39 @@ class AtsFinal:
             kids.append(self._manual_form(needs["manual"]))
         return kids
 
+    def _secret_row(self, req: dict):
+        """The question for a secret objective the setup did not record (drawn from the
+        box, or none was left in the catalogue): which objective card it is."""
+        g = self.game
+        taken = {o.lower() for o in g.state.setup.objectives}
+        taken |= {o.lower() for o in secret_objectives(g).values() if o}
+        # the game's objectives and the ones typed in the catalogue since the game began
+        names = sorted({n for n in g.catalogue.names("objective") + _box_objectives()
+                        if n.lower() not in taken})
+        opts = ([("choose the card…", CHOOSE)] + [(n, n) for n in names]
+                + [("no objective card was left", "")])
+        which = w.Dropdown(options=opts, value=CHOOSE, description="which card",
+                           style={"description_width": "initial"},
+                           layout=w.Layout(width="100%", max_width="360px"))
+        which.add_class("secret-which")
+        race = f" ({req['race']})" if req.get("race") else ""
+        hint = ("" if names else " <i>No objective card of the catalogue is free: type it on "
+                "the catalogue screen (setup, <b>Add an objective card</b>) first.</i>")
+        row = w.VBox([w.HTML(f"<b>Secret objective of {escape(req['player'])}{escape(race)}</b>:"
+                             f" {escape(req['player'])} reveals it now; which objective card is "
+                             f"it?{hint}"), which])
+        row.add_class("secret-objective-row")
+        return row, (req, which, None)
+
     def _manual_form(self, requests: list[dict]):
         g = self.game
         rows, entries = [], []
         for req in requests:
-            if req["kind"] == "objective":
+            if req["kind"] == "secret":
+                row, entry = self._secret_row(req)
+                rows.append(row)
+                entries.append(entry)
+            elif req["kind"] == "objective":
                 owner = req.get("player")
                 opts = [("nobody", None)] + [(p, p) for p in g.state.setup.players
                                              if owner is None or p == owner]
@@ -137,8 +181,19 @@ class AtsFinal:
         save.add_class("manual-save")
 
         def do_save(_):
-            new = []
+            new, reveal = [], []
             for req, who, vp in entries:
+                if req["kind"] == "secret":
+                    name = who.value
+                    if name == CHOOSE:
+                        raise CompanionError(f"Secret objective of {req['player']}: choose the "
+                                             "objective card (or 'no objective card was left')")
+                    entry = {"source": SECRET, "player": req["player"], "vp": 0}
+                    if name:
+                        entry["note"] = name
+                        reveal.append(name)
+                    new.append(entry)
+                    continue
                 txt = vp.value.strip()
                 if who is not None and who.value is None:
                     new.append({"source": req["source"], "player": None, "vp": 0})
@@ -153,6 +208,15 @@ class AtsFinal:
                     entry["at"] = req["at"]
                 new.append(entry)
             self.session.add_manual(new)      # the role checked; g.manual is the stored one
+            fresh = False
+            for name in reveal:               # its definition travels with the record
+                card = g.catalogue.get(name)
+                if card is None:              # typed in the catalogue after the game began
+                    card, fresh = Catalogue.default().get(name), True
+                if card is not None:
+                    self.session.store.merge_cards(self.session.gid, [card.to_dict()])
+            if fresh:
+                self.session.reload()
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.refresh()
         save.on_click(self.guarded(do_save))

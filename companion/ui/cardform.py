@@ -67,9 +67,10 @@ import ipywidgets as w
 from collections.abc import Mapping
 from typing import Any
 
-from ..ats.catalogue import TYPES, Card, ability_unknowns, parse_card
+from ..ats.catalogue import (MANUAL_OBJECTIVE, OBJECTIVE_MEASURES, TYPES, X, Card,
+                              ability_unknowns, make_objective, objective_unknowns, parse_card)
 from ..ats.vocabulary import Ability
-from ..core.errors import CatalogueError, CompanionError
+from ..core.errors import CatalogueError, CompanionError, UnknownCardValues
 
 log = logging.getLogger("companion.ui")
 ERR = "#b00020"
@@ -225,6 +226,14 @@ def _num(text: str, label: str, *, allow_blank: bool = False, minimum: int = 0):
     return v
 
 
+def _cost(text: str):
+    """The cost field: a whole number, or "X" as printed (the engine counts it 1:
+    Revival FAQ, "X is always considered to be 1")."""
+    if (text or "").strip().upper() == X:
+        return X
+    return _num(text, "Cost")
+
+
 def parse_table(text: str, label: str = "VP table") -> dict[int, int]:
     """``"1:1, 2:3, 3:6"`` (or ``1=1 2=3``) -> ``{1: 1, 2: 3, 3: 6}``."""
     t = (text or "").strip()
@@ -271,6 +280,45 @@ def _field(widget, cls: str, *, width: str = "100%", max_width: str = "300px",
     widget.layout.max_width = max_width
     widget.layout.flex = flex
     return widget
+
+
+def describe_values(card: Card) -> str:
+    """The values the form would save, in words (the form's values preview): always
+    about the card being edited, whatever the game around it."""
+    parts: list[str] = []
+    if card.category == "objective":
+        spec = card.extra.get("most") or card.extra.get("least")
+        if isinstance(spec, Mapping):
+            what = OBJECTIVE_MEASURES.get(str(spec.get("per")), str(spec.get("per")))
+            kinds = spec.get("types") or []
+            if kinds and spec.get("per") == "station_location":
+                what = f"{'/'.join(kinds)} locations in the station"
+            side = "most" if "most" in card.extra else "least"
+            vp = "?" if card.vp is None else card.vp
+            return (f"{card.name}: +{vp} VP to the single player with the {side} {what} "
+                    "(a tie gives it to nobody).")
+        return f"{card.name}: claimed at the table; the players type who claims it and its VP."
+    if card.category in ("location", "conflict"):
+        cost = "?" if card.cost is None else card.cost
+        parts.append(f"cost {cost}" + (" (counts 1)" if card.cost == X else ""))
+        parts.append(f"energy {'?' if card.energy is None else card.energy}")
+        parts.append(f"{'?' if card.vp is None else card.vp} VP")
+        parts.append("no MAX" if card.max == "none" else f"MAX {card.max}")
+        parts.append("/".join(card.types) if card.types else "no type")
+        if card.copies is not None:
+            parts.append(f"{card.copies} in the box")
+    abilities = card.abilities or ()
+    if not abilities:
+        parts.append("no ability")
+    for ab in abilities:
+        key = template_of(ab)
+        label = TEMPLATES[key][0]
+        n = ab.vp if ab.kind == "per" else ab.flat
+        if n is not None:
+            label = label.replace("+N", f"{n:+d}")
+        when = "at game end" if ab.when == "end" else "now"
+        parts.append(f"{label} ({when})")
+    return f"{card.name}: " + ", ".join(parts) + "."
 
 
 class AbilityEditor:
@@ -475,6 +523,8 @@ def _needed_fields(card: Card, missing: list[str] | None) -> list[str]:
         return list(missing)
     if card.category in ("location", "conflict"):
         return card.unknown_all()
+    if card.category == "objective":
+        return objective_unknowns(card)
     if card.abilities is None:
         return ["abilities"]
     return [f"ability {i + 1} {u}" for i, ab in enumerate(card.abilities)
@@ -505,22 +555,56 @@ class CardForm:
     """
 
     def __init__(self, card: Card, on_save, on_cancel, *, missing: list[str] | None = None,
-                 preview=None):
+                 preview=None, new: bool = False, suggest=None, on_pick=None):
         self.card = card
         self.on_save, self.on_cancel = on_save, on_cancel
         self.preview = preview
-        self.missing = _needed_fields(card, missing)
+        self.new = bool(new)
+        self.suggest, self.on_pick = suggest, on_pick
+        self.missing = [] if self.new else _needed_fields(card, missing)
         self._preview_key = None
         self._ready = False
         self.is_location = card.category in ("location", "conflict")
+        self.is_objective = card.category == "objective"
         what = {"race": "race tile", "objective": "objective card"}.get(card.category, "card")
         need = (f" Unknown: <b>{escape(describe_missing(self.missing))}</b>."
                 if self.missing else "")
-        self.intro = w.HTML(
-            f"<div class='card-form-intro'><b>Enter the printed values of "
-            f"'{escape(card.name)}'</b> from the physical {what} (once: they are saved in "
-            f"your catalogue; Enter saves).{need}</div>",
-            layout=w.Layout(width="100%"))
+        if self.new:
+            head = (f"<b>Type a new {what}</b> from the physical card, once: its name"
+                    + (", what it measures, most or least, and the bonus VP"
+                       if self.is_objective else "") + " (saved in your catalogue; Enter saves).")
+        else:
+            head = (f"<b>Enter the printed values of '{escape(card.name)}'</b> from the physical "
+                    f"{what} (once: they are saved in your catalogue; Enter saves).{need}")
+        self.intro = w.HTML(f"<div class='card-form-intro'>{head}</div>",
+                            layout=w.Layout(width="100%"))
+        self.name = _field(w.Text(value="" if self.new else card.name, description="Name",
+                                  placeholder="as printed on the card"), "form-name",
+                           max_width="420px", flex="1 1 100%")
+        self.did_you_mean = w.HBox([], layout=w.Layout(flex_flow="row wrap", width="100%"))
+        self.did_you_mean.add_class("form-did-you-mean")
+        self.name.observe(lambda _: self._suggest(), "value")
+        self.copies = _field(w.Text(value=_s(card.copies), description="Copies",
+                                    placeholder="in the box (optional)"), "form-copies")
+        spec = card.extra.get("most") or card.extra.get("least") or {}
+        measured = isinstance(spec, Mapping) and spec.get("per") in OBJECTIVE_MEASURES
+        manual = bool(card.abilities) and any(a.kind == "manual" for a in card.abilities or ())
+        self.measure = _field(w.Dropdown(
+            options=[("choose…", "")] + [(v, k) for k, v in OBJECTIVE_MEASURES.items()]
+            + [("a condition the players judge (claimed at the table)", MANUAL_OBJECTIVE)],
+            value=(spec["per"] if measured else MANUAL_OBJECTIVE if manual else ""),
+            description="Measures"), "form-measure", max_width="420px", flex="1 1 100%")
+        self.most = w.ToggleButtons(options=[("the most", "most"), ("the least", "least")],
+                                    value="least" if "least" in card.extra else "most",
+                                    style={"button_width": "auto"},
+                                    layout=w.Layout(width="100%", max_width="100%"))
+        self.most.add_class("form-most")
+        okinds = list(spec.get("types") or []) if isinstance(spec, Mapping) else []
+        self.otype1 = _field(w.Dropdown(options=TYPE_CHOICES, value=okinds[0] if okinds else "",
+                                        description="of type"), "form-objective-type1")
+        self.otype2 = _field(w.Dropdown(options=TYPE_CHOICES,
+                                        value=okinds[1] if len(okinds) > 1 else "",
+                                        description="or type"), "form-objective-type2")
         needed = set(self.missing)
         self.cost = _field(w.Text(value=_s(card.cost), description="Cost",
                                   placeholder="credits"), "form-cost")
@@ -539,9 +623,12 @@ class CardForm:
                                        description="2nd type"),
                             "form-type2", max_width="300px", flex="1 1 200px")
         for name, x in (("cost", self.cost), ("energy", self.energy), ("vp", self.vp),
-                        ("max", self.max), ("types", self.type1), ("types", self.type2)):
+                        ("max", self.max), ("types", self.type1), ("types", self.type2),
+                        ("what it measures", self.measure)):
             if name in needed:
                 x.add_class("form-needed")
+        if self.is_objective:
+            self.vp.placeholder = "bonus VP"
         abilities = list(card.abilities or [])
         ab_needed = any(m.startswith("abilit") for m in self.missing)
         default_when = "end" if card.category == "race" else "immediate"
@@ -572,11 +659,28 @@ class CardForm:
         for x in self.texts():
             if x not in self.ab1.texts() + self.ab2.texts():
                 x.on_msg(self._msg)
-        for x in (self.cost, self.energy, self.vp, self.max, self.type1, self.type2):
+        for x in (self.cost, self.energy, self.vp, self.max, self.type1, self.type2, self.name,
+                  self.copies, self.measure, self.most, self.otype1, self.otype2):
             x.observe(lambda _: self._changed(), "value")
-        fields = []
+        fields: list = []
+        if self.new:
+            name_row = w.HBox([self.name], layout=w.Layout(flex_flow="row wrap", width="100%"))
+            name_row.add_class("form-row")
+            fields += [name_row, self.did_you_mean]
+        if self.is_objective:
+            self.objective_types = w.HBox([self.otype1, self.otype2],
+                                          layout=w.Layout(flex_flow="row wrap", width="100%"))
+            self.objective_types.add_class("form-row")
+            self.measure.observe(lambda _: self._show_objective(), "value")
+            self.objective_vp = w.HBox([self.vp], layout=w.Layout(flex_flow="row wrap",
+                                                                   width="100%"))
+            self.objective_vp.add_class("form-row")
+            measure_row = w.HBox([self.measure], layout=w.Layout(flex_flow="row wrap",
+                                                                 width="100%"))
+            measure_row.add_class("form-row")
+            fields += [measure_row, self.most, self.objective_types, self.objective_vp]
         if self.is_location:
-            numbers = w.HBox([self.cost, self.energy, self.vp, self.max],
+            numbers = w.HBox([self.cost, self.energy, self.vp, self.max, self.copies],
                              layout=w.Layout(flex_flow="row wrap", width="100%"))
             kinds = w.HBox([self.type1, self.type2],
                            layout=w.Layout(flex_flow="row wrap", width="100%"))
@@ -586,20 +690,65 @@ class CardForm:
         buttons = w.HBox([self.save, self.add_second, self.cancel],
                          layout=w.Layout(flex_flow="row wrap", width="100%"))
         buttons.add_class("form-buttons")
-        self.box = w.VBox([w.HTML(STYLE), self.intro, *fields, self.ab1.box, self.second,
+        ability = [] if self.is_objective else [self.ab1.box, self.second]
+        if self.is_objective:
+            self.add_second.layout.display = "none"
+        self.box = w.VBox([w.HTML(STYLE), self.intro, *fields, *ability,
                            self.preview_out, self.message, buttons],
                           layout=w.Layout(width="100%", max_width="640px",
                                           border="2px solid #2f6fd6", padding="8px"))
         self.box.add_class("card-form")
-        self.show_second(len(abilities) > 1)
+        if not self.is_objective:
+            self.show_second(len(abilities) > 1)
+        else:
+            self._second_shown = False
+            self._show_objective()
         self._ready = True
         self._changed()
 
     # -- structure --------------------------------------------------------------------
     def texts(self) -> list[w.Text]:
         """Every text field of the form (Enter in any of them saves)."""
-        own = [self.cost, self.energy, self.vp, self.max] if self.is_location else []
-        return own + self.ab1.texts() + self.ab2.texts()
+        own = [self.cost, self.energy, self.vp, self.max, self.copies] if self.is_location else []
+        if self.is_objective:
+            return ([self.name] if self.new else []) + [self.vp]
+        return ([self.name] if self.new else []) + own + self.ab1.texts() + self.ab2.texts()
+
+    def _show_objective(self) -> None:
+        """An objective's fields: the type(s) only for "locations in the station", most
+        or least only for a measured one."""
+        m = self.measure.value
+        self.objective_types.layout.display = "" if m == "station_location" else "none"
+        self.most.layout.display = "none" if m == MANUAL_OBJECTIVE else ""
+        # claimed at the table: the VP are typed then, with the claim
+        self.objective_vp.layout.display = "none" if m == MANUAL_OBJECTIVE else ""
+        self.vp.description = "Bonus VP"
+
+    def _suggest(self) -> None:
+        """"Did you mean …?" under the name of a new card: a button per existing name
+        it may mean; clicking one opens that card (``on_pick(name)``)."""
+        typed = self.name.value.strip()
+        names = list(self.suggest(typed)) if (self.suggest and typed) else []
+        names = [n for n in names if n.lower() != typed.lower() or self.on_pick]
+        for b in self.did_you_mean.children:
+            b.close()
+        kids: list = []
+        if names:
+            kids.append(w.HTML("Did you mean", layout=w.Layout(width="auto")))
+            for n in names[:3]:
+                b = w.Button(description=n, tooltip=f"open '{n}'",
+                             layout=w.Layout(width="auto", max_width="100%"))
+                b.add_class("form-suggestion")
+                b.on_click(lambda _, n=n: self.pick(n))
+                kids.append(b)
+        self.did_you_mean.children = kids
+
+    def pick(self, name: str) -> None:
+        """What a "Did you mean" button does: open the existing card, or else take its name."""
+        if self.on_pick is not None:
+            self.on_pick(name)
+        else:
+            self.name.value = name
 
     def show_second(self, show: bool = True) -> None:
         """Show (or hide) the second ability part."""
@@ -610,6 +759,12 @@ class CardForm:
 
     def focus(self) -> None:
         """Put the cursor in the first value still needed (call once the form is shown)."""
+        if self.new:
+            self.name.focus()
+            return
+        if self.is_objective:
+            (self.measure if "what it measures" in self.missing else self.vp).focus()
+            return
         if self.is_location:
             for name, x in (("cost", self.cost), ("energy", self.energy), ("vp", self.vp),
                             ("max", self.max), ("types", self.type1)):
@@ -621,9 +776,24 @@ class CardForm:
     # -- values -----------------------------------------------------------------------
     def build(self) -> Card:
         c = self.card
+        name = self.name.value.strip() if self.new else c.name
+        if self.new and not name:
+            raise ValueError("Name: please type the name printed on the card")
+        if self.is_objective:
+            m = self.measure.value
+            if not m:
+                raise ValueError("Measures: choose what the objective measures")
+            vp = None if m == MANUAL_OBJECTIVE else _num(self.vp.value, "Bonus VP")
+            return make_objective(name, measure=m, most=self.most.value == "most", vp=vp,
+                                  types=[self.otype1.value, self.otype2.value],
+                                  notes=c.extra.get("notes"))
         d = c.to_dict()
+        d["name"] = name
         if self.is_location:
-            d["cost"] = _num(self.cost.value, "Cost")
+            copies = _num(self.copies.value, "Copies", allow_blank=True, minimum=1)
+            if copies is not None:
+                d["copies"] = copies
+            d["cost"] = _cost(self.cost.value)
             d["energy"] = _num(self.energy.value, "Energy")
             d["vp"] = _num(self.vp.value, "VP")
             mx = _num(self.max.value, "MAX", allow_blank=True, minimum=1)
@@ -655,20 +825,33 @@ class CardForm:
 
     # -- live preview -----------------------------------------------------------------
     def _changed(self):
-        if not self._ready or self.preview is None:
+        if not self._ready:
             return
         try:
             card = self.build()
-        except (ValueError, CompanionError):
+        except (ValueError, CompanionError) as e:
             self._preview_key = None
-            self.preview_out.value = ""
+            self.preview_out.value = (f"<div class='form-preview-text form-preview-error'>"
+                                      f"Values so far: {escape(str(e))}</div>")
             return
         key = json.dumps(card.to_dict(), sort_keys=True, default=str)
         if key == self._preview_key:
             return
         self._preview_key = key
+        values = describe_values(card)
+        if self.preview is None:
+            self.preview_out.value = f"<div class='form-preview-text'>{escape(values)}</div>"
+            return
         try:
             text, cls = self.preview(card), "form-preview-text"
+        except UnknownCardValues as e:
+            # another card's values stop the game's preview: say so, but the preview
+            # line above stays about the card being edited (issue 21: editing Vak, the
+            # preview "spoke of Zehuti")
+            text = (f"No preview of the score yet: it also needs the values of "
+                    f"'{e.card}'." if e.card.lower() != card.name.lower()
+                    else f"No preview: {e}")
+            cls = "form-preview-text form-preview-error"
         except (CompanionError, ValueError) as e:
             text, cls = f"No preview: {e}", "form-preview-text form-preview-error"
         except Exception as e:                       # a preview never breaks the form
@@ -676,4 +859,5 @@ class CardForm:
             text, cls = f"No preview ({type(e).__name__})", \
                 "form-preview-text form-preview-error"
         text = "" if text is None else str(text)
-        self.preview_out.value = f"<div class='{cls}'>{escape(text)}</div>" if text else ""
+        self.preview_out.value = (f"<div class='form-preview-text'>{escape(values)}</div>"
+                                  + (f"<div class='{cls}'>{escape(text)}</div>" if text else ""))

@@ -12,8 +12,17 @@ type a whole deck while the others set up the table.
 What counts as unknown:
 
 * location cards and conflicts: :meth:`Card.unknown_all` is not empty;
-* races and objectives: their ``abilities`` are ``null``, or an ability has a
-  ``null`` value (their cost, energy, VP, MAX and types are not asked).
+* races: their ``abilities`` are ``null``, or an ability has a ``null`` value
+  (their cost, energy, VP, MAX and types are not asked);
+* objectives: what they measure (most or least of a counter, or claimed at the
+  table) and their bonus VP (:func:`objective_unknowns`).
+
+*Add an objective card* (issue 21) opens an empty form for an objective the
+catalogue does not name yet: its name, what it measures, most or least, and the
+bonus VP, typed once from the physical card; the box holds
+:data:`BOX_OBJECTIVES` of them and the draw of a new game takes from every one
+typed.  A name that may be an objective already there shows *Did you mean …?*
+buttons; clicking one opens that objective.
 
 Stable CSS class hooks:
 
@@ -32,6 +41,8 @@ Stable CSS class hooks:
 ``catalogue-unknown``     HTML in a row: what is unknown
 ``catalogue-form``        the box under the selected row: the card form and Skip
 ``catalogue-skip``        Button: go to the next entry without saving
+``catalogue-add-objective`` Button: type a new objective card
+``catalogue-objectives``  HTML: the objective cards the catalogue holds (of the box's 8)
 ========================  ======================================================
 
 The card form inside keeps its own hooks (``card-form``, ``form-save``, ...:
@@ -44,7 +55,8 @@ from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from ..ats.catalogue import Card, Catalogue, ability_unknowns, save_user_card
+from ..ats.catalogue import Card, Catalogue, ability_unknowns, objective_unknowns, save_user_card
+from ..ats.decks import BASE_OBJECTIVES
 from ..core.errors import CompanionError
 from .cardform import CardForm, describe_missing
 
@@ -82,9 +94,15 @@ STYLE = """<style>
 </style>"""
 
 
+#: the objective cards of the base box (B components: "8 Objective Cards")
+BOX_OBJECTIVES = BASE_OBJECTIVES
+
+
 def unknown_of(card: Card) -> list[str]:
     """What is still unknown about an entry, as the screen lists it ([] = known)."""
-    if card.category in ("race", "objective"):
+    if card.category == "objective":
+        return objective_unknowns(card)
+    if card.category == "race":
         if card.abilities is None:
             return ["abilities"]
         return [f"ability {i + 1} {u}" if len(card.abilities) > 1 else f"ability {u}"
@@ -94,7 +112,9 @@ def unknown_of(card: Card) -> list[str]:
 
 def _form_missing(card: Card) -> list[str]:
     """The unknown values in the engine's own names (what the card form highlights)."""
-    if card.category in ("race", "objective"):
+    if card.category == "objective":
+        return objective_unknowns(card)
+    if card.category == "race":
         if card.abilities is None:
             return ["abilities"]
         return [f"ability {i + 1} {u}" for i, ab in enumerate(card.abilities)
@@ -161,14 +181,25 @@ class CatalogueScreen:
         self.skip_button.on_click(lambda _: self.skip())
         self.form_box = w.VBox(layout=w.Layout(width="100%", padding="4px 0 12px 0"))
         self.form_box.add_class("catalogue-form")
+        self.add_objective_button = w.Button(description="Add an objective card", icon="plus",
+                                             layout=w.Layout(width="auto", min_height="44px"))
+        self.add_objective_button.add_class("catalogue-add-objective")
+        self.add_objective_button.on_click(lambda _: self.add_objective())
+        self.objectives = w.HTML()
+        self.objectives.add_class("catalogue-objectives")
+        self.new_box = w.VBox(layout=w.Layout(width="100%"))
+        self.new_box.add_class("catalogue-new")
+        self.new_form: CardForm | None = None
         self.header = w.HBox([self._cell("name", "240px"), self._cell("category", "110px"),
                               self._cell("still unknown", None)],
                              layout=w.Layout(width="100%"))
         self.header.add_class("catalogue-header")
         self.filter.observe(lambda _: self._show(), "value")
         self.category.observe(lambda _: self._show(), "value")
-        self.box = w.VBox([w.HTML(STYLE), self.title, tools, self.count, self.message,
-                           self.list], layout=w.Layout(width="100%", max_width="960px"))
+        self.box = w.VBox([w.HTML(STYLE), self.title, self.objectives,
+                           self.add_objective_button, self.new_box, tools, self.count,
+                           self.message, self.list],
+                          layout=w.Layout(width="100%", max_width="960px"))
         self.box.add_class("catalogue-screen")
         self.refresh()
 
@@ -185,6 +216,8 @@ class CatalogueScreen:
         else:
             rank = {c: i for i, c in enumerate(CATEGORY_ORDER)}
             found = [(c, unknown_of(c)) for c in cat]
+            self.catalogue = cat
+            self._show_objectives(cat)
             self.unknown = sorted(((c, u) for c, u in found if u),
                                   key=lambda e: (rank.get(e[0].category, 9), e[0].name.lower()))
         if self.selected and self.selected not in [c.name for c, _ in self.unknown]:
@@ -248,6 +281,75 @@ class CatalogueScreen:
         for name in [k for k in self._rows if k not in names]:
             _close(self._rows.pop(name)[1])
         self.list.children = kids
+
+    def _show_objectives(self, cat: Catalogue) -> None:
+        names = cat.names("objective")
+        typed = [n for n in names if not objective_unknowns(cat[n])]
+        listed = ", ".join(f"{escape(n)}{'' if n in typed else ' (values unknown)'}"
+                           for n in names)
+        self.objectives.value = (f"<div><b>Objective cards in your catalogue: {len(names)} of "
+                                 f"the box's {BOX_OBJECTIVES}</b>"
+                                 + (f": {listed}" if names else "") + ". A new game draws "
+                                 "from them; type each card once.</div>")
+
+    # -- a new objective --------------------------------------------------------------
+    def add_objective(self) -> CardForm:
+        """Open an empty form for an objective card the catalogue does not name yet (the
+        one already open if nothing is typed in it yet)."""
+        if self.new_form is not None and not self.new_form.name.value.strip():
+            self.new_form.focus()
+            return self.new_form
+        cat = getattr(self, "catalogue", None)
+        blank = Card(name="New objective", category="objective")
+
+        def suggest(typed: str) -> list[str]:
+            return cat.suggest(typed, categories=("objective",)) if cat is not None else []
+
+        self.new_form = CardForm(blank, self._save_new, self.close_new, new=True,
+                                 suggest=suggest, on_pick=self._pick_existing)
+        self.new_box.children = [self.new_form.box]
+        self.new_form.focus()
+        return self.new_form
+
+    def close_new(self) -> None:
+        self.new_form = None
+        self.new_box.children = []
+
+    def _pick_existing(self, name: str) -> None:
+        """A "Did you mean" button of the new objective: open that objective instead
+        (its form if values are still unknown, else the message says it is typed)."""
+        self.close_new()
+        if name in [c.name for c, _ in self.unknown]:
+            self.select(name)
+        else:
+            self.message.value = (f"<span style='color:{OK}'>'{escape(name)}' is already in "
+                                  "your catalogue with all its values.</span>")
+
+    def _save_new(self, card: Card) -> None:
+        form = self.new_form
+        cat = getattr(self, "catalogue", None)
+        old = cat.get(card.name) if cat is not None else None
+        if old is not None and not unknown_of(old) and form is not None:
+            form.message.value = (f"<span style='color:{ERR}'>Not saved: '{escape(old.name)}' is "
+                                  "already in your catalogue; choose another name.</span>")
+            return
+        try:
+            self.save(card)
+        except (CompanionError, OSError) as e:
+            if form is not None:
+                form.message.value = (f"<span style='color:{ERR}'>Not saved: "
+                                      f"{escape(str(e))}</span>")
+            return
+        note = ""
+        if self.on_saved is not None:
+            try:
+                self.on_saved(card)
+            except CompanionError as e:
+                note = f" ({escape(str(e))})"
+        self.refresh()
+        self.message.value = (f"<span style='color:{OK}'>Saved the objective "
+                              f"'{escape(card.name)}' in your catalogue.</span>{note}")
+        self.add_objective()          # the next card of the box, at once
 
     # -- the form ---------------------------------------------------------------------
     def select(self, name: str | None) -> CardForm | None:
