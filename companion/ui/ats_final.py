@@ -83,7 +83,10 @@ class AtsFinal:
         # issue 21 (layout only): the total right after the name, seen on a phone unswiped
         t = t[["player", "total"] + [c for c in t.columns if c not in ("player", "total")]]
         table_html = t.to_html(index=False, classes="final-table", border=0)
-        lines_html = result.lines.to_html(index=False, classes="final-lines", border=0)
+        # a line with no cell (credits, objectives) shows an empty cell, not "None"
+        lines = result.lines.assign(cell=[
+            "" if c is None else ", ".join(str(x) for x in c) for c in result.lines["cell"]])
+        lines_html = lines.to_html(index=False, classes="final-lines", border=0)
         full = g.to_record()
         full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
         rec = dumps(full)
