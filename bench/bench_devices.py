@@ -279,7 +279,11 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     for _ in range(args.clicks):
         player = shadow.waiting_in_order()[0]
         page = seats[player]
-        page.select_option(".entry-player select", player)
+        # a seat page has no Player list (issue 20: a seat stays its player): its hidden
+        # list must already hold the seat's own player
+        got = page.locator(".entry-player select").input_value()
+        if got != player:
+            raise SystemExit(f"{player}'s seat page enters for {got!r}")
         page.locator(".entry-action button", has_text=DISCARD_LABEL).click()
         page.fill(".entry-card input", CARD)
         page.locator(".do-discard").wait_for(state="visible")
