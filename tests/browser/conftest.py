@@ -62,9 +62,13 @@ def pytest_runtest_makereport(item, call):
         console = getattr(item, "_companion_console", [])
         report.sections.append(
             ("browser", shot + "\nconsole (last 50):\n" + "\n".join(console[-50:])))
-        server = item.funcargs.get("voila_server")
-        if server is not None:
-            report.sections.append(("voila", server.log_tail()))
+    server = item.funcargs.get("voila_server") if hasattr(item, "funcargs") else None
+    if report.when == "call" and report.failed and server is not None:
+        # every failing test with a server keeps the server's log (its kernels' too)
+        try:
+            report.sections.append(("voila", server.log_tail(120)))
+        except Exception as exc:        # noqa: BLE001 - evidence, never a second failure
+            report.sections.append(("voila", f"no log: {exc}"))
     return report
 
 

@@ -13,7 +13,10 @@ their controls are 44 px.
 """
 from __future__ import annotations
 
+import warnings
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
@@ -49,7 +52,14 @@ def open_page(chromium, url, *, phone=True, ready=".live-state"):
     page.on("pageerror", lambda exc: errors.append(f"{exc.name}: {exc.message}"))
     # 120 s: a page opened just after others closed may wait for the pool to start a new
     # kernel, which took over 60 s once in a fresh full run on this 2-core machine
-    page.goto(url, timeout=120_000)
+    try:
+        page.goto(url, timeout=120_000)
+    except PlaywrightTimeout:
+        # seen about once in 20 runs on this 2-core machine under load (the first page of
+        # a fresh server never reached "load"; cause not found yet, stop 29's note on
+        # issue 20): a player would reload; the test does once, and says so
+        warnings.warn(f"{url}: the page did not load in 120 s; reloaded once")
+        page.goto(url, timeout=120_000)
     page.locator(ready).first.wait_for(state="visible", timeout=120_000)
     page.js_errors = errors            # type: ignore[attr-defined]
     return page
