@@ -33,6 +33,7 @@ def act(player: str, do: str, card: str = "Garden", **kw) -> dict:
 
 # ------------------------------------------------------------ spaceships (R 3)
 def ships_game(**options) -> Game:
+    options.setdefault("spaceship_filled", "refuse")
     return Game({"players": PLAYERS, "options": {"spaceships": True, **options}}, cards=FIX)
 
 
@@ -79,7 +80,7 @@ def test_spaceship_on_a_space_built_on_the_same_turn_is_refused():
                spaceships=[{"player": "Ben", "at": [0, 1]}]))
     with pytest.raises(IllegalAction) as e:            # Ana typed first
         g.push(act("Ben", "build", "Fixture: plain", at=[0, 1]))
-    assert e.value.rule == "spaceships" and "built there" in str(e.value)
+    assert e.value.rule == "spaceship" and "on its way to that space" in str(e.value)
     h = ships_game()
     h.push(act("Ben", "build", "Fixture: plain", at=[0, 1]))
     with pytest.raises(IllegalAction) as e:            # Ben typed first

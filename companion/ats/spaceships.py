@@ -17,7 +17,7 @@ from .station import Cell, Station, as_cell, neighbours
 
 
 def check_spaceships(state: State, owner: str, card: Card, a: dict,
-                     built: Cell | None = None) -> list:
+                     built: Cell | None = None, strict: bool = False) -> list:
     """The spaceships a build puts (R 3: "place it on an empty space adjacent to an
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
@@ -58,10 +58,10 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
                 or not could_hold_ship(state, owner, who, cell, built):
             raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
                                 "empty space next to a card without a spaceship", action=a)
-        if (who, cell) in reserved(state):
+        if (who, cell) in reserved(state, strict):
             raise IllegalAction("spaceships", f"another spaceship is on its way to "
-                                f"{list(cell)} in {who}'s station this turn (option "
-                                "spaceship_filled: reserve)", action=a)
+                                f"{list(cell)} in {who}'s station this turn: a space holds "
+                                "at most 1 spaceship (R 3)", action=a)
         seen.add((who, cell))
         out.append([who, list(cell)])
     return out
@@ -112,7 +112,7 @@ def check_waiting_ships(state: State, a: dict) -> None:
     turn) a space next to no card or holding a spaceship, is refused whichever entry
     was typed first: the record must name the space each spaceship really went to.
     With the option ``spaceship_filled: lost`` such a spaceship is lost instead."""
-    if state.setup.options.get("spaceship_filled", "refuse") == "lost":
+    if state.setup.options.get("spaceship_filled", "lost") == "lost":
         return
     aimed: dict[tuple, str] = {}
     for p in state.pending:
@@ -143,10 +143,14 @@ def check_waiting_ships(state: State, a: dict) -> None:
                                     + fix, action=a)
 
 
-def reserved(state: State) -> set:
-    """Option ``spaceship_filled: reserve``: the (player, cell) spaces a spaceship
-    entered this turn is still on its way to; nothing else may go there."""
-    if state.setup.options.get("spaceship_filled", "lost") != "reserve" or not state.pending:
+def reserved(state: State, strict: bool = False) -> set:
+    """Options ``spaceship_filled: reserve`` and ``refuse`` (the default): the
+    (player, cell) spaces a spaceship entered this turn is still on its way to;
+    nothing else may go there (R 3: it goes on an empty space when it is placed).
+    ``strict`` (a stored record replayed): ``refuse`` reserves nothing, so records
+    made before issue 21 still replay."""
+    filled = state.setup.options.get("spaceship_filled", "lost")
+    if filled == "lost" or (strict and filled == "refuse") or not state.pending:
         return set()
     out = set()
     for p in state.pending:
@@ -172,7 +176,7 @@ def put_ship(state: State, who: str, cell: Cell, p: Pending, strict: bool = True
         return True
     what = ("holds a location" if cell in st.cells else
             "holds another spaceship" if cell in st.spaceships else "is next to no card")
-    if not strict and state.setup.options.get("spaceship_filled", "refuse") != "lost":
+    if not strict and state.setup.options.get("spaceship_filled", "lost") != "lost":
         raise IllegalAction("spaceships", f"{p.owner}'s '{p.card}': when its spaceship is "
                             f"placed, after every player's action, {list(cell)} in {who}'s "
                             f"station {what} (R 3: \"place it on an empty space adjacent to "
