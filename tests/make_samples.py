@@ -123,7 +123,12 @@ def george_base():
     game = _game(["George", "Sandra", "Thalia", "Milo"],
                     cards=fixtures(MILITARY, END4, END2, END1, FILLER3, CHEAP,
                                    MOST_MILITARY, MOST_CREDITS),
-                    objectives=[MOST_MILITARY, MOST_CREDITS])
+                    objectives=[MOST_MILITARY, MOST_CREDITS],
+                    # B 3 draws 4 objectives for 4 players; the book's example names
+                    # only these 2 ("There is one granting +5 VPs to the player with the
+                    # most Military locations ... There is also an Objective granting +5
+                    # VPs to the player with the most credits"): the others are unknown
+                    book_setup=False)
     m, f, c = build(MILITARY), build(FILLER3), build(CHEAP)
     play(game, {
         "George": GEORGE_BASE_PLAN,

@@ -90,10 +90,12 @@ def fixture_objective(name: str, *, vp: int, most=None, least=None) -> dict:
 
 def new_game(players: list[str], *, cards: Iterable[dict] = (), objectives: Iterable[str] = (),
              mode: str = "standard", options: dict | None = None, catalogue=None,
-             **setup) -> Game:
+             book_setup: bool = True, **setup) -> Game:
+    """A new game (``book_setup=False``: a setup the books would not deal, e.g. the
+    base rulebook's worked example, which names 2 of the 4 players' objectives)."""
     s = {"players": list(players), "mode": mode, "objectives": list(objectives),
          "options": dict(options or {}), **setup}
-    return Game(s, cards=list(cards), catalogue=catalogue)
+    return Game(s, cards=list(cards), catalogue=catalogue, book_setup=book_setup)
 
 
 def slots(game: Game) -> list[tuple[int, int]]:

@@ -75,8 +75,9 @@ N = None            # a discard (+3 credits)
 
 
 def _ats(players, plans, *, objectives=(), races=None, turns=None):
+    # 1 objective for 2 players (B 8 draws 2): hand-computed fixtures, book_setup=False
     g = new_game(players, cards=CARDS, objectives=list(objectives), races=dict(races or {}),
-                 catalogue=Catalogue.shipped())
+                 catalogue=Catalogue.shipped(), book_setup=False)
     return play(g, plans, turns=turns)
 
 
@@ -178,7 +179,8 @@ WAITING_CARDS = CARDS + [
 
 
 def _waiting(players, plans, **kw):
-    g = new_game(players, cards=WAITING_CARDS, catalogue=Catalogue.shipped(), **kw)
+    g = new_game(players, cards=WAITING_CARDS, catalogue=Catalogue.shipped(),
+                 book_setup=False, **kw)      # 1 objective of the book's 2 (B 8)
     return play(g, plans)
 
 

@@ -105,7 +105,8 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
                  "objectives": [EVIL_OBJECTIVE],
                  "options": {"advisors": [{"name": EVIL_NAME, "between": [EVIL_NAME, EVIL_QUOTE],
                                            "actions": ["discard"], "advisor": EVIL_CARD,
-                                           "slots": 2}]}})
+                                           "slots": 2}]}},
+                book_setup=False)     # 1 objective, 1 tile for 3 players: hostile text only
     store.create(game.to_record(), title=f"{EVIL_NAME} night")
     app = App(store)
     # the setup screen with the saved game listed, and the catalogue screen open

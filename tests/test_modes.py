@@ -292,7 +292,10 @@ def test_timing_rules_order_by_vp_then_credits_then_stored_random():
 def test_advisor_moves_for_a_matching_action_and_is_settled_at_round_end():
     tiles = [{"name": "Tile A", "between": ["Ana", "Ben"], "actions": ["reactor", "build:military"],
               "advisor": "Fixture advisor", "slots": 2}]
-    g = Game({"players": ["Ana", "Ben"], "options": {"advisors": tiles}}, cards=FIX)
+    # one tile of the 2 (R 4 takes "as many as the number of players"): the other
+    # would lie in the middle all game; book_setup=False lets this setup through
+    g = Game({"players": ["Ana", "Ben"], "options": {"advisors": tiles}}, cards=FIX,
+             book_setup=False)
     g.push({"player": "Ana", "do": "reactor", "card": "Garden", "at": [0, 1]})   # moves: +1 VP
     g.push({"player": "Ben", "do": "discard", "card": "Garden"})                 # no match
     assert g.state.advisors == {"Tile A": -1} and g.state.players["Ana"].vp == 1
@@ -337,7 +340,8 @@ def finish_with_advisors(g):
 
 def test_final_scoring_waits_for_the_last_rounds_advisors():
     tiles = [{"name": "Tile A", "between": ["Ana", "Ben"], "actions": ["build"], "slots": 1}]
-    g = Game({"players": ["Ana", "Ben"], "options": {"advisors": tiles}}, cards=FIX)
+    g = Game({"players": ["Ana", "Ben"], "options": {"advisors": tiles}}, cards=FIX,
+             book_setup=False)              # one tile of the book's 2 (R 4)
     while not (g.state.year == 4 and g.state.turn == 6):
         for p in g.state.waiting:
             g.push({"player": p, "do": "discard", "card": "Garden"})

@@ -377,10 +377,18 @@ def legal_queries_agree(game: Game, player: str, card: str) -> None:
 # ---------------------------------------------------------------------------
 # Choosing an action
 # ---------------------------------------------------------------------------
+def _aimed(game: Game, who: str) -> set:
+    """The cells of ``who``'s station that spaceships entered this turn go to: they
+    are placed after every player's action on an empty space (R 3), so nobody may
+    build there nor aim another spaceship there (rule spaceships)."""
+    return {tuple(at) for p in game.state.pending if p.kind == "spaceships"
+            for w, at in p.data["at"] if w == who}
+
+
 def _ship_cells(game: Game, who: str) -> list[tuple]:
     station = game.state.station(who)
     return sorted({n for c in station.cells for n in neighbours(c)}
-                  - set(station.cells) - station.blocked)
+                  - set(station.cells) - station.blocked - _aimed(game, who))
 
 
 def _effects(pick, players) -> dict:
@@ -401,6 +409,8 @@ def player_action(pick, game: Game, player: str) -> dict:
     assert all(a["player"] == player and a["card"] == card for a in options)
     if card in REAL_NAMES:          # real cards: only their names are used, never values
         options = [a for a in options if a["do"] != "build"]
+    aimed = _aimed(game, player)
+    options = [a for a in options if a["do"] == "discard" or tuple(a["at"]) not in aimed]
     if card in CONFLICTS:
         assert not any(a["do"] == "build" for a in options)      # never built
         if ps.credits >= 1:

@@ -17,6 +17,7 @@ Only FIXTURE cards carry numbers (those of ``test_properties_modes``).
 """
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -28,7 +29,7 @@ from companion.core.errors import CompanionError
 from companion.ats.whatif import hand_ranking, if_ended_now, placement_map
 
 from test_properties_modes import (MODES, PROFILE, REAL_NAMES, DataPicker, SeedPicker, hand,
-                                   make_setup, new_game, next_action, view)
+                                   FIXTURES, make_setup, new_game, next_action, view)
 
 ALL_MODES = ["standard"] + MODES
 
@@ -129,7 +130,9 @@ def test_a_trial_of_an_advisor_bonus_leaves_the_other_players_alone():
     must not move Bo on the live track ("the live state equals the replay")."""
     tiles = [{"name": "Tile 1", "between": ["Ann", "Bo"], "actions": ["discard"],
               "advisor": "typed at the table", "slots": 2}]
-    game = new_game({"players": ["Ann", "Bo"], "options": {"advisors": tiles}}, 1)
+    # one tile of the book's 2 (R 4): a fixture setup, let through with book_setup=False
+    game = Game({"players": ["Ann", "Bo"], "options": {"advisors": tiles}, "seed": 1},
+                cards=copy.deepcopy(FIXTURES), book_setup=False)
     while not game.unsettled_advisors():
         for p in list(game.state.waiting):
             game.push({"player": p, "do": "discard", "card": "Garden"}

@@ -38,7 +38,9 @@ ONE_ENERGY = {"name": "Fixture: one energy", "types": ["administrative"], "cost"
 
 
 def game(**setup):
-    return Game({"players": PLAYERS, **setup}, cards=[PAY_OR_LOSE, MANUAL, MANUAL_END, ONE_ENERGY])
+    # setups with fewer objectives than B 3 draws: fixtures, so book_setup=False
+    return Game({"players": PLAYERS, **setup}, cards=[PAY_OR_LOSE, MANUAL, MANUAL_END, ONE_ENERGY],
+                book_setup=False)
 
 
 # ---------------------------------------------------------------- item 1: null never wins

@@ -154,7 +154,9 @@ def station_game(george_plan: list, *, options=None, objectives=(), players=("Ge
                  others=None) -> Game:
     """George plays ``george_plan`` (one action a turn), the others discard
     (or play ``others``); it stops at the start of the next turn, nobody acted."""
-    game = new_game(list(players), cards=FIXTURES, options=options, objectives=list(objectives))
+    # fewer objectives than B 3 / B 8 draw: fixtures, so book_setup=False
+    game = new_game(list(players), cards=FIXTURES, options=options, objectives=list(objectives),
+                    book_setup=False)
     plans = {"George": list(george_plan), **(others or {})}
     play(game, plans, turns=len(george_plan))
     assert game.state.acted == []

@@ -122,7 +122,8 @@ def random_prefix(seed: int) -> tuple[Game, random.Random]:
     mode = rng.choice(["standard", "aggressive"])
     length = rng.choice([rng.randint(0, 4), rng.randint(4, 14 * n), rng.randint(4, 14 * n)])
     game = Game({"players": PLAYERS[:n], "mode": mode, "options": options,
-                 "objectives": objectives, "seed": seed + 1}, cards=CARDS)
+                 "objectives": objectives, "seed": seed + 1}, cards=CARDS,
+                book_setup=False)     # random objective counts: fixtures (B 3 not checked here)
 
     def one(player):
         acts = game.legal_actions(player, rng.choice(LOCATIONS))

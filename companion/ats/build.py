@@ -44,9 +44,10 @@ def placement_cell(step: Step, ps: PlayerState) -> Cell:
                             f"{station.cells[cell].label}", action=a)
     if cell in station.spaceships:
         raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
-    if (ps.name, cell) in reserved(state):
+    if (ps.name, cell) in reserved(state, step.strict):
         raise IllegalAction("spaceship", "a spaceship is on its way to that space this "
-                            "turn (option spaceship_filled: reserve)", action=a)
+                            "turn: it is placed after every player's action on an empty "
+                            "space (R 3)", action=a)
     if not station.in_bounds(cell):
         raise IllegalAction("limited-space", f"{list(cell)} is outside the agreed area "
                             f"{list(station.bounds or [])}", action=a)
@@ -159,7 +160,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
             if not (isinstance(mv, int) and not isinstance(mv, bool)):
                 raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
                                     "(manual_vp)", action=a)
-    ships = check_spaceships(state, ps.name, card, a, built=cell)
+    ships = check_spaceships(state, ps.name, card, a, built=cell, strict=step.strict)
     removed = check_removals(state, ps.name, card, a)
     # pay and place
     ps.credits -= cost

@@ -51,9 +51,10 @@ def resolution_order(state: State, a: dict, strict: bool) -> list[str]:
     return order
 
 
-def resolve_all(catalogue: Catalogue, state: State, pending: list[Pending]) -> None:
+def resolve_all(catalogue: Catalogue, state: State, pending: list[Pending],
+                strict: bool = True) -> None:
     for p in list(pending):
-        resolve(catalogue, state, p)
+        resolve(catalogue, state, p, strict)
 
 
 def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
@@ -84,8 +85,10 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
             gain(state, p.owner, vp, "ability", card.name, p.cell, why, p.index)
 
 
-def resolve(catalogue: Catalogue, state: State, p: Pending) -> None:
-    """Effects that touch other players, after everyone's own action (B Playing Order)."""
+def resolve(catalogue: Catalogue, state: State, p: Pending, strict: bool = True) -> None:
+    """Effects that touch other players, after everyone's own action (B Playing Order).
+    ``strict`` (a stored record replayed): a spaceship whose space is no longer empty
+    is lost as before, instead of refusing the entry (:func:`put_ship`)."""
     ab = p.data
     owner = state.players[p.owner]
     if p.kind == "choice":
@@ -117,7 +120,7 @@ def resolve(catalogue: Catalogue, state: State, p: Pending) -> None:
                 gain(state, p.owner, vp, "interaction", p.card, None, why, p.index)
     elif p.kind == "spaceships":
         for who, at in ab["at"]:
-            put_ship(state, who, tuple(at), p)
+            put_ship(state, who, tuple(at), p, strict)
     elif p.kind == "own":
         own_effects(catalogue, state, p)
     elif p.kind == "gain":

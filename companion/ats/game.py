@@ -32,13 +32,15 @@ from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
 from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
 from ..core.protocol import LegalityQueries
-from .modes import (drawn_turn_order, leaning, location_card, round_end_due, round_end_report,
+from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
+                    round_end_report,
                     unsettled_advisors)
 from .record import FORMAT, validate_record
 from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, CONFLICT_COST,
                     DISCARD_GAIN, ENERGY_REACH, LARGE_REACTOR_SUPPLY, MAX_SPACESHIP_REMOVAL,
                     MODES, REACTOR_COST, REVIVAL_REACTOR_SUPPLY, RULES, SIDE_ENTRIES,
-                    SPACESHIP_FILLED, START_CREDITS, VIRTUAL_SEATS, YEARS, Setup, rule_text)
+                    SPACESHIP_FILLED, START_CREDITS, VIRTUAL_SEATS, YEARS, Setup, book_setup_problems,
+                    check_book_setup, rule_text)
 from .state import Pending, PlayerState, State, VPLine, at_round_end
 from .station import Cell, as_cell
 from .turns import apply
@@ -48,7 +50,7 @@ __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_
            "SIDE_ENTRIES", "ACTION_KEYS", "ADVISOR_ACTIONS", "VIRTUAL_SEATS", "CONFLICT_COST",
            "MAX_SPACESHIP_REMOVAL", "START_CREDITS", "REACTOR_COST", "DISCARD_GAIN",
            "ENERGY_REACH", "BASE_REACTOR_SUPPLY", "REVIVAL_REACTOR_SUPPLY",
-           "LARGE_REACTOR_SUPPLY", "SPACESHIP_FILLED"]
+           "LARGE_REACTOR_SUPPLY", "SPACESHIP_FILLED", "book_setup_problems", "check_book_setup"]
 
 
 def describe_action(a: dict) -> str:
@@ -84,8 +86,16 @@ class Game(LegalityQueries):
     format: ClassVar[str] = FORMAT
 
     def __init__(self, setup: Setup | dict, *, cards: Iterable[dict] = (),
-                 catalogue: Catalogue | None = None, manual: Iterable[dict] = ()):
+                 catalogue: Catalogue | None = None, manual: Iterable[dict] = (),
+                 book_setup: bool = True):
+        """A new game of ``setup``.  ``book_setup`` (the default): the setup must follow
+        the books' setup rules (:func:`~companion.ats.setup.check_book_setup`: the
+        number of objectives, B 3 / B 8; the Influence tiles, R 4), else IllegalAction
+        (rule ``objectives`` or ``advisor-tiles``).  :meth:`from_record` replays a
+        stored record without that check, so older records still open."""
         self.setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
+        if book_setup:
+            check_book_setup(self.setup)
         base = catalogue if catalogue is not None else Catalogue.default()
         try:
             own = parse_entries(list(cards), file="record cards")
@@ -105,7 +115,7 @@ class Game(LegalityQueries):
         validate_record(record)
         record = copy.deepcopy(record)      # the game's actions never alias the caller's record
         game = cls(record["setup"], cards=record.get("cards") or [], catalogue=catalogue,
-                   manual=record.get("manual") or [])
+                   manual=record.get("manual") or [], book_setup=False)
         state = game.state
         for i, action in enumerate(record.get("actions") or []):
             try:
@@ -404,6 +414,7 @@ class Game(LegalityQueries):
         player = action.get("player") if isinstance(action, dict) else None
         norm = self._apply(state, action, strict=False, end_turn=end_turn)
         if not end_turn and isinstance(player, str):
+            move_advisors(state, only=player)     # its advisor moves, as if alone
             settle_own(self.catalogue, state, player)
         return norm
 

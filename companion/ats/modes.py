@@ -153,28 +153,75 @@ def tiles(state: State) -> list[dict]:
     return state.setup.options.get("advisors") or []
 
 
+def influenced(state: State, player: str, card: Card, a: dict) -> list[dict]:
+    """The tiles next to ``player`` that list the action ``a`` (R 4: "If the action
+    performed was one of those listed there")."""
+    kinds = {a["do"]}
+    if a["do"] == "build":
+        kinds |= {f"build:{x}" for x in (card.types or ())}
+    return [t for t in tiles(state) if player in t["between"] and kinds & set(t["actions"])]
+
+
 def influence(state: State, player: str, card: Card, a: dict, index: int) -> None:
-    """An action moves the advisor of each tile next to ``player`` that lists it."""
-    for t in tiles(state):
-        if player not in t["between"]:
-            continue
-        kinds = {a["do"]}
-        if a["do"] == "build":
-            kinds |= {f"build:{x}" for x in (card.types or ())}
-        if not kinds & set(t["actions"]):
-            continue
-        step = -1 if player == t["between"][0] else 1
-        pos = state.advisors[t["name"]] + step
-        if abs(pos) > t["slots"]:
-            continue                  # already at the nearest slot: no move, no VP
-        state.advisors[t["name"]] = pos
-        rule = f"moved the advisor of '{t['name']}' towards {player} (R 4)"
-        if state.setup.timing_rules:      # on the track at the player's step 4 (R 5)
-            state.pending.append(Pending(player, "gain", t["name"], None,
-                                         {"vp": 1, "category": "advisor", "rule": rule},
-                                         index))
+    """An action moves the advisor of each tile next to ``player`` that lists it.
+
+    In simultaneous play the move waits for the turn's end (:func:`move_advisors`):
+    two players who move one advisor in the same turn "want to do something at the
+    same time", and "the player with the highest score goes first" (B Playing Order;
+    R 5: "like move an Advisor"), whoever was typed first.  With the timing rules the
+    players act in that order already; in the Revival 2-player game they play
+    consecutively (R 5): the advisor moves at once."""
+    for t in influenced(state, player, card, a):
+        if state.setup.timing_rules or state.setup.consecutive:
+            move_advisor(state, player, t, index)
         else:
-            gain(state, player, 1, "advisor", t["name"], None, rule, index)
+            state.advisor_moves.append((player, t["name"], index))
+
+
+def move_advisor(state: State, player: str, t: dict, index: int) -> None:
+    """R 4: "he moves the corresponding Advisor marker to the next slot towards himself
+    on the Influence tile and gains 1 VP. If it is already on the nearest slot and
+    cannot move any further, it stays where it is and no VP is gained."
+    """
+    step = -1 if player == t["between"][0] else 1
+    pos = state.advisors[t["name"]] + step
+    if abs(pos) > t["slots"]:
+        return                        # already at the nearest slot: no move, no VP
+    state.advisors[t["name"]] = pos
+    rule = f"moved the advisor of '{t['name']}' towards {player} (R 4)"
+    if state.setup.timing_rules:      # on the track at the player's step 4 (R 5)
+        state.pending.append(Pending(player, "gain", t["name"], None,
+                                     {"vp": 1, "category": "advisor", "rule": rule},
+                                     index))
+    else:
+        gain(state, player, 1, "advisor", t["name"], None, rule, index)
+
+
+def advisor_order(state: State) -> list[str]:
+    """The order this turn's advisor moves are made in (simultaneous play): most VP
+    first, then most credits (B Playing Order: "The player with the highest score
+    goes first ... If both players are on the same spot, then the one with the most
+    credits goes first"), then "chosen randomly": a draw from the game's seed and the
+    turn (``chance.rng(seed, "advisor-order", year, turn)``), the same in every
+    replay.  Scores as they stand after every player's action, before the moves."""
+    players = list(state.setup.players)
+    key = {p: (state.players[p].vp, state.players[p].credits) for p in players}
+    shuffled = players[:]
+    chance.rng(state.setup.draw_seed, "advisor-order", state.year, state.turn).shuffle(shuffled)
+    return sorted(shuffled, key=lambda p: key[p], reverse=True)    # stable: drawn within ties
+
+
+def move_advisors(state: State, only: str | None = None) -> None:
+    """Make this turn's advisor moves (:func:`influence`), in :func:`advisor_order`;
+    ``only``: just that player's (a what-if trial whose turn does not end)."""
+    moves = [m for m in state.advisor_moves if only is None or m[0] == only]
+    if not moves:
+        return
+    by_name = {t["name"]: t for t in tiles(state)}
+    rank = {p: i for i, p in enumerate(advisor_order(state))}
+    for player, name, index in sorted(moves, key=lambda m: (rank[m[0]], m[2])):
+        move_advisor(state, player, by_name[name], index)
+    state.advisor_moves = [m for m in state.advisor_moves if m not in moves]
 
 
 def leaning(state: State) -> dict[str, str]:

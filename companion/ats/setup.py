@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import chance
-from ..core.errors import RecordError
+from ..core.errors import IllegalAction, RecordError
 from .catalogue import TYPES
+from .decks import objectives_wanted     # B 3 / B 8: one per player, 2 with 2 players
 
 YEARS = 4
 MODES = ("standard", "aggressive")
@@ -35,7 +36,7 @@ BASE_REACTOR_SUPPLY = 16          # B 2: 16 Power Reactor cards
 REVIVAL_REACTOR_SUPPLY = 8        # R 1 / R 2.1: the Revival box's 8, "all ... in a single pile"
 LARGE_REACTOR_SUPPLY = 16 + 8     # 5-6 players (R 6): both boxes' (ruling, docs/modes.md)
 #: what happens to a spaceship whose empty space was filled before it was placed
-SPACESHIP_FILLED = ("lost", "reserve")
+SPACESHIP_FILLED = ("refuse", "lost", "reserve")
 
 RULES = {
     "not-adjacent": "a location must be built orthogonally adjacent to a built location (B 4, Build Location)",
@@ -60,11 +61,19 @@ RULES = {
     "conflict-year": "Conflict cards are in the deck from year 2 (year 3 with 5-6 players) in aggressive mode",
     "revival-order": "Revival 2-player rules: the active player acts first each turn; it alternates by round (R 2.2)",
     "virtual-seat": "2-player rules: each turn each virtual seat's hand loses one card to the face-up pile (B 8)",
-    "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 per space (R 3)",
+    "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 "
+                  "per space (R 3), judged when it is placed: after every player's action in "
+                  "simultaneous play (B Playing Order)",
     "round-end": "at round end a station that breaks a rule loses locations until it is valid, "
                  "before the next round begins (B 5)",
     "timing": "timing rules (R 5): players announce and perform their actions in VP order, then "
               "credits, then a random order stored in the record",
+    "advisor-tiles": "Advisors (R 4): \"take randomly as many [Influence tiles] as the number of "
+                     "players\"; with 3 or more players \"place one randomly between each player and "
+                     "the player on his left\"; in a 2-player game both lie between the 2 players",
+    "objectives": "B 3: \"draw as many Objectives as the number of players\" (B 8: \"only 2 "
+                  "Objective Cards are drawn\" with 2 players), or none without the Objectives "
+                  "module; each objective card once",
     "advisor": "Advisors (R 4): at each round's end the player an advisor leans to takes its bonus "
                "or declines it for 1 VP",
 }
@@ -158,7 +167,7 @@ class Setup:
             raise RecordError("setup.options.timing_rules are for simultaneous play; the Revival "
                               "2-player rules have the players play consecutively (R 5)")
         if options.get("spaceship_filled", "lost") not in SPACESHIP_FILLED:
-            raise RecordError("setup.options.spaceship_filled is 'lost' or 'reserve'")
+            raise RecordError("setup.options.spaceship_filled is 'refuse', 'lost' or 'reserve'")
         check_advisors(options.get("advisors"), players)
         sup = options.get("reactor_supply", 0)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
@@ -270,3 +279,59 @@ def check_advisors(tiles: Any, players: list[str]) -> None:
         if t["name"] in names:
             raise RecordError(f"setup.options.advisors: two tiles are called '{t['name']}'")
         names.add(t["name"])
+
+
+def book_setup_problems(setup: Setup) -> list[tuple[str, str]]:
+    """What a new game's setup breaks of the books' setup rules, as (rule code,
+    message): the number of objectives (B 3, B 8) and the Influence tiles (R 4).
+    Empty when the setup is the book's.  A query: a stored record is replayed
+    whatever this says (older records, and the base rulebook's worked example,
+    which names 2 of George's 4 objectives); :func:`check_book_setup` refuses a
+    new game."""
+    out: list[tuple[str, str]] = []
+    players = list(setup.players)
+    n = len(players)
+    objectives = list(setup.objectives)
+    want = objectives_wanted(n)
+    if objectives and len(objectives) != want:
+        out.append(("objectives", f"{len(objectives)} objective(s) named for {n} players: the "
+                    f"book draws {want} (B 3: \"as many Objectives as the number of players\""
+                    + ("; B 8: \"only 2 Objective Cards are drawn\"" if n == 2 else "")
+                    + "); name every objective drawn (add the missing ones to the catalogue), "
+                    "or play without objectives"))
+    lowered = [o.lower() for o in objectives]
+    dup = sorted({o for o in objectives if lowered.count(o.lower()) > 1})
+    if dup:
+        out.append(("objectives", f"the objective '{dup[0]}' is named twice: each objective "
+                    "card is drawn once"))
+    tiles = setup.options.get("advisors")
+    if tiles:
+        if len(tiles) != n:
+            out.append(("advisor-tiles", f"{len(tiles)} Influence tile(s) for {n} players: R 4 "
+                        "takes \"as many as the number of players\""))
+        if n >= 3:
+            seats = {frozenset((players[i], players[(i + 1) % n])) for i in range(n)}
+            pairs = [frozenset(t["between"]) for t in tiles]
+            wrong = [t for t, pair in zip(tiles, pairs) if pair not in seats]
+            twice = sorted({" and ".join(sorted(p)) for p in pairs if pairs.count(p) > 1})
+            for t in wrong:
+                out.append(("advisor-tiles", f"the Influence tile '{t['name']}' lies between "
+                            f"{t['between'][0]} and {t['between'][1]}, who do not sit side by "
+                            "side (R 4: \"place one randomly between each player and the player "
+                            "on his left\"; seats in setup.players order)"))
+            for pair in twice:
+                out.append(("advisor-tiles", f"two Influence tiles lie between {pair}: R 4, "
+                            "\"All players should end with one Influence tile on each side, "
+                            "each between them and a different player\""))
+    return out
+
+
+def check_book_setup(setup: Setup) -> None:
+    """Refuse a new game whose setup breaks the books' setup rules
+    (:func:`book_setup_problems`): IllegalAction naming the first problem's rule."""
+    problems = book_setup_problems(setup)
+    if problems:
+        code, msg = problems[0]
+        if code == "objectives":
+            raise IllegalAction("objectives", msg)
+        raise IllegalAction("advisor-tiles", msg)

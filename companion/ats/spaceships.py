@@ -17,7 +17,7 @@ from .station import Cell, Station, as_cell, neighbours
 
 
 def check_spaceships(state: State, owner: str, card: Card, a: dict,
-                     built: Cell | None = None) -> list:
+                     built: Cell | None = None, strict: bool = False) -> list:
     """The spaceships a build puts (R 3: "place it on an empty space adjacent to an
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
@@ -54,25 +54,103 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
                                 f"{'your own' if 'self' in targets else 'other players'}' "
                                 "stations", action=a)
         st = state.players[who].station
-        next_to_new = who == owner and built is not None and cell in neighbours(built)
-        if cell in st.cells or cell in st.spaceships or (who, cell) in seen \
-                or (who == owner and cell == built) \
-                or not (st.is_adjacent_to_built(cell) or next_to_new):
+        if cell in st.cells or (who, cell) in seen or (who == owner and cell == built) \
+                or not could_hold_ship(state, owner, who, cell, built):
             raise IllegalAction("spaceships", f"{list(cell)} in {who}'s station is not an "
                                 "empty space next to a card without a spaceship", action=a)
-        if (who, cell) in reserved(state):
+        if (who, cell) in reserved(state, strict):
             raise IllegalAction("spaceships", f"another spaceship is on its way to "
-                                f"{list(cell)} in {who}'s station this turn (option "
-                                "spaceship_filled: reserve)", action=a)
+                                f"{list(cell)} in {who}'s station this turn: a space holds "
+                                "at most 1 spaceship (R 3)", action=a)
         seen.add((who, cell))
         out.append([who, list(cell)])
     return out
 
 
-def reserved(state: State) -> set:
-    """Option ``spaceship_filled: reserve``: the (player, cell) spaces a spaceship
-    entered this turn is still on its way to; nothing else may go there."""
-    if state.setup.options.get("spaceship_filled", "lost") != "reserve" or not state.pending:
+def may_still_change(state: State, owner: str, who: str) -> bool:
+    """Simultaneous play: ``who``'s station may still change this turn before
+    ``owner``'s spaceships are placed (B Playing Order: they are placed "after all
+    other players' actions are completed"): ``who`` has not acted yet, or their own
+    effects (a spaceship removal, Travelling Exhibition) still wait.  Never in the
+    Revival 2-player game, whose actions resolve at once (R 2.2, R 5)."""
+    if state.setup.consecutive or who == owner:
+        return False
+    return who not in state.acted or any(p.owner == who and p.kind == "own"
+                                         and p.data.get("spaceships_removed")
+                                         for p in state.pending)
+
+
+def could_hold_ship(state: State, owner: str, who: str, cell: Cell,
+                    built: Cell | None = None) -> bool:
+    """Whether a spaceship of ``owner``'s for ``cell`` in ``who``'s station may be
+    placed when it resolves.  R 3: "place it on an empty space adjacent to an
+    existing card in that Station", judged when it is placed: after every player's
+    action (B Playing Order), whatever order the actions were typed in.  So, while
+    ``who`` may still build (or remove spaceships) this turn, a space next to where
+    they could build, or holding a spaceship they could remove, is accepted now and
+    judged when it resolves (:func:`put_ship`); otherwise it is judged now (the
+    card ``owner`` is building at ``built`` counts in their own station)."""
+    st = state.players[who].station
+    if cell in st.cells:
+        return False
+    later = may_still_change(state, owner, who)
+    if cell in st.spaceships and not later:
+        return False
+    if st.is_adjacent_to_built(cell) or (who == owner and built is not None
+                                         and cell in neighbours(built)):
+        return True
+    return later and any(n not in st.cells and st.is_adjacent_to_built(n)
+                         for n in neighbours(cell))
+
+
+def check_waiting_ships(state: State, a: dict) -> None:
+    """After a new entry (simultaneous play): every spaceship still on its way can be
+    placed when it resolves, after every player's action.  R 3: "place it on an empty
+    space adjacent to an existing card in that Station"; "Each empty space cannot have
+    more than 1 Spaceship in it".  A location built on its space, two spaceships
+    aimed at one space, or (once the target's station can no longer change this
+    turn) a space next to no card or holding a spaceship, is refused whichever entry
+    was typed first: the record must name the space each spaceship really went to.
+    With the option ``spaceship_filled: lost`` such a spaceship is lost instead."""
+    if state.setup.options.get("spaceship_filled", "lost") == "lost":
+        return
+    aimed: dict[tuple, str] = {}
+    for p in state.pending:
+        if p.kind != "spaceships":
+            continue
+        for who, at in p.data["at"]:
+            cell = tuple(at)
+            st = state.players[who].station
+            ship = f"{p.owner}'s '{p.card}' sends a spaceship to {list(cell)} in {who}'s station"
+            fix = (f"undo back to {p.owner}'s entry and name the space the spaceship really "
+                   "went to, or enter this one differently")
+            if (who, cell) in aimed:
+                raise IllegalAction("spaceships", f"{aimed[(who, cell)]} and {ship}: a space "
+                                    "holds at most 1 spaceship (R 3); the one placed first "
+                                    "(most VP, then most credits) takes it: " + fix, action=a)
+            aimed[(who, cell)] = ship
+            why = None
+            if cell in st.cells:
+                why = "a location is built there this turn"
+            elif not may_still_change(state, p.owner, who):
+                if cell in st.spaceships:
+                    why = "another spaceship is there"
+                elif not st.is_adjacent_to_built(cell):
+                    why = "no card of that station is next to it"
+            if why:
+                raise IllegalAction("spaceships", f"{ship}; it is placed after every player's "
+                                    f"action on an empty space next to a card (R 3), but {why}: "
+                                    + fix, action=a)
+
+
+def reserved(state: State, strict: bool = False) -> set:
+    """Options ``spaceship_filled: reserve`` and ``refuse`` (the default): the
+    (player, cell) spaces a spaceship entered this turn is still on its way to;
+    nothing else may go there (R 3: it goes on an empty space when it is placed).
+    ``strict`` (a stored record replayed): ``refuse`` reserves nothing, so records
+    made before issue 21 still replay."""
+    filled = state.setup.options.get("spaceship_filled", "lost")
+    if filled == "lost" or (strict and filled == "refuse") or not state.pending:
         return set()
     out = set()
     for p in state.pending:
@@ -83,16 +161,27 @@ def reserved(state: State) -> set:
     return out
 
 
-def put_ship(state: State, who: str, cell: Cell, p: Pending) -> bool:
-    """Place a spaceship when its effect resolves.  If its space is no longer empty
-    (a location was built there, or another spaceship came first), it is lost
-    (option ``spaceship_filled: lost``), and the owner's VP lines say so."""
+def put_ship(state: State, who: str, cell: Cell, p: Pending, strict: bool = True) -> bool:
+    """Place a spaceship when its effect resolves (after every player's action in
+    simultaneous play): R 3, "place it on an empty space adjacent to an existing card
+    in that Station", judged now.  If its space is not such a space now (a location
+    was built there this turn, another spaceship came first, or no card is next to
+    it), a new entry is refused (rule ``spaceships``: the record names the space the
+    spaceship really went to); with the option ``spaceship_filled: lost``, and when
+    a stored record is replayed (``strict``: records made before the refusal), the
+    spaceship is lost and the owner's VP lines say so."""
     st = state.players[who].station
     if cell not in st.cells and cell not in st.spaceships and st.is_adjacent_to_built(cell):
         st.spaceships.add(cell)
         return True
     what = ("holds a location" if cell in st.cells else
             "holds another spaceship" if cell in st.spaceships else "is next to no card")
+    if not strict and state.setup.options.get("spaceship_filled", "lost") != "lost":
+        raise IllegalAction("spaceships", f"{p.owner}'s '{p.card}': when its spaceship is "
+                            f"placed, after every player's action, {list(cell)} in {who}'s "
+                            f"station {what} (R 3: \"place it on an empty space adjacent to "
+                            "an existing card in that Station\"): enter the space it really "
+                            f"went to in {p.owner}'s entry")
     ps = state.players[p.owner]
     ps.ledger.append(VPLine(p.owner, 0, "spaceship", p.card, p.cell,
                             f"the spaceship for {list(cell)} in {who}'s station is lost: "

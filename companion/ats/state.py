@@ -70,6 +70,9 @@ class State:
     turn_order: list[str] = field(default_factory=list)     # timing rules: this turn's order
     advisors: dict[str, int] = field(default_factory=dict)  # tile -> position (<0: 1st player)
     advisor_claims: list[str] = field(default_factory=list) # tiles settled at this round end
+    #: simultaneous play: this turn's advisor moves (player, tile, index), made at the
+    #: turn's end in score order (R 4, R 5, B Playing Order)
+    advisor_moves: list[tuple[str, str, int]] = field(default_factory=list)
 
     @classmethod
     def initial(cls, setup: Setup) -> "State":
@@ -90,7 +93,7 @@ class State:
                      self.turn, list(self.acted), self.reactor_supply, list(self.pending),
                      list(self.discards), self.finished, self.index, list(self.virtual_done),
                      list(self.face_up), list(self.turn_order), dict(self.advisors),
-                     list(self.advisor_claims))
+                     list(self.advisor_claims), list(self.advisor_moves))
 
     @property
     def waiting(self) -> list[str]:

@@ -17,9 +17,9 @@ from .build import build_location, build_reactor, discard
 from .catalogue import Card, Catalogue
 from .effects import resolution_order, resolve, resolve_all
 from .modes import (advisor_claim, check_round_end_settled, conflict, influence, location_card,
-                    remove, timing_order, virtual_seat)
+                    move_advisors, remove, timing_order, virtual_seat)
 from .setup import ACTION_KEYS, ACTIONS, SIDE_ENTRIES, START_CREDITS, YEARS
-from .spaceships import remove_spaceships
+from .spaceships import check_waiting_ships, remove_spaceships
 from .state import PlayerState, State, Step, turn_complete
 
 #: a player's action for the turn: (the entry, its player's state, the card selected)
@@ -66,12 +66,14 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
     ps.last = a
     state.acted.append(ps.name)
     influence(state, ps.name, card, a, step.index)
+    if not step.strict:     # a new entry: every spaceship on its way still has its space
+        check_waiting_ships(state, a)
     state.index += 1
     if state.setup.consecutive and state.pending:
         # Revival 2-player rules: the action resolves in full, abilities included,
         # before the other player chooses (R 2.2, R 5)
         try:
-            resolve_all(catalogue, state, state.pending)
+            resolve_all(catalogue, state, state.pending, step.strict)
         except IllegalAction as e:
             raise e.with_action(a)
         state.pending = []
@@ -147,11 +149,12 @@ def end_of_turn(step: Step) -> None:
     the next turn begins; after a year's last turn the next year (+10 credits each),
     after year 4 the game is finished."""
     state = step.state
+    move_advisors(state)              # R 4 / B Playing Order: in score order
     if state.pending:
         order = resolution_order(state, step.a, step.strict)
         for owner in order:
             for p in [p for p in state.pending if p.owner == owner]:
-                resolve(step.catalogue, state, p)
+                resolve(step.catalogue, state, p, step.strict)
         state.pending = []
     state.acted = []
     state.virtual_done = []

@@ -111,13 +111,22 @@ class Rule(StrEnum):
              "face-up pile (B 8)"}
     SPACESHIPS = "spaceships", {
         ATS: "a spaceship goes on an empty space next to a card of that station, at most 1 "
-             "per space (R 3)"}
+             "per space (R 3), judged when it is placed: after every player's action in "
+             "simultaneous play (B Playing Order)"}
     ROUND_END = "round-end", {
         ATS: "at round end a station that breaks a rule loses locations until it is valid, "
              "before the next round begins (B 5)"}
     TIMING = "timing", {
         ATS: "timing rules (R 5): players announce and perform their actions in VP order, "
              "then credits, then a random order stored in the record"}
+    ADVISOR_TILES = "advisor-tiles", {
+        ATS: "Advisors (R 4): \"take randomly as many [Influence tiles] as the number of "
+             "players\"; with 3 or more players \"place one randomly between each player and "
+             "the player on his left\"; in a 2-player game both lie between the 2 players"}
+    OBJECTIVES = "objectives", {
+        ATS: "B 3: \"draw as many Objectives as the number of players\" (B 8: \"only 2 "
+             "Objective Cards are drawn\" with 2 players), or none without the Objectives "
+             "module; each objective card once"}
     ADVISOR = "advisor", {
         ATS: "Advisors (R 4): at each round's end the player an advisor leans to takes its "
              "bonus or declines it for 1 VP"}
