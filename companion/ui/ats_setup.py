@@ -232,8 +232,6 @@ class AtsSetup:
             extra += f" Objectives: {', '.join(objectives)}."
         if races:
             extra += " Races: " + ", ".join(f"{p} {r}" for p, r in races.items()) + "."
-        if self.use_objectives.value and len(objectives) < decks.objectives_wanted(len(names)):
-            extra += " (Not enough objectives in the catalogue to draw one per player.)"
         self.say(f"New game started. Year 1 begins: everyone takes 10 credits.{extra}")
 
     def _resume_selected(self):

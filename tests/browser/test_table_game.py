@@ -1,6 +1,6 @@
 """A whole Among the Stars game at a real table, through the page (issue 10).
 
-Three players with races and an objective play all 4 years (72 turn actions)
+Three players with races and three objectives (one the book names, two typed) play all 4 years (72 turn actions)
 by clicks and typing only, with real card names.  On the way:
 
 - the printed values of every new card are typed into the card form the
@@ -44,7 +44,7 @@ from playwright.sync_api import expect
 from browser_harness import REPO, screenshot
 from dashboard_driver import cell, fill_names, open_setup_options, settle
 from companion import Game
-from companion.ats.catalogue import Catalogue
+from companion.ats.catalogue import Catalogue, make_objective, save_user_card
 from companion.core.store import Store
 
 pytestmark = pytest.mark.browser
@@ -52,6 +52,8 @@ pytestmark = pytest.mark.browser
 PLAYERS = ["Ana", "Ben", "Cleo"]
 RACES = {"Ana": "Sheptas", "Ben": "Humareen", "Cleo": "Minireen"}
 OBJECTIVE = "Accelerated Construction"
+TYPED_OBJECTIVES = [make_objective("Test: most reactors", measure="reactor", vp=4),
+                    make_objective("Test: least credits", measure="credit", most=False, vp=3)]
 SCHOOL = "School of Alien Cultures"
 ACTION_LABEL = {"build": "Build location", "reactor": "Build reactor",
                 "discard": "Discard for 3 credits"}
@@ -321,6 +323,11 @@ def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tm
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(voila_server.url)
     page.locator(".start-game").wait_for(state="visible")
+    # Base 3: "as many Objectives as the number of players": the book's one named
+    # objective plus two the players typed once from their cards (names and VP are the
+    # test's own, "Test: ..."; the shipped data has no objective's numbers)
+    for card in TYPED_OBJECTIVES:
+        save_user_card(card)
     fill_names(page, PLAYERS)
     open_setup_options(page)
     page.locator(".setup-races input").check()
@@ -335,7 +342,8 @@ def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tm
     page.click(".start-game")
     expect(page.locator(".companion-status")).to_contain_text("New game started")
     g = table.game()
-    assert g.setup.races == RACES and g.setup.objectives == [OBJECTIVE]
+    assert g.setup.races == RACES
+    assert sorted(g.setup.objectives) == sorted([OBJECTIVE] + [c.name for c in TYPED_OBJECTIVES])
     settle(page, g)
     # the objective in play is on screen, with who leads it
     expect(page.locator(".objectives-panel")).to_contain_text(OBJECTIVE)
