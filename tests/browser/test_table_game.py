@@ -46,6 +46,7 @@ from dashboard_driver import cell, fill_names, open_setup_options, settle
 from companion import Game
 from companion.ats.catalogue import Catalogue, make_objective, save_user_card
 from companion.core.store import Store
+from companion.ui.common import cell_class
 
 pytestmark = pytest.mark.browser
 
@@ -250,8 +251,11 @@ class Table:
             self.events.add("school")
         if "spaceships" in needs:
             spot = needs["spaceships"]["spots"][0]
-            extra.locator(".spaceship-spot select").first.select_option(
-                label=f"{spot[0]} {list(spot[1])}")
+            # tap the space on the target's drawn station (issue 21: ShipPicker)
+            idx = PLAYERS.index(spot[0]) + 1
+            extra.locator(f".ship-station-{idx} .ship-cell.{cell_class(*spot[1])}").click()
+            expect(extra.locator(".ships-picked")).to_contain_text(
+                f"{spot[0]} {list(spot[1])}")
             action["spaceships"] = [{"player": spot[0], "at": list(spot[1])}]
             self.events.add("spaceship")
         if "manual_vp" in needs:
@@ -337,7 +341,7 @@ def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tm
     expect(page.locator(".race-4")).to_be_hidden()
     page.locator(".setup-spaceships input").check()
     page.locator(".setup-objectives input").check()
-    page.locator(".setup-screen select[multiple]").select_option(OBJECTIVE)
+    # none picked: the engine draws 3 from the catalogue's 3 (the book's and the 2 typed)
     screenshot(page, "table-01-setup")
     page.click(".start-game")
     expect(page.locator(".companion-status")).to_contain_text("New game started")
