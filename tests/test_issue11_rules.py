@@ -414,7 +414,7 @@ def test_a_spaceship_whose_space_was_filled_before_it_resolved(option, tmp_path,
     if option == "reserve":
         with pytest.raises(IllegalAction) as e:
             g.push(ben)
-        assert e.value.rule == "spaceship" and "reserve" in str(e.value)
+        assert e.value.rule == "spaceship" and "on its way to that space" in str(e.value)
         rec = g.to_record()
         rec["actions"].append(ben)
         out = run_cli("check", write(tmp_path, rec))

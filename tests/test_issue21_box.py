@@ -73,7 +73,8 @@ def test_a_3_player_game_draws_3_typed_objectives_and_a_secret_one():
 
 # -- Qualeen's secret objective -------------------------------------------------------
 def _finished(setup_extra: dict, cat: Catalogue, build=True) -> Game:
-    g = Game({"players": PLAYERS, **setup_extra}, catalogue=cat)
+    # book_setup=False: these fixtures name fewer objectives than players (issue 21 check)
+    g = Game({"players": PLAYERS, **setup_extra}, catalogue=cat, book_setup=False)
     first = True
     while not g.finished:
         for p in g.state.waiting:
@@ -314,7 +315,8 @@ def test_a_type_that_matters_now_is_asked_before_the_build():
     cat = Catalogue.shipped().overlay([untyped, *TYPED])
     tile = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:military"],
             "slots": 2}
-    g = Game({"players": PLAYERS, "options": {"advisors": [tile]}}, catalogue=cat)
+    g = Game({"players": PLAYERS, "options": {"advisors": [tile]}}, catalogue=cat,
+             book_setup=False)
     with pytest.raises(UnknownCardValues) as e:
         g.push({"player": "Ana", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
     assert e.value.fields == ["types"] and "advisor of 'Test tile'" in str(e.value)
@@ -322,14 +324,15 @@ def test_a_type_that_matters_now_is_asked_before_the_build():
     assert types_needed_now(cat, g.state, "Cy") is None
     g.push({"player": "Cy", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
     # an objective in play that counts a type makes it matter for everyone
-    g2 = Game({"players": PLAYERS, "objectives": ["Test: most military"]}, catalogue=cat)
+    g2 = Game({"players": PLAYERS, "objectives": ["Test: most military"]}, catalogue=cat,
+              book_setup=False)
     assert types_needed_now(cat, g2.state, "Cy") == \
         "the objective 'Test: most military' counts location types"
     with pytest.raises(UnknownCardValues):
         g2.push({"player": "Cy", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
     # with the type typed, the build is entered
     typed = parse_card({**untyped.to_dict(), "types": ["military"]})
-    g3 = Game({"players": PLAYERS, "options": {"advisors": [tile]}},
+    g3 = Game({"players": PLAYERS, "options": {"advisors": [tile]}}, book_setup=False,
               catalogue=cat.overlay([typed]))
     g3.push({"player": "Ana", "do": "build", "card": "Test: untyped module", "at": [0, 1]})
 
