@@ -332,6 +332,4 @@ def check_book_setup(setup: Setup) -> None:
     problems = book_setup_problems(setup)
     if problems:
         code, msg = problems[0]
-        if code == "objectives":
-            raise IllegalAction("objectives", msg)
-        raise IllegalAction("advisor-tiles", msg)
+        raise IllegalAction(code, msg)

@@ -144,7 +144,7 @@ def check_waiting_ships(state: State, a: dict) -> None:
 
 
 def reserved(state: State, strict: bool = False) -> set:
-    """Options ``spaceship_filled: reserve`` and ``refuse`` (the default): the
+    """Options ``spaceship_filled: reserve`` and ``refuse`` (the default is ``lost``): the
     (player, cell) spaces a spaceship entered this turn is still on its way to;
     nothing else may go there (R 3: it goes on an empty space when it is placed).
     ``strict`` (a stored record replayed): ``refuse`` reserves nothing, so records

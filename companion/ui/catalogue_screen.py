@@ -325,6 +325,24 @@ class CatalogueScreen:
             self.message.value = (f"<span style='color:{OK}'>'{escape(name)}' is already in "
                                   "your catalogue with all its values.</span>")
 
+    def _store(self, card: Card, form: CardForm | None) -> str | None:
+        """Save ``card`` in the player's catalogue and tell the page (``on_saved``).
+        None when it was not saved (the form says why); else the note to add to the
+        saved message (empty, or what the page could not do with it, escaped)."""
+        try:
+            self.save(card)
+        except (CompanionError, OSError) as e:
+            if form is not None:
+                form.message.value = (f"<span style='color:{ERR}'>Not saved: "
+                                      f"{escape(str(e))}</span>")
+            return None
+        if self.on_saved is not None:
+            try:
+                self.on_saved(card)
+            except CompanionError as e:
+                return f" ({escape(str(e))})"
+        return ""
+
     def _save_new(self, card: Card) -> None:
         form = self.new_form
         cat = getattr(self, "catalogue", None)
@@ -333,19 +351,9 @@ class CatalogueScreen:
             form.message.value = (f"<span style='color:{ERR}'>Not saved: '{escape(old.name)}' is "
                                   "already in your catalogue; choose another name.</span>")
             return
-        try:
-            self.save(card)
-        except (CompanionError, OSError) as e:
-            if form is not None:
-                form.message.value = (f"<span style='color:{ERR}'>Not saved: "
-                                      f"{escape(str(e))}</span>")
+        note = self._store(card, form)
+        if note is None:
             return
-        note = ""
-        if self.on_saved is not None:
-            try:
-                self.on_saved(card)
-            except CompanionError as e:
-                note = f" ({escape(str(e))})"
         self.refresh()
         self.message.value = (f"<span style='color:{OK}'>Saved the objective "
                               f"'{escape(card.name)}' in your catalogue.</span>{note}")
@@ -401,19 +409,9 @@ class CatalogueScreen:
     def _save_card(self, card: Card) -> None:
         form = self.form
         order = [c.name for c, _ in self.entries]
-        try:
-            self.save(card)
-        except (CompanionError, OSError) as e:
-            if form is not None:
-                form.message.value = (f"<span style='color:{ERR}'>Not saved: "
-                                      f"{escape(str(e))}</span>")
+        note = self._store(card, form)
+        if note is None:
             return
-        note = ""
-        if self.on_saved is not None:
-            try:
-                self.on_saved(card)
-            except CompanionError as e:
-                note = f" ({escape(str(e))})"
         self.selected = None
         self.form = None
         self.form_box.children = []
