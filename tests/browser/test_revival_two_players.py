@@ -24,6 +24,8 @@ from browser_harness import screenshot
 from dashboard_driver import act, cell, choose, fill_names, open_setup_options, settle, \
     wait_legal
 from companion import Game
+from companion.ats import decks
+from companion.core import chance
 from companion.core.store import Store
 
 pytestmark = pytest.mark.browser
@@ -32,6 +34,18 @@ SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "ener
             "vp": 1, "max": "none",
             "abilities": [{"when": "immediate", "spaceships": 1, "target": "other"}]}
 PLAYERS = ["Ana", "Ben"]
+
+
+def partial_objective_seed() -> int:
+    """The first seed whose 2-player Revival draw names only one of its 2 objectives
+    (and no race with a secret objective), from the engine's draw and catalogue."""
+    for seed in range(1, 10_000):
+        got = decks.draw_setup(PLAYERS, seed=seed, mode="standard", two_player="revival")
+        if len(got["objectives"]) == 1 and got["options"].get("objectives_from_box") == 1 \
+                and not got.get("secret_objectives") \
+                and "secret_objective_from_box" not in got["options"]:
+            return seed
+    raise AssertionError("no seed draws a partial objective pair")
 
 
 @pytest.mark.dashboard_config        # the page template: its watchdog pings (the heartbeat)
@@ -63,17 +77,34 @@ def test_revival_two_player_year_with_spaceships_and_advisors(voila_server, page
         row.locator(".advisor-tile-name input").fill(name)
         row.locator(".advisor-tile-actions select").select_option(label=action)
         row.locator(".advisor-tile-slots input").fill("2")
-    # the draw is shown where it was asked for, not only in the status line
+    # the draw is shown where it was asked for, not only in the status line.  A typed
+    # seed repeats a draw: this one (found by the engine's own draw, no number typed
+    # here) draws the one objective the shipped catalogue names and one it cannot
+    seed = partial_objective_seed()
+    page.fill(".setup-seed input", str(seed))
+    page.locator(".setup-seed input").press("Tab")
     page.click(".setup-draw")
-    expect(page.locator(".setup-drawn")).to_contain_text("Drawn with seed")
+    expect(page.locator(".setup-drawn")).to_contain_text(f"Drawn with seed {seed}")
+    expect(page.locator(".setup-drawn")).to_contain_text("draw 1 at random from the others")
     expect(page.locator(".setup-drawn")).to_be_in_viewport()
     screenshot(page, "revival2-01-setup-two-names")
+    # B 8: "only 2 Objective Cards are drawn" -- one named is refused, clearly, nothing stored
+    page.click(".start-game")
+    expect(page.locator(".status-error").first).to_contain_text(
+        "1 objective(s) named for 2 players")
+    assert Store(voila_server.home / "games.sqlite").games() == []
+    # the table plays without objectives this time
+    page.locator(".setup-objectives input").uncheck()
     page.click(".start-game")
     page.locator(".scoreboard tr.score-row").first.wait_for(state="visible")
     store = Store(voila_server.home / "games.sqlite")
     gid = store.games()[0]["id"]
     shadow = Game.from_record(store.load(gid))
     opts = shadow.setup.options
+    # Objectives unticked after the draw: the game has none, and no note asks for one
+    assert shadow.setup.objectives == [] and "objectives_from_box" not in opts
+    assert not any(n.startswith("Objectives") for n in opts.get("setup_notes", []))
+    assert chance.seed_of(store.load(gid)) == seed          # the draw's seed is the game's
     assert opts["two_player"] == "revival" and opts["spaceships"] is True
     assert [t["name"] for t in opts["advisors"]] == ["Fixture tile 1", "Fixture tile 2"]
     assert all(t["between"] == PLAYERS for t in opts["advisors"])
