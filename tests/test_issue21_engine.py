@@ -100,6 +100,39 @@ def test_spaceship_on_a_space_built_on_the_same_turn_is_refused():
     assert any("is lost" in line.rule for line in back.state.players["Ana"].ledger)
 
 
+def test_a_spaceship_whose_space_is_built_on_is_refused_by_default_and_never_offered():
+    """R 3: "When a card's ability requires you to put a Spaceship in a player's
+    Station, take a Spaceship token and place it on an empty space adjacent to an
+    existing card in that Station."  With no option named (the default), an entry
+    that would leave Ana's waiting spaceship without its space is refused, not
+    silently lost; and the legality queries offer Ben only what push accepts."""
+    g = Game({"players": PLAYERS, "options": {"spaceships": True}}, cards=FIX)
+    assert "spaceship_filled" not in g.setup.options
+    g.push(act("Ana", "build", "Fixture: shipyard", at=[0, 1],
+               spaceships=[{"player": "Ben", "at": [0, 2]}]))
+    for cell in ([0, 2], [1, 0]):          # on its space; next to it no card is left
+        with pytest.raises(IllegalAction) as e:
+            g.push(act("Ben", "build", "Fixture: plain", at=cell))
+        assert e.value.rule in ("spaceship", "spaceships")
+    with pytest.raises(IllegalAction):
+        g.push(act("Ben", "discard"))       # Ben builds nothing: [0, 2] stays next to no card
+    assert len(g.actions) == 1              # nothing refused was stored
+    # the queries: only [0, 1] keeps [0, 2] next to a card of Ben's
+    assert g.legal_cells("Ben", "Fixture: plain") == [(0, 1)]
+    assert g.legal_cells("Ben", do="reactor") == [(0, 1)]
+    actions = g.legal_actions("Ben", "Fixture: plain")
+    assert [a["do"] for a in actions] == ["build", "reactor"]
+    for a in actions:
+        assert g.is_legal(a), g.why_illegal(a)
+    assert not g.is_legal(act("Ben", "discard"))
+    # Cy's station is not aimed at: everything stays open to her
+    assert g.is_legal(act("Cy", "discard"))
+    assert len(g.legal_cells("Cy", "Fixture: plain")) == 4
+    g.push(act("Ben", "build", "Fixture: plain", at=[0, 1]))
+    g.push(act("Cy", "discard"))
+    assert g.state.station("Ben").blocked == {(0, 2)}
+
+
 # ------------------------------------------------------------ advisors (R 4, R 5)
 def advisor_game(ab_actions=("discard",)) -> Game:
     tiles = [{"name": "AB", "between": ["Ana", "Ben"], "actions": list(ab_actions), "slots": 1},

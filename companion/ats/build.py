@@ -16,7 +16,8 @@ from .catalogue import Card, Catalogue
 from .effects import resolve
 from .modes import location_card
 from .setup import DISCARD_GAIN, ENERGY_REACH, REACTOR_COST
-from .spaceships import check_reactor_ships, check_removals, check_spaceships, reserved
+from .spaceships import check_reactor_ships, check_removals, check_spaceships, reserved, \
+    waiting_ships_allow
 from .state import Pending, PlayerState, State, Step
 from .station import LOCATION, REACTOR, Cell, Placed, Station, as_cell
 
@@ -273,7 +274,19 @@ def energy_options(station: Station, cell: Cell, energy: int) -> list[dict]:
 
 def legal_cells(catalogue: Catalogue, state: State, player: str, card: str | None = None,
                 do: str = "build") -> list[Cell]:
-    """Cells where ``player`` (who may act now) may build ``card`` (or a reactor)."""
+    """Cells where ``player`` (who may act now) may build ``card`` (or a reactor):
+    what ``push`` accepts with the default answers (no spaceship placed or removed),
+    so a space a spaceship is on its way to, or a build that would leave a waiting
+    spaceship without its space, is not offered (R 3, :mod:`.spaceships`)."""
+    cells = _open_cells(catalogue, state, player, card, do)
+    if not state.pending:
+        return cells
+    taken = {c for who, c in reserved(state) if who == player}
+    return [c for c in cells if c not in taken and waiting_ships_allow(state, player, c)]
+
+
+def _open_cells(catalogue: Catalogue, state: State, player: str, card: str | None,
+                do: str) -> list[Cell]:
     ps = state.players[player]
     station = ps.station
     if do == "reactor":

@@ -42,6 +42,7 @@ from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, 
                     SPACESHIP_FILLED, START_CREDITS, VIRTUAL_SEATS, YEARS, Setup, book_setup_problems,
                     check_book_setup, rule_text)
 from .state import Pending, PlayerState, State, VPLine, at_round_end
+from .spaceships import waiting_ships_allow
 from .station import Cell, as_cell
 from .turns import apply
 
@@ -364,7 +365,7 @@ class Game(LegalityQueries):
             out.append({**base, "do": "build", "at": list(cell)})
         for cell in self.legal_cells(player, do="reactor"):
             out.append({**base, "do": "reactor", "at": list(cell)})
-        if self._may_act(player):
+        if self._may_act(player) and waiting_ships_allow(st, player):
             out.append({**base, "do": "discard"})
         return out
 

@@ -166,7 +166,7 @@ class Setup:
         if options.get("timing_rules") and two == "revival":
             raise RecordError("setup.options.timing_rules are for simultaneous play; the Revival "
                               "2-player rules have the players play consecutively (R 5)")
-        if options.get("spaceship_filled", "lost") not in SPACESHIP_FILLED:
+        if options.get("spaceship_filled", "refuse") not in SPACESHIP_FILLED:
             raise RecordError("setup.options.spaceship_filled is 'refuse', 'lost' or 'reserve'")
         check_advisors(options.get("advisors"), players)
         sup = options.get("reactor_supply", 0)

@@ -103,7 +103,8 @@ def could_hold_ship(state: State, owner: str, who: str, cell: Cell,
                          for n in neighbours(cell))
 
 
-def check_waiting_ships(state: State, a: dict) -> None:
+def check_waiting_ships(state: State, a: dict, *, acting: str | None = None,
+                        built: Cell | None = None) -> None:
     """After a new entry (simultaneous play): every spaceship still on its way can be
     placed when it resolves, after every player's action.  R 3: "place it on an empty
     space adjacent to an existing card in that Station"; "Each empty space cannot have
@@ -111,8 +112,13 @@ def check_waiting_ships(state: State, a: dict) -> None:
     aimed at one space, or (once the target's station can no longer change this
     turn) a space next to no card or holding a spaceship, is refused whichever entry
     was typed first: the record must name the space each spaceship really went to.
-    With the option ``spaceship_filled: lost`` such a spaceship is lost instead."""
-    if state.setup.options.get("spaceship_filled", "lost") == "lost":
+    With the option ``spaceship_filled: lost`` such a spaceship is lost instead.
+
+    ``acting``/``built`` (the legality queries, :func:`waiting_ships_allow`): judge as
+    if ``acting`` had just taken an action that places no spaceship and removes none,
+    building at ``built`` (None: nothing built, e.g. a discard); the state is not
+    changed."""
+    if state.setup.options.get("spaceship_filled", "refuse") == "lost":
         return
     aimed: dict[tuple, str] = {}
     for p in state.pending:
@@ -121,6 +127,7 @@ def check_waiting_ships(state: State, a: dict) -> None:
         for who, at in p.data["at"]:
             cell = tuple(at)
             st = state.players[who].station
+            new_card = built if who == acting else None
             ship = f"{p.owner}'s '{p.card}' sends a spaceship to {list(cell)} in {who}'s station"
             fix = (f"undo back to {p.owner}'s entry and name the space the spaceship really "
                    "went to, or enter this one differently")
@@ -130,12 +137,13 @@ def check_waiting_ships(state: State, a: dict) -> None:
                                     "(most VP, then most credits) takes it: " + fix, action=a)
             aimed[(who, cell)] = ship
             why = None
-            if cell in st.cells:
+            if cell in st.cells or cell == new_card:
                 why = "a location is built there this turn"
-            elif not may_still_change(state, p.owner, who):
+            elif not (who != acting and may_still_change(state, p.owner, who)):
                 if cell in st.spaceships:
                     why = "another spaceship is there"
-                elif not st.is_adjacent_to_built(cell):
+                elif not (st.is_adjacent_to_built(cell)
+                          or (new_card is not None and cell in neighbours(new_card))):
                     why = "no card of that station is next to it"
             if why:
                 raise IllegalAction("spaceships", f"{ship}; it is placed after every player's "
@@ -143,13 +151,28 @@ def check_waiting_ships(state: State, a: dict) -> None:
                                     + fix, action=a)
 
 
+def waiting_ships_allow(state: State, player: str, built: Cell | None = None) -> bool:
+    """A query for the legality queries (``legal_cells``, ``legal_actions``): whether
+    every spaceship still on its way could still be placed if ``player`` took an
+    action now that builds at ``built`` (None: builds nothing) and places or removes
+    no spaceship -- what :func:`check_waiting_ships` judges after the entry, so the
+    cells offered are the cells ``push`` accepts."""
+    if state.setup.consecutive or not any(p.kind == "spaceships" for p in state.pending):
+        return True
+    try:
+        check_waiting_ships(state, {}, acting=player, built=built)
+    except IllegalAction:
+        return False
+    return True
+
+
 def reserved(state: State, strict: bool = False) -> set:
-    """Options ``spaceship_filled: reserve`` and ``refuse`` (the default is ``lost``): the
+    """Options ``spaceship_filled: refuse`` (the default) and ``reserve``: the
     (player, cell) spaces a spaceship entered this turn is still on its way to;
     nothing else may go there (R 3: it goes on an empty space when it is placed).
     ``strict`` (a stored record replayed): ``refuse`` reserves nothing, so records
     made before issue 21 still replay."""
-    filled = state.setup.options.get("spaceship_filled", "lost")
+    filled = state.setup.options.get("spaceship_filled", "refuse")
     if filled == "lost" or (strict and filled == "refuse") or not state.pending:
         return set()
     out = set()
@@ -176,7 +199,7 @@ def put_ship(state: State, who: str, cell: Cell, p: Pending, strict: bool = True
         return True
     what = ("holds a location" if cell in st.cells else
             "holds another spaceship" if cell in st.spaceships else "is next to no card")
-    if not strict and state.setup.options.get("spaceship_filled", "lost") != "lost":
+    if not strict and state.setup.options.get("spaceship_filled", "refuse") != "lost":
         raise IllegalAction("spaceships", f"{p.owner}'s '{p.card}': when its spaceship is "
                             f"placed, after every player's action, {list(cell)} in {who}'s "
                             f"station {what} (R 3: \"place it on an empty space adjacent to "
