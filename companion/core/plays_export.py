@@ -6,26 +6,30 @@ them in step) and the stored records' setup, cards and meta: no game is
 replayed.  :func:`plays` gives each play as a plain dict; the writers turn those
 into the two formats.
 
-Sources for the two formats (field names, not guessed):
+Sources for the two formats (field names, not guessed; docs/history.md documents
+every field):
 
-* BG Stats: a play file exported by the app (pastebin.com/iDbHyBui: ``about``,
-  ``players`` id/uuid/name, ``locations``, ``games`` id/uuid/name/highestWins/
-  noPoints...), the bgsplay writer of github.com/ctuncan/bga_bgstats (plays:
-  uuid, playDate "YYYY-MM-DD HH:MM:SS" in UTC, durationMin, gameRefId,
-  locationRefId, playerScores with playerRefId, score as a string, winner, rank,
-  seatOrder, startPlayer, newPlayer) and readers of such files (expansionPlays as
-  ``{"gameRefId", "bggId"}``, ``role`` on a player score).  The "create play"
-  link is ``https://app.bgstatsapp.com/createPlay.html?data=`` + the URL-encoded
-  JSON of one play (sourceName, sourcePlayId, playDate, game{name,
-  sourceGameId, bggId, highestWins, noPoints}, players[{name, sourcePlayerId,
-  score, winner, ...}]), as several open-source companions send it.  No source
-  shows a per-category field in a play, so the breakdown travels as scoresheet
-  rows in ``comments`` (one line per scoring category).
-* BoardGameGeek: the plays XML of its XML API 2 (test data of the arnak crate on
-  docs.rs and of github.com/lcosmin/boardgamegeek): ``<play date length
-  incomplete location>`` with ``<item name objecttype="thing" objectid>``,
-  ``<comments>`` and ``<players><player name startposition color score new
-  win/></players>``.
+* BG Stats: the keys a real BG Stats export has at every level (issue 22's
+  comparison with a real 217-play export; a public description of the export of
+  app v5.7.1, trimmed in tests/data/real/bgstats_export_trimmed.json), a play file
+  exported by the app (pastebin.com/iDbHyBui), the bgsplay writer of
+  github.com/ctuncan/bga_bgstats and readers of such files (``userInfo.meRefId``
+  read first; ``expansionPlays`` as ``{"gameRefId", "bggId"}``).  Dates are local
+  time "YYYY-MM-DD HH:MM:SS" like the app's own exports; uuids upper-case like
+  the app's.  The "create play" link is
+  ``https://app.bgstatsapp.com/createPlay.html?data=`` + the URL-encoded JSON of
+  one play (sourceName, sourcePlayId, playDate, game{name, sourceGameId, bggId,
+  highestWins, noPoints}, players[{name, sourcePlayerId, score, winner, ...}]), as
+  several open-source companions send it; what is not known is left out.  No
+  source shows a per-category field in a play, so the breakdown travels as
+  scoresheet rows in ``comments`` (one line per scoring category).
+* BoardGameGeek: the plays XML its XML API 2 returns (``/xmlapi2/plays``; a real
+  answer trimmed in tests/data/real/bgg_plays_trimmed.xml), as read by bgg-api's
+  plays loader (boardgamegeek/loaders/plays.py): ``<plays username userid total
+  page termsofuse>``, ``<play id date quantity length incomplete nowinstats
+  location>`` with ``<item name objecttype="thing" objectid>`` and its
+  ``<subtypes>``, ``<comments>`` and ``<players><player username userid name
+  startposition color score new rating win/></players>``.
 
 BoardGameGeek ids are never guessed: they come from the settings file
 ``loggers.json`` in the companion's data folder (:func:`load_settings`,
