@@ -150,11 +150,13 @@ def _read_bgstats(doc: dict) -> list[dict]:
     for p in doc["plays"]:
         if p["ignored"]:                                # readers skip ignored plays
             continue
+        game = games[p["gameRefId"]]
         out.append({
-            "uuid": p["uuid"], "game": games[p["gameRefId"]]["name"],
+            # a reader on GitHub names the game by "bggName" first, then "name"
+            "uuid": p["uuid"], "game": game.get("bggName", game.get("name")),
             "date": p["playDate"], "entry": p["entryDate"], "minutes": p["durationMin"],
             "location": locations[p["locationRefId"]]["name"] if "locationRefId" in p else None,
-            "expansions": [games[e["gameRefId"]]["name"] for e in p["expansionPlays"]],
+            "expansions": [games[e["gameRefId"]].get("bggName") for e in p["expansionPlays"]],
             "scores": [(players[ps["playerRefId"]]["name"], int(ps["score"]), ps["winner"],
                         ps["seatOrder"], ps["newPlayer"])
                        for ps in sorted(p["playerScores"], key=lambda ps: ps["seatOrder"])]})

@@ -297,10 +297,11 @@ def _uid(kind: str, key: str) -> str:
 
 def _bgg_game(name: str, bgg_id: int | None, expansion: bool, gid: int, when: str) -> dict:
     """A game as a real BG Stats export lists it: every key, 0 / "" when unknown,
-    0/1 flags for base game and expansion."""
+    0/1 flags for base game and expansion.  ``bggName`` is the name: readers take
+    ``bggName`` before ``name``."""
     return {"id": gid, "uuid": _uid("game", name), "name": name, "modificationDate": when,
             "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False,
-            "urlThumb": "", "urlImage": "", "bggName": "", "bggYear": 0,
+            "urlThumb": "", "urlImage": "", "bggName": name, "bggYear": 0,
             "bggId": bgg_id or 0, "designers": "", "isBaseGame": 0 if expansion else 1,
             "isExpansion": 1 if expansion else 0, "rating": 0, "minPlayerCount": 0,
             "maxPlayerCount": 0, "minPlayTime": 0, "maxPlayTime": 0, "minAge": 0}
