@@ -37,10 +37,11 @@ import pytest
 from companion.core import plays_export
 from companion.core.plays_export import REVIVAL
 
-from test_export_plays import FINISHED, engine, setup_players, store  # noqa: F401 (fixture)
+# bgg-api (PyPI; the test extra installs it): never skipped, a missing reader fails
+from boardgamegeek.exceptions import BGGItemNotFoundError
+from boardgamegeek.loaders.plays import add_plays_from_xml, create_plays_from_xml
 
-boardgamegeek = pytest.importorskip("boardgamegeek")     # the test extra installs bgg-api
-from boardgamegeek.loaders.plays import add_plays_from_xml, create_plays_from_xml  # noqa: E402
+from test_export_plays import FINISHED, engine, setup_players, store  # noqa: F401 (fixture)
 
 REAL = Path(__file__).parent / "data" / "real"
 #: a zone whose local time is not UTC on 2026-01-08 (UTC-5 in winter)
@@ -309,7 +310,6 @@ def test_bgg_play_ids_are_stable_distinct_numbers(store):
 def test_empty_export_is_what_bgg_answers_for_no_plays():
     """BGG answers ``total="0"`` for no plays; bgg-api then says the user or game
     has none.  Our empty file reads the same."""
-    from boardgamegeek.exceptions import BGGItemNotFoundError
     root = ET.fromstring(plays_export.bgg_xml([], bgg_ids={}).encode("utf-8"))
     assert root.get("total") == "0" and len(root) == 0
     with pytest.raises(BGGItemNotFoundError):
