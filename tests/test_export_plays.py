@@ -34,11 +34,18 @@ T0 = 1_767_900_000.0                           # 2026-01-08 19:20:00 UTC
 H1 = "<b>&\"Ann'</b>"                          # hostile names: markup, quotes, CDATA end
 H2 = ']]></comments><x y="1">'
 
-PLAY_KEYS = {"uuid", "playDate", "durationMin", "gameRefId", "locationRefId", "board",
-             "comments", "expansionPlays", "playerScores"}
+# issue 22: the keys every play of a real BG Stats export has (tests/test_issue22_exports.py
+# checks them against the stored real export); locationRefId only with a location
+PLAY_KEYS = {"uuid", "modificationDate", "entryDate", "playDate", "usesTeams", "durationMin",
+             "ignored", "manualWinner", "rounds", "bggId", "importPlayId", "gameRefId", "board",
+             "rating", "nemestatsId", "scoringSetting", "playImages", "comments",
+             "expansionPlays", "playerScores"}
 SCORE_KEYS = {"playerRefId", "score", "winner", "rank", "seatOrder", "startPlayer", "role",
               "newPlayer"}
-GAME_KEYS = {"id", "uuid", "name", "bggId", "highestWins", "noPoints", "isExpansion"}
+GAME_KEYS = {"id", "uuid", "name", "modificationDate", "cooperative", "highestWins", "noPoints",
+             "usesTeams", "urlThumb", "urlImage", "bggName", "bggYear", "bggId", "designers",
+             "isBaseGame", "isExpansion", "rating", "minPlayerCount", "maxPlayerCount",
+             "minPlayTime", "maxPlayTime", "minAge"}
 FINISHED = ("G1", "G2", "G3", "G4", "S1", "S2", "H")
 
 
@@ -54,6 +61,16 @@ def engine(k: str) -> dict:
 
 def setup_players(k: str) -> list[str]:
     return [H1, H2] if k == "H" else records()[k]["setup"]["players"]
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch):
+    """The files write local time (issue 22): these tests read it in UTC."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 @pytest.fixture
@@ -93,21 +110,22 @@ def _scoresheet(comments: str) -> list[str]:
 def test_bgstats_file_has_exactly_the_documented_fields(store, tmp_path):
     s, ids = store
     doc = _bgstats(s, tmp_path, bgg_ids={})
-    assert set(doc) == {"about", "players", "locations", "games", "plays"}
+    assert set(doc) == {"about", "players", "locations", "games", "plays", "userInfo"}
     assert "Board Game Stats" in doc["about"]
     for p in doc["players"]:
-        assert set(p) == {"id", "uuid", "name"}
+        assert set(p) == {"id", "uuid", "name", "isAnonymous", "modificationDate"}
         uuid.UUID(p["uuid"])
     assert len({p["id"] for p in doc["players"]}) == len(doc["players"])
     for g in doc["games"]:
-        assert set(g) == GAME_KEYS - {"bggId"}           # BGG ids are never guessed
+        assert set(g) == GAME_KEYS and g["bggId"] == 0   # BGG ids are never guessed
         assert g["highestWins"] is True and g["noPoints"] is False
-    assert {(g["name"], g["isExpansion"]) for g in doc["games"]} == {
-        ("Among the Stars", False), ("Small Star Empires", False), (REVIVAL, True)}
+    assert {(g["name"], g["isExpansion"], g["isBaseGame"]) for g in doc["games"]} == {
+        ("Among the Stars", 0, 1), ("Small Star Empires", 0, 1), (REVIVAL, 1, 0)}
     assert doc["locations"] == [{"id": 1, "uuid": doc["locations"][0]["uuid"],
-                                 "name": "Ann's <kitchen>"}]
+                                 "name": "Ann's <kitchen>",
+                                 "modificationDate": doc["locations"][0]["modificationDate"]}]
     for play in doc["plays"]:
-        assert set(play) == PLAY_KEYS
+        assert set(play) - {"locationRefId"} == PLAY_KEYS
         assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
         for ps in play["playerScores"]:
             assert set(ps) == SCORE_KEYS
@@ -181,9 +199,10 @@ def test_bgstats_roles_start_player_new_player_location_and_revival(store, tmp_p
     # G4: Dan is new, the location and the notes
     assert {p: ps["newPlayer"] for p, ps in scores("G4").items()} == \
         {"Ann": False, "Bea": False, "Dan": True}
-    assert play("G4")["locationRefId"] == 1 and play("G1")["locationRefId"] == 0
+    # issue 22: "locationRefId is 0 when there is no location, where real files leave it out"
+    assert play("G4")["locationRefId"] == 1 and "locationRefId" not in play("G1")
     assert "first game for Dan" in play("G4")["comments"]
-    assert play("G4")["playDate"] == "2026-01-08 19:20:00"             # UTC, from the timer
+    assert play("G4")["playDate"] == "2026-01-08 19:20:00"   # local time (TZ=UTC), the timer
     # Revival as an expansion play of G1 only
     (exp,) = play("G1")["expansionPlays"]
     assert games[exp["gameRefId"]]["name"] == REVIVAL and games[exp["gameRefId"]]["isExpansion"]
@@ -202,8 +221,8 @@ def test_bgstats_bgg_ids_appear_only_once_set(store, tmp_path):
     assert plays_export.load_settings()["bgg_ids"] == {g: None for g in plays_export.GAMES}
     plays_export.save_bgg_ids({"Small Star Empires": "23"})
     doc = _bgstats(s, tmp_path)
-    assert {g["name"]: g.get("bggId") for g in doc["games"]} == {
-        "Among the Stars": None, REVIVAL: None, "Small Star Empires": 23}
+    assert {g["name"]: g["bggId"] for g in doc["games"]} == {      # 0: not set (issue 22)
+        "Among the Stars": 0, REVIVAL: 0, "Small Star Empires": 23}
 
 
 def test_bgstats_hostile_names_round_trip(store, tmp_path):
@@ -274,15 +293,17 @@ def test_bgg_xml_has_the_documented_elements_and_attributes(store, tmp_path):
     assert root.tag == "plays" and len(root) == n == len(FINISHED) + 1     # and G5
     for play in root:
         assert play.tag == "play"
-        assert set(play.attrib) == {"date", "length", "location", "incomplete"}
+        assert set(play.attrib) == {"id", "date", "quantity", "length", "incomplete",
+                                    "nowinstats", "location"}
         assert re.fullmatch(r"\d{4}-\d\d-\d\d", play.get("date"))
         assert [c.tag for c in play] in (["item", "comments", "players"], ["item", "players"])
         item = play.find("item")
-        assert set(item.attrib) == {"name", "objecttype", "objectid"}
-        assert item.get("objecttype") == "thing" and item.get("objectid") == ""   # not set
+        assert set(item.attrib) == {"name", "objecttype"}     # no objectid while not set
+        assert item.get("objecttype") == "thing"
         for p in play.find("players"):
             assert p.tag == "player"
-            assert set(p.attrib) == {"name", "startposition", "color", "score", "new", "win"}
+            assert set(p.attrib) == {"username", "userid", "name", "startposition", "color",
+                                     "score", "new", "rating", "win"}
     plays = [(tuple(p.get("name") for p in play.find("players")), play) for play in root]
     # every finished play: scores, winners, seats, colours as the engine says
     for k in FINISHED:

@@ -6,26 +6,30 @@ them in step) and the stored records' setup, cards and meta: no game is
 replayed.  :func:`plays` gives each play as a plain dict; the writers turn those
 into the two formats.
 
-Sources for the two formats (field names, not guessed):
+Sources for the two formats (field names, not guessed; docs/history.md documents
+every field):
 
-* BG Stats: a play file exported by the app (pastebin.com/iDbHyBui: ``about``,
-  ``players`` id/uuid/name, ``locations``, ``games`` id/uuid/name/highestWins/
-  noPoints...), the bgsplay writer of github.com/ctuncan/bga_bgstats (plays:
-  uuid, playDate "YYYY-MM-DD HH:MM:SS" in UTC, durationMin, gameRefId,
-  locationRefId, playerScores with playerRefId, score as a string, winner, rank,
-  seatOrder, startPlayer, newPlayer) and readers of such files (expansionPlays as
-  ``{"gameRefId", "bggId"}``, ``role`` on a player score).  The "create play"
-  link is ``https://app.bgstatsapp.com/createPlay.html?data=`` + the URL-encoded
-  JSON of one play (sourceName, sourcePlayId, playDate, game{name,
-  sourceGameId, bggId, highestWins, noPoints}, players[{name, sourcePlayerId,
-  score, winner, ...}]), as several open-source companions send it.  No source
-  shows a per-category field in a play, so the breakdown travels as scoresheet
-  rows in ``comments`` (one line per scoring category).
-* BoardGameGeek: the plays XML of its XML API 2 (test data of the arnak crate on
-  docs.rs and of github.com/lcosmin/boardgamegeek): ``<play date length
-  incomplete location>`` with ``<item name objecttype="thing" objectid>``,
-  ``<comments>`` and ``<players><player name startposition color score new
-  win/></players>``.
+* BG Stats: the keys a real BG Stats export has at every level (issue 22's
+  comparison with a real 217-play export; a public description of the export of
+  app v5.7.1, trimmed in tests/data/real/bgstats_export_trimmed.json), a play file
+  exported by the app (pastebin.com/iDbHyBui), the bgsplay writer of
+  github.com/ctuncan/bga_bgstats and readers of such files (``userInfo.meRefId``
+  read first; ``expansionPlays`` as ``{"gameRefId", "bggId"}``).  Dates are local
+  time "YYYY-MM-DD HH:MM:SS" like the app's own exports; uuids upper-case like
+  the app's.  The "create play" link is
+  ``https://app.bgstatsapp.com/createPlay.html?data=`` + the URL-encoded JSON of
+  one play (sourceName, sourcePlayId, playDate, game{name, sourceGameId, bggId,
+  highestWins, noPoints}, players[{name, sourcePlayerId, score, winner, ...}]), as
+  several open-source companions send it; what is not known is left out.  No
+  source shows a per-category field in a play, so the breakdown travels as
+  scoresheet rows in ``comments`` (one line per scoring category).
+* BoardGameGeek: the plays XML its XML API 2 returns (``/xmlapi2/plays``; a real
+  answer trimmed in tests/data/real/bgg_plays_trimmed.xml), as read by bgg-api's
+  plays loader (boardgamegeek/loaders/plays.py): ``<plays username userid total
+  page termsofuse>``, ``<play id date quantity length incomplete nowinstats
+  location>`` with ``<item name objecttype="thing" objectid>`` and its
+  ``<subtypes>``, ``<comments>`` and ``<players><player username userid name
+  startposition color score new rating win/></players>``.
 
 BoardGameGeek ids are never guessed: they come from the settings file
 ``loggers.json`` in the companion's data folder (:func:`load_settings`,
@@ -60,6 +64,10 @@ ABOUT = ("This is a Play file that can be read by Board Game Stats, written by t
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://example.invalid/star-companion/plays")
 #: the largest BoardGameGeek id accepted
 MAX_BGG_ID = 10_000_000
+#: our BGG play ids start here (BGG's own are far below; see :func:`bgg_play_id`)
+BGG_PLAY_ID_BASE = 1_000_000_000
+#: the root's ``termsofuse``, as BoardGameGeek's XML API 2 writes it
+BGG_TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
 
 
 # ---------------------------------------------------------------------------
@@ -274,71 +282,81 @@ def comments(play: dict) -> str:
     return "\n\n".join(parts)
 
 
-def _utc(t: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+def _local(t: float) -> str:
+    """A timestamp as BG Stats writes its dates: local time, ``YYYY-MM-DD HH:MM:SS``."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
 
 # ---------------------------------------------------------------------------
 # BG Stats
 # ---------------------------------------------------------------------------
 def _uid(kind: str, key: str) -> str:
-    return str(uuid.uuid5(NAMESPACE, f"{kind}:{key}"))
+    """A stable uuid, upper-case like the app's own (``"1DB76738-9A83-..."``)."""
+    return str(uuid.uuid5(NAMESPACE, f"{kind}:{key}")).upper()
+
+
+def _bgg_game(name: str, bgg_id: int | None, expansion: bool, gid: int, when: str) -> dict:
+    """A game as a real BG Stats export lists it: every key, 0 / "" when unknown,
+    0/1 flags for base game and expansion.  ``bggName`` is the name: readers take
+    ``bggName`` before ``name``."""
+    return {"id": gid, "uuid": _uid("game", name), "name": name, "modificationDate": when,
+            "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False,
+            "urlThumb": "", "urlImage": "", "bggName": name, "bggYear": 0,
+            "bggId": bgg_id or 0, "designers": "", "isBaseGame": 0 if expansion else 1,
+            "isExpansion": 1 if expansion else 0, "rating": 0, "minPlayerCount": 0,
+            "maxPlayerCount": 0, "minPlayTime": 0, "maxPlayTime": 0, "minAge": 0}
 
 
 def bgstats_document(the_plays: list[dict], *, bgg_ids: dict | None = None) -> dict:
-    """BG Stats' play file for ``the_plays`` (from :func:`plays`): ``about``,
-    ``players`` (id, uuid, name), ``locations`` (id, uuid, name: what
-    ``locationRefId`` points at), ``games`` (id, uuid, name, bggId when set,
-    highestWins, noPoints, isExpansion) and ``plays`` (uuid, playDate, durationMin,
-    gameRefId, locationRefId, board, comments, expansionPlays, playerScores)."""
+    """BG Stats' play file for ``the_plays`` (from :func:`plays`), with the keys a
+    real BG Stats export has at every level (docs/history.md, "BG Stats play
+    file"): ``about``, ``players``, ``locations``, ``games``, ``plays`` and
+    ``userInfo``.  Dates are local time; a game without a BoardGameGeek id has
+    ``bggId`` 0; a play without a location has no ``locationRefId``."""
     bgg = _ids(bgg_ids)
     players: dict[str, dict] = {}
     games: dict[str, dict] = {}
     locations: dict[str, dict] = {}
 
-    def game_ref(name: str, expansion: bool) -> int:
+    def game_ref(name: str, expansion: bool, when: str) -> int:
         if name not in games:
-            g = {"id": len(games) + 1, "uuid": _uid("game", name), "name": name}
-            if bgg.get(name):
-                g["bggId"] = bgg[name]
-            g.update({"highestWins": True, "noPoints": False, "isExpansion": expansion})
-            games[name] = g
+            games[name] = _bgg_game(name, bgg.get(name), expansion, len(games) + 1, when)
         return games[name]["id"]
 
     out_plays = []
     for pl in the_plays:
-        gref = game_ref(pl["game"], False)
-        lref = 0
-        if pl["location"]:
-            if pl["location"] not in locations:
-                locations[pl["location"]] = {"id": len(locations) + 1,
-                                             "uuid": _uid("location", pl["location"]),
-                                             "name": pl["location"]}
-            lref = locations[pl["location"]]["id"]
+        when = _local(pl["played"])
+        gref = game_ref(pl["game"], False, when)
         scores = []
         for p in pl["players"]:
             if p["name"] not in players:
                 players[p["name"]] = {"id": len(players) + 1, "uuid": _uid("player", p["name"]),
-                                      "name": p["name"]}
-            scores.append({"playerRefId": players[p["name"]]["id"],
-                           "score": "" if p["score"] is None else str(p["score"]),
-                           "winner": bool(p["winner"]), "rank": p["rank"] or 0,
-                           "seatOrder": p["seat"], "startPlayer": bool(p["start"]),
-                           "role": p["role"] or "", "newPlayer": bool(p["new"])})
-        exp = []
-        for e in pl["expansions"]:
-            ep = {"gameRefId": game_ref(e, True)}
-            if bgg.get(e):
-                ep["bggId"] = bgg[e]
-            exp.append(ep)
-        out_plays.append({"uuid": _uid("play", pl["game_id"]), "playDate": _utc(pl["played"]),
-                          "durationMin": pl["duration_min"] or 0, "gameRefId": gref,
-                          "locationRefId": lref, "board": pl["board"],
-                          "comments": comments(pl), "expansionPlays": exp,
-                          "playerScores": scores})
+                                      "name": p["name"], "isAnonymous": False,
+                                      "modificationDate": when}
+            scores.append({"score": "" if p["score"] is None else str(p["score"]),
+                           "winner": bool(p["winner"]), "newPlayer": bool(p["new"]),
+                           "startPlayer": bool(p["start"]),
+                           "playerRefId": players[p["name"]]["id"], "role": p["role"] or "",
+                           "rank": p["rank"] or 0, "seatOrder": p["seat"]})
+        exp = [{"gameRefId": game_ref(e, True, when), "bggId": bgg.get(e) or 0}
+               for e in pl["expansions"]]
+        play = {"uuid": _uid("play", pl["game_id"]), "modificationDate": when,
+                "entryDate": when, "playDate": when, "usesTeams": False,
+                "durationMin": pl["duration_min"] or 0, "ignored": False,
+                "manualWinner": False, "rounds": 0, "bggId": 0, "importPlayId": 0}
+        if pl["location"]:
+            if pl["location"] not in locations:
+                locations[pl["location"]] = {"id": len(locations) + 1,
+                                             "uuid": _uid("location", pl["location"]),
+                                             "name": pl["location"], "modificationDate": when}
+            play["locationRefId"] = locations[pl["location"]]["id"]
+        play.update({"gameRefId": gref, "board": pl["board"], "rating": 0, "nemestatsId": 0,
+                     "scoringSetting": 0, "playImages": [], "comments": comments(pl),
+                     "playerScores": scores, "expansionPlays": exp})
+        out_plays.append(play)
     return {"about": ABOUT, "players": list(players.values()),
             "locations": list(locations.values()), "games": list(games.values()),
-            "plays": out_plays}
+            "plays": out_plays, "userInfo": {"meRefId": 0}}
 
 
 def write_bgstats(store: Store, path, ids=None, *, finished_only: bool = True,
@@ -352,20 +370,27 @@ def write_bgstats(store: Store, path, ids=None, *, finished_only: bool = True,
 
 
 def bgstats_play_data(play: dict, *, bgg_ids: dict | None = None) -> dict:
-    """One play as BG Stats' "create play" link carries it."""
+    """One play as BG Stats' "create play" link carries it.  What is not known
+    is left out: a score or rank not yet known (a play still waiting for
+    values), a duration, location, comments, board or BoardGameGeek id."""
     bgg = _ids(bgg_ids)
     game = {"name": play["game"], "sourceGameId": play["format"], "highestWins": True,
             "noPoints": False}
     if bgg.get(play["game"]):
         game["bggId"] = bgg[play["game"]]
+    players = []
+    for p in play["players"]:
+        d = {"name": p["name"], "sourcePlayerId": p["name"]}
+        if p["score"] is not None:
+            d["score"] = str(p["score"])
+        d["winner"] = bool(p["winner"])
+        if p["rank"]:
+            d["rank"] = p["rank"]
+        d.update({"seatOrder": p["seat"], "startPlayer": bool(p["start"]),
+                  "role": p["role"] or "", "newPlayer": bool(p["new"])})
+        players.append(d)
     data = {"sourceName": SOURCE_NAME, "sourcePlayId": play["game_id"],
-            "playDate": _utc(play["played"]), "game": game,
-            "players": [{"name": p["name"], "sourcePlayerId": p["name"],
-                         "score": "" if p["score"] is None else str(p["score"]),
-                         "winner": bool(p["winner"]), "rank": p["rank"] or 0,
-                         "seatOrder": p["seat"], "startPlayer": bool(p["start"]),
-                         "role": p["role"] or "", "newPlayer": bool(p["new"])}
-                        for p in play["players"]]}
+            "playDate": _local(play["played"]), "game": game, "players": players}
     if play["duration_min"]:
         data["durationMin"] = play["duration_min"]
     if play["location"]:
@@ -414,31 +439,48 @@ def _x(text) -> str:
                    for ch in str(text))
 
 
+def bgg_play_id(game_id: str) -> int:
+    """The ``id`` of a play in our XML: not a BoardGameGeek play id (only BGG gives
+    those) but a stable number from the game's id, 1_000_000_000..1_999_999_999
+    (above BGG's own play ids, below 2**31), the same in every export."""
+    return BGG_PLAY_ID_BASE + uuid.uuid5(NAMESPACE, f"bgg-play:{game_id}").int % BGG_PLAY_ID_BASE
+
+
 def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Element:
-    """BoardGameGeek's play XML as an element tree: ``<plays>`` with one
-    ``<play date length location incomplete>`` per play, holding ``<item name
-    objecttype objectid>``, ``<comments>`` and ``<players>`` of ``<player name
-    startposition color score new win/>``.  An id not set is an empty objectid."""
+    """BoardGameGeek's play XML as its XML API 2 returns a user's plays (docs/history.md,
+    "BoardGameGeek play XML"): ``<plays username userid total page termsofuse>``
+    with one ``<play id date quantity length incomplete nowinstats location>``
+    per play, holding ``<item name objecttype objectid>`` (objectid only when the
+    BoardGameGeek id is set) with its ``<subtypes>``, ``<comments>`` and
+    ``<players>`` of ``<player username userid name startposition color score new
+    rating win/>``.  Nobody has a BoardGameGeek account here: ``username`` is empty
+    and ``userid`` 0, as BGG writes for a player without one."""
     bgg = _ids(bgg_ids)
-    root = ET.Element("plays")
+    root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(the_plays)),
+                                "page": "1", "termsofuse": BGG_TERMS})
     for pl in the_plays:
         play = ET.SubElement(root, "play", {
+            "id": str(bgg_play_id(pl["game_id"])),
             "date": time.strftime("%Y-%m-%d", time.localtime(pl["played"])),
-            "length": str(pl["duration_min"] or 0),
-            "location": _x(pl["location"]),
-            "incomplete": "0" if pl["finished"] else "1"})
-        ET.SubElement(play, "item", {"name": _x(pl["game"]), "objecttype": "thing",
-                                     "objectid": str(bgg.get(pl["game"]) or "")})
+            "quantity": "1", "length": str(pl["duration_min"] or 0),
+            "incomplete": "0" if pl["finished"] else "1", "nowinstats": "0",
+            "location": _x(pl["location"])})
+        item = {"name": _x(pl["game"]), "objecttype": "thing"}
+        if bgg.get(pl["game"]):
+            item["objectid"] = str(bgg[pl["game"]])
+        subtypes = ET.SubElement(ET.SubElement(play, "item", item), "subtypes")
+        ET.SubElement(subtypes, "subtype", {"value": "boardgame"})
         text = comments(pl)
         if text:
             ET.SubElement(play, "comments").text = _x(text)
         ps = ET.SubElement(play, "players")
         for p in pl["players"]:
             ET.SubElement(ps, "player", {
-                "name": _x(p["name"]), "startposition": str(p["seat"]),
-                "color": _x(p["role"] or ""),
+                "username": "", "userid": "0", "name": _x(p["name"]),
+                "startposition": str(p["seat"]), "color": _x(p["role"] or ""),
                 "score": "" if p["score"] is None else str(p["score"]),
-                "new": "1" if p["new"] else "0", "win": "1" if p["winner"] else "0"})
+                "new": "1" if p["new"] else "0", "rating": "0",
+                "win": "1" if p["winner"] else "0"})
     return root
 
 
