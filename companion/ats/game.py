@@ -42,8 +42,8 @@ from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, 
                     SPACESHIP_FILLED, START_CREDITS, VIRTUAL_SEATS, YEARS, Setup, book_setup_problems,
                     check_book_setup, rule_text)
 from .state import Pending, PlayerState, State, VPLine, at_round_end
-from .spaceships import waiting_ships_allow
-from .station import Cell, as_cell
+from .spaceships import could_hold_ship, reserved, waiting_ships_allow
+from .station import Cell, as_cell, neighbours
 from .turns import apply
 
 __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_end_report",
@@ -338,10 +338,26 @@ class Game(LegalityQueries):
                 spec = out.setdefault("spaceships", {"card": card.name, "count": 0, "spots": []})
                 spec["count"] += ab.need("spaceships", card.name)
                 target = ab.target
+                taken = reserved(self.state)
+                try:
+                    built = as_cell(a["at"])
+                except (KeyError, TypeError, ValueError):
+                    built = None
                 for p in self.setup.players:
                     if target != "any" and ((target == "self") != (p == player)):
                         continue
-                    for c in self.state.station(p).frontier():
+                    # R 3: "an empty space adjacent to an existing card", judged when
+                    # the spaceship is placed, after every action: a space next to
+                    # where its target may still build this turn is a spot too
+                    st = self.state.station(p)
+                    near = set(st.frontier())
+                    near |= {n for f in list(near) for n in neighbours(f)}
+                    if p == player and built is not None:
+                        near |= set(neighbours(built))
+                    for c in sorted(near):
+                        if c == built and p == player or (p, c) in taken \
+                                or not could_hold_ship(self.state, player, p, c, built):
+                            continue
                         if [p, list(c)] not in spec["spots"]:
                             spec["spots"].append([p, list(c)])
                 filled["spaceships"] = []
