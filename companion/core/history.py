@@ -9,8 +9,6 @@ cards built with the VP each gave, and the objectives claimed.  Statistics
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import os
@@ -21,6 +19,7 @@ from typing import Any
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
+from .csvsafe import rows_csv
 from .record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
@@ -563,22 +562,21 @@ def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str
     if has_details(store):
         details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store.query(
             "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(PLAYS_COLUMNS)
+    rows = []
     q = ("SELECT r.game_id, r.format, r.played, r.winners, r.finished FROM g_results r "
          "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played")
     for gid, fmt, played, winners, finished in store.query(q):
         ps = store.query("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
                          (gid,))
-        w.writerow([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
+        rows.append([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty
                     "" if any(t is None for _, t in ps) else ";".join(str(t) for _, t in ps),
                     ";".join(json.loads(winners)) if finished else "", gid]
                    + _detail_cells(details.get(gid)))
-    return buf.getvalue()
+    # the one CSV writer: no cell runs as a formula in a spreadsheet (csvsafe)
+    return rows_csv(rows, PLAYS_COLUMNS)
 
 
 def _detail_cells(row) -> list:

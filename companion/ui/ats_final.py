@@ -4,6 +4,7 @@ cards, manual VP), then the final table with its breakdown and the tiebreak chai
 from __future__ import annotations
 
 import base64
+from ..core.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
@@ -91,7 +92,7 @@ class AtsFinal:
         full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
         rec = dumps(full)
         rec_link = base64.b64encode(rec.encode()).decode()
-        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
+        csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         self.final_box.children = [self.final_msg, w.HTML(
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"

@@ -6,6 +6,7 @@ game.  Widgets only: the numbers come from companion.core.history/stats."""
 from __future__ import annotations
 
 import base64
+from ..core.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
@@ -366,7 +367,7 @@ class HistoryTab:
                             self.stat_reverse.value)
         # a plain row number (RangeIndex) is neither shown nor exported
         index = not isinstance(df.index, pd.RangeIndex)
-        csv = shown.to_csv(index=index)
+        csv = frame_csv(shown, index=index)   # no cell runs as a formula
         count = (f"<div class='history-stat-count'><small>{len(shown):,} of {len(df):,} rows"
                  + (f"; the first {MAX_ROWS} shown (search to narrow, the CSV has them all)"
                     if len(shown) > MAX_ROWS else "") + "</small></div>") \

@@ -4,6 +4,7 @@ projected, then the final table with its breakdown and tiebreak, the record expo
 from __future__ import annotations
 
 import base64
+from ..core.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 
@@ -78,7 +79,7 @@ class SseFinal:
         full = g.to_record()
         full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
         rec = base64.b64encode(dumps(full).encode()).decode()
-        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
+        csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         self.final.value = (
             f"<div class='sse-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
