@@ -19,7 +19,9 @@ from typing import Any
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
+from . import plays_import
 from .csvsafe import rows_csv
+from .plays_import import IMPORTED_FORMAT
 from .record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
@@ -53,6 +55,8 @@ def derive(record: dict) -> dict:
     ``waiting`` says what it waits for, it is not finished, and its players
     have no rank or total yet."""
     fmt = record.get("format", ATS_FORMAT)
+    if fmt == IMPORTED_FORMAT:           # a play from another logger: its file's values
+        return plays_import.derive(record)
     game = open_game(record)
     setup = record["setup"]
     players = list(setup["players"])
@@ -419,6 +423,8 @@ def sync(store: Store, *, force: bool = False, progress=None) -> int:
             record = store.load(gid)
             fmt = record.get("format") if isinstance(record.get("format"), str) else fmt
             d = derive(record)
+            if fmt == IMPORTED_FORMAT:       # counted as its game, on the day it was played
+                fmt, played = d["format"], _played(d["played"])
             _check_derived(d)
             error = None
         except CompanionError as e:          # a record that no longer replays: kept, flagged
@@ -455,6 +461,9 @@ def read_any_record(path) -> dict:
     if not text.strip():
         raise CompanionError("the file is empty")
     rec = parse_json(text, str(path))
+    if isinstance(rec, dict) and rec.get("format") == IMPORTED_FORMAT:
+        plays_import.validate_record(rec)    # a play imported from another logger
+        return rec
     registry.validate_record(rec)
     return rec
 
@@ -480,7 +489,8 @@ def import_records(store: Store, paths, *, progress=None) -> list[str]:
     for i, f in enumerate(files, 1):
         try:
             rec = read_any_record(f)
-            open_game(rec)
+            if rec.get("format") != IMPORTED_FORMAT:   # an imported play has nothing to replay
+                open_game(rec)
         except CompanionError as e:
             raise CompanionError(f"{f}: {_why(e)}") from None
         except Exception as e:       # a record the engine cannot replay: refused, not a crash
