@@ -259,3 +259,39 @@ def test_cli_history_import_of_plays(tmp_path, monkeypatch, capsys):
     assert cli.main(["history", "import", str(bad)]) != 0
     err = capsys.readouterr().err
     assert "not well-formed XML" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------
+# the History tab
+# ---------------------------------------------------------------------------
+def _upload(tab_upload, name: str, data: bytes) -> None:
+    tab_upload.value = ({"name": name, "type": "", "size": len(data),
+                         "content": memoryview(data),
+                         "last_modified": __import__("datetime").datetime(2026, 1, 1)},)
+
+
+def test_history_tab_imports_plays_and_shows_one_escaped(store, monkeypatch):
+    from companion.ui.app import App
+    monkeypatch.setattr(plays_export, "load_settings", lambda path=None: {"bgg_ids": NO_IDS})
+    app = App(store)
+    app.tabs.selected_index = 2
+    tab = app.history
+    doc = _bgs(durationMin=45)
+    doc["locations"] = [{"id": 7, "name": "<b>Ann's</b> kitchen"}]
+    doc["plays"][0]["locationRefId"] = 7
+    _upload(tab.plays_upload, "export.bgsplay", json.dumps(doc).encode())
+    assert "Imported 1 play(s)" in app.status.value
+    [gid] = [g["id"] for g in store.games(format=None)]
+    assert tab.list.value == gid and "Among the Stars" in tab.list.label
+    tab.open_selected()
+    html = tab.viewer.children[0].value
+    assert "Imported from BG Stats" in html and "<b>Ann's</b>" not in html
+    assert "&lt;b&gt;Ann&#x27;s&lt;/b&gt;" in html or "&lt;b&gt;Ann&#39;s&lt;/b&gt;" in html
+    assert "<td>Ann</td><td>40</td><td>1</td><td>★</td>" in html
+    # the same file again: nothing added, said so
+    _upload(tab.plays_upload, "export.bgsplay", json.dumps(doc).encode())
+    assert "1 already here, skipped" in app.status.value
+    # a bad file: one line, nothing stored
+    _upload(tab.plays_upload, "bad.xml", b"<plays><play")
+    assert "not well-formed XML" in app.status.value
+    assert len(store.games(format=None)) == 1

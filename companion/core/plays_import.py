@@ -193,8 +193,19 @@ def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
 
 
 def _bgg_ids(bgg_ids: dict | None) -> dict:
-    from .plays_export import _ids
-    return _ids(bgg_ids)
+    """The BGG id of each game: the given ones, else the table's settings (loggers.json)."""
+    from .plays_export import load_settings
+    ids = load_settings()["bgg_ids"] if bgg_ids is None else bgg_ids
+    return {g: v for g, v in ids.items() if isinstance(g, str) and isinstance(v, int)
+            and not isinstance(v, bool)}
+
+
+def own_play_uuid(gid: str) -> str:
+    """The BG Stats uuid companion.core.plays_export writes for the game ``gid``
+    (``uuid5(NAMESPACE, "play:<id>")``), in upper case."""
+    import uuid
+    from .plays_export import NAMESPACE
+    return str(uuid.uuid5(NAMESPACE, f"play:{gid}")).upper()
 
 
 # ---------------------------------------------------------------------------
@@ -419,8 +430,7 @@ def imported_keys(store) -> set[str]:
             if isinstance(k, str):
                 keys.add(k)
         else:
-            from .plays_export import _uid
-            keys.add(f"bgstats:{_uid('play', gid).upper()}")
+            keys.add(f"bgstats:{own_play_uuid(gid)}")
     return keys
 
 

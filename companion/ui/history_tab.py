@@ -342,11 +342,17 @@ class HistoryTab:
 
     def do_import_plays(self):
         """Plays from a BG Stats export or BGG plays XML (companion.core.plays_import)."""
-        import os
-        import tempfile
         files = self.plays_upload.value
         if not files:
             return
+        try:
+            self._import_plays(files)
+        finally:
+            self.plays_upload.value = ()           # the same file can be chosen again
+
+    def _import_plays(self, files) -> None:
+        import os
+        import tempfile
         self.app.session.require(Write.IMPORT)     # before any file is written or read
         paths = []
         with tempfile.TemporaryDirectory() as d:
@@ -354,7 +360,8 @@ class HistoryTab:
                 name = f["name"] if isinstance(f, dict) else f.name
                 content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
                 base = os.path.basename(str(name))[-80:] or "plays"
-                p = os.path.join(d, f"{i}-{base}")
+                os.mkdir(os.path.join(d, str(i)))     # each file keeps its own name
+                p = os.path.join(d, str(i), base)
                 with open(p, "wb") as out:
                     out.write(content)
                 paths.append(p)
