@@ -207,6 +207,35 @@ def test_a_bad_file_gets_one_line_and_changes_nothing(store, tmp_path, content, 
     assert store.query("SELECT id FROM games") == before
 
 
+def test_plays_without_players_or_incomplete_are_left_out_and_counted(store, tmp_path):
+    xml = ('<plays total="3" page="1">'
+           '<play id="1" date="2024-03-01" quantity="1" length="0" incomplete="0">'
+           '<item name="Small Star Empires" objecttype="thing" objectid=""/></play>'
+           '<play id="2" date="2024-03-02" quantity="1" length="30" incomplete="1">'
+           '<item name="Small Star Empires" objecttype="thing" objectid=""/><players>'
+           '<player name="Ann" score="9" win="1"/></players></play>'
+           '<play id="3" date="2024-03-03" quantity="1" length="40" incomplete="0" '
+           'location="Club"><item name="small  star EMPIRES" objecttype="thing" objectid=""/>'
+           '<comments>close</comments><players>'
+           '<player name="Bob" startposition="2" score="7" win="0" new="1"/>'
+           '<player name="Ann" startposition="1" score="9" win="1" new="0"/>'
+           '</players></play></plays>')
+    path = tmp_path / "plays.xml"
+    path.write_text(xml, encoding="utf-8")
+    result = plays_import.import_plays(store, [path], bgg_ids=NO_IDS)
+    assert (len(result["imported"]), result["other_games"]) == (1, 2)
+    assert "2 play(s) of other games (or marked incomplete" in plays_import.summary(result)
+    history.sync(store)
+    gid = result["imported"][0]
+    # seats by startposition; the name matched case and spacing aside
+    assert store.query("SELECT player, seat, total, rank, won FROM g_players WHERE game_id=? "
+                       "ORDER BY seat", (gid,)) == [("Ann", 1, 9, 1, 1), ("Bob", 2, 7, 2, 0)]
+    d = history.play_details(store, gid)
+    assert (d["location"], d["notes"], d["duration_min"], d["new_players"]) == \
+        ("Club", "close", 40, ["Bob"])
+    assert store.query_one("SELECT format FROM g_results WHERE game_id=?", (gid,))[0] == SSE_FORMAT
+
+
 def test_a_huge_file_is_refused_before_it_is_read(store, tmp_path, monkeypatch):
     monkeypatch.setattr(plays_import, "MAX_FILE_BYTES", 1000)
     path = tmp_path / "plays.bgsplay"

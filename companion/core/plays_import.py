@@ -256,6 +256,9 @@ def parse_bgstats(doc: Any, fname: str = "file", *, bgg_ids: dict | None = None)
         scores = p.get("playerScores")
         if not isinstance(scores, list):
             raise _fail(fname, f"{where}: no playerScores")
+        if not scores:           # logged without players: nothing to count
+            other += 1
+            continue
         seats = []
         order = sorted(range(len(scores)), key=lambda k: (
             scores[k].get("seatOrder") if isinstance(scores[k], dict)
@@ -325,6 +328,9 @@ def parse_bgg_xml(text: str, fname: str = "file", *, bgg_ids: dict | None = None
             pos = (r.get("startposition") or "").strip()
             return int(pos) if pos.isdigit() else 1_000
         rows.sort(key=seat)
+        if not rows:             # logged as a play count only: no players, nothing to count
+            other += 1
+            continue
         seats: list[tuple[str, int | None, bool, bool, int | None]] = []
         for r in rows:
             seats.append((_name(r.get("name") or r.get("username"), where, fname),
@@ -488,5 +494,6 @@ def summary(result: dict) -> str:
     if d:
         words += f"; {d} already here, skipped"
     if o:
-        words += f"; {o} play(s) of other games (or marked incomplete / ignored) left out"
+        words += (f"; {o} play(s) of other games (or marked incomplete / ignored, or "
+                  "without players) left out")
     return words
