@@ -156,10 +156,18 @@ def test_round_trip_gives_the_same_plays_and_people_statistics(tmp_path, kind):
         # location and duration came along
         g = stats.games(b)
         assert "Club" in set(g.location) and 60 in set(g.duration_min.dropna())
-        # a game of this table brought back from its own BG Stats file is the same game
-        if kind == "bgstats":
-            back = plays_import.import_plays(a, [path], bgg_ids=NO_IDS)
-            assert (back["imported"], back["duplicates"]) == ([], 6)
+        # a game of this table brought back from its own file is the same game (BG Stats:
+        # by its uuid; BGG: by its game, day, players and scores)
+        back = plays_import.import_plays(a, [path], bgg_ids=NO_IDS)
+        assert (back["imported"], back["duplicates"]) == ([], 6)
+        # and the same plays logged in the other logger too are not added again
+        other = tmp_path / ("plays.xml" if kind == "bgstats" else "plays.bgsplay")
+        other.write_text(plays_export.bgg_xml(the_plays, bgg_ids=NO_IDS) if kind == "bgstats"
+                         else json.dumps(plays_export.bgstats_document(the_plays,
+                                                                       bgg_ids=NO_IDS)),
+                         encoding="utf-8")
+        cross = plays_import.import_plays(b, [other], bgg_ids=NO_IDS)
+        assert (cross["imported"], cross["duplicates"]) == ([], 6)
     finally:
         a.close()
         b.close()

@@ -161,6 +161,7 @@ def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: fl
     scores = [s[1] for s in seats]
     winners = [s[2] for s in seats]
     return {"source": source, "key": key, "format": fmt, "played": float(played),
+            "content": content_hash(fmt, played, names, [s[1] for s in seats]),
             "players": names, "scores": scores,
             "ranks": _ranks(scores, winners, [s[4] for s in seats]),
             "winners": [n for n, w in zip(names, winners) if w],
@@ -169,10 +170,17 @@ def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: fl
             "duration_min": dur}
 
 
+def content_hash(fmt: str, played: float, names: list, scores: list) -> str:
+    """What a play is without any id: its game, day (local time), players in seat
+    order and scores."""
+    text = json.dumps([fmt, time.strftime("%Y-%m-%d", time.localtime(played)), list(names),
+                       list(scores)])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
 def _content_key(source: str, fmt: str, played: float, names: list, scores: list) -> str:
-    """The key of a play that carries no id of its own: its day, game, players, scores."""
-    text = json.dumps([fmt, time.strftime("%Y-%m-%d", time.localtime(played)), names, scores])
-    return f"{source}:content:{hashlib.sha256(text.encode()).hexdigest()[:24]}"
+    """The key of a play that carries no id of its own."""
+    return f"{source}:content:{content_hash(fmt, played, names, scores)}"
 
 
 def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
@@ -440,6 +448,29 @@ def imported_keys(store) -> set[str]:
     return keys
 
 
+def stored_contents(store) -> set[str]:
+    """:func:`content_hash` of every finished game already stored (played here or
+    imported): the same play logged elsewhere too (BGG plays XML carries no uuid
+    this companion knows, and two players may log one play twice) is not added again."""
+    from .history import has_details, sync
+    sync(store)
+    when = "COALESCE(d.started, r.played)" if has_details(store) else "r.played"
+    join = "LEFT JOIN g_details d USING (game_id) " if has_details(store) else ""
+    seats: dict[str, list] = {}
+    for gid, p, total in store.query("SELECT game_id, player, total FROM g_players "
+                                     "ORDER BY game_id, seat"):
+        seats.setdefault(gid, []).append((p, total))
+    out = set()
+    for gid, fmt, played in store.query(f"SELECT r.game_id, r.format, {when} FROM g_results r "
+                                        f"{join}WHERE r.finished = 1 AND r.error IS NULL"):
+        ps = seats.get(gid, [])
+        try:
+            out.add(content_hash(fmt, float(played), [p for p, _ in ps], [t for _, t in ps]))
+        except (TypeError, ValueError, OverflowError, OSError):
+            continue
+    return out
+
+
 def import_plays(store, paths, *, bgg_ids: dict | None = None,
                  progress: Callable[[int, int], None] | None = None) -> dict:
     """Import the plays of our two games from BG Stats / BGG files: every file is
@@ -458,10 +489,11 @@ def import_plays(store, paths, *, bgg_ids: dict | None = None,
         plays += ps
         other += o
     seen = imported_keys(store)
+    stored = stored_contents(store)
     todo, dup = [], 0
     for p in plays:
         k = p["key"]                # a BG Stats uuid in upper case (parse_bgstats)
-        if k in seen:
+        if k in seen or p["content"] in stored:
             dup += 1
             continue
         seen.add(k)
