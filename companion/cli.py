@@ -140,7 +140,23 @@ def cmd_history(args) -> int:
     if store.notice:
         err(f"note: {store.notice}")
     fmt = getattr(args, "format", None) or "records"
-    if args.what == "import":
+    if args.what == "import" and (fmt != "records" or (args.paths and all(
+            str(p).lower().endswith((".bgsplay", ".xml")) for p in args.paths))):
+        # plays logged in BG Stats / on BoardGameGeek (docs/history.md, "Import from
+        # other loggers"): read and checked whole, then stored; one line for a bad file
+        from .core import plays_export, plays_import
+        if not args.paths:
+            err("error: give the BG Stats export (.bgsplay/.json) or BGG plays XML to import")
+            return 2
+        bgg_ids = {**plays_export.load_settings()["bgg_ids"],
+                   **plays_export.parse_bgg_ids(args.bgg_id)}
+        bar = _progress(args, "importing plays")
+        try:
+            result = plays_import.import_plays(store, args.paths, bgg_ids=bgg_ids, progress=bar)
+        finally:
+            bar.end()
+        out(f"{plays_import.summary(result)} into {store.path}")
+    elif args.what == "import":
         if not args.paths:
             err("error: give record files or folders to import")
             return 2
@@ -281,9 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="plays, export --format bgstats/bgg: games in progress too")
     h.add_argument("--format", choices=["records", "bgstats", "bgg"], default="records",
                    help="export: one record file per game (records, the default), BG Stats' "
-                        "play file (bgstats) or BoardGameGeek's play XML (bgg)")
+                        "play file (bgstats) or BoardGameGeek's play XML (bgg); import: "
+                        "bgstats/bgg read plays logged there (a .bgsplay or .xml file is read "
+                        "so without it)")
     h.add_argument("--bgg-id", action="append", metavar="GAME=ID",
-                   help="export, link: a BoardGameGeek id for this export only "
+                   help="export, link, import of plays: a BoardGameGeek id for this export only "
                         "(history bgg-ids saves them)")
     h.add_argument("--people", choices=["head-to-head", "streaks", "monthly", "yearly"],
                    help="stats: a people table")

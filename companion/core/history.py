@@ -9,8 +9,6 @@ cards built with the VP each gave, and the objectives claimed.  Statistics
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import os
@@ -21,6 +19,9 @@ from typing import Any
 
 from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
+from . import plays_import
+from .csvsafe import rows_csv
+from .plays_import import IMPORTED_FORMAT
 from .record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
 from .safeio import safe_filename, terminal_line
@@ -54,6 +55,8 @@ def derive(record: dict) -> dict:
     ``waiting`` says what it waits for, it is not finished, and its players
     have no rank or total yet."""
     fmt = record.get("format", ATS_FORMAT)
+    if fmt == IMPORTED_FORMAT:           # a play from another logger: its file's values
+        return plays_import.derive(record)
     game = open_game(record)
     setup = record["setup"]
     players = list(setup["players"])
@@ -420,6 +423,8 @@ def sync(store: Store, *, force: bool = False, progress=None) -> int:
             record = store.load(gid)
             fmt = record.get("format") if isinstance(record.get("format"), str) else fmt
             d = derive(record)
+            if fmt == IMPORTED_FORMAT:       # counted as its game, on the day it was played
+                fmt, played = d["format"], _played(d["played"])
             _check_derived(d)
             error = None
         except CompanionError as e:          # a record that no longer replays: kept, flagged
@@ -456,6 +461,9 @@ def read_any_record(path) -> dict:
     if not text.strip():
         raise CompanionError("the file is empty")
     rec = parse_json(text, str(path))
+    if isinstance(rec, dict) and rec.get("format") == IMPORTED_FORMAT:
+        plays_import.validate_record(rec)    # a play imported from another logger
+        return rec
     registry.validate_record(rec)
     return rec
 
@@ -481,7 +489,8 @@ def import_records(store: Store, paths, *, progress=None) -> list[str]:
     for i, f in enumerate(files, 1):
         try:
             rec = read_any_record(f)
-            open_game(rec)
+            if rec.get("format") != IMPORTED_FORMAT:   # an imported play has nothing to replay
+                open_game(rec)
         except CompanionError as e:
             raise CompanionError(f"{f}: {_why(e)}") from None
         except Exception as e:       # a record the engine cannot replay: refused, not a crash
@@ -563,22 +572,21 @@ def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str
     if has_details(store):
         details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store.query(
             "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(PLAYS_COLUMNS)
+    rows = []
     q = ("SELECT r.game_id, r.format, r.played, r.winners, r.finished FROM g_results r "
          "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played")
     for gid, fmt, played, winners, finished in store.query(q):
         ps = store.query("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
                          (gid,))
-        w.writerow([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
+        rows.append([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty
                     "" if any(t is None for _, t in ps) else ";".join(str(t) for _, t in ps),
                     ";".join(json.loads(winners)) if finished else "", gid]
                    + _detail_cells(details.get(gid)))
-    return buf.getvalue()
+    # the one CSV writer: no cell runs as a formula in a spreadsheet (csvsafe)
+    return rows_csv(rows, PLAYS_COLUMNS)
 
 
 def _detail_cells(row) -> list:

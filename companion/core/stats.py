@@ -379,12 +379,10 @@ def people_statistics(store: Store, fmt: str | None = None) -> dict[str, pd.Data
 
 
 def to_csv(df: pd.DataFrame, path=None) -> str:
-    """A table as CSV text (UTF-8, header, no index); written to ``path`` too when given."""
-    text = df.to_csv(index=False, lineterminator="\n")
-    if path is not None:
-        from pathlib import Path
-        Path(path).write_text(text, encoding="utf-8")
-    return text
+    """A table as CSV text (UTF-8, header, no index); written to ``path`` too when given.
+    Through the one CSV writer (companion.core.csvsafe): no cell runs as a formula."""
+    from .csvsafe import frame_csv
+    return frame_csv(df, index=False, path=path)
 
 
 def _bars(labels, values, texts, *, title: str, width: int = 460) -> str:

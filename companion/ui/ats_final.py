@@ -4,12 +4,12 @@ cards, manual VP), then the final table with its breakdown and the tiebreak chai
 from __future__ import annotations
 
 import base64
+from ..core.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
-from ..core.record import dumps
 from ..ats.catalogue import Catalogue
 from ..ats.scoring import SECRET, secret_objectives
 from .writes import writes
@@ -87,11 +87,8 @@ class AtsFinal:
         lines = result.lines.assign(cell=[
             "" if c is None else ", ".join(str(x) for x in c) for c in result.lines["cell"]])
         lines_html = lines.to_html(index=False, classes="final-lines", border=0)
-        full = g.to_record()
-        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
-        rec = dumps(full)
-        rec_link = base64.b64encode(rec.encode()).decode()
-        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
+        rec_link = self._stored_record_b64(g)     # the stored record, details included
+        csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         self.final_box.children = [self.final_msg, w.HTML(
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"

@@ -6,12 +6,13 @@ game.  Widgets only: the numbers come from companion.core.history/stats."""
 from __future__ import annotations
 
 import base64
+from ..core.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
 import pandas as pd
 
-from ..core import history, registry, stats
+from ..core import history, plays_import, registry, stats
 from ..ats import render
 from ..core.errors import CompanionError
 from .playdetails import Progress, details_words
@@ -92,6 +93,12 @@ class HistoryTab:
         self.upload = w.FileUpload(accept=".json", multiple=True, description="Import records")
         self.upload.add_class("history-import")
         writes(self.upload, host_only=True)
+        # plays logged in BG Stats / on BoardGameGeek (issue 22): the host's import
+        self.plays_upload = w.FileUpload(accept=".bgsplay,.json,.xml", multiple=True,
+                                         description="Import plays (BG Stats / BGG)",
+                                         layout=w.Layout(width="auto"))
+        self.plays_upload.add_class("history-import-plays")
+        writes(self.plays_upload, host_only=True)
         self.links = w.HTML()
         self.viewer = w.VBox()
         self.viewer.add_class("history-viewer")
@@ -120,11 +127,13 @@ class HistoryTab:
         self.open_btn.on_click(g(lambda _: self.open_selected()))
         self.delete_btn.on_click(g(lambda _: self.ask_delete()))
         self.upload.observe(g(lambda _: self.do_import()), "value")
+        self.plays_upload.observe(g(lambda _: self.do_import_plays()), "value")
         self.stat.observe(g(lambda _: self.show_stat()), "value")
         self.box = w.VBox([
             self.progress.box,
             w.HTML("<h3>Games</h3>"), w.HBox([self.filter, self.order]), self.list,
-            w.HBox([self.open_btn, self.delete_btn, self.upload]), self.confirm, self.links,
+            w.HBox([self.open_btn, self.delete_btn, self.upload, self.plays_upload]),
+            self.confirm, self.links,
             self.viewer,
             w.HTML("<h3>Statistics</h3>"), self.charts, self.stat,
             w.HBox([self.stat_find, self.stat_sort, self.stat_reverse]), self.stat_out])
@@ -191,6 +200,9 @@ class HistoryTab:
         rec = self.store.load(gid)
         self.record = rec
         self.gid = gid
+        if rec.get("format") == plays_import.IMPORTED_FORMAT:
+            self.show_imported(gid, rec)
+            return
         n = len(rec.get("actions") or [])
         self.step = w.IntSlider(value=n, min=0, max=n, description="step",
                                 layout=w.Layout(width="520px", max_width="100%"))
@@ -328,6 +340,58 @@ class HistoryTab:
         self.app.say(f"Imported {len(ids)} game(s).")
         self.refresh()
 
+    def do_import_plays(self):
+        """Plays from a BG Stats export or BGG plays XML (companion.core.plays_import)."""
+        files = self.plays_upload.value
+        if not files:
+            return
+        try:
+            self._import_plays(files)
+        finally:
+            self.plays_upload.value = ()           # the same file can be chosen again
+
+    def _import_plays(self, files) -> None:
+        import os
+        import tempfile
+        self.app.session.require(Write.IMPORT)     # before any file is written or read
+        paths = []
+        with tempfile.TemporaryDirectory() as d:
+            for i, f in enumerate(files):
+                name = f["name"] if isinstance(f, dict) else f.name
+                content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
+                base = os.path.basename(str(name))[-80:] or "plays"
+                os.mkdir(os.path.join(d, str(i)))     # each file keeps its own name
+                p = os.path.join(d, str(i), base)
+                with open(p, "wb") as out:
+                    out.write(content)
+                paths.append(p)
+            result = self.app.session.import_plays(paths)
+        words = plays_import.summary(result)
+        self.app.say(words[:1].upper() + words[1:] + ".")
+        self.refresh()
+
+    def show_imported(self, gid: str, rec: dict) -> None:
+        """An imported play: what its file said (there is no action record to step through)."""
+        s = rec["setup"]
+        try:
+            details = details_words(history.play_details(self.store, gid))
+        except CompanionError:
+            details = ""
+        rows = "".join(
+            f"<tr><td>{escape(p)}</td><td>{'' if v is None else v}</td>"
+            f"<td>{'' if r is None else r}</td><td>{'★' if p in s['winners'] else ''}</td></tr>"
+            for p, v, r in zip(s["players"], s["scores"], s["ranks"]))
+        self.viewer.children = [w.HTML(
+            f"<h3>{escape((rec.get('meta') or {}).get('title') or gid)}</h3>"
+            f"<div class='history-imported'>Imported from "
+            f"{escape(plays_import.SOURCES.get(s.get('source'), 'another logger'))}: "
+            f"the scores as logged there; there is no action record to replay.</div>"
+            + (f"<div class='history-details'>{details}</div>" if details else "")
+            + "<table class='history-table history-imported-scores'><tr><th>player</th>"
+              "<th>score</th><th>rank</th><th>won</th></tr>" + rows + "</table>"
+            + data_link(history.dumps(rec), f"{gid}.json", "application/json",
+                        "Export this record (JSON)", "history-export-json export-link"))]
+
     # -- statistics ---------------------------------------------------------------------
     def table(self, name: str):
         """A statistics table by name (people tables computed when first shown)."""
@@ -366,7 +430,7 @@ class HistoryTab:
                             self.stat_reverse.value)
         # a plain row number (RangeIndex) is neither shown nor exported
         index = not isinstance(df.index, pd.RangeIndex)
-        csv = shown.to_csv(index=index)
+        csv = frame_csv(shown, index=index)   # no cell runs as a formula
         count = (f"<div class='history-stat-count'><small>{len(shown):,} of {len(df):,} rows"
                  + (f"; the first {MAX_ROWS} shown (search to narrow, the CSV has them all)"
                     if len(shown) > MAX_ROWS else "") + "</small></div>") \

@@ -350,7 +350,9 @@ class PlayDetailsScreen:
     ``final_details``, ``exports``, ``_details_for`` (and ``rev``), and says how it
     names its players and talks to the player: ``_details_players()``,
     ``_details_said(text)``, ``_details_error(text)``, ``_details_gone()``;
-    ``_details_saved()`` runs after a save (nothing by default)."""
+    ``_details_saved()`` runs after a save (nothing by default), then
+    ``_refresh_final()`` builds the final screen again (its record export reads the
+    stored record: :meth:`_stored_record_b64`)."""
 
     def _details_saved(self) -> None:
         pass
@@ -388,8 +390,28 @@ class PlayDetailsScreen:
             return
         self._details_saved()
         self.timer.show()
+        # the final screen again: its record export is the stored record, with the
+        # details just saved (issue 22: it kept the record as it was before the save)
+        self._refresh_final()
         self._details_said("Saved the play details.")
         self._refresh_exports()
+
+    def _stored_record_b64(self, game) -> str:
+        """The final screen's *Export the record (JSON)*: the stored record, play
+        details included, as the History tab exports it (base64 for a data: link).
+        A screen without a stored game (or a store that cannot be read) exports the
+        engine's record with the page's meta."""
+        from ..core.record import dumps
+        rec = None
+        if self.gid is not None:
+            try:
+                rec = self.store.load(self.gid)
+            except CompanionError:
+                rec = None
+        if rec is None:
+            rec = game.to_record()
+            rec["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
+        return base64.b64encode(dumps(rec).encode()).decode()
 
     def _refresh_exports(self):
         """This play's exports to other loggers (made when their panel is open, again

@@ -264,6 +264,13 @@ class GameSession:
         self.require(Write.IMPORT)
         return history.import_records(self.store, paths)
 
+    def import_plays(self, paths) -> dict:
+        """Import plays logged in BG Stats / on BoardGameGeek (History; the host only):
+        ``{"imported": [ids], "duplicates": n, "other_games": n}``."""
+        from ..core import plays_import
+        self.require(Write.IMPORT)
+        return plays_import.import_plays(self.store, paths)
+
     def import_catalogue(self, path) -> list[str]:
         """Merge a catalogue file into the player's own (my-cards.yaml)."""
         from ..ats.catalogue import import_user_catalogue

@@ -4,11 +4,11 @@ projected, then the final table with its breakdown and tiebreak, the record expo
 from __future__ import annotations
 
 import base64
+from ..core.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 
 from ..core.errors import MissingEntry
-from ..sse.record import dumps
 from ..sse.render import map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table, tiebreak_words
 
@@ -75,10 +75,8 @@ class SseFinal:
                                          "trade_stations_left": "Trade St. left",
                                          "planets_controlled": "planets controlled",
                                          "largest_territory": "largest territory size"})
-        full = g.to_record()
-        full["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
-        rec = base64.b64encode(dumps(full).encode()).decode()
-        csv = base64.b64encode(result.table.to_csv(index=False).encode()).decode()
+        rec = self._stored_record_b64(g)          # the stored record, details included
+        csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         self.final.value = (
             f"<div class='sse-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"

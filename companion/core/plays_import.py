@@ -1,0 +1,531 @@
+"""Plays logged in other loggers, brought into the history (issue 22, docs/history.md
+"Import from other loggers", docs/record-format.md "Imported plays").
+
+Two inputs:
+
+- a **BG Stats** export (``.bgsplay`` / ``.json``: ``players``, ``locations``,
+  ``games``, ``plays`` with ``playerScores``); its plays of Among the Stars and
+  Small Star Empires are taken, a game matched by its name or by the BGG id set
+  for it (companion.core.plays_export's settings, ``loggers.json``);
+- **BoardGameGeek** plays XML (the shape of BGG's XML API 2 ``plays`` answer:
+  ``<plays><play id date length location incomplete><item name objectid/>
+  <comments/><players><player name score win new startposition/>``).
+
+An imported play has no action record: it is stored as a record of the format
+:data:`IMPORTED_FORMAT` whose ``setup`` holds what the file says (the game, the
+date, the players in seat order, their scores, ranks and the winners, where it
+came from) and whose ``meta`` holds the play details (location, notes, duration,
+new players), with no actions.  :func:`derive` gives its result to the history
+tables without replaying anything, so it counts in the statistics (the people
+statistics too) like a game played here; it is never offered to resume.
+
+Reading is all-or-nothing: the whole file is read and checked first (size, shape,
+names, numbers); a bad file raises one :class:`CompanionError` line and nothing is
+stored.  A play already imported (the same BG Stats uuid or BGG play id; a play
+with neither: the same date, game, players and scores) or a game of this table
+exported and brought back (its BG Stats uuid is the one this companion wrote) is
+skipped, never stored twice.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import CompanionError
+from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
+from .roles import Role, Write, check as check_role
+from .safeio import loads_json, name_problem, read_bytes, decode
+
+#: the record format of an imported play (the store's ``format`` column)
+IMPORTED_FORMAT = "imported-play/1"
+#: the largest file read (a BG Stats export of a few thousand plays is a few MB)
+MAX_FILE_BYTES = 20_000_000
+#: plays in one file, players in one play
+MAX_PLAYS = 20_000
+MAX_PLAYERS = 10
+#: a score's size (the history's SCORE_LIMIT)
+SCORE_LIMIT = 1_000_000
+#: a name: at most this many characters
+MAX_NAME = 100
+#: the dates a play may carry (1970-01-02 .. 2100-01-01)
+MIN_TIME, MAX_TIME = 86_400, 4_102_444_800
+#: the sources, as stored and shown
+SOURCES = {"bgstats": "BG Stats", "bgg": "BoardGameGeek"}
+#: the game names matched (case and spacing aside), by record format
+NAMES = {"among the stars": ATS_FORMAT, "among the stars: revival": ATS_FORMAT,
+         "small star empires": SSE_FORMAT}
+
+_FORMULA = ("=", "+", "-", "@")
+_MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?]")
+
+
+class ImportRefused(CompanionError):
+    """A file that cannot be imported; the message is one line."""
+
+
+def _fail(name: str, what: str) -> ImportRefused:
+    return ImportRefused(f"{name}: {what}; nothing was imported")
+
+
+# ---------------------------------------------------------------------------
+# checks shared by both readers
+# ---------------------------------------------------------------------------
+def _name(v: Any, where: str, fname: str) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise _fail(fname, f"{where}: a player without a name")
+    v = v.strip()
+    problem = name_problem(v, MAX_NAME)
+    if problem:
+        raise _fail(fname, f"{where}: the name {v[:30]!r} {problem}")
+    if v.startswith(_FORMULA) or _MARKUP.search(v):
+        raise _fail(fname, f"{where}: the name {v[:30]!r} looks like a formula or markup, "
+                           "not a name")
+    return v
+
+
+def _text(v: Any, limit: int) -> str:
+    if not isinstance(v, str):
+        return ""
+    from .safeio import BAD_CHAR
+    return BAD_CHAR.sub("", v).strip()[:limit]
+
+
+def _score(v: Any, where: str, fname: str) -> int | None:
+    """A score as the loggers write it ("42", 42, "" for none)."""
+    if v is None or v == "":
+        return None
+    if isinstance(v, bool):
+        raise _fail(fname, f"{where}: the score {v!r} is not a number")
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, str):
+        s = v.strip()
+        if not re.fullmatch(r"[+-]?\d{1,7}", s):
+            raise _fail(fname, f"{where}: the score {s[:20]!r} is not a whole number")
+        v = int(s)
+    if not isinstance(v, int):
+        raise _fail(fname, f"{where}: the score {str(v)[:20]!r} is not a whole number")
+    if not -SCORE_LIMIT <= v <= SCORE_LIMIT:
+        raise _fail(fname, f"{where}: the score {v} is out of range")
+    return v
+
+
+def _ranks(scores: list[int | None], winners: list[bool], given: list[int | None]) -> list:
+    """Each seat's rank: the file's own ranks when it gives every one (BG Stats);
+    else the winners first (rank 1), then the others by score (equal scores, equal
+    rank); None for all when a non-winner's score is unknown."""
+    if given and all(isinstance(r, int) and r > 0 for r in given):
+        return list(given)
+    n_win = sum(winners)
+    out: list[int | None] = []
+    for s, w in zip(scores, winners):
+        if w:
+            out.append(1)
+        elif s is None or any(x is None for x, ww in zip(scores, winners) if not ww):
+            out.append(None)
+        else:
+            out.append(1 + n_win + sum(1 for x, ww in zip(scores, winners)
+                                       if not ww and x is not None and x > s))
+    return out
+
+
+def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: float,
+          seats: list[tuple[str, int | None, bool, bool, int | None]], location: Any,
+          notes: Any, duration: Any) -> dict:
+    """One imported play, checked: ``seats`` is (name, score, winner, new, rank)."""
+    if not seats:
+        raise _fail(fname, f"{where}: a play without players")
+    if len(seats) > MAX_PLAYERS:
+        raise _fail(fname, f"{where}: {len(seats)} players; a play has at most {MAX_PLAYERS}")
+    names = [s[0] for s in seats]
+    if len(set(names)) != len(names):
+        raise _fail(fname, f"{where}: two players with the same name")
+    if not MIN_TIME <= played <= MAX_TIME:
+        raise _fail(fname, f"{where}: the date is out of range")
+    dur = None
+    if duration not in (None, "", 0, "0"):
+        try:
+            dur = int(str(duration).strip())
+        except ValueError:
+            raise _fail(fname, f"{where}: the duration {str(duration)[:20]!r} is not a whole "
+                               "number of minutes") from None
+        from .playtime import MAX_MINUTES
+        if not 0 <= dur <= MAX_MINUTES:
+            raise _fail(fname, f"{where}: the duration {dur} is out of range")
+    from .playtime import MAX_LOCATION, MAX_NOTES
+    scores = [s[1] for s in seats]
+    winners = [s[2] for s in seats]
+    return {"source": source, "key": key, "format": fmt, "played": float(played),
+            "content": content_hash(fmt, played, names, [s[1] for s in seats]),
+            "players": names, "scores": scores,
+            "ranks": _ranks(scores, winners, [s[4] for s in seats]),
+            "winners": [n for n, w in zip(names, winners) if w],
+            "new_players": [s[0] for s in seats if s[3]],
+            "location": _text(location, MAX_LOCATION), "notes": _text(notes, MAX_NOTES),
+            "duration_min": dur}
+
+
+def content_hash(fmt: str, played: float, names: list, scores: list) -> str:
+    """What a play is without any id: its game, day (local time), players in seat
+    order and scores."""
+    text = json.dumps([fmt, time.strftime("%Y-%m-%d", time.localtime(played)), list(names),
+                       list(scores)])
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def _content_key(source: str, fmt: str, played: float, names: list, scores: list) -> str:
+    """The key of a play that carries no id of its own."""
+    return f"{source}:content:{content_hash(fmt, played, names, scores)}"
+
+
+def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
+    """The record format of a logger's game (its name, else its BGG id), or None."""
+    if isinstance(name, str):
+        fmt = NAMES.get(" ".join(name.lower().split()))
+        if fmt:
+            return fmt
+    try:
+        bid = int(bgg_id) if bgg_id not in (None, "", 0, "0") else None
+    except (TypeError, ValueError):
+        bid = None
+    if bid:
+        for game, gid in ids.items():
+            if gid == bid:
+                return NAMES.get(game.lower(), None)
+    return None
+
+
+def _bgg_ids(bgg_ids: dict | None) -> dict:
+    """The BGG id of each game: the given ones, else the table's settings (loggers.json)."""
+    from .plays_export import load_settings
+    ids = load_settings()["bgg_ids"] if bgg_ids is None else bgg_ids
+    return {g: v for g, v in ids.items() if isinstance(g, str) and isinstance(v, int)
+            and not isinstance(v, bool)}
+
+
+def own_play_uuid(gid: str) -> str:
+    """The BG Stats uuid companion.core.plays_export writes for the game ``gid``
+    (``uuid5(NAMESPACE, "play:<id>")``), in upper case."""
+    import uuid
+    from .plays_export import NAMESPACE
+    return str(uuid.uuid5(NAMESPACE, f"play:{gid}")).upper()
+
+
+# ---------------------------------------------------------------------------
+# BG Stats
+# ---------------------------------------------------------------------------
+def _local_time(text: Any, where: str, fname: str) -> float:
+    """BG Stats' ``playDate`` ("YYYY-MM-DD HH:MM:SS", the phone's local time)."""
+    if not isinstance(text, str):
+        raise _fail(fname, f"{where}: no playDate")
+    for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+        try:
+            return time.mktime(time.strptime(text.strip()[:19], fmt))
+        except (ValueError, OverflowError):
+            continue
+    raise _fail(fname, f"{where}: the date {text[:30]!r} is not YYYY-MM-DD HH:MM:SS")
+
+
+def parse_bgstats(doc: Any, fname: str = "file", *, bgg_ids: dict | None = None) -> tuple[list, int]:
+    """The plays of our two games in a BG Stats export; (plays, plays of other games)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("plays"), list):
+        raise _fail(fname, "not a BG Stats export (no list of plays)")
+    ids = _bgg_ids(bgg_ids)
+
+    def table(key: str) -> dict:
+        rows = doc.get(key) or []
+        if not isinstance(rows, list):
+            raise _fail(fname, f"'{key}' is not a list")
+        return {r.get("id"): r for r in rows if isinstance(r, dict) and "id" in r}
+
+    players, games, locations = table("players"), table("games"), table("locations")
+    if len(doc["plays"]) > MAX_PLAYS:
+        raise _fail(fname, f"{len(doc['plays']):,} plays; at most {MAX_PLAYS:,} in one file")
+    out, other = [], 0
+    for i, p in enumerate(doc["plays"], 1):
+        where = f"play {i}"
+        if not isinstance(p, dict):
+            raise _fail(fname, f"{where} is not an object")
+        g = games.get(p.get("gameRefId"))
+        if not isinstance(g, dict):
+            raise _fail(fname, f"{where}: its game (gameRefId) is not in the file")
+        fmt = _game_of(g.get("name"), g.get("bggId"), ids)
+        if fmt is None:
+            other += 1
+            continue
+        if p.get("ignored") in (True, 1):
+            other += 1
+            continue
+        scores = p.get("playerScores")
+        if not isinstance(scores, list):
+            raise _fail(fname, f"{where}: no playerScores")
+        if not scores:           # logged without players: nothing to count
+            other += 1
+            continue
+        seats = []
+        order = sorted(range(len(scores)), key=lambda k: (
+            scores[k].get("seatOrder") if isinstance(scores[k], dict)
+            and isinstance(scores[k].get("seatOrder"), int) else k, k))
+        for k in order:
+            s = scores[k]
+            if not isinstance(s, dict):
+                raise _fail(fname, f"{where}: a player score is not an object")
+            pl = players.get(s.get("playerRefId"))
+            if not isinstance(pl, dict):
+                raise _fail(fname, f"{where}: a player (playerRefId) is not in the file")
+            rank = s.get("rank")
+            seats.append((_name(pl.get("name"), where, fname),
+                          _score(s.get("score"), where, fname),
+                          s.get("winner") in (True, 1), s.get("newPlayer") in (True, 1),
+                          rank if isinstance(rank, int) and not isinstance(rank, bool) else None))
+        played = _local_time(p.get("playDate"), where, fname)
+        loc = locations.get(p.get("locationRefId"))
+        uid = p.get("uuid")
+        key = f"bgstats:{uid.strip().upper()}" if isinstance(uid, str) and uid.strip() \
+            else _content_key("bgstats", fmt, played, [s[0] for s in seats],
+                              [s[1] for s in seats])
+        out.append(_play(fname, where, source="bgstats", key=key, fmt=fmt, played=played,
+                         seats=seats, location=loc.get("name") if isinstance(loc, dict) else "",
+                         notes=p.get("comments"), duration=p.get("durationMin")))
+    return out, other
+
+
+# ---------------------------------------------------------------------------
+# BoardGameGeek plays XML
+# ---------------------------------------------------------------------------
+def parse_bgg_xml(text: str, fname: str = "file", *, bgg_ids: dict | None = None) -> tuple[list, int]:
+    """The plays of our two games in BGG plays XML; (plays, plays of other games).
+    A document type or entity declaration is refused before parsing (no entity
+    expansion, no external resource)."""
+    if re.search(r"<!\s*(DOCTYPE|ENTITY)", text, re.IGNORECASE):
+        raise _fail(fname, "the XML declares a document type or entities; plays XML has none")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as e:
+        raise _fail(fname, f"not well-formed XML ({str(e)[:80]})") from None
+    if root.tag != "plays":
+        raise _fail(fname, f"not BoardGameGeek plays XML (the root is <{root.tag[:30]}>, "
+                           "not <plays>)")
+    ids = _bgg_ids(bgg_ids)
+    found = root.findall("play")
+    if len(found) > MAX_PLAYS:
+        raise _fail(fname, f"{len(found):,} plays; at most {MAX_PLAYS:,} in one file")
+    out, other = [], 0
+    for i, p in enumerate(found, 1):
+        where = f"play {p.get('id') or i}"
+        item = p.find("item")
+        if item is None:
+            raise _fail(fname, f"{where}: no <item> (the game)")
+        fmt = _game_of(item.get("name"), item.get("objectid"), ids)
+        if fmt is None or p.get("incomplete") == "1":
+            other += 1
+            continue
+        date = p.get("date") or ""
+        try:
+            played = time.mktime(time.strptime(date.strip(), "%Y-%m-%d"))
+        except (ValueError, OverflowError):
+            raise _fail(fname, f"{where}: the date {date[:30]!r} is not YYYY-MM-DD") from None
+        ps = p.find("players")
+        rows = list(ps.findall("player")) if ps is not None else []
+        def seat(r: ET.Element) -> int:
+            pos = (r.get("startposition") or "").strip()
+            return int(pos) if pos.isdigit() else 1_000
+        rows.sort(key=seat)
+        if not rows:             # logged as a play count only: no players, nothing to count
+            other += 1
+            continue
+        seats: list[tuple[str, int | None, bool, bool, int | None]] = []
+        for r in rows:
+            seats.append((_name(r.get("name") or r.get("username"), where, fname),
+                          _score(r.get("score"), where, fname), r.get("win") == "1",
+                          r.get("new") == "1", None))
+        pid = (p.get("id") or "").strip()
+        key = f"bgg:{pid}" if pid.isdigit() and pid != "0" else _content_key(
+            "bgg", fmt, played, [s[0] for s in seats], [s[1] for s in seats])
+        c = p.find("comments")
+        out.append(_play(fname, where, source="bgg", key=key, fmt=fmt, played=played,
+                         seats=seats, location=p.get("location") or "",
+                         notes=c.text if c is not None else "", duration=p.get("length")))
+    return out, other
+
+
+# ---------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------
+def read_plays(path, *, bgg_ids: dict | None = None) -> tuple[list[dict], int]:
+    """Every play of our two games in one file (BG Stats JSON or BGG XML, told
+    apart by its first character); (plays, plays of other games).  One line and
+    nothing stored for a file that is missing, too large, not UTF-8, malformed or
+    hostile, or holds no play of Among the Stars or Small Star Empires."""
+    fname = Path(path).name[:80]
+    data = read_bytes(path, MAX_FILE_BYTES, what="plays file",
+                      error=lambda m: ImportRefused(f"{m}; nothing was imported"))
+    text = decode(data, fname, error=lambda m: ImportRefused(f"{m}; nothing was imported"))
+    head = text.lstrip("\ufeff \t\r\n")[:1]
+    if head == "<":
+        plays, other = parse_bgg_xml(text, fname, bgg_ids=bgg_ids)
+    elif head in ("{", "["):
+        doc = loads_json(text, fname, limit=MAX_FILE_BYTES, what="plays file",
+                         error=lambda m: ImportRefused(f"{m}; nothing was imported"))
+        plays, other = parse_bgstats(doc, fname, bgg_ids=bgg_ids)
+    else:
+        raise _fail(fname, "neither a BG Stats export (JSON) nor BoardGameGeek plays XML")
+    if not plays:
+        raise _fail(fname, "no play of Among the Stars or Small Star Empires in it"
+                    + (f" ({other:,} play(s) of other games)" if other else ""))
+    return plays, other
+
+
+def to_record(play: dict) -> dict:
+    """The stored record of an imported play (docs/record-format.md)."""
+    from .playtime import with_details
+    meta = with_details({}, location=play["location"], notes=play["notes"],
+                        new_players=play["new_players"], duration_min=play["duration_min"])
+    meta["title"] = (f"{GAME_NAMES[play['format']]}, "
+                     f"{time.strftime('%Y-%m-%d', time.localtime(play['played']))} "
+                     f"({SOURCES[play['source']]})")
+    return {"format": IMPORTED_FORMAT,
+            "setup": {"game": play["format"], "players": play["players"],
+                      "scores": play["scores"], "ranks": play["ranks"],
+                      "winners": play["winners"], "played": play["played"],
+                      "source": play["source"], "key": play["key"]},
+            "actions": [], "meta": meta}
+
+
+def validate_record(rec: Any) -> None:
+    """The shape of an imported play's record (no replay: there is nothing to replay)."""
+    setup = rec.get("setup") if isinstance(rec, dict) else None
+    ok = (isinstance(setup, dict) and setup.get("game") in GAME_NAMES
+          and isinstance(setup.get("players"), list) and setup["players"]
+          and all(isinstance(p, str) for p in setup["players"])
+          and isinstance(setup.get("scores"), list) and isinstance(setup.get("ranks"), list)
+          and len(setup["scores"]) == len(setup["players"]) == len(setup["ranks"])
+          and all(v is None or (isinstance(v, int) and not isinstance(v, bool))
+                  for v in setup["scores"] + setup["ranks"])
+          and isinstance(setup.get("winners"), list)
+          and all(w in setup["players"] for w in setup["winners"])
+          and isinstance(setup.get("played"), (int, float)) and isinstance(setup.get("key"), str)
+          and not rec.get("actions"))
+    if not ok:
+        raise CompanionError("an imported play's record is damaged (its game, players, "
+                             "scores, ranks, winners, date or key)")
+
+
+def derive(record: dict) -> dict:
+    """What the history tables need from an imported play (the file's values; no replay)."""
+    validate_record(record)
+    s = record["setup"]
+    players = list(s["players"])
+    return {"format": s["game"], "players": players, "races": {}, "finished": True,
+            "waiting": None, "year_vp": [], "cards": [], "objectives": [],
+            "explanation": f"imported from {SOURCES.get(s.get('source'), 'another logger')}",
+            "roles": {}, "winners": list(s["winners"]), "decided_by": None,
+            "played": float(s["played"]),
+            "results": {p: {"rank": r, "total": v, "breakdown": {}}
+                        for p, v, r in zip(players, s["scores"], s["ranks"])}}
+
+
+def imported_keys(store) -> set[str]:
+    """The keys of every play already here: imported ones (BG Stats uuid, BGG play
+    id or content key) and the BG Stats uuid this companion writes for each of its
+    own games (an exported game brought back is the same game)."""
+    keys: set[str] = set()
+    for gid, fmt, setup in store.query("SELECT id, format, setup FROM games"):
+        if fmt == IMPORTED_FORMAT:
+            try:
+                k = json.loads(setup).get("key")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(k, str):
+                keys.add(k)
+        else:
+            keys.add(f"bgstats:{own_play_uuid(gid)}")
+    return keys
+
+
+def stored_contents(store) -> set[str]:
+    """:func:`content_hash` of every finished game already stored (played here or
+    imported): the same play logged elsewhere too (BGG plays XML carries no uuid
+    this companion knows, and two players may log one play twice) is not added again."""
+    from .history import has_details, sync
+    sync(store)
+    when = "COALESCE(d.started, r.played)" if has_details(store) else "r.played"
+    join = "LEFT JOIN g_details d USING (game_id) " if has_details(store) else ""
+    seats: dict[str, list] = {}
+    for gid, p, total in store.query("SELECT game_id, player, total FROM g_players "
+                                     "ORDER BY game_id, seat"):
+        seats.setdefault(gid, []).append((p, total))
+    out = set()
+    for gid, fmt, played in store.query(f"SELECT r.game_id, r.format, {when} FROM g_results r "
+                                        f"{join}WHERE r.finished = 1 AND r.error IS NULL"):
+        ps = seats.get(gid, [])
+        try:
+            out.add(content_hash(fmt, float(played), [p for p, _ in ps], [t for _, t in ps]))
+        except (TypeError, ValueError, OverflowError, OSError):
+            continue
+    return out
+
+
+def import_plays(store, paths, *, bgg_ids: dict | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> dict:
+    """Import the plays of our two games from BG Stats / BGG files: every file is
+    read and checked first, then the new plays are stored (a host's write:
+    :data:`Write.IMPORT`).  Returns ``{"imported": [game ids], "duplicates": n,
+    "other_games": n}``.  A bad file: one line (:class:`ImportRefused`) and nothing
+    stored."""
+    check_role(getattr(store, "role", Role.HOST), Write.IMPORT)
+    files = [Path(p) for p in paths]
+    if not files:
+        raise ImportRefused("no plays file to import")
+    plays: list[dict] = []
+    other = 0
+    for f in files:
+        ps, o = read_plays(f, bgg_ids=bgg_ids)
+        plays += ps
+        other += o
+    seen = imported_keys(store)
+    stored = stored_contents(store)
+    todo, dup = [], 0
+    for p in plays:
+        k = p["key"]                # a BG Stats uuid in upper case (parse_bgstats)
+        if k in seen or p["content"] in stored:
+            dup += 1
+            continue
+        seen.add(k)
+        todo.append(p)
+    if progress is not None and todo:
+        progress(0, len(todo))
+    ids: list[str] = []
+    try:
+        for i, p in enumerate(todo, 1):
+            rec = to_record(p)
+            ids.append(store.create(rec, title=rec["meta"].pop("title"), write=Write.IMPORT))
+            if progress is not None:
+                progress(i, len(todo))
+    except CompanionError:
+        # a write failed half-way (busy, read-only, disk full): the plays stored so far
+        # are taken out again, so the import changes nothing
+        for gid in ids:
+            try:
+                store.delete(gid)
+            except CompanionError:
+                pass
+        raise
+    return {"imported": ids, "duplicates": dup, "other_games": other}
+
+
+def summary(result: dict) -> str:
+    """The one line said after an import."""
+    n, d, o = len(result["imported"]), result["duplicates"], result["other_games"]
+    words = f"imported {n} play(s) of Among the Stars / Small Star Empires"
+    if d:
+        words += f"; {d} already here, skipped"
+    if o:
+        words += (f"; {o} play(s) of other games (or marked incomplete / ignored, or "
+                  "without players) left out")
+    return words
