@@ -168,6 +168,18 @@ def test_round_trip_gives_the_same_plays_and_people_statistics(tmp_path, kind):
                          encoding="utf-8")
         cross = plays_import.import_plays(b, [other], bgg_ids=NO_IDS)
         assert (cross["imported"], cross["duplicates"]) == ([], 6)
+        # the imported plays sent back to the logger they came from keep that logger's
+        # own ids (BG Stats: the play's uuid; BGG: its play id), so they are not added twice
+        again = plays_export.plays(b)
+        if kind == "bgstats":
+            sent = {pl["uuid"] for pl in json.loads(path.read_text())["plays"]}
+            back_doc = plays_export.bgstats_document(again, bgg_ids=NO_IDS)
+            assert {pl["uuid"] for pl in back_doc["plays"]} == sent
+        else:
+            import xml.etree.ElementTree as ET
+            sent = {e.get("id") for e in ET.fromstring(path.read_text()).iter("play")}
+            back_xml = ET.fromstring(plays_export.bgg_xml(again, bgg_ids=NO_IDS))
+            assert {e.get("id") for e in back_xml.iter("play")} == sent
     finally:
         a.close()
         b.close()

@@ -238,8 +238,11 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
         expansions += [e for e in declared if e.lower() not in ("revival", REVIVAL.lower())]
         start = _start_player(fmt, setup, names)
         win = set(json_or(winners, [])) if finished else set()
+        key = setup.get("key") if isinstance(setup, dict) else None
         out.append({
             "game_id": gid, "format": fmt, "game": GAME_NAMES.get(fmt, str(fmt)),
+            # an imported play (docs/record-format.md): the other logger's own id
+            "source_key": key if isinstance(key, str) else None,
             "played": started if started is not None else played,
             "finished": bool(finished), "duration_min": dur,
             "location": loc or "", "notes": notes or "", "new_players": new,
@@ -340,7 +343,7 @@ def bgstats_document(the_plays: list[dict], *, bgg_ids: dict | None = None) -> d
                            "rank": p["rank"] or 0, "seatOrder": p["seat"]})
         exp = [{"gameRefId": game_ref(e, True, when), "bggId": bgg.get(e) or 0}
                for e in pl["expansions"]]
-        play = {"uuid": _uid("play", pl["game_id"]), "modificationDate": when,
+        play = {"uuid": play_uuid(pl), "modificationDate": when,
                 "entryDate": when, "playDate": when, "usesTeams": False,
                 "durationMin": pl["duration_min"] or 0, "ignored": False,
                 "manualWinner": False, "rounds": 0, "bggId": 0, "importPlayId": 0}
@@ -446,6 +449,22 @@ def bgg_play_id(game_id: str) -> int:
     return BGG_PLAY_ID_BASE + uuid.uuid5(NAMESPACE, f"bgg-play:{game_id}").int % BGG_PLAY_ID_BASE
 
 
+def play_uuid(pl: dict) -> str:
+    """A play's BG Stats uuid: the one BG Stats gave it when it was imported from a BG
+    Stats file (so sending it back does not add it twice), else a stable uuid made
+    from the game's id."""
+    key = pl.get("source_key") or ""
+    return key[len("bgstats:"):] if key.startswith("bgstats:") else _uid("play", pl["game_id"])
+
+
+def bgg_id_of(pl: dict) -> int:
+    """A play's id in our BGG XML: BGG's own play id when it was imported from BGG,
+    else :func:`bgg_play_id`."""
+    key = pl.get("source_key") or ""
+    tail = key[len("bgg:"):]
+    return int(tail) if key.startswith("bgg:") and tail.isdigit() else bgg_play_id(pl["game_id"])
+
+
 def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Element:
     """BoardGameGeek's play XML as its XML API 2 returns a user's plays (docs/history.md,
     "BoardGameGeek play XML"): ``<plays username userid total page termsofuse>``
@@ -460,7 +479,7 @@ def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Ele
                                 "page": "1", "termsofuse": BGG_TERMS})
     for pl in the_plays:
         play = ET.SubElement(root, "play", {
-            "id": str(bgg_play_id(pl["game_id"])),
+            "id": str(bgg_id_of(pl)),
             "date": time.strftime("%Y-%m-%d", time.localtime(pl["played"])),
             "quantity": "1", "length": str(pl["duration_min"] or 0),
             "incomplete": "0" if pl["finished"] else "1", "nowinstats": "0",
