@@ -356,7 +356,7 @@ class Game(LegalityQueries):
                         near |= set(neighbours(built))
                     for c in sorted(near):
                         if c == built and p == player or (p, c) in taken \
-                                or not could_hold_ship(self.state, player, p, c, built):
+                                or not could_hold_ship(self.state, str(player), p, c, built):
                             continue
                         if [p, list(c)] not in spec["spots"]:
                             spec["spots"].append([p, list(c)])

@@ -11,6 +11,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from browser_harness import screenshot
 from companion import Game
 from companion.core.store import Store
 
@@ -35,6 +36,7 @@ def test_final_record_export_has_the_details_just_saved(voila_server, page):
         gid = store.create(g.to_record(), title="fresh export")
     finally:
         store.close()
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto(voila_server.url)
     page.locator(".final-winner").wait_for(state="visible", timeout=60_000)
     before = _decoded(page.locator(".final a.export-json").get_attribute("href"))
@@ -47,6 +49,7 @@ def test_final_record_export_has_the_details_just_saved(voila_server, page):
                                                            timeout=WAIT_MS)
     link = page.locator(".final a.export-json")
     expect(link).to_have_count(1)
+    screenshot(page, "final-export-01-details-saved-phone")
     rec = _decoded(link.get_attribute("href"))
     meta = rec["meta"]
     assert (meta["location"], meta["notes"], meta["new_players"]) == (LOCATION, NOTES, ["Eli"])

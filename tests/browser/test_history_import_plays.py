@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from companion.core import plays_export
 from companion.core.store import Store
+from browser_harness import screenshot
 from dashboard_driver import open_tab
 
 pytestmark = pytest.mark.browser
@@ -29,6 +30,7 @@ def _choose(page, path: Path) -> None:
 def test_history_imports_real_bgg_plays(voila_server, page):
     plays_export.save_bgg_ids({"Among the Stars": 276025, "Small Star Empires": 105551},
                               path=voila_server.home / plays_export.SETTINGS_FILE)
+    page.set_viewport_size({"width": 390, "height": 844})       # the host's phone
     page.goto(voila_server.url)
     page.locator(".companion-title").wait_for(state="visible", timeout=60_000)
     open_tab(page, "History", history_games=0)
@@ -53,6 +55,7 @@ def test_history_imports_real_bgg_plays(voila_server, page):
     assert [r.split("\t")[:2] for r in rows[1:]] == [["Dimitris Dranidis", "142"],
                                                      ["Andreas", "145"]]
     expect(page.locator(".history-imported")).to_contain_text("Imported from BoardGameGeek")
+    screenshot(page, "history-import-01-opened-phone")
     # the same file again: nothing added
     _choose(page, REAL)
     expect(status).to_contain_text("3 already here, skipped", timeout=WAIT_MS)
