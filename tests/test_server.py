@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -248,7 +249,18 @@ def test_fifty_pages_leave_no_kernels_and_flat_memory(server):
     # preheating: every page takes a pool kernel and the pool is filled again
     assert started == PAGES + POOL and preheated == PAGES and stopped == PAGES
     assert culled >= PAGES // 2 - 2            # the pages that sent no beacon
-    assert "_xsrf" not in log                   # no refused shutdown
+    # no refused shutdown (every beacon above also answered 204): tornado's two refusals
+    assert "'_xsrf' argument missing" not in log and "XSRF cookie does not match" not in log
+    assert not re.search(r"\b403 POST /voila/api/shutdown", log)
+    # once in a fresh full run (stop 30) a line of the log held the test client's Cookie
+    # header (`..."; _xsrf=...']`); not reproduced in 5 runs since, its source not found:
+    # kept as evidence for the next run, with its neighbours
+    lines = log.splitlines()
+    leaked = [i for i, line in enumerate(lines) if "_xsrf=" in line]
+    if leaked:
+        i = leaked[0]
+        warnings.warn("a cookie value reached the server log:\n" + "\n".join(
+            lines[max(0, i - 15):i + 3]))
     assert peak <= 12 + POOL
     assert figures[PAGES] <= 1.5 * figures[5], figures
 
