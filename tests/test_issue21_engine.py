@@ -141,6 +141,13 @@ def advisor_game(ab_actions=("discard",)) -> Game:
     return Game({"players": PLAYERS, "options": {"advisors": tiles}}, cards=FIX)
 
 
+def both_discard(g: Game, first: str) -> None:
+    """Turn 2: Ana and Ben both discard (moving AB), typed with ``first`` first; then Cy."""
+    for p in (first, "Ben" if first == "Ana" else "Ana"):
+        g.push(act(p, "discard"))
+    g.push(act("Cy", "discard"))
+
+
 @pytest.mark.parametrize("ben_first", [True, False])
 def test_advisor_moves_in_one_turn_go_by_vp_not_typing_order(ben_first):
     """B Playing Order (R 5: "like move an Advisor"): "Whenever 2 or more players
@@ -155,10 +162,7 @@ def test_advisor_moves_in_one_turn_go_by_vp_not_typing_order(ben_first):
     assert g.state.advisors["AB"] == 1
     assert [(g.state.players[p].vp, g.state.players[p].credits) for p in ("Ana", "Ben")] \
         == [(2, 9), (1, 13)]
-    turn2 = [act("Ben", "discard"), act("Ana", "discard")]
-    for a in (turn2 if ben_first else turn2[::-1]):
-        g.push(a)
-    g.push(act("Cy", "discard"))
+    both_discard(g, first="Ben" if ben_first else "Ana")
     # Ben first would leave AB at +1 (he cannot move it) and give Ana alone the VP
     assert g.state.advisors["AB"] == 1
     assert (g.state.players["Ana"].vp, g.state.players["Ben"].vp) == (3, 2)
@@ -180,10 +184,7 @@ def test_advisor_moves_with_equal_vp_go_by_credits(ana_first):
     g.push(act("Cy", "discard"))
     assert [(g.state.players[p].vp, g.state.players[p].credits) for p in ("Ana", "Ben")] \
         == [(1, 9), (1, 13)]
-    turn2 = [act("Ana", "discard"), act("Ben", "discard")]
-    for a in (turn2 if ana_first else turn2[::-1]):
-        g.push(a)
-    g.push(act("Cy", "discard"))
+    both_discard(g, first="Ana" if ana_first else "Ben")
     assert g.state.advisors["AB"] == 0
     assert (g.state.players["Ana"].vp, g.state.players["Ben"].vp) == (2, 1)
     assert replayed(g).state.advisors == g.state.advisors

@@ -546,6 +546,30 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
     return setup
 
 
+def without_modules(drawn: dict, *, races: bool, objectives: bool) -> dict:
+    """A :func:`draw_setup` result with the races (and a race's secret objective) or
+    the objectives the table chose not to play after the draw taken out, with the
+    options and setup notes about them: ``{"races", "objectives",
+    "secret_objectives", "options"}``.  Nothing is drawn again (the seed's draw of
+    everything else stays what was shown)."""
+    options = dict(drawn.get("options") or {})
+    if not races:
+        options.pop("races_from_box", None)
+        options.pop("secret_objective_from_box", None)
+    if not objectives:
+        options.pop("objectives_from_box", None)
+    if "setup_notes" in options:
+        # the notes draw_setup writes start "Races:", "Objectives:", or name a secret objective
+        options["setup_notes"] = [
+            n for n in options["setup_notes"]
+            if (objectives or not n.startswith("Objectives"))
+            and (races or not (n.startswith("Races") or "secret objective" in n))]
+    return {"races": (drawn.get("races") or {}) if races else {},
+            "objectives": (drawn.get("objectives") or []) if objectives else [],
+            "secret_objectives": (drawn.get("secret_objectives") or {}) if races else {},
+            "options": options}
+
+
 def objectives_wanted(players: int) -> int:
     """How many objective cards a game uses (B 3): one per player, 2 in a 2-player game."""
     return 2 if players == 2 else players

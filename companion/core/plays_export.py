@@ -134,7 +134,9 @@ def parse_bgg_ids(items) -> dict:
     return out
 
 
-def _ids(bgg_ids: dict | None) -> dict:
+def game_bgg_ids(bgg_ids: dict | None) -> dict:
+    """``{game: BGG id or None}`` for every game: the given ids (checked), else the
+    settings file's (loggers.json)."""
     if bgg_ids is None:
         return load_settings()["bgg_ids"]
     return {g: _check_id(g, bgg_ids.get(g)) for g in GAMES}
@@ -316,7 +318,7 @@ def bgstats_document(the_plays: list[dict], *, bgg_ids: dict | None = None) -> d
     file"): ``about``, ``players``, ``locations``, ``games``, ``plays`` and
     ``userInfo``.  Dates are local time; a game without a BoardGameGeek id has
     ``bggId`` 0; a play without a location has no ``locationRefId``."""
-    bgg = _ids(bgg_ids)
+    bgg = game_bgg_ids(bgg_ids)
     players: dict[str, dict] = {}
     games: dict[str, dict] = {}
     locations: dict[str, dict] = {}
@@ -376,7 +378,7 @@ def bgstats_play_data(play: dict, *, bgg_ids: dict | None = None) -> dict:
     """One play as BG Stats' "create play" link carries it.  What is not known
     is left out: a score or rank not yet known (a play still waiting for
     values), a duration, location, comments, board or BoardGameGeek id."""
-    bgg = _ids(bgg_ids)
+    bgg = game_bgg_ids(bgg_ids)
     game = {"name": play["game"], "sourceGameId": play["format"], "highestWins": True,
             "noPoints": False}
     if bgg.get(play["game"]):
@@ -454,7 +456,12 @@ def play_uuid(pl: dict) -> str:
     Stats file (so sending it back does not add it twice), else a stable uuid made
     from the game's id."""
     key = pl.get("source_key") or ""
-    return key[len("bgstats:"):] if key.startswith("bgstats:") else _uid("play", pl["game_id"])
+    return key[len("bgstats:"):] if key.startswith("bgstats:") else own_play_uuid(pl["game_id"])
+
+
+def own_play_uuid(game_id: str) -> str:
+    """The BG Stats uuid of a game played here (stable, the same in every export)."""
+    return _uid("play", game_id)
 
 
 def bgg_id_of(pl: dict) -> int:
@@ -474,7 +481,7 @@ def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Ele
     ``<players>`` of ``<player username userid name startposition color score new
     rating win/>``.  Nobody has a BoardGameGeek account here: ``username`` is empty
     and ``userid`` 0, as BGG writes for a player without one."""
-    bgg = _ids(bgg_ids)
+    bgg = game_bgg_ids(bgg_ids)
     root = ET.Element("plays", {"username": "", "userid": "0", "total": str(len(the_plays)),
                                 "page": "1", "termsofuse": BGG_TERMS})
     for pl in the_plays:

@@ -201,19 +201,16 @@ def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
 
 
 def _bgg_ids(bgg_ids: dict | None) -> dict:
-    """The BGG id of each game: the given ones, else the table's settings (loggers.json)."""
-    from .plays_export import load_settings
-    ids = load_settings()["bgg_ids"] if bgg_ids is None else bgg_ids
-    return {g: v for g, v in ids.items() if isinstance(g, str) and isinstance(v, int)
-            and not isinstance(v, bool)}
+    """The BGG id of each game that has one: the given ones, else the table's settings
+    (loggers.json)."""
+    from .plays_export import game_bgg_ids
+    return {g: v for g, v in game_bgg_ids(bgg_ids).items() if v}
 
 
 def own_play_uuid(gid: str) -> str:
-    """The BG Stats uuid companion.core.plays_export writes for the game ``gid``
-    (``uuid5(NAMESPACE, "play:<id>")``), in upper case."""
-    import uuid
-    from .plays_export import NAMESPACE
-    return str(uuid.uuid5(NAMESPACE, f"play:{gid}")).upper()
+    """The BG Stats uuid companion.core.plays_export writes for the game ``gid``."""
+    from .plays_export import own_play_uuid as uid
+    return uid(gid)
 
 
 # ---------------------------------------------------------------------------

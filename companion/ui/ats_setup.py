@@ -212,22 +212,12 @@ class AtsSetup:
         races, objectives, secret = got["races"], got["objectives"], got["secret_objectives"]
         options.update(self.mode_setup.options(names))
         if drawn:             # the seeded draw replaces the races and objectives picked above
-            options = {**drawn.get("options", {}), **options}
             # ... but a box unticked after the draw is the table's choice: no races (and
             # no race's secret objective), no objectives
-            races = (drawn.get("races") or {}) if self.use_races.value else {}
-            secret = (drawn.get("secret_objectives") or {}) if self.use_races.value else {}
-            if not self.use_races.value:
-                options.pop("races_from_box", None)
-                options.pop("secret_objective_from_box", None)
-            objectives = (drawn.get("objectives") or []) if self.use_objectives.value else []
-            if not self.use_objectives.value:
-                options.pop("objectives_from_box", None)
-            if "setup_notes" in options:
-                options["setup_notes"] = [n for n in options["setup_notes"]
-                                          if (self.use_objectives.value or not n.startswith("Objectives"))
-                                          and (self.use_races.value or not (
-                                              n.startswith("Races") or "secret objective" in n))]
+            kept = decks.without_modules(drawn, races=self.use_races.value,
+                                         objectives=self.use_objectives.value)
+            races, objectives, secret = kept["races"], kept["objectives"], kept["secret_objectives"]
+            options = {**kept["options"], **options}
         setup = {"players": names, "mode": self.mode.value, "races": races,
                  "objectives": objectives, "options": options}
         if secret:
