@@ -488,3 +488,66 @@ class Game(LegalityQueries):
         with ``remove`` entries before the next round begins, B 5).  Empty during a
         round: a violation found mid-round is fixed at the round's end."""
         return round_end_due(self.catalogue, state if state is not None else self.state)
+
+    # -- the players' typed final-scoring entries (issue 23: every write checked) ------
+    def check_manual(self, entries: Iterable[Any]) -> None:
+        """Refuse typed final-scoring entries (record ``manual``) the engine would not take,
+        before anything is stored (a query: nothing changes).  Each entry has the record's
+        shape (``source``, ``player``, ``vp`` a whole number within the record's limits,
+        ``at``, ``note``); its player is one of this game's (a secret objective names its
+        holder); once the game is over, it answers something the final scoring asks for
+        (:func:`scoring.manual_requests`, re-entering a value already typed included).
+        Raises :class:`IllegalAction`: ``malformed``, ``wrong-player`` or ``manual-vp``."""
+        from .record import validate_manual
+        entries = list(entries)
+        players = list(self.setup.players)
+        for i, m in enumerate(entries):
+            try:
+                validate_manual(m, i)
+            except RecordError as e:
+                raise IllegalAction("malformed", f"final-scoring entry: {e}") from None
+            note = m.get("note")
+            if note is not None and not (isinstance(note, str) and 0 < len(note) <= 200):
+                raise IllegalAction("malformed", f"final-scoring entry {i + 1}: 'note' must "
+                                    "name the objective card (at most 200 characters)")
+            who = m.get("player")
+            if who is not None and who not in players:
+                raise IllegalAction("wrong-player", f"final-scoring entry for '{who}': no such "
+                                    "player in this game (players: " + ", ".join(players) + ")")
+            if m["source"] == scoring.SECRET and who is None:
+                raise IllegalAction("malformed", "a secret objective entry names the player "
+                                    "whose race holds it")
+        if not self.state.finished or not entries:
+            return
+        # what the final scoring asks for when these entries' own sources are not typed yet
+        # (a value typed again replaces the earlier one; a revealed secret objective is
+        # asked for at once)
+        secret = scoring.SECRET
+        sources = {m["source"].lower() for m in entries if m["source"] != secret}
+        holders = {m.get("player") for m in entries if m["source"] == secret}
+        view = copy.copy(self)
+        view.manual = [m for m in self.manual
+                       if (m.get("source") == secret and m.get("player") not in holders)
+                       or (m.get("source") != secret
+                           and str(m.get("source", "")).lower() not in sources)]
+        view.manual += [m for m in entries if m["source"] == secret]
+        asked = scoring.manual_requests(view)
+        for m in entries:
+            if not any(_answers(m, r) for r in asked):
+                where = f" at {m['at']}" if m.get("at") is not None else ""
+                who = f" of {m['player']}" if m.get("player") else ""
+                raise IllegalAction("manual-vp", f"the final scoring asks for no entry "
+                                    f"'{m['source']}'{who}{where}")
+
+
+def _answers(m: dict, req: dict) -> bool:
+    """Whether manual entry ``m`` answers the final scoring's request ``req``."""
+    if req["kind"] == "secret":
+        return m["source"] == req["source"] and m.get("player") == req["player"]
+    if m["source"] == scoring.SECRET or m["source"].lower() != req["source"].lower():
+        return False
+    if req["kind"] == "objective":             # claimed by a player (its owner) or nobody
+        return req.get("player") is None or m.get("player") in (req["player"], None)
+    if m.get("player") != req.get("player"):
+        return False
+    return req["kind"] != "ability" or m.get("at") is None or list(m["at"]) == list(req["at"])

@@ -245,3 +245,26 @@ class SseGame(LegalityQueries):
         else:
             sh = next((s for s in ps.ships if s.at == at), Ship(-1, at))
         return refuel_targets(st, ps, sh, at)
+
+    # -- the players' typed final-scoring entries (issue 23: every write checked) ------
+    def check_manual(self, entries: Any) -> None:
+        """Refuse typed final-scoring entries (record ``manual``) the engine would not take,
+        before anything is stored (a query: nothing changes).  The only one is the epic
+        nebula table (``{"source": "nebula_table", "values": [6 whole numbers 0..999]}``),
+        at most once; once the game is over, only when the scoring asks for it (the epic
+        mode, and no table in the setup).  Raises :class:`IllegalAction` ``malformed``."""
+        from ..core.errors import RecordError
+        from .record import validate_manual
+        entries = list(entries)
+        for i, m in enumerate(entries):
+            try:
+                validate_manual(m, i)
+            except RecordError as e:
+                raise IllegalAction("malformed", f"final-scoring entry: {e}") from None
+        if len(entries) > 1:
+            raise IllegalAction("malformed", "the epic nebula table is typed once (one entry)")
+        if entries and self.state.finished and (self.setup.mode != "epic"
+                                                or self.setup.nebula_table):
+            raise IllegalAction("malformed", "the final scoring asks for no nebula table: "
+                                + ("the setup gives it" if self.setup.mode == "epic"
+                                   else "the nebula VP of the standard game are the book's"))

@@ -5,7 +5,8 @@ The screen lists every catalogue entry (location cards, races, objectives,
 conflicts) with a value still unknown: its name, its category and what is
 unknown.  Clicking a name opens the card form (:class:`CardForm`) right under
 it; *Save values* writes the entry to the player's own catalogue
-(``save(card)``, by default :func:`save_user_card`), calls ``on_saved(card)``,
+(``save(card)``, by default the page's session:
+:meth:`companion.ui.session.GameSession.save_card` with ``game=False``), calls ``on_saved(card)``,
 refreshes the list and opens the next unknown entry at once, so one player can
 type a whole deck while the others set up the table.
 
@@ -55,10 +56,11 @@ from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
-from ..ats.catalogue import Card, Catalogue, ability_unknowns, objective_unknowns, save_user_card
+from ..ats.catalogue import Card, Catalogue, ability_unknowns, objective_unknowns
 from ..ats.decks import BASE_OBJECTIVES
 from ..core.errors import CompanionError
 from .cardform import CardForm, describe_missing
+from .session import GameSession
 
 log = logging.getLogger("companion.ui")
 ERR = "#b00020"
@@ -133,7 +135,9 @@ class CatalogueScreen:
 
     ``on_saved(card)`` is called after each entry is saved; ``catalogue_factory()``
     returns the catalogue to list (called again after each save);
-    ``save(card)`` writes an entry to the player's catalogue.
+    ``save(card)`` writes an entry to the player's catalogue; by default through
+    ``session`` (the page's :class:`GameSession`, its role checked), or, for a screen
+    opened on its own, a session of the host's that writes the catalogue only.
 
     Attributes: ``box`` (the widget), ``filter``, ``category``, ``count``,
     ``message``, ``list``, ``entries`` (the ``(Card, unknown)`` pairs listed now,
@@ -144,10 +148,12 @@ class CatalogueScreen:
     ``close()`` closes the form.
     """
 
-    def __init__(self, on_saved=None, catalogue_factory=Catalogue.default, save=save_user_card):
+    def __init__(self, on_saved=None, catalogue_factory=Catalogue.default, save=None, *,
+                 session: GameSession | None = None):
         self.on_saved = on_saved
         self.catalogue_factory = catalogue_factory
-        self.save = save
+        self.session = session if session is not None else GameSession.catalogue_only()
+        self.save = save if save is not None else self._save_to_catalogue
         self.unknown: list[tuple[Card, list[str]]] = []
         self.entries: list[tuple[Card, list[str]]] = []
         self.selected: str | None = None
@@ -324,6 +330,10 @@ class CatalogueScreen:
         else:
             self.message.value = (f"<span style='color:{OK}'>'{escape(name)}' is already in "
                                   "your catalogue with all its values.</span>")
+
+    def _save_to_catalogue(self, card: Card) -> None:
+        """The default ``save``: the player's catalogue only, through the session."""
+        self.session.save_card(card, game=False)
 
     def _store(self, card: Card, form: CardForm | None) -> str | None:
         """Save ``card`` in the player's catalogue and tell the page (``on_saved``).

@@ -4,36 +4,42 @@
   shows the play timer (clock and state) and starts, pauses or resumes it on a tap;
 * :class:`DetailsForm`: location, notes and "new player" flags (the setup screen
   and the final screen);
-* :func:`final_exports`: the final table's BG Stats play file, BoardGameGeek play
-  XML, BG Stats' "create play" link and its QR code;
-* :class:`Progress`: a progress bar with counts for long work (the first History
-  sync after an upgrade).
+* :class:`PlayDetailsScreen`: what a game screen does with them.
 
-Widgets and store calls only.  The timer's arithmetic is companion.core.playtime, the
-details are written with companion.core.history.set_play_details (the record's ``meta``
-in the store: the record is the only state, so another page or a reload sees the
-same timer), the files come from companion.core.plays_export.  Every text shown is
-escaped; a refused detail gets a plain message (CompanionError), never a traceback.
+The final table's exports (:func:`final_exports`, :class:`FinalExports`) and the
+progress bar (:class:`Progress`) are in companion.ui.play_exports (imported from here
+too).
+
+Widgets and reads only: the timer's arithmetic is companion.core.playtime, and every
+write of the details goes through the page's session
+(:meth:`companion.ui.session.GameSession.set_play_details`, the record's ``meta`` in
+the store: the record is the only state, so another page or a reload sees the same
+timer; the page's role is checked there).  Every text shown is escaped; a refused
+detail gets a plain message (CompanionError), never a traceback.
 """
 from __future__ import annotations
 
 import base64
-import json
 import re
-import time
+from typing import Any
 
 import ipywidgets as w
 
-from ..core import history, playtime, plays_export
+from ..core import playtime
 from ..core.errors import CompanionError, StaleGame, StoreError
 from ..core.htmlsafe import escape
+from ..core.roles import Role
 from ..core.safeio import BAD_CHAR
+from .play_exports import PROGRESS_HZ, FinalExports, Progress, final_exports
+from .session import GameSession
+
+__all__ = ["CSS", "MAX_LOCATION", "MAX_NOTES", "PROGRESS_HZ", "GameGone", "check_text",
+           "timer_label", "stored_meta", "PlayTimer", "DetailsForm", "save_details",
+           "details_words", "PlayDetailsScreen", "Progress", "FinalExports", "final_exports"]
 
 #: the longest texts the forms accept (the record's own bounds, companion.core.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION
 MAX_NOTES = playtime.MAX_NOTES
-#: at most this many progress updates a second reach the page
-PROGRESS_HZ = 10
 
 
 #: the forms' and the timer's layout on a phone (appended to the dashboard's stylesheet)
@@ -127,12 +133,19 @@ class PlayTimer:
     page last saw it, nothing is written and the page shows the stored one (a
     tap on a stale page must not undo the other page's pause).  Writing the
     details does not change the game's revision (docs/store.md): an entry on
-    another page is never refused because of a tap here."""
+    another page is never refused because of a tap here.
+
+    ``session``: the page's :class:`GameSession`, through which every tap writes.  (A
+    bare store, as older call sites pass, gets a session of its own whose role is the
+    store's at each write.)"""
 
     STATE_CLASSES = {s: "timer-" + s.replace(" ", "-") for s in playtime.STATES}
 
-    def __init__(self, store, css: str, *, compact: bool = False):
-        self.store = store
+    def __init__(self, session, css: str, *, compact: bool = False):
+        self._own_session = not isinstance(session, GameSession)
+        if self._own_session:
+            session = GameSession(session, role=Role(getattr(session, "role", Role.HOST)))
+        self.session: GameSession = session
         self.compact = compact
         #: the game is over (set by the page before :meth:`show`): a timer never
         #: started is not offered any more
@@ -145,6 +158,11 @@ class PlayTimer:
         self.button.add_class(css)
         if compact:
             self.button.add_class("compact")
+
+    @property
+    def store(self):
+        """The page's store (the session's)."""
+        return self.session.store
 
     def bind(self, gid: str | None, meta: dict | None) -> None:
         """Show the timer of game ``gid`` whose stored meta is ``meta``."""
@@ -185,9 +203,11 @@ class PlayTimer:
     def _write(self, new: dict, base: dict) -> None:
         """Store ``new``, made from the stored meta ``base``: refused when another page
         changed the timer since ``base`` was read."""
+        if self._own_session:                # the page's role, as its store has it now
+            self.session.role = Role(getattr(self.store, "role", Role.HOST))
         try:
-            history.set_play_details(self.store, self.gid, new,
-                                     expect_timer=playtime.timer(base))
+            self.session.set_play_details(new, expect_timer=playtime.timer(base), timer=True,
+                                          gid=self.gid)
         except StaleGame:
             self.sync()
             raise CompanionError(
@@ -303,14 +323,18 @@ class DetailsForm:
         return playtime.with_details(meta or {}, **self.values())
 
 
-def save_details(store, gid: str, form: DetailsForm) -> dict:
-    """The final screen's *Save details*: the form's details into the stored meta
-    (the timer as stored is kept).  Returns the stored meta."""
+def save_details(session: GameSession, form: DetailsForm, gid: str | None = None) -> dict:
+    """The final screen's *Save details*: the form's details into the stored meta of
+    the session's game (or ``gid``), through the session (the timer as stored is
+    kept).  Returns the stored meta."""
     values = form.values()                     # refused before anything is read
-    meta = stored_meta(store, gid)
+    gid = gid if gid is not None else session.gid
+    if gid is None:
+        raise CompanionError("Start or open a game first.")
+    meta = stored_meta(session.store, gid)
     new = playtime.with_details(meta, **values)
     try:
-        history.set_play_details(store, gid, new)
+        session.set_play_details(new, gid=gid)
     except StoreError as e:
         if "no saved game" in str(e):
             raise GameGone("This game is no longer in the saved-games file (deleted on "
@@ -342,17 +366,42 @@ def details_words(details: dict) -> str:
 
 
 # ---------------------------------------------------------------------------
-# progress
+# the game screen's part
 # ---------------------------------------------------------------------------
 class PlayDetailsScreen:
     """The play timer, the final screen's details and the exports of a game screen
-    (both games share it).  The screen has ``store``, ``gid``, ``timer``,
+    (both games share it).  The screen has ``session``, ``store``, ``gid``, ``timer``,
     ``final_details``, ``exports``, ``_details_for`` (and ``rev``), and says how it
     names its players and talks to the player: ``_details_players()``,
     ``_details_said(text)``, ``_details_error(text)``, ``_details_gone()``;
     ``_details_saved()`` runs after a save (nothing by default), then
     ``_refresh_final()`` builds the final screen again (its record export reads the
     stored record: :meth:`_stored_record_b64`)."""
+
+    session: GameSession
+    timer: PlayTimer
+    final_details: DetailsForm
+    exports: FinalExports
+    _details_for: Any
+
+    # provided by the screen (SessionScreen and the game screen itself)
+    store: Any
+    gid: str | None
+
+    def _details_players(self) -> list[str]:
+        raise NotImplementedError
+
+    def _details_said(self, text: str) -> None:
+        raise NotImplementedError
+
+    def _details_error(self, text: str) -> None:
+        raise NotImplementedError
+
+    def _details_gone(self) -> None:
+        raise NotImplementedError
+
+    def _refresh_final(self) -> None:
+        raise NotImplementedError
 
     def _details_saved(self) -> None:
         pass
@@ -384,7 +433,7 @@ class PlayDetailsScreen:
 
     def _save_final_details(self):
         try:
-            self.timer.meta = save_details(self.store, self.gid, self.final_details)
+            self.timer.meta = save_details(self.session, self.final_details, self.gid)
         except GameGone:
             self._details_gone()
             return
@@ -418,139 +467,3 @@ class PlayDetailsScreen:
         when the game's revision or its details changed)."""
         d = playtime.details(self.timer.meta, self._details_players())
         self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
-
-
-class Progress:
-    """A progress bar with counts (``done/total``), hidden until work starts.
-    Call it as ``progress(done, total)``; at most :data:`PROGRESS_HZ` updates a
-    second reach the page (the last one always)."""
-
-    def __init__(self, css: str, what: str):
-        self.what = what
-        # no side margins: 100% plus the widget's default 2 px margins would overflow a phone
-        self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="100%", margin="2px 0"))
-        self.label = w.HTML()
-        self.box = w.VBox([self.label, self.bar], layout=w.Layout(display="none"))
-        self.box.add_class(css)
-        self._last = 0.0
-        self.updates = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        t = time.monotonic()
-        if done not in (0, total) and t - self._last < 1 / PROGRESS_HZ:
-            return
-        self._last = t
-        self.updates += 1
-        total = max(1, int(total))
-        with self.bar.hold_sync():
-            self.bar.max = total
-            self.bar.value = min(int(done), total)
-        self.label.value = (f"<div class='progress-words'>{escape(self.what)}: {done:,} of "
-                            f"{total:,} games ({100 * done // total}%)</div>")
-        self.box.layout.display = ""
-
-    def hide(self) -> None:
-        self.box.layout.display = "none"
-
-
-# ---------------------------------------------------------------------------
-# the final table's exports
-# ---------------------------------------------------------------------------
-def _data_link(data: bytes, filename: str, mime: str, label: str, cls: str) -> str:
-    b64 = base64.b64encode(data).decode()
-    return (f"<a class='{cls} export-link' download='{escape(filename)}' "
-            f"href='data:{mime};base64,{b64}'>{escape(label)}</a>")
-
-
-def final_exports(store, gid: str, *, progress=None, slug: str = "play") -> str:
-    """The final table's exports of one finished game as HTML (every text escaped,
-    everything inline: works offline): BG Stats' play file and BoardGameGeek's play
-    XML as downloads, BG Stats' "create play" link and its QR code."""
-    note = ""
-    try:
-        bgg_ids = plays_export.load_settings()["bgg_ids"]
-    except CompanionError as e:            # a broken settings file: ids left out, said
-        bgg_ids = {}
-        note = f"<div><small>BoardGameGeek ids not used: {escape(str(e))}</small></div>"
-    found = plays_export.plays(store, {gid}, finished_only=True, progress=progress)
-    if not found:
-        return ("<div class='play-exports'><i>This play cannot be exported yet (its final "
-                "scoring is not complete).</i></div>")
-    play = found[0]
-    day = time.strftime("%Y-%m-%d", time.localtime(play["played"]))
-    doc = plays_export.bgstats_document([play], bgg_ids=bgg_ids)
-    bgs = _data_link((json.dumps(doc, indent=1) + "\n").encode(), f"{slug}-{day}.bgsplay",
-                     "application/json", "⬇ BG Stats play file", "export-bgstats")
-    xml = _data_link(plays_export.bgg_xml([play], bgg_ids=bgg_ids).encode(),
-                     f"{slug}-{day}-bgg.xml", "application/xml",
-                     "⬇ BoardGameGeek play (XML)", "export-bgg")
-    link = plays_export.bgstats_play_link(play, bgg_ids=bgg_ids)
-    open_link = (f"<a class='export-bgstats-link export-link' target='_blank' "
-                 f"rel='noopener noreferrer' href='{escape(link)}'>Open in BG Stats "
-                 "(create play)</a>")
-    qr = plays_export.qr_svg(link)
-    if qr is None:
-        qr_html = ("<div class='export-qr-missing'><small>The play is too long for a QR "
-                   "code (long notes?): use the link.</small></div>")
-    else:
-        # segno's SVG holds the QR's paths only (no text of ours): inline, with a viewBox
-        # so that it scales down to a phone's width instead of being cut
-        m = re.match(r'<svg width="(\d+)" height="(\d+)"', qr)
-        if m:
-            qr = qr.replace("<svg ", f'<svg viewBox="0 0 {m.group(1)} {m.group(2)}" ', 1)
-        qr_html = ("<div class='export-qr' title='QR code of the BG Stats create-play link'>"
-                   f"{qr}<div><small>Scan it with the phone that has BG Stats: it opens the "
-                   "same link.</small></div></div>")
-    return (f"<div class='play-exports'><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
-
-
-class FinalExports:
-    """The final table's exports, folded: *Send this play to BG Stats or
-    BoardGameGeek* (class ``css``).  They are made when the panel is opened
-    (plays_export reads the derived tables: the first time after an upgrade that
-    derives every stored game, with a progress bar; a page that opens on a
-    finished game never waits for it), and again when the game or its details
-    change while it is open."""
-
-    def __init__(self, store, css: str, slug: str, guarded, log=None):
-        self.store, self.slug, self.log = store, slug, log
-        self.progress = Progress(f"{css}-progress", "Updating the history for the exports")
-        self.html = w.HTML()
-        self.html.add_class(f"{css}-links")
-        self.panel = w.Accordion(children=[w.VBox([self.progress.box, self.html])],
-                                 selected_index=None)
-        self.panel.set_title(0, "Send this play to BG Stats or BoardGameGeek")
-        self.panel.add_class(css)
-        self.panel.add_class("play-exports-panel")
-        self.panel.observe(guarded(lambda _: self.refresh()), "selected_index")
-        self.gid: str | None = None
-        self._want = None               # what the exports should be made of
-        self._made = None               # what they were made of
-
-    def show(self, gid: str, key) -> None:
-        """The final table of game ``gid`` is shown; ``key`` changes whenever what the
-        exports hold may have changed (the game's revision, its details)."""
-        self.gid, self._want = gid, (gid, key)
-        self.refresh()
-
-    def refresh(self) -> None:
-        if self.panel.selected_index is None or self.gid is None or self._made == self._want:
-            return
-        made = self._want
-        try:
-            html = final_exports(self.store, self.gid, progress=self.progress, slug=self.slug)
-        except CompanionError as e:
-            made = None                     # tried again at the next refresh
-            html = ("<div class='play-exports'><i>The exports to play loggers are not "
-                    f"available: {escape(str(e))}</i></div>")
-        except Exception as e:              # a bug: the final table stays usable
-            made = None
-            if self.log is not None:
-                import traceback
-                self.log.error("exports failed:\n%s", traceback.format_exc())
-            html = ("<div class='play-exports'><i>The exports to play loggers failed "
-                    f"({escape(type(e).__name__)}: {escape(str(e))}).</i></div>")
-        finally:
-            self.progress.hide()
-        self.html.value = html
-        self._made = made

@@ -91,6 +91,12 @@ class GameSession:
     def __post_init__(self) -> None:
         self.role = Role(self.role)
 
+    @classmethod
+    def catalogue_only(cls, role: Role | str = Role.HOST) -> "GameSession":
+        """A session for a screen that writes only the player's own catalogue (the
+        catalogue screen opened on its own): no saved-games file, no game."""
+        return cls(store=None, role=Role(role))        # type: ignore[arg-type]
+
     # -- the page's role ---------------------------------------------------------------
     @property
     def read_only(self) -> bool:
@@ -218,7 +224,7 @@ class GameSession:
         g = self.game
         norm = g.push(action)
         try:
-            self.rev = self.store.append(self.gid, len(g.actions) - 1, norm, rev=self.rev)
+            self.rev = self.store.append(self._open_gid(), len(g.actions) - 1, norm, rev=self.rev)
         except StaleGame:
             g.pop()
             raise PageBehind(self._behind(), self.describe, self.again) from None
@@ -241,7 +247,7 @@ class GameSession:
         if not g.actions:
             raise CompanionError("There is nothing to undo.")
         try:
-            self.rev = self.store.pop(self.gid, len(g.actions) - 1, rev=self.rev)
+            self.rev = self.store.pop(self._open_gid(), len(g.actions) - 1, rev=self.rev)
         except StaleGame:
             raise PageBehind(self._behind(), self.describe, self.again) from None
         return g.pop()
@@ -278,29 +284,98 @@ class GameSession:
         return import_user_catalogue(path, role=self.role)
 
     def save_card(self, card: Any, *, game: bool = True) -> None:
-        """Printed values typed at the table: into the player's catalogue, and (``game``)
-        into the open game's cards (value by value: other pages' values are kept).  The
-        caller replays the game afterwards."""
+        """Printed values typed at the table, everywhere they go, in this order:
+
+        1. (``game``) defined on the open game, which replays its record with them: a
+           definition that makes an earlier action illegal is refused (the engine's
+           error) and nothing is saved;
+        2. the player's catalogue (my-cards.yaml);
+        3. (``game``) the open game's cards in the store, value by value (other pages'
+           values are kept);
+        4. (``game``) the game replayed from the store (it also picks up what other pages
+           saved meanwhile).
+
+        Idempotent: a caller that already defined the card, or replays afterwards, gets
+        the same game.  A write that fails after step 1 replays the store, so the open
+        game is never ahead of it."""
         from ..ats.catalogue import save_user_card
         self.require(Write.CARDS)
-        save_user_card(card, role=self.role)
-        if game and self.gid is not None:
-            self.store.merge_cards(self.gid, [card.to_dict()])
+        in_game = game and self.gid is not None and self.game is not None
+        if in_game and hasattr(self.game, "define"):
+            self.game.define(card)          # refused: nothing saved
+        try:
+            save_user_card(card, role=self.role)
+            if in_game:
+                self.store.merge_cards(self._open_gid(), [card.to_dict()])
+        except BaseException:
+            if in_game:
+                try:
+                    self.reload()
+                except CompanionError:
+                    pass
+            raise
+        if in_game:
+            self.reload()
 
-    def add_manual(self, entries: list[dict]) -> list[dict]:
-        """The players' typed final-scoring entries (merged with other pages'); the
-        open game's ``manual`` becomes the stored one, which is returned."""
+    def _check_manual(self, entries: list[dict]) -> None:
+        """The engine's check of typed final-scoring entries (``Game.check_manual``)."""
+        check = getattr(self.game, "check_manual", None)
+        if check is None:
+            raise CompanionError("Open a game first.")
+        check(entries)
+
+    def add_manual(self, entries: list[dict], cards: Any = ()) -> list[dict]:
+        """The players' typed final-scoring entries: checked by the engine first (refused:
+        :class:`~companion.core.errors.IllegalAction`, nothing stored), merged in the
+        store with other pages' entries; the open game's ``manual`` becomes the stored
+        one, which is returned.  ``cards``: the definitions of the cards the entries
+        reveal (a secret objective), merged into the game's cards so that they travel
+        with the record; the game is replayed when one was not in its catalogue."""
         self.require(Write.FINAL)
-        manual = self.store.add_manual(self.gid, entries)
+        entries = list(entries)
+        self._check_manual(entries)
+        cards = [c for c in cards if c is not None]
+        manual = self.store.add_manual(self._open_gid(), entries)
         self.game.manual = manual
+        if cards:
+            catalogue = getattr(self.game, "catalogue", None)
+            fresh = catalogue is None or any(catalogue.get(c.name) is None for c in cards)
+            self.store.merge_cards(self._open_gid(), [c.to_dict() for c in cards])
+            if fresh:
+                self.reload()
         return manual
 
     def set_manual(self, manual: list[dict]) -> None:
         """Replace the open game's final-scoring entries (Small Star Empires' epic
-        table)."""
+        table): checked by the engine first (refused: nothing stored)."""
         self.require(Write.FINAL)
-        self.store.set_manual(self.gid, manual)
+        manual = list(manual)
+        self._check_manual(manual)
+        self.store.set_manual(self._open_gid(), manual)
         self.game.manual = manual
+
+    def set_play_details(self, meta: dict, *, expect_timer: Any = None,
+                         timer: bool = False, gid: str | None = None) -> dict:
+        """Store the open game's play details (the record's ``meta``: location, notes,
+        new players, the timer).  ``timer``: a tap of the play timer (role: Write.TIMER),
+        refused with :class:`StaleGame` when the stored timer is not ``expect_timer``
+        (the one the page last saw); otherwise the details form (Write.DETAILS).
+        ``gid``: another saved game than the open one (a timer bound to it).
+        The game's revision does not change.  Returns the game's details."""
+        from ..core import history
+        self.require(Write.TIMER if timer else Write.DETAILS)
+        gid = gid if gid is not None else self.gid
+        if gid is None:
+            raise CompanionError("Start or open a game first.")
+        if timer:
+            return history.set_play_details(self.store, gid, meta, expect_timer=expect_timer)
+        return history.set_play_details(self.store, gid, meta)
+
+    def _open_gid(self) -> str:
+        """The open game's id (a write with no game open is refused in one line)."""
+        if self.gid is None or self.game is None:
+            raise CompanionError("Start or open a game first.")
+        return self.gid
 
     def _behind(self) -> Change:
         try:

@@ -1,0 +1,108 @@
+"""The History tab's pure helpers (split out of companion.ui.history_tab, which
+imports them from here): download links, bar charts, scalable SVG, the games list's
+orders, the statistics tables' search and sort, a game's state in the list.  No
+widgets, no writes."""
+from __future__ import annotations
+
+import base64
+
+import pandas as pd
+
+from ..core.htmlsafe import escape
+
+
+def data_link(text: str, filename: str, mime: str, label: str, cls: str) -> str:
+    data = base64.b64encode(text.encode("utf-8")).decode()
+    # styled inline: the notebook theme shows plain <a> like body text
+    return (f"<a class='{cls}' download='{escape(filename)}' "
+            f"style='color:#2f6fd6;text-decoration:underline' "
+            f"href='data:{mime};base64,{data}'>{escape(label)}</a>")
+
+
+def bars_svg(labels, values, *, title: str, width: int = 420, fmt="{:.0%}") -> str:
+    """A horizontal bar chart (pure SVG)."""
+    h = 22 * len(labels) + 30
+    vmax = max([v for v in values if v == v] + [1e-9])
+    # the viewBox lets the chart scale down to a phone's width (issue 15)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bars" width="{width}" height="{h}" '
+           f'viewBox="0 0 {width} {h}" font-family="sans-serif" font-size="11">'
+           f'<text x="4" y="14" font-weight="bold">'
+           f'{escape(title)}</text>']
+    for i, (lab, v) in enumerate(zip(labels, values)):
+        y = 24 + 22 * i
+        bw = 0 if v != v else (width - 200) * v / vmax
+        out.append(f'<text x="4" y="{y + 12}">{escape(str(lab))[:22]}</text>'
+                   f'<rect x="140" y="{y}" width="{bw:.1f}" height="16" fill="#2f6fd6"/>'
+                   f'<text x="{144 + bw:.1f}" y="{y + 12}">{fmt.format(v) if v == v else "-"}'
+                   f'</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def scalable(svg: str) -> str:
+    """``svg`` with a viewBox from its width and height when it has none, so the stylesheet's
+    ``max-width: 100%`` scales it down to a phone's width instead of cutting it (issue 15)."""
+    import re
+    head = svg[:svg.find(">") + 1]
+    if "viewBox" in head:
+        return svg
+    m_w = re.search(r'\swidth="([\d.]+)"', head)
+    m_h = re.search(r'\sheight="([\d.]+)"', head)
+    if not (m_w and m_h):
+        return svg
+    return svg.replace("<svg ", f'<svg viewBox="0 0 {m_w.group(1)} {m_h.group(1)}" ', 1)
+
+
+def sort_games(df, order: str):
+    """The games list in one of :data:`~companion.ui.history_tab.GAME_ORDERS` (stable: ties keep newest first)."""
+    if order == "old":
+        return df.iloc[::-1]
+    if order in ("game", "players", "location"):
+        key = df[order].fillna("").str.lower()
+        if order == "location":            # games without a location last
+            key = key.where(key != "", "\uffff")
+        return df.iloc[key.argsort(kind="stable")]
+    if order == "long":
+        return df.sort_values("duration_min", ascending=False, na_position="last",
+                              kind="stable")
+    return df
+
+
+def search_sort(df, query: str | None, column: str | None, reverse: bool = False):
+    """The rows of ``df`` in which any cell (or the index) contains ``query``
+    (case-insensitive, plain text), sorted by ``column`` (a column or the index's
+    name; "" keeps the order): numbers largest first, text A to Z; ``reverse``
+    turns that round.  Empty cells stay last."""
+    q = (query or "").strip().lower()
+    if q:
+        text = df.astype(str)
+        hay = text.apply(lambda c: c.str.lower().str.contains(q, regex=False))
+        mask = hay.any(axis=1)
+        if not isinstance(df.index, pd.RangeIndex):
+            mask |= df.index.to_series().astype(str).str.lower() \
+                .str.contains(q, regex=False).to_numpy()
+        df = df[mask.to_numpy()]
+    if column:
+        names = list(map(str, df.columns))
+        col = df.columns[names.index(column)] if column in names else column
+        try:
+            values = df[col] if col in df.columns else df.index.get_level_values(col)
+        except KeyError:
+            return df
+        numeric = pd.api.types.is_numeric_dtype(values)
+        asc = reverse if numeric else not reverse
+        df = df.sort_values(by=col, ascending=asc, na_position="last", kind="stable",
+                            key=None if numeric else (lambda s: s.astype(str).str.lower()))
+    return df
+
+
+def game_state(r) -> str:
+    """A game's state in the list, from its stats.games() row (``status`` decides:
+    never the truth value of ``error``, which pandas may hold as NaN)."""
+    if r.status == "record fails":
+        return "record no longer replays"
+    if r.status == "waiting for values":
+        return f"final scoring waits for values: {r.waiting}"
+    if r.status == "finished":
+        return f"won by {r.winners}"
+    return "in progress"
