@@ -530,8 +530,11 @@ class Game(LegalityQueries):
                        if (m.get("source") == secret and m.get("player") not in holders)
                        or (m.get("source") != secret
                            and str(m.get("source", "")).lower() not in sources)]
-        view.manual += [m for m in entries if m["source"] == secret]
-        asked = scoring.manual_requests(view)
+        asked = scoring.manual_requests(view)             # the secret objectives asked
+        revealed = [m for m in entries if m["source"] == secret]
+        if revealed:                                       # and what the revealed ones ask
+            view.manual = view.manual + revealed
+            asked += scoring.manual_requests(view)
         for m in entries:
             if not any(_answers(m, r) for r in asked):
                 where = f" at {m['at']}" if m.get("at") is not None else ""

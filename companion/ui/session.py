@@ -283,6 +283,13 @@ class GameSession:
         self.require(Write.IMPORT)
         return import_user_catalogue(path, role=self.role)
 
+    def save_map(self, hexmap: Any, name: str | None = None) -> Any:
+        """Save a Small Star Empires map from the map editor into the player's maps
+        folder (role: Write.MAP); returns its path."""
+        from ..sse.hexmap import save_user_map
+        self.require(Write.MAP)
+        return save_user_map(hexmap, name, role=self.role)
+
     def save_card(self, card: Any, *, game: bool = True) -> None:
         """Printed values typed at the table, everywhere they go, in this order:
 
