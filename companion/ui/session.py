@@ -11,6 +11,14 @@ its game without the store agreeing first:
   says what changed.  If the file cannot be written (busy, disk), the game is as before
   and the message says the entry is kept, to press again.
 - :meth:`GameSession.undo` is the same for taking back the last action.
+- every other write of a page goes through the session too (issue 23), the page's role
+  checked first: :meth:`~GameSession.save_card` (the open game, the player's catalogue,
+  the game's cards, a replay), :meth:`~GameSession.add_manual` and
+  :meth:`~GameSession.set_manual` (checked by the engine's ``check_manual`` before
+  anything is stored), :meth:`~GameSession.set_play_details` (the timer and the
+  details), :meth:`~GameSession.create`, :meth:`~GameSession.delete`, the imports and
+  :meth:`~GameSession.save_map`.  tests/test_writes_through_session.py fails on a page
+  that writes around it.
 - :meth:`GameSession.sync` is what a live page polls: when the store holds something this
   page has not seen (another page's action, undo, typed card values, timer), the game is
   replayed and the :class:`Change` says what moved.
