@@ -173,9 +173,10 @@ class Explorer:
         if card is None:
             return
         app = self.app
-        preview = app._previewer(player, None) if card.category in ("location", "conflict") \
+        entry = app.entry_part          # the screen's turn entry owns the card-values form
+        preview = entry._previewer(player, None) if card.category in ("location", "conflict") \
             else None
-        form = CardForm(card, app.guarded(app._save_values), app.guarded(self._close_form),
+        form = CardForm(card, app.guarded(entry._save_values), app.guarded(self._close_form),
                         missing=list(need["fields"]), preview=preview)
         self._form_for = card.name
         self.form_box.children = [form.box]

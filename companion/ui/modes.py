@@ -228,6 +228,8 @@ class ModePanel:
         self.app = app
         self.box = w.VBox()
         self.box.add_class("mode-panel")
+        # the Remove spaceships picker kept while its entry is the same: (key, widgets)
+        self._removal: tuple | None = None
 
     # -- the panel above turn entry ----------------------------------------------------
     def refresh(self):
@@ -345,7 +347,7 @@ class ModePanel:
             vp.add_class("conflict-vp")
             boxes[p] = (vp, cr)
             rows.append(w.HBox([vp, cr]))
-        ok = w.Button(description="Apply the Conflict (1 credit)", button_style="danger")
+        ok = w.Button(description=self.app.kinds["conflict"].button, button_style="danger")
         ok.add_class("confirm-conflict")
 
         def apply(_):
@@ -365,7 +367,7 @@ class ModePanel:
                        "action; leave blank what did not change.)"), *rows, ok]
 
     def remove_ships_form(self, player, card_name):
-        """*Remove spaceships* (R 3): tap up to 3 of the player's spaceships on the
+        """*Remove spaceships* (R 3): tap up to MAX_SPACESHIP_REMOVAL of the player's spaceships on the
         drawn station, then confirm.  The picker is kept while the entry is the same
         (a refresh from another page does not lose the taps)."""
         st = self.app.game.state.station(player)
@@ -374,7 +376,7 @@ class ModePanel:
             self._removal = None
             return [w.HTML(f"{escape(player)} has no spaceships.")]
         key = (player, card_name, tuple(ships), id(self.app.game))
-        if getattr(self, "_removal", None) is None or self._removal[0] != key:
+        if self._removal is None or self._removal[0] != key:
             picker = ShipPicker(self.app, {player: st}, {(player, c) for c in ships},
                                 MAX_SPACESHIP_REMOVAL, remove=True)
             ok = w.Button(description="Remove the tapped spaceships", button_style="warning",
