@@ -165,7 +165,7 @@ class Explorer:
 
     def _ask_values(self, need: dict, player):
         """Show the card form for ``need["card"]`` once (the values typed in it are kept
-        while it is needed); saving goes through the page's own save (App._save_values)."""
+        while it is needed); saving goes through the page's own save (AtsEntry._save_values)."""
         if self._form_for == need["card"] and self.form_box.children:
             return
         from .cardform import CardForm
