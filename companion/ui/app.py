@@ -69,7 +69,7 @@ for _part, _names in _FROM_SCREEN.items():
         setattr(App, _name, _delegate(_part, _name))
 
 
-def dashboard():
+def dashboard() -> w.DOMWidget:
     """Build the dashboard and return its root widget (the notebook displays it)."""
     try:
         # the table view's role (writes nothing) until the page's address is read: a
