@@ -23,7 +23,7 @@ import websockets
 from companion.core.roles import Role
 from companion.core.store import Store
 from companion.ats.game import Game
-from companion.ui import ats_views, live
+from companion.ui import live, shell
 from companion.ui.app import App
 
 REQUEST = {"QUERY_STRING": "seat=Ana&game=abc123", "SCRIPT_NAME": "/"}
@@ -122,7 +122,7 @@ def test_no_server_gives_no_address_after_the_retries(preheated, monkeypatch):
 def test_a_page_without_its_address_stays_the_table_view_and_says_so(tmp_path, monkeypatch):
     store = Store(tmp_path / "games.sqlite")
     gid = store.create(Game({"players": ["Ana", "Ben"]}).to_record())
-    monkeypatch.setattr(ats_views, "query_string", lambda: None)
+    monkeypatch.setattr(shell, "query_string", lambda: None)
     app = App(Store(store.path), role=Role.TABLE)        # as companion.ui.dashboard builds it
     app.apply_query()
     assert app.session.role == Role.TABLE and app.view == "table"

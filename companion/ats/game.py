@@ -27,6 +27,7 @@ import copy
 from typing import Any, ClassVar, Iterable
 
 from . import scoring
+from .action_kinds import ActionKind, action_kinds
 from .build import energy_options, legal_cells
 from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
@@ -488,6 +489,13 @@ class Game(LegalityQueries):
         with ``remove`` entries before the next round begins, B 5).  Empty during a
         round: a violation found mid-round is fixed at the round's end."""
         return round_end_due(self.catalogue, state if state is not None else self.state)
+
+    def action_kinds(self, player: str | None = None) -> list[ActionKind]:
+        """The kinds of turn action the page offers (:mod:`companion.ats.action_kinds`):
+        label, cost in credits, hint quoting the rule.  They follow the setup (mode,
+        modules); ``player`` is accepted for the page's call and narrows nothing (whether
+        a given action is legal is :meth:`check`'s).  A query: nothing changes."""
+        return action_kinds(self.setup)
 
     # -- the players' typed final-scoring entries (issue 23: every write checked) ------
     def check_manual(self, entries: Iterable[Any]) -> None:

@@ -1,7 +1,7 @@
 """The Among the Stars turn entry: the station grid with its legal cells, a click on a cell,
 what the engine says the build still needs (energy payer, choices, manual VP, spaceships),
-confirm and cancel, discards, and the card-values form for unknown printed numbers.  A mixin
-of :class:`companion.ui.app.App`."""
+confirm and cancel, discards, and the card-values form for unknown printed numbers.  A part
+of :class:`companion.ui.ats_screen.AtsScreen`: it reads the screen's widgets through it."""
 from __future__ import annotations
 
 from ..core.htmlsafe import escape
@@ -17,7 +17,19 @@ from .common import CELL_PX, LEGAL, cell_class
 
 
 class AtsEntry:
-    """Methods of :class:`App` (app.py); see the module docstring."""
+    """The turn entry of an :class:`~companion.ui.ats_screen.AtsScreen`."""
+
+    def __init__(self, screen) -> None:
+        self.screen = screen
+        self.guarded = screen.guarded
+        self.say = screen.say
+        self.error = screen.error
+        self._buttons: dict[tuple[int, int], w.Button] = {}
+        # what the build being confirmed still needs (set by _extras)
+        self._energy_choice: w.RadioButtons | None = None
+        self._school: dict[str, w.ToggleButtons] = {}
+        self._manual: w.Text | None = None
+        self._ships = None
 
     # -- the clickable grid -------------------------------------------------------------
     def _button(self, cell):
@@ -32,9 +44,9 @@ class AtsEntry:
 
     def _draw_grid(self, player, legal: set):
         if player is None:
-            self.grid.children = []
+            self.screen.grid.children = []
             return
-        station = self.game.state.station(player)
+        station = self.screen.game.state.station(player)
         frontier = set(station.frontier())
         cells = set(station.cells) | frontier | set(station.spaceships)
         r0, r1 = min(c[0] for c in cells), max(c[0] for c in cells)
@@ -86,29 +98,30 @@ class AtsEntry:
                     elif cls != state and cls in classes:
                         b.remove_class(cls)
                 kids.append(b)
-        self.grid.layout.grid_template_columns = f"repeat({c1 - c0 + 1}, {CELL_PX}px)"
-        self.grid.layout.grid_gap = "3px"
-        self.grid.children = kids
+        self.screen.grid.layout.grid_template_columns = f"repeat({c1 - c0 + 1}, {CELL_PX}px)"
+        self.screen.grid.layout.grid_gap = "3px"
+        self.screen.grid.children = kids
 
     def _clicked(self, cell):
-        g = self.game
-        player = self.entry_player.value
-        do = self.entry_action.value
+        g = self.screen.game
+        player = self.screen.entry_player.value
+        do = self.screen.entry_action.value
         if g.state.finished:
             return
-        if self._seat_done():
-            raise CompanionError(self._done_words() + ".")
+        if self.screen.views_part._seat_done():
+            raise CompanionError(self.screen.views_part._done_words() + ".")
         if player is None:
             raise CompanionError("Choose the player whose action you enter first.")
         if do == "discard":
-            raise CompanionError("Discard is selected: press 'Discard for 3 credits', or choose "
-                                 "Build location / Build reactor to use the grid.")
-        name = self._card_name()
+            k = self.screen.kinds
+            raise CompanionError(f"Discard is selected: press '{k['discard'].button}', or choose "
+                                 f"{k['build'].label} / {k['reactor'].label} to use the grid.")
+        name = self.screen._card_name()
         if not name:
             raise CompanionError("Type the selected card's name first.")
         action = {"player": player, "do": do, "card": name, "at": list(cell)}
-        self._pending = None
-        self.extra.children = []
+        self.screen._pending = None
+        self.screen.extra.children = []
         # ask the engine what the action still needs *before* checking it: an illegal
         # cell is named with its rule, a legal one gets its questions (values, choices,
         # manual VP, energy payer, spaceships), nothing is sent until they are answered
@@ -121,13 +134,13 @@ class AtsEntry:
             return
         extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
         if extras:
-            self._pending = action
-            self.extra.children = extras
-            self.hint.value = (f"{escape(self.session.describe({**action, 'card': g.card(name).name}))}: "
+            self.screen._pending = action
+            self.screen.extra.children = extras
+            self.screen.hint.value = (f"{escape(self.screen.session.describe({**action, 'card': g.card(name).name}))}: "
                                "answer below, then confirm.")
-            self.entry_msg.value = ""
+            self.screen.entry_msg.value = ""
             return
-        self._push(action)
+        self.screen._push(action)
 
     def _extras(self, player, card, cell, needs: dict) -> list:
         """Widgets for what the engine says the build still needs."""
@@ -137,7 +150,7 @@ class AtsEntry:
         self._manual = None
         self._ships = None
         if "spaceships" in needs:
-            ship_widgets, self._ships = self.mode_panel.spaceship_choices(needs["spaceships"])
+            ship_widgets, self._ships = self.screen.mode_panel.spaceship_choices(needs["spaceships"])
             kids += ship_widgets
         if "energy_from" in needs:
             opts = needs["energy_from"]
@@ -157,7 +170,7 @@ class AtsEntry:
                 t = w.ToggleButtons(options=[(label, value) for value, label in ch["options"]],
                                     value=None, description=other,
                                     style={"description_width": "initial"})
-                t.add_class(f"school-{self.game.setup.players.index(other) + 1}")
+                t.add_class(f"school-{self.screen.game.setup.players.index(other) + 1}")
                 self._school[other] = t
                 kids.append(t)
         if "manual_vp" in needs:
@@ -177,9 +190,9 @@ class AtsEntry:
         return kids
 
     def _confirm(self):
-        if self._pending is None:
+        if self.screen._pending is None:
             return
-        action = dict(self._pending)
+        action = dict(self.screen._pending)
         if self._energy_choice is not None:
             action["energy_from"] = [list(c) for c in self._energy_choice.value]
         if self._school:
@@ -195,53 +208,53 @@ class AtsEntry:
             except ValueError:
                 raise CompanionError("Type the VP the ability gives as a whole number "
                                      "(0 if it gives none).") from None
-        self._push(action)
+        self.screen._push(action)
 
     def _cancel_pending(self):
-        self._pending = None
-        self.extra.children = []
-        self._refresh_entry()
+        self.screen._pending = None
+        self.screen.extra.children = []
+        self.screen._refresh_entry()
 
     def _discard(self):
-        name = self._card_name()
-        player = self.entry_player.value
+        name = self.screen._card_name()
+        player = self.screen.entry_player.value
         if player is None:
             raise CompanionError("Choose the player whose action you enter first."
-                                 if self.game.state.waiting else "Everyone has acted; nothing to enter.")
+                                 if self.screen.game.state.waiting else "Everyone has acted; nothing to enter.")
         if not name:
             raise CompanionError("Type the discarded card's name first (discards are public).")
-        self._push({"player": player, "do": "discard", "card": name})
+        self.screen._push({"player": player, "do": "discard", "card": name})
 
     # -- unknown card values ---------------------------------------------------------------
     def _ask_values(self, name: str, fields, *, cell=None, box=None):
         """Show the card-values form for ``name`` (once: typed values are remembered)."""
-        card = self.game.catalogue.get(name)
+        card = self.screen.game.catalogue.get(name)
         if card is None:
             return None
-        box = box if box is not None else self.form_box
-        if box.children and self._form_for == card.name:
+        box = box if box is not None else self.screen.form_box
+        if box.children and self.screen._form_for == card.name:
             return box.children[0]
-        self._form_for = card.name
-        player = self.entry_player.value
+        self.screen._form_for = card.name
+        player = self.screen.entry_player.value
         form = CardForm(card, self.guarded(self._save_values), self.guarded(self._close_form),
                         missing=list(fields),
                         preview=self._previewer(player, cell) if card.category in (
                             "location", "conflict") else self._race_previewer(card.name))
         box.children = [form.box]
         form.focus()
-        if box is self.form_box:
-            self.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
+        if box is self.screen.form_box:
+            self.screen.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
         return form.box
 
     def _previewer(self, player, cell):
-        g = self.game
+        g = self.screen.game
 
         def preview(card):
             return whatif.preview_card(g, card, player, tuple(cell) if cell else None)
         return preview if player else None
 
     def _race_previewer(self, name):
-        g = self.game
+        g = self.screen.game
         st = g.state
         owner = next((p for p, r in st.setup.races.items() if r.lower() == name.lower()), None)
 
@@ -250,17 +263,18 @@ class AtsEntry:
         return preview if owner else None
 
     def _close_form(self):
-        self.form_box.children = []
-        self._form_for = None
+        self.screen.form_box.children = []
+        self.screen._form_for = None
 
     def _save_values(self, card):
-        self.session.require(Write.CARDS)  # the page's role first: nothing defined
-        self.game.define(card)         # refused (nothing saved) if it breaks the record
+        self.screen.session.require(Write.CARDS)  # the page's role first: nothing defined
+        self.screen.game.define(card)         # refused (nothing saved) if it breaks the record
         # the catalogue and the game's cards (StoreWriteFailed: form kept)
-        self.session.save_card(card)
+        self.screen.session.save_card(card)
         self._close_form()
         # replay the stored game: it also picks up values other pages saved meanwhile
-        self.session.reload()
-        self.timer.bind(self.gid, self.session.meta)
+        self.screen.session.reload()
+        self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
-        self.refresh()
+        self.screen.refresh()
+

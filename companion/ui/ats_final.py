@@ -1,6 +1,6 @@
 """The Among the Stars final screen: the forms for values the scoring still needs (races,
-cards, manual VP), then the final table with its breakdown and the tiebreak chain.  A mixin of
-:class:`companion.ui.app.App`."""
+cards, manual VP), then the final table with its breakdown and the tiebreak chain.  A part of
+:class:`companion.ui.ats_screen.AtsScreen`."""
 from __future__ import annotations
 
 import base64
@@ -41,39 +41,45 @@ def _tiebreak_words(result) -> str:
 
 
 class AtsFinal:
-    """Methods of :class:`App` (app.py); see the module docstring."""
+    """The final screen of an :class:`~companion.ui.ats_screen.AtsScreen`."""
+
+    def __init__(self, screen) -> None:
+        self.screen = screen
+        self.guarded = screen.guarded
+        self.say = screen.say
+        self.error = screen.error
 
     # -- final table ----------------------------------------------------------------------
     def _refresh_final(self):
-        g = self.game
+        g = self.screen.game
         if not g.state.finished:
-            self.final_box.children = []
+            self.screen.final_box.children = []
             return
-        if not self.session.read_only:     # the table view writes nothing
-            self._stop_timer()
+        if not self.screen.session.read_only:     # the table view writes nothing
+            self.screen._stop_timer()
         needs = g.final_needs()
         if needs["blocked"]:            # the mode panel above offers the fixes
-            self.final_box.children = [self.final_msg, w.HTML(
+            self.screen.final_box.children = [self.screen.final_msg, w.HTML(
                 "<div class='final-blocked'><b>Before the final scoring:</b><ul>"
                 + "".join(f"<li>{escape(b)}</li>" for b in needs["blocked"]) + "</ul></div>")]
             return
         if needs["values"] or needs["manual"]:
-            if self.session.read_only:
-                self.final_box.children = [w.HTML(
+            if self.screen.session.read_only:
+                self.screen.final_box.children = [w.HTML(
                     "<div class='final-waiting'><b>Final scoring:</b> waiting for the players "
                     "to type what the scoring needs (card values, VP typed at the table) on "
                     "their own pages.</div>")]
                 return
-            self.final_box.children = [self.final_msg, *self._final_forms(needs)]
+            self.screen.final_box.children = [self.screen.final_msg, *self._final_forms(needs)]
             return
         try:
             result = g.score()
         except UnknownCardValues as e:   # found only while scoring (e.g. types counted)
-            self.final_box.children = [self.final_msg, *self._final_forms(
+            self.screen.final_box.children = [self.screen.final_msg, *self._final_forms(
                 {"values": [{"card": e.card, "fields": e.fields, "why": e.detail}], "manual": []})]
             return
         except IllegalAction as e:
-            self.final_box.children = [self.final_msg, w.HTML(
+            self.screen.final_box.children = [self.screen.final_msg, w.HTML(
                 f"<div class='final-blocked'><b>Before the final scoring:</b> "
                 f"{escape(e.detail)}</div>")]
             return
@@ -87,9 +93,9 @@ class AtsFinal:
         lines = result.lines.assign(cell=[
             "" if c is None else ", ".join(str(x) for x in c) for c in result.lines["cell"]])
         lines_html = lines.to_html(index=False, classes="final-lines", border=0)
-        rec_link = self._stored_record_b64(g)     # the stored record, details included
+        rec_link = self.screen._stored_record_b64(g)     # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
-        self.final_box.children = [self.final_msg, w.HTML(
+        self.screen.final_box.children = [self.screen.final_msg, w.HTML(
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
@@ -99,9 +105,9 @@ class AtsFinal:
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
             f"<a class='export-csv export-link' download='final-table.csv' "
             f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
-            self.final_details_box, self.exports.panel]
-        self._fill_final_details()
-        self._refresh_exports()
+            self.screen.final_details_box, self.screen.exports.panel]
+        self.screen._fill_final_details()
+        self.screen._refresh_exports()
 
     def _final_forms(self, needs: dict) -> list:
         """Every value the final scoring still needs, on one screen: the printed
@@ -118,8 +124,8 @@ class AtsFinal:
             box = w.VBox()
             box.add_class("final-values")
             writes(box)
-            self._form_for = None
-            self._ask_values(values[0]["card"], values[0]["fields"], box=box)
+            self.screen._form_for = None
+            self.screen.entry_part._ask_values(values[0]["card"], values[0]["fields"], box=box)
             kids.append(box)
         if needs["manual"]:
             kids.append(self._manual_form(needs["manual"]))
@@ -128,7 +134,7 @@ class AtsFinal:
     def _secret_row(self, req: dict):
         """The question for a secret objective the setup did not record (drawn from the
         box, or none was left in the catalogue): which objective card it is."""
-        g = self.game
+        g = self.screen.game
         taken = {o.lower() for o in g.state.setup.objectives}
         taken |= {o.lower() for o in secret_objectives(g).values() if o}
         # the game's objectives and the ones typed in the catalogue since the game began
@@ -150,7 +156,7 @@ class AtsFinal:
         return row, (req, which, None)
 
     def _manual_form(self, requests: list[dict]):
-        g = self.game
+        g = self.screen.game
         rows, entries = [], []
         for req in requests:
             if req["kind"] == "secret":
@@ -207,20 +213,21 @@ class AtsFinal:
                 if req.get("at"):
                     entry["at"] = req["at"]
                 new.append(entry)
-            self.session.add_manual(new)      # the role checked; g.manual is the stored one
+            self.screen.session.add_manual(new)      # the role checked; g.manual is the stored one
             fresh = False
             for name in reveal:               # its definition travels with the record
                 card = g.catalogue.get(name)
                 if card is None:              # typed in the catalogue after the game began
                     card, fresh = Catalogue.default().get(name), True
                 if card is not None:
-                    self.session.store.merge_cards(self.session.gid, [card.to_dict()])
+                    self.screen.session.store.merge_cards(self.screen.session.gid, [card.to_dict()])
             if fresh:
-                self.session.reload()
+                self.screen.session.reload()
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
-            self.refresh()
+            self.screen.refresh()
         save.on_click(self.guarded(do_save))
         box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "
                              "from the table:</b>"), *rows, save])
         box.add_class("manual-form")
         return writes(box)
+

@@ -1,9 +1,10 @@
 """The Among the Stars setup screen: players, mode, races and objectives, saved games, imports,
-the catalogue link.  A mixin of :class:`companion.ui.app.App`: it reads and writes the App's
+the catalogue link.  A part of :class:`companion.ui.ats_screen.AtsScreen`: it owns the setup
 widgets and calls the engine (`decks.complete_choices` draws what the table did not choose)."""
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 import ipywidgets as w
 
@@ -11,7 +12,7 @@ from ..core import chance, playtime
 from ..ats import decks
 from ..ats.catalogue import Catalogue
 from ..core.errors import CompanionError
-from ..ats.game import Game
+from ..ats.game import START_CREDITS, Game
 from ..ats.record import parse_record
 from .modes import ModeSetup
 from .playdetails import DetailsForm
@@ -22,10 +23,14 @@ from .writes import writes
 
 
 class AtsSetup:
-    """Methods of :class:`App` (app.py); see the module docstring."""
+    """The setup screen of an :class:`~companion.ui.ats_screen.AtsScreen`."""
 
     # ================================================================== setup screen
-    def _build_setup(self):
+    def __init__(self, screen) -> None:
+        self.screen = screen
+        self.guarded = screen.guarded
+        self.say = screen.say
+        self.error = screen.error
         cat = Catalogue.default()
         self.name_boxes = []
         for i in range(MAX_PLAYERS):
@@ -64,7 +69,7 @@ class AtsSetup:
         writes(self.start_btn, host_only=True)
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
         self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
-        self.saved.observe(self.guarded(lambda _: self._refresh_setup_join()), "value")
+        self.saved.observe(self.guarded(lambda _: self.screen.views_part._refresh_setup_join()), "value")
         self.saved.add_class("saved-games")
         self.resume_btn = w.Button(description="Resume", icon="folder-open")
         self.resume_btn.add_class("resume-game")
@@ -82,7 +87,7 @@ class AtsSetup:
         self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
         self.cat_export = w.HTML()
         # the cards, races and objectives still unknown: fill a deck before playing
-        self.catalogue_screen = None
+        self.catalogue_screen: Any = None   # CatalogueScreen, built when first opened
         self.catalogue_panel = w.Accordion(children=[w.VBox()], selected_index=None)
         self.catalogue_panel.set_title(0, "Cards still unknown: type their values before playing")
         self.catalogue_panel.add_class("catalogue-panel")
@@ -126,7 +131,7 @@ class AtsSetup:
         self.setup_screen = w.VBox([
             self.setup_role_note, self.new_game_box,
             w.HTML("<h3>Saved games</h3>"),
-            self.saved, w.HBox([self.resume_btn, self.upload]), self.setup_join_panel,
+            self.saved, w.HBox([self.resume_btn, self.upload]), self.screen.views_part.setup_join_panel,
             w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
                    "catalogue. Export it to share it, import one from a friend.</div>"),
             w.HBox([self.cat_upload, self.cat_export]),
@@ -149,7 +154,7 @@ class AtsSetup:
 
     def _save_catalogue_card(self, card):
         """The catalogue screen's *Save values*: the player's catalogue only (no game)."""
-        self.session.save_card(card, game=False)
+        self.screen.session.save_card(card, game=False)
 
     def _catalogue_saved(self, card):
         self.cat_export.value = self._catalogue_link()
@@ -167,14 +172,14 @@ class AtsSetup:
         self.bounds.layout.display = "" if self.limited.value else "none"
 
     def show_setup(self):
-        games = self.store.games()
+        games = self.screen.store.games()
         self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
         if games:
             self.saved.value = games[0]["id"]
-        self._refresh_setup_join()
+        self.screen.views_part._refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
-        self.body.children = [self.setup_screen]
-        self._apply_role()
+        self.screen.body.children = [self.setup_screen]
+        self.screen._apply_role()
 
     def _catalogue_link(self) -> str:
         from ..ats.catalogue import dump_yaml, load_user_cards
@@ -186,14 +191,14 @@ class AtsSetup:
                 f"href='data:application/x-yaml;base64,{data}'>Export my cards ({len(cards)})</a>")
 
     def start_game(self):
-        self.session.require(Write.NEW_GAME)     # the page's role first
+        self.screen.session.require(Write.NEW_GAME)     # the page's role first
         names = [b.value.strip() for b in self.name_boxes if b.value.strip()]
         if len(names) < 2:
             raise CompanionError("Type at least 2 player names (2 to 6 players).")
         # the play details are checked first: a refused text starts nothing
         meta = self.setup_details.meta({})
         cat = Catalogue.default()
-        options = {"reactor_supply": int(self.supply.value)}
+        options: dict[str, Any] = {"reactor_supply": int(self.supply.value)}
         if self.limited.value:
             try:
                 b = [int(x) for x in self.bounds.value.replace(";", ",").split(",")]
@@ -225,28 +230,28 @@ class AtsSetup:
         game = Game(chance.new_game(setup, seed))
         rec = game.to_record()
         rec["meta"] = playtime.start(meta)        # the play timer starts with the game
-        gid = self.session.create(rec)
+        gid = self.screen.session.create(rec)
         self.mode_setup.next_game()
         self.setup_details.notes.value = ""       # the location stays for the next game
-        self.open_game(gid)
+        self.screen.open_game(gid)
         extra = ""
         if objectives:
             extra += f" Objectives: {', '.join(objectives)}."
         if races:
             extra += " Races: " + ", ".join(f"{p} {r}" for p, r in races.items()) + "."
-        self.say(f"New game started. Year 1 begins: everyone takes 10 credits.{extra}")
+        self.say(f"New game started. Year 1 begins: everyone takes {START_CREDITS} credits.{extra}")
 
     def _resume_selected(self):
         if not self.saved.value:
             raise CompanionError("Choose a saved game first.")
-        self.open_game(self.saved.value)
+        self.screen.open_game(self.saved.value)
         self.say("Game resumed.")
 
     def _import_record(self):
         files = self.upload.value
         if not files:
             return
-        self.session.require(Write.IMPORT)      # before the file is even read
+        self.screen.session.require(Write.IMPORT)      # before the file is even read
         f = files[0]
         content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
         try:
@@ -255,9 +260,9 @@ class AtsSetup:
             raise CompanionError("That file is not a text (JSON) game record.") from None
         rec = parse_record(text, f.get("name", "record") if isinstance(f, dict) else f.name)
         Game.from_record(rec)           # refuse anything that does not replay
-        gid = self.session.create(rec, title=(rec.get("meta") or {}).get("title"),
+        gid = self.screen.session.create(rec, title=(rec.get("meta") or {}).get("title"),
                                   write=Write.IMPORT)
-        self.open_game(gid)
+        self.screen.open_game(gid)
         self.say(f"Opened the record with {len(rec.get('actions') or [])} actions.")
 
     def _import_catalogue(self):
@@ -265,16 +270,17 @@ class AtsSetup:
         files = self.cat_upload.value
         if not files:
             return
-        self.session.require(Write.IMPORT)      # before the file is even read
+        self.screen.session.require(Write.IMPORT)      # before the file is even read
         f = files[0]
         content = bytes(f["content"]) if isinstance(f, dict) else bytes(f.content)
         with tempfile.NamedTemporaryFile("wb", suffix=".yaml", delete=False) as t:
             t.write(content)
         try:
-            names = self.session.import_catalogue(t.name)
+            names = self.screen.session.import_catalogue(t.name)
         finally:
             os.unlink(t.name)
         self.cat_export.value = self._catalogue_link()
-        if self.gid:
-            self._reload()
+        if self.screen.gid:
+            self.screen._reload()
         self.say(f"Imported {len(names)} card(s) into your catalogue.")
+

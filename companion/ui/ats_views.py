@@ -1,33 +1,31 @@
 """The Among the Stars screen on many devices (issue 14): the live update, a player's
-seat (``?seat=Ana``) and the read-only table view (``?view=table``).  A mixin of
-:class:`companion.ui.app.App`; the polling itself is :mod:`companion.ui.live`."""
+seat (``?seat=Ana``) and the read-only table view (``?view=table``).  A part of
+:class:`companion.ui.ats_screen.AtsScreen`; the polling itself is :mod:`companion.ui.live`
+(the page's poller and heartbeat are the shell's: :mod:`companion.ui.shell`)."""
 from __future__ import annotations
 
 import ipywidgets as w
 
 from ..ats import render
-from ..core.errors import CompanionError
+from ..ats.game import describe_action as describe  # the page's words are the engine's
+from ..ats.scoring import objective_claims
+from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
 from .joinpanel import join_panel_html, public_url
-from .live import (Heartbeat, Poller, live_widgets, page_token, parse_query, query_string,
-                   show, show_live, show_note)
-from ..core.roles import role_of_page
+from .live import show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
 
 
 class AtsViews:
-    """Methods of :class:`App` (app.py); see the module docstring."""
+    """The seat, table-view and live parts of an :class:`~companion.ui.ats_screen.AtsScreen`, and its
+    boards (turn line, objectives, scoreboard, stations)."""
 
-    def _build_views(self):
-        self.seat: str | None = None
-        self.view: str | None = None
-        self.query: dict[str, str] = {}
-        self.poller = Poller(self.live_tick)
-        self.live_state, self.live_note = live_widgets()
-        # the page's heartbeat (issue 20): answers the page watchdog's pings
-        self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks)
-        self.root.children = (*self.root.children, self.heartbeat.box)
+    def __init__(self, screen) -> None:
+        self.screen = screen
+        self.guarded = screen.guarded
+        self.say = screen.say
+        self.error = screen.error
         self.seat_score = w.HTML(layout=w.Layout(display="none"))
         self.seat_score.add_class("seat-score")
         self.seat_station = w.HTML()
@@ -39,7 +37,6 @@ class AtsViews:
                                       self.guarded)
         # QR codes: the table view and every seat (play screen: this game; setup screen:
         # the saved game chosen in the list)
-        self.token: str | None = None
         self.join_box = w.HTML()
         self.join_box.add_class("join-box")
         self._join_for: tuple | None = None
@@ -49,227 +46,149 @@ class AtsViews:
         self.setup_join_panel.set_title(0, "Join from other devices (QR codes)")
         self.setup_join_panel.add_class("setup-join-panel")
 
-    # -- the page address -------------------------------------------------------------
-    def apply_query(self, qs: str | None = None) -> None:
-        """Open what the page address asks for (``seat``, ``view``, ``game``); ``qs``
-        defaults to the page's own query (a preheated kernel waits for it here)."""
-        raw = query_string() if qs is None else qs
-        lost = raw is None
-        if lost:            # the address never reached this kernel: the table view's role
-            raw = "view=table"
-        q = parse_query(raw)
-        self.query = q
-        # the page's role first (companion.core.roles): nothing below may write what the
-        # address does not allow, not even a resume of a finished game
-        self.session.set_role(role_of_page(q.get("seat"), q.get("view")))
-        self.view = "table" if q.get("view") == "table" else None
-        self.token = page_token(raw)
-        gid = q.get("game")
-        info = None
-        if gid and gid != self.gid:
-            info = next((g for g in self.store.games(format=None) if g["id"] == gid), None)
-        if gid and info is None and gid != self.gid:
-            self._resume_latest()
-            self.error("The game in this page's address is not in the saved-games file; "
-                       "showing the most recent game instead.")
-        elif not gid:
-            self._resume_latest()
-        if info is not None:
-            if info.get("format", "").startswith("small-star-empires"):
-                self.tabs.selected_index = 1          # builds the tab
-                if self.sse is not None:
-                    self.sse.open_game(q["game"])
-                    self.sse.set_view(q.get("seat"), q.get("view"))
-                return
-            self.open_game(gid)
-        self.set_view(q.get("seat"), q.get("view"))
-        self.live_tick()                 # a preheated page is never stale
-        if lost:
-            self.error("This page did not receive its address (seat, table view, game) from "
-                       "the server, so it shows the table view and records nothing: "
-                       "reload the page.")
-
-    def _resume_latest(self) -> None:
-        """Show what a page built now would: the most recent game, or the setup screen
-        with the saved games as they are now.  A preheated kernel built its page when the
-        server started, before the games the table has played since."""
-        games = self.store.games()
-        if (games[0]["id"] if games else None) != self.gid:
-            self._start()
-
     def set_view(self, seat: str | None, view: str | None) -> None:
-        self._view_of(seat, view)
-        self.root.remove_class("view-table")
-        self.root.remove_class("view-seat")
-        if self.view:
-            self.root.add_class("view-table")
-        elif self.seat:
-            self.root.add_class("view-seat")
+        self.screen._view_of(seat, view)
+        self.screen.page.root.remove_class("view-table")
+        self.screen.page.root.remove_class("view-seat")
+        if self.screen.view:
+            self.screen.page.root.add_class("view-table")
+        elif self.screen.seat:
+            self.screen.page.root.add_class("view-seat")
         # the controls that write are hidden by the role (ui/writes.py); the what-if
         # explorer and the folded panels are for the players' pages
-        self._apply_role()
-        for wd in (self.explorer.box, self.more):
-            wd.layout.display = "none" if self.view == "table" else ""
-        self.table_stations.layout.display = "" if self.view == "table" else "none"
+        self.screen._apply_role()
+        for wd in (self.screen.explorer.box, self.screen.more):
+            wd.layout.display = "none" if self.screen.view == "table" else ""
+        self.table_stations.layout.display = "" if self.screen.view == "table" else "none"
         # a seat page's entry is its own player's (or the one chosen with the switch): no
         # Player list to pick from (issue 20)
-        self.entry_player.layout.display = "none" if self.seat else ""
-        if self.game is not None:
-            opts = self._entry_options(self._waiting())
-            with self._hush(), self.entry_player.hold_sync():   # this seat's entry first
-                self.entry_player.options = opts
-                self.entry_player.value = self._default_player(self._waiting())
-            self.refresh()
+        self.screen.entry_player.layout.display = "none" if self.screen.seat else ""
+        if self.screen.game is not None:
+            opts = self._entry_options(self.screen._waiting())
+            with self.screen._hush(), self.screen.entry_player.hold_sync():   # this seat's entry first
+                self.screen.entry_player.options = opts
+                self.screen.entry_player.value = self._default_player(self.screen._waiting())
+            self.screen.refresh()
 
     def join_html(self, gid: str | None) -> str:
         """The QR panel of saved game ``gid`` (its table view and every seat)."""
         players: list[str] = []
         if gid:
             try:
-                players = list(self.store.load(gid)["setup"].get("players") or [])
+                players = list(self.screen.store.load(gid)["setup"].get("players") or [])
             except CompanionError:
                 gid = None
-        return join_panel_html(public_url(), token=self.token, gid=gid, players=players)
+        return join_panel_html(public_url(), token=self.screen.page.token, gid=gid, players=players)
 
     def _refresh_join(self) -> None:
-        key = (self.gid, self.token, public_url())
+        key = (self.screen.gid, self.screen.page.token, public_url())
         if key != self._join_for:
             self._join_for = key
-            self.join_box.value = self.join_html(self.gid)
+            self.join_box.value = self.join_html(self.screen.gid)
 
     def _refresh_setup_join(self) -> None:
-        self.setup_join.value = self.join_html(self.saved.value or None)
+        self.setup_join.value = self.join_html(self.screen.setup_part.saved.value or None)
 
     def _default_player(self, waiting: list[str]) -> str | None:
         """The entry's player after a change: on a seat page always the seat's (or the
         player the switch names); elsewhere the first still to act."""
-        if self.seat:
-            return self.session.acting_for or self.seat
+        if self.screen.seat:
+            return self.screen.session.acting_for or self.screen.seat
         return waiting[0] if waiting else None
 
     def _entry_options(self, waiting: list[str]) -> list[str]:
         """Whom the entry may be for: a seat page, its player only (or the one the switch
         names, for one action); the host page, everyone still to act."""
-        if self.seat:
-            return [self.session.acting_for or self.seat]
+        if self.screen.seat:
+            return [self.screen.session.acting_for or self.screen.seat]
         return list(waiting)
 
     # -- a seat stays its player (issue 20) ---------------------------------------------
     def _act_for(self, player: str | None) -> None:
         """The switch: the next entry is ``player``'s (None: back to the seat's)."""
-        self.session.act_for(player)
-        self._pending = None
-        self.extra.children = []
-        with self._hush():
-            self.entry_card.value = ""
-            self.entry_action.value = "build"
-        self.entry_msg.value = self.status.value = ""
-        self.refresh()
+        self.screen.session.act_for(player)
+        self.screen._pending = None
+        self.screen.extra.children = []
+        with self.screen._hush():
+            self.screen.entry_card.value = ""
+            self.screen.entry_action.value = "build"
+        self.screen.entry_msg.value = self.screen.status.value = ""
+        self.screen.refresh()
 
     def _seat_done(self) -> bool:
         """A seat page whose own player has acted this turn (and no switch is on)."""
-        st = self.game.state
-        return bool(self.seat and self.session.acting_for is None and not st.finished
-                    and self.seat not in st.waiting)
+        st = self.screen.game.state
+        return bool(self.screen.seat and self.screen.session.acting_for is None and not st.finished
+                    and self.screen.seat not in st.waiting)
 
     def _done_words(self) -> str:
-        waiting = self._waiting()
-        return (f"{self.seat}: done, waiting for {', '.join(waiting)}" if waiting
-                else f"{self.seat}: done")
+        waiting = self.screen._waiting()
+        return (f"{self.screen.seat}: done, waiting for {', '.join(waiting)}" if waiting
+                else f"{self.screen.seat}: done")
 
     def _check_acting_for(self) -> None:
         """Before a refresh: another game opened on this page is no seat of it; the
         player the switch names has acted meanwhile (on another page): the page is its
         seat's again."""
-        if self.seat and self.seat not in self.game.setup.players:
-            self.seat = self.session.seat = None
-            self.entry_player.layout.display = ""
-        who = self.session.acting_for
-        if who is not None and (self.game.state.finished or who not in self.game.state.waiting):
-            self.session.act_for(None)
+        if self.screen.seat and self.screen.seat not in self.screen.game.setup.players:
+            self.screen.seat = self.screen.session.seat = None
+            self.screen.entry_player.layout.display = ""
+        who = self.screen.session.acting_for
+        if who is not None and (self.screen.game.state.finished or who not in self.screen.game.state.waiting):
+            self.screen.session.act_for(None)
 
     def _refresh_seat_bar(self) -> None:
-        g = self.game
-        if not self.seat or g.state.finished:
+        g = self.screen.game
+        if not self.screen.seat or g.state.finished:
             self.seat_switch.show(None, None, [])
             return
-        waiting = self._waiting()
-        others = [p for p in waiting if p != self.seat]
+        waiting = self.screen._waiting()
+        others = [p for p in waiting if p != self.screen.seat]
         note = ""
         if self._seat_done():
             note = (f"<div class='seat-done' style='font-size:1.15em;padding:4px 0'>"
-                    f"<b>{escape(self.seat)}</b>: done, waiting for "
+                    f"<b>{escape(self.screen.seat)}</b>: done, waiting for "
                     f"<b>{escape(', '.join(waiting)) or 'nobody'}</b></div>")
-        self.seat_switch.show(self.seat, self.session.acting_for, others, note)
-
-    # -- live ---------------------------------------------------------------------------
-    def _shown_game(self) -> tuple[str | None, int | None]:
-        """The game this page shows (the game tab selected) and its number of actions:
-        what a page that reloads itself opens again (``?game=``)."""
-        sse = self.sse
-        if self.tabs.selected_index == 1 and sse is not None and sse.game is not None:
-            return sse.gid, len(sse.game.actions)
-        if self.game is not None:
-            return self.gid, len(self.game.actions)
-        return None, None
-
-    def _tick_clocks(self) -> None:
-        """The play timers' clocks advance on screen (issue 21) with each heartbeat of
-        the page: only the words change, nothing is written to the store."""
-        if self.game is not None:
-            self.timer.tick()
-        if self.sse is not None and getattr(self.sse, "game", None) is not None:
-            self.sse.timer.tick()
-
-    def start_live(self) -> bool:
-        return self.poller.start()
-
-    def live_tick(self) -> None:
-        """One poll of the store (both game tabs)."""
-        change = self._poll()
-        if change:
-            self._live_changed(change)
-        if self.sse is not None:
-            self.sse.live_tick()
+        self.seat_switch.show(self.screen.seat, self.screen.session.acting_for, others, note)
 
     def _live_changed(self, change: Change) -> None:
         """Another page changed the game: show it, keep what is being typed, check it."""
-        note = f"Updated from another page: {change.words(self.session.describe)}."
-        if self._pending is not None:
-            why = self.game.why_illegal(self._pending)
+        note = f"Updated from another page: {change.words(self.screen.session.describe)}."
+        if self.screen._pending is not None:
+            why = self.screen.game.why_illegal(self.screen._pending)
             if why:
-                self._pending = None
-                self.extra.children = []
+                self.screen._pending = None
+                self.screen.extra.children = []
                 note += f" The build you were confirming is no longer legal: {why}"
-        self.timer.bind(self.gid, self.session.meta)
-        self.refresh()
+        self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
+        self.screen.refresh()
         if change.added or change.undone:
-            show_note(self.live_note, note)
+            show_note(self.screen.live_note, note)
 
     def _refresh_views(self) -> None:
         """The parts of the screen that depend on the seat or the table view."""
-        g = self.game
-        show_live(self.live_state, len(g.actions), self.gid)
+        g = self.screen.game
+        show_live(self.screen.live_state, len(g.actions), self.screen.gid)
         st = g.state
         self._refresh_join()
-        if self.view == "table":             # the play timer is a control: not shown here
-            self.timer.button.layout.display = "none"
+        if self.screen.view == "table":             # the play timer is a control: not shown here
+            self.screen.timer.button.layout.display = "none"
         self._refresh_seat_bar()
-        if self.seat:
-            ps = st.players[self.seat]
-            to_act = (" · your turn to act" if self.seat in st.waiting else
+        if self.screen.seat:
+            ps = st.players[self.screen.seat]
+            to_act = (" · your turn to act" if self.screen.seat in st.waiting else
                       " · done" if not st.finished else "")
             show(self.seat_score,
-                f"<div class='seat-line'><b>{escape(self.seat)}</b> · {ps.vp} VP · "
+                f"<div class='seat-line'><b>{escape(self.screen.seat)}</b> · {ps.vp} VP · "
                 f"{ps.credits} credits · {ps.station.cubes()} cubes · "
                 f"{len(ps.station.locations(reactors=False))} locations{to_act}</div>")
             show(self.seat_station,
                 "<div class='seat-station-svg' style='max-width:100%;overflow-x:auto'>"
-                + render.station_svg(ps.station, title=self.seat, cell_size=64) + "</div>")
+                + render.station_svg(ps.station, title=self.screen.seat, cell_size=64) + "</div>")
         else:
             show(self.seat_score, "")
             show(self.seat_station, "")
-        if self.view == "table":
+        if self.screen.view == "table":
             parts = [f"<div class='station' style='display:inline-block;vertical-align:top;"
                      f"margin:6px 14px 6px 0;max-width:100%'>"
                      f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
@@ -277,3 +196,113 @@ class AtsViews:
             show(self.table_stations, render.legend_html() + "".join(parts))
         else:
             show(self.table_stations, "")
+
+    def _refresh_info(self):
+        st = self.screen.game.state
+        if st.finished:
+            self.screen.turn_info.value = "<h3 style='margin:4px 0'>The game is over: final scoring</h3>"
+            return
+        arrow = "↻" if st.passing == "clockwise" else "↺"
+        n = st.setup.turns_in_year(st.year)
+        waiting = ", ".join(escape(p) for p in self.screen._waiting())
+        g = self.screen.game
+        if g.setup.options.get("timing_rules"):
+            waiting += f" <small>(order this turn: {escape(', '.join(g.turn_order()))})</small>"
+        active = g.setup.active_player(st.year)
+        if active:
+            waiting += f" <small>(active player this year: {escape(active)})</small>"
+        if g.setup.consecutive:
+            # Revival 2-player rules: no hands pass (R 2.2: "places them face-up between the
+            # 2 players" ... "the active player draws the first 2 cards from the face-down
+            # pile next to them and adds them face-up to the rest")
+            cards = ("cards face up between the players; after each turn the active player "
+                     "adds 2 from the face-down pile")
+        else:
+            cards = f"cards pass {st.passing} {arrow}"
+        # one line: where we are and whose entry; the rest small underneath
+        self.screen.turn_info.value = (
+            f"<div style='font-size:1.1em'><b>Year {st.year}</b> · <b>Turn {st.turn}</b> of {n}"
+            f" · Waiting for: <b>{waiting}</b></div>"
+            f"<div style='font-size:0.9em;color:#444'><span class='cards-flow'>{cards}</span>"
+            f" · reactors left in supply: {st.reactor_supply}</div>")
+
+    def _refresh_objectives(self):
+        """The objectives in play, each with who leads it now (a query of the engine)."""
+        g = self.screen.game
+        setup = g.setup
+        if not setup.objectives and not setup.secret_objectives:
+            self.screen.objectives_panel.value = ""
+            return
+        parts = []
+        try:
+            claims = objective_claims(g)
+        except UnknownCardValues as e:
+            claims = None
+            note = f" <small>(leaders not known: {escape(e.detail)})</small>"
+        else:
+            note = ""
+        for name in setup.objectives:
+            lead = ""
+            if claims is not None:
+                row = claims[claims.objective == g.catalogue.get(name).name]
+                if len(row):
+                    r = row.iloc[0]
+                    if r.claimant == "(typed at the end)":
+                        lead = "players say who claims it at the end"
+                    else:
+                        measures = ", ".join(f"{escape(p)} {int(r[p])}" for p in setup.players
+                                             if p in r and r[p] == r[p])
+                        lead = (f"leads: <b>{escape(str(r.claimant))}</b>" if
+                                r.claimant != "nobody (tie)" else "tied: nobody leads")
+                        lead += f" <small>({measures})</small>"
+            parts.append(f"<li><b>{escape(name)}</b> — {lead}</li>")
+        for p in setup.secret_objectives:
+            parts.append(f"<li>{escape(p)} holds a secret objective (revealed at the end)</li>")
+        self.screen.objectives_panel.value = (f"<div><b>Objectives in play</b>{note}<ul style='margin:2px "
+                                       f"0 2px 18px;padding:0'>{''.join(parts)}</ul></div>")
+
+    def _refresh_scoreboard(self):
+        st = self.screen.game.state
+        rows, details = [], []
+        for p in st.setup.players:
+            ps = st.players[p]
+            last = ps.last
+            if last:
+                what = f"Y{last['year']}T{last['turn']}: {describe(last)[len(p) + 1:]}"
+            else:
+                what = "—"
+            acted = " ✓" if p in st.acted else ""
+            race = st.setup.races.get(p, "")
+            rows.append(
+                f"<tr class='score-row' data-player='{escape(p)}'><td class='who'><b>{escape(p)}"
+                f"</b>{acted}</td><td class='vp'>{ps.vp}</td><td class='credits'>{ps.credits}</td>"
+                f"<td class='cubes'>{ps.station.cubes()}</td>"
+                f"<td class='locations'>{len(ps.station.locations(reactors=False))}</td></tr>")
+            details.append(f"<tr><td><b>{escape(p)}</b></td><td>{escape(race) or '—'}</td>"
+                           f"<td>{escape(what)}</td></tr>")
+        self.screen.scoreboard.value = (
+            "<table class='score-table' style='border-collapse:collapse'>"
+            "<tr style='text-align:left;border-bottom:1px solid #999'><th>Player</th><th>VP</th>"
+            "<th>Credits</th><th>Cubes</th><th>Locations</th></tr>" + "".join(rows) + "</table>")
+        self.screen.score_details.value = (
+            "<div class='scroll-x'><table class='score-table'><tr style='text-align:left'>"
+            "<th>Player</th><th>Race</th><th>Last action</th></tr>" + "".join(details)
+            + "</table></div>")
+
+    def _refresh_stations(self):
+        st = self.screen.game.state
+        parts = []
+        for p in st.setup.players:
+            svg = render.station_svg(st.players[p].station, title=p, cell_size=56)
+            parts.append(f"<div class='station' style='display:inline-block;vertical-align:top;"
+                         f"margin:6px 14px 6px 0;max-width:100%'>{svg}</div>")
+        self.screen.stations.value = render.legend_html() + "".join(parts)
+
+    def _resume_latest(self) -> None:
+        """Show what a page built now would: the most recent game, or the setup screen
+        with the saved games as they are now.  A preheated kernel built its page when the
+        server started, before the games the table has played since."""
+        games = self.screen.store.games()
+        if (games[0]["id"] if games else None) != self.screen.gid:
+            self.screen._start()
+

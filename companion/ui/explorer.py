@@ -165,7 +165,7 @@ class Explorer:
 
     def _ask_values(self, need: dict, player):
         """Show the card form for ``need["card"]`` once (the values typed in it are kept
-        while it is needed); saving goes through the page's own save (App._save_values)."""
+        while it is needed); saving goes through the page's own save (AtsEntry._save_values)."""
         if self._form_for == need["card"] and self.form_box.children:
             return
         from .cardform import CardForm
@@ -173,9 +173,10 @@ class Explorer:
         if card is None:
             return
         app = self.app
-        preview = app._previewer(player, None) if card.category in ("location", "conflict") \
+        entry = app.entry_part          # the screen's turn entry owns the card-values form
+        preview = entry._previewer(player, None) if card.category in ("location", "conflict") \
             else None
-        form = CardForm(card, app.guarded(app._save_values), app.guarded(self._close_form),
+        form = CardForm(card, app.guarded(entry._save_values), app.guarded(self._close_form),
                         missing=list(need["fields"]), preview=preview)
         self._form_for = card.name
         self.form_box.children = [form.box]

@@ -1,0 +1,248 @@
+"""The page around the game screens: the tabs (one per game screen, then History), the
+status line (:meth:`Shell.say`, :meth:`Shell.error`), :meth:`Shell.guarded` (a rule
+message goes to the status line, never a traceback), the page's role, its address
+(``?seat=``, ``?view=table``, ``?game=``) and the live poll and heartbeat of both game
+tabs.  The Among the Stars screen is :class:`companion.ui.ats_screen.AtsScreen`; the
+Small Star Empires tab (:class:`companion.ui.sse_tab.SseTab`) and the History tab are
+built when first opened."""
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Any
+
+import ipywidgets as w
+
+from ..core.errors import CompanionError
+from ..core.htmlsafe import escape
+from ..core.roles import Role, role_of_page
+from ..core.store import StaleGame, Store
+from .ats_screen import AtsScreen
+from .common import ERR, OK, log, log_path
+from .live import Heartbeat, Poller, live_widgets, page_token, parse_query, query_string, show
+from .playdetails import CSS as DETAILS_CSS
+from .session import GameSession
+from .style import CSS
+from .writes import CSS as ROLE_CSS
+from .writes import apply_role, role_note
+
+STYLE = """<style>
+.companion-root .grid-cell { white-space: normal !important; line-height: 1.05;
+  font-size: 10px; padding: 1px !important; overflow: hidden; }
+.companion-root .grid-cell.legal { font-size: 20px; font-weight: bold; }
+.companion-root a.export-link { display: inline-block; padding: 8px 14px; margin: 4px 6px 4px 0;
+  background: #2f6fd6; color: white !important; border-radius: 4px; text-decoration: none;
+  font-weight: 600; min-height: 20px; }
+.companion-root a.export-link:hover { background: #1f55ad; }
+.companion-root .entry-message:empty { display: none; }
+.companion-root .objectives-panel { margin: 4px 0; }
+.companion-root .score-table td, .companion-root .score-table th { padding: 2px 10px; }
+.companion-root .final-table td, .companion-root .final-table th,
+.companion-root .wi-rank-table td, .companion-root .wi-rank-table th,
+.companion-root .wi-now-table td, .companion-root .wi-now-table th { padding: 2px 8px; text-align: left; }
+</style>"""
+
+#: the tabs, in order: the game screens, then History
+AMONG_THE_STARS, SMALL_STAR_EMPIRES, HISTORY = 0, 1, 2
+
+
+class Shell:
+    """The page: tabs, status line, ``guarded``, role, address, live poll."""
+
+    TITLES = ("Among the Stars", "Small Star Empires", "History")
+
+    def __init__(self, store: Store | None = None, *, role: Role | str = Role.HOST):
+        """``role``: the page's until its address is read (:meth:`apply_query` sets the
+        address's); :func:`companion.ui.app.dashboard` builds every page as the table
+        view, so that a page writes nothing before it knows what it is."""
+        logging.basicConfig(filename=str(log_path()), level=logging.INFO)
+        self.session = GameSession(store or Store())
+        self.session.set_role(role)
+        self.query: dict[str, str] = {}
+        self.token: str | None = None
+        self.title = w.HTML(f"<h2 style='margin:4px 0'>{self.TITLES[0]} — table companion</h2>")
+        self.title.add_class("companion-title")
+        self.status = w.HTML()
+        self.status.add_class("companion-status")
+        self.live_state, self.live_note = live_widgets()
+        # built when their tab is first opened
+        self.sse: Any = None             # companion.ui.sse_tab.SseTab
+        self.history: Any = None         # companion.ui.history_tab.HistoryTab
+        self.sse_box = w.VBox()
+        self.history_box = w.VBox()
+        self.tabs = w.Tab()
+        self.tabs.add_class("game-tabs")
+        # the game screens (building one says nothing on the status line yet)
+        self.ats = AtsScreen(self, self.session)
+        self.poller = Poller(self.live_tick)
+        # the page's heartbeat (issue 20): answers the page watchdog's pings
+        self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks)
+        self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS + ROLE_CSS), self.title, self.status,
+                            self.tabs, self.heartbeat.box])
+        self.root.add_class("companion-root")
+        # one tab per game screen, then History; the other tabs are built when first opened
+        self.tabs.children = [self.ats.body, self.sse_box, self.history_box]
+        self.tabs.titles = list(self.TITLES)
+        self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
+        self.ats.start()
+        self._apply_role()
+
+    @property
+    def store(self) -> Store:
+        return self.session.store
+
+    # -- status -----------------------------------------------------------------------
+    def say(self, text: str, colour: str = OK):
+        show(self.live_note, "")        # this page's own news replaces another page's
+        html = f"<div style='color:{colour};font-weight:600;padding:4px 0'>{escape(text)}</div>"
+        self.status.value = html
+        self._local(html)
+
+    def error(self, text: str):
+        html = (f"<div class='status-error' style='color:{ERR};font-weight:600;"
+                f"padding:4px 0'>⚠ {escape(text)}</div>")
+        self.status.value = html
+        self._local(html)
+
+    def _local(self, html: str):
+        """The same message next to where the person acts (turn entry, final screen), when
+        it comes from the Among the Stars tab (the other tabs use the status line only)."""
+        if self.tabs.selected_index not in (AMONG_THE_STARS, None):
+            return
+        for box in (self.ats.entry_msg, self.ats.final_msg):
+            box.value = html
+
+    def guarded(self, fn):
+        """Wrap a callback: a rule message goes to the status area, never a traceback."""
+        def run(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except StaleGame as e:
+                try:
+                    self.ats._reload(stale=str(e))
+                except CompanionError:
+                    self.ats._game_gone()
+            except CompanionError as e:
+                self.error(str(e))
+            except Exception as e:   # a bug: log it, say plainly what may not be saved
+                log.error("callback failed:\n%s", traceback.format_exc())
+                self.error(f"Something went wrong ({type(e).__name__}: {e}). The actions "
+                           "shown on the board are saved; check the board to see whether this "
+                           f"entry was recorded. The details are in {log_path()}.")
+        return run
+
+    def _apply_role(self) -> None:
+        """Hide, in every tab, the controls this page's role may not use (ui/writes.py;
+        the session and the store refuse those writes anyway)."""
+        apply_role(self.root, self.session.role)
+        note = role_note(self.session.role)
+        html = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
+        boxes = [self.ats.setup_part.setup_role_note]
+        if self.sse is not None:
+            boxes.append(self.sse.setup_role_note)
+        for box in boxes:
+            box.value = html
+            box.layout.display = "" if note else "none"
+
+    def _tab_opened(self):
+        i = self.tabs.selected_index
+        if i is not None and 0 <= i < len(self.TITLES):
+            # the title names the tab shown; a message about another tab is cleared
+            self.title.value = (f"<h2 style='margin:4px 0'>{self.TITLES[i]} — table companion"
+                                "</h2>")
+            self.status.value = ""
+        if i == HISTORY:
+            if self.history is None:
+                from .history_tab import HistoryTab
+                # shown first, then filled: the first sync after an upgrade shows its
+                # progress bar with counts
+                self.history = HistoryTab(self, load=False)
+                self.history_box.children = [self.history.box]
+                self._apply_role()
+            self.history.refresh()
+            return
+        if i == SMALL_STAR_EMPIRES and self.sse is None:
+            try:
+                from .sse_tab import SseTab
+            except ImportError:
+                self.sse_box.children = [w.HTML("<i>Small Star Empires is coming soon.</i>")]
+                return
+            self.sse = SseTab(self)
+            self.sse_box.children = [self.sse.box]
+            # the tab has the page's role and view (SseTab.__init__); the address's seat
+            # is this tab's too when it names one of its game's players
+            seat = (self.query.get("seat") or "").strip().lower()
+            if seat and self.sse.game is not None and seat in [
+                    p.lower() for p in self.sse.game.setup.players]:
+                self.sse.set_view(self.query.get("seat"), self.query.get("view"))
+            self._apply_role()
+
+    # -- the page address -------------------------------------------------------------
+    def apply_query(self, qs: str | None = None) -> None:
+        """Open what the page address asks for (``seat``, ``view``, ``game``); ``qs``
+        defaults to the page's own query (a preheated kernel waits for it here)."""
+        raw = query_string() if qs is None else qs
+        lost = raw is None
+        if lost:            # the address never reached this kernel: the table view's role
+            raw = "view=table"
+        q = parse_query(raw)
+        self.query = q
+        # the page's role first (companion.core.roles): nothing below may write what the
+        # address does not allow, not even a resume of a finished game
+        self.session.set_role(role_of_page(q.get("seat"), q.get("view")))
+        ats = self.ats
+        ats.view = "table" if q.get("view") == "table" else None
+        self.token = page_token(raw)
+        gid = q.get("game")
+        info: dict | None = None
+        if gid and gid != ats.gid:
+            info = next((g for g in self.store.games(format=None) if g["id"] == gid), None)
+        if gid and info is None and gid != ats.gid:
+            ats.views_part._resume_latest()
+            self.error("The game in this page's address is not in the saved-games file; "
+                       "showing the most recent game instead.")
+        elif not gid:
+            ats.views_part._resume_latest()
+        if info is not None:
+            if info.get("format", "").startswith("small-star-empires"):
+                self.tabs.selected_index = SMALL_STAR_EMPIRES          # builds the tab
+                if self.sse is not None:
+                    self.sse.open_game(q["game"])
+                    self.sse.set_view(q.get("seat"), q.get("view"))
+                return
+            ats.open_game(info["id"])
+        ats.views_part.set_view(q.get("seat"), q.get("view"))
+        self.live_tick()                 # a preheated page is never stale
+        if lost:
+            self.error("This page did not receive its address (seat, table view, game) from "
+                       "the server, so it shows the table view and records nothing: "
+                       "reload the page.")
+
+    # -- live ---------------------------------------------------------------------------
+    def _shown_game(self) -> tuple[str | None, int | None]:
+        """The game this page shows (the game tab selected) and its number of actions:
+        what a page that reloads itself opens again (``?game=``)."""
+        sse = self.sse
+        if self.tabs.selected_index == SMALL_STAR_EMPIRES and sse is not None \
+                and sse.game is not None:
+            return sse.gid, len(sse.game.actions)
+        if self.ats.game is not None:
+            return self.ats.gid, len(self.ats.game.actions)
+        return None, None
+
+    def _tick_clocks(self) -> None:
+        """The play timers' clocks advance on screen (issue 21) with each heartbeat of
+        the page: only the words change, nothing is written to the store."""
+        if self.ats.game is not None:
+            self.ats.timer.tick()
+        if self.sse is not None and self.sse.game is not None:
+            self.sse.timer.tick()
+
+    def start_live(self) -> bool:
+        return self.poller.start()
+
+    def live_tick(self) -> None:
+        """One poll of the store (both game tabs)."""
+        self.ats.live_tick()
+        if self.sse is not None:
+            self.sse.live_tick()
