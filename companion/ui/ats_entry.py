@@ -9,7 +9,6 @@ from ..core.htmlsafe import escape
 import ipywidgets as w
 
 from ..ats import render, whatif
-from ..core.roles import Write
 from ..core.errors import CompanionError
 from .cardform import CardForm
 from .common import CELL_PX, LEGAL, cell_class
@@ -267,13 +266,11 @@ class AtsEntry:
         self.screen._form_for = None
 
     def _save_values(self, card):
-        self.screen.session.require(Write.CARDS)  # the page's role first: nothing defined
-        self.screen.game.define(card)         # refused (nothing saved) if it breaks the record
-        # the catalogue and the game's cards (StoreWriteFailed: form kept)
+        # the role, the open game's check (refused: nothing saved), the catalogue, the
+        # game's cards, and a replay that picks up values other pages saved meanwhile
+        # (StoreWriteFailed: form kept)
         self.screen.session.save_card(card)
         self._close_form()
-        # replay the stored game: it also picks up values other pages saved meanwhile
-        self.screen.session.reload()
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.screen.refresh()

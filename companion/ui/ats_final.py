@@ -213,16 +213,10 @@ class AtsFinal:
                 if req.get("at"):
                     entry["at"] = req["at"]
                 new.append(entry)
-            self.screen.session.add_manual(new)      # the role checked; g.manual is the stored one
-            fresh = False
-            for name in reveal:               # its definition travels with the record
-                card = g.catalogue.get(name)
-                if card is None:              # typed in the catalogue after the game began
-                    card, fresh = Catalogue.default().get(name), True
-                if card is not None:
-                    self.screen.session.store.merge_cards(self.screen.session.gid, [card.to_dict()])
-            if fresh:
-                self.screen.session.reload()
+            # the role and the engine's check first; the revealed cards' definitions
+            # travel with the record (one typed after the game began is the catalogue's)
+            cards = [g.catalogue.get(name) or Catalogue.default().get(name) for name in reveal]
+            self.screen.session.add_manual(new, cards=cards)
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.screen.refresh()
         save.on_click(self.guarded(do_save))

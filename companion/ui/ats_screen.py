@@ -172,7 +172,7 @@ class AtsScreen(SessionScreen, PlayDetailsScreen):
         self.final_box.add_class("final")
         # the play timer (issue 16): one button in the status area; the final screen's
         # play details and the exports to other play loggers
-        self.timer = PlayTimer(self.store, "ats-timer")
+        self.timer = PlayTimer(self.session, "ats-timer")
         writes(self.timer.button)
         self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
         self.final_details = DetailsForm("final")
