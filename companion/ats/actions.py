@@ -349,3 +349,15 @@ def parse(text: Any) -> AtsAction:
 def notation(d: dict) -> str:
     """An entry of the record in notation (``str(from_dict(d))``)."""
     return str(from_dict(d))
+
+
+def summary(game: Any) -> str:
+    """A short summary of a game's state for a golden playthrough (tests/golden/), from
+    the engine's public state: the year and turn, then per player the VP scored so far,
+    credits, energy cubes left on the reactors and locations built (reactors included);
+    ``finished`` once the game is over."""
+    st = game.state
+    head = "finished" if st.finished else f"year {st.year} turn {st.turn}"
+    return head + "; " + "; ".join(
+        f"{nt.name(p.name)} {p.vp} VP {p.credits} credits {p.station.cubes()} energy "
+        f"{len(p.station.locations())} locations" for p in st.players.values())

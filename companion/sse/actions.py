@@ -266,3 +266,17 @@ def parse(text: Any) -> SseAction:
 def notation(d: dict) -> str:
     """An action of the record in notation (``str(from_dict(d))``)."""
     return str(from_dict(d))
+
+
+def summary(game: Any) -> str:
+    """A short summary of a game's state for a golden playthrough (tests/golden/), from
+    the engine's public state and score: whose move is next (``finished`` once the game
+    is over), then per player the VP as the score counts them now, the Cities and Trade
+    Stations left, and ``passed`` for a player who can no longer move."""
+    st = game.state
+    totals = {p["player"]: p["total"] for p in game.score().to_json()["players"]}
+    head = "finished" if st.finished else f"move {st.moves + 1}, {nt.name(st.current or '?')} to play"
+    return head + "; " + "; ".join(
+        f"{nt.name(p.name)} {totals.get(p.name, 0)} VP {p.cities} cities "
+        f"{p.trade_stations} trade stations" + (" passed" if p.passed else "")
+        for p in st.players.values())
