@@ -245,3 +245,23 @@ def test_any_text_is_an_action_or_one_line_of_error(text):
             assert "\n" not in str(e)
         else:
             assert module.parse(str(action)) == action
+
+
+# -- the command line ----------------------------------------------------------------------
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_cli_notation_prints_the_record_one_action_a_line(path, capsys):
+    from companion.cli import main
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert main(["notation", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    module = MODULES[record["format"]]
+    assert [module.parse(line).to_dict() for line in lines] == record["actions"]
+
+
+def test_cli_notation_of_a_bad_file_is_one_line(tmp_path, capsys):
+    from companion.cli import main
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "among-the-stars/1"}', encoding="utf-8")
+    assert main(["notation", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "setup" in captured.err
