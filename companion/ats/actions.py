@@ -79,7 +79,7 @@ class AtsAction:
                         if getattr(self, k) is not None]
         return out + [k for k, _ in self.extra]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The entry as the record stores it."""
         keys = set(self.keys())
         if set(self.order) == keys:
@@ -346,7 +346,7 @@ def parse(text: Any) -> AtsAction:
         raise nt.NotationError(str(e)) from None
 
 
-def notation(d: dict) -> str:
+def notation(d: dict[str, Any]) -> str:
     """An entry of the record in notation (``str(from_dict(d))``)."""
     return str(from_dict(d))
 

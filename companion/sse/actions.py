@@ -84,7 +84,7 @@ class SseAction:
         out = ["do"] + [k for k in TYPED if getattr(self, "frm" if k == "from" else k) is not None]
         return out + [k for k, _ in self.extra]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The action as the record stores it."""
         keys = set(self.keys())
         if set(self.order) == keys:
@@ -263,7 +263,7 @@ def parse(text: Any) -> SseAction:
         raise nt.NotationError(str(e)) from None
 
 
-def notation(d: dict) -> str:
+def notation(d: dict[str, Any]) -> str:
     """An action of the record in notation (``str(from_dict(d))``)."""
     return str(from_dict(d))
 
