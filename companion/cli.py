@@ -264,6 +264,20 @@ def _bgg_ids(args) -> int:
     return 0
 
 
+def cmd_notation(args) -> int:
+    """The record's actions in notation, one a line (issue 23; docs/record-format.md)."""
+    import importlib
+    from .core import registry
+    from .core.record import read_json
+    data = read_json(args.record)
+    registry.validate_record(data)
+    game_cls = registry.game_class(registry.record_format(data))
+    actions = importlib.import_module(game_cls.__module__.rsplit(".", 1)[0] + ".actions")
+    for action in data.get("actions") or []:
+        out(str(actions.from_dict(action)))
+    return 0
+
+
 def cmd_rules(args) -> int:
     """The table of every rule code of both games (docs/rules.md)."""
     from .core.rules import markdown
@@ -311,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--progress", action="store_true",
                    help="show progress on standard error even when it is not a terminal")
     h.set_defaults(func=cmd_history)
+    n = sub.add_parser("notation", help="a record's actions in notation, one a line")
+    n.add_argument("record")
+    n.set_defaults(func=cmd_notation)
     r = sub.add_parser("rules", help="every rule code of both games, as a markdown table "
                                      "(docs/rules.md)")
     r.set_defaults(func=cmd_rules)

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Iterable
 
 from . import scoring
 from .action_kinds import ActionKind, action_kinds
+from .actions import from_dict as action_from_dict
 from .build import energy_options, legal_cells
 from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
@@ -57,29 +58,13 @@ __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_
 
 def describe_action(a: dict) -> str:
     """An entry of the record in words: 'Ana built Garden at [0, 1]' (what the page
-    and the History tab show for each step)."""
-    who = a.get("player") or a.get("seat") or ""
-    do = a["do"]
-    if do == "build":
-        what = f"built {a['card']} at {a['at']}"
-    elif do == "reactor":
-        what = f"built a Power Reactor at {a['at']}"
-    elif do == "discard":
-        what = f"discarded {a['card']} for 3 credits"
-    elif do == "conflict":
-        what = f"applied the Conflict '{a['card']}' (1 credit)"
-    elif do == "remove_spaceships":
-        what = f"discarded {a['card']} and removed the spaceships at {a.get('cells')}"
-    elif do == "virtual":
-        what = f"lost {a['card']} to the face-up pile"
-    elif do == "remove":
-        what = f"removed {a.get('card', 'a location')} at {a['at']} (round-end check)"
-    elif do == "advisor":
-        what = (f"took the bonus of the advisor on '{a['tile']}'" if a.get("take") == "bonus"
-                else f"declined the advisor's bonus on '{a['tile']}' for 1 VP")
-    else:
-        what = do
-    return f"{who} {what}".strip()
+    and the History tab show for each step), from its typed action
+    (:func:`companion.ats.actions.from_dict`, :meth:`~companion.ats.actions.AtsAction.words`)."""
+    try:
+        return action_from_dict({k: v for k, v in a.items() if k in ACTION_KEYS}).words()
+    except RecordError:             # a kind the engine does not know: its name
+        who = a.get("player") or a.get("seat") or ""
+        return f"{who} {a['do']}".strip()
 
 
 class Game(LegalityQueries):

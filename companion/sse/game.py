@@ -27,8 +27,9 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, RecordError
 from ..core.protocol import LegalityQueries
+from .actions import from_dict as action_from_dict
 from .effects import nordinn_targets, refuel_targets
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex
 from .movement import can_move, destinations
@@ -52,35 +53,14 @@ __all__ = ["ACTION_KEYS", "BOOK_SHIPS", "BOX", "CAMPAIGN_PIECES", "CAMPAIGN_TARG
 def describe_action(action: dict, with_player: bool = True) -> str:
     """A stored action in words, e.g. ``"Ann moved ship 0 [0, 0] → [1, 0], colonised with a
     City"`` (``with_player``: the player's name first).  No game needed: the words come from
-    the action alone, as stored (``SseGame.push`` returns it so)."""
-    a = action
-    if a.get("do") == "damage":
-        text = f"damaged ship {a['ship']} at {a['from']}"
-    else:
-        text = f"moved ship {a['ship']} {a['from']} → {a['to']}"
-        if a.get("via") == "wormhole":
-            text += " through the wormholes"
-        if a.get("reveal"):
-            text += f", revealed {EFFECT_NAMES[a['reveal']['effect']]}"
-        if a.get("piece"):
-            text += f", colonised with a {PIECE_NAMES[a['piece']]}"
-        elif not a.get("reveal"):
-            text += ", repaired at home"
-        if a.get("destroy"):
-            text += f", destroyed the City at {a['destroy']}"
-        step = a.get("then")
-        while step:             # a Refuelling Station's extra move (into another tile too)
-            text += f", then to {step['to']}"
-            if step.get("reveal"):
-                text += f", revealed {EFFECT_NAMES[step['reveal']['effect']]}"
-            if step.get("piece"):
-                text += f" ({PIECE_NAMES[step['piece']]})"
-            if step.get("destroy"):
-                text += f", destroyed the City at {step['destroy']}"
-            step = step.get("then")
-        if a.get("pay"):
-            text += ", paid " + ", ".join(f"a City to {p['to']}" for p in a["pay"])
-    return f"{a.get('player', '?')} {text}" if with_player else text
+    the action alone, as stored (``SseGame.push`` returns it so), through its typed action
+    (:func:`companion.sse.actions.from_dict`, :meth:`~companion.sse.actions.SseAction.words`)."""
+    try:
+        typed = action_from_dict({k: v for k, v in action.items() if k in ACTION_KEYS})
+    except RecordError:         # a kind no handler applies: read as a move, as before
+        typed = action_from_dict({k: v for k, v in action.items() if k in ACTION_KEYS}
+                                 | {"do": "move"})
+    return typed.words(with_player)
 
 
 class SseGame(LegalityQueries):

@@ -1,0 +1,170 @@
+"""The notation's shared pieces (base layer: no game): reading a line of notation into
+tokens, quoting names, writing and reading cells, and the one error a bad line gets.
+
+An action's notation (``companion.ats.actions``, ``companion.sse.actions``) is a line of
+tokens separated by spaces:
+
+- a quoted name, ``"Bio Lab"``: JSON string syntax (so any name can be written);
+- ``key=VALUE`` with VALUE any JSON value (``note="first game"``, ``effects={}``): the
+  entry's fields that have no shorter form;
+- any other run of non-space characters (``Ana``, ``build``, ``@1,0``).
+
+python-chess's moves (``Move.uci()``, ``Move.from_uci``) are the model: an action is a
+small immutable value; ``str`` writes it, ``parse`` reads it back, and
+``parse(str(a)) == a``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .errors import RecordError
+
+#: the longest line of notation read (a record's action is far shorter)
+MAX_NOTATION = 4000
+#: a name written without quotes: a letter first, then letters, digits, _ ' . -
+BARE_NAME = re.compile(r"[^\W\d_][\w'.-]*\Z")
+CELL = re.compile(r"(-?\d{1,6}),(-?\d{1,6})\Z")
+_KEY = re.compile(r"([a-z_]{1,30})=")
+_DECODER = json.JSONDecoder()
+
+
+class NotationError(RecordError):
+    """A line of notation that cannot be read: one line saying why."""
+
+    def __init__(self, message: str):
+        super().__init__(f"notation: {message}")
+
+
+class Quoted(str):
+    """A token that was written quoted (a name, never a keyword)."""
+
+
+class Keyed:
+    """A ``key=VALUE`` token."""
+
+    __slots__ = ("key", "value")
+
+    def __init__(self, key: str, value: Any):
+        self.key, self.value = key, value
+
+
+Token = str | Keyed
+
+
+def tokens(text: Any) -> list[Token]:
+    """``text`` split into tokens (:class:`Quoted`, :class:`Keyed` or plain ``str``).
+    Raises :class:`NotationError` (one line) on anything else."""
+    if not isinstance(text, str):
+        raise NotationError(f"expected a line of text, not {type(text).__name__}")
+    if len(text) > MAX_NOTATION:
+        raise NotationError(f"the line is {len(text)} characters long; at most {MAX_NOTATION}")
+    if "\n" in text or "\r" in text:
+        raise NotationError("one action is one line")
+    out: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        m = _KEY.match(text, i)
+        try:
+            if text[i] == '"':
+                value, i = _DECODER.raw_decode(text, i)
+                out.append(Quoted(value))
+            elif m:
+                value, i = _DECODER.raw_decode(text, m.end())
+                out.append(Keyed(m.group(1), value))
+            else:
+                j = i
+                while j < n and not text[j].isspace():
+                    j += 1
+                out.append(text[i:j])
+                i = j
+                continue
+        except (ValueError, RecursionError):
+            raise NotationError(f"cannot read the value at character {i + 1}: "
+                                f"{_show(text[i:i + 20])}") from None
+        if i < n and not text[i].isspace():
+            raise NotationError(f"a space is missing at character {i + 1}")
+    return out
+
+
+def _show(text: str) -> str:
+    return json.dumps(text, ensure_ascii=True)
+
+
+def name(value: str) -> str:
+    """A player's (or seat's) name as a token: bare when it reads back unchanged."""
+    return value if BARE_NAME.match(value) else quote(value)
+
+
+def quote(value: str) -> str:
+    """A card's or tile's name as a token: always quoted."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def keyed(key: str, value: Any) -> str:
+    """A ``key=VALUE`` token (compact JSON)."""
+    return f"{key}=" + json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+#: the largest number a cell or a year/turn holds in notation (6 digits)
+MAX_NUMBER = 999_999
+
+
+def is_whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_small(x: Any) -> bool:
+    """A whole number the notation writes as digits (at most 6 of them)."""
+    return is_whole(x) and -MAX_NUMBER <= x <= MAX_NUMBER
+
+
+def as_pair(x: Any) -> tuple[int, int] | None:
+    """``[a, b]`` of whole numbers as a tuple, else None."""
+    if isinstance(x, list) and len(x) == 2 and all(is_small(v) for v in x):
+        return (x[0], x[1])
+    return None
+
+
+def as_pairs(x: Any) -> tuple[tuple[int, int], ...] | None:
+    """A list of ``[a, b]`` as a tuple of tuples, else None."""
+    if not isinstance(x, list) or len(x) > 100:
+        return None
+    out = [as_pair(v) for v in x]
+    return None if any(p is None for p in out) else tuple(p for p in out if p is not None)
+
+
+def cell(c: tuple[int, int]) -> str:
+    return f"{c[0]},{c[1]}"
+
+
+def read_cell(text: str, what: str) -> tuple[int, int]:
+    m = CELL.match(text)
+    if not m:
+        raise NotationError(f"{what} is two whole numbers like 1,-2, not {_show(text[:40])}")
+    return (int(m.group(1)), int(m.group(2)))
+
+
+def cells(cs: tuple[tuple[int, int], ...]) -> str:
+    """``[0,1;1,1]``: a list of cells."""
+    return "[" + ";".join(cell(c) for c in cs) + "]"
+
+
+def read_cells(text: str, what: str) -> tuple[tuple[int, int], ...]:
+    if not (text.startswith("[") and text.endswith("]")):
+        raise NotationError(f"{what} is a list of cells like [0,1;1,1], not {_show(text[:40])}")
+    inner = text[1:-1]
+    return tuple(read_cell(t, what) for t in inner.split(";")) if inner else ()
+
+
+def show(token: Token) -> str:
+    """A token as the user wrote it, for an error message."""
+    if isinstance(token, Keyed):
+        return f"{token.key}=..."
+    if isinstance(token, Quoted):
+        return _show(str(token)[:40])
+    return _show(token[:40])

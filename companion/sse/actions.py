@@ -1,0 +1,282 @@
+"""Small Star Empires actions as values with a notation (issue 23), after python-chess's
+``Move``: one frozen dataclass per kind :data:`companion.sse.turns.HANDLERS` applies
+(``move``, ``damage``), each with
+
+- ``to_dict()``: exactly the JSON the record stores (same keys, same order);
+- :func:`from_dict`: the right class for an action of the record (a RecordError names an
+  unknown kind or key);
+- ``str(action)``: a short notation, e.g. ``Ann move #1 1,-3->1,-1 line city``;
+- :func:`parse`: reads it back, ``parse(str(a)) == a``.
+
+The notation, token by token (see docs/small-star-empires.md, "Notation"):
+
+``WHO KIND [#SHIP] [FROM->TO | @FROM | ->TO] [line|wormhole] [city|trade_station] [key=JSON ...]``
+
+- ``WHO``: the player, quoted unless it is a plain word; ``?`` when the action names
+  nobody;
+- ``#1``: the ship's number (``ship``);
+- ``1,-3->1,-1``: the hex the ship leaves and the hex it reaches (``from``, ``to``);
+  ``@1,-3`` when only ``from`` is given (a ``damage``), ``->1,-1`` when only ``to``;
+- ``line`` / ``wormhole``: the way the ship went (``via``);
+- ``city`` / ``trade_station``: the piece placed (``piece``; ``piece=null``: none);
+- every other field as ``key=JSON`` (``pay=[...]``, ``reveal={...}``, ``destroy=[0,1]``,
+  ``then={...}``, ``note="..."``).
+
+The engine judges legality (:func:`companion.sse.turns.apply`); a value here only says
+what the action is.  A field whose value has not the usual shape is kept as it is (as
+``key=JSON``), so every action of a record reads back unchanged.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..core import notation as nt
+from ..core.errors import RecordError
+from .hexmap import EFFECT_NAMES
+from .rules import ACTION_KEYS, PIECE_NAMES, PIECES
+
+Hex = tuple[int, int]
+
+#: the order of an action's keys when it is built here (companion.sse.turns.ACTION_ORDER)
+KEY_ORDER = ("do", "player", "ship", "from", "to", "via", "piece", "pay", "reveal", "destroy",
+             "then", "note")
+VIAS = ("line", "wormhole")
+#: the fields held typed (the others are kept as ``key=JSON``)
+TYPED = ("player", "ship", "from", "to", "via", "piece")
+_SHIP = re.compile(r"#([0-9]{1,6})\Z")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SseAction:
+    """An action of a Small Star Empires record.  Fields absent from the action are None
+    (``frm`` is the key ``from``); ``extra``: every other field, as ``(key, compact
+    JSON)`` sorted by key."""
+
+    kind: ClassVar[str] = ""
+
+    player: str | None = None
+    ship: int | None = None
+    frm: Hex | None = None
+    to: Hex | None = None
+    via: str | None = None
+    piece: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()
+    #: the action's own key order (to_dict keeps it); not part of the value
+    order: tuple[str, ...] = field(default=(), compare=False, repr=False)
+
+    # -- JSON ------------------------------------------------------------------------
+    def get(self, key: str) -> Any:
+        """The JSON value of the action's field ``key`` (None if absent)."""
+        if key == "do":
+            return self.kind
+        for k, text in self.extra:
+            if k == key:
+                return json.loads(text)
+        if key in TYPED:
+            value = getattr(self, "frm" if key == "from" else key)
+            return list(value) if isinstance(value, tuple) else value
+        return None
+
+    def keys(self) -> list[str]:
+        out = ["do"] + [k for k in TYPED if getattr(self, "frm" if k == "from" else k) is not None]
+        return out + [k for k, _ in self.extra]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The action as the record stores it."""
+        keys = set(self.keys())
+        if set(self.order) == keys:
+            order = list(self.order)
+        else:
+            order = [k for k in KEY_ORDER if k in keys] + sorted(keys - set(KEY_ORDER))
+        return {k: self.get(k) for k in order}
+
+    # -- notation ----------------------------------------------------------------------
+    def __str__(self) -> str:
+        out = [nt.name(self.player) if self.player is not None else "?", self.kind]
+        if self.ship is not None:
+            out.append(f"#{self.ship}")
+        if self.frm is not None and self.to is not None:
+            out.append(f"{nt.cell(self.frm)}->{nt.cell(self.to)}")
+        elif self.frm is not None:
+            out.append("@" + nt.cell(self.frm))
+        elif self.to is not None:
+            out.append("->" + nt.cell(self.to))
+        out += [v for v in (self.via, self.piece) if v is not None]
+        out += [nt.keyed(k, json.loads(v)) for k, v in self.extra]
+        return " ".join(out)
+
+    # -- words (describe) --------------------------------------------------------------
+    def what(self) -> str:
+        return self.kind
+
+    def words(self, with_player: bool = True) -> str:
+        """The action in words, e.g. ``"Ann moved ship 0 [0, 0] → [1, 0], colonised with
+        a City"`` (``with_player``: the player's name first)."""
+        text = self.what()
+        who = self.get("player") if "player" in self.keys() else "?"
+        return f"{who} {text}" if with_player else text
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveShip(SseAction):
+    """``move``: a ship moved in a straight line or through the wormholes, then a piece
+    placed (or repaired at home); ``then``: a Refuelling Station's extra move."""
+    kind: ClassVar[str] = "move"
+
+    def what(self) -> str:
+        g = self.get
+        text = f"moved ship {g('ship')} {g('from')} → {g('to')}"
+        if g("via") == "wormhole":
+            text += " through the wormholes"
+        reveal = g("reveal")
+        if reveal:
+            text += f", revealed {EFFECT_NAMES[reveal['effect']]}"
+        if g("piece"):
+            text += f", colonised with a {PIECE_NAMES[g('piece')]}"
+        elif not reveal:
+            text += ", repaired at home"
+        if g("destroy"):
+            text += f", destroyed the City at {g('destroy')}"
+        step = g("then")
+        while step:             # a Refuelling Station's extra move (into another tile too)
+            text += f", then to {step['to']}"
+            if step.get("reveal"):
+                text += f", revealed {EFFECT_NAMES[step['reveal']['effect']]}"
+            if step.get("piece"):
+                text += f" ({PIECE_NAMES[step['piece']]})"
+            if step.get("destroy"):
+                text += f", destroyed the City at {step['destroy']}"
+            step = step.get("then")
+        if g("pay"):
+            text += ", paid " + ", ".join(f"a City to {p['to']}" for p in g("pay"))
+        return text
+
+
+@dataclass(frozen=True, kw_only=True)
+class DamageShip(SseAction):
+    """``damage``: a ship damaged where it stands (an Asteroid Field)."""
+    kind: ClassVar[str] = "damage"
+
+    def what(self) -> str:
+        return f"damaged ship {self.get('ship')} at {self.get('from')}"
+
+
+KINDS: dict[str, type[SseAction]] = {c.kind: c for c in (MoveShip, DamageShip)}
+
+
+def _typed(key: str, value: Any) -> Any:
+    """``value`` as the typed field ``key`` holds it, or None if it has not the usual
+    shape (it is then kept as ``key=JSON``)."""
+    if key == "player":
+        return value if isinstance(value, str) else None
+    if key == "ship":
+        return value if nt.is_small(value) and value >= 0 else None
+    if key in ("from", "to"):
+        return nt.as_pair(value)
+    if key == "via":
+        return value if value in VIAS else None
+    if key == "piece":
+        return value if value in PIECES else None
+    return None
+
+
+def from_dict(d: Any) -> SseAction:
+    """The typed action of an action of the record (any kind :mod:`.turns` handles).
+    RecordError: not an object, an unknown kind, an unknown key."""
+    if not isinstance(d, dict):
+        raise RecordError(f"an action is an object, not {type(d).__name__}")
+    do = d.get("do")
+    cls = KINDS.get(do) if isinstance(do, str) else None
+    if cls is None:
+        raise RecordError(f"unknown kind of action {do!r}; one of {', '.join(KINDS)}")
+    extra_keys = set(d) - ACTION_KEYS
+    if extra_keys:
+        raise RecordError(f"{do}: unknown key {sorted(map(str, extra_keys))[0]!r}")
+    values: dict[str, Any] = {}
+    extra: list[tuple[str, str]] = []
+    for key, value in d.items():
+        if key == "do":
+            continue
+        typed = _typed(key, value)
+        if typed is not None:
+            values["frm" if key == "from" else key] = typed
+        else:
+            extra.append((key, json.dumps(value, ensure_ascii=False, separators=(",", ":"))))
+    return cls(**values, extra=tuple(sorted(extra)), order=tuple(d))
+
+
+def parse(text: Any) -> SseAction:
+    """An action from its notation (``str(action)``); NotationError (one line) if the
+    text is not one."""
+    toks = nt.tokens(text)
+    if len(toks) < 2:
+        raise nt.NotationError("write who acts and the kind, e.g. 'Ann move #1 1,-3->1,-1 line city'")
+    who, kind = toks[0], toks[1]
+    if isinstance(kind, (nt.Keyed, nt.Quoted)) or kind not in KINDS:
+        raise nt.NotationError(f"unknown kind {nt.show(kind)}; one of {', '.join(KINDS)}")
+    d: dict[str, Any] = {"do": str(kind)}
+    if isinstance(who, nt.Keyed):
+        raise nt.NotationError(f"who acts comes first, not {nt.show(who)}")
+    if isinstance(who, nt.Quoted) or who != "?":
+        if not isinstance(who, nt.Quoted) and not nt.BARE_NAME.match(who):
+            raise nt.NotationError(f"a name that is not a plain word is quoted: {nt.show(who)}")
+        d["player"] = str(who)
+
+    def put(key: str, value: Any) -> None:
+        if key in d:
+            raise nt.NotationError(f"{kind}: {key} is given twice")
+        d[key] = value
+
+    for tok in toks[2:]:
+        if isinstance(tok, nt.Keyed):
+            put(tok.key, tok.value)
+        elif isinstance(tok, nt.Quoted):
+            raise nt.NotationError(f"{kind}: a quoted name has no place here: {nt.show(tok)}")
+        elif tok.startswith("#"):
+            m = _SHIP.match(tok)
+            if not m:
+                raise nt.NotationError(f"a ship is # and its number, like #1, not {nt.show(tok)}")
+            put("ship", int(m.group(1)))
+        elif tok.startswith("@"):
+            put("from", list(nt.read_cell(tok[1:], "a hex (@q,r)")))
+        elif "->" in tok:
+            frm, _, to = tok.partition("->")
+            if frm:
+                put("from", list(nt.read_cell(frm, "the hex left (q,r->q,r)")))
+            put("to", list(nt.read_cell(to, "the hex reached (q,r->q,r)")))
+        elif tok in VIAS:
+            put("via", str(tok))
+        elif tok in PIECES:
+            put("piece", str(tok))
+        else:
+            raise nt.NotationError(f"{kind}: cannot read {nt.show(tok)}")
+    keys = [k for k in KEY_ORDER if k in d]
+    keys += [k for k in d if k not in keys]
+    try:
+        return from_dict({k: d[k] for k in keys})
+    except nt.NotationError:
+        raise
+    except RecordError as e:
+        raise nt.NotationError(str(e)) from None
+
+
+def notation(d: dict[str, Any]) -> str:
+    """An action of the record in notation (``str(from_dict(d))``)."""
+    return str(from_dict(d))
+
+
+def summary(game: Any) -> str:
+    """A short summary of a game's state for a golden playthrough (tests/golden/), from
+    the engine's public state and score: whose move is next (``finished`` once the game
+    is over), then per player the VP as the score counts them now, the Cities and Trade
+    Stations left, and ``passed`` for a player who can no longer move."""
+    st = game.state
+    totals = {p["player"]: p["total"] for p in game.score().to_json()["players"]}
+    head = "finished" if st.finished else f"move {st.moves + 1}, {nt.name(st.current or '?')} to play"
+    return head + "; " + "; ".join(
+        f"{nt.name(p.name)} {totals.get(p.name, 0)} VP {p.cities} cities "
+        f"{p.trade_stations} trade stations" + (" passed" if p.passed else "")
+        for p in st.players.values())
