@@ -43,6 +43,16 @@ OPTIONS = {"nordinn": ("any_city", "adjacent_city"), "refuel": ("uncolonised", "
            "pieces": ("book", "custom")}
 #: S Setup: "each player starts with 2-4 ships of his color on his Homeworld System"
 BOOK_SHIPS = (2, 4)
+#: the players of one game (the setup's check: "setup.players: 2 to 4 players")
+PLAYERS = (2, 4)
+#: the most Cities or Trade Stations per player a setup may give (setup.pieces' bound)
+MAX_PIECES = 200
+#: a planetary system or tile has 1 to 3 planets ("a planetary tile has 1 to 3 planets")
+PLANETS = (1, 3)
+#: the Unexplored System tiles that damage the ship and colonise nothing (S Unexplored
+#: Systems: the Asteroid Field and the Nordinn Empire); every other tile is colonised
+#: with a City
+BLOCKING_EFFECTS = ("asteroid_field", "nordinn_empire")
 MODES = ("standard", "epic")
 ACTION_KEYS = {"do", "player", "ship", "from", "to", "piece", "via", "pay", "reveal", "destroy",
                "then", "note"}
