@@ -9,7 +9,7 @@ here, built on the book's numbers in :mod:`companion.sse.rules` and the rule tex
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from ..core.rules import SSE, Rule
 from .rules import (BLOCKING_EFFECTS, BOOK_SHIPS, BOX, CAMPAIGN_PIECES, CAMPAIGN_TARGET,
@@ -104,6 +104,19 @@ def planet_choices() -> list[int]:
 def homeworld_numbers() -> list[int]:
     """The homeworlds a map may hold: one per seat."""
     return list(range(1, PLAYERS[1] + 1))
+
+
+def usual_piece(pieces: Sequence[str]) -> str | None:
+    """The piece a choice among ``pieces`` starts from: a City (the usual piece; a Trade
+    Station is only ever placed on purpose), else the first one offered."""
+    return "city" if "city" in pieces else (pieces[0] if pieces else None)
+
+
+def map_players(homes: Iterable[int]) -> int | None:
+    """The players a map is for: its homeworlds numbered 1 to n give n; any other
+    numbering gives None (the map says no number of players)."""
+    homes = list(homes)
+    return len(homes) if set(homes) == set(range(1, len(homes) + 1)) else None
 
 
 def tile_piece(effect: str) -> str | None:

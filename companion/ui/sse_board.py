@@ -127,10 +127,10 @@ class HexBoard:
 
 def system_cell(s: System) -> dict:
     if s.kind == "nebula":
-        return {"label": f"{s.colour} neb.", "fill": NEBULA_FILL[s.colour],
-                "text": NEBULA_TEXT[s.colour]}
+        c = s.colour or ""
+        return {"label": f"{c} neb.", "fill": NEBULA_FILL[c], "text": NEBULA_TEXT[c]}
     if s.kind == "planetary":
-        return {"label": "●" * s.planets, "fill": KIND_FILL["planetary"]}
+        return {"label": "●" * (s.planets or 0), "fill": KIND_FILL["planetary"]}
     if s.kind == "black_hole":
         return {"label": "black hole", "fill": KIND_FILL["black_hole"], "text": "#ddd"}
     if s.kind == "wormhole":

@@ -23,6 +23,7 @@ from ..sse.offer import planet_choices, rule_text, tile_piece
 from .writes import writes
 
 if TYPE_CHECKING:
+    from ..sse.state import State
     from .sse_tab import SseTab
 
 REFUEL = {"effect": "refuelling_station"}
@@ -68,7 +69,7 @@ class TileForm:
         self.child: TileForm | None = None
         self._nordinn: list | None = None       # the engine's answers, asked once
         self._refuel: dict | None = None
-        self._after = None                      # the state after a Refuelling Station here
+        self._after: State | None = None        # the state after a Refuelling Station here
         self.eff.observe(guard(lambda _: self._show()), "value")
         self.then_to.observe(guard(lambda _: self._then_changed()), "value")
         self._show()
@@ -183,6 +184,9 @@ class TileForm:
             h = self.then_to.value
             m = self.refuel_choices()[h]
             if m.kind == "explore":
+                if self.child is None or self.child.at != h:
+                    raise CompanionError(f"Turn the tile at {cell(h)} face-up and choose what "
+                                         "it shows.")
                 sub["then"] = {"to": list(h), **self.child.value()}
             else:
                 sub["then"] = {"to": list(h), "piece": self.then_piece.value}

@@ -352,8 +352,7 @@ class SseEditor:
         m.approximate = False
         m.title = name
         m.note = "Edited in the map editor."
-        homes = m.homeworlds()
-        m.players = len(homes) if set(homes) == set(range(1, len(homes) + 1)) else None
+        m.players = offer.map_players(m.homeworlds())
         path = hm.save_user_map(m, name, role=self.screen.session.role)
         self.setup._refresh_maps(name)
         self.screen.app.say(f"Saved the map '{name}' ({len(m)} systems) in {path}.")

@@ -30,7 +30,7 @@ from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
-from ..sse.offer import may_damage, rule_text
+from ..sse.offer import may_damage, rule_text, usual_piece
 from ..sse.render import legend_html
 from .session import GameSession, PageBehind, SessionScreen
 from .writes import writes
@@ -62,7 +62,7 @@ class Via:
     """``screen.<name>`` is ``screen.<part>.<attr>``: the names the app and the tests use
     stay the screen's while a part holds the widget or the method."""
 
-    def __init__(self, part: str, attr: str | None = None):
+    def __init__(self, part: str, attr: str = ""):
         self.part, self.attr = part, attr
 
     def __set_name__(self, owner, name: str) -> None:
@@ -395,7 +395,7 @@ class SseTab(SessionScreen, PlayDetailsScreen):
                 self.piece.options = opts
                 self.piece.tooltips = [f"{left[p]} {PLURAL[p] if left[p] != 1 else PIECE_NAMES[p]} "
                                        f"left in {player}'s reserve" for p in can]
-                self.piece.value = "city" if "city" in can else (can[0] if can else None)
+                self.piece.value = usual_piece(can)
         gone = [PLURAL[p] for p in left if left[p] == 0]
         self.piece_note.value = (f"<span style='color:#8a4b00'>{escape(player)} has no "
                                  f"{' and no '.join(gone)} left</span>" if gone else "")
