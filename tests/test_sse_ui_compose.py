@@ -206,3 +206,16 @@ def test_the_tile_form_and_the_damage_button_quote_the_rules(tab):
     assert "colonised with a City" in head.tooltip
     form = tab.reveal_part.form
     assert [v for _, v in form.planets.options] == offer.planet_choices()
+
+
+def test_the_piece_note_quotes_the_reserve_rule(tab):
+    """S Components: "4 Ships, 16 Cities and 4 Trade Stations per player"; a custom setup
+    with no Trade Station: the note says so and quotes the rule (no-pieces)."""
+    save_user_map(grid(MAP), "compose-test")
+    gid = tab.store.create(SseGame({"players": ["Ann", "Bob"], "map": "compose-test",
+                                    "pieces": {"ships": 2, "cities": 16, "trade_stations": 0},
+                                    "options": {"pieces": "custom"}}).to_record(), title="t")
+    tab.open_game(gid)
+    assert "Ann has no Trade Stations left" in tab.piece_note.value
+    assert f"title='{offer.rule_text('no-pieces')}'" in tab.piece_note.value
+    assert [v for _, v in tab.piece.options] == ["city"] and tab.piece.value == "city"

@@ -397,8 +397,10 @@ class SseTab(SessionScreen, PlayDetailsScreen):
                                        f"left in {player}'s reserve" for p in can]
                 self.piece.value = usual_piece(can)
         gone = [PLURAL[p] for p in left if left[p] == 0]
-        self.piece_note.value = (f"<span style='color:#8a4b00'>{escape(player)} has no "
-                                 f"{' and no '.join(gone)} left</span>" if gone else "")
+        # the rule quoted on the note (companion.core.rules.Rule: no-pieces)
+        self.piece_note.value = (f"<span style='color:#8a4b00' title='{escape(rule_text('no-pieces'))}'>"
+                                 f"{escape(player)} has no {' and no '.join(gone)} left</span>"
+                                 if gone else "")
 
     def _piece_changed(self):
         self._refresh_hint()
