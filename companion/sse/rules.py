@@ -43,6 +43,19 @@ OPTIONS = {"nordinn": ("any_city", "adjacent_city"), "refuel": ("uncolonised", "
            "pieces": ("book", "custom")}
 #: S Setup: "each player starts with 2-4 ships of his color on his Homeworld System"
 BOOK_SHIPS = (2, 4)
+#: the players of one game (the setup's check: "setup.players: 2 to 4 players")
+PLAYERS = (2, 4)
+#: the most Cities or Trade Stations per player a setup may give (setup.pieces' bound)
+MAX_PIECES = 200
+#: a planetary system or tile has 1 to 3 planets (S Components: "Each Planetary System can
+#: contain a number of planets in it, usually from one to three planets"; the map and the
+#: tile's checks: "a planetary tile has 1 to 3 planets")
+PLANETS = (1, 3)
+#: the Unexplored System tiles that colonise nothing (S Unexplored Systems, the Asteroid
+#: Field and the Nordinn Empire: "When you enter and reveal this system, Damage your ship.
+#: From now on, no other ships can enter or pass through this system."); every other tile
+#: says "When you enter and reveal this system, colonize it with a City."
+BLOCKING_EFFECTS = ("asteroid_field", "nordinn_empire")
 MODES = ("standard", "epic")
 ACTION_KEYS = {"do", "player", "ship", "from", "to", "piece", "via", "pay", "reveal", "destroy",
                "then", "note"}

@@ -3,13 +3,22 @@ screen (a touch target on a phone), the map editor's palette.  No game rule here
 legal comes from the engine."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..core.errors import CompanionError
 from ..core.htmlsafe import colour
 
 import ipywidgets as w
 
+from ..core.roles import Write
 from ..sse import hexmap as hm
-from ..sse.hexmap import System
+from ..sse.game import PIECE_NAMES
+from ..sse.hexmap import EFFECT_NAMES, System
+from ..sse.offer import homeworld_numbers, planet_choices
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT
+
+if TYPE_CHECKING:
+    from .sse_tab import SseTab
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
 #: the smallest hex on a narrow screen: 44 px tall, a touch target (issue 15)
@@ -20,11 +29,12 @@ KIND_LABEL = {"planetary": "planetary", "nebula": "nebula", "empty": "empty",
               "homeworld": "homeworld", "wormhole": "wormhole", "black_hole": "black hole",
               "unexplored": "unexplored"}
 #: the map editor's palette: label -> system (None removes the hex)
-PALETTE = ([(f"{n} planet{'s' if n > 1 else ''}", System("planetary", planets=n)) for n in (1, 2, 3)]
+PALETTE = ([(f"{n} planet{'s' if n > 1 else ''}", System("planetary", planets=n))
+            for n in planet_choices()]
            + [(f"{c} nebula", System("nebula", colour=c)) for c in hm.COLOURS]
            + [("empty", System("empty")), ("wormhole", System("wormhole")),
               ("black hole", System("black_hole")), ("unexplored", System("unexplored"))]
-           + [(f"homeworld {k}", System("homeworld", home=k)) for k in (1, 2, 3, 4)]
+           + [(f"homeworld {k}", System("homeworld", home=k)) for k in homeworld_numbers()]
            + [("remove", None)])
 
 
@@ -117,10 +127,10 @@ class HexBoard:
 
 def system_cell(s: System) -> dict:
     if s.kind == "nebula":
-        return {"label": f"{s.colour} neb.", "fill": NEBULA_FILL[s.colour],
-                "text": NEBULA_TEXT[s.colour]}
+        c = s.colour or ""
+        return {"label": f"{c} neb.", "fill": NEBULA_FILL[c], "text": NEBULA_TEXT[c]}
     if s.kind == "planetary":
-        return {"label": "●" * s.planets, "fill": KIND_FILL["planetary"]}
+        return {"label": "●" * (s.planets or 0), "fill": KIND_FILL["planetary"]}
     if s.kind == "black_hole":
         return {"label": "black hole", "fill": KIND_FILL["black_hole"], "text": "#ddd"}
     if s.kind == "wormhole":
@@ -132,3 +142,120 @@ def system_cell(s: System) -> dict:
     return {"label": "", "fill": KIND_FILL["empty"]}
 
 
+class SseBoard:
+    """The play screen's board, a part of :class:`companion.ui.sse_tab.SseTab`: ``board``
+    (a :class:`HexBoard`) drawn from the game and the selection, with the engine's legal
+    destinations of the selected ship and piece in green; a click selects a ship, moves
+    it, or says which rule forbids the move."""
+
+    def __init__(self, screen: SseTab):
+        self.screen = screen
+        self.board = HexBoard(screen.guarded(self.clicked))
+
+    def legal(self) -> dict:
+        """The green destinations: legal for the selected ship *and* the selected piece
+        (with no piece left to choose, the engine's moves are the repairs at home)."""
+        s = self.screen
+        g = s.game
+        if s.selected is None or g.state.finished:
+            return {}
+        return {m.to: m for m in g.legal_moves(g.state.current, s.selected,
+                                               piece=s.piece.value)}
+
+    def refresh(self) -> None:
+        s = self.screen
+        st = s.game.state
+        legal = self.legal()
+        sel_at = st.players[st.current].ships[s.selected].at if (
+            s.selected is not None and st.current) else None
+        cells = {}
+        seats = {i + 1: p for i, p in enumerate(st.setup.players)}
+        for h, sy in st.map.systems.items():
+            c = system_cell(sy)
+            tip = f"[{h[0]}, {h[1]}] {sy.describe()}"
+            state = []
+            if sy.kind == "homeworld":
+                owner = seats.get(sy.home)
+                c = {"label": f"{owner} home" if owner else f"home {sy.home}",
+                     "fill": st.setup.colour(owner) if owner else "#fff", "text": "white"}
+            if h in st.revealed:
+                rv = st.revealed[h]
+                c = {"label": EFFECT_NAMES[rv["effect"]] if rv["effect"] != "planetary"
+                     else "●" * rv["planets"], "fill": "#c7ccd6"}
+                tip += f" — revealed: {EFFECT_NAMES[rv['effect']]}"
+            col = st.colonies.get(h)
+            if col is not None:
+                letter = "T" if col.piece == "trade_station" else "C"
+                base = c["label"] if sy.kind != "nebula" else f"{sy.colour}"
+                c = {"label": f"{letter} {base}".strip(), "fill": st.setup.colour(col.owner),
+                     "text": "white"}
+                tip += f" — {col.owner}'s {PIECE_NAMES[col.piece]}"
+                state.append("colony")
+            if h in st.blocked:
+                c = {"label": st.blocked[h], "fill": "#6b7280", "text": "white"}
+            if h in st.conquered:
+                c = {"label": "conquered", "fill": "#4b5563", "text": "white"}
+            ships = st.ships_at(h)
+            if ships:
+                marks = "".join("▶" if sh.damaged else "▲" for _, sh in ships)
+                c["label"] = f"{marks} {c['label']}".strip()
+                tip += " — ships: " + ", ".join(f"{p} {sh.id}" + (" (damaged)" if sh.damaged else "")
+                                                for p, sh in ships)
+                state.append("ship")
+                if h in st.blocked:          # a ship on an asteroid field: its owner's colour
+                    c["fill"] = st.setup.colour(ships[0][0])
+            if h in legal:
+                m = legal[h]
+                c = {"label": "home ⟲" if m.kind == "repair" else ("? explore" if m.kind == "explore"
+                                                                    else "+ " + c["label"]),
+                     "fill": LEGAL, "text": "white"}
+                tip += " — legal destination" + (" (wormhole jump)" if m.via == "wormhole" else "")
+                state.append("legal")
+            if h == sel_at:
+                state.append("selected")
+                c["label"] = "◆" + c["label"]
+            c["tip"] = tip
+            c["state"] = " ".join(state)
+            cells[h] = c
+        self.board.draw(cells)
+
+    # -- clicks --------------------------------------------------------------------------
+    def clicked(self, h) -> None:
+        s = self.screen
+        g = s.game
+        st = g.state
+        if st.finished:
+            return
+        s.session.require(Write.ACTION)      # the table view's board shows, records nothing
+        if not s.views_part.may_enter():
+            raise CompanionError(f"{s.views_part.waiting_words()}: this page moves only "
+                                 f"{s.seat}'s ships. To enter {st.current}'s move here, tap "
+                                 f"'Enter {st.current}'s move (no phone)'.")
+        me = st.players[st.current]
+        mine = [sh for sh in me.ships if sh.at == h]
+        legal = self.legal()
+        if h in legal:
+            self.move_to(h, legal[h])
+            return
+        if mine:
+            movable = [sh for sh in mine if g.legal_moves(me.name, sh.id)]
+            s.select((movable or mine)[0].id)
+            return
+        if s.selected is None:
+            raise CompanionError(f"Select one of {me.name}'s ships first (click it on the board).")
+        # an illegal destination: say which rule forbids it
+        g.check({"player": me.name, "ship": s.selected, "to": list(h), "piece": s.piece.value})
+
+    def move_to(self, h, m) -> None:
+        """A green system clicked: a repair or a colonising move is pushed at once, an
+        exploring move waits for its tile (:class:`companion.ui.sse_reveal.SseReveal`)."""
+        s = self.screen
+        action = {"player": s.game.state.current, "ship": s.selected, "to": list(h)}
+        if m.kind == "repair":
+            action["piece"] = None
+            s.push(action)
+        elif m.kind == "colonise":
+            action["piece"] = s.piece.value
+            s.push(action)
+        else:
+            s.reveal_part.ask(action)

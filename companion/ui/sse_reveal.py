@@ -11,7 +11,7 @@ that nothing is destroyed.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import ipywidgets as w
 
@@ -19,6 +19,12 @@ from ..core.errors import CompanionError, IllegalAction
 from ..core.htmlsafe import escape
 from ..sse.game import PIECE_NAMES, SseGame
 from ..sse.hexmap import EFFECT_NAMES, EFFECTS
+from ..sse.offer import planet_choices, rule_text, tile_piece
+from .writes import writes
+
+if TYPE_CHECKING:
+    from ..sse.state import State
+    from .sse_tab import SseTab
 
 REFUEL = {"effect": "refuelling_station"}
 
@@ -46,7 +52,8 @@ class TileForm:
                               + [(EFFECT_NAMES[e], e) for e in EFFECTS],
                               description="Tile" if depth == 1 else f"Tile {cell(self.at)}")
         self.eff.add_class("sse-reveal" + sfx)
-        self.planets = w.Dropdown(options=[("1", 1), ("2", 2), ("3", 3)], value=1,
+        planets = planet_choices()
+        self.planets = w.Dropdown(options=[(str(n), n) for n in planets], value=planets[0],
                                   description="Planets")
         self.planets.add_class("sse-reveal-planets" + sfx)
         self.destroy = w.Dropdown(options=[], description="Destroy")
@@ -62,7 +69,7 @@ class TileForm:
         self.child: TileForm | None = None
         self._nordinn: list | None = None       # the engine's answers, asked once
         self._refuel: dict | None = None
-        self._after = None                      # the state after a Refuelling Station here
+        self._after: State | None = None        # the state after a Refuelling Station here
         self.eff.observe(guard(lambda _: self._show()), "value")
         self.then_to.observe(guard(lambda _: self._then_changed()), "value")
         self._show()
@@ -142,7 +149,8 @@ class TileForm:
             if self.child is None or self.child.at != h:
                 self.child = TileForm(self.game, self.player, self.ship, h,
                                       wrap=lambda sub, h=h: self.wrap(
-                                          {"reveal": dict(REFUEL), "piece": "city",
+                                          {"reveal": dict(REFUEL),
+                                           "piece": tile_piece(REFUEL["effect"]),
                                            "then": {"to": list(h), **sub}}),
                                       before=self._after, depth=self.depth + 1,
                                       guard=self.guard)
@@ -165,8 +173,9 @@ class TileForm:
         sub: dict = {"reveal": {"effect": e}}
         if e == "planetary":
             sub["reveal"]["planets"] = self.planets.value
-        if e not in ("asteroid_field", "nordinn_empire"):
-            sub["piece"] = "city"
+        piece = tile_piece(e)
+        if piece is not None:
+            sub["piece"] = piece
         if e == "nordinn_empire" and len(self.nordinn_choices()) > 1:
             if self.destroy.value is None:
                 raise CompanionError("Choose the City the Nordinn Empire destroys.")
@@ -175,6 +184,9 @@ class TileForm:
             h = self.then_to.value
             m = self.refuel_choices()[h]
             if m.kind == "explore":
+                if self.child is None or self.child.at != h:
+                    raise CompanionError(f"Turn the tile at {cell(h)} face-up and choose what "
+                                         "it shows.")
                 sub["then"] = {"to": list(h), **self.child.value()}
             else:
                 sub["then"] = {"to": list(h), "piece": self.then_piece.value}
@@ -188,3 +200,43 @@ def reveal_form(game: SseGame, action: dict, guard: Callable = lambda f: f) -> T
     """The form for ``action`` (player, ship, to): an exploring move waiting for its tile."""
     return TileForm(game, action["player"], action["ship"], action["to"],
                     wrap=lambda sub: {**action, **sub}, guard=guard)
+
+
+class SseReveal:
+    """The part of :class:`companion.ui.sse_tab.SseTab` that holds an exploring move
+    waiting for its tile: ``extra`` (class ``sse-extra``, below the entry) shows the
+    :class:`TileForm`, *Confirm* pushes the move through the screen, *Cancel* forgets it."""
+
+    def __init__(self, screen: SseTab):
+        self.screen = screen
+        self.extra = w.VBox()
+        self.extra.add_class("sse-extra")
+        self.pending: dict | None = None        # an unexplored move waiting for its tile
+        self.form: TileForm | None = None
+
+    def ask(self, action: dict) -> None:
+        """The tile's form: the Nordinn Empire's Cities and the Refuelling Station's extra
+        moves are the engine's (nordinn_choices, refuel_choices), under the game's
+        setup.options; it asks only when there is a choice."""
+        s = self.screen
+        self.pending = action
+        to = tuple(action["to"])
+        self.form = form = reveal_form(s.game, action, guard=s.guarded)
+        ok = w.Button(description="Confirm", button_style="success", icon="check")
+        ok.add_class("sse-confirm")
+        writes(ok)
+        cancel = w.Button(description="Cancel")
+        ok.on_click(s.guarded(lambda _: s.push(form.action())))
+        cancel.on_click(s.guarded(lambda _: self.clear()))
+        # the book's rule quoted (companion.core.rules.Rule: unexplored-city)
+        self.extra.children = [
+            w.HTML(f"<b>{escape(action['player'])} explores [{to[0]}, {to[1]}]:</b> "
+                   "turn the tile face-up and enter it (colonised with a City).",
+                   tooltip=rule_text("unexplored-city")),
+            *form.children, w.HBox([ok, cancel])]
+
+    def clear(self) -> None:
+        """No move waiting: the form is gone."""
+        self.pending = None
+        self.form = None
+        self.extra.children = []

@@ -5,6 +5,18 @@ ship selection with the legal destinations highlighted, City / Trade Station, un
 tiles, undo, live score, what-if, final table).  Every accepted action is written to the
 same SQLite store as Among the Stars, at once; the game shown is the replay of the stored
 record.
+
+:class:`SseTab` is one screen composed of parts, each a plain class given the screen in
+its constructor (no inheritance among them, every attribute made in ``__init__``):
+:class:`~companion.ui.sse_setup.SseSetupForm` (the new-game form and saved games),
+:class:`~companion.ui.sse_setup.SseEditor` (the map editor),
+:class:`~companion.ui.sse_board.SseBoard` (the board and its clicks),
+:class:`~companion.ui.sse_reveal.SseReveal` (an exploring move waiting for its tile),
+:class:`~companion.ui.sse_final.SseFinal` (what-if, final table, epic table, campaign) and
+:class:`~companion.ui.sse_views.SseViews` (live line, seat, join panel).  The screen keeps
+the play screen's entry (ship, piece, hint), the turn line and the score, the undo, and
+what every part shares: the session, the selected ship, the play timer.  The names the
+app and the tests use (``tab.names``, ``tab._clicked`` …) are the parts' (:class:`Via`).
 """
 from __future__ import annotations
 
@@ -12,24 +24,22 @@ from ..core.htmlsafe import colour, escape
 
 import ipywidgets as w
 
-from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
+from .playdetails import PlayDetailsScreen, PlayTimer
 from .common import ask_undo
 from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
-from ..sse.hexmap import EFFECT_NAMES
+from ..sse.offer import may_damage, rule_text, usual_piece
 from ..sse.render import legend_html
-from ..sse.scoring import CATEGORIES, CATEGORY_NAMES
 from .session import GameSession, PageBehind, SessionScreen
 from .writes import writes
-from ..core.roles import Write
-from .sse_reveal import reveal_form
+from .sse_reveal import SseReveal
 from .sse_final import SseFinal
-from .sse_setup import SseSetupScreen
+from .sse_setup import SseEditor, SseSetupForm
 from .sse_views import SseViews
 from .sse_board import (COL_PX, HEX_H, HEX_W, KIND_LABEL, LEGAL, MIN_COL_PX, MIN_HEX_H, PALETTE,  # noqa: F401
-                        ROW_PX, HexBoard, col_css, hex_class, system_cell)
+                        ROW_PX, HexBoard, SseBoard, col_css, hex_class, system_cell)
 
 PLURAL = {"city": "Cities", "trade_station": "Trade Stations"}
 STYLE = """<style>
@@ -48,25 +58,105 @@ STYLE = """<style>
 </style>"""
 
 
-class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScreen):
+class Via:
+    """``screen.<name>`` is ``screen.<part>.<attr>``: the names the app and the tests use
+    stay the screen's while a part holds the widget or the method."""
+
+    def __init__(self, part: str, attr: str = ""):
+        self.part, self.attr = part, attr
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.attr = self.attr or name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return getattr(getattr(obj, self.part), self.attr)
+
+    def __set__(self, obj, value) -> None:
+        setattr(getattr(obj, self.part), self.attr, value)
+
+
+class SseTab(SessionScreen, PlayDetailsScreen):
+    # -- the parts' names, as the app and the tests know them ------------------------------
+    names = Via("setup_part")
+    map_pick = Via("setup_part")
+    ships = Via("setup_part")
+    custom_pieces = Via("setup_part")
+    cities = Via("setup_part")
+    trade = Via("setup_part")
+    v_damaged = Via("setup_part")
+    v_unexplored = Via("setup_part")
+    v_open = Via("setup_part")
+    v_epic = Via("setup_part")
+    v_campaign = Via("setup_part")
+    campaign_note = Via("setup_part")
+    epic_table = Via("setup_part")
+    start_btn = Via("setup_part")
+    saved = Via("setup_part")
+    setup_screen = Via("setup_part")
+    setup_details = Via("setup_part")
+    setup_role_note = Via("setup_part")
+    ed_map = Via("editor_part")
+    ed_base = Via("editor_part")
+    ed_tool = Via("editor_part")
+    ed_name = Via("editor_part")
+    ed_info = Via("editor_part")
+    ed_board = Via("editor_part")
+    editor_screen = Via("editor_part")
+    _ed_load = Via("editor_part", "load")
+    _ed_click = Via("editor_part", "click")
+    _ed_save = Via("editor_part", "save")
+    board = Via("board_part")
+    _clicked = Via("board_part", "clicked")
+    _legal = Via("board_part", "legal")
+    extra = Via("reveal_part")
+    _pending = Via("reveal_part", "pending")
+    scoreboard = Via("final_part")
+    score_details = Via("final_part")
+    score_more = Via("final_part")
+    whatif = Via("final_part")
+    final = Via("final_part")
+    final_details = Via("final_part")
+    exports = Via("final_part")
+    final_extra = Via("final_part")
+    epic_box = Via("final_part")
+    campaign_box = Via("final_part")
+    seat_switch = Via("views_part")
+    seat_score = Via("views_part")
+    live_state = Via("views_part")
+    live_note = Via("views_part")
+    join_box = Via("views_part")
+
     def __init__(self, app):
         self.app = app
         # the page's role (the app's: one address, one role for every tab), before the
         # latest game is opened below
         self.session = GameSession(app.store, again="enter the action again",
                                    role=app.session.role)
+        self.seat: str | None = None            # the seat's player (SessionScreen._view_of)
+        self.view: str | None = app.view
         self.selected: int | None = None        # the current player's selected ship
-        self._pending: dict | None = None        # an unexplored move waiting for its tile
+        self._quiet = False                     # the entry's observers hushed (Quiet)
+        self._details_for = None                # PlayDetailsScreen: the final form's game
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
         self.body = w.VBox()
         # the page title names this tab (App._tab_opened): no second title here (issue 15)
         self.box = w.VBox([w.HTML(STYLE), self.body])
         self.box.add_class("sse-root")
-        self._build_views()
-        self.view = app.view
-        self._build_setup()
+        # the play timer (issue 16), compact, beside the turn line: the entry and the
+        # board stay on the first screen
+        self.timer = PlayTimer(self.store, "sse-timer", compact=True)
+        writes(self.timer.button)
+        self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
+        # the parts, each given this screen
+        self.views_part = SseViews(self)
+        self.reveal_part = SseReveal(self)
+        self.board_part = SseBoard(self)
+        self.final_part = SseFinal(self)
+        self.setup_part = SseSetupForm(self)
+        self.editor_part = SseEditor(self, self.setup_part)
         self._build_play()
-        self._build_editor()
         games = self.store.games(format=FORMAT)
         if games:
             try:
@@ -80,12 +170,26 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
     def guarded(self, fn):
         return self.app.guarded(fn)
 
+    # -- the parts' screens and the app's calls -------------------------------------------
+    def show_setup(self) -> None:
+        self.setup_part.show()
+
+    def start_game(self) -> None:
+        self.setup_part.start_game()
+
+    def show_editor(self) -> None:
+        self.editor_part.show()
+
+    def set_view(self, seat: str | None, view: str | None) -> None:
+        self.views_part.set_view(seat, view)
+
+    def live_tick(self) -> None:
+        self.views_part.live_tick()
+
     # ================================================================== play
     def _build_play(self):
         self.turn = w.HTML()
         self.turn.add_class("sse-turn")
-        self.scoreboard = w.HTML()
-        self.scoreboard.add_class("sse-score")
         # the options are the pieces the engine says the player to move can place, with how
         # many are left (see _refresh_piece); every new situation starts again from City
         self.piece = w.ToggleButtons(options=[], description="Colonise with")
@@ -94,14 +198,10 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.piece_note.add_class("sse-piece-note")
         self.ship_pick = w.ToggleButtons(options=[], description="Ship")
         self.ship_pick.add_class("sse-ship-pick")
-        self._quiet = False
         self.ship_pick.observe(self.guarded(lambda _: self._quiet or self._ship_changed()), "value")
         self.piece.observe(self.guarded(lambda _: self._quiet or self._piece_changed()), "value")
         self.hint = w.HTML()
         self.hint.add_class("sse-hint")
-        self.board = HexBoard(self.guarded(self._clicked))
-        self.extra = w.VBox()
-        self.extra.add_class("sse-extra")
         undo = w.Button(description="Undo last action", icon="undo", layout=w.Layout(width="auto"))
         undo.add_class("sse-undo")
         writes(undo)
@@ -116,41 +216,16 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         writes(new, host_only=True)
         new.on_click(self.guarded(lambda _: self.show_setup()))
         self.new_btn = new
+        # the rule it needs, quoted (companion.core.rules.Rule: damaged)
         self.damage_btn = w.Button(description="Damage the selected ship (expansion effect)",
-                                   layout=w.Layout(width="auto"))
+                                   tooltip=rule_text("damaged"), layout=w.Layout(width="auto"))
         self.damage_btn.add_class("sse-damage")
         writes(self.damage_btn)
         self.damage_btn.on_click(self.guarded(lambda _: self._damage()))
-        self.whatif = w.HTML()
-        self.whatif.add_class("sse-whatif")
-        self.final = w.HTML()
-        self.final.add_class("sse-final")
-        # the play timer (issue 16), the final screen's play details and exports
-        # compact, beside the turn line: the entry and the board stay on the first screen
-        self.timer = PlayTimer(self.store, "sse-timer", compact=True)
-        writes(self.timer.button)
-        self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
-        self.final_details = DetailsForm("sse-final")
-        save = w.Button(description="Save the play details", icon="save",
-                        layout=w.Layout(width="auto"))
-        save.add_class("sse-final-details-save")
-        writes(save)
-        save.on_click(self.guarded(lambda _: self._save_final_details()))
-        self.exports = FinalExports(self.store, "sse-final-exports", "small-star-empires",
-                                    self.guarded)
-        # the details form writes (hidden in the table view); the exports only read
-        self.final_extra = w.VBox([
-            writes(w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>")),
-            writes(self.final_details.box), save, self.exports.panel])
-        self.final_extra.add_class("sse-final-extra")
         self.timer_row = w.HBox([self.turn, self.timer.button])
         # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen
         self.undo_row = w.HBox([undo, self.damage_btn, self.live_state])
         self.timer_row.add_class("timer-row")
-        self._details_for = None
-        self.epic_box = w.VBox()
-        self.campaign_box = w.VBox()
-        self.campaign_box.add_class("sse-campaign")
         # the message of this tab next to the entry (a copy of the status line while the
         # tab is shown): a refused click's rule stays in view above the board
         self.msg = w.HTML(layout=w.Layout(display="none"))
@@ -160,12 +235,6 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
                              self.hint, self.extra])
         self.entry.add_class("sse-entry")
         writes(self.entry)
-        self.score_details = w.HTML()
-        self.score_details.add_class("sse-score-details")
-        # folded (widgets keep their open state across refreshes, unlike <details>)
-        self.score_more = w.Accordion(children=[self.score_details], selected_index=None)
-        self.score_more.set_title(0, "Ships and the score if the game ended now")
-        self.score_more.add_class("sse-score-more")
         self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html()), self.join_box],
                                 selected_index=None)
         self.more.set_title(0, "What-if: every destination of the selected ship")
@@ -183,19 +252,20 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
 
     def open_game(self, gid: str):
         self._open_session(gid, SseGame, "a Small Star Empires")
-        self.selected = None
-        self._pending = None
-        self.extra.children = []
+        self.forget_selection()
         self.undo_box.children = []
         self.body.children = [self.play_screen]
         self.refresh()
 
+    def forget_selection(self) -> None:
+        """No ship selected, no move waiting for its tile."""
+        self.selected = None
+        self.reveal_part.clear()
+
     def _behind(self):
         """The session shows another page's change: the page forgets its selection."""
         self.timer.bind(self.gid, self.session.meta)
-        self.selected = None
-        self._pending = None
-        self.extra.children = []
+        self.forget_selection()
         self.undo_box.children = []
         self.refresh()
 
@@ -204,30 +274,35 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
             self.session.reload()
             self.timer.bind(self.gid, self.session.meta)
             self.selected = None
-            self._pending = None
+            self.reveal_part.pending = None
             self.refresh()
 
     # -- refresh -----------------------------------------------------------------------
     def refresh(self):
         g = self.game
         st = g.state
-        self.damage_btn.layout.display = "" if g.setup.variant("damaged_ships") and not st.finished else "none"
-        self._check_acting_for()
+        self.damage_btn.layout.display = "" if may_damage(st) else "none"
+        self.views_part.check_acting_for()
         # a seat page moves only its own ships (or the one player the switch names)
-        self.entry.layout.display = "none" if st.finished or not self._may_enter() else ""
+        self.entry.layout.display = ("none" if st.finished or not self.views_part.may_enter()
+                                     else "")
         # at the end the final panel draws the board (once)
         self.board.box.layout.display = "none" if st.finished else ""
         self._refresh_turn()
         self.timer.over = st.finished
         self.timer.show()               # the clock as of now (the heartbeat ticks it: tick())
-        self._refresh_score()
+        self.final_part.refresh_score()
         self._refresh_piece()
         self._refresh_ships()
-        self._refresh_board()
-        self._refresh_whatif()
-        self._refresh_final()
-        self._refresh_views()
+        self.board_part.refresh()
+        self.final_part.refresh_whatif()
+        self.final_part.refresh()
+        self.views_part.refresh()
         self.app._apply_role()
+
+    def _refresh_final(self):
+        """PlayDetailsScreen's call after the play details are saved."""
+        self.final_part.refresh()
 
     def _swatch(self, p: str) -> str:
         return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
@@ -235,8 +310,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
 
     def _mirror_status(self, change):
         """The status line's message, next to the entry, while this tab is shown."""
-        tabs = getattr(self.app, "tabs", None)
-        if tabs is not None and tabs.selected_index != 1:
+        if self.app.tabs.selected_index != 1:
             return
         self.msg.value = change["new"] or ""
         self.msg.layout.display = "" if self.msg.value else "none"
@@ -259,49 +333,6 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
                            f"{self._swatch(st.current)} "
                            f"<b class='sse-current'>{escape(st.current)}</b> to move · move "
                            f"{st.moves + 1}{last}{tail}</div>")
-
-    def _refresh_score(self):
-        g = self.game
-        st = g.state
-        try:
-            proj = g.score(project=True).table.set_index("player")
-        except CompanionError:
-            proj = None
-        rows, details = [], []
-        cats = [c for c in CATEGORIES if proj is not None and c in proj.columns]
-        for p in st.setup.players:
-            ps = st.players[p]
-            # one ship a line, never cut inside "at [q, r]"
-            ships = "<br>".join(f"<span style='white-space:nowrap'>{'▶' if s.damaged else '▲'} "
-                                f"{s.id} at [{s.at[0]}, {s.at[1]}]</span>" for s in ps.ships)
-            ended = int(proj.loc[p].total) if proj is not None else "?"
-            # short, so the compact table fits a phone: ▶ = to move
-            status = ("<small>passed</small>" if ps.passed else
-                      ("<span title='to move'>▶</span>" if p == st.current else ""))
-            # compact (issue 15): who, VP, the score if it ended now, the reserves
-            rows.append(
-                f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{self._swatch(p)} "
-                f"<b>{escape(p)}</b></td><td class='vp'>{ps.vp}</td>"
-                f"<td class='if-ended'>{ended}</td>"
-                f"<td class='cities'>{ps.cities}</td><td class='trade'>{ps.trade_stations}</td>"
-                f"<td class='status'>{status}</td></tr>")
-            parts = "".join(f"<td>{int(proj.loc[p][c])}</td>" for c in cats)
-            details.append(f"<tr><td><b>{escape(p)}</b></td><td class='ships'>{ships}</td>"
-                           f"{parts}</tr>")
-        self.scoreboard.value = (
-            "<div class='scroll-x'><table class='sse-score' style='border-collapse:collapse'>"
-            "<tr style='border-bottom:1px solid #999'><th>Player</th>"
-            "<th title='VP on the track'>VP</th>"
-            "<th title='the final score if the game ended now'>If ended</th>"
-            "<th title='Cities left in the reserve'>Cities</th>"
-            "<th title='Trade Stations left in the reserve'>Trade St.</th><th></th></tr>"
-            + "".join(rows) + "</table></div>")
-        self.score_details.value = (
-            "<div class='scroll-x'><table class='sse-score-more-table'><tr><th>Player</th>"
-            "<th>Ships (▶ damaged)</th>" + "".join(f"<th>{escape(CATEGORY_NAMES[c])}</th>"
-                                                  for c in cats)
-            + "</tr>" + "".join(details) + "</table></div>"
-            "<div><small>The categories: the end scoring as if the game ended now.</small></div>")
 
     def _refresh_ships(self):
         g = self.game
@@ -338,7 +369,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         elif not g.legal_moves(st.current, self.selected):
             self.hint.value = f"Ship {self.selected} cannot move: choose another ship."
         else:
-            n = len(self._legal())
+            n = len(self.board_part.legal())
             piece = PIECE_NAMES.get(self.piece.value)
             what = f" for a {piece}" if piece else ""
             self.hint.value = (f"Ship {self.selected}: {n} legal destination(s){what} in green; "
@@ -364,166 +395,40 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
                 self.piece.options = opts
                 self.piece.tooltips = [f"{left[p]} {PLURAL[p] if left[p] != 1 else PIECE_NAMES[p]} "
                                        f"left in {player}'s reserve" for p in can]
-                self.piece.value = "city" if "city" in can else (can[0] if can else None)
+                self.piece.value = usual_piece(can)
         gone = [PLURAL[p] for p in left if left[p] == 0]
-        self.piece_note.value = (f"<span style='color:#8a4b00'>{escape(player)} has no "
-                                 f"{' and no '.join(gone)} left</span>" if gone else "")
+        # the rule quoted on the note (companion.core.rules.Rule: no-pieces)
+        self.piece_note.value = (f"<span style='color:#8a4b00' title='{escape(rule_text('no-pieces'))}'>"
+                                 f"{escape(player)} has no {' and no '.join(gone)} left</span>"
+                                 if gone else "")
 
     def _piece_changed(self):
         self._refresh_hint()
-        self._refresh_board()
+        self.board_part.refresh()
 
     def _hush(self):
         return Quiet(self)
 
     def _ship_changed(self):
-        self.selected = self.ship_pick.value
-        self._pending = None
-        self.extra.children = []
+        self.select(self.ship_pick.value)
+
+    def select(self, ship: int | None) -> None:
+        """Ship ``ship`` of the player to move selected (on the board or above it): its
+        piece back to City, its legal destinations in green, its what-if."""
+        self.selected = ship
+        self.reveal_part.clear()
         self._refresh_piece()
         self._refresh_ships()
-        self._refresh_board()
-        self._refresh_whatif()
-
-    def _legal(self) -> dict:
-        """The green destinations: legal for the selected ship *and* the selected piece
-        (with no piece left to choose, the engine's moves are the repairs at home)."""
-        g = self.game
-        if self.selected is None or g.state.finished:
-            return {}
-        return {m.to: m for m in g.legal_moves(g.state.current, self.selected,
-                                               piece=self.piece.value)}
-
-    def _refresh_board(self):
-        g = self.game
-        st = g.state
-        legal = self._legal()
-        sel_at = st.players[st.current].ships[self.selected].at if (
-            self.selected is not None and st.current) else None
-        cells = {}
-        seats = {i + 1: p for i, p in enumerate(st.setup.players)}
-        for h, s in st.map.systems.items():
-            c = system_cell(s)
-            tip = f"[{h[0]}, {h[1]}] {s.describe()}"
-            state = []
-            if s.kind == "homeworld":
-                owner = seats.get(s.home)
-                c = {"label": f"{owner} home" if owner else f"home {s.home}",
-                     "fill": st.setup.colour(owner) if owner else "#fff", "text": "white"}
-            if h in st.revealed:
-                rv = st.revealed[h]
-                c = {"label": EFFECT_NAMES[rv["effect"]] if rv["effect"] != "planetary"
-                     else "●" * rv["planets"], "fill": "#c7ccd6"}
-                tip += f" — revealed: {EFFECT_NAMES[rv['effect']]}"
-            col = st.colonies.get(h)
-            if col is not None:
-                letter = "T" if col.piece == "trade_station" else "C"
-                base = c["label"] if s.kind != "nebula" else f"{s.colour}"
-                c = {"label": f"{letter} {base}".strip(), "fill": st.setup.colour(col.owner),
-                     "text": "white"}
-                tip += f" — {col.owner}'s {PIECE_NAMES[col.piece]}"
-                state.append("colony")
-            if h in st.blocked:
-                c = {"label": st.blocked[h], "fill": "#6b7280", "text": "white"}
-            if h in st.conquered:
-                c = {"label": "conquered", "fill": "#4b5563", "text": "white"}
-            ships = st.ships_at(h)
-            if ships:
-                marks = "".join("▶" if sh.damaged else "▲" for _, sh in ships)
-                c["label"] = f"{marks} {c['label']}".strip()
-                tip += " — ships: " + ", ".join(f"{p} {sh.id}" + (" (damaged)" if sh.damaged else "")
-                                                for p, sh in ships)
-                state.append("ship")
-                if h in st.blocked:          # a ship on an asteroid field: its owner's colour
-                    c["fill"] = st.setup.colour(ships[0][0])
-            if h in legal:
-                m = legal[h]
-                c = {"label": "home ⟲" if m.kind == "repair" else ("? explore" if m.kind == "explore"
-                                                                    else "+ " + c["label"]),
-                     "fill": LEGAL, "text": "white"}
-                tip += " — legal destination" + (" (wormhole jump)" if m.via == "wormhole" else "")
-                state.append("legal")
-            if h == sel_at:
-                state.append("selected")
-                c["label"] = "◆" + c["label"]
-            c["tip"] = tip
-            c["state"] = " ".join(state)
-            cells[h] = c
-        self.board.draw(cells)
-
-    # -- clicks --------------------------------------------------------------------------
-    def _clicked(self, h):
-        g = self.game
-        st = g.state
-        if st.finished:
-            return
-        self.session.require(Write.ACTION)      # the table view's board shows, records nothing
-        if not self._may_enter():
-            raise CompanionError(f"{self._waiting_words()}: this page moves only "
-                                 f"{self.seat}'s ships. To enter {st.current}'s move here, tap "
-                                 f"'Enter {st.current}'s move (no phone)'.")
-        me = st.players[st.current]
-        mine = [s for s in me.ships if s.at == h]
-        legal = self._legal()
-        if h in legal:
-            self._move_to(h, legal[h])
-            return
-        if mine:
-            movable = [s for s in mine if g.legal_moves(me.name, s.id)]
-            self.selected = (movable or mine)[0].id
-            self._pending = None
-            self.extra.children = []
-            self._refresh_piece()
-            self._refresh_ships()
-            self._refresh_board()
-            self._refresh_whatif()
-            return
-        if self.selected is None:
-            raise CompanionError(f"Select one of {me.name}'s ships first (click it on the board).")
-        # an illegal destination: say which rule forbids it
-        g.check({"player": me.name, "ship": self.selected, "to": list(h), "piece": self.piece.value})
-
-    def _move_to(self, h, m):
-        g = self.game
-        player = g.state.current
-        action = {"player": player, "ship": self.selected, "to": list(h)}
-        if m.kind == "repair":
-            action["piece"] = None
-            self._push(action)
-        elif m.kind == "colonise":
-            action["piece"] = self.piece.value
-            self._push(action)
-        else:
-            self._ask_reveal(action)
-
-    def _ask_reveal(self, action):
-        """The tile's form (companion/ui/sse_reveal.py): the Nordinn Empire's Cities and the
-        Refuelling Station's extra moves are the engine's (nordinn_choices, refuel_choices),
-        under the game's setup.options; it asks only when there is a choice."""
-        self._pending = action
-        to = tuple(action["to"])
-        self.reveal = form = reveal_form(self.game, action, guard=self.guarded)
-        ok = w.Button(description="Confirm", button_style="success", icon="check")
-        ok.add_class("sse-confirm")
-        writes(ok)
-        cancel = w.Button(description="Cancel")
-        ok.on_click(self.guarded(lambda _: self._push(form.action())))
-        cancel.on_click(self.guarded(lambda _: self._cancel()))
-        self.extra.children = [w.HTML(f"<b>{escape(action['player'])} explores [{to[0]}, {to[1]}]:</b> "
-                                      "turn the tile face-up and enter it (colonised with a City)."),
-                               *form.children, w.HBox([ok, cancel])]
-
-    def _cancel(self):
-        self._pending = None
-        self.extra.children = []
+        self.board_part.refresh()
+        self.final_part.refresh_whatif()
 
     def _damage(self):
         g = self.game
         if self.selected is None:
             raise CompanionError("Select the ship to damage first.")
-        self._push({"do": "damage", "player": g.state.current, "ship": self.selected})
+        self.push({"do": "damage", "player": g.state.current, "ship": self.selected})
 
-    def _push(self, action: dict):
+    def push(self, action: dict):
         g = self.game
         try:
             # the store first: another page's change refuses it (PageBehind: the session
@@ -533,9 +438,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         except PageBehind:
             self._behind()
             raise
-        self._pending = None
-        self.extra.children = []
-        self.selected = None
+        self.forget_selection()
         show(self.live_note, "")
         st = g.state
         msg = f"{g.describe(norm)}."
@@ -550,6 +453,8 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
         self.app.say(msg)
         self.refresh()
 
+    _push = push
+
     # -- undo ------------------------------------------------------------------------------
     def _ask_undo(self):
         ask_undo(self, lambda last: f"Undo: {self.game.describe(last)}?", "sse-undo", self._undo)
@@ -561,9 +466,7 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
             self._behind()
             raise
         self.undo_box.children = []
-        self.selected = None
-        self._pending = None
-        self.extra.children = []
+        self.forget_selection()
         show(self.live_note, "")
         self.app.say(f"Undone: {self.game.describe(last)}.")
         self.refresh()
@@ -592,4 +495,3 @@ class SseTab(SseSetupScreen, SseFinal, SseViews, SessionScreen, PlayDetailsScree
 
     def _details_saved(self) -> None:
         self.game.meta = {k: v for k, v in self.timer.meta.items() if k != "title"}
-

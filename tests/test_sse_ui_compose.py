@@ -1,0 +1,221 @@
+"""issue 23, "Screens compose", for Small Star Empires: ``SseTab`` is one screen built from
+parts (setup, editor, board, reveal, final, views), each a plain class given the screen in
+its constructor; no part inherits another; every attribute of the screen and of its parts
+is made in ``__init__``; no UI file is over 500 lines; the numbers the page shows and
+offers are the engine's (companion.sse.offer on companion.sse.rules), checked here against
+the book's sentences (S = the Small Star Empires rulebook).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.sse import SseGame, offer
+from companion.sse.hexmap import save_user_map
+from companion.ui import sse_board, sse_final, sse_reveal, sse_setup, sse_tab, sse_views
+
+_SSE_TESTS = str(Path(__file__).resolve().parent / "sse")
+if _SSE_TESTS not in sys.path:
+    sys.path.insert(0, _SSE_TESTS)
+from ssekit import grid  # noqa: E402
+
+UI = Path(sse_tab.__file__).parent
+FILES = ["sse_tab.py", "sse_setup.py", "sse_final.py", "sse_views.py", "sse_reveal.py",
+         "sse_board.py"]
+PARTS = {"setup_part": sse_setup.SseSetupForm, "editor_part": sse_setup.SseEditor,
+         "board_part": sse_board.SseBoard, "reveal_part": sse_reveal.SseReveal,
+         "final_part": sse_final.SseFinal, "views_part": sse_views.SseViews}
+
+# Ann's homeworld (0,0), an Unexplored System (2,0), Bob's homeworld (4,2)
+MAP = """
+H1 E U E E
+E  E E E E
+E  E E E H2
+"""
+
+
+@pytest.fixture
+def tab(tmp_path):
+    from companion.core.store import Store
+    from companion.ui.app import App
+    app = App(Store(tmp_path / "games.sqlite"))
+    app.tabs.selected_index = 1
+    return app.sse
+
+
+def attrs(tab) -> dict[str, set[str]]:
+    """The instance attributes of the screen and of each part."""
+    out = {"tab": set(vars(tab))}
+    for name in PARTS:
+        out[name] = set(vars(getattr(tab, name)))
+    return out
+
+
+# ---------------------------------------------------------------------------- the files
+def test_no_sse_ui_file_over_500_lines():
+    sizes = {f: len((UI / f).read_text().splitlines()) for f in FILES}
+    assert all(n <= 500 for n in sizes.values()), sizes
+
+
+def test_the_parts_are_plain_classes_and_the_screen_inherits_none_of_them():
+    for cls in PARTS.values():
+        assert cls.__bases__ == (object,), cls
+        assert "screen" in inspect.signature(cls.__init__).parameters, cls
+    mro = set(sse_tab.SseTab.__mro__)
+    assert not mro & set(PARTS.values())
+    # the old mixins are gone
+    for mod, name in ((sse_setup, "SseSetupScreen"), (sse_final, "SseFinal"),
+                      (sse_views, "SseViews")):
+        obj = getattr(mod, name, None)
+        assert obj is None or obj in PARTS.values(), name
+
+
+def test_no_late_attribute_is_read_with_getattr_self():
+    """``getattr(self, "x", None)`` was how the mixins read an attribute that might not
+    exist yet; the parts read only what their constructors made."""
+    for f in FILES:
+        tree = ast.parse((UI / f).read_text())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("getattr", "hasattr") and node.args
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id == "self"
+                    and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)):
+                pytest.fail(f"{f}:{node.lineno}: {ast.unparse(node)}")
+
+
+def test_every_forwarded_name_is_a_parts_attribute(tab):
+    vias = {n: v for n, v in vars(sse_tab.SseTab).items() if isinstance(v, sse_tab.Via)}
+    assert len(vias) > 30
+    for name, via in vias.items():
+        assert via.part in PARTS, name
+        part = getattr(tab, via.part)
+        assert hasattr(part, via.attr), (name, via.part, via.attr)
+        assert getattr(tab, name) is getattr(part, via.attr) or callable(getattr(tab, name))
+
+
+# ------------------------------------------------------------- attributes in __init__
+def test_no_attribute_appears_after_the_constructor(tab):
+    """Start a game, select, move, explore (the tile's form), cancel, undo, damage, play
+    to the end, the final table, the map editor, the setup again and a seat view: the
+    screen and its parts have exactly the attributes their constructors made."""
+    before = attrs(tab)
+    save_user_map(grid(MAP), "compose-test")
+    tab.show_setup()
+    tab.map_pick.value = "compose-test"
+    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
+    tab.ships.value = 2
+    tab.v_damaged.value = True
+    tab.start_game()
+    g = tab.game
+    assert g.setup.players == ["Ann", "Bob"]
+    tab._clicked((0, 0))                            # Ann's ship selected
+    assert tab.selected is not None
+    tab._clicked((2, 0))                            # an Unexplored System: the tile's form
+    assert tab._pending is not None and tab.extra.children
+    tab.reveal_part.clear()
+    assert tab._pending is None and not tab.extra.children
+    tab._clicked((0, 0))
+    tab._clicked((1, 0))                            # a plain move, colonised with a City
+    assert len(g.actions) == 1
+    tab._undo()
+    assert g.actions == []
+    tab._clicked((0, 0))
+    tab._damage()                                   # the variant is on
+    assert g.actions[-1]["do"] == "damage"
+    while not g.state.finished:                     # the rest: the engine's first move
+        p = g.current
+        ship, m = next((s.id, m) for s in g.state.players[p].ships
+                       for m in g.legal_moves(p, s.id))
+        tab.select(ship)
+        tab._clicked(tuple(m.to))
+        if tab._pending is not None:                # the tile: a planet
+            tab.reveal_part.form.eff.value = "planetary"
+            tab.push(tab.reveal_part.form.action())
+    assert g.state.finished and "sse-final-table" in tab.final.value
+    tab.refresh()
+    tab.show_editor()
+    tab._ed_click((5, 0))
+    tab.show_setup()
+    tab.set_view("Ann", None)
+    tab.live_tick()
+    assert attrs(tab) == before
+
+
+# ----------------------------------------------------------- the engine's numbers
+def test_the_page_offers_the_books_numbers():
+    # S Setup: "each player starts with 2-4 ships of his color on his Homeworld System"
+    assert offer.ship_choices(False) == [2, 3, 4]
+    assert offer.ships_words() == "2 to 4"
+    # S Components: "4 Ships, 16 Cities and 4 Trade Stations per player"
+    assert offer.box_pieces() == (16, 4)
+    assert offer.box_words() == "The box holds 16 Cities and 4 Trade Stations per player."
+    # S Campaign Mode: "2 Players - 14 Cities and 4 Trade Stations", "3 Players - 12 Cities
+    # and 3 Trade Stations", "4 Players - 10 Cities and 2 Trade Stations"; "2 Players - 5
+    # Campaign Points", "3 Players - 4 Campaign Points", "4 Players - 3 Campaign Points"
+    assert offer.campaign_words() == (
+        "Campaign pieces per player (the book): 2 players 14 Cities and 4 Trade Stations, "
+        "3 players 12 and 3, 4 players 10 and 2; each win puts a City on your win pile. "
+        "The first to 5 (2 players), 4 (3) or 3 (4) wins wins the campaign.")
+    # S Components: "Each Planetary System can contain a number of planets in it, usually
+    # from one to three planets."
+    assert offer.planet_choices() == [1, 2, 3]
+    # Asteroid Field and Nordinn Empire: "When you enter and reveal this system, Damage
+    # your ship."; the others: "When you enter and reveal this system, colonize it with a
+    # City."
+    assert offer.tile_piece("asteroid_field") is None
+    assert offer.tile_piece("nordinn_empire") is None
+    for effect in ("planetary", "chromatic_nebula", "abandoned_trade_station",
+                   "refuelling_station", "hollana_federation", "tennar_union"):
+        assert offer.tile_piece(effect) == "city", effect
+    assert offer.usual_piece(("city", "trade_station")) == "city"
+    assert offer.usual_piece(("trade_station",)) == "trade_station"
+    assert offer.usual_piece(()) is None
+    assert offer.map_players([1, 2, 3]) == 3 and offer.map_players([1, 3]) is None
+
+
+def test_the_setup_form_shows_what_the_engine_offers(tab):
+    tab.show_setup()
+    assert len(tab.names) == offer.seats()
+    assert [("(optional)" in t.placeholder) for t in tab.names] == [
+        offer.seat_optional(i) for i in range(offer.seats())]
+    assert [v for _, v in tab.ships.options][1:] == offer.ship_choices(False)
+    tab.custom_pieces.value = True
+    assert [v for _, v in tab.ships.options][1:] == offer.ship_choices(True)
+    assert (tab.cities.value, tab.trade.value) == offer.box_pieces()
+    assert offer.campaign_words() in tab.campaign_note.value
+    tab.names[0].value = "Ann"
+    tab.guarded(tab.start_game)()
+    assert "Type at least 2 player names (2 to 4 players)." in tab.app.status.value
+
+
+def test_the_tile_form_and_the_damage_button_quote_the_rules(tab):
+    save_user_map(grid(MAP), "compose-test")
+    gid = tab.store.create(SseGame({"players": ["Ann", "Bob"], "map": "compose-test",
+                                    "pieces": {"ships": 2}}).to_record(), title="t")
+    tab.open_game(gid)
+    assert tab.damage_btn.tooltip == offer.rule_text("damaged")
+    assert tab.damage_btn.layout.display == "none"      # no damaged-ships variant
+    tab._clicked((0, 0))
+    tab._clicked((2, 0))
+    head = tab.extra.children[0]
+    assert head.tooltip == offer.rule_text("unexplored-city")
+    assert "colonised with a City" in head.tooltip
+    form = tab.reveal_part.form
+    assert [v for _, v in form.planets.options] == offer.planet_choices()
+
+
+def test_the_piece_note_quotes_the_reserve_rule(tab):
+    """S Components: "4 Ships, 16 Cities and 4 Trade Stations per player"; a custom setup
+    with no Trade Station: the note says so and quotes the rule (no-pieces)."""
+    save_user_map(grid(MAP), "compose-test")
+    gid = tab.store.create(SseGame({"players": ["Ann", "Bob"], "map": "compose-test",
+                                    "pieces": {"ships": 2, "cities": 16, "trade_stations": 0},
+                                    "options": {"pieces": "custom"}}).to_record(), title="t")
+    tab.open_game(gid)
+    assert "Ann has no Trade Stations left" in tab.piece_note.value
+    assert f"title='{offer.rule_text('no-pieces')}'" in tab.piece_note.value
+    assert [v for _, v in tab.piece.options] == ["city"] and tab.piece.value == "city"
