@@ -65,7 +65,7 @@ def _need_cell(ctx: Context, what: str) -> Cell:
     return ctx.cell
 
 
-def _known(v: int | None, ctx: Context, what: str) -> int:
+def known(v: int | None, ctx: Context, what: str) -> int:
     """A value the evaluation needs; not known yet: UnknownCardValues (the build and
     the final scoring ask for it before they evaluate)."""
     if v is None:
@@ -90,7 +90,7 @@ def count(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
         return n
     if what == "location_within":
         cell = _need_cell(ctx, what)
-        dist = st.distances_from(cell, cutoff=_known(ab.distance, ctx, "distance"))
+        dist = st.distances_from(cell, cutoff=known(ab.distance, ctx, "distance"))
         return _types(ctx, [st.cells[c] for c, d in dist.items() if c != cell and d >= 1], types)
     if what == "reactor":
         return _memo(ctx, "reactor", lambda: len(st.reactors()))
@@ -195,7 +195,7 @@ def condition(cond: Condition | Mapping[str, Any] | None, ctx: Context) -> bool:
     raise ValueError(f"unknown condition {dict(cond.raw)}")
 
 
-def _by_table(ab: Ability, n: int, ctx: Context) -> int:
+def by_table(ab: Ability, n: int, ctx: Context) -> int:
     """The VP a table gives for ``n``: the row of the largest count <= n (0 if none)."""
     table = dict(ab.table) if ab.table is not None else None
     if table is None:
@@ -207,16 +207,10 @@ def _by_table(ab: Ability, n: int, ctx: Context) -> int:
 def value(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
     """VP an ability gives now, caps applied (no explanation: the fast path)."""
     ab = Ability.of(ab)
-    if ab.kind == "per":
-        n = count(ab, ctx)
-        if ab.by_table:
-            vp = _by_table(ab, n, ctx)
-        else:
-            vp = (n // _known(ab.every, ctx, "'every'")) * _known(ab.vp, ctx, "VP per unit")
-    elif ab.kind == "flat":
-        vp = _known(ab.flat, ctx, "VP") if condition(ab.condition, ctx) else 0
-    else:
+    kind = _kinds.kind_of(ab)
+    if kind.value is None:
         raise ValueError("manual and choice abilities are resolved by the game")
+    vp = kind.value(ab, ctx)
     cap = ab.cap
     return cap if cap is not None and vp > cap else vp
 
@@ -224,28 +218,10 @@ def value(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
 def evaluate(ab: Ability | Mapping[str, Any], ctx: Context) -> tuple[int, str]:
     """VP an ability gives now, and a short explanation.  Caps applied."""
     ab = Ability.of(ab)
-    if ab.kind == "per":
-        n = count(ab, ctx)
-        counter = str(ab.per).replace('_', ' ')
-        if ab.by_table:
-            vp = _by_table(ab, n, ctx)
-            why = f"{n} {counter}(s) -> {vp} by the table"
-        else:
-            every = _known(ab.every, ctx, "'every'")
-            per_unit = _known(ab.vp, ctx, "VP per unit")
-            vp = (n // every) * per_unit
-            unit = f"per {every} " if every != 1 else "per "
-            why = f"{per_unit:+d} {unit}{counter}: {n}"
-    elif ab.kind == "flat":
-        ok = condition(ab.condition, ctx)
-        flat = _known(ab.flat, ctx, "VP")
-        vp = flat if ok else 0
-        if ab.condition is not None:
-            why = f"{flat:+d} if {_cond_text(ab.condition)}: {'met' if ok else 'not met'}"
-        else:
-            why = f"{flat:+d}"
-    else:
+    kind = _kinds.kind_of(ab)
+    if kind.evaluate is None:
         raise ValueError("manual and choice abilities are resolved by the game")
+    vp, why = kind.evaluate(ab, ctx)
     cap = ab.cap
     if cap is not None and vp > cap:
         why += f", capped at {cap}"
@@ -253,7 +229,7 @@ def evaluate(ab: Ability | Mapping[str, Any], ctx: Context) -> tuple[int, str]:
     return vp, why
 
 
-def _cond_text(cond: Condition | None) -> str:
+def cond_text(cond: Condition | None) -> str:
     return "always" if cond is None else cond.text()
 
 
@@ -266,27 +242,11 @@ def describe(ab: Ability | Mapping[str, Any]) -> str:
     """One line a player can read."""
     ab = Ability.of(ab)
     when = {"immediate": "now", "end": "at game end", None: "(timing?)"}[ab.when]
-    if ab.kind == "per":
-        counter = str(ab.per).replace('_', ' ')
-        t = f" [{'/'.join(ab.types)}]" if ab.types else ""
-        if ab.by_table:
-            s = f"table by {counter}"
-        else:
-            vp = "?" if ab.vp is None else f"{ab.vp:+d}"
-            every = ab.every
-            s = f"{vp} per {'' if every == 1 else str(every) + ' '}{counter}{t}"
-            if ab.per == "location_within":
-                s += f" within {ab.distance}"
-    elif ab.kind == "flat":
-        s = f"{'?' if ab.flat is None else format(ab.flat, '+d')} if {_cond_text(ab.condition)}"
-    elif ab.kind == "choice":
-        s = f"others pay {ab.pay} credit or lose {ab.lose} VP"
-    elif ab.kind == "spaceships":
-        s = f"place {ab.spaceships} spaceship(s) ({ab.target} stations)"
-    elif ab.kind == "remove_spaceships":
-        s = f"remove up to {ab.remove_spaceships} of your spaceships"
-    else:
-        s = "VP typed by the players"
+    s = _kinds.kind_of(ab).describe(ab)
     if ab.has_cap:
         s += f" (max {'?' if ab.cap is None else ab.cap})"
     return f"{s}, {when}"
+
+
+# the kinds' table reads this module's counters; imported last (it imports this module)
+from . import abilitykinds as _kinds  # noqa: E402
