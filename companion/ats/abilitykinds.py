@@ -18,9 +18,13 @@ written that names it: ``per``, ``flat``, ...).  An entry carries:
   resolves after everyone's action, as the rulebook's interactions do);
 - ``templates``, ``template_of``, ``form_rank``: the card form's choices.
 
-A new kind is one more entry here (and a line in docs/abilities.md);
-tests/test_ability_kinds.py checks every entry and that no module outside this
-one tests ``ab.kind`` against a kind's name.
+A new kind is one more entry here, its name in the vocabulary's words
+(``vocabulary.ABILITY_KINDS``, which :class:`~companion.ats.vocabulary.Ability` reads
+its kind from; the entry reads its values from the ability as written, ``ab["n"]``)
+and its section in docs/abilities.md.  tests/test_ability_kinds.py checks every
+entry and that no module outside this one tests ``ab.kind`` against a kind's name.
+The counters and conditions the evaluations use are companion/ats/counters.py;
+companion/ats/abilities.py evaluates any ability through this table.
 """
 from __future__ import annotations
 
@@ -30,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from ..core.errors import CatalogueError, IllegalAction
-from . import abilities as abl
-from .vocabulary import (ABILITY_COMMON, CHOICES, CONDITIONS, COUNTERS, SPACESHIP_TARGETS, TYPES,
+from . import counters as cnt
+from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS, SPACESHIP_TARGETS, TYPES,
                          VALUE_LIMIT, WHEN, Ability, in_range, types_ok)
 
 #: ``err(message, key=None)``: raises CatalogueError naming the file, card and key
@@ -56,8 +60,8 @@ class AbilityKind:
     describe: Callable[[Ability], str]
     resolve: str
     unknowns: Callable[[Ability], list[str]] = _nothing
-    evaluate: Callable[[Ability, abl.Context], tuple[int, str]] | None = None
-    value: Callable[[Ability, abl.Context], int] | None = None
+    evaluate: Callable[[Ability, cnt.Context], tuple[int, str]] | None = None
+    value: Callable[[Ability, cnt.Context], int] | None = None
     typed: bool = False
     pending: bool = False
     answer: str | None = None
@@ -117,21 +121,21 @@ def _unknowns_per(ab: Ability) -> list[str]:
     return out
 
 
-def _value_per(ab: Ability, ctx: abl.Context) -> int:
-    n = abl.count(ab, ctx)
+def _value_per(ab: Ability, ctx: cnt.Context) -> int:
+    n = cnt.count(ab, ctx)
     if ab.by_table:
-        return abl.by_table(ab, n, ctx)
-    return (n // abl.known(ab.every, ctx, "'every'")) * abl.known(ab.vp, ctx, "VP per unit")
+        return cnt.by_table(ab, n, ctx)
+    return (n // cnt.known(ab.every, ctx, "'every'")) * cnt.known(ab.vp, ctx, "VP per unit")
 
 
-def _evaluate_per(ab: Ability, ctx: abl.Context) -> tuple[int, str]:
-    n = abl.count(ab, ctx)
+def _evaluate_per(ab: Ability, ctx: cnt.Context) -> tuple[int, str]:
+    n = cnt.count(ab, ctx)
     counter = str(ab.per).replace('_', ' ')
     if ab.by_table:
-        vp = abl.by_table(ab, n, ctx)
+        vp = cnt.by_table(ab, n, ctx)
         return vp, f"{n} {counter}(s) -> {vp} by the table"
-    every = abl.known(ab.every, ctx, "'every'")
-    per_unit = abl.known(ab.vp, ctx, "VP per unit")
+    every = cnt.known(ab.every, ctx, "'every'")
+    per_unit = cnt.known(ab.vp, ctx, "VP per unit")
     unit = f"per {every} " if every != 1 else "per "
     return (n // every) * per_unit, f"{per_unit:+d} {unit}{counter}: {n}"
 
@@ -203,16 +207,16 @@ def _validate_flat(ab: dict, err: Err) -> tuple[dict, set[str]]:
     return ab, {"if"}
 
 
-def _value_flat(ab: Ability, ctx: abl.Context) -> int:
-    return abl.known(ab.flat, ctx, "VP") if abl.condition(ab.condition, ctx) else 0
+def _value_flat(ab: Ability, ctx: cnt.Context) -> int:
+    return cnt.known(ab.flat, ctx, "VP") if cnt.condition(ab.condition, ctx) else 0
 
 
-def _evaluate_flat(ab: Ability, ctx: abl.Context) -> tuple[int, str]:
-    ok = abl.condition(ab.condition, ctx)
-    flat = abl.known(ab.flat, ctx, "VP")
+def _evaluate_flat(ab: Ability, ctx: cnt.Context) -> tuple[int, str]:
+    ok = cnt.condition(ab.condition, ctx)
+    flat = cnt.known(ab.flat, ctx, "VP")
     if ab.condition is not None:
         return (flat if ok else 0,
-                f"{flat:+d} if {abl.cond_text(ab.condition)}: {'met' if ok else 'not met'}")
+                f"{flat:+d} if {cnt.cond_text(ab.condition)}: {'met' if ok else 'not met'}")
     return (flat if ok else 0), f"{flat:+d}"
 
 
@@ -276,7 +280,7 @@ def _validate_any(ab: dict, err: Err) -> tuple[dict, set[str]]:
     return ab, set()
 
 
-def _not_evaluated(ab: Ability, ctx: abl.Context) -> Any:
+def _not_evaluated(ab: Ability, ctx: cnt.Context) -> Any:
     raise ValueError("manual and choice abilities are resolved by the game")
 
 
@@ -291,7 +295,7 @@ KINDS: dict[str, AbilityKind] = {k.name: k for k in (
     AbilityKind(
         "flat", ("if",), _validate_flat,
         lambda ab: (f"{'?' if ab.flat is None else format(ab.flat, '+d')} "
-                    f"if {abl.cond_text(ab.condition)}"),
+                    f"if {cnt.cond_text(ab.condition)}"),
         resolve="evaluated by the engine (abilities.condition): the VP if the condition holds",
         unknowns=lambda ab: ["flat VP"] if ab.flat is None else [],
         evaluate=_evaluate_flat, value=_value_flat,
@@ -350,9 +354,8 @@ KINDS: dict[str, AbilityKind] = {k.name: k for k in (
         answer="spaceships_removed", question="which of your spaceships to remove (R FAQ)",
         form_rank=6, help="removes up to N of its owner's spaceships (Travelling Exhibition)"),
 )}
-#: the kinds of ability; an ability has exactly one of these keys
-#: (``remove_spaceships``: Travelling Exhibition, R FAQ)
-ABILITY_KINDS = tuple(KINDS)
+if tuple(KINDS) != ABILITY_KINDS:       # the vocabulary's words for the kinds (Ability.kind)
+    raise ImportError("the ability-kind table and vocabulary.ABILITY_KINDS differ")
 
 #: an ability with none of the kinds' keys (not from a checked catalogue)
 NO_KIND = AbilityKind("", (), _validate_any, lambda ab: "VP typed by the players",

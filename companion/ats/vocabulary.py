@@ -1,8 +1,9 @@
 """The ability vocabulary (docs/abilities.md): its words, the check of an ability as
-written in a catalogue, and :class:`Ability`, the typed value every card holds.
+written in a catalogue (its kinds' table: companion/ats/abilitykinds.py), and
+:class:`Ability`, the typed value every card holds.
 
 An ability is written as a mapping (YAML in the catalogue, JSON in a record's
-``cards``).  It is checked (:func:`validate_ability`) and parsed into an
+``cards``).  It is checked (:func:`~companion.ats.abilitykinds.validate_ability`) and parsed into an
 :class:`Ability` once, when the card is loaded; the engine reads its attributes.
 ``Ability.to_dict()`` gives back the mapping exactly as it was written (the same
 keys in the same order), so records and catalogue files read and write the same
@@ -38,6 +39,10 @@ COUNTERS: dict[str, tuple[str, ...]] = {
 }
 CONDITIONS = ("farthest_from_main_reactor", "more", "adjacent_to")
 ABILITY_COMMON = ("when", "cap", "note")
+#: the kinds of ability; an ability has exactly one of these keys
+#: (``remove_spaceships``: Travelling Exhibition, R FAQ).  What each kind does is
+#: its entry in the ability-kind table (companion/ats/abilitykinds.py, ``KINDS``).
+ABILITY_KINDS = ("per", "flat", "choice", "manual", "spaceships", "remove_spaceships")
 SPACESHIP_TARGETS = ("self", "other", "any")
 CHOICES = ("pay_or_lose",)
 
@@ -60,12 +65,6 @@ def in_range(v: Any, lo: int, hi: int = VALUE_LIMIT) -> bool:
 def types_ok(v: Any) -> bool:
     """A list of location types."""
     return isinstance(v, list) and all(t in TYPES for t in v)
-
-
-def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
-    """The check of an ability as written: :func:`companion.ats.abilitykinds.validate_ability`."""
-    from .abilitykinds import validate_ability as check
-    return check(ab, file=file, card=card, i=i)
 
 
 def _whole(v: Any) -> int | None:
@@ -119,7 +118,7 @@ class Condition:
 class Ability(Mapping[str, Any]):
     """One ability, parsed once when its card is loaded (docs/abilities.md).
 
-    ``kind`` is which kind of :data:`~companion.ats.abilitykinds.KINDS` it is (None if it has none); the
+    ``kind`` is which of :data:`ABILITY_KINDS` it is (None if it has none); the
     other attributes are its values, ``None`` where the ability does not have the
     value or it is not known yet (the ``has_*`` / ``by_table`` flags tell which):
 
@@ -162,10 +161,9 @@ class Ability(Mapping[str, Any]):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Ability:
-        """Parse an ability as written (checked by :func:`validate_ability` when it
+        """Parse an ability as written (checked by ``abilitykinds.validate_ability`` when it
         comes from a catalogue; any mapping is read the same way, a value of the
         wrong type read as not known)."""
-        from .abilitykinds import ABILITY_KINDS     # the kinds' table (imports this module)
         raw = copy.deepcopy(dict(d))
         kind = next((k for k in ABILITY_KINDS if k in raw), None)
         table = raw.get("table")
@@ -241,10 +239,3 @@ class Ability(Mapping[str, Any]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # a mapping, compared by value: unhashable
-
-
-def ability_unknowns(ab: Ability | Mapping[str, Any]) -> list[str]:
-    """Names of the values of one ability that are still null
-    (:func:`companion.ats.abilitykinds.ability_unknowns`)."""
-    from .abilitykinds import ability_unknowns as unknowns
-    return unknowns(ab)
