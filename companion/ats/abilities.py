@@ -1,6 +1,7 @@
 """Evaluate abilities written in the catalogue's vocabulary (docs/abilities.md).
 
-Pure functions: a station and a little context in, VP out.  ``manual`` and
+Pure functions: a station and a little context in, VP out, through each kind's
+entry in the ability-kind table (companion/ats/abilitykinds.py).  ``manual`` and
 ``choice`` abilities need an answer from the players; the game engine handles
 them.  Each function takes an :class:`~companion.ats.vocabulary.Ability` (what a
 card holds) or a mapping written in the vocabulary (parsed on the way in).
