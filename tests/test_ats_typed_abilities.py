@@ -14,7 +14,8 @@ from companion.ats import abilities as abl
 from companion.ats.catalogue import (Card, Catalogue, dump_yaml, load_yaml, merge_card,
                                      parse_card)
 from companion.ats.station import LOCATION, Placed, Station
-from companion.ats.vocabulary import Ability, Condition, ability_unknowns
+from companion.ats.abilitykinds import ability_unknowns
+from companion.ats.vocabulary import Ability, Condition
 from companion.core.errors import UnknownCardValues
 
 ROOT = Path(__file__).resolve().parents[1]

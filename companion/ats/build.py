@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 
 from ..core.errors import IllegalAction, UnknownCardValues
+from .abilitykinds import kind_of
 from .catalogue import Card, Catalogue
 from .effects import resolve
 from .modes import location_card
@@ -149,18 +150,9 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     for ab in card.abilities or ():
         if ab.when != "immediate":
             continue
-        if ab.kind == "choice":
-            ch = a.get("choices")
-            if (not isinstance(ch, dict) or set(ch) != set(others)
-                    or not all(v in ("pay", "lose") for v in ch.values())):
-                raise IllegalAction("choice", f"each other player ({', '.join(others)}) must "
-                                    f"choose 'pay' ({ab.pay} credit) or 'lose' ({ab.lose} VP)",
-                                    action=a)
-        if ab.kind == "manual":
-            mv = a.get("manual_vp")
-            if not (isinstance(mv, int) and not isinstance(mv, bool)):
-                raise IllegalAction("manual-vp", f"type the VP '{card.name}' gave now "
-                                    "(manual_vp)", action=a)
+        check = kind_of(ab).check           # the players' answer (choice, manual VP)
+        if check is not None:
+            check(ab, a, card.name, others)
     ships = check_spaceships(state, ps.name, card, a, built=cell, strict=step.strict)
     removed = check_removals(state, ps.name, card, a)
     # pay and place
@@ -177,9 +169,10 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     for ab in card.abilities or ():
         if ab.when != "immediate":
             continue
-        if ab.kind == "choice":
-            choices.append(Pending(ps.name, "choice", card.name, cell, ab, step.index,
-                                   dict(a.get("choices") or {})))
+        kind = kind_of(ab)
+        if kind.pending and kind.answer is not None:     # the others' answer, after everyone
+            choices.append(Pending(ps.name, kind.name, card.name, cell, ab, step.index,
+                                   dict(a.get(kind.answer) or {})))
         elif ab.reads_other_stations:
             others_vp.append(Pending(ps.name, "ability", card.name, cell, ab, step.index))
     effects = choices + ([Pending(ps.name, "spaceships", card.name, cell, {"at": ships},
@@ -200,7 +193,7 @@ def _counts_types(ab) -> bool:
     """Whether an ability (or an objective's measure) reads location types."""
     if ab is None:
         return False
-    if ab.kind == "per" and (ab.types or ab.per == "distinct_type"):
+    if ab.per is not None and (ab.types or ab.per == "distinct_type"):
         return True
     return ab.condition is not None and ab.condition.test in ("more", "adjacent_to")
 

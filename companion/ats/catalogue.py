@@ -20,10 +20,12 @@ from ..core import safeio
 from ..core.errors import CatalogueError, UnknownCardValues
 from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
-# the ability vocabulary lives in vocabulary.py; its names stay importable from here
+# the ability vocabulary lives in vocabulary.py, its kinds in abilitykinds.py; their
+# names stay importable from here
+from .abilitykinds import ability_unknowns, kind_of, validate_ability  # noqa: F401
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
                          SPACESHIP_TARGETS, TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
-                         ability_unknowns, in_range, types_ok, validate_ability)
+                         in_range, types_ok)
 
 CATEGORIES = ("location", "race", "objective", "conflict")
 
@@ -295,7 +297,7 @@ def objective_unknowns(card: Card) -> list[str]:
     the table) and, for one that is measured, its bonus VP."""
     if "most" in card.extra or "least" in card.extra:
         return ["vp"] if card.vp is None else []
-    if card.abilities and any(ab.kind == "manual" for ab in card.abilities):
+    if card.abilities and any(kind_of(ab).typed for ab in card.abilities):
         return []                       # typed: claimed at the table, VP typed then
     return ["what it measures", "vp"] if card.vp is None else ["what it measures"]
 
@@ -355,7 +357,7 @@ def _merge_ability(base: Ability, over: Ability) -> Ability | None:
     not the same kind of ability (then they cannot be merged value by value)."""
     if base.kind != over.kind:
         return None
-    if over.kind == "per" and over.per != base.per:
+    if over.per != base.per:                 # only a 'per' ability has a counter
         return None
     written, out = base.to_dict(), over.to_dict()
     shape = lambda ab: set(ab) - {"note", "cap"}

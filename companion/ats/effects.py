@@ -10,6 +10,7 @@ drawn from the game's seed and stored in the record (:func:`resolution_order`).
 from __future__ import annotations
 
 from . import abilities as abl
+from .abilitykinds import NO_KIND, kind_of
 from ..core import chance
 from ..core.errors import IllegalAction
 from .catalogue import Catalogue
@@ -72,10 +73,11 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
     gain(state, p.owner, card.known("vp"), "printed", card.name, p.cell,
          f"printed VP of '{card.name}'", p.index)
     for ab in card.abilities or ():
-        if ab.when != "immediate" or ab.kind in ("spaceships", "choice", "remove_spaceships") \
+        kind = kind_of(ab)
+        if ab.when != "immediate" or (kind.evaluate is None and not kind.typed) \
                 or ab.reads_other_stations:
-            continue
-        if ab.kind == "manual":
+            continue        # resolved elsewhere (the kind's ``resolve``), or after everyone
+        if kind.typed:
             gain(state, p.owner, d["manual_vp"], "manual", card.name, p.cell,
                  "ability, VP typed by the players", p.index)
         else:
@@ -113,7 +115,7 @@ def resolve(catalogue: Catalogue, state: State, p: Pending, strict: bool = True)
             ops = state.players[who]
             ops.credits = max(0, ops.credits + n)
         for conflict_ab in ab.values():
-            if conflict_ab.kind in ("per", "flat"):
+            if kind_of(conflict_ab) is not NO_KIND and kind_of(conflict_ab).evaluate is not None:
                 others = [state.players[o].station for o in state.setup.players if o != p.owner]
                 ctx = abl.Context(owner.station, None, owner.credits, state.year, p.card, others)
                 vp, why = abl.evaluate(conflict_ab, ctx)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..core import chance
 from ..core.errors import IllegalAction, RecordError
+from ..core.rules import ATS, texts
 from .catalogue import TYPES
 from .decks import objectives_wanted     # B 3 / B 8: one per player, 2 with 2 players
 
@@ -38,45 +39,9 @@ LARGE_REACTOR_SUPPLY = 16 + 8     # 5-6 players (R 6): both boxes' (ruling, docs
 #: what happens to a spaceship whose empty space was filled before it was placed
 SPACESHIP_FILLED = ("refuse", "lost", "reserve")
 
-RULES = {
-    "not-adjacent": "a location must be built orthogonally adjacent to a built location (B 4, Build Location)",
-    "occupied": "that cell already holds a location",
-    "no-energy": "the energy must come from reactors within distance 2, counted through built locations (B 4; FAQ)",
-    "energy-from": "the reactors named in energy_from must be within distance 2 and hold the cubes",
-    "credits": "not enough credits to pay the card's cost (B 4: a player who cannot pay must take another action)",
-    "max": "the card's MAX build limit for one station is reached",
-    "reactor-supply": "no Power Reactor cards are left in the supply (B 4, Build Power Reactor)",
-    "reactor-credits": "building a Power Reactor costs 1 credit (B 4, Build Power Reactor)",
-    "wrong-player": "that player is not in this game or has already acted this turn",
-    "wrong-turn": "actions are entered for the current year and turn only",
-    "game-over": "the game has ended after year 4",
-    "unknown-card": "the card is not in the catalogue",
-    "spaceship": "a spaceship occupies that space: no location may be built there (R 3)",
-    "limited-space": "outside the agreed table area (Limited Space variant)",
-    "choice": "School of Alien Cultures: every other player pays 1 credit or loses 2 VP; enter each choice",
-    "manual-vp": "this ability's VP is typed by the players",
-    "malformed": "the action is not in the record format",
-    "resolve-order": "simultaneous effects resolve by VP, then credits, then a random order stored in the record",
-    "conflict": "Aggressive mode: a Conflict card cannot be built; applying it costs 1 credit (B 7)",
-    "conflict-year": "Conflict cards are in the deck from year 2 (year 3 with 5-6 players) in aggressive mode",
-    "revival-order": "Revival 2-player rules: the active player acts first each turn; it alternates by round (R 2.2)",
-    "virtual-seat": "2-player rules: each turn each virtual seat's hand loses one card to the face-up pile (B 8)",
-    "spaceships": "a spaceship goes on an empty space next to a card of that station, at most 1 "
-                  "per space (R 3), judged when it is placed: after every player's action in "
-                  "simultaneous play (B Playing Order)",
-    "round-end": "at round end a station that breaks a rule loses locations until it is valid, "
-                 "before the next round begins (B 5)",
-    "timing": "timing rules (R 5): players announce and perform their actions in VP order, then "
-              "credits, then a random order stored in the record",
-    "advisor-tiles": "Advisors (R 4): \"take randomly as many [Influence tiles] as the number of "
-                     "players\"; with 3 or more players \"place one randomly between each player and "
-                     "the player on his left\"; in a 2-player game both lie between the 2 players",
-    "objectives": "B 3: \"draw as many Objectives as the number of players\" (B 8: \"only 2 "
-                  "Objective Cards are drawn\" with 2 players), or none without the Objectives "
-                  "module; each objective card once",
-    "advisor": "Advisors (R 4): at each round's end the player an advisor leans to takes its bonus "
-               "or declines it for 1 VP",
-}
+#: code -> what the rule says in this game: the texts of companion.core.rules.Rule
+#: (one place; docs/rules.md is generated from it: ``python -m companion rules``)
+RULES = texts(ATS)
 
 
 def rule_text(rule: str) -> str:

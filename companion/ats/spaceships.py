@@ -9,6 +9,7 @@ returns them normalised; :func:`put_ship` places one when its effect resolves.
 from __future__ import annotations
 
 from . import abilities as abl
+from .abilitykinds import of_kind
 from ..core.errors import IllegalAction
 from .catalogue import Card
 from .setup import MAX_SPACESHIP_REMOVAL
@@ -22,8 +23,7 @@ def check_spaceships(state: State, owner: str, card: Card, a: dict,
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
     applied once the card is there."""
-    abilities = [ab for ab in card.abilities or () if ab.kind == "spaceships"
-                 and ab.when == "immediate"]
+    abilities = [ab for ab in of_kind(card.abilities, "spaceships") if ab.when == "immediate"]
     given = a.get("spaceships")
     if not abilities:
         if given:
@@ -268,8 +268,7 @@ def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
     to N of their own spaceships, none if they have none ("you can choose to remove a
     Spaceship even if you don't have any Spaceships in your Station. In that case you
     simply don't do anything")."""
-    abilities = [ab for ab in card.abilities or () if ab.kind == "remove_spaceships"
-                 and ab.when == "immediate"]
+    abilities = [ab for ab in of_kind(card.abilities, "remove_spaceships") if ab.when == "immediate"]
     given = a.get("spaceships_removed")
     if not abilities:
         if given:

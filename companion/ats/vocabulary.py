@@ -1,8 +1,9 @@
 """The ability vocabulary (docs/abilities.md): its words, the check of an ability as
-written in a catalogue, and :class:`Ability`, the typed value every card holds.
+written in a catalogue (its kinds' table: companion/ats/abilitykinds.py), and
+:class:`Ability`, the typed value every card holds.
 
 An ability is written as a mapping (YAML in the catalogue, JSON in a record's
-``cards``).  It is checked (:func:`validate_ability`) and parsed into an
+``cards``).  It is checked (:func:`~companion.ats.abilitykinds.validate_ability`) and parsed into an
 :class:`Ability` once, when the card is loaded; the engine reads its attributes.
 ``Ability.to_dict()`` gives back the mapping exactly as it was written (the same
 keys in the same order), so records and catalogue files read and write the same
@@ -13,9 +14,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
-from ..core.errors import CatalogueError, UnknownCardValues
+from ..core.errors import UnknownCardValues
 
 TYPES = ("administrative", "business", "military", "recreational", "diplomatic")
 WHEN = ("immediate", "end")
@@ -39,7 +40,8 @@ COUNTERS: dict[str, tuple[str, ...]] = {
 CONDITIONS = ("farthest_from_main_reactor", "more", "adjacent_to")
 ABILITY_COMMON = ("when", "cap", "note")
 #: the kinds of ability; an ability has exactly one of these keys
-#: (``remove_spaceships``: Travelling Exhibition, R FAQ)
+#: (``remove_spaceships``: Travelling Exhibition, R FAQ).  What each kind does is
+#: its entry in the ability-kind table (companion/ats/abilitykinds.py, ``KINDS``).
 ABILITY_KINDS = ("per", "flat", "choice", "manual", "spaceships", "remove_spaceships")
 SPACESHIP_TARGETS = ("self", "other", "any")
 CHOICES = ("pay_or_lose",)
@@ -63,96 +65,6 @@ def in_range(v: Any, lo: int, hi: int = VALUE_LIMIT) -> bool:
 def types_ok(v: Any) -> bool:
     """A list of location types."""
     return isinstance(v, list) and all(t in TYPES for t in v)
-
-
-def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
-    """``ab`` as written (a mapping) checked against the vocabulary; returns a copy
-    (a table's counts written as text, as JSON has them, made whole numbers).
-    Raises CatalogueError naming the file, the card and the key."""
-    key = f"abilities[{i}]"
-
-    def err(msg: str, k: str | None = None) -> NoReturn:
-        raise CatalogueError(msg, file=file, card=card, key=f"{key}.{k}" if k else key)
-
-    if not isinstance(ab, dict):
-        err("an ability must be a mapping")
-    kinds = [k for k in ABILITY_KINDS if k in ab]
-    if len(kinds) != 1:
-        err("an ability needs exactly one of: " + ", ".join(ABILITY_KINDS))
-    kind = kinds[0]
-    allowed = set(ABILITY_COMMON) | {kind}
-    if "when" not in ab:
-        err("missing (immediate, end, or null if not known yet)", "when")
-    if ab["when"] is not None and ab["when"] not in WHEN:
-        err(f"must be one of {', '.join(WHEN)} or null", "when")
-    if "cap" in ab and ab["cap"] is not None and not in_range(ab["cap"], 0):
-        err(f"must be a whole number from 0 to {VALUE_LIMIT} or null", "cap")
-    if kind == "per":
-        counter = ab["per"]
-        if not isinstance(counter, str) or counter not in COUNTERS:
-            err(f"unknown counter '{counter}'; known: {', '.join(COUNTERS)}", "per")
-        allowed |= set(COUNTERS[counter]) | {"vp", "every", "table"}
-        if ("vp" in ab) == ("table" in ab):
-            err("a 'per' ability needs exactly one of 'vp' (per unit) or 'table'")
-        if "vp" in ab and ab["vp"] is not None and not in_range(ab["vp"], -VALUE_LIMIT):
-            err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "vp")
-        if "table" in ab and ab["table"] is not None:
-            t = ab["table"]
-            if isinstance(t, dict):  # JSON keys are strings: accept "3" as 3
-                t = {int(k) if isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 3
-                     else k: v for k, v in t.items()}
-            if not isinstance(t, dict) or not all(in_range(k, 0) and in_range(v, -VALUE_LIMIT)
-                                                  for k, v in t.items()):
-                err(f"must map whole-number counts (0 to {VALUE_LIMIT}) to whole-number VP "
-                    f"({-VALUE_LIMIT} to {VALUE_LIMIT}), or be null", "table")
-            ab = {**ab, "table": t}
-        if "every" in ab and ab["every"] is not None and not in_range(ab["every"], 1):
-            err(f"must be a whole number from 1 to {VALUE_LIMIT}, or null if not known", "every")
-        if "types" in ab and not types_ok(ab["types"]):
-            err(f"must be a list of location types ({', '.join(TYPES)})", "types")
-        if "include_self" in ab and not isinstance(ab["include_self"], bool):
-            err("must be true or false", "include_self")
-        if counter == "location_within" and not in_range(ab.get("distance"), 1):
-            err(f"location_within needs a whole-number distance from 1 to {VALUE_LIMIT}",
-                "distance")
-    elif kind == "flat":
-        allowed |= {"if"}
-        if ab["flat"] is not None and not in_range(ab["flat"], -VALUE_LIMIT):
-            err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "flat")
-        cond = ab.get("if")
-        if cond is not None:
-            if not isinstance(cond, dict) or len([c for c in cond if c in CONDITIONS]) != 1:
-                err("must be a mapping with one of: " + ", ".join(CONDITIONS), "if")
-            extra = set(cond) - set(CONDITIONS) - {"than"}
-            if extra:
-                err(f"unknown key '{sorted(extra)[0]}'", "if")
-            if "more" in cond and not (types_ok(cond["more"]) and types_ok(cond.get("than"))):
-                err("'more' and 'than' must be lists of location types", "if")
-            if "adjacent_to" in cond and not types_ok(cond["adjacent_to"]):
-                err("'adjacent_to' must be a list of location types", "if")
-            if "farthest_from_main_reactor" in cond and cond["farthest_from_main_reactor"] is not True:
-                err("'farthest_from_main_reactor' must be true", "if")
-    elif kind == "choice":
-        allowed |= {"pay", "lose"}
-        if ab["choice"] not in CHOICES:
-            err(f"unknown choice '{ab['choice']}'; known: {', '.join(CHOICES)}", "choice")
-        for k in ("pay", "lose"):
-            if not in_range(ab.get(k), 0):
-                err(f"must be a whole number from 0 to {VALUE_LIMIT}", k)
-    elif kind == "spaceships":
-        allowed |= {"target"}
-        if not in_range(ab["spaceships"], 1):
-            err(f"the number of spaceships placed must be a whole number from 1 to {VALUE_LIMIT}",
-                "spaceships")
-        if ab.get("target", "other") not in SPACESHIP_TARGETS:
-            err(f"must be one of {', '.join(SPACESHIP_TARGETS)}", "target")
-    elif kind == "manual":
-        if ab["manual"] is not True:
-            err("must be true", "manual")
-    extra = set(ab) - allowed
-    if extra:
-        err(f"unknown key '{sorted(extra)[0]}'")
-    return copy.deepcopy(dict(ab))      # never share nested lists with the caller's data
 
 
 def _whole(v: Any) -> int | None:
@@ -249,7 +161,7 @@ class Ability(Mapping[str, Any]):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Ability:
-        """Parse an ability as written (checked by :func:`validate_ability` when it
+        """Parse an ability as written (checked by ``abilitykinds.validate_ability`` when it
         comes from a catalogue; any mapping is read the same way, a value of the
         wrong type read as not known)."""
         raw = copy.deepcopy(dict(d))
@@ -327,23 +239,3 @@ class Ability(Mapping[str, Any]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # a mapping, compared by value: unhashable
-
-
-def ability_unknowns(ab: Ability | Mapping[str, Any]) -> list[str]:
-    """Names of the values of one ability that are still null."""
-    ab = Ability.of(ab)
-    out = []
-    if ab.when is None:
-        out.append("when")
-    if ab.has_cap and ab.cap is None:
-        out.append("cap")
-    if ab.kind == "per":
-        if not ab.by_table and ab.vp is None:
-            out.append("vp per unit")
-        if ab.by_table and ab.table is None:
-            out.append("table")
-        if ab.every is None:
-            out.append("every")
-    if ab.kind == "flat" and ab.flat is None:
-        out.append("flat VP")
-    return out

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from .game import DISCARD_GAIN, Game, PlayerState, State
+from .abilitykinds import kind_of
 from .scoring import CREDITS_PER_VP, project_player, score
 from .station import Cell, Placed, Station
 
@@ -50,11 +51,10 @@ def _fill_choices(game: Game, state: State, action: dict) -> dict:
     for ab in card.abilities:
         if ab.when != "immediate":
             continue
-        if ab.kind == "choice" and "choices" not in action:
-            action = {**action, "choices": {p: "pay" for p in state.setup.players
-                                            if p != action["player"]}}
-        if ab.kind == "manual" and "manual_vp" not in action:
-            action = {**action, "manual_vp": 0}
+        kind = kind_of(ab)      # the answer a trial assumes (the kind's ``default``)
+        if kind.default is not None and kind.answer is not None and kind.answer not in action:
+            others = [p for p in state.setup.players if p != action["player"]]
+            action = {**action, kind.answer: kind.default(ab, others)}
     return action
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, TypeGuard
 
 from ..core.errors import IllegalAction
+from ..core.rules import SSE, texts
 
 PIECES = ("city", "trade_station")
 PIECE_NAMES = {"city": "City", "trade_station": "Trade Station"}
@@ -61,45 +62,9 @@ ACTION_KEYS = {"do", "player", "ship", "from", "to", "piece", "via", "pay", "rev
                "then", "note"}
 DEFAULT_COLOURS = ["#e0a800", "#8e44ad", "#e8590c", "#1c7c7c"]
 
-RULES = {
-    "wrong-player": "it is another player's turn (players move in seat order; a player who "
-                    "cannot move has passed for the rest of the game)",
-    "game-over": "the game has ended (nobody can move, or every piece is on the board)",
-    "no-ship": "that ship does not exist",
-    "no-move": "a ship must move to another system",
-    "not-straight": "a ship moves in a straight line in one of the six directions (S Movement)",
-    "off-map": "there is no system there: ships move from system to system on the board",
-    "opponent-system": "a ship may never move into or pass through a system another player "
-                       "controls, nor another player's homeworld (S Movement)",
-    "black-hole": "a ship may never move into or pass through a Black Hole (S Black Holes)",
-    "blocked-system": "no ship may enter or pass through a revealed Asteroid Field or Nordinn "
-                      "Empire system (S Unexplored Systems)",
-    "conquered": "a system with a Nordinn conquest marker cannot be entered (S Unexplored Systems)",
-    "wormhole-end": "a ship may pass through a Wormhole but never stop in it (S Movement)",
-    "wormhole": "a wormhole jump starts next to one Wormhole and ends next to another (S Wormholes)",
-    "own-system": "a ship may not end its move in a system its owner already controls (S Movement)",
-    "own-homeworld": "a ship may not move into its own homeworld, except a damaged ship going "
-                     "home for repair (S Movement, S Damaged Ships)",
-    "damaged-reach": "a damaged ship moves at most 2 systems (S Damaged Ships)",
-    "damaged-unexplored": "a damaged ship cannot enter an Unexplored System (S Damaged Ships)",
-    "unexplored-city": "an Unexplored System is colonised with a City: without a City left you "
-                       "cannot enter it (S Unexplored Systems)",
-    "no-pieces": "the colonising City or Trade Station must come from the reserve",
-    "piece": "colonise the system with 'city' or 'trade_station' from the reserve (S Colonize)",
-    "repair": "a damaged ship that goes home is repaired and colonises nothing (S Damaged Ships)",
-    "reveal": "name the effect of the Unexplored System tile just turned face-up",
-    "destroy": "Nordinn Empire: destroy one of your own adjacent Cities, else another player's "
-               "City (setup.options.nordinn: any_city, the default, or adjacent_city) "
-               "(S Unexplored Systems)",
-    "refuel": "Refuelling Station: the ship may go on to an adjacent uncolonised system and "
-              "colonise it (S Unexplored Systems)",
-    "open-borders": "Open Borders: passing an opponent's system costs one of your unused Cities, "
-                    "paid to that opponent (S Open Borders)",
-    "damaged": "damaging a ship (an expansion's effect) needs the damaged-ships variant, "
-               "and the ship must be undamaged",
-    "malformed": "the action is not in the record format",
-    "nothing-to-undo": "there is no action to undo (the game has none)",
-}
+#: code -> what the rule says in this game: the texts of companion.core.rules.Rule
+#: (one place; docs/rules.md is generated from it: ``python -m companion rules``)
+RULES = texts(SSE)
 
 
 class IllegalMove(IllegalAction):

@@ -56,206 +56,26 @@ exist once per ability part, so use ``.first`` for the first part):
 """
 from __future__ import annotations
 
-import copy
 import json
 import logging
-import re
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
 
 from collections.abc import Mapping
-from typing import Any
 
+from ..ats.abilitykinds import kind_of
 from ..ats.catalogue import (MANUAL_OBJECTIVE, OBJECTIVE_MEASURES, TYPES, X, Card,
                               ability_unknowns, make_objective, objective_unknowns, parse_card)
-from ..ats.vocabulary import Ability
+# the ability part and its helpers (cardform_ability.py); their names stay importable here
+from .cardform_ability import (KEYWORDS, TEMPLATES, TWO_TYPES, TYPE_CHOICES,  # noqa: F401
+                               AbilityEditor, _cost, _field, _num, _s, matches, parse_table,
+                               STYLE, school_label, template_of)
 from ..core.errors import CatalogueError, CompanionError, UnknownCardValues
 
 log = logging.getLogger("companion.ui")
 ERR = "#b00020"
-
-
-def school_label(pay: int = 1, lose: int = 2) -> str:
-    """The School of Alien Cultures template's label, from its values."""
-    return (f"Every other player pays {pay} credit{'' if pay == 1 else 's'} "
-            f"or loses {lose} VP")
-
-
-_SCHOOL = {"choice": "pay_or_lose", "pay": 1, "lose": 2}
-
-# template key -> (label, ability skeleton, which parameters it shows)
-TEMPLATES = {
-    "none": ("No ability", None, ()),
-    "adjacent": ("+N per adjacent location", {"per": "adjacent_location"}, ("vp", "types")),
-    "station": ("+N per location in the station", {"per": "station_location"},
-                ("vp", "types", "include_self")),
-    "within": ("+N per location within distance D", {"per": "location_within"},
-               ("vp", "types", "distance")),
-    "reactor": ("+N per reactor", {"per": "reactor"}, ("vp",)),
-    "empty_reactor": ("+N per reactor with no cubes", {"per": "empty_reactor"}, ("vp",)),
-    "cube": ("+N per energy cube left", {"per": "energy_cube"}, ("vp",)),
-    "credit": ("+N per K credits", {"per": "credit"}, ("vp", "every")),
-    "year": ("+N per remaining year", {"per": "remaining_year"}, ("vp",)),
-    "distinct": ("+N per location type built", {"per": "distinct_type"}, ("vp",)),
-    "distinct_table": ("VP by the number of location types built (a table)",
-                       {"per": "distinct_type", "table": None}, ("table",)),
-    "spaceship": ("+N per spaceship", {"per": "spaceship"}, ("vp",)),
-    "others": ("+N per location in other players' stations", {"per": "other_station_location"},
-               ("vp", "types")),
-    "flat": ("+N (always)", {"flat": None}, ("flat",)),
-    "farthest": ("+N if no location is farther from the Main Reactor",
-                 {"flat": None, "if": {"farthest_from_main_reactor": True}}, ("flat",)),
-    "more": ("+N if more of type A than of type B", {"flat": None, "if": {"more": [], "than": []}},
-             ("flat", "types", "than")),
-    "adjacent_to": ("+N if adjacent to a type", {"flat": None, "if": {"adjacent_to": []}},
-                    ("flat", "types")),
-    "school": (school_label(_SCHOOL["pay"], _SCHOOL["lose"]), dict(_SCHOOL), ()),
-    "spaceships": ("Places N spaceships (Revival)", {"spaceships": None, "target": "other"},
-                   ("ships", "target")),
-    "manual": ("VP typed at the table (manual)", {"manual": True}, ()),
-}
-#: extra words the find box matches, besides the label and the key
-KEYWORDS = {
-    "none": "nothing empty blank",
-    "adjacent": "next neighbour neighbor orthogonal touching",
-    "station": "each every location count",
-    "within": "distance near range",
-    "reactor": "reactors main",
-    "empty_reactor": "empty reactors cubes",
-    "cube": "energy cubes left",
-    "credit": "credits money every",
-    "year": "years remaining turn",
-    "distinct": "different types kinds",
-    "distinct_table": "different types kinds table humareen",
-    "spaceship": "spaceships ships revival",
-    "others": "other opponents players stations",
-    "flat": "bonus fixed always",
-    "farthest": "far distance main reactor bonus",
-    "more": "majority than compare bonus",
-    "adjacent_to": "next neighbour neighbor bonus",
-    "school": "alien cultures choice pay lose credit",
-    "spaceships": "spaceship ships place revival block",
-    "manual": "typed other anything",
-}
-#: the template keys that offer a second counted type
-TWO_TYPES = ("adjacent", "station", "within", "others")
-TYPE_CHOICES = [("any type", "")] + [(t, t) for t in TYPES]
 NUMBER_FIELDS = ("cost", "energy", "vp", "max")
-
-STYLE = """<style>
-.card-form { box-sizing: border-box; width: 100%; max-width: 640px; }
-.card-form * { box-sizing: border-box; }
-.card-form .jupyter-widgets:not(.widget-toggle-button) { margin-left: 0; margin-right: 0; }
-.card-form .card-form-intro { line-height: 1.35; margin: 2px 0 6px 0; }
-.card-form .widget-text, .card-form .widget-dropdown, .card-form .widget-select,
-.card-form .widget-toggle-buttons, .card-form .widget-checkbox, .card-form .widget-button {
-  height: auto !important; min-height: 44px; max-width: 100%; }
-.card-form input, .card-form select, .card-form button {
-  min-height: 44px; font-size: 16px; max-width: 100%; }
-.card-form .widget-text input, .card-form .widget-dropdown select { height: 44px; }
-.card-form .widget-select select { height: auto; }
-.card-form .widget-label, .card-form .widget-checkbox label {
-  min-height: 44px; line-height: 44px; white-space: nowrap; overflow: visible; }
-.card-form .widget-toggle-buttons .widget-toggle-button { height: auto; min-height: 44px;
-  white-space: normal; margin: 2px 4px 2px 0; }
-.card-form .widget-toggle-buttons > div { display: flex; flex-wrap: wrap; }
-.card-form .form-row { flex-wrap: wrap; gap: 4px 12px; }
-.card-form .form-needed .widget-label { font-weight: bold; }
-.card-form .form-needed input, .card-form .form-needed select {
-  background: #fff6d5; border: 2px solid #c98a00; }
-.card-form .form-preview-text { padding: 6px 8px; margin: 4px 0; background: #eef4ff;
-  border-left: 4px solid #2f6fd6; }
-.card-form .form-preview-error { color: #6b6b6b; font-style: italic; }
-.card-form .form-buttons { flex-wrap: wrap; gap: 4px 8px; }
-@media (max-width: 520px) {
-  .card-form .form-row > * { flex: 1 1 100% !important; width: 100% !important;
-    max-width: 100% !important; }
-  .card-form .widget-select select { max-height: 140px; }
-}
-</style>"""
-
-
-def template_of(ab: Ability | Mapping[str, Any] | None) -> str:
-    """The template key that fits an ability (its values aside)."""
-    if not ab:
-        return "none"
-    ab = Ability.of(ab)
-    if ab.kind == "per":
-        if ab.by_table and ab.per == "distinct_type":
-            return "distinct_table"
-        for k, (_, sk, _) in TEMPLATES.items():
-            if sk and sk.get("per") == ab.per and "table" not in sk:
-                return k
-    if ab.kind == "flat":
-        test = ab.condition.test if ab.condition is not None else ""
-        if test == "farthest":
-            return "farthest"
-        if test == "more":
-            return "more"
-        if test == "adjacent_to":
-            return "adjacent_to"
-        return "flat"
-    if ab.kind == "choice":
-        return "school"
-    if ab.kind == "spaceships":
-        return "spaceships"
-    return "manual"
-
-
-def matches(key: str, text: str, label: str | None = None) -> bool:
-    """Whether the find box's ``text`` selects template ``key``: every word of
-    it appears in the label, the key or the template's keywords."""
-    hay = " ".join([label or TEMPLATES[key][0], key.replace("_", " "), KEYWORDS.get(key, "")])
-    hay = hay.lower()
-    return all(word in hay for word in text.lower().split())
-
-
-def _num(text: str, label: str, *, allow_blank: bool = False, minimum: int = 0):
-    t = (text or "").strip()
-    if not t:
-        if allow_blank:
-            return None
-        raise ValueError(f"{label}: please type the number printed on the card")
-    try:
-        v = int(t)
-    except ValueError:
-        raise ValueError(f"{label}: '{t}' is not a whole number") from None
-    if v < minimum:
-        raise ValueError(f"{label}: must be {minimum} or more")
-    return v
-
-
-def _cost(text: str):
-    """The cost field: a whole number, or "X" as printed (the engine counts it 1:
-    Revival FAQ, "X is always considered to be 1")."""
-    if (text or "").strip().upper() == X:
-        return X
-    return _num(text, "Cost")
-
-
-def parse_table(text: str, label: str = "VP table") -> dict[int, int]:
-    """``"1:1, 2:3, 3:6"`` (or ``1=1 2=3``) -> ``{1: 1, 2: 3, 3: 6}``."""
-    t = (text or "").strip()
-    if not t:
-        raise ValueError(f"{label}: please type the table printed on the card, "
-                         f"e.g. 1:1, 2:3, 3:6 (count:VP)")
-    out: dict[int, int] = {}
-    t = re.sub(r"\s*(->|=>|[:=])\s*", ":", t)
-    for part in re.split(r"[,;\s]+", t):
-        if not part:
-            continue
-        m = re.fullmatch(r"(\d+):(-?\d+)", part)
-        if not m:
-            raise ValueError(f"{label}: '{part}' is not count:VP (e.g. 2:3)")
-        out[int(m.group(1))] = int(m.group(2))
-    return out
-
-
-def _table_text(table) -> str:
-    return ", ".join(f"{k}:{v}" for k, v in sorted(table.items())) if table else ""
-
-
 _WORDS = {"vp": "VP", "max": "MAX", "abilities": "ability", "types": "type(s)"}
 
 
@@ -266,20 +86,6 @@ def describe_missing(missing) -> str:
         words = str(m).split(" ")
         out.append(" ".join(_WORDS.get(x, x) for x in words))
     return ", ".join(out)
-
-
-def _s(v) -> str:
-    return "" if v is None else str(v)
-
-
-def _field(widget, cls: str, *, width: str = "100%", max_width: str = "300px",
-           flex: str = "1 1 130px"):
-    widget.add_class(cls)
-    widget.style.description_width = "initial"
-    widget.layout.width = width
-    widget.layout.max_width = max_width
-    widget.layout.flex = flex
-    return widget
 
 
 def describe_values(card: Card) -> str:
@@ -313,209 +119,12 @@ def describe_values(card: Card) -> str:
     for ab in abilities:
         key = template_of(ab)
         label = TEMPLATES[key][0]
-        n = ab.vp if ab.kind == "per" else ab.flat
+        n = kind_of(ab).form_n(ab)
         if n is not None:
             label = label.replace("+N", f"{n:+d}")
         when = "at game end" if ab.when == "end" else "now"
         parts.append(f"{label} ({when})")
     return f"{card.name}: " + ", ".join(parts) + "."
-
-
-class AbilityEditor:
-    """One ability part: a searchable template list, its timing and its numbers.
-
-    ``on_change()`` is called after any value changes; ``on_submit()`` when
-    Enter is pressed in one of its text fields.
-    """
-
-    def __init__(self, title: str, ab: Ability | Mapping[str, Any] | None,
-                 default_when: str = "immediate", *,
-                 on_change=None, on_submit=None, needed: bool = False):
-        self._on_change = on_change or (lambda: None)
-        self._on_submit = on_submit or (lambda: None)
-        ab = Ability.of(ab or {})
-        cond = ab.condition
-        #: the printed text of the ability edited, kept if its template is kept
-        self.original_note = ab.note
-        self.original_key = template_of(ab or None)
-        self.title = w.HTML(f"<b>{escape(title)}</b>" if title else "")
-        self.title.layout.display = "" if title else "none"
-        # the School template carries the card's own pay/lose (and its label says them)
-        self.skeletons = {k: copy.deepcopy(v[1]) for k, v in TEMPLATES.items()}
-        self.labels = {k: v[0] for k, v in TEMPLATES.items()}
-        if ab.kind == "choice":
-            self.skeletons["school"] = {"choice": ab.choice, "pay": ab.pay, "lose": ab.lose}
-            self.labels["school"] = school_label(ab.pay, ab.lose)
-        self.all_options = [(self.labels[k], k) for k in TEMPLATES]
-        self.filter = _field(w.Text(value="", description="Ability: find",
-                                    placeholder="type a word, e.g. adjacent",
-                                    continuous_update=True), "ability-filter",
-                             max_width="420px", flex="0 0 auto")
-        self.template = w.Select(options=self.all_options, value=template_of(ab or None),
-                                 rows=6, layout=w.Layout(width="100%", max_width="560px"))
-        self.template.add_class("ability-template")
-        self.no_match = w.HTML()
-        when = ab.when or default_when
-        self.when = w.ToggleButtons(options=[("now (white box)", "immediate"),
-                                             ("at game end (yellow box)", "end")], value=when,
-                                    style={"button_width": "auto"},
-                                    layout=w.Layout(width="100%", max_width="100%"))
-        self.when.add_class("ability-when")
-        vp = ab.vp if ab.kind == "per" else ab.flat
-        self.vp = _field(w.Text(value=_s(vp), description="N (VP)", placeholder="from the card"),
-                         "ability-vp")
-        types = (ab.types or (cond.more if cond is not None else ())
-                 or (cond.adjacent_to if cond is not None else ()) or ("",))
-        self.types = _field(w.Dropdown(options=TYPE_CHOICES, value=types[0] if types else "",
-                                       description="of type"), "ability-type1")
-        self.types2 = _field(w.Dropdown(options=TYPE_CHOICES,
-                                        value=types[1] if len(types) > 1 else "",
-                                        description="or type"), "ability-type2")
-        than = (cond.than if cond is not None else ()) or ("",)
-        self.than = _field(w.Dropdown(options=TYPE_CHOICES[1:], value=than[0] or TYPES[0],
-                                      description="than type"), "ability-than")
-        self.include_self = _field(w.Checkbox(value=ab.include_self,
-                                              description="counts itself", indent=False),
-                                   "ability-include-self")
-        self.distance = _field(w.Text(value=_s(ab.distance), description="distance D"),
-                               "ability-distance")
-        self.every = _field(w.Text(value=_s(ab.every if ab.written("every") else None),
-                                   description="per K credits",
-                                   placeholder="e.g. 3"), "ability-every")
-        self.table = _field(w.Text(value=_table_text(dict(ab.table or ())), description="VP table",
-                                   placeholder="count:VP, e.g. 1:1, 2:3, 3:6"),
-                            "ability-table", max_width="560px", flex="1 1 100%")
-        self.ships = _field(w.Text(value=_s(ab.spaceships), description="spaceships N"),
-                            "ability-ships")
-        self.target = _field(w.Dropdown(options=[("in other players' stations", "other"),
-                                                 ("in its own station", "self"),
-                                                 ("in any station", "any")],
-                                        value=ab.target, description="placed"),
-                             "ability-target", max_width="360px", flex="1 1 220px")
-        self.cap = _field(w.Text(value=_s(ab.cap), description="MAX +",
-                                 placeholder="blank: no maximum"), "ability-cap")
-        self.params = w.HBox(layout=w.Layout(flex_flow="row wrap", width="100%"))
-        self.params.add_class("form-row")
-        if needed:
-            for x in (self.template, self.vp, self.table):
-                x.add_class("form-needed")
-        self.box = w.VBox([self.title, self.filter, self.template, self.no_match, self.when,
-                           self.params], layout=w.Layout(width="100%"))
-        self.box.add_class("ability-part")
-        self.filter.observe(self._filtered, "value")
-        self.template.observe(lambda _: self._show(), "value")
-        for x in (self.when, self.vp, self.types, self.types2, self.than, self.include_self,
-                  self.distance, self.every, self.table, self.ships, self.target, self.cap):
-            x.observe(lambda _: self._on_change(), "value")
-        for x in self.texts():
-            x.on_msg(self._msg)
-        self._show()
-
-    def texts(self) -> list[w.Text]:
-        """Its text fields (Enter in any of them saves)."""
-        return [self.filter, self.vp, self.distance, self.every, self.table, self.ships,
-                self.cap]
-
-    def _msg(self, _widget, content, _buffers):
-        if isinstance(content, dict) and content.get("event") == "submit":
-            self._on_submit()
-
-    @property
-    def key(self) -> str | None:
-        return self.template.value
-
-    def choose(self, key: str) -> None:
-        """Select template ``key`` (clearing the find box if it hides it)."""
-        if key not in [k for _, k in self.template.options]:
-            self.filter.value = ""
-        self.template.value = key
-
-    def _filtered(self, _=None):
-        text = self.filter.value.strip()
-        opts = [(lab, k) for lab, k in self.all_options if matches(k, text, lab)]
-        if not opts:
-            self.no_match.value = (f"<i>No ability template matches '{escape(text)}'; "
-                                   f"all are listed.</i>")
-            opts = self.all_options
-        else:
-            self.no_match.value = ""
-        current = self.template.value
-        keys = [k for _, k in opts]
-        self.template.options = opts
-        self.template.value = current if current in keys else keys[0]
-        self.template.rows = max(2, min(6, len(opts)))
-
-    def _show(self):
-        key = self.template.value
-        shows = TEMPLATES[key][2] if key else ()
-        kids = []
-        if "vp" in shows or "flat" in shows:
-            kids.append(self.vp)
-        if "table" in shows:
-            kids.append(self.table)
-        if "types" in shows:
-            kids += [self.types] + ([self.types2] if key in TWO_TYPES else [])
-        if "than" in shows:
-            kids.append(self.than)
-        if "include_self" in shows:
-            kids.append(self.include_self)
-        if "distance" in shows:
-            kids.append(self.distance)
-        if "every" in shows:
-            kids.append(self.every)
-        if "ships" in shows:
-            kids += [self.ships, self.target]
-        elif shows:
-            kids.append(self.cap)
-        self.types.description = "type A" if key == "more" else (
-            "adjacent to" if key == "adjacent_to" else "of type")
-        self.params.children = kids
-        self.when.layout.display = "none" if key in (None, "none") else ""
-        self._on_change()
-
-    def value(self) -> dict | None:
-        key = self.template.value
-        if key is None:
-            raise ValueError("choose an ability template (or 'No ability')")
-        shows = TEMPLATES[key][2]
-        skeleton = self.skeletons[key]
-        if skeleton is None:
-            return None
-        ab = {"when": self.when.value, **copy.deepcopy(skeleton)}
-        types = [t for t in (self.types.value, self.types2.value) if t]
-        if "per" in ab:
-            if "table" in ab:
-                ab["table"] = parse_table(self.table.value)
-            else:
-                ab["vp"] = _num(self.vp.value, "N (VP)", minimum=-99)
-            if "types" in shows and types:
-                ab["types"] = list(dict.fromkeys(types if key in TWO_TYPES else types[:1]))
-            if "include_self" in shows:
-                ab["include_self"] = bool(self.include_self.value)
-            if "distance" in shows:
-                ab["distance"] = _num(self.distance.value, "distance D", minimum=1)
-            if "every" in shows:
-                ab["every"] = _num(self.every.value, "per K credits", minimum=1)
-        elif "flat" in ab:
-            ab["flat"] = _num(self.vp.value, "N (VP)", minimum=-99)
-            if key == "more":
-                if not self.types.value:
-                    raise ValueError("choose type A")
-                ab["if"] = {"more": [self.types.value], "than": [self.than.value]}
-            elif key == "adjacent_to":
-                if not self.types.value:
-                    raise ValueError("choose the type it must be adjacent to")
-                ab["if"] = {"adjacent_to": [self.types.value]}
-        elif "spaceships" in ab:
-            ab["spaceships"] = _num(self.ships.value, "spaceships N", minimum=1)
-            ab["target"] = self.target.value
-        if shows and "ships" not in shows:
-            cap = _num(self.cap.value, "MAX +", allow_blank=True)
-            if cap is not None:
-                ab["cap"] = cap
-        if key == self.original_key and self.original_note:
-            ab["note"] = self.original_note             # the printed text stays with it
-        return ab
 
 
 def _needed_fields(card: Card, missing: list[str] | None) -> list[str]:
@@ -588,7 +197,7 @@ class CardForm:
                                     placeholder="in the box (optional)"), "form-copies")
         spec = card.extra.get("most") or card.extra.get("least") or {}
         measured = isinstance(spec, Mapping) and spec.get("per") in OBJECTIVE_MEASURES
-        manual = bool(card.abilities) and any(a.kind == "manual" for a in card.abilities or ())
+        manual = bool(card.abilities) and any(kind_of(a).typed for a in card.abilities or ())
         self.measure = _field(w.Dropdown(
             options=[("choose…", "")] + [(v, k) for k, v in OBJECTIVE_MEASURES.items()]
             + [("a condition the players judge (claimed at the table)", MANUAL_OBJECTIVE)],
