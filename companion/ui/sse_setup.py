@@ -353,6 +353,6 @@ class SseEditor:
         m.title = name
         m.note = "Edited in the map editor."
         m.players = offer.map_players(m.homeworlds())
-        path = hm.save_user_map(m, name, role=self.screen.session.role)
+        path = self.screen.session.save_map(m, name)
         self.setup._refresh_maps(name)
         self.screen.app.say(f"Saved the map '{name}' ({len(m)} systems) in {path}.")

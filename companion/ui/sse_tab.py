@@ -146,7 +146,7 @@ class SseTab(SessionScreen, PlayDetailsScreen):
         self.box.add_class("sse-root")
         # the play timer (issue 16), compact, beside the turn line: the entry and the
         # board stay on the first screen
-        self.timer = PlayTimer(self.store, "sse-timer", compact=True)
+        self.timer = PlayTimer(self.session, "sse-timer", compact=True)
         writes(self.timer.button)
         self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
         # the parts, each given this screen
