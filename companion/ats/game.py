@@ -37,7 +37,7 @@ from ..core.protocol import LegalityQueries
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
                     unsettled_advisors)
-from .record import FORMAT, validate_record
+from .record import FORMAT, validate_manual, validate_record
 from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, CONFLICT_COST,
                     DISCARD_GAIN, ENERGY_REACH, LARGE_REACTOR_SUPPLY, MAX_SPACESHIP_REMOVAL,
                     MODES, REACTOR_COST, REVIVAL_REACTOR_SUPPLY, RULES, SIDE_ENTRIES,
@@ -491,7 +491,6 @@ class Game(LegalityQueries):
         holder); once the game is over, it answers something the final scoring asks for
         (:func:`scoring.manual_requests`, re-entering a value already typed included).
         Raises :class:`IllegalAction`: ``malformed``, ``wrong-player`` or ``manual-vp``."""
-        from .record import validate_manual
         entries = list(entries)
         players = list(self.setup.players)
         for i, m in enumerate(entries):
