@@ -72,8 +72,8 @@ for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from companion.core import history, playtime, plays_export, stats  # noqa: E402
-from companion.core.store import Store  # noqa: E402
+from companion.table import history, playtime, plays_export, stats  # noqa: E402
+from companion.table.store import Store  # noqa: E402
 
 N_GAMES = 1000
 TARGET_S = 1.0

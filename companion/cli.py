@@ -32,7 +32,7 @@ def _fail(e: Exception) -> int:
 def _load(path):
     """The record file read once (the one bounded reader), its game told apart by the
     registry: ("sse", SseGame) or ("ats", Game)."""
-    from .core import registry
+    from .table import registry
     from .core.record import read_json
     data = read_json(path)
     registry.validate_record(data)
@@ -92,8 +92,8 @@ def cmd_catalogue(args) -> int:
 class Progress:
     """A progress line on standard error (``label: done/total``), rewritten in
     place; shown when standard error is a terminal or with ``--progress``.  Use
-    the object as the ``progress(done, total)`` callback of companion.core.history
-    and companion.core.plays_export."""
+    the object as the ``progress(done, total)`` callback of companion.table.history
+    and companion.table.plays_export."""
 
     def __init__(self, label: str, enabled: bool, stream=None):
         self.label, self.enabled = label, enabled
@@ -132,8 +132,8 @@ def _progress(args, label: str) -> Progress:
 
 
 def cmd_history(args) -> int:
-    from .core import history, stats
-    from .core.store import Store
+    from .table import history, stats
+    from .table.store import Store
     if args.what == "bgg-ids":
         return _bgg_ids(args)
     store = Store()
@@ -144,7 +144,7 @@ def cmd_history(args) -> int:
             str(p).lower().endswith((".bgsplay", ".xml")) for p in args.paths))):
         # plays logged in BG Stats / on BoardGameGeek (docs/history.md, "Import from
         # other loggers"): read and checked whole, then stored; one line for a bad file
-        from .core import plays_export, plays_import
+        from .table import plays_export, plays_import
         if not args.paths:
             err("error: give the BG Stats export (.bgsplay/.json) or BGG plays XML to import")
             return 2
@@ -167,7 +167,7 @@ def cmd_history(args) -> int:
             bar.end()
         out(f"imported {len(ids)} game(s) into {store.path}")
     elif args.what == "export" and fmt != "records":
-        from .core import plays_export
+        from .table import plays_export
         if len(args.paths) != 1:
             err(f"error: give one file to write the {fmt} plays into")
             return 2
@@ -195,7 +195,7 @@ def cmd_history(args) -> int:
             err(f"note: game {gid} not exported: {why}")
         out(f"exported {len(written)} record(s) to {args.paths[0]}")
     elif args.what == "link":
-        from .core import plays_export
+        from .table import plays_export
         if len(args.paths) != 1:
             err("error: give the id of one game (history plays --all lists them)")
             return 2
@@ -253,7 +253,7 @@ def cmd_history(args) -> int:
 def _bgg_ids(args) -> int:
     """``history bgg-ids`` lists the BoardGameGeek ids; ``history bgg-ids
     "Small Star Empires=12345"`` sets one (an empty value clears it)."""
-    from .core import plays_export
+    from .table import plays_export
     if args.paths:
         s = plays_export.save_bgg_ids(plays_export.parse_bgg_ids(args.paths))
         out(f"saved in {plays_export.settings_path()}")

@@ -25,11 +25,11 @@ import pandas as pd
 import pytest
 
 from companion import Catalogue, Game
-from companion.core import history, stats
+from companion.table import history, stats
 from companion.core.errors import CompanionError
 from companion.ats.record import FORMAT as ATS
 from companion.sse import SseGame
-from companion.core.store import SCHEMA_VERSION, Store
+from companion.table.store import SCHEMA_VERSION, Store
 
 from recordkit import build, fixture_card, fixture_objective, new_game, play
 
@@ -681,7 +681,7 @@ def test_migration_from_schema_2_derives_every_game_again(tmp_path):
     """Version 2 stored a finished game waiting for values as a record that no longer
     replays (an error, no players).  Opening the file migrates it to version 3 and
     derives every game again: the waiting game gets its players back, no error."""
-    from companion.core.store import MIGRATIONS
+    from companion.table.store import MIGRATIONS
     path = tmp_path / "games.sqlite"
     rec = waiting_records()["race"]
     _old_db(path, V1_SCHEMA, {"w": rec, "g3": records()["G3"]}, with_format=True)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.core import registry
+from companion.table import registry
 from companion.core.errors import RecordError
 from companion.sse.game import SseGame
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ("core", "ats", "sse")
+ENGINE = ("core", "table", "ats", "sse")
 FORBIDDEN = ("ipywidgets", "IPython", "companion.ui")
 
 
@@ -45,7 +45,7 @@ def _engine_modules() -> list[Path]:
 
 def test_engine_modules_exist():
     names = {p.relative_to(ROOT).as_posix() for p in _engine_modules()}
-    assert {"companion/core/registry.py", "companion/ats/game.py", "companion/sse/game.py"} <= names
+    assert {"companion/table/registry.py", "companion/ats/game.py", "companion/sse/game.py"} <= names
 
 
 @pytest.mark.parametrize("path", _engine_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())

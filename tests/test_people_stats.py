@@ -34,8 +34,8 @@ import xml.etree.ElementTree as ET
 import pandas as pd
 import pytest
 
-from companion.core import history, playtime, stats
-from companion.core.store import Store
+from companion.table import history, playtime, stats
+from companion.table.store import Store
 
 from test_history import fill
 
@@ -189,7 +189,7 @@ def test_an_empty_store_gives_empty_tables_and_a_chart_saying_so(tmp_path):
 
 def test_cli_people_csv_and_chart(people, tmp_path, monkeypatch, capsys):
     from companion import cli
-    monkeypatch.setattr("companion.core.store.default_path", lambda: people.path)
+    monkeypatch.setattr("companion.table.store.default_path", lambda: people.path)
     out_csv, out_svg = tmp_path / "h2h.csv", tmp_path / "h2h.svg"
     assert cli.main(["history", "stats", "--people", "head-to-head", "--csv", str(out_csv),
                      "--chart", str(out_svg)]) == 0

@@ -20,8 +20,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.core import history, playtime, plays_export
-from companion.core.store import Store
+from companion.table import history, playtime, plays_export
+from companion.table.store import Store
 from companion.ui.app import App
 from companion.ui.history_tab import HistoryTab, search_sort
 from companion.ui.playdetails import check_text

@@ -16,7 +16,7 @@ from ..ats import render
 from ..core.errors import CompanionError, UnknownCardValues
 from ..ats.game import Game, describe_action as describe  # the page's words are the engine's
 from ..ats.scoring import objective_claims
-from ..core.store import StaleGame, Store, StoreError
+from ..table.store import StaleGame, Store, StoreError
 from .explorer import Explorer
 from .modes import ModePanel
 from .playdetails import CSS as DETAILS_CSS

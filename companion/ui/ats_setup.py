@@ -7,7 +7,8 @@ import base64
 
 import ipywidgets as w
 
-from ..core import chance, playtime
+from ..core import chance
+from ..table import playtime
 from ..ats import decks
 from ..ats.catalogue import Catalogue
 from ..core.errors import CompanionError

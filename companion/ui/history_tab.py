@@ -2,17 +2,17 @@
 replayed step by step with its play details; charts; every statistics table
 (people statistics too) searchable and sortable, with a CSV export; a printable
 score sheet; a progress bar while the first sync after an upgrade derives every
-game.  Widgets only: the numbers come from companion.core.history/stats."""
+game.  Widgets only: the numbers come from companion.table.history/stats."""
 from __future__ import annotations
 
 import base64
-from ..core.csvsafe import frame_csv
+from ..table.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
 import pandas as pd
 
-from ..core import history, plays_import, registry, stats
+from ..table import history, plays_import, registry, stats
 from ..ats import render
 from ..core.errors import CompanionError
 from .playdetails import Progress, details_words
@@ -341,7 +341,7 @@ class HistoryTab:
         self.refresh()
 
     def do_import_plays(self):
-        """Plays from a BG Stats export or BGG plays XML (companion.core.plays_import)."""
+        """Plays from a BG Stats export or BGG plays XML (companion.table.plays_import)."""
         files = self.plays_upload.value
         if not files:
             return

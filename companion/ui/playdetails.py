@@ -9,10 +9,10 @@
 * :class:`Progress`: a progress bar with counts for long work (the first History
   sync after an upgrade).
 
-Widgets and store calls only.  The timer's arithmetic is companion.core.playtime, the
-details are written with companion.core.history.set_play_details (the record's ``meta``
+Widgets and store calls only.  The timer's arithmetic is companion.table.playtime, the
+details are written with companion.table.history.set_play_details (the record's ``meta``
 in the store: the record is the only state, so another page or a reload sees the
-same timer), the files come from companion.core.plays_export.  Every text shown is
+same timer), the files come from companion.table.plays_export.  Every text shown is
 escaped; a refused detail gets a plain message (CompanionError), never a traceback.
 """
 from __future__ import annotations
@@ -24,12 +24,12 @@ import time
 
 import ipywidgets as w
 
-from ..core import history, playtime, plays_export
+from ..table import history, playtime, plays_export
 from ..core.errors import CompanionError, StaleGame, StoreError
 from ..core.htmlsafe import escape
 from ..core.safeio import BAD_CHAR
 
-#: the longest texts the forms accept (the record's own bounds, companion.core.playtime)
+#: the longest texts the forms accept (the record's own bounds, companion.table.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION
 MAX_NOTES = playtime.MAX_NOTES
 #: at most this many progress updates a second reach the page
@@ -299,7 +299,7 @@ class DetailsForm:
                 "new_players": [n for n, cb in self._new.items() if cb.value]}
 
     def meta(self, meta: dict | None) -> dict:
-        """``meta`` with the typed details (companion.core.playtime.with_details)."""
+        """``meta`` with the typed details (companion.table.playtime.with_details)."""
         return playtime.with_details(meta or {}, **self.values())
 
 

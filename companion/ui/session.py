@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.errors import CompanionError
-from ..core.registry import load_game
+from ..table.registry import load_game
 from ..core.roles import Role, Write, check as check_role, role_of_page
-from ..core.store import StaleGame, Store, StoreBusy, StoreWriteFailed
+from ..table.store import StaleGame, Store, StoreBusy, StoreWriteFailed
 
 
 @dataclass(frozen=True)
@@ -260,14 +260,14 @@ class GameSession:
 
     def import_records(self, paths) -> list[str]:
         """Import record files (History); returns the new games' ids."""
-        from ..core import history
+        from ..table import history
         self.require(Write.IMPORT)
         return history.import_records(self.store, paths)
 
     def import_plays(self, paths) -> dict:
         """Import plays logged in BG Stats / on BoardGameGeek (History; the host only):
         ``{"imported": [ids], "duplicates": n, "other_games": n}``."""
-        from ..core import plays_import
+        from ..table import plays_import
         self.require(Write.IMPORT)
         return plays_import.import_plays(self.store, paths)
 

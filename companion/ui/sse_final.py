@@ -4,7 +4,7 @@ projected, then the final table with its breakdown and tiebreak, the record expo
 from __future__ import annotations
 
 import base64
-from ..core.csvsafe import frame_csv
+from ..table.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 

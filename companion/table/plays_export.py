@@ -1,7 +1,7 @@
 """Plays to other loggers: BG Stats' play file (JSON) and its "create play" link,
 BoardGameGeek's play XML (docs/history.md, "Plays to other loggers").
 
-Everything is read from the derived tables (:func:`companion.core.history.sync` keeps
+Everything is read from the derived tables (:func:`companion.table.history.sync` keeps
 them in step) and the stored records' setup, cards and meta: no game is
 replayed.  :func:`plays` gives each play as a plain dict; the writers turn those
 into the two formats.
@@ -46,10 +46,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import quote
 
-from .errors import CompanionError
+from ..core.errors import CompanionError
 from .history import json_or, has_details, sync
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
-from .paths import user_dir
+from ..core.paths import user_dir
 from .store import Store
 
 REVIVAL = "Among the Stars: Revival"
@@ -92,7 +92,7 @@ def load_settings(path=None) -> dict:
     """``{"bgg_ids": {game: id or None}}`` from the settings file (every game of
     :data:`GAMES`; None until the player sets it).  A missing file gives no ids;
     a broken one raises, naming it."""
-    from .safeio import read_json
+    from ..core.safeio import read_json
     path = Path(path) if path else settings_path()
     ids: dict[str, int | None] = {g: None for g in GAMES}
     if not path.exists():

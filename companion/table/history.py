@@ -5,7 +5,7 @@ The store keeps each record (setup + actions); :func:`sync` derives, for every
 game changed since it was last derived, its result (finished?, winners, the
 tiebreak step), each player's total with its breakdown, the VP per year, the
 cards built with the VP each gave, and the objectives claimed.  Statistics
-(:mod:`companion.core.stats`) read those tables and never replay a game.
+(:mod:`companion.table.stats`) read those tables and never replay a game.
 """
 from __future__ import annotations
 
@@ -17,15 +17,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
+from ..core.errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
 from . import plays_import
 from .csvsafe import rows_csv
 from .plays_import import IMPORTED_FORMAT
-from .record import dumps
+from ..core.record import dumps
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
-from .safeio import safe_filename, terminal_line
-from .roles import Role, Write, check as check_role
+from ..core.safeio import safe_filename, terminal_line
+from ..core.roles import Role, Write, check as check_role
 # has_table / transaction as functions: _ensure_details also takes a read-only
 # stand-in shaped like a Store (tests/test_play_details.py)
 from .store import Store, has_table, transaction
@@ -152,7 +152,7 @@ def _why(e: CompanionError) -> str:
 
 def _catalogue_changed() -> float:
     """When the player's own catalogue was last changed (0: there is none)."""
-    from .paths import user_catalogue_path
+    from ..core.paths import user_catalogue_path
     try:
         return user_catalogue_path().stat().st_mtime
     except OSError:
@@ -201,7 +201,7 @@ def _played(created) -> float:
 # play details (duration, location, notes, new players): the table g_details
 # ---------------------------------------------------------------------------
 #: the play details of every game, derived from its record's meta
-#: (companion.core.playtime.details) and, for explanation and roles, from its score.
+#: (companion.table.playtime.details) and, for explanation and roles, from its score.
 #: History adds it to a store that lacks it (the schema's history part); the
 #: first sync after that fills it for every game from the stored meta, without
 #: replaying any game.
@@ -301,7 +301,7 @@ def _require(store: Store, write: Write) -> None:
 
 def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -> dict:
     """Store a game's play details: ``meta`` is the record's meta as the page keeps
-    it (built with companion.core.playtime: start/pause/resume/stop, with_details).
+    it (built with companion.table.playtime: start/pause/resume/stop, with_details).
     With ``expect_timer`` (the timer the page last saw, ``playtime.timer(meta)``, None
     for none), the write is refused with :class:`StaleGame` when the stored timer is
     another one: two pages tapping the timer at once never both get through (the
@@ -309,9 +309,9 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     Only the detail keys are written (timer, duration_min, location, notes,
     new_players, expansions); the rest of the stored meta (title, campaign...) is
     kept.  The game is not replayed: g_details is written in the same
-    transaction.  Returns the game's details (companion.core.playtime.details)."""
+    transaction.  Returns the game's details (companion.table.playtime.details)."""
     from .playtime import details
-    from .errors import StoreError
+    from ..core.errors import StoreError
     keys = ("timer", "duration_min", "location", "notes", "new_players", "expansions")
     # the page's role first (companion.core.roles): a tap of the timer or a details form
     _require(store, Write.TIMER if expect_timer is not _ANY else Write.DETAILS)
@@ -326,7 +326,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
         if expect_timer is not _ANY:
             from .playtime import timer
             if timer(stored) != expect_timer:
-                from .errors import StaleGame
+                from ..core.errors import StaleGame
                 raise StaleGame("the play timer was changed on another page or tab")
         for k in keys:
             if k in meta and meta[k] is not None:
@@ -336,7 +336,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
         stored.pop("title", None)              # the title lives in its own column
         # the record's own limits (text, control characters, depth): a detail never
         # makes the stored record unreadable
-        from .record import check_tree
+        from ..core.record import check_tree
         check_tree({"meta": stored}, "play details")
         c.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(stored), gid))
         if ok:
@@ -349,9 +349,9 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
 
 
 def play_details(store: Store, gid: str) -> dict:
-    """The stored details of one game (companion.core.playtime.details of its meta)."""
+    """The stored details of one game (companion.table.playtime.details of its meta)."""
     from .playtime import details
-    from .errors import StoreError
+    from ..core.errors import StoreError
     row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
         raise StoreError(f"no saved game with id {gid}")
@@ -456,7 +456,7 @@ MAX_IMPORT_FILES = 10_000
 def read_any_record(path) -> dict:
     """A record file of either game through the one bounded reader
     (companion.core.record), its shape and limits checked (no replay)."""
-    from .record import parse_json, read_text
+    from ..core.record import parse_json, read_text
     text = read_text(path)
     if not text.strip():
         raise CompanionError("the file is empty")

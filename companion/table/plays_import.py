@@ -6,7 +6,7 @@ Two inputs:
 - a **BG Stats** export (``.bgsplay`` / ``.json``: ``players``, ``locations``,
   ``games``, ``plays`` with ``playerScores``); its plays of Among the Stars and
   Small Star Empires are taken, a game matched by its name or by the BGG id set
-  for it (companion.core.plays_export's settings, ``loggers.json``);
+  for it (companion.table.plays_export's settings, ``loggers.json``);
 - **BoardGameGeek** plays XML (the shape of BGG's XML API 2 ``plays`` answer:
   ``<plays><play id date length location incomplete><item name objectid/>
   <comments/><players><player name score win new startposition/>``).
@@ -36,10 +36,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompanionError
+from ..core.errors import CompanionError
 from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
-from .roles import Role, Write, check as check_role
-from .safeio import loads_json, name_problem, read_bytes, decode
+from ..core.roles import Role, Write, check as check_role
+from ..core.safeio import loads_json, name_problem, read_bytes, decode
 
 #: the record format of an imported play (the store's ``format`` column)
 IMPORTED_FORMAT = "imported-play/1"
@@ -91,7 +91,7 @@ def _name(v: Any, where: str, fname: str) -> str:
 def _text(v: Any, limit: int) -> str:
     if not isinstance(v, str):
         return ""
-    from .safeio import BAD_CHAR
+    from ..core.safeio import BAD_CHAR
     return BAD_CHAR.sub("", v).strip()[:limit]
 
 
@@ -208,7 +208,7 @@ def _bgg_ids(bgg_ids: dict | None) -> dict:
 
 
 def own_play_uuid(gid: str) -> str:
-    """The BG Stats uuid companion.core.plays_export writes for the game ``gid``."""
+    """The BG Stats uuid companion.table.plays_export writes for the game ``gid``."""
     from .plays_export import own_play_uuid as uid
     return uid(gid)
 

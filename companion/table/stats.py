@@ -1,7 +1,7 @@
 """Statistics over the stored games, as pandas DataFrames (docs/history.md).
 
-Every function takes a :class:`~companion.core.store.Store`, brings its derived
-tables up to date (:func:`companion.core.history.sync`) and reads them: no game is
+Every function takes a :class:`~companion.table.store.Store`, brings its derived
+tables up to date (:func:`companion.table.history.sync`) and reads them: no game is
 replayed here.  Finished games only, unless a function says otherwise.
 """
 from __future__ import annotations
@@ -380,13 +380,13 @@ def people_statistics(store: Store, fmt: str | None = None) -> dict[str, pd.Data
 
 def to_csv(df: pd.DataFrame, path=None) -> str:
     """A table as CSV text (UTF-8, header, no index); written to ``path`` too when given.
-    Through the one CSV writer (companion.core.csvsafe): no cell runs as a formula."""
+    Through the one CSV writer (companion.table.csvsafe): no cell runs as a formula."""
     from .csvsafe import frame_csv
     return frame_csv(df, index=False, path=path)
 
 
 def _bars(labels, values, texts, *, title: str, width: int = 460) -> str:
-    from .htmlsafe import escape
+    from ..core.htmlsafe import escape
     h = 22 * len(labels) + 30
     vmax = max([float(v) for v in values if v == v] + [1e-9])
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bars" width="{width}" height="{h}" '
@@ -405,7 +405,7 @@ def _bars(labels, values, texts, *, title: str, width: int = 460) -> str:
 def _matrix(df: pd.DataFrame, *, title: str) -> str:
     """Head-to-head as a grid: row = player, column = opponent, "won-lost(-tied)"
     in each cell, shaded by the row player's win rate against that opponent."""
-    from .htmlsafe import escape
+    from ..core.htmlsafe import escape
     names = sorted(set(df.player) | set(df.opponent))
     cell, left, top = 64, 110, 44
     w, h = left + cell * len(names) + 4, top + 22 * len(names) + 4

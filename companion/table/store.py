@@ -29,10 +29,10 @@ import uuid
 from pathlib import Path
 from typing import Any, Sequence
 
-from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
+from ..core.errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
-from .paths import side_lock, side_lock_path, user_dir
-from .roles import Role, Write, check as check_role
+from ..core.paths import side_lock, side_lock_path, user_dir
+from ..core.roles import Role, Write, check as check_role
 from ..ats.record import FORMAT
 
 SCHEMA = """
@@ -65,7 +65,7 @@ SCHEMA_VERSION = 3
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
     1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
-    # 1 -> 2: tables derived from each record (companion.core.history keeps them in step),
+    # 1 -> 2: tables derived from each record (companion.table.history keeps them in step),
     # so statistics never replay every game
     2: ["""CREATE TABLE IF NOT EXISTS g_results (
             game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
@@ -628,7 +628,7 @@ class Store:
         return out
 
     # -- queries and transactions of the modules built on the store --------------
-    # (companion.core.history, stats, plays_export keep their derived tables in the
+    # (companion.table.history, stats, plays_export keep their derived tables in the
     # same file; they go through these, never through the connection itself)
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Every row of one read (tuples), outside any write; SQLite errors are
