@@ -31,45 +31,29 @@ def _fail(e: Exception) -> int:
 
 def _load(path):
     """The record file read once (the one bounded reader), its game told apart by the
-    registry: ("sse", SseGame) or ("ats", Game)."""
+    registry: (its descriptor, the replayed game)."""
     from .table import registry
     from .core.record import read_json
     data = read_json(path)
     registry.validate_record(data)
     game = registry.load_game(data)
-    return ("sse" if registry.format_of(game) == registry.SSE_FORMAT else "ats"), game
+    return registry.kind_of(registry.format_of(game)), game
 
 
 def cmd_score(args) -> int:
     kind, game = _load(args.record)
-    if kind == "sse":
-        from .sse.cli import score_game
-        return score_game(game, args)
-    result = game.score()
-    if args.json:
-        out(json.dumps(result.to_json(), indent=1))
-        return 0
-    out("Final scoring" if result.final else
-        f"Game in progress (year {game.state.year}, turn {game.state.turn}): score so far")
-    t = result.table.rename(columns={"credits": "credits_vp"})
-    out(t.to_string(index=False))
-    out()
-    out(result.explanation)
-    if args.lines:
-        out()
-        out(result.lines.to_string(index=False))
-    return 0
+    if kind.cli_score is None:
+        err(f"error: {kind.name} has no score on the command line")
+        return 2
+    return int(kind.cli_score(game, args))
 
 
 def cmd_check(args) -> int:
     kind, game = _load(args.record)
-    if kind == "sse":
-        from .sse.cli import check_game
-        return check_game(game, args)
-    st = game.state
-    where = "finished" if st.finished else f"year {st.year}, turn {st.turn}"
-    out(f"ok: {len(game.actions)} actions, {where}")
-    return 0
+    if kind.cli_check is None:
+        out(f"ok: {len(game.actions)} actions")
+        return 0
+    return int(kind.cli_check(game, args))
 
 
 def cmd_catalogue(args) -> int:

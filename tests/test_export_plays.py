@@ -25,7 +25,7 @@ import pytest
 
 from companion.table import history, playtime, plays_export
 from companion.core.errors import CompanionError
-from companion.table.plays_export import REVIVAL
+from companion.ats.kind import REVIVAL
 from companion.table.store import Store
 
 from test_history import A, _ats, _games, build, records

@@ -24,6 +24,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from companion.sse.record import FORMAT as SSE_FORMAT
+from companion.sse.kind import KIND as SSE_KIND
+SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 from companion import Catalogue, Game
 from companion.table import history, stats
 from companion.core.errors import CompanionError
@@ -38,7 +41,7 @@ if _SSE_TESTS not in sys.path:
     sys.path.insert(0, _SSE_TESTS)
 from ssekit import game as sse_game, move  # noqa: E402
 
-SSE = history.SSE_FORMAT
+SSE = SSE_FORMAT
 
 # ---------------------------------------------------------------------------
 # fixture cards, objective and races (invented values, clearly named)
@@ -901,7 +904,7 @@ def test_small_star_empires_win_rate_by_seat_and_shares(full):
     #   S2 Ann 5: trade 0, territory 3/5 = 0.6;              Bob 5: trade 1/5, territory 3/5
     #   Ann: trade (0.125 + 0)/2 = 0.0625, territory (0.375 + 0.6)/2 = 0.4875
     #   Bob: trade (0 + 0.2)/2 = 0.1,      territory (0.75 + 0.6)/2 = 0.675
-    sh = stats.sse_shares(store).set_index("player")
+    sh = stats.shares(store, SSE_FORMAT, SSE_SHARES).set_index("player")
     assert list(sh.games) == [2, 2]
     assert sh.loc["Ann", "trade_station_share"] == pytest.approx(0.0625, abs=1e-3)
     assert sh.loc["Ann", "territory_share"] == pytest.approx(0.4875, abs=1e-3)

@@ -21,7 +21,8 @@ import pytest
 
 from companion.table import history, plays_export, plays_import, stats
 from companion.core.errors import CompanionError
-from companion.table.registry import ATS_FORMAT, SSE_FORMAT
+from companion.ats.record import FORMAT as ATS_FORMAT
+from companion.sse.record import FORMAT as SSE_FORMAT
 from companion.table.store import Store
 
 from test_history import fill

@@ -34,6 +34,7 @@ import xml.etree.ElementTree as ET
 import pandas as pd
 import pytest
 
+from companion.sse.record import FORMAT as SSE_FORMAT
 from companion.table import history, playtime, stats
 from companion.table.store import Store
 
@@ -97,7 +98,7 @@ def test_head_to_head(people):
         ("Bea", "Cid"): (1, 0, 0, 1, 0.0), ("Cid", "Bea"): (1, 0, 0, 1, 0.0),
         ("Bea", "Dan"): (1, 0, 0, 1, 0.0), ("Dan", "Bea"): (1, 0, 0, 1, 0.0)}
     # one game only: Small Star Empires
-    sse = stats.head_to_head(people, history.SSE_FORMAT)
+    sse = stats.head_to_head(people, SSE_FORMAT)
     assert sse[["player", "opponent", "games", "won", "lost"]].values.tolist() == \
         [["Ann", "Bob", 2, 1, 1], ["Bob", "Ann", 2, 1, 1]]
 

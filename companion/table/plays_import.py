@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import CompanionError
-from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
+from . import registry
+from .registry import GAME_NAMES
 from ..core.roles import Role, Write, check as check_role
 from ..core.safeio import loads_json, name_problem, read_bytes, decode
 
@@ -56,9 +57,12 @@ MAX_NAME = 100
 MIN_TIME, MAX_TIME = 86_400, 4_102_444_800
 #: the sources, as stored and shown
 SOURCES = {"bgstats": "BG Stats", "bgg": "BoardGameGeek"}
-#: the game names matched (case and spacing aside), by record format
-NAMES = {"among the stars": ATS_FORMAT, "among the stars: revival": ATS_FORMAT,
-         "small star empires": SSE_FORMAT}
+
+
+def names() -> dict[str, str]:
+    """{game name in lower case: record format}: the names matched (case and spacing
+    aside) in another logger's file, of every registered game (``GameKind.import_names``)."""
+    return {n: k.format for k in registry.kinds() for n in k.import_names}
 
 _FORMULA = ("=", "+", "-", "@")
 _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?]")
@@ -186,7 +190,7 @@ def _content_key(source: str, fmt: str, played: float, names: list, scores: list
 def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
     """The record format of a logger's game (its name, else its BGG id), or None."""
     if isinstance(name, str):
-        fmt = NAMES.get(" ".join(name.lower().split()))
+        fmt = names().get(" ".join(name.lower().split()))
         if fmt:
             return fmt
     try:
@@ -196,7 +200,7 @@ def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
     if bid:
         for game, gid in ids.items():
             if gid == bid:
-                return NAMES.get(game.lower(), None)
+                return names().get(game.lower(), None)
     return None
 
 

@@ -251,16 +251,7 @@ class HistoryTab:
         else:
             a = actions[k - 1]
             when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
-            if registry.record_format(rec) == registry.SSE_FORMAT:
-                # a Small Star Empires move ('do': 'move' is no Among the Stars action)
-                from ..sse.game import describe_action
-                try:
-                    text = describe_action(a)
-                except Exception:
-                    text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
-            else:
-                from ..ats.game import describe_action as ats_describe
-                text = ats_describe(a)
+            text = registry.kind_of(rec).describe_action(a)
             what = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
         # the board first: the step's words are the sign that the step is shown
         self.board.value = self.board_html(game)
@@ -268,13 +259,7 @@ class HistoryTab:
 
     @staticmethod
     def board_html(game) -> str:
-        if rec_format(game) == registry.SSE_FORMAT:
-            from ..sse.render import map_svg
-            return map_svg(game.state.map, game.state)
-        st = game.state
-        return "".join(f"<div style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0;max-width:100%'>"
-                       f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
-                       for p in st.setup.players)
+        return registry.kind_of(rec_format(game)).picture(game)
 
     def score_sheet(self, rec, game) -> str | None:
         """A standalone, printable HTML page of a finished game."""
