@@ -35,6 +35,11 @@ from ..core.paths import side_lock, side_lock_path, user_dir
 from ..core.roles import Role, Write, check as check_role
 from . import registry
 
+#: a row without a format (a file written before games of more than one kind, where
+#: every game was the default game's): the default game's format.  The SQL keeps the
+#: text it always had: ``DEFAULT '<the default format>'``.
+_FORMAT_DEFAULT = "'" + registry.DEFAULT_FORMAT.replace("'", "''") + "'"
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -45,7 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     cards TEXT NOT NULL DEFAULT '[]',
     manual TEXT NOT NULL DEFAULT '[]',
     meta TEXT NOT NULL DEFAULT '{}',
-    format TEXT NOT NULL DEFAULT 'among-the-stars/1'
+    format TEXT NOT NULL DEFAULT """ + _FORMAT_DEFAULT + """
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -64,7 +69,7 @@ APPLICATION_ID = 0x41745345
 SCHEMA_VERSION = 3
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
-    1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
+    1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT " + _FORMAT_DEFAULT],
     # 1 -> 2: tables derived from each record (companion.table.history keeps them in step),
     # so statistics never replay every game
     2: ["""CREATE TABLE IF NOT EXISTS g_results (
