@@ -72,11 +72,12 @@ for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from companion.sse.record import FORMAT as SSE_FORMAT
-from companion.sse.kind import KIND as SSE_KIND
-SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
+from companion.sse.record import FORMAT as SSE_FORMAT  # noqa: E402
+from companion.sse.kind import KIND as SSE_KIND  # noqa: E402
 from companion.table import history, playtime, plays_export, stats  # noqa: E402
 from companion.table.store import Store  # noqa: E402
+
+SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 
 N_GAMES = 1000
 TARGET_S = 1.0

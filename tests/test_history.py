@@ -26,7 +26,6 @@ import pytest
 
 from companion.sse.record import FORMAT as SSE_FORMAT
 from companion.sse.kind import KIND as SSE_KIND
-SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 from companion import Catalogue, Game
 from companion.table import history, stats
 from companion.core.errors import CompanionError
@@ -42,6 +41,8 @@ if _SSE_TESTS not in sys.path:
 from ssekit import game as sse_game, move  # noqa: E402
 
 SSE = SSE_FORMAT
+#: Small Star Empires' shares table, as its descriptor asks for it
+SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 
 # ---------------------------------------------------------------------------
 # fixture cards, objective and races (invented values, clearly named)
