@@ -232,7 +232,7 @@ def bench_cold(browser, runs: int):
 # --------------------------------------------------------------------------
 def profile_kernel(actions: list[dict], reps: int = 3) -> dict[str, list[float]]:
     os.environ["COMPANION_HOME"] = str(TMP / "profile-home")
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
 
     parts = ["game.push", "store.append", "refresh", "_refresh_info", "_refresh_scoreboard",

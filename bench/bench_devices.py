@@ -116,7 +116,7 @@ def figures(values: list[float]) -> str:
 
 def make_game(home: Path) -> str:
     from companion.ats.game import Game
-    from companion.core.store import Store
+    from companion.table.store import Store
     store = Store(path=home / "games.sqlite")
     try:
         return store.create(Game({"players": PLAYERS}).to_record(), title="bench devices")

@@ -72,8 +72,12 @@ for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
 
-from companion.core import history, playtime, plays_export, stats  # noqa: E402
-from companion.core.store import Store  # noqa: E402
+from companion.sse.record import FORMAT as SSE_FORMAT  # noqa: E402
+from companion.sse.kind import KIND as SSE_KIND  # noqa: E402
+from companion.table import history, playtime, plays_export, stats  # noqa: E402
+from companion.table.store import Store  # noqa: E402
+
+SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 
 N_GAMES = 1000
 TARGET_S = 1.0
@@ -232,8 +236,8 @@ def main() -> int:
             ("stats.cards", lambda: stats.cards(store)),
             ("stats.tiebreaks", lambda: stats.tiebreaks(store)),
             ("stats.win_rates by seat (SSE)", lambda: stats.win_rates(store, "seat",
-                                                                    history.SSE_FORMAT)),
-            ("stats.sse_shares", lambda: stats.sse_shares(store)),
+                                                                    SSE_FORMAT)),
+            ("stats.shares", lambda: stats.shares(store, SSE_FORMAT, SSE_SHARES)),
             ("history.plays_csv", lambda: history.plays_csv(store))]:
         add("  " + name, timed(fn, reps))
     # 4. issue 16: people statistics (target), exports (printed)

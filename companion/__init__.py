@@ -1,7 +1,8 @@
 """Among the Stars table companion: rules engine, records, scoring (no widgets here).
 
-The layout (docs/architecture.md): ``companion.core`` (shared: errors, record I/O,
-store, history, stats, the game registry), ``companion.ats`` (Among the Stars),
+The layout (docs/architecture.md): ``companion.core`` (the base: errors, rules, record
+I/O, the game descriptor), ``companion.table`` (the table layer: the game registry,
+store, history, stats, exports), ``companion.ats`` (Among the Stars),
 ``companion.sse`` (Small Star Empires), ``companion.ui`` (the dashboard's widgets).
 The names below are the Among the Stars engine's, kept here for scripts and notebooks.
 """

@@ -31,45 +31,29 @@ def _fail(e: Exception) -> int:
 
 def _load(path):
     """The record file read once (the one bounded reader), its game told apart by the
-    registry: ("sse", SseGame) or ("ats", Game)."""
-    from .core import registry
+    registry: (its descriptor, the replayed game)."""
+    from .table import registry
     from .core.record import read_json
     data = read_json(path)
     registry.validate_record(data)
     game = registry.load_game(data)
-    return ("sse" if registry.format_of(game) == registry.SSE_FORMAT else "ats"), game
+    return registry.kind_of(registry.format_of(game)), game
 
 
 def cmd_score(args) -> int:
     kind, game = _load(args.record)
-    if kind == "sse":
-        from .sse.cli import score_game
-        return score_game(game, args)
-    result = game.score()
-    if args.json:
-        out(json.dumps(result.to_json(), indent=1))
-        return 0
-    out("Final scoring" if result.final else
-        f"Game in progress (year {game.state.year}, turn {game.state.turn}): score so far")
-    t = result.table.rename(columns={"credits": "credits_vp"})
-    out(t.to_string(index=False))
-    out()
-    out(result.explanation)
-    if args.lines:
-        out()
-        out(result.lines.to_string(index=False))
-    return 0
+    if kind.cli_score is None:
+        err(f"error: {kind.name} has no score on the command line")
+        return 2
+    return int(kind.cli_score(game, args))
 
 
 def cmd_check(args) -> int:
     kind, game = _load(args.record)
-    if kind == "sse":
-        from .sse.cli import check_game
-        return check_game(game, args)
-    st = game.state
-    where = "finished" if st.finished else f"year {st.year}, turn {st.turn}"
-    out(f"ok: {len(game.actions)} actions, {where}")
-    return 0
+    if kind.cli_check is None:
+        out(f"ok: {len(game.actions)} actions")
+        return 0
+    return int(kind.cli_check(game, args))
 
 
 def cmd_catalogue(args) -> int:
@@ -92,8 +76,8 @@ def cmd_catalogue(args) -> int:
 class Progress:
     """A progress line on standard error (``label: done/total``), rewritten in
     place; shown when standard error is a terminal or with ``--progress``.  Use
-    the object as the ``progress(done, total)`` callback of companion.core.history
-    and companion.core.plays_export."""
+    the object as the ``progress(done, total)`` callback of companion.table.history
+    and companion.table.plays_export."""
 
     def __init__(self, label: str, enabled: bool, stream=None):
         self.label, self.enabled = label, enabled
@@ -132,8 +116,8 @@ def _progress(args, label: str) -> Progress:
 
 
 def cmd_history(args) -> int:
-    from .core import history, stats
-    from .core.store import Store
+    from .table import history, stats
+    from .table.store import Store
     if args.what == "bgg-ids":
         return _bgg_ids(args)
     store = Store()
@@ -144,7 +128,7 @@ def cmd_history(args) -> int:
             str(p).lower().endswith((".bgsplay", ".xml")) for p in args.paths))):
         # plays logged in BG Stats / on BoardGameGeek (docs/history.md, "Import from
         # other loggers"): read and checked whole, then stored; one line for a bad file
-        from .core import plays_export, plays_import
+        from .table import plays_export, plays_import
         if not args.paths:
             err("error: give the BG Stats export (.bgsplay/.json) or BGG plays XML to import")
             return 2
@@ -167,7 +151,7 @@ def cmd_history(args) -> int:
             bar.end()
         out(f"imported {len(ids)} game(s) into {store.path}")
     elif args.what == "export" and fmt != "records":
-        from .core import plays_export
+        from .table import plays_export
         if len(args.paths) != 1:
             err(f"error: give one file to write the {fmt} plays into")
             return 2
@@ -195,7 +179,7 @@ def cmd_history(args) -> int:
             err(f"note: game {gid} not exported: {why}")
         out(f"exported {len(written)} record(s) to {args.paths[0]}")
     elif args.what == "link":
-        from .core import plays_export
+        from .table import plays_export
         if len(args.paths) != 1:
             err("error: give the id of one game (history plays --all lists them)")
             return 2
@@ -253,7 +237,7 @@ def cmd_history(args) -> int:
 def _bgg_ids(args) -> int:
     """``history bgg-ids`` lists the BoardGameGeek ids; ``history bgg-ids
     "Small Star Empires=12345"`` sets one (an empty value clears it)."""
-    from .core import plays_export
+    from .table import plays_export
     if args.paths:
         s = plays_export.save_bgg_ids(plays_export.parse_bgg_ids(args.paths))
         out(f"saved in {plays_export.settings_path()}")
@@ -267,7 +251,7 @@ def _bgg_ids(args) -> int:
 def cmd_notation(args) -> int:
     """The record's actions in notation, one a line (issue 23; docs/record-format.md)."""
     import importlib
-    from .core import registry
+    from .table import registry
     from .core.record import read_json
     data = read_json(args.record)
     registry.validate_record(data)

@@ -281,7 +281,7 @@ def test_a_seeded_draw_is_reproducible():
 
 
 def test_the_setup_screen_starts_each_game_with_a_fresh_seed(tmp_path):
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     seeds, races = [], []
@@ -316,7 +316,7 @@ def test_the_setup_screen_starts_each_game_with_a_fresh_seed(tmp_path):
 
 
 def test_a_typed_seed_that_is_not_one_is_a_message_not_a_traceback(tmp_path):
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.name_boxes[0].value, app.name_boxes[1].value = "Ann", "Bob"

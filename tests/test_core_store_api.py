@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from companion.core.store import Store, StoreWriteFailed
+from companion.table.store import Store, StoreWriteFailed
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = json.loads((ROOT / "data/samples/george-base-final-scoring.json").read_text())
@@ -72,10 +72,10 @@ def test_reading_gives_a_connection_for_pandas(store):
 
 def test_no_module_outside_the_store_reaches_into_it():
     """history, stats, plays_export (and every other module) use the public API:
-    no ``<x>._conn`` or ``<x>._tx`` outside companion/core/store.py."""
+    no ``<x>._conn`` or ``<x>._tx`` outside companion/table/store.py."""
     bad = []
     for path in (ROOT / "companion").rglob("*.py"):
-        if path.relative_to(ROOT).as_posix() == "companion/core/store.py":
+        if path.relative_to(ROOT).as_posix() == "companion/table/store.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Attribute) and node.attr in ("_conn", "_tx", "_reading"):

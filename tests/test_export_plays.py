@@ -23,10 +23,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.core import history, playtime, plays_export
+from companion.table import history, playtime, plays_export
 from companion.core.errors import CompanionError
-from companion.core.plays_export import REVIVAL
-from companion.core.store import Store
+from companion.ats.kind import REVIVAL
+from companion.table.store import Store
 
 from test_history import A, _ats, _games, build, records
 
@@ -401,7 +401,7 @@ def test_settings_refuse_bad_ids_and_a_broken_file(tmp_path):
 def test_cli_exports_both_formats_with_progress(store, tmp_path, monkeypatch, capsys):
     from companion import cli
     s, ids = store
-    monkeypatch.setattr("companion.core.store.default_path", lambda: s.path)
+    monkeypatch.setattr("companion.table.store.default_path", lambda: s.path)
     out = tmp_path / "cli.json"
     assert cli.main(["history", "export", "--format", "bgstats", str(out), "--progress",
                      "--bgg-id", "Among the Stars=99"]) == 0
@@ -429,7 +429,7 @@ def test_cli_progress_line_on_stderr(tmp_path, monkeypatch, capsys):
     for k in ("G1", "G2", "S1"):
         s.create(records()[k], title=k)
     s.close()
-    monkeypatch.setattr("companion.core.store.default_path", lambda: tmp_path / "games.sqlite")
+    monkeypatch.setattr("companion.table.store.default_path", lambda: tmp_path / "games.sqlite")
     assert cli.main(["history", "plays", "--progress"]) == 0
     err = capsys.readouterr().err
     assert err.endswith("3/3 (100%)\n") and err.startswith("\r") and err.count("\n") == 1

@@ -357,7 +357,7 @@ def test_a_card_worth_10_20_vp_is_not_imported_and_history_still_works(tmp_path)
 @pytest.mark.parametrize("crafted", ["../../escaped", "/tmp/abs", "..", "a/../../b",
                                      "..\\..\\win", "CON", "x\x00y", "\u202e..", ""])
 def test_history_export_with_a_crafted_id_stays_in_its_folder(tmp_path, crafted):
-    from companion.core.store import Store
+    from companion.table.store import Store
     code, out, err, _ = fuzzkit.run_cli(["history", "import", str(GEORGE)])
     assert code == 0, err
     store = Store()

@@ -1,5 +1,5 @@
 """Golden playthroughs (issue 23), as OpenSpiel keeps them: for every registered game
-(companion.core.registry.GAMES) a checked-in per-step transcript of a full record,
+(companion.table.registry.GAMES) a checked-in per-step transcript of a full record,
 tests/golden/playthrough-<game>.txt (``<game>``: the format without its version,
 ``among-the-stars``): each action's notation (``str`` of the game's typed action,
 companion/<game>/actions.py), then the state after it (that module's ``summary``, read
@@ -27,7 +27,7 @@ from types import ModuleType
 
 import pytest
 
-from companion.core.registry import GAME_NAMES, GAMES, load_game
+from companion.table.registry import GAME_NAMES, GAMES, load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

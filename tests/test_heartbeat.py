@@ -14,7 +14,7 @@ import re
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.ui.app import App
 from companion.ui.live import Heartbeat, show_live

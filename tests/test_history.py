@@ -24,12 +24,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from companion.sse.record import FORMAT as SSE_FORMAT
+from companion.sse.kind import KIND as SSE_KIND
 from companion import Catalogue, Game
-from companion.core import history, stats
+from companion.table import history, stats
 from companion.core.errors import CompanionError
 from companion.ats.record import FORMAT as ATS
 from companion.sse import SseGame
-from companion.core.store import SCHEMA_VERSION, Store
+from companion.table.store import SCHEMA_VERSION, Store
 
 from recordkit import build, fixture_card, fixture_objective, new_game, play
 
@@ -38,7 +40,9 @@ if _SSE_TESTS not in sys.path:
     sys.path.insert(0, _SSE_TESTS)
 from ssekit import game as sse_game, move  # noqa: E402
 
-SSE = history.SSE_FORMAT
+SSE = SSE_FORMAT
+#: Small Star Empires' shares table, as its descriptor asks for it
+SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 
 # ---------------------------------------------------------------------------
 # fixture cards, objective and races (invented values, clearly named)
@@ -681,7 +685,7 @@ def test_migration_from_schema_2_derives_every_game_again(tmp_path):
     """Version 2 stored a finished game waiting for values as a record that no longer
     replays (an error, no players).  Opening the file migrates it to version 3 and
     derives every game again: the waiting game gets its players back, no error."""
-    from companion.core.store import MIGRATIONS
+    from companion.table.store import MIGRATIONS
     path = tmp_path / "games.sqlite"
     rec = waiting_records()["race"]
     _old_db(path, V1_SCHEMA, {"w": rec, "g3": records()["G3"]}, with_format=True)
@@ -901,7 +905,7 @@ def test_small_star_empires_win_rate_by_seat_and_shares(full):
     #   S2 Ann 5: trade 0, territory 3/5 = 0.6;              Bob 5: trade 1/5, territory 3/5
     #   Ann: trade (0.125 + 0)/2 = 0.0625, territory (0.375 + 0.6)/2 = 0.4875
     #   Bob: trade (0 + 0.2)/2 = 0.1,      territory (0.75 + 0.6)/2 = 0.675
-    sh = stats.sse_shares(store).set_index("player")
+    sh = stats.shares(store, SSE_FORMAT, SSE_SHARES).set_index("player")
     assert list(sh.games) == [2, 2]
     assert sh.loc["Ann", "trade_station_share"] == pytest.approx(0.0625, abs=1e-3)
     assert sh.loc["Ann", "territory_share"] == pytest.approx(0.4875, abs=1e-3)

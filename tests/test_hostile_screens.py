@@ -23,7 +23,7 @@ import pytest
 from companion.ats.catalogue import parse_card, save_user_card
 from companion.ats.game import Game
 from companion.core.htmlsafe import colour, escape, is_colour
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ui.app import App
 
 #: markup that must never reach a widget as markup

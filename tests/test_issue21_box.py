@@ -265,7 +265,7 @@ def test_the_values_preview_names_the_card_edited_not_another():
 
 def test_the_final_table_asks_the_secret_objective_then_scores_it(tmp_path):
     from companion.ats.catalogue import save_user_card
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     for c in TYPED:
         save_user_card(c)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ui.app import App
 
 SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "energy": 0, "vp": 1,
@@ -172,7 +172,7 @@ def test_revival_two_player_turn_line_says_no_cards_pass(store):
 def test_the_play_timer_advances_with_the_heartbeat_without_writing(store, monkeypatch):
     import time
 
-    from companion.core import playtime
+    from companion.table import playtime
     rec = Game({"players": PLAYERS}).to_record()
     rec["meta"] = playtime.start({}, now=time.time() - 65)
     gid = store.create(rec)

@@ -1,4 +1,4 @@
-"""Issue 22 part B, CSV: one CSV writer (companion/core/csvsafe.py) for every CSV,
+"""Issue 22 part B, CSV: one CSV writer (companion/table/csvsafe.py) for every CSV,
 in the command line and on the page.  A cell that would start a formula in a
 spreadsheet ('=', '+', '-', '@', tab, CR) is written as text: a single quote in
 front (OWASP, CSV injection: "prepend each cell field with a single quote").
@@ -13,8 +13,8 @@ import json
 import pandas as pd
 import pytest
 
-from companion.core import csvsafe, history, playtime, stats
-from companion.core.store import Store
+from companion.table import csvsafe, history, playtime, stats
+from companion.table.store import Store
 
 from test_history import records
 

@@ -34,8 +34,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.core import plays_export
-from companion.core.plays_export import REVIVAL
+from companion.table import plays_export
+from companion.ats.kind import REVIVAL
 
 # bgg-api (PyPI; the test extra installs it): never skipped, a missing reader fails
 from boardgamegeek.exceptions import BGGItemNotFoundError

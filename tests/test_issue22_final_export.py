@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from companion.core import history
-from companion.core.store import Store
+from companion.table import history
+from companion.table.store import Store
 from companion.ui.app import App
 
 from test_history import records

@@ -1,4 +1,4 @@
-"""Issue 22 part B, import from other loggers (companion/core/plays_import.py):
+"""Issue 22 part B, import from other loggers (companion/table/plays_import.py):
 "`history import` and the History tab read a BG Stats export (.bgsplay/.json: its
 plays of Among the Stars and Small Star Empires, matched by name or BGG id) and BGG
 plays XML.  The imported plays carry date, players, scores, winners, location and
@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import history, plays_export, plays_import, stats
+from companion.table import history, plays_export, plays_import, stats
 from companion.core.errors import CompanionError
-from companion.core.registry import ATS_FORMAT, SSE_FORMAT
-from companion.core.store import Store
+from companion.ats.record import FORMAT as ATS_FORMAT
+from companion.sse.record import FORMAT as SSE_FORMAT
+from companion.table.store import Store
 
 from test_history import fill
 from test_people_stats import PLAN, _timer
@@ -136,7 +137,7 @@ def test_round_trip_gives_the_same_plays_and_people_statistics(tmp_path, kind):
         ids = fill(a)
         for k, (start, minutes, pause) in PLAN.items():
             history.set_play_details(a, ids[k], _timer(start, minutes, pause))
-        from companion.core import playtime
+        from companion.table import playtime
         meta = playtime.with_details(a.load(ids["G1"])["meta"], location="Club",
                                      new_players=["Bea"])
         history.set_play_details(a, ids["G1"], meta)

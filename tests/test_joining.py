@@ -1,4 +1,4 @@
-"""companion.core.joining (issue 14): page addresses for seats and the table view, and
+"""companion.table.joining (issue 14): page addresses for seats and the table view, and
 their QR codes."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.core.joining import join_url, qr_svg, qr_text
+from companion.table.joining import join_url, qr_svg, qr_text
 
 BASE = "http://192.168.1.20:8866/"
 HOSTILE = [
@@ -95,13 +95,13 @@ def test_terminal_qr_is_compact_text():
 
 def test_command_line_prints_the_terminal_qr():
     url = join_url(BASE, view="table", token="t" * 24)
-    run = subprocess.run([sys.executable, "-m", "companion.core.joining", url],
+    run = subprocess.run([sys.executable, "-m", "companion.table.joining", url],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout == qr_text(url)
-    piped = subprocess.run([sys.executable, "-m", "companion.core.joining", "-"],
+    piped = subprocess.run([sys.executable, "-m", "companion.table.joining", "-"],
                            input=url + "\n", capture_output=True, text=True, timeout=60)
     assert piped.returncode == 0 and piped.stdout == run.stdout
-    bad = subprocess.run([sys.executable, "-m", "companion.core.joining"],
+    bad = subprocess.run([sys.executable, "-m", "companion.table.joining"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "usage" in bad.stderr

@@ -1,6 +1,9 @@
-"""The package layout (issue 13, docs/architecture.md): the engine packages
-(companion/core, companion/ats, companion/sse) import no widgets, and the game
-registry is the one place where record formats are told apart."""
+"""The package layout (issues 13 and 23, docs/architecture.md): the engine packages
+(companion/core, companion/table, companion/ats, companion/sse) import no widgets; the
+two layers point one way (the base imports no game and no table; a game imports only
+the base and itself; the table layer reaches the games only through the registry's
+one tuple of package names); no game's format is written outside its own package; and
+the game registry is the one place where record formats are told apart."""
 from __future__ import annotations
 
 import ast
@@ -10,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.core import registry
+from companion.table import registry
 from companion.core.errors import RecordError
 from companion.sse.game import SseGame
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE = ("core", "ats", "sse")
+ENGINE = ("core", "table", "ats", "sse")
 FORBIDDEN = ("ipywidgets", "IPython", "companion.ui")
 
 
@@ -45,7 +48,7 @@ def _engine_modules() -> list[Path]:
 
 def test_engine_modules_exist():
     names = {p.relative_to(ROOT).as_posix() for p in _engine_modules()}
-    assert {"companion/core/registry.py", "companion/ats/game.py", "companion/sse/game.py"} <= names
+    assert {"companion/table/registry.py", "companion/ats/game.py", "companion/sse/game.py"} <= names
 
 
 @pytest.mark.parametrize("path", _engine_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -94,3 +97,112 @@ def test_no_two_test_files_share_a_name():
     tests = Path(__file__).resolve().parent
     names = Counter(p.name for p in tests.rglob("test_*.py"))
     assert [n for n, k in names.items() if k > 1] == []
+
+
+# ---------------------------------------------------------------------------
+# issue 23: two layers, named, and the games plugged in by their descriptors
+# ---------------------------------------------------------------------------
+BASE, TABLE = "companion.core", "companion.table"
+GAME_PACKAGES = ("companion.ats", "companion.sse")
+#: the registry's tuple of the built-in game packages: the table layer's one naming of them
+BUILTIN = ROOT / "companion" / "table" / "registry.py"
+
+
+def _modules(package: str) -> list[Path]:
+    return sorted((ROOT / Path(*package.split("."))).rglob("*.py"))
+
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def _companion_imports(path: Path) -> set[str]:
+    return {m for m in _imports(path) if _under(m, "companion")}
+
+
+def _rel(p: Path) -> str:
+    return p.relative_to(ROOT).as_posix()
+
+
+def test_the_game_packages_are_the_registered_ones():
+    assert registry.BUILTIN_GAMES == GAME_PACKAGES
+    assert [k.format for k in registry.kinds()][:2] == [Game.format, SseGame.format]
+    assert registry.DEFAULT_FORMAT == Game.format
+
+
+@pytest.mark.parametrize("path", _modules(BASE), ids=_rel)
+def test_base_imports_no_game_and_no_table(path):
+    bad = sorted(m for m in _companion_imports(path) if not _under(m, BASE))
+    assert not bad, f"{_rel(path)} (the base) imports {bad}"
+
+
+@pytest.mark.parametrize("path", [p for g in GAME_PACKAGES for p in _modules(g)], ids=_rel)
+def test_a_game_imports_only_the_base_and_itself(path):
+    own = next(g for g in GAME_PACKAGES if _rel(path).startswith(g.replace(".", "/") + "/"))
+    bad = sorted(m for m in _companion_imports(path)
+                 if not _under(m, BASE) and not _under(m, own) and m != "companion")
+    assert not bad, f"{_rel(path)} ({own}) imports {bad}"
+
+
+@pytest.mark.parametrize("path", _modules(TABLE), ids=_rel)
+def test_the_table_imports_no_game(path):
+    bad = sorted(m for m in _companion_imports(path)
+                 if any(_under(m, g) for g in GAME_PACKAGES) or _under(m, "companion.ui"))
+    assert not bad, f"{_rel(path)} (the table layer) imports {bad}"
+
+
+def _strings(path: Path) -> list[tuple[int, str]]:
+    """Every string constant of a module but its docstrings, with its line."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docs.add(id(body[0].value))
+    return [(n.lineno, n.value) for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def test_the_table_names_the_games_only_in_the_registrys_tuple():
+    """The table layer loads the games by name from one tuple (importlib), nowhere else."""
+    seen = {(_rel(p), line, s) for p in _modules(TABLE) for line, s in _strings(p)
+            if any(g in s for g in GAME_PACKAGES)}
+    tree = ast.parse(BUILTIN.read_text(encoding="utf-8"))
+    [tuple_node] = [n.value for n in tree.body if isinstance(n, ast.Assign)
+                    and [getattr(t, "id", None) for t in n.targets] == ["BUILTIN_GAMES"]]
+    allowed = {(_rel(BUILTIN), e.lineno, e.value) for e in tuple_node.elts}
+    assert seen == allowed
+
+
+def _families() -> dict[str, str]:
+    """{format family ("name" of "name/1"): the package of the game that owns it}."""
+    out = {}
+    for k in registry.kinds():
+        if k.format in (Game.format, SseGame.format):
+            out[k.family] = k.game_class.__module__.rsplit(".", 1)[0]
+    return out
+
+
+#: the code that must not write a game's format: the base, the table layer, the command
+#: line, and each game for the other's.  (The screens in companion/ui are one per game;
+#: the shell's own literals are issue 23's "screens compose" part.)
+_CHECKED = [p for pkg in (BASE, TABLE, *GAME_PACKAGES) for p in _modules(pkg)] \
+    + [ROOT / "companion" / "cli.py", ROOT / "companion" / "__init__.py"]
+
+
+@pytest.mark.parametrize("path", _CHECKED, ids=_rel)
+def test_no_game_format_is_written_outside_its_package(path):
+    bad = []
+    for family, package in _families().items():
+        if _rel(path).startswith(package.replace(".", "/") + "/"):
+            continue
+        bad += [(line, s) for line, s in _strings(path) if family in s]
+    assert not bad, f"{_rel(path)} writes another package's game format: {bad}"
+
+
+def test_the_format_check_sees_a_format_written_in_the_table(tmp_path):
+    """The check above can fail: a format literal is found (docstrings aside)."""
+    fake = tmp_path / "m.py"
+    fake.write_text('"""about among-the-stars/1"""\nX = "among-the-stars/1"\n', encoding="utf-8")
+    assert _strings(fake) == [(2, "among-the-stars/1")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.ui.app import App
 from companion.ui.live import page_token, parse_query

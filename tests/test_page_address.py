@@ -21,7 +21,7 @@ import pytest
 import websockets
 
 from companion.core.roles import Role
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ats.game import Game
 from companion.ui import live, shell
 from companion.ui.app import App

@@ -34,8 +34,9 @@ import xml.etree.ElementTree as ET
 import pandas as pd
 import pytest
 
-from companion.core import history, playtime, stats
-from companion.core.store import Store
+from companion.sse.record import FORMAT as SSE_FORMAT
+from companion.table import history, playtime, stats
+from companion.table.store import Store
 
 from test_history import fill
 
@@ -97,7 +98,7 @@ def test_head_to_head(people):
         ("Bea", "Cid"): (1, 0, 0, 1, 0.0), ("Cid", "Bea"): (1, 0, 0, 1, 0.0),
         ("Bea", "Dan"): (1, 0, 0, 1, 0.0), ("Dan", "Bea"): (1, 0, 0, 1, 0.0)}
     # one game only: Small Star Empires
-    sse = stats.head_to_head(people, history.SSE_FORMAT)
+    sse = stats.head_to_head(people, SSE_FORMAT)
     assert sse[["player", "opponent", "games", "won", "lost"]].values.tolist() == \
         [["Ann", "Bob", 2, 1, 1], ["Bob", "Ann", 2, 1, 1]]
 
@@ -189,7 +190,7 @@ def test_an_empty_store_gives_empty_tables_and_a_chart_saying_so(tmp_path):
 
 def test_cli_people_csv_and_chart(people, tmp_path, monkeypatch, capsys):
     from companion import cli
-    monkeypatch.setattr("companion.core.store.default_path", lambda: people.path)
+    monkeypatch.setattr("companion.table.store.default_path", lambda: people.path)
     out_csv, out_svg = tmp_path / "h2h.csv", tmp_path / "h2h.svg"
     assert cli.main(["history", "stats", "--people", "head-to-head", "--csv", str(out_csv),
                      "--chart", str(out_svg)]) == 0

@@ -17,8 +17,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.core import history, playtime, plays_export, stats
-from companion.core.store import Store
+from companion.table import history, playtime, plays_export, stats
+from companion.table.store import Store
 
 from test_history import fill, records
 

@@ -20,8 +20,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.core import history, playtime, plays_export
-from companion.core.store import Store
+from companion.sse.record import FORMAT as SSE_FORMAT
+from companion.table import history, playtime, plays_export
+from companion.table.store import Store
 from companion.ui.app import App
 from companion.ui.history_tab import HistoryTab, search_sort
 from companion.ui.playdetails import check_text
@@ -388,7 +389,7 @@ def test_sse_timer_starts_with_the_game_and_survives_a_reload(store):
     tab.setup_details.location.value = "x\x1b[31m"
     tab.guarded(tab.start_game)()
     assert "control character (U+001B)" in status(app)
-    assert len(store.games(format=history.SSE_FORMAT)) == 1
+    assert len(store.games(format=SSE_FORMAT)) == 1
 
 
 # ---------------------------------------------------------------------------

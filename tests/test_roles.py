@@ -28,11 +28,11 @@ import pytest
 
 from companion.ats.catalogue import dump_yaml, parse_card, save_user_card, import_user_catalogue
 from companion.ats.game import Game
-from companion.core import history, playtime
+from companion.table import history, playtime
 from companion.core.errors import CompanionError, RoleRefused
 from companion.core.paths import user_catalogue_path
 from companion.core.roles import ALLOWED, Role, Write, check, may, role_of_page
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.sse import hexmap as hm
 from companion.ui.app import App

@@ -16,7 +16,7 @@ import pytest
 
 from companion.ats.game import Game
 from companion.core.errors import CompanionError
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.ui.app import App
 from companion.ui.session import GameSession
@@ -347,7 +347,7 @@ def test_a_seat_page_whose_seat_is_no_player_records_nobody_without_the_switch(t
     from companion.ats.game import Game
     from companion.core.errors import CompanionError
     from companion.core.roles import Role
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.session import GameSession
     store = Store(tmp_path / "games.sqlite")
     gid = store.create(Game({"players": ["Ana", "Ben"]}).to_record())

@@ -520,7 +520,7 @@ def test_a_seat_page_under_the_token_gets_its_seat_from_a_preheated_kernel(serve
         pytest.skip("no Chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     from companion.ats.game import Game
-    from companion.core.store import Store
+    from companion.table.store import Store
     s = server(env={"COMPANION_TOKEN": TOKEN})
     store = Store(path=s.home / "games.sqlite")
     try:

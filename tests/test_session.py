@@ -10,7 +10,7 @@ import pytest
 
 from companion.ats.game import Game
 from companion.core.errors import CompanionError, IllegalAction
-from companion.core.store import Store, StoreBusy
+from companion.table.store import Store, StoreBusy
 from companion.sse import SseGame
 from companion.ui.session import GameSession, PageBehind
 

@@ -40,7 +40,7 @@ E  E E E H2
 
 @pytest.fixture
 def tab(tmp_path):
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.tabs.selected_index = 1

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreNotOurs, StoreWriteFailed)
+from companion.table.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreNotOurs, StoreWriteFailed)
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = json.loads((ROOT / "data/samples/george-base-final-scoring.json").read_text())
@@ -204,7 +204,7 @@ def test_a_read_only_file_says_not_saved_as_a_user_without_root_override(tmp_pat
         code = textwrap.dedent(f"""
             import json, sys
             sys.path.insert(0, {str(ROOT)!r})
-            from companion.core.store import Store, StoreWriteFailed
+            from companion.table.store import Store, StoreWriteFailed
             s = Store({str(path)!r})
             out = {{"notice": s.notice, "actions": len(s.load({gid!r})["actions"])}}
             try:
@@ -344,7 +344,7 @@ FORKER = textwrap.dedent("""
     import json, os, random, signal, sys, time
     sys.path.insert(0, sys.argv[1])
     from companion.ats.game import Game
-    from companion.core.store import Store
+    from companion.table.store import Store
     path, gid, kills = sys.argv[2], sys.argv[3], int(sys.argv[4])
     sample = json.loads(open(sys.argv[5]).read())
     actions = sample["actions"]
@@ -534,7 +534,7 @@ def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left(tmp_path):
     code = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(ROOT)!r})
-        from companion.core.store import Store, StoreError
+        from companion.table.store import Store, StoreError
         try:
             Store({str(path)!r})
         except StoreError as e:

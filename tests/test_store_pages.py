@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ui.app import App
 from test_store_hostile import Locker, digest
 

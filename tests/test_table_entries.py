@@ -23,7 +23,7 @@ import yaml
 from companion import Game, IllegalAction
 from companion.ats.catalogue import Catalogue, load_user_cards, parse_card, save_user_card
 from companion.core.paths import user_catalogue_path
-from companion.core.store import Store
+from companion.table.store import Store
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 PAY_OR_LOSE = {"name": "Fixture: pay or lose", "types": ["diplomatic"], "cost": 0, "energy": 0,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ui import app as app_module
 from companion.ui.app import App
 from companion.ui.ats_entry import AtsEntry

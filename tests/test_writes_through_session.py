@@ -28,7 +28,7 @@ from companion.ats.game import Game
 from companion.ats.scoring import SECRET
 from companion.core.errors import IllegalAction, RoleRefused
 from companion.core.roles import Role
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.ui.session import GameSession
 

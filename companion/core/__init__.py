@@ -1,7 +1,8 @@
-"""What both games share: errors, paths, the bounded record reader (record, safeio),
-the saved-games store, history and statistics, play details and exports, and the
-game registry (``registry``: the one place where record formats are told apart),
-and what each kind of page may write (``roles``).
+"""The base both games and the table layer build on: errors, the rule codes (rules),
+the bounded record reader (record, safeio), paths, escaping (htmlsafe), the legality
+queries (protocol), the record's seed (chance), what each kind of page may write
+(roles) and the game descriptor (gamekind).
 
-No widgets here, and nothing of one game's rules.  See docs/architecture.md.
+No widgets here, no game and nothing of the table layer (companion.table).  See
+docs/architecture.md.
 """

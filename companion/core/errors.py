@@ -107,7 +107,7 @@ class MissingEntry(CompanionError):
                          + "; ".join(self.needed))
 
 
-# -- the saved-games file (companion.core.store) -----------------------------------------
+# -- the saved-games file (companion.table.store) -----------------------------------------
 class StoreError(CompanionError):
     """The saved-games file cannot be used."""
 

@@ -1,5 +1,5 @@
 """What both games' engines share by inheritance (the protocol itself, and the registry of
-formats, are in :mod:`companion.core.registry`, which imports the games; this module imports
+formats, are in :mod:`companion.table.registry`, which imports the games; this module imports
 neither game, so each engine can build on it).
 
 python-chess answers "is this move legal?" from one place: ``Board.is_legal`` on top of the

@@ -10,9 +10,9 @@ Every page of the dashboard has a role, read from its address
 - ``table``: the table view, ``?view=table``, on the TV in the middle.  It records
   nothing at all.
 
-The policy is :data:`ALLOWED`.  The store (:class:`companion.core.store.Store`, its
+The policy is :data:`ALLOWED`.  The store (:class:`companion.table.store.Store`, its
 ``role``), the session (``GameSession.role``), the play details
-(:func:`companion.core.history.set_play_details`) and the player's own files (the
+(:func:`companion.table.history.set_play_details`) and the player's own files (the
 catalogue, the maps) call :func:`check` before they write; a refused write raises
 :class:`~companion.core.errors.RoleRefused`, whose message is one line.  What the
 screens hide follows the same table (``companion.ui.writes``), but nothing relies on

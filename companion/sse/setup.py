@@ -227,7 +227,7 @@ def legacy_setup(setup: Any) -> dict | None:
     """A setup saved before ``options.pieces`` existed (every piece count was accepted
     then): when it is refused only because its pieces are off the book, the same setup
     marked ``options.pieces = "custom"``, as it was played; otherwise None.  Used once
-    per saved-games file (companion.core.store), so a game saved then still resumes."""
+    per saved-games file (companion.table.store), so a game saved then still resumes."""
     if not isinstance(setup, dict) or "pieces" in (setup.get("options") or {}):
         return None
     if not isinstance(setup.get("options", {}), dict):

@@ -14,7 +14,7 @@ import ipywidgets as w
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..core.roles import Role
-from ..core.store import StoreError
+from ..table.store import StoreError
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
 from .shell import STYLE, Shell  # noqa: F401 (re-exported)
 

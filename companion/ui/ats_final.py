@@ -4,7 +4,7 @@ cards, manual VP), then the final table with its breakdown and the tiebreak chai
 from __future__ import annotations
 
 import base64
-from ..core.csvsafe import frame_csv
+from ..table.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w

@@ -8,7 +8,8 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core import chance, playtime
+from ..core import chance
+from ..table import playtime
 from ..ats import decks
 from ..ats.catalogue import Catalogue
 from ..core.errors import CompanionError

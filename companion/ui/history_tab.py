@@ -2,18 +2,18 @@
 replayed step by step with its play details; charts; every statistics table
 (people statistics too) searchable and sortable, with a CSV export; a printable
 score sheet; a progress bar while the first sync after an upgrade derives every
-game.  Widgets only: the numbers come from companion.core.history/stats, the tables'
+game.  Widgets only: the numbers come from companion.table.history/stats, the tables'
 search and sort and the charts from companion.ui.history_view; every write (delete,
 imports) goes through the page's session (companion.ui.session.GameSession)."""
 from __future__ import annotations
 
-from ..core.csvsafe import frame_csv
+from ..table.csvsafe import frame_csv
 from ..core.htmlsafe import escape
 
 import ipywidgets as w
 import pandas as pd
 
-from ..core import history, plays_import, registry, stats
+from ..table import history, plays_import, registry, stats
 from ..ats import render
 from ..core.errors import CompanionError
 from .history_view import (bars_svg, data_link, game_state, scalable, search_sort,  # noqa: F401
@@ -213,16 +213,7 @@ class HistoryTab:
         else:
             a = actions[k - 1]
             when = f"year {a['year']}, turn {a['turn']}: " if "year" in a else ""
-            if registry.record_format(rec) == registry.SSE_FORMAT:
-                # a Small Star Empires move ('do': 'move' is no Among the Stars action)
-                from ..sse.game import describe_action
-                try:
-                    text = describe_action(a)
-                except Exception:
-                    text = f"{a.get('player', '')} {a.get('do', 'move')} {a.get('to', '')}"
-            else:
-                from ..ats.game import describe_action as ats_describe
-                text = ats_describe(a)
+            text = registry.kind_of(rec).describe_action(a)
             what = f"<b>Step {k}/{len(actions)}</b> — {escape(when + text)}"
         # the board first: the step's words are the sign that the step is shown
         self.board.value = self.board_html(game)
@@ -230,13 +221,7 @@ class HistoryTab:
 
     @staticmethod
     def board_html(game) -> str:
-        if rec_format(game) == registry.SSE_FORMAT:
-            from ..sse.render import map_svg
-            return map_svg(game.state.map, game.state)
-        st = game.state
-        return "".join(f"<div style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0;max-width:100%'>"
-                       f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
-                       for p in st.setup.players)
+        return registry.kind_of(rec_format(game)).picture(game)
 
     def score_sheet(self, rec, game) -> str | None:
         """A standalone, printable HTML page of a finished game."""
@@ -303,7 +288,7 @@ class HistoryTab:
         self.refresh()
 
     def do_import_plays(self):
-        """Plays from a BG Stats export or BGG plays XML (companion.core.plays_import)."""
+        """Plays from a BG Stats export or BGG plays XML (companion.table.plays_import)."""
         files = self.plays_upload.value
         if not files:
             return

@@ -18,7 +18,7 @@ def public_url() -> str | None:
 def join_links(base: str, *, token: str | None, gid: str | None,
                players: list[str]) -> list[tuple[str, str]]:
     """``[(label, url), ...]``: the table view first, then one per seat."""
-    from ..core.joining import join_url
+    from ..table.joining import join_url
     extra = {"game": gid} if gid else {}
     out = [("Table view (read-only)", join_url(base, token=token, view="table", **extra))]
     out += [(f"{p}'s seat", join_url(base, token=token, seat=p, **extra)) for p in players]
@@ -32,7 +32,7 @@ def join_panel_html(base: str | None, *, token: str | None, gid: str | None,
         return ("<div class='join-none'>Other devices can join when the dashboard is started "
                 "with <code>./dashboard --lan</code>: this panel then shows a QR code for the "
                 "table view and one for each seat.</div>")
-    from ..core.joining import qr_svg
+    from ..table.joining import qr_svg
     cards = []
     for label, url in join_links(base, token=token, gid=gid, players=players):
         cards.append(

@@ -8,7 +8,7 @@ companion.ui.playdetails, which re-exports them):
   after an upgrade).
 
 Widgets and reads only (nothing here writes): the files come from
-companion.core.plays_export.  Every text shown is escaped."""
+companion.table.plays_export.  Every text shown is escaped."""
 from __future__ import annotations
 
 import base64
@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core import plays_export
+from ..table import plays_export
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 

@@ -10,7 +10,7 @@ The final table's exports (:func:`final_exports`, :class:`FinalExports`) and the
 progress bar (:class:`Progress`) are in companion.ui.play_exports (imported from here
 too).
 
-Widgets and reads only: the timer's arithmetic is companion.core.playtime, and every
+Widgets and reads only: the timer's arithmetic is companion.table.playtime, and every
 write of the details goes through the page's session
 (:meth:`companion.ui.session.GameSession.set_play_details`, the record's ``meta`` in
 the store: the record is the only state, so another page or a reload sees the same
@@ -25,7 +25,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core import playtime
+from ..table import playtime
 from ..core.errors import CompanionError, StaleGame, StoreError
 from ..core.htmlsafe import escape
 from ..core.roles import Role
@@ -37,7 +37,7 @@ __all__ = ["CSS", "MAX_LOCATION", "MAX_NOTES", "PROGRESS_HZ", "GameGone", "check
            "timer_label", "stored_meta", "PlayTimer", "DetailsForm", "save_details",
            "details_words", "PlayDetailsScreen", "Progress", "FinalExports", "final_exports"]
 
-#: the longest texts the forms accept (the record's own bounds, companion.core.playtime)
+#: the longest texts the forms accept (the record's own bounds, companion.table.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION
 MAX_NOTES = playtime.MAX_NOTES
 
@@ -319,7 +319,7 @@ class DetailsForm:
                 "new_players": [n for n, cb in self._new.items() if cb.value]}
 
     def meta(self, meta: dict | None) -> dict:
-        """``meta`` with the typed details (companion.core.playtime.with_details)."""
+        """``meta`` with the typed details (companion.table.playtime.with_details)."""
         return playtime.with_details(meta or {}, **self.values())
 
 

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.errors import CompanionError
-from ..core.registry import load_game
+from ..table.registry import load_game
 from ..core.roles import Role, Write, check as check_role, role_of_page
-from ..core.store import StaleGame, Store, StoreBusy, StoreWriteFailed
+from ..table.store import StaleGame, Store, StoreBusy, StoreWriteFailed
 
 
 @dataclass(frozen=True)
@@ -274,14 +274,14 @@ class GameSession:
 
     def import_records(self, paths) -> list[str]:
         """Import record files (History); returns the new games' ids."""
-        from ..core import history
+        from ..table import history
         self.require(Write.IMPORT)
         return history.import_records(self.store, paths)
 
     def import_plays(self, paths) -> dict:
         """Import plays logged in BG Stats / on BoardGameGeek (History; the host only):
         ``{"imported": [ids], "duplicates": n, "other_games": n}``."""
-        from ..core import plays_import
+        from ..table import plays_import
         self.require(Write.IMPORT)
         return plays_import.import_plays(self.store, paths)
 
@@ -377,7 +377,7 @@ class GameSession:
         (the one the page last saw); otherwise the details form (Write.DETAILS).
         ``gid``: another saved game than the open one (a timer bound to it).
         The game's revision does not change.  Returns the game's details."""
-        from ..core import history
+        from ..table import history
         self.require(Write.TIMER if timer else Write.DETAILS)
         gid = gid if gid is not None else self.gid
         if gid is None:

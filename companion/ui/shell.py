@@ -16,7 +16,7 @@ import ipywidgets as w
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..core.roles import Role, role_of_page
-from ..core.store import StaleGame, Store
+from ..table.store import StaleGame, Store
 from .ats_screen import AtsScreen
 from .common import ERR, OK, log, log_path
 from .live import Heartbeat, Poller, live_widgets, page_token, parse_query, query_string, show

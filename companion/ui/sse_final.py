@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
-from ..core import chance, playtime
-from ..core.csvsafe import frame_csv
+from ..core import chance
+from ..table import playtime
+from ..table.csvsafe import frame_csv
 from ..core.errors import CompanionError, MissingEntry
 from ..core.htmlsafe import escape
 from ..sse.game import FORMAT, SseGame

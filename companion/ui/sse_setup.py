@@ -13,7 +13,8 @@ from ..core.htmlsafe import escape
 import ipywidgets as w
 
 from .playdetails import DetailsForm
-from ..core import chance, playtime
+from ..core import chance
+from ..table import playtime
 from ..core.errors import CompanionError
 from ..sse import hexmap as hm
 from ..sse import offer

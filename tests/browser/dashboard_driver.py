@@ -231,7 +231,7 @@ def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000,
 
 
 def store_of(server):
-    from companion.core.store import Store
+    from companion.table.store import Store
     return Store(path=server.home / "games.sqlite")
 
 

@@ -109,8 +109,8 @@ def test_final_table_details_and_exports_on_a_phone(voila_server, page):
     import time
 
     from companion import Game
-    from companion.core import playtime
-    from companion.core.store import Store
+    from companion.table import playtime
+    from companion.table.store import Store
 
     g = Game({"players": ["Dora", "Eli"]})
     while not g.state.finished:
@@ -157,7 +157,7 @@ def test_first_history_sync_shows_a_progress_bar_with_counts(voila_server, page)
     """Games stored but never derived (as after an upgrade): opening History shows the
     bar with counts while the sync runs (widget messages stream during the callback),
     then the list, and the bar is hidden."""
-    from companion.core.store import Store
+    from companion.table.store import Store
     from test_history import records
 
     recs = records()

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
 from dashboard_driver import open_tab, writing_controls
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.ui.sse_board import hex_class
 

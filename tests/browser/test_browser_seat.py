@@ -23,7 +23,7 @@ from browser_harness import WIDGET_TIMEOUT_MS, screenshot
 from dashboard_driver import ACTION_LABEL, cell, expected_board, wait_legal
 from layout import assert_layout
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from test_sse import hexbtn, pick
 from test_sse import settle as sse_settle

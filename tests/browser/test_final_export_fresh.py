@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from browser_harness import screenshot
 from companion import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from companion.core import plays_export
-from companion.core.store import Store
+from companion.table import plays_export
+from companion.table.store import Store
 from browser_harness import screenshot
 from dashboard_driver import open_tab
 

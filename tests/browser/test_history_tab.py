@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from companion.core.store import Store
+from companion.table.store import Store
 from test_history import RU, broken_record, records, waiting_records
 
 pytestmark = pytest.mark.browser

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
 from dashboard_driver import ACTION_LABEL, cell, expected_board, read_board, wait_legal
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

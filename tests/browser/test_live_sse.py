@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from test_sse import hexbtn, pick, settle, wait_legal
 

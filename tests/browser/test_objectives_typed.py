@@ -14,7 +14,7 @@ from browser_harness import screenshot
 from dashboard_driver import act, fill_names, settle
 from companion import Game
 from companion.ats.catalogue import OBJECTIVE_MEASURES
-from companion.core.store import Store
+from companion.table.store import Store
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 WAIT_MS = 20_000

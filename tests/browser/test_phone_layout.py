@@ -22,7 +22,7 @@ from browser_harness import screenshot
 from dashboard_driver import cell, fill_names, open_setup_options, settle, wait_stored
 from layout import assert_layout
 from companion import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 import test_sse as ui                      # the SSE page helpers (settle, hexbtn, wait_legal)
 from browser_harness import screenshot
 from companion.sse import SseGame
-from companion.core.store import Store
+from companion.table.store import Store
 from layout import assert_layout
 
 pytestmark = pytest.mark.browser

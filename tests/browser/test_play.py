@@ -21,7 +21,7 @@ from browser_harness import screenshot
 from dashboard_driver import (act, cell, choose, expected_board, fill_names, legal_shown,
                               read_board, settle, wait_legal)
 from companion import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

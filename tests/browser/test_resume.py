@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
 from dashboard_driver import act, expected_board, fill_names, read_board, settle, start_game
 from companion import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

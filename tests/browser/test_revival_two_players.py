@@ -26,7 +26,7 @@ from dashboard_driver import act, cell, choose, fill_names, open_setup_options, 
 from companion import Game
 from companion.ats import decks
 from companion.core import chance
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

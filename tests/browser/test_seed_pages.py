@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
 from dashboard_driver import fill_names, open_setup_options
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

@@ -22,7 +22,7 @@ from browser_harness import screenshot
 from dashboard_driver import ACTION_LABEL, cell, wait_legal
 from test_browser_seat import ats_shows, open_page, stored
 from companion.ats.game import Game
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from browser_harness import screenshot
 from companion.sse import SseGame
 from companion.sse.record import FORMAT
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ui.sse_tab import hex_class
 
 pytestmark = pytest.mark.browser

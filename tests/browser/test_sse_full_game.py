@@ -21,7 +21,7 @@ from browser_harness import screenshot
 from companion.sse import SseGame
 from companion.sse.record import FORMAT
 from companion.sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table
-from companion.core.store import Store
+from companion.table.store import Store
 
 pytestmark = pytest.mark.browser
 

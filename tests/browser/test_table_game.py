@@ -45,7 +45,7 @@ from browser_harness import REPO, screenshot
 from dashboard_driver import cell, fill_names, open_setup_options, settle
 from companion import Game
 from companion.ats.catalogue import Catalogue, make_objective, save_user_card
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.ui.common import cell_class
 
 pytestmark = pytest.mark.browser

@@ -126,7 +126,7 @@ def test_legal_moves_with_a_piece_agree_with_check(seed, steps, open_borders, un
 # ============================================================== the tab, in-process
 @pytest.fixture
 def tab(tmp_path):
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.tabs.selected_index = 1

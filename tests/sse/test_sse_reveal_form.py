@@ -32,7 +32,7 @@ ADJACENT = {(3, 0), (1, 0), (2, 1), (1, 1)}          # the systems next to (2,0)
 
 @pytest.fixture
 def tab(tmp_path):
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.tabs.selected_index = 1

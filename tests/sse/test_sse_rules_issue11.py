@@ -329,9 +329,9 @@ def test_a_game_saved_before_the_pieces_option_still_resumes(tmp_path):
     played), a game on the book is left byte for byte, and History derives it again."""
     import sqlite3
 
-    from companion.core import history
+    from companion.table import history
     from companion.sse.game import FORMAT as SSE_FORMAT
-    from companion.core.store import Store
+    from companion.table.store import Store
 
     path = tmp_path / "games.sqlite"
     store = Store(path)

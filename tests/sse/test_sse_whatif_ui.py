@@ -57,7 +57,7 @@ def test_whatif_trade_station_and_unexplored_rows():
 
 @pytest.fixture
 def tab(tmp_path):
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
     app.tabs.selected_index = 1

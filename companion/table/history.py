@@ -5,7 +5,7 @@ The store keeps each record (setup + actions); :func:`sync` derives, for every
 game changed since it was last derived, its result (finished?, winners, the
 tiebreak step), each player's total with its breakdown, the VP per year, the
 cards built with the VP each gave, and the objectives claimed.  Statistics
-(:mod:`companion.core.stats`) read those tables and never replay a game.
+(:mod:`companion.table.stats`) read those tables and never replay a game.
 """
 from __future__ import annotations
 
@@ -17,15 +17,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
+from ..core.errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
 from . import registry
 from . import plays_import
 from .csvsafe import rows_csv
 from .plays_import import IMPORTED_FORMAT
-from .record import dumps
-from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT  # noqa: F401  (importers use them)
-from .safeio import safe_filename, terminal_line
-from .roles import Role, Write, check as check_role
+from ..core.record import dumps
+from .registry import GAME_NAMES  # noqa: F401  (importers use it)
+from ..core.safeio import safe_filename, terminal_line
+from ..core.roles import Role, Write, check as check_role
 # has_table / transaction as functions: _ensure_details also takes a read-only
 # stand-in shaped like a Store (tests/test_play_details.py)
 from .store import Store, has_table, transaction
@@ -54,7 +54,7 @@ def derive(record: dict) -> dict:
     (a card's, race's or objective's printed values, manual VP) is no error:
     ``waiting`` says what it waits for, it is not finished, and its players
     have no rank or total yet."""
-    fmt = record.get("format", ATS_FORMAT)
+    fmt = record.get("format", registry.DEFAULT_FORMAT)
     if fmt == IMPORTED_FORMAT:           # a play from another logger: its file's values
         return plays_import.derive(record)
     game = open_game(record)
@@ -63,17 +63,18 @@ def derive(record: dict) -> dict:
     out = {"format": fmt, "players": players, "races": dict(setup.get("races") or {}),
            "finished": bool(game.state.finished), "waiting": None,
            "year_vp": [], "cards": [], "objectives": []}
+    kind = registry.kind_of(fmt)
     score = None
     try:
         try:
             score = game.score()
         except IllegalAction as e:
-            if isinstance(e, UnknownCardValues) or e.rule not in ("round-end", "advisor") \
-                    or fmt != ATS_FORMAT:
-                raise
             # the game is over but its round-end entries are not made yet: no result yet
-            from ..ats.scoring import score as projected
-            score = projected(game, project=True)
+            pending = None if isinstance(e, UnknownCardValues) or kind.pending_score is None \
+                else kind.pending_score(game, e)
+            if pending is None:
+                raise
+            score = pending
             out["finished"] = False
     except (UnknownCardValues, MissingEntry) as e:
         if not game.state.finished:
@@ -82,10 +83,7 @@ def derive(record: dict) -> dict:
         out["finished"] = False
         out["waiting"] = waits_for(e)
     out["explanation"] = None
-    if fmt == SSE_FORMAT:
-        out["roles"] = {p: colour_name(game.setup.colour(p)) for p in players}
-    else:
-        out["roles"] = {p: r for p, r in out["races"].items() if isinstance(r, str)}
+    out["roles"] = kind.game_roles(game, setup, players)
     if score is None:
         out["winners"], out["decided_by"] = [], None
         out["results"] = {p: {"rank": None, "total": None, "breakdown": {}} for p in players}
@@ -98,47 +96,9 @@ def derive(record: dict) -> dict:
         out["results"] = {p["player"]: {"rank": p["rank"], "total": p["total"],
                                         "breakdown": p["breakdown"]}
                           for p in result["players"]}
-    if fmt == ATS_FORMAT:
-        st = game.state
-        for p in players:
-            # every year played so far, 0 when nothing was gained (averages count it)
-            by_year: dict[int, int] = {y: 0 for y in range(1, st.year + 1)}
-            for line in st.players[p].ledger:
-                by_year[line.year] = by_year.get(line.year, 0) + line.vp
-            out["year_vp"] += [(p, y, v) for y, v in sorted(by_year.items())]
-            # the VP each built card gave: when built, and at the end
-            per_cell: dict[tuple, int] = {}
-            for line in st.players[p].ledger:
-                if line.category in ("printed", "ability", "manual") and line.cell is not None:
-                    per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \
-                        + line.vp
-            if out["finished"] and score is not None:
-                lines = score.lines
-                for r in lines[(lines.player == p) & (lines.category == "end_abilities")
-                               & lines.cell.notna()].itertuples():
-                    key = (r.source, tuple(r.cell))
-                    per_cell[key] = per_cell.get(key, 0) + int(r.vp)
-            for cell, placed in st.players[p].station.cells.items():
-                if placed.kind == "location":
-                    out["cards"].append((p, placed.card, f"{cell[0]},{cell[1]}",
-                                         per_cell.get((placed.card, cell), 0)))
-        if out["finished"] and score is not None:
-            lines = score.lines
-            for r in lines[lines.category == "objectives"].itertuples():
-                out["objectives"].append((r.source, r.player, int(r.vp)))
+    if kind.derive_extra is not None:
+        kind.derive_extra(game, score, out)
     return out
-
-
-#: Small Star Empires' default colours (companion.sse.game.DEFAULT_COLOURS) by name,
-#: for the exports' role / color; a colour typed by the players is kept as typed
-COLOUR_NAMES = {"#e0a800": "yellow", "#8e44ad": "purple", "#e8590c": "orange",
-                "#1c7c7c": "teal"}
-
-
-def colour_name(colour) -> str | None:
-    if not isinstance(colour, str) or not colour.strip():
-        return None
-    return COLOUR_NAMES.get(colour.strip().lower(), colour.strip()[:40])
 
 
 def _why(e: CompanionError) -> str:
@@ -152,7 +112,7 @@ def _why(e: CompanionError) -> str:
 
 def _catalogue_changed() -> float:
     """When the player's own catalogue was last changed (0: there is none)."""
-    from .paths import user_catalogue_path
+    from ..core.paths import user_catalogue_path
     try:
         return user_catalogue_path().stat().st_mtime
     except OSError:
@@ -201,7 +161,7 @@ def _played(created) -> float:
 # play details (duration, location, notes, new players): the table g_details
 # ---------------------------------------------------------------------------
 #: the play details of every game, derived from its record's meta
-#: (companion.core.playtime.details) and, for explanation and roles, from its score.
+#: (companion.table.playtime.details) and, for explanation and roles, from its score.
 #: History adds it to a store that lacks it (the schema's history part); the
 #: first sync after that fills it for every game from the stored meta, without
 #: replaying any game.
@@ -234,8 +194,9 @@ def _ensure_details(store: Store) -> bool:
             for gid, meta, setup, fmt in c.execute(
                     "SELECT id, meta, setup, format FROM games").fetchall():
                 players = _players_of(setup)
-                roles = _sse_roles(json_or(setup, {}), players) if fmt == SSE_FORMAT \
-                    else races.get(gid, {})
+                game_roles = registry.kind_of(fmt).roles
+                roles = races.get(gid, {}) if game_roles is None \
+                    else game_roles(json_or(setup, {}), players or [])
                 c.execute(_DETAILS_INSERT, _details_row(gid, json_or(meta, {}), players, None,
                                                         roles))
             # the tiebreak sentence needs the score: those games are derived again
@@ -244,20 +205,6 @@ def _ensure_details(store: Store) -> bool:
     except (CompanionError, sqlite3.Error):
         return False
     return True
-
-
-def _sse_roles(setup: dict, players: list[str] | None) -> dict:
-    """Small Star Empires' colour of each player, by name, without replaying."""
-    from ..sse.game import DEFAULT_COLOURS
-    colours = setup.get("colours")
-    if not isinstance(colours, dict):
-        colours = {}
-    out = {}
-    for i, p in enumerate(players or []):
-        c = colour_name(colours.get(p) or DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)])
-        if c:
-            out[p] = c
-    return out
 
 
 def json_or(text: Any, default: Any) -> Any:
@@ -301,7 +248,7 @@ def _require(store: Store, write: Write) -> None:
 
 def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -> dict:
     """Store a game's play details: ``meta`` is the record's meta as the page keeps
-    it (built with companion.core.playtime: start/pause/resume/stop, with_details).
+    it (built with companion.table.playtime: start/pause/resume/stop, with_details).
     With ``expect_timer`` (the timer the page last saw, ``playtime.timer(meta)``, None
     for none), the write is refused with :class:`StaleGame` when the stored timer is
     another one: two pages tapping the timer at once never both get through (the
@@ -309,9 +256,9 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     Only the detail keys are written (timer, duration_min, location, notes,
     new_players, expansions); the rest of the stored meta (title, campaign...) is
     kept.  The game is not replayed: g_details is written in the same
-    transaction.  Returns the game's details (companion.core.playtime.details)."""
+    transaction.  Returns the game's details (companion.table.playtime.details)."""
     from .playtime import details
-    from .errors import StoreError
+    from ..core.errors import StoreError
     keys = ("timer", "duration_min", "location", "notes", "new_players", "expansions")
     # the page's role first (companion.core.roles): a tap of the timer or a details form
     _require(store, Write.TIMER if expect_timer is not _ANY else Write.DETAILS)
@@ -326,7 +273,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
         if expect_timer is not _ANY:
             from .playtime import timer
             if timer(stored) != expect_timer:
-                from .errors import StaleGame
+                from ..core.errors import StaleGame
                 raise StaleGame("the play timer was changed on another page or tab")
         for k in keys:
             if k in meta and meta[k] is not None:
@@ -336,7 +283,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
         stored.pop("title", None)              # the title lives in its own column
         # the record's own limits (text, control characters, depth): a detail never
         # makes the stored record unreadable
-        from .record import check_tree
+        from ..core.record import check_tree
         check_tree({"meta": stored}, "play details")
         c.execute("UPDATE games SET meta=? WHERE id=?", (json.dumps(stored), gid))
         if ok:
@@ -349,9 +296,9 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
 
 
 def play_details(store: Store, gid: str) -> dict:
-    """The stored details of one game (companion.core.playtime.details of its meta)."""
+    """The stored details of one game (companion.table.playtime.details of its meta)."""
     from .playtime import details
-    from .errors import StoreError
+    from ..core.errors import StoreError
     row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
         raise StoreError(f"no saved game with id {gid}")
@@ -416,7 +363,7 @@ def sync(store: Store, *, force: bool = False, progress=None) -> int:
     if progress is not None and todo:
         progress(0, len(todo))
     for done, (gid, created, fmt) in enumerate(todo, 1):
-        fmt = fmt if isinstance(fmt, str) else ATS_FORMAT
+        fmt = fmt if isinstance(fmt, str) else registry.DEFAULT_FORMAT
         played = _played(created)
         record = None
         try:
@@ -456,7 +403,7 @@ MAX_IMPORT_FILES = 10_000
 def read_any_record(path) -> dict:
     """A record file of either game through the one bounded reader
     (companion.core.record), its shape and limits checked (no replay)."""
-    from .record import parse_json, read_text
+    from ..core.record import parse_json, read_text
     text = read_text(path)
     if not text.strip():
         raise CompanionError("the file is empty")

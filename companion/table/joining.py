@@ -12,7 +12,7 @@ Every value is percent-encoded (``quote(..., safe='')``), so a seat name with sp
 accents, ``&``, ``=``, ``#`` or ``+`` stays one parameter and reads back unchanged through
 :func:`urllib.parse.parse_qs`.
 
-``python -m companion.core.joining URL`` prints URL's QR code on the terminal; with ``-``
+``python -m companion.table.joining URL`` prints URL's QR code on the terminal; with ``-``
 it reads URL from standard input (./dashboard --lan prints the table view's address so,
 its token kept off any command line).
 """
@@ -70,12 +70,12 @@ def qr_text(url: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m companion.core.joining URL``, or ``-`` to read URL from standard
+    """``python -m companion.table.joining URL``, or ``-`` to read URL from standard
     input (keeps an address holding a token off the command line, which other users
     of the machine can see)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0] in ("-h", "--help"):
-        print("usage: python -m companion.core.joining URL|-\n"
+        print("usage: python -m companion.table.joining URL|-\n"
               "Prints URL's QR code for a phone's camera ('-': read URL from standard input).",
               file=sys.stderr)
         return 0 if args[:1] in (["-h"], ["--help"]) else 2

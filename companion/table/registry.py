@@ -1,37 +1,44 @@
-"""The games the companion knows, by record format: the one place where formats are
-told apart.
+"""The games the companion knows, by record format: the one place where the table layer
+tells formats apart, and the only one that loads a game package.
 
-A record names its game in ``format`` (``"among-the-stars/1"``,
-``"small-star-empires/1"``); each game's package defines its own once, in its
-``record`` module, beside the shape checks.  Everything that must pick a game for a
-record (the command line, history, the History tab's replay) asks here::
+A record names its game in ``format``; each game package defines its own once and
+registers a descriptor (:class:`companion.core.gamekind.GameKind`) in its ``kind``
+module.  This module loads the built-in game packages by name (:data:`BUILTIN_GAMES`,
+with importlib: no module of the table layer imports a game).  Everything that must pick
+a game for a record (the command line, history, the History tab's replay) asks here::
 
     game = load_game(record)            # the right engine, replayed
     cls = game_class(record["format"])  # the class itself
+    kind = kind_of(record)              # the game's descriptor (its hooks)
     format_of(game)                     # the format a game writes
 
-A record whose format is missing or unknown goes to the default game (Among the
-Stars), whose reader refuses it with a message naming the format it reads: the same
+A record whose format is missing or unknown goes to the default game (the first
+built-in), whose reader refuses it with a message naming the format it reads: the same
 answer the companion gave before the registry existed.
 
-:class:`GameProtocol` writes down what both engines already offer in common.  A
-third game adds its package (``companion/<game>/``, with ``record.FORMAT``,
-``record.validate_record`` and a game class that satisfies the protocol) and one line
-to :data:`GAMES` (see docs/architecture.md).
+:class:`GameProtocol` writes down what both engines already offer in common.  A third
+game adds its package with a ``kind`` module that registers its descriptor, and its
+package name to :data:`BUILTIN_GAMES` (see docs/architecture.md, "A third game").
 """
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from ..ats.game import Game
-from ..ats.record import FORMAT as ATS_FORMAT
-from ..ats.record import validate_record as _validate_ats
-from ..sse.game import SseGame
-from ..sse.record import FORMAT as SSE_FORMAT
-from ..sse.record import validate_record as _validate_sse
+from ..core.gamekind import GameKind, kinds, kind_of as _kind_of_format, register, unregister
 
-__all__ = ["GameProtocol", "GAMES", "GAME_NAMES", "ATS_FORMAT", "SSE_FORMAT", "DEFAULT_FORMAT",
-           "game_class", "load_game", "validate_record", "format_of", "record_format"]
+__all__ = ["GameProtocol", "GameKind", "BUILTIN_GAMES", "GAMES", "GAME_NAMES", "DEFAULT_FORMAT",
+           "register", "unregister", "kinds", "kind_of", "game_class", "load_game",
+           "validate_record", "format_of", "record_format"]
+
+#: the built-in game packages, loaded by name: each registers its descriptor in its
+#: ``kind`` module.  The first is the default game.  The one place a game is named here.
+BUILTIN_GAMES = ("companion.ats", "companion.sse")
+for _package in BUILTIN_GAMES:
+    importlib.import_module(f"{_package}.kind")
+#: what a record without a known ``format`` is read as (its reader then refuses it)
+DEFAULT_FORMAT: str = kinds()[0].format
 
 
 @runtime_checkable
@@ -101,17 +108,32 @@ class GameProtocol(Protocol):
         ...
 
 
+class _Live(Mapping):
+    """{format: one field of its descriptor} over the games registered now."""
+
+    def __init__(self, attr: str):
+        self._attr = attr
+
+    def __getitem__(self, fmt: str) -> Any:
+        kind = _kind_of_format(fmt)
+        if kind is None:
+            raise KeyError(fmt)
+        return getattr(kind, self._attr)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([k.format for k in kinds()])
+
+    def __len__(self) -> int:
+        return len(kinds())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
 #: {record format: game class}: every game the companion knows
-GAMES: dict[str, type[GameProtocol]] = {
-    Game.format: Game,
-    SseGame.format: SseGame,
-}
+GAMES: Mapping[str, type[GameProtocol]] = _Live("game_class")
 #: the games' names for people
-GAME_NAMES: dict[str, str] = {ATS_FORMAT: "Among the Stars", SSE_FORMAT: "Small Star Empires"}
-#: what a record without a known ``format`` is read as (its reader then refuses it)
-DEFAULT_FORMAT = ATS_FORMAT
-#: each format's shape checks (no rules, no replay): ``validate(record)`` raises RecordError
-_VALIDATORS = {ATS_FORMAT: _validate_ats, SSE_FORMAT: _validate_sse}
+GAME_NAMES: Mapping[str, str] = _Live("name")
 
 
 def record_format(record: Any) -> str:
@@ -121,21 +143,34 @@ def record_format(record: Any) -> str:
     return fmt if isinstance(fmt, str) and fmt in GAMES else DEFAULT_FORMAT
 
 
+def kind_of(record_or_format: Any) -> GameKind:
+    """The descriptor of a record's game (a record, or its format); the default game's
+    for a missing or unknown format."""
+    fmt = record_or_format if isinstance(record_or_format, str) \
+        else record_format(record_or_format)
+    kind = _kind_of_format(fmt) or _kind_of_format(DEFAULT_FORMAT)
+    assert kind is not None
+    return kind
+
+
 def game_class(fmt: str | None) -> type[GameProtocol]:
     """The game class of a record format (the default game's for an unknown one)."""
-    return GAMES[fmt if isinstance(fmt, str) and fmt in GAMES else DEFAULT_FORMAT]
+    cls: type[GameProtocol] = kind_of(fmt if isinstance(fmt, str) else DEFAULT_FORMAT).game_class
+    return cls
 
 
 def validate_record(record: Any) -> None:
     """The record's shape and limits, by its game's own checks (no replay)."""
-    _VALIDATORS[record_format(record)](record)
+    kind_of(record).validate_record(record)
 
 
 def load_game(record: Any) -> GameProtocol:
     """The engine game of a record, whichever game it is (replayed)."""
-    return GAMES[record_format(record)].from_record(record)
+    cls: Any = kind_of(record).game_class
+    game: GameProtocol = cls.from_record(record)
+    return game
 
 
 def format_of(game: Any) -> str:
     """The record format of a game object."""
-    return type(game).format
+    return str(type(game).format)

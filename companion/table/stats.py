@@ -1,18 +1,20 @@
 """Statistics over the stored games, as pandas DataFrames (docs/history.md).
 
-Every function takes a :class:`~companion.core.store.Store`, brings its derived
-tables up to date (:func:`companion.core.history.sync`) and reads them: no game is
+Every function takes a :class:`~companion.table.store.Store`, brings its derived
+tables up to date (:func:`companion.table.history.sync`) and reads them: no game is
 replayed here.  Finished games only, unless a function says otherwise.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import time
 
 import pandas as pd
 
 from .history import sync
-from .registry import ATS_FORMAT, SSE_FORMAT
+from . import registry
+from .registry import DEFAULT_FORMAT
 from .store import Store
 
 
@@ -22,7 +24,7 @@ def _frame(store: Store, sql: str, params: list | None = None) -> pd.DataFrame:
         return pd.read_sql_query(sql, conn, params=params)
 
 
-def _players(store: Store, fmt: str | None = ATS_FORMAT, finished: bool = True) -> pd.DataFrame:
+def _players(store: Store, fmt: str | None = DEFAULT_FORMAT, finished: bool = True) -> pd.DataFrame:
     sync(store)
     q = ("SELECT p.game_id, r.format, r.played, r.decided_by, p.player, p.seat, p.race, p.rank, "
          "p.total, p.won, p.breakdown FROM g_players p JOIN g_results r USING (game_id) "
@@ -92,7 +94,7 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
                "new_players"]].reset_index(drop=True)
 
 
-def win_rates(store: Store, by: str = "player", fmt: str | None = ATS_FORMAT) -> pd.DataFrame:
+def win_rates(store: Store, by: str = "player", fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
     """Games played, wins and win rate per player (``by="player"``), per race
     (``by="race"``) or per seat (``by="seat"``).  A shared victory counts as a
     win for each player sharing it."""
@@ -106,7 +108,7 @@ def win_rates(store: Store, by: str = "player", fmt: str | None = ATS_FORMAT) ->
     return g.sort_values(["win_rate", "games"], ascending=False).reset_index(drop=True)
 
 
-def scores(store: Store, fmt: str | None = ATS_FORMAT) -> pd.DataFrame:
+def scores(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
     """Average and best final score per player."""
     df = _players(store, fmt)
     if df.empty:
@@ -117,7 +119,7 @@ def scores(store: Store, fmt: str | None = ATS_FORMAT) -> pd.DataFrame:
     return g.sort_values("average", ascending=False).reset_index(drop=True)
 
 
-def breakdown(store: Store, fmt: str = ATS_FORMAT, *, per_player: bool = False) -> pd.DataFrame:
+def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = False) -> pd.DataFrame:
     """The average VP of each scoring category (over all players of finished games,
     or per player)."""
     df = _players(store, fmt)
@@ -153,14 +155,14 @@ def vp_by_year(store: Store, game_id: str | None = None) -> pd.DataFrame:
     return df.pivot_table(index="year", columns="player", values="vp", aggfunc="mean").round(2)
 
 
-def objectives_deciding(store: Store) -> pd.DataFrame:
+def objectives_deciding(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
     """How often each objective decided the winner: it was claimed by a winner who
-    would not have won (alone or shared) without its VP."""
+    would not have won (alone or shared) without its VP (games of format ``fmt``)."""
     sync(store)
     claims = _frame(
         store, "SELECT o.game_id, o.objective, o.player, o.vp FROM g_objectives o "
         "JOIN g_results r USING (game_id) WHERE r.finished = 1")
-    players = _players(store, ATS_FORMAT)
+    players = _players(store, fmt)
     # each game's (player, total, won) in plain Python: a DataFrame filter per claim
     # cost ~0.4 s for 1,000 games (bench/bench_history.py)
     by_game: dict[str, list[tuple[str, int, int]]] = {}
@@ -209,36 +211,40 @@ def tiebreaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
         .sort_values("games", ascending=False).reset_index(drop=True)
 
 
-def sse_shares(store: Store) -> pd.DataFrame:
-    """Small Star Empires: the mean share of each player's final score that came
-    from trade stations and from the largest territory."""
-    df = _players(store, SSE_FORMAT)
+def shares(store: Store, fmt: str | None, parts: dict[str, str]) -> pd.DataFrame:
+    """The mean share of each player's final score that came from some scoring
+    categories: ``parts`` is {column: breakdown category} (games of format ``fmt``)."""
+    df = _players(store, fmt)
     if df.empty:
-        return pd.DataFrame(columns=["player", "games", "trade_station_share", "territory_share"])
+        return pd.DataFrame(columns=["player", "games", *parts])
     b = pd.DataFrame([json.loads(x) for x in df.breakdown])
     total = df.total.replace(0, pd.NA)
-    df = df.assign(trade=(b.get("trade_stations", 0) / total).astype(float),
-                   territory=(b.get("territory", 0) / total).astype(float))
-    g = df.groupby("player").agg(games=("game_id", "nunique"), trade_station_share=("trade", "mean"),
-                                 territory_share=("territory", "mean")).reset_index()
+    df = df.assign(**{f"_{col}": (b.get(cat, 0) / total).astype(float)
+                      for col, cat in parts.items()})
+    g = df.groupby("player").agg(games=("game_id", "nunique"),
+                                 **{col: (f"_{col}", "mean") for col in parts}).reset_index()
     return g.round(3)
 
 
+def statistics_of(store: Store, kind) -> dict[str, pd.DataFrame]:
+    """The statistics tables of one game (its descriptor's ``statistics``), by title."""
+    out = {}
+    for t in kind.statistics:
+        fn = globals()[t.table]
+        kwargs = dict(t.kwargs)
+        if "fmt" in inspect.signature(fn).parameters and "fmt" not in kwargs:
+            kwargs["fmt"] = kind.format
+        out[t.title] = fn(store, **kwargs)
+    return out
+
+
 def all_statistics(store: Store) -> dict[str, pd.DataFrame]:
-    """Every table above, by name (what the History tab shows)."""
-    return {
-        "games": games(store),
-        "win rate by player": win_rates(store, "player"),
-        "win rate by race": win_rates(store, "race"),
-        "scores": scores(store),
-        "average breakdown": breakdown(store),
-        "VP by year (average)": vp_by_year(store),
-        "objectives deciding the winner": objectives_deciding(store),
-        "cards built": cards(store),
-        "tiebreaks": tiebreaks(store),
-        "Small Star Empires: win rate by seat": win_rates(store, "seat", SSE_FORMAT),
-        "Small Star Empires: trade stations and territory": sse_shares(store),
-    }
+    """Every table above, by name (what the History tab shows): the list of games,
+    then each registered game's own tables."""
+    out = {"games": games(store)}
+    for kind in registry.kinds():
+        out.update(statistics_of(store, kind))
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -380,13 +386,13 @@ def people_statistics(store: Store, fmt: str | None = None) -> dict[str, pd.Data
 
 def to_csv(df: pd.DataFrame, path=None) -> str:
     """A table as CSV text (UTF-8, header, no index); written to ``path`` too when given.
-    Through the one CSV writer (companion.core.csvsafe): no cell runs as a formula."""
+    Through the one CSV writer (companion.table.csvsafe): no cell runs as a formula."""
     from .csvsafe import frame_csv
     return frame_csv(df, index=False, path=path)
 
 
 def _bars(labels, values, texts, *, title: str, width: int = 460) -> str:
-    from .htmlsafe import escape
+    from ..core.htmlsafe import escape
     h = 22 * len(labels) + 30
     vmax = max([float(v) for v in values if v == v] + [1e-9])
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="bars" width="{width}" height="{h}" '
@@ -405,7 +411,7 @@ def _bars(labels, values, texts, *, title: str, width: int = 460) -> str:
 def _matrix(df: pd.DataFrame, *, title: str) -> str:
     """Head-to-head as a grid: row = player, column = opponent, "won-lost(-tied)"
     in each cell, shaded by the row player's win rate against that opponent."""
-    from .htmlsafe import escape
+    from ..core.htmlsafe import escape
     names = sorted(set(df.player) | set(df.opponent))
     cell, left, top = 64, 110, 44
     w, h = left + cell * len(names) + 4, top + 22 * len(names) + 4

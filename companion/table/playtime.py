@@ -3,7 +3,7 @@ the "new player" flags (docs/record-format.md, ``meta``).
 
 Everything here is a pure function over a ``meta`` dict: it never changes the dict
 it is given and returns a new one, so a page only calls these and stores the
-result (:func:`companion.core.history.set_play_details` writes it into the store).
+result (:func:`companion.table.history.set_play_details` writes it into the store).
 Times are seconds since the epoch (``time.time()``); ``now`` defaults to it.
 
 The timer in ``meta["timer"]``::
@@ -24,14 +24,14 @@ from __future__ import annotations
 import math
 import time
 
-from .safeio import BAD_CHAR
+from ..core.safeio import BAD_CHAR
 
 #: the longest location / notes kept (characters); longer text is cut
 MAX_LOCATION = 200
 MAX_NOTES = 5000
 #: the longest play the timer or a typed duration may give (minutes): 7 days
 MAX_MINUTES = 7 * 24 * 60
-#: the latest time a timestamp may carry (2100-01-01), as companion.core.history.MAX_PLAYED
+#: the latest time a timestamp may carry (2100-01-01), as companion.table.history.MAX_PLAYED
 MAX_TIME = 4_102_444_800
 
 STATES = ("not started", "running", "paused", "stopped")

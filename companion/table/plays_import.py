@@ -6,7 +6,7 @@ Two inputs:
 - a **BG Stats** export (``.bgsplay`` / ``.json``: ``players``, ``locations``,
   ``games``, ``plays`` with ``playerScores``); its plays of Among the Stars and
   Small Star Empires are taken, a game matched by its name or by the BGG id set
-  for it (companion.core.plays_export's settings, ``loggers.json``);
+  for it (companion.table.plays_export's settings, ``loggers.json``);
 - **BoardGameGeek** plays XML (the shape of BGG's XML API 2 ``plays`` answer:
   ``<plays><play id date length location incomplete><item name objectid/>
   <comments/><players><player name score win new startposition/>``).
@@ -36,10 +36,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompanionError
-from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
-from .roles import Role, Write, check as check_role
-from .safeio import loads_json, name_problem, read_bytes, decode
+from ..core.errors import CompanionError
+from . import registry
+from .registry import GAME_NAMES
+from ..core.roles import Role, Write, check as check_role
+from ..core.safeio import loads_json, name_problem, read_bytes, decode
 
 #: the record format of an imported play (the store's ``format`` column)
 IMPORTED_FORMAT = "imported-play/1"
@@ -56,9 +57,12 @@ MAX_NAME = 100
 MIN_TIME, MAX_TIME = 86_400, 4_102_444_800
 #: the sources, as stored and shown
 SOURCES = {"bgstats": "BG Stats", "bgg": "BoardGameGeek"}
-#: the game names matched (case and spacing aside), by record format
-NAMES = {"among the stars": ATS_FORMAT, "among the stars: revival": ATS_FORMAT,
-         "small star empires": SSE_FORMAT}
+
+
+def names() -> dict[str, str]:
+    """{game name in lower case: record format}: the names matched (case and spacing
+    aside) in another logger's file, of every registered game (``GameKind.import_names``)."""
+    return {n: k.format for k in registry.kinds() for n in k.import_names}
 
 _FORMULA = ("=", "+", "-", "@")
 _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?]")
@@ -91,7 +95,7 @@ def _name(v: Any, where: str, fname: str) -> str:
 def _text(v: Any, limit: int) -> str:
     if not isinstance(v, str):
         return ""
-    from .safeio import BAD_CHAR
+    from ..core.safeio import BAD_CHAR
     return BAD_CHAR.sub("", v).strip()[:limit]
 
 
@@ -186,7 +190,7 @@ def _content_key(source: str, fmt: str, played: float, names: list, scores: list
 def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
     """The record format of a logger's game (its name, else its BGG id), or None."""
     if isinstance(name, str):
-        fmt = NAMES.get(" ".join(name.lower().split()))
+        fmt = names().get(" ".join(name.lower().split()))
         if fmt:
             return fmt
     try:
@@ -196,7 +200,7 @@ def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
     if bid:
         for game, gid in ids.items():
             if gid == bid:
-                return NAMES.get(game.lower(), None)
+                return names().get(game.lower(), None)
     return None
 
 
@@ -208,7 +212,7 @@ def _bgg_ids(bgg_ids: dict | None) -> dict:
 
 
 def own_play_uuid(gid: str) -> str:
-    """The BG Stats uuid companion.core.plays_export writes for the game ``gid``."""
+    """The BG Stats uuid companion.table.plays_export writes for the game ``gid``."""
     from .plays_export import own_play_uuid as uid
     return uid(gid)
 

@@ -1,7 +1,7 @@
 """Plays to other loggers: BG Stats' play file (JSON) and its "create play" link,
 BoardGameGeek's play XML (docs/history.md, "Plays to other loggers").
 
-Everything is read from the derived tables (:func:`companion.core.history.sync` keeps
+Everything is read from the derived tables (:func:`companion.table.history.sync` keeps
 them in step) and the stored records' setup, cards and meta: no game is
 replayed.  :func:`plays` gives each play as a plain dict; the writers turn those
 into the two formats.
@@ -43,18 +43,36 @@ import os
 import time
 import uuid
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-from .errors import CompanionError
+from ..core.errors import CompanionError
 from .history import json_or, has_details, sync
-from .registry import ATS_FORMAT, GAME_NAMES, SSE_FORMAT
-from .paths import user_dir
+from . import registry
+from .registry import GAME_NAMES
+from ..core.paths import user_dir
 from .store import Store
 
-REVIVAL = "Among the Stars: Revival"
-#: the games (and expansion) a BoardGameGeek id may be set for
-GAMES = ("Among the Stars", REVIVAL, "Small Star Empires")
+class _LoggerNames(Sequence):
+    """The names other loggers know every registered game and its expansions by
+    (``GameKind.logger_names``), in the order the games were registered."""
+
+    def _names(self) -> tuple[str, ...]:
+        return tuple(n for k in registry.kinds() for n in k.logger_names)
+
+    def __getitem__(self, i):
+        return self._names()[i]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+#: the games (and expansions) that can have a BoardGameGeek id, by name
+GAMES: Sequence[str] = _LoggerNames()
 SETTINGS_FILE = "loggers.json"
 SOURCE_NAME = "Star Companion"
 CREATE_PLAY_URL = "https://app.bgstatsapp.com/createPlay.html"
@@ -92,7 +110,7 @@ def load_settings(path=None) -> dict:
     """``{"bgg_ids": {game: id or None}}`` from the settings file (every game of
     :data:`GAMES`; None until the player sets it).  A missing file gives no ids;
     a broken one raises, naming it."""
-    from .safeio import read_json
+    from ..core.safeio import read_json
     path = Path(path) if path else settings_path()
     ids: dict[str, int | None] = {g: None for g in GAMES}
     if not path.exists():
@@ -145,56 +163,6 @@ def game_bgg_ids(bgg_ids: dict | None) -> dict:
 # ---------------------------------------------------------------------------
 # the plays, from the derived tables
 # ---------------------------------------------------------------------------
-REVIVAL_OPTIONS = ("spaceships", "timing_rules", "advisors")
-
-
-def _options(setup: dict) -> dict:
-    """The setup's ``options`` ({} when it has none or they are not an object)."""
-    opts = setup.get("options")
-    return opts if isinstance(opts, dict) else {}
-
-
-def uses_revival(setup: dict, cards: list, built: set[str], declared: list[str]) -> bool:
-    """Among the Stars played with the Revival expansion: its 2-player rules,
-    spaceships, timing rules or Influence tiles, a built card of the Revival set,
-    or the players said so (meta ``expansions``)."""
-    if any(e.lower() in ("revival", REVIVAL.lower()) for e in declared):
-        return True
-    opts = _options(setup)
-    if opts.get("two_player") == "revival" or any(opts.get(k) for k in REVIVAL_OPTIONS):
-        return True
-    return any(isinstance(c, dict) and c.get("set") == "revival" and c.get("name") in built
-               for c in cards)
-
-
-def _start_player(fmt: str, setup: dict, players: list[str]) -> str | None:
-    """Who started: seat 1 in Small Star Empires; the first active player with
-    the Revival 2-player rules; nobody in simultaneous Among the Stars."""
-    if not players:
-        return None
-    if fmt == SSE_FORMAT:
-        return players[0]
-    opts = _options(setup)
-    if opts.get("two_player") == "revival":
-        first = opts.get("first_active", players[0])
-        return first if first in players else players[0]
-    return None
-
-
-def _board(fmt: str, setup: dict) -> str:
-    mode = setup.get("mode")
-    mode = mode if isinstance(mode, str) else "standard"
-    if fmt == SSE_FORMAT:
-        m = setup.get("map")
-        name = m if isinstance(m, str) else (m.get("name") if isinstance(m, dict) else None)
-        return ", ".join(x for x in (name if isinstance(name, str) else "", mode) if x)[:100]
-    opts = _options(setup)
-    rules = opts.get("two_player")
-    two = {"virtual": "base 2-player rules", "revival": "Revival 2-player rules"} \
-        .get(rules) if isinstance(rules, str) else None
-    return ", ".join(x for x in (mode, two) if x)[:100]
-
-
 def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) -> list[dict]:
     """Every stored play (finished games only, unless ``finished_only=False``),
     oldest first, as plain dicts:
@@ -233,12 +201,9 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
         new = json_or(new, [])
         declared = json_or(exp, [])
         roles = json_or(roles, {})
-        expansions = []
-        if fmt == ATS_FORMAT and uses_revival(setup, json_or(cards, []), built.get(gid, set()),
-                                              declared):
-            expansions.append(REVIVAL)
-        expansions += [e for e in declared if e.lower() not in ("revival", REVIVAL.lower())]
-        start = _start_player(fmt, setup, names)
+        kind = registry.kind_of(fmt)
+        expansions = kind.expansions(setup, json_or(cards, []), built.get(gid, set()), declared)
+        start = kind.start_player(setup, names) if names else None
         win = set(json_or(winners, [])) if finished else set()
         key = setup.get("key") if isinstance(setup, dict) else None
         out.append({
@@ -249,7 +214,7 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
             "finished": bool(finished), "duration_min": dur,
             "location": loc or "", "notes": notes or "", "new_players": new,
             "expansions": expansions, "decided_by": decided, "explanation": expl,
-            "start_player": start, "board": _board(fmt, setup),
+            "start_player": start, "board": kind.board(setup),
             "players": [{"name": p, "seat": seat, "score": total, "rank": rank,
                          "winner": p in win, "role": roles.get(p), "new": p in new,
                          "start": p == start, "breakdown": json_or(bd, {})}

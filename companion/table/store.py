@@ -29,11 +29,16 @@ import uuid
 from pathlib import Path
 from typing import Any, Sequence
 
-from .errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
+from ..core.errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
-from .paths import side_lock, side_lock_path, user_dir
-from .roles import Role, Write, check as check_role
-from ..ats.record import FORMAT
+from ..core.paths import side_lock, side_lock_path, user_dir
+from ..core.roles import Role, Write, check as check_role
+from . import registry
+
+#: a row without a format (a file written before games of more than one kind, where
+#: every game was the default game's): the default game's format.  The SQL keeps the
+#: text it always had: ``DEFAULT '<the default format>'``.
+_FORMAT_DEFAULT = "'" + registry.DEFAULT_FORMAT.replace("'", "''") + "'"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -45,7 +50,7 @@ CREATE TABLE IF NOT EXISTS games (
     cards TEXT NOT NULL DEFAULT '[]',
     manual TEXT NOT NULL DEFAULT '[]',
     meta TEXT NOT NULL DEFAULT '{}',
-    format TEXT NOT NULL DEFAULT 'among-the-stars/1'
+    format TEXT NOT NULL DEFAULT """ + _FORMAT_DEFAULT + """
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -64,8 +69,8 @@ APPLICATION_ID = 0x41745345
 SCHEMA_VERSION = 3
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
-    1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT 'among-the-stars/1'"],
-    # 1 -> 2: tables derived from each record (companion.core.history keeps them in step),
+    1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT " + _FORMAT_DEFAULT],
+    # 1 -> 2: tables derived from each record (companion.table.history keeps them in step),
     # so statistics never replay every game
     2: ["""CREATE TABLE IF NOT EXISTS g_results (
             game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
@@ -137,35 +142,40 @@ def _add_revision(conn: sqlite3.Connection) -> None:
         conn.execute(stmt)
 
 
-def _sse_pieces_custom(conn: sqlite3.Connection) -> None:
-    """Small Star Empires games saved before ``setup.options.pieces`` (when any ship
-    and piece count was accepted) are marked ``custom`` so they still resume
-    (companion.sse.game.legacy_setup); their History rows are derived again."""
-    from ..sse.game import legacy_setup
-    history = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
-                           "AND name='g_results'").fetchone() is not None
-    for gid, text in conn.execute("SELECT id, setup FROM games WHERE format LIKE "
-                                  "'small-star-empires%'").fetchall():
-        try:
-            new = legacy_setup(json.loads(text))
-        except (ValueError, RecursionError):
-            continue                        # unreadable: reported when it is opened
-        if new is not None:
-            conn.execute("UPDATE games SET setup=? WHERE id=?", (json.dumps(new), gid))
-            if history:
-                conn.execute("UPDATE g_results SET derived_at = 0 WHERE game_id=?", (gid,))
+def _game_step(step, family: str):
+    """A game's one-off data step (companion.core.gamekind.StoreStep) over the saved
+    games of its format family: each setup the step changes is written back, and its
+    History rows are derived again."""
+    def run(conn: sqlite3.Connection) -> None:
+        history = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
+                               "AND name='g_results'").fetchone() is not None
+        for gid, text in conn.execute("SELECT id, setup FROM games WHERE format LIKE ?",
+                                      (family + "%",)).fetchall():
+            try:
+                new = step.fix(json.loads(text))
+            except (ValueError, RecursionError):
+                continue                        # unreadable: reported when it is opened
+            if new is not None:
+                conn.execute("UPDATE games SET setup=? WHERE id=?", (json.dumps(new), gid))
+                if history:
+                    conn.execute("UPDATE g_results SET derived_at = 0 WHERE game_id=?", (gid,))
+    return run
 
 
-#: one-off data steps, run once per file (in the opening transaction) and remembered in
-#: the table ``store_steps`` (added by presence: older companions ignore it)
-DATA_STEPS = {"sse-pieces-custom": _sse_pieces_custom}
+def data_steps() -> dict:
+    """{name: step(conn)}: the one-off data steps of every registered game
+    (``GameKind.store_steps``), run once per file (in the opening transaction) and
+    remembered in the table ``store_steps`` (added by presence: older companions
+    ignore it)."""
+    return {step.name: _game_step(step, kind.family)
+            for kind in registry.kinds() for step in kind.store_steps}
 
 
 def _data_steps(conn: sqlite3.Connection) -> None:
     """The data steps not yet done; called inside :func:`_prepare`'s transaction."""
     conn.execute("CREATE TABLE IF NOT EXISTS store_steps (name TEXT PRIMARY KEY, done REAL)")
     done = {r[0] for r in conn.execute("SELECT name FROM store_steps")}
-    for name, step in DATA_STEPS.items():
+    for name, step in data_steps().items():
         if name not in done:
             step(conn)
             conn.execute("INSERT INTO store_steps(name, done) VALUES (?, ?)", (name, time.time()))
@@ -198,7 +208,7 @@ def _up_to_date(conn: sqlite3.Connection) -> bool:
         return False
     if "rev" not in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
         return False
-    return set(DATA_STEPS) <= {r[0] for r in conn.execute("SELECT name FROM store_steps")}
+    return set(data_steps()) <= {r[0] for r in conn.execute("SELECT name FROM store_steps")}
 
 
 def _prepare(conn: sqlite3.Connection) -> None:
@@ -234,6 +244,8 @@ def default_path() -> Path:
 
 #: seconds the store waits for a file another program keeps locked
 BUSY_TIMEOUT = 5.0
+#: ``Store.games()``'s default: the default game's format (registry.DEFAULT_FORMAT)
+DEFAULT_GAME = "<the default game>"
 
 
 class Store:
@@ -459,7 +471,7 @@ class Store:
                       "format) VALUES (?,?,?,?,?,?,?,?,?)",
                       (gid, title, now, now, json.dumps(setup), json.dumps(record.get("cards") or []),
                        json.dumps(record.get("manual") or []), json.dumps(record.get("meta") or {}),
-                       record.get("format", FORMAT)))
+                       record.get("format", registry.DEFAULT_FORMAT)))
             for i, a in enumerate(record.get("actions") or []):
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
                           (gid, i, json.dumps(a)))
@@ -520,19 +532,19 @@ class Store:
         """Add card definitions to the game, value by value, in one transaction:
         a known value wins, a ``null`` never hides a known one, and cards other
         pages saved meanwhile are kept.  Returns the game's cards afterwards."""
-        from ..ats.catalogue import merge_card, parse_card
         self.require(Write.CARDS)
         with self.transaction() as c:
-            row = c.execute("SELECT cards FROM games WHERE id=?", (gid,)).fetchone()
+            row = c.execute("SELECT cards, format FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
                 raise StoreError(f"no saved game with id {gid}")
+            merge = registry.kind_of(row[1]).merge_card
             have = {}
             for d in json.loads(row[0]):
                 have[str(d.get("name", "")).lower()] = d
             for d in cards:
                 key = str(d["name"]).lower()
-                if key in have:
-                    d = merge_card(parse_card(have[key]), parse_card(d)).to_dict()
+                if key in have and merge is not None:
+                    d = merge(have[key], d)
                 have[key] = d
             out = sorted(have.values(), key=lambda d: str(d.get("name", "")))
             c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
@@ -612,9 +624,12 @@ class Store:
         return {"format": row[5], "setup": json.loads(row[0]), "cards": json.loads(row[1]),
                 "actions": actions, "manual": json.loads(row[2]), "meta": meta}
 
-    def games(self, format: str | None = FORMAT) -> list[dict]:
-        """Saved games of one format (None: all), newest first:
+    def games(self, format: str | None = DEFAULT_GAME) -> list[dict]:
+        """Saved games of one format (None: all; by default the default game's,
+        companion.table.registry.DEFAULT_FORMAT), newest first:
         id, title, players, actions, updated, format."""
+        if format == DEFAULT_GAME:
+            format = registry.DEFAULT_FORMAT
         out = []
         with self._reading() as c:
             rows = c.execute(
@@ -628,7 +643,7 @@ class Store:
         return out
 
     # -- queries and transactions of the modules built on the store --------------
-    # (companion.core.history, stats, plays_export keep their derived tables in the
+    # (companion.table.history, stats, plays_export keep their derived tables in the
     # same file; they go through these, never through the connection itself)
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Every row of one read (tuples), outside any write; SQLite errors are
