@@ -9,8 +9,11 @@ from typing import Any
 from ..core.errors import IllegalAction, UnknownCardValues
 from ..core.gamekind import GameKind, StatTable, register
 from . import cli
+from .catalogue import merge_card as merge, parse_card
 from .game import Game, describe_action
 from .record import FORMAT, validate_record
+from .render import station_svg
+from .scoring import score as projected
 
 #: the expansion's name in BG Stats and on BoardGameGeek
 REVIVAL = "Among the Stars: Revival"
@@ -76,7 +79,6 @@ def pending_score(game: Any, error: Exception) -> Any:
     if isinstance(error, UnknownCardValues) or not isinstance(error, IllegalAction) \
             or error.rule not in ("round-end", "advisor"):
         return None
-    from .scoring import score as projected
     return projected(game, project=True)
 
 
@@ -114,14 +116,12 @@ def derive_extra(game: Any, score: Any, out: dict) -> None:
 
 def merge_card(old: dict, new: dict) -> dict:
     """Two stored definitions of one card, value by value (a known value wins)."""
-    from .catalogue import merge_card as merge, parse_card
     merged: dict = merge(parse_card(old), parse_card(new)).to_dict()
     return merged
 
 
 def picture(game: Any) -> str:
     """Every player's station (the History tab's replay and score sheet)."""
-    from .render import station_svg
     st = game.state
     return "".join(f"<div style='display:inline-block;vertical-align:top;margin:4px 12px 4px 0;"
                    f"max-width:100%'>"
