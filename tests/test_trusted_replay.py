@@ -21,7 +21,7 @@ import pytest
 from companion import Game
 from companion.ats.record import read_record as read_ats_record
 from companion.core import registry
-from companion.core.errors import CompanionError, RecordError
+from companion.core.errors import CompanionError, IllegalAction, RecordError
 from companion.core.record import copy_json
 from companion.core.store import Store
 from companion.sse import SseGame
@@ -269,3 +269,78 @@ def test_the_session_replays_the_store_trusted_and_a_file_checked(tmp_path, monk
 def test_random_generator_is_deterministic():
     """The random records above are the same on every run (SeedPicker)."""
     assert random_ats_record(7, 3, steps=12) == random_ats_record(7, 3, steps=12)
+
+
+# -- following the store: replay only the actions added ------------------------------------
+def test_replay_applies_further_stored_actions_or_nothing():
+    rec = random_ats_record(23, 4, steps=60)
+    full = Game.from_record(rec)
+    game = Game.from_record({**rec, "actions": rec["actions"][:35]}, trusted=True)
+    game.replay(rec["actions"][35:])
+    assert view(game) == view(full) and game.to_record() == full.to_record()
+    game.pop()
+    assert view(game) == view(Game.from_record({**rec, "actions": rec["actions"][:59]}))
+    # an illegal entry: IllegalAction naming its index in the record, the game unchanged
+    game = Game.from_record({**rec, "actions": rec["actions"][:35]}, trusted=True)
+    before = game.to_record()
+    bad = copy.deepcopy(rec["actions"][35:40])
+    bad[3]["player"] = "Nobody"
+    with pytest.raises(IllegalAction) as e:
+        game.replay(bad)
+    assert e.value.index == 38
+    assert game.to_record() == before
+    assert view(game) == view(Game.from_record({**rec, "actions": rec["actions"][:35]}))
+
+
+def test_sse_replay_applies_further_stored_actions_or_nothing():
+    rec = read_sse_record(SSE_SAMPLES[0])
+    k = len(rec["actions"])
+    full = SseGame.from_record(rec)
+    game = SseGame.from_record({**rec, "actions": rec["actions"][:k // 2]}, trusted=True)
+    game.replay(rec["actions"][k // 2:])
+    assert sse_view(game) == sse_view(full) and game.to_record() == full.to_record()
+    game = SseGame.from_record({**rec, "actions": rec["actions"][:k // 2]}, trusted=True)
+    before, before_view = game.to_record(), sse_view(game)
+    bad = copy.deepcopy(rec["actions"][k // 2:k // 2 + 3])
+    bad[2]["player"] = "Nobody"
+    with pytest.raises(IllegalAction):
+        game.replay(bad)
+    assert game.to_record() == before and sse_view(game) == before_view
+    game.pop()                        # the undo states are as before too
+    assert sse_view(game) == sse_view(SseGame.from_record(
+        {**rec, "actions": rec["actions"][:k // 2 - 1]}))
+
+
+def test_a_page_follows_another_pages_actions_and_undos_without_a_full_replay(tmp_path):
+    rec = random_ats_record(7, 3)
+    actions = rec["actions"]
+    store = Store(tmp_path / "games.sqlite")
+    try:
+        gid = store.create({**rec, "actions": actions[:20]}, title="follow")
+        one, two = GameSession(store), GameSession(store)
+        one.open(gid)
+        two.open(gid)
+        followed = two.game
+        for a in actions[20:26]:
+            one.push(a)
+        change = two.sync()
+        assert [a["player"] for a in change.added] == [a["player"] for a in actions[20:26]]
+        assert two.game is followed               # the same game, six actions replayed
+        assert view(two.game) == view(Game.from_record(store.load(gid)))
+        one.undo()
+        one.undo()
+        other = {"do": "discard", "player": actions[24]["player"], "card": "Fixture: splurge"}
+        assert one.push(other) != actions[24]           # a different entry in its place
+        change = two.sync()
+        assert len(change.undone) == 2 and len(change.added) == 1
+        assert two.game is followed
+        assert view(two.game) == view(Game.from_record(store.load(gid)))
+        assert two.game.to_record()["actions"] == store.load(gid)["actions"]
+        # anything but the actions changed (here the manual entries): the whole replay
+        store.set_manual(gid, [{"source": "Fixture: cheap", "player": "Ana", "vp": 1}])
+        change = two.sync()
+        assert change.other and two.game is not followed
+        assert two.game.manual == [{"source": "Fixture: cheap", "player": "Ana", "vp": 1}]
+        assert view(two.game) == view(Game.from_record(store.load(gid)))
+    finally:
+        store.close()

@@ -82,6 +82,33 @@ def describe_action(a: dict) -> str:
     return f"{who} {what}".strip()
 
 
+#: the card definitions of the last few records parsed, by their text (``repr``: a
+#: record replayed again, as the pages do on every change, is not parsed again).  The
+#: cards are immutable and shared, as the default catalogue's are.
+_CARDS_CACHE: dict[str, list[Card]] = {}
+_CARDS_CACHE_SIZE = 8
+
+
+def _record_cards(cards: list) -> list[Card]:
+    """A record's ``cards`` parsed (RecordError naming the problem), from the cache
+    when the same definitions were parsed before."""
+    try:
+        key = repr(cards)
+    except RecursionError:
+        key = None
+    own = _CARDS_CACHE.get(key) if key is not None else None
+    if own is None:
+        try:
+            own = parse_entries(cards, file="record cards")
+        except CatalogueError as e:
+            raise RecordError(str(e)) from None
+        if key is not None:
+            if len(_CARDS_CACHE) >= _CARDS_CACHE_SIZE:
+                del _CARDS_CACHE[next(iter(_CARDS_CACHE))]
+            _CARDS_CACHE[key] = own
+    return list(own)
+
+
 #: how many states before the last actions a game keeps for :meth:`Game.pop` (a cache:
 #: the record stays the only truth; an undo further back replays the record)
 UNDO_DEPTH = 32
@@ -104,10 +131,7 @@ class Game(LegalityQueries):
         if book_setup:
             check_book_setup(self.setup)
         base = catalogue if catalogue is not None else Catalogue.default()
-        try:
-            own = parse_entries(list(cards), file="record cards")
-        except CatalogueError as e:
-            raise RecordError(str(e)) from None
+        own = _record_cards(list(cards))
         self._own: dict[str, Card] = {c.name.lower(): c for c in own}
         self.catalogue = base.overlay(own)
         self.actions: list[dict] = []
@@ -150,6 +174,26 @@ class Game(LegalityQueries):
                 raise e.at_index(i)
             game.actions.append(norm)
         return game
+
+    def replay(self, actions: Iterable[dict]) -> None:
+        """Apply further entries of this game's record, as stored (by this companion:
+        the store, memory), with the checks of a replay (:meth:`from_record`'s, not
+        :meth:`push`'s).  What a page does when another page added actions.  All or
+        nothing: an illegal entry raises IllegalAction naming its index in the record,
+        and the game is as before."""
+        state = self.state.copy()
+        kept, done = list(self._before), []
+        for i, action in enumerate(actions, len(self.actions)):
+            before = state.copy()
+            try:
+                norm = self._apply(state, copy_json(action), strict=True)
+            except IllegalAction as e:
+                raise e.at_index(i)
+            done.append(norm)
+            kept.append(before)
+        self.state = state
+        self.actions += done
+        self._before = kept[-UNDO_DEPTH:]
 
     def to_record(self) -> dict:
         """The record of the game: new dicts and lists, shared with nothing the game keeps."""

@@ -157,14 +157,18 @@ def copy_json(value: Any) -> Any:
     deep-copied."""
     t = type(value)
     if t is dict:
-        return {k: copy_json(v) for k, v in value.items()}
+        return {k: v if type(v) in _ATOMS else copy_json(v) for k, v in value.items()}
     if t is list:
-        return [copy_json(v) for v in value]
-    if t is str or t is int or t is float or t is bool or value is None:
+        return [v if type(v) in _ATOMS else copy_json(v) for v in value]
+    if t in _ATOMS:
         return value
     if t is tuple:
         return tuple(copy_json(v) for v in value)
     return copy.deepcopy(value)
+
+
+#: the immutable JSON values :func:`copy_json` shares
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def dumps(record: dict) -> str:

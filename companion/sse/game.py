@@ -24,7 +24,7 @@ The rules live in one module per chapter of the book; this module holds the game
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterable
 
 from ..core.errors import IllegalAction
 from ..core.protocol import LegalityQueries
@@ -120,6 +120,23 @@ class SseGame(LegalityQueries):
             except IllegalAction as e:
                 raise e.at_index(i)
         return game
+
+    def replay(self, actions: Iterable[dict]) -> None:
+        """Apply further entries of this game's record, as stored (by this companion:
+        the store, memory), with the checks of a replay (:meth:`from_record`'s).  All or
+        nothing: an illegal entry raises IllegalAction naming its index in the record,
+        and the game is as before."""
+        state, n, kept = self.state, len(self.actions), len(self._history)
+        try:
+            for i, action in enumerate(actions, n):
+                try:
+                    self._push(action, strict=True)
+                except IllegalAction as e:
+                    raise e.at_index(i)
+        except BaseException:
+            self.state = state
+            del self.actions[n:], self._history[kept:]
+            raise
 
     def to_record(self) -> dict:
         """The record of the game: new dicts and lists, shared with nothing the game keeps."""
