@@ -224,6 +224,29 @@ def main() -> int:
         pop_t.append(time.perf_counter() - t0)
     row("pop() with no state kept (replays the other 143)", pop_t, None)
 
+    # 3b. the same through two pages' GameSession on one store (SQLite in a temp folder)
+    from companion.core.store import Store
+    from companion.ui.session import GameSession
+    store = Store(os.path.join(os.environ["COMPANION_HOME"], "bench-games.sqlite"))
+    gid = store.create({**record, "actions": actions[:-1]}, title="bench")
+    one, two = GameSession(store), GameSession(store)
+    one.open(gid)
+    two.open(gid)
+    sync_t, undo_t = [], []
+    for _ in range(reps(30)):
+        one.push(actions[-1])
+        t0 = time.perf_counter()
+        two.sync()
+        sync_t.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        one.undo()
+        undo_t.append(time.perf_counter() - t0)
+        two.sync()
+    assert two.game.to_record() == one.game.to_record()
+    store.close()
+    row("GameSession.sync: another page's action (store read, 1 action replayed)", sync_t, None)
+    row("GameSession.undo: store write + pop()", undo_t, None)
+
     # 4. legal cells + energy checks vs station size, two shapes
     sizes_wanted = (10, 20, 40, 80)
     per_size: dict[str, dict[int, float]] = {"blob": {}, "snake": {}}
