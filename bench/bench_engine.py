@@ -10,14 +10,17 @@ What it measures (all with time.perf_counter, several repetitions, median
 and p95 / min reported):
 
 1. ``Game.from_record`` of a complete 6-player game (4 years x 6 turns x
-   6 players = 144 actions).  The record is built once by playing a random
+   6 players = 144 actions): a record from outside (the bounded reader's checks,
+   ``validate_record``, first) and the replay of a record the companion wrote itself
+   (``trusted=True``: the store, memory; target 4 ms, issue 23).  The record is built once by playing a random
    legal game (seeded) with FIXTURE cards defined in the record's ``cards``
    (names start with "Fixture: "; their numbers are invented for the
    benchmark and never describe a real card).  Builds are preferred when
    legal, so the stations grow as large as the rules allow.
 2. ``game.score()`` on that finished game.
-3. ``game.push`` / ``game.check`` per action and ``game.pop`` (undo =
-   replay of the other 143 actions) on the full record.
+3. ``game.push`` / ``game.check`` per action and ``game.pop`` (undo) on the
+   full record: with the state kept from before the last action (target 4 ms,
+   issue 23), and without it (the replay of the other 143 actions).
 4. The legal cells plus energy checks for one card on stations of
    10/20/40/80 locations: the Station-level queries that
    ``Game.legal_cells`` / ``Game.payers`` run (``frontier()``,
@@ -123,7 +126,7 @@ def play_random_game(seed: int = SEED) -> dict:
     game = Game({"players": PLAYERS, "mode": "standard",
                  "objectives": ["Fixture: objective most military",
                                 "Fixture: objective most reactors"], "seed": seed + 1},
-                cards=FIXTURE_CARDS)
+                cards=FIXTURE_CARDS, book_setup=False)   # 2 fixture objectives, not the book's 6
     while not game.finished:
         for player in list(game.state.waiting):
             card = rng.choice(LOCATION_FIXTURES)
@@ -180,8 +183,10 @@ def main() -> int:
         Game.from_record(record)
         cold.append(time.perf_counter() - t0)
     row("from_record, cold (YAML catalogue parsed again)", cold, None)
-    row("from_record: complete 6-player game (144 actions)",
+    row("from_record: complete 6-player game (144 actions), from outside (checked)",
         timeit(lambda: Game.from_record(record), reps(100)), 30)
+    row("replay: from_record(trusted=True), the store's record (144 actions)",
+        timeit(lambda: Game.from_record(record, trusted=True), reps(100)), 4)
 
     # 2. final scoring
     sc = game.score()
@@ -191,7 +196,7 @@ def main() -> int:
     # 3. push / check per action, pop on the full record
     push_t, check_t = [], []
     for _ in range(max(1, int(3 * k))):
-        g = Game(record["setup"], cards=record["cards"])
+        g = Game(record["setup"], cards=record["cards"], book_setup=False)
         for a in actions:
             t0 = time.perf_counter()
             g.check(a)
@@ -202,14 +207,45 @@ def main() -> int:
     row("push(): per action (all 144 actions)", push_t, None)
     row("check(): per action (all 144 actions)", check_t, None)
 
-    g = Game.from_record(record)
+    g = Game.from_record(record, trusted=True)
     pop_t = []
-    for _ in range(reps(50)):
+    for _ in range(reps(100)):
         t0 = time.perf_counter()
         last = g.pop()
         pop_t.append(time.perf_counter() - t0)
         g.push(last)
-    row("pop(): undo on the full record (replays 143)", pop_t, None)
+    row("undo: pop() on the full record (state kept before the last action)", pop_t, 4)
+    pop_t = []
+    for _ in range(reps(30)):
+        g = Game.from_record(record, trusted=True)
+        g._before.clear()                   # no state kept: pop replays the record
+        t0 = time.perf_counter()
+        g.pop()
+        pop_t.append(time.perf_counter() - t0)
+    row("pop() with no state kept (replays the other 143)", pop_t, None)
+
+    # 3b. the same through two pages' GameSession on one store (SQLite in a temp folder)
+    from companion.core.store import Store
+    from companion.ui.session import GameSession
+    store = Store(os.path.join(os.environ["COMPANION_HOME"], "bench-games.sqlite"))
+    gid = store.create({**record, "actions": actions[:-1]}, title="bench")
+    one, two = GameSession(store), GameSession(store)
+    one.open(gid)
+    two.open(gid)
+    sync_t, undo_t = [], []
+    for _ in range(reps(30)):
+        one.push(actions[-1])
+        t0 = time.perf_counter()
+        two.sync()
+        sync_t.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        one.undo()
+        undo_t.append(time.perf_counter() - t0)
+        two.sync()
+    assert two.game.to_record() == one.game.to_record()
+    store.close()
+    row("GameSession.sync: another page's action (store read, 1 action replayed)", sync_t, None)
+    row("GameSession.undo: store write + pop()", undo_t, None)
 
     # 4. legal cells + energy checks vs station size, two shapes
     sizes_wanted = (10, 20, 40, 80)

@@ -34,6 +34,7 @@ from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
 from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
 from ..core.protocol import LegalityQueries
+from ..core.record import copy_json
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
                     unsettled_advisors)
@@ -67,6 +68,38 @@ def describe_action(a: dict) -> str:
         return f"{who} {a['do']}".strip()
 
 
+#: the card definitions of the last few records parsed, by their text (``repr``: a
+#: record replayed again, as the pages do on every change, is not parsed again).  The
+#: cards are immutable and shared, as the default catalogue's are.
+_CARDS_CACHE: dict[str, list[Card]] = {}
+_CARDS_CACHE_SIZE = 8
+
+
+def _record_cards(cards: list) -> list[Card]:
+    """A record's ``cards`` parsed (RecordError naming the problem), from the cache
+    when the same definitions were parsed before."""
+    try:
+        key = repr(cards)
+    except RecursionError:
+        key = None
+    own = _CARDS_CACHE.get(key) if key is not None else None
+    if own is None:
+        try:
+            own = parse_entries(cards, file="record cards")
+        except CatalogueError as e:
+            raise RecordError(str(e)) from None
+        if key is not None:
+            if len(_CARDS_CACHE) >= _CARDS_CACHE_SIZE:
+                del _CARDS_CACHE[next(iter(_CARDS_CACHE))]
+            _CARDS_CACHE[key] = own
+    return list(own)
+
+
+#: how many states before the last actions a game keeps for :meth:`Game.pop` (a cache:
+#: the record stays the only truth; an undo further back replays the record)
+UNDO_DEPTH = 32
+
+
 class Game(LegalityQueries):
     """Setup + actions; the state is derived by replaying them."""
 
@@ -84,39 +117,76 @@ class Game(LegalityQueries):
         if book_setup:
             check_book_setup(self.setup)
         base = catalogue if catalogue is not None else Catalogue.default()
-        try:
-            own = parse_entries(list(cards), file="record cards")
-        except CatalogueError as e:
-            raise RecordError(str(e)) from None
+        own = _record_cards(list(cards))
         self._own: dict[str, Card] = {c.name.lower(): c for c in own}
         self.catalogue = base.overlay(own)
         self.actions: list[dict] = []
         self.manual: list[dict] = list(manual)
         self._check_setup_names()
         self.state = State.initial(self.setup)
+        #: the states before the last actions, newest last (``_before[-1]`` is the state
+        #: before ``actions[-1]``): a cache that lets :meth:`pop` skip the replay.  Never
+        #: changed once stored; emptied whenever the state is replayed another way.
+        self._before: list[State] = []
 
     # -- record in and out ----------------------------------------------------
     @classmethod
-    def from_record(cls, record: dict, catalogue: Catalogue | None = None) -> "Game":
-        """Replay a record.  Raises RecordError / IllegalAction naming the action index."""
-        validate_record(record)
-        record = copy.deepcopy(record)      # the game's actions never alias the caller's record
-        game = cls(record["setup"], cards=record.get("cards") or [], catalogue=catalogue,
-                   manual=record.get("manual") or [], book_setup=False)
+    def from_record(cls, record: dict, catalogue: Catalogue | None = None, *,
+                    trusted: bool = False) -> "Game":
+        """Replay a record.  Raises RecordError / IllegalAction naming the action index.
+
+        ``trusted=False`` (the default) is for a record from outside (a file, an import,
+        the command line, JSON pasted on a page): it first passes every check of the
+        bounded reader (:func:`~companion.ats.record.validate_record`: shape, depth, sizes,
+        numbers, texts).  ``trusted=True`` is for a record this companion wrote itself (the
+        store, a game's own :meth:`to_record`): those checks are skipped.  The rules are
+        checked by the replay either way, and the game shares no dict or list with
+        ``record`` (card definitions are parsed into new objects; the setup, actions and
+        manual entries are copied)."""
+        if not trusted:
+            validate_record(record)
+        actions = record.get("actions") or []
+        game = cls(copy_json(record["setup"]), cards=record.get("cards") or [],
+                   catalogue=catalogue, manual=copy_json(record.get("manual") or []),
+                   book_setup=False)
         state = game.state
-        for i, action in enumerate(record.get("actions") or []):
+        last = len(actions) - 1
+        for i, action in enumerate(actions):
+            if i == last:                   # the first undo needs no replay
+                game._before.append(state.copy())
             try:
-                norm = game._apply(state, action, strict=True)
+                norm = game._apply(state, copy_json(action), strict=True)
             except IllegalAction as e:
                 raise e.at_index(i)
             game.actions.append(norm)
         return game
 
+    def replay(self, actions: Iterable[dict]) -> None:
+        """Apply further entries of this game's record, as stored (by this companion:
+        the store, memory), with the checks of a replay (:meth:`from_record`'s, not
+        :meth:`push`'s).  What a page does when another page added actions.  All or
+        nothing: an illegal entry raises IllegalAction naming its index in the record,
+        and the game is as before."""
+        state = self.state.copy()
+        kept, done = list(self._before), []
+        for i, action in enumerate(actions, len(self.actions)):
+            before = state.copy()
+            try:
+                norm = self._apply(state, copy_json(action), strict=True)
+            except IllegalAction as e:
+                raise e.at_index(i)
+            done.append(norm)
+            kept.append(before)
+        self.state = state
+        self.actions += done
+        self._before = kept[-UNDO_DEPTH:]
+
     def to_record(self) -> dict:
+        """The record of the game: new dicts and lists, shared with nothing the game keeps."""
         return {"format": FORMAT, "setup": self.setup.to_dict(),
                 "cards": [c.to_dict() for c in self.used_cards()],
-                "actions": copy.deepcopy(self.actions),
-                "manual": copy.deepcopy(self.manual)}
+                "actions": copy_json(self.actions),
+                "manual": copy_json(self.manual)}
 
     def used_cards(self) -> list[Card]:
         """Definitions of every card, race and objective this game refers to."""
@@ -183,16 +253,23 @@ class Game(LegalityQueries):
         """
         trial = self.state.copy()
         norm = self._apply(trial, copy.deepcopy(action), strict=False)
+        self._before.append(self.state)     # never changed again: push works on a copy
+        if len(self._before) > UNDO_DEPTH:
+            del self._before[0]
         self.state = trial
         self.actions.append(norm)
-        return copy.deepcopy(norm)
+        return copy_json(norm)
 
     def pop(self) -> dict:
-        """Undo: drop the last action and replay the rest."""
+        """Undo: drop the last action; the state is the one before it (kept from when
+        it was pushed or replayed, else the replay of the rest of the record)."""
         if not self.actions:
             raise IllegalAction("nothing-to-undo", "there is no action to undo")
         last = self.actions.pop()
-        self._replay()
+        if self._before:
+            self.state = self._before.pop()
+        else:
+            self._replay()
         return last
 
     def _replay(self) -> None:
@@ -203,6 +280,7 @@ class Game(LegalityQueries):
             except IllegalAction as e:
                 raise e.at_index(i)
         self.state = state
+        self._before = []
 
     def replayed(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` actions (all by default); a fresh object."""
@@ -425,9 +503,10 @@ class Game(LegalityQueries):
         """An independent copy of this game (same record) to try things in."""
         g = Game.__new__(Game)
         g.setup, g._own, g.catalogue = self.setup, dict(self._own), self.catalogue
-        g.actions = copy.deepcopy(self.actions)
-        g.manual = copy.deepcopy(self.manual)
+        g.actions = copy_json(self.actions)
+        g.manual = copy_json(self.manual)
         g.state = self.state.copy()
+        g._before = list(self._before)      # states never changed once stored: shared
         return g
 
 

@@ -24,12 +24,12 @@ The rules live in one module per chapter of the book; this module holds the game
 """
 from __future__ import annotations
 
-import copy
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterable
 
 from ..core.errors import IllegalAction, RecordError
 from ..core.protocol import LegalityQueries
 from .actions import from_dict as action_from_dict
+from ..core.record import copy_json
 from .effects import nordinn_targets, refuel_targets
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex
 from .movement import can_move, destinations
@@ -80,34 +80,66 @@ class SseGame(LegalityQueries):
 
     # -- record in and out ---------------------------------------------------------
     @classmethod
-    def from_record(cls, record: dict) -> "SseGame":
-        validate_record(record)
-        record = copy.deepcopy(record)
-        game = cls(record["setup"], manual=record.get("manual") or [], meta=record.get("meta"))
+    def from_record(cls, record: dict, *, trusted: bool = False) -> "SseGame":
+        """Replay a record.  Raises RecordError / IllegalAction naming the action index.
+
+        ``trusted=False`` (the default) is for a record from outside (a file, an import,
+        the command line, JSON pasted on a page): it first passes every check of the
+        bounded reader (:func:`~companion.sse.record.validate_record`).  ``trusted=True``
+        is for a record this companion wrote itself (the store, :meth:`to_record`): those
+        checks are skipped.  The rules are checked by the replay either way, and the game
+        shares no dict or list with ``record`` (each action is copied as it is applied;
+        the setup, manual entries and play details are copied here)."""
+        if not trusted:
+            validate_record(record)
+        game = cls(copy_json(record["setup"]), manual=copy_json(record.get("manual") or []),
+                   meta=copy_json(record.get("meta")))
         for i, action in enumerate(record.get("actions") or []):
             try:
-                game.push(action, strict=True)
+                game._push(action, strict=True)
             except IllegalAction as e:
                 raise e.at_index(i)
         return game
 
+    def replay(self, actions: Iterable[dict]) -> None:
+        """Apply further entries of this game's record, as stored (by this companion:
+        the store, memory), with the checks of a replay (:meth:`from_record`'s).  All or
+        nothing: an illegal entry raises IllegalAction naming its index in the record,
+        and the game is as before."""
+        state, n, kept = self.state, len(self.actions), len(self._history)
+        try:
+            for i, action in enumerate(actions, n):
+                try:
+                    self._push(action, strict=True)
+                except IllegalAction as e:
+                    raise e.at_index(i)
+        except BaseException:
+            self.state = state
+            del self.actions[n:], self._history[kept:]
+            raise
+
     def to_record(self) -> dict:
+        """The record of the game: new dicts and lists, shared with nothing the game keeps."""
         rec = {"format": FORMAT, "setup": self.setup.to_dict(),
-               "actions": copy.deepcopy(self.actions)}
+               "actions": copy_json(self.actions)}
         if self.manual:
-            rec["manual"] = copy.deepcopy(self.manual)
+            rec["manual"] = copy_json(self.manual)
         return rec
 
     # -- the python-chess style API ----------------------------------------------------
     def push(self, action: dict, *, strict: bool = False) -> dict:
         """Apply ``action``; returns it normalised (as stored).  Raises IllegalAction
         (nothing changes)."""
+        return copy_json(self._push(action, strict=strict))
+
+    def _push(self, action: dict, *, strict: bool) -> dict:
+        """:meth:`push` returning the stored action itself (not a copy): the replay's."""
         trial = self.state.copy()
-        norm = apply(trial, action, strict=strict)
+        norm = apply(trial, action, strict=strict)     # apply copies ``action`` first
         self._history.append(self.state)
         self.state = trial
         self.actions.append(norm)
-        return copy.deepcopy(norm)
+        return norm
 
     def pop(self) -> dict:
         """Undo the last action (returns it).  Nothing to undo: IllegalAction

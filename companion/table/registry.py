@@ -71,9 +71,10 @@ class GameProtocol(Protocol):
     manual: list[dict]
 
     @classmethod
-    def from_record(cls, record: dict) -> GameProtocol:
+    def from_record(cls, record: dict, *, trusted: bool = False) -> GameProtocol:
         """Check the record's shape and replay it; raises RecordError / IllegalAction
-        (the latter naming the action's index)."""
+        (the latter naming the action's index).  ``trusted``: a record this companion
+        wrote (the store, memory) skips the shape checks; the replay checks the rules."""
         ...
 
     def to_record(self) -> dict:
@@ -164,10 +165,12 @@ def validate_record(record: Any) -> None:
     kind_of(record).validate_record(record)
 
 
-def load_game(record: Any) -> GameProtocol:
-    """The engine game of a record, whichever game it is (replayed)."""
+def load_game(record: Any, *, trusted: bool = False) -> GameProtocol:
+    """The engine game of a record, whichever game it is (replayed).  ``trusted=True``
+    only for a record this companion wrote itself (the store, memory): it skips the
+    bounded reader's checks; anything from outside goes through them (the default)."""
     cls: Any = kind_of(record).game_class
-    game: GameProtocol = cls.from_record(record)
+    game: GameProtocol = cls.from_record(record, trusted=trusted)
     return game
 
 

@@ -129,12 +129,39 @@ class GameSession:
     def open(self, gid: str) -> Any:
         """Replay game ``gid`` from the store (either game: the registry picks the class)."""
         rec, rev = self.store.load_revision(gid)
-        game = load_game(rec)
+        return self._opened(gid, rec, rev, load_game(rec, trusted=True))
+
+    def _opened(self, gid: str, rec: dict, rev: int, game: Any) -> Any:
+        """Keep ``game``, the replay of the store's ``rec`` at revision ``rev``."""
         if gid != self.gid:
             self.acting_for = None           # the switch was for the game shown before
         self.gid, self.game, self.rev = gid, game, rev
         self.parts = {k: rec.get(k) for k in self._PARTS}
         return game
+
+    def _follow(self, rec: dict) -> Any:
+        """The open game brought to the store's ``rec`` without replaying it all: its
+        actions undone back to where the two agree, then the store's further actions
+        replayed (trusted: the store holds what this companion wrote).  The whole replay
+        when anything but the actions changed (card values, manual VP, play details) or
+        the game has no such methods; the game open before is never changed then."""
+        g = self.game
+        parts = {k: rec.get(k) for k in self._PARTS}
+        if g is None or parts != self.parts or not hasattr(g, "replay"):
+            return load_game(rec, trusted=True)
+        stored = rec.get("actions") or []
+        same = 0
+        while same < min(len(g.actions), len(stored)) and g.actions[same] == stored[same]:
+            same += 1
+        undone: list[dict] = []
+        try:
+            while len(g.actions) > same:
+                undone.insert(0, g.pop())
+            g.replay(stored[same:])
+        except CompanionError:
+            g.replay(undone)                      # the game as it was
+            return load_game(rec, trusted=True)   # says what is wrong with the record
+        return g
 
     def close(self) -> None:
         self.gid, self.game, self.rev, self.parts = None, None, None, {}
@@ -157,7 +184,8 @@ class GameSession:
             return Change()
         parts = self.parts
         before = list(self.game.actions) if self.game is not None else []
-        self.open(self.gid)
+        rec, rev = self.store.load_revision(self.gid)
+        self._opened(self.gid, rec, rev, self._follow(rec))
         added, undone = _diff(before, list(self.game.actions))
         return Change(added, undone, other=parts != self.parts)
 
