@@ -225,7 +225,7 @@ def main() -> int:
     row("pop() with no state kept (replays the other 143)", pop_t, None)
 
     # 3b. the same through two pages' GameSession on one store (SQLite in a temp folder)
-    from companion.core.store import Store
+    from companion.table.store import Store
     from companion.ui.session import GameSession
     store = Store(os.path.join(os.environ["COMPANION_HOME"], "bench-games.sqlite"))
     gid = store.create({**record, "actions": actions[:-1]}, title="bench")

@@ -20,10 +20,10 @@ import pytest
 
 from companion import Game
 from companion.ats.record import read_record as read_ats_record
-from companion.core import registry
+from companion.table import registry
 from companion.core.errors import CompanionError, IllegalAction, RecordError
 from companion.core.record import copy_json
-from companion.core.store import Store
+from companion.table.store import Store
 from companion.sse import SseGame
 from companion.sse.record import read_record as read_sse_record
 from companion.ui.session import GameSession

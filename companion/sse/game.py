@@ -94,11 +94,7 @@ class SseGame(LegalityQueries):
             validate_record(record)
         game = cls(copy_json(record["setup"]), manual=copy_json(record.get("manual") or []),
                    meta=copy_json(record.get("meta")))
-        for i, action in enumerate(record.get("actions") or []):
-            try:
-                game._push(action, strict=True)
-            except IllegalAction as e:
-                raise e.at_index(i)
+        game.replay(record.get("actions") or [])
         return game
 
     def replay(self, actions: Iterable[dict]) -> None:
