@@ -13,6 +13,9 @@ written that names it: ``per``, ``flat``, ...).  An entry carries:
 - ``answer``, ``question``, ``default``, ``check``: the action key holding the
   players' answer to an immediate ability of this kind, what to ask them, the
   answer a trial (what-if) assumes, and the check of the answer in a build;
+- ``ask``: what ``Game.needs`` puts under ``answer`` for a build of the card (the
+  page's question, from an :class:`Asking`) and the answer it assumes to check
+  the rest of the build (None: the kind asks nothing there);
 - ``resolve``: how the answer is applied (in words, naming the code that does it),
   with ``typed`` (the VP typed by the players is gained) and ``pending`` (it
   resolves after everyone's action, as the rulebook's interactions do);
@@ -50,6 +53,18 @@ def _nothing(ab: Ability) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """What a kind's ``ask`` reads about the build being asked about (``Game.needs``):
+    the card, the players other than the builder, whether the Spaceships module is in
+    play, and ``spots(target)``: the ``[player, [r, c]]`` spaces a spaceship of an
+    ability with that ``target`` could go to (R 3)."""
+    card: str
+    others: list[str]
+    spaceships: bool
+    spots: Callable[[str], list[list[Any]]]
+
+
+@dataclass(frozen=True)
 class AbilityKind:
     """One kind of ability; see the module's text for what each entry means."""
     name: str
@@ -76,6 +91,10 @@ class AbilityKind:
     form_n: Callable[[Ability], int | None] = lambda ab: None
     form_rank: int = 99
     help: str = ""
+    #: ``ask(ab, asking, asked)``: (the question under ``answer``, the answer assumed to
+    #: check the rest), or None; ``asked`` is what an earlier ability of the card put
+    #: there (None if nothing)
+    ask: Callable[[Ability, Asking, Any], tuple[Any, Any] | None] | None = None
 
 
 # -- per ---------------------------------------------------------------------------------
@@ -244,6 +263,14 @@ def _check_choice(ab: Ability, a: dict, card: str, others: list[str]) -> None:
                             action=a)
 
 
+def _ask_choice(ab: Ability, asking: Asking, asked: Any) -> tuple[Any, Any]:
+    """Each other player: pay or lose (the School of Alien Cultures)."""
+    return ({"card": asking.card, "players": asking.others,
+             "options": [("pay", f"pay {ab.pay} credit" + ("s" if ab.pay != 1 else "")),
+                         ("lose", f"lose {ab.lose} VP")]},
+            {p: "pay" for p in asking.others})
+
+
 def school_label(pay: int | None = 1, lose: int | None = 2) -> str:
     """The School of Alien Cultures template's label, from its values."""
     return (f"Every other player pays {pay} credit{'' if pay == 1 else 's'} "
@@ -266,7 +293,25 @@ def _check_manual(ab: Ability, a: dict, card: str, others: list[str]) -> None:
         raise IllegalAction("manual-vp", f"type the VP '{card}' gave now (manual_vp)", action=a)
 
 
+def _ask_manual(ab: Ability, asking: Asking, asked: Any) -> tuple[Any, Any]:
+    """The VP the card gives now, typed by the players."""
+    return {"card": asking.card, "prompt": f"VP '{asking.card}' gives now (from its ability)"}, 0
+
+
 # -- spaceships --------------------------------------------------------------------------
+def _ask_spaceships(ab: Ability, asking: Asking, asked: Any) -> tuple[Any, Any] | None:
+    """How many spaceships the card places and the spaces they could go to (R 3),
+    added to what its earlier spaceship abilities asked; none without the module."""
+    if not asking.spaceships:
+        return None
+    spec = asked if asked is not None else {"card": asking.card, "count": 0, "spots": []}
+    spec["count"] += ab.need("spaceships", asking.card)
+    for spot in asking.spots(ab.target):
+        if spot not in spec["spots"]:
+            spec["spots"].append(spot)
+    return spec, []
+
+
 def _validate_spaceships(ab: dict, err: Err) -> tuple[dict, set[str]]:
     if not in_range(ab["spaceships"], 1):
         err(f"the number of spaceships placed must be a whole number from 1 to {VALUE_LIMIT}",
@@ -324,7 +369,7 @@ KINDS: dict[str, AbilityKind] = {k.name: k for k in (
         template_of=lambda ab: "school", form_rank=3,
         own_template=lambda ab: (school_label(ab.pay, ab.lose),
                                  {"choice": ab.choice, "pay": ab.pay, "lose": ab.lose}),
-        help="every other player chooses: pay credits or lose VP"),
+        help="every other player chooses: pay credits or lose VP", ask=_ask_choice),
     AbilityKind(
         "manual", (), _validate_manual, lambda ab: "VP typed by the players",
         resolve="the VP typed by the players is gained (effects.own_effects; at the end, "
@@ -334,7 +379,8 @@ KINDS: dict[str, AbilityKind] = {k.name: k for k in (
         templates={"manual": ("VP typed at the table (manual)", {"manual": True}, (),
                               "typed other anything")},
         template_of=lambda ab: "manual", form_rank=5,
-        help="an ability the engine does not compute: the players type its VP"),
+        help="an ability the engine does not compute: the players type its VP",
+        ask=_ask_manual),
     AbilityKind(
         "spaceships", ("target",), _validate_spaceships,
         lambda ab: f"place {ab.spaceships} spaceship(s) ({ab.target} stations)",
@@ -345,7 +391,7 @@ KINDS: dict[str, AbilityKind] = {k.name: k for k in (
                                   {"spaceships": None, "target": "other"}, ("ships", "target"),
                                   "spaceship ships place revival block")},
         template_of=lambda ab: "spaceships", form_rank=4,
-        help="places N spaceships (Revival)"),
+        help="places N spaceships (Revival)", ask=_ask_spaceships),
     AbilityKind(
         "remove_spaceships", (), _validate_any,
         lambda ab: f"remove up to {ab.remove_spaceships} of your spaceships",

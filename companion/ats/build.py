@@ -116,8 +116,10 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     if ps.credits < cost:
         raise IllegalAction("credits", f"costs {cost} credits, {ps.name} has {ps.credits}",
                             action=a)
-    # energy
-    payers = {c: (d, cubes) for c, d, cubes in station.reactors_in_range(cell, ENERGY_REACH)}
+    # energy (no reactor is looked for when the card takes none: the only paid list
+    # then accepted is the empty one, checked by its length below)
+    in_range = station.reactors_in_range(cell, ENERGY_REACH) if energy else []
+    payers = {c: (d, cubes) for c, d, cubes in in_range}
     if "energy_from" in a and a["energy_from"] is not None:
         raw = a["energy_from"]
         try:
@@ -139,8 +141,14 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
                 raise IllegalAction("energy-from", f"the reactor at {list(c)} has only "
                                     f"{payers[c][1]} cube(s)", action=a)
     else:
-        paid = station.default_energy(cell, energy, ENERGY_REACH)
-        if paid is None:
+        # the documented default payer (Station.default_energy), from the reactors
+        # found above: nearest first, then more cubes, then the lowest (row, col)
+        paid = []
+        for c, _, cubes in in_range:
+            if len(paid) == energy:
+                break
+            paid += [c] * min(cubes, energy - len(paid))
+        if len(paid) != energy:
             have = sum(cubes for _, cubes in payers.values())
             raise IllegalAction("no-energy", f"needs {energy} energy, reactors within "
                                 f"distance 2 of {list(cell)} hold {have} cube(s)", action=a)
@@ -153,15 +161,24 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         check = kind_of(ab).check           # the players' answer (choice, manual VP)
         if check is not None:
             check(ab, a, card.name, others)
-    ships = check_spaceships(state, ps.name, card, a, built=cell, strict=step.strict)
-    removed = check_removals(state, ps.name, card, a)
+    if card.abilities or a.get("spaceships") or a.get("spaceships_removed"):
+        ships = check_spaceships(state, ps.name, card, a, built=cell, strict=step.strict)
+        removed = check_removals(state, ps.name, card, a)
+    else:                           # what they do for a card without abilities
+        ships, removed = [], []
+        a.pop("spaceships", None)
+        a.pop("spaceships_removed", None)
     # pay and place
     ps.credits -= cost
     for c in paid:
         station.take_cube(c)
     station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
                                turn=state.turn, cost=card.cost))
-    reactor_ships = check_reactor_ships(state, ps.name, card, a)
+    if card.abilities or a.get("reactor_spaceships"):
+        reactor_ships = check_reactor_ships(state, ps.name, card, a)
+    else:                           # what it does for a card without abilities
+        reactor_ships = []
+        a.pop("reactor_spaceships", None)
     # effects that touch other players resolve after everyone's action (B Playing
     # Order), in the Revival 2-player game at once (R 2.2), with the timing rules
     # at the player's step 4 (R 5)

@@ -27,6 +27,7 @@ import copy
 from typing import Any, ClassVar, Iterable
 
 from . import scoring
+from .abilitykinds import Asking, kind_of
 from .action_kinds import ActionKind, action_kinds
 from .actions import from_dict as action_from_dict
 from .build import energy_options, legal_cells
@@ -384,47 +385,42 @@ class Game(LegalityQueries):
             return {"values": {"card": card.name, "fields": missing}}
         filled = dict(a)
         others = [p for p in self.setup.players if p != player]
-        for ab in card.abilities or ():
-            if ab.when != "immediate":
-                continue
-            if ab.kind == "choice" and "choices" not in a:
-                out["choices"] = {"card": card.name, "players": others,
-                                  "options": [("pay", f"pay {ab.pay} credit"
-                                               + ("s" if ab.pay != 1 else "")),
-                                              ("lose", f"lose {ab.lose} VP")]}
-                filled["choices"] = {p: "pay" for p in others}
-            if ab.kind == "manual" and "manual_vp" not in a:
-                out["manual_vp"] = {"card": card.name,
-                                    "prompt": f"VP '{card.name}' gives now (from its ability)"}
-                filled["manual_vp"] = 0
-            if ab.kind == "spaceships" and "spaceships" not in a \
-                    and self.setup.options.get("spaceships"):
-                spec = out.setdefault("spaceships", {"card": card.name, "count": 0, "spots": []})
-                spec["count"] += ab.need("spaceships", card.name)
-                target = ab.target
-                taken = reserved(self.state)
-                try:
-                    built = as_cell(a["at"])
-                except (KeyError, TypeError, ValueError):
-                    built = None
-                for p in self.setup.players:
-                    if target != "any" and ((target == "self") != (p == player)):
+
+        def spots(target: str) -> list[list[Any]]:
+            """The spaces a spaceship of an ability aimed at ``target`` could go to."""
+            out_spots: list[list[Any]] = []
+            taken = reserved(self.state)
+            try:
+                built = as_cell(a["at"])
+            except (KeyError, TypeError, ValueError):
+                built = None
+            for p in self.setup.players:
+                if target != "any" and ((target == "self") != (p == player)):
+                    continue
+                # R 3: "an empty space adjacent to an existing card", judged when
+                # the spaceship is placed, after every action: a space next to
+                # where its target may still build this turn is a spot too
+                st = self.state.station(p)
+                near = set(st.frontier())
+                near |= {n for f in list(near) for n in neighbours(f)}
+                if p == player and built is not None:
+                    near |= set(neighbours(built))
+                for c in sorted(near):
+                    if c == built and p == player or (p, c) in taken \
+                            or not could_hold_ship(self.state, str(player), p, c, built):
                         continue
-                    # R 3: "an empty space adjacent to an existing card", judged when
-                    # the spaceship is placed, after every action: a space next to
-                    # where its target may still build this turn is a spot too
-                    st = self.state.station(p)
-                    near = set(st.frontier())
-                    near |= {n for f in list(near) for n in neighbours(f)}
-                    if p == player and built is not None:
-                        near |= set(neighbours(built))
-                    for c in sorted(near):
-                        if c == built and p == player or (p, c) in taken \
-                                or not could_hold_ship(self.state, str(player), p, c, built):
-                            continue
-                        if [p, list(c)] not in spec["spots"]:
-                            spec["spots"].append([p, list(c)])
-                filled["spaceships"] = []
+                    out_spots.append([p, list(c)])
+            return out_spots
+
+        asking = Asking(card.name, others, bool(self.setup.options.get("spaceships")), spots)
+        for ab in card.abilities or ():     # the kind's question (the ability-kind table)
+            kind = kind_of(ab)
+            if ab.when != "immediate" or kind.ask is None or kind.answer is None \
+                    or kind.answer in a:
+                continue
+            asked = kind.ask(ab, asking, out.get(kind.answer))
+            if asked is not None:
+                out[kind.answer], filled[kind.answer] = asked
         self.check(filled)              # every other rule, whatever the answers
         if "energy_from" not in a and card.energy and isinstance(player, str):
             opts = self.energy_options(player, a["at"], card.energy)

@@ -7,7 +7,7 @@ FAQ: two locations with nothing directly between them are 4 apart, not 2).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 import networkx as nx
@@ -55,9 +55,12 @@ def neighbours(cell: Cell) -> Iterator[Cell]:
 
 def as_cell(value) -> Cell:
     """``[r, c]`` -> ``(r, c)``; raises ValueError for anything else."""
-    if (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        return (value[0], value[1])
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        r, c = value
+        if type(r) is int and type(c) is int:       # the usual case, checked fast
+            return (r, c)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return (r, c)
     raise ValueError(f"a cell is [row, col] with two whole numbers, not {value!r}")
 
 
@@ -73,6 +76,11 @@ class Station:
         #: (min_row, max_row, min_col, max_col) for the Limited Space variant
         self.bounds = bounds
         self._shared_graph = False
+        #: copies of each location card (lower-case name), counted for ``_counted``
+        #: (the cells dict they were counted on: a subclass that assigns ``cells``
+        #: anew has them counted again)
+        self._copies: dict[str, int] = {}
+        self._counted: dict[Cell, Placed] | None = self.cells
 
     def copy(self) -> "Station":
         """An independent copy.  The graph is shared until either side changes it
@@ -84,6 +92,10 @@ class Station:
         s.spaceships = set(self.spaceships)
         s.bounds = self.bounds
         s._shared_graph = self._shared_graph = True
+        if getattr(self, "_counted", None) is self.cells:
+            s._copies, s._counted = dict(self._copies), s.cells
+        else:
+            s._counted = None
         return s
 
     @property
@@ -103,24 +115,39 @@ class Station:
 
     # -- building ------------------------------------------------------------
     def place(self, cell: Cell, placed: Placed) -> None:
-        new = cell not in self.cells
-        self.cells[cell] = placed
-        if new:                    # a card replacing a placeholder keeps its edges
+        cells = self.cells
+        old = cells.get(cell)
+        counted = getattr(self, "_counted", None) is cells
+        if counted and old is not None:
+            self._count(old, -1)
+        cells[cell] = placed
+        if counted:
+            self._count(placed, 1)
+        if old is None:            # a card replacing a placeholder keeps its edges
             graph = self.own_graph()
             graph.add_node(cell)
-            for n in neighbours(cell):
-                if n in self.cells:
+            r, c = cell
+            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if n in cells:
                     graph.add_edge(cell, n)
         self.spaceships.discard(cell)
 
+    def _count(self, placed: Placed, change: int) -> None:
+        """Keep the copies counter (:meth:`copies_of`) as ``placed`` comes or goes."""
+        if placed.kind == LOCATION and placed.card:
+            key = placed.card.lower()
+            self._copies[key] = self._copies.get(key, 0) + change
+
     def remove(self, cell: Cell) -> None:
         """Take a card out of the station (round-end fixes)."""
-        del self.cells[cell]
+        old = self.cells.pop(cell)
+        if getattr(self, "_counted", None) is self.cells:
+            self._count(old, -1)
         self.own_graph().remove_node(cell)
 
     def take_cube(self, cell: Cell) -> None:
-        p = self.cells[cell]
-        self.cells[cell] = replace(p, cubes=p.cubes - 1)
+        p = self.cells[cell]          # the same as dataclasses.replace(p, cubes=...), faster
+        self.cells[cell] = Placed(p.kind, p.card, p.types, p.cubes - 1, p.year, p.turn, p.cost)
 
     # -- queries -------------------------------------------------------------
     def __contains__(self, cell: Cell) -> bool:
@@ -133,7 +160,9 @@ class Station:
         return r0 <= cell[0] <= r1 and c0 <= cell[1] <= c1
 
     def is_adjacent_to_built(self, cell: Cell) -> bool:
-        return any(n in self.cells for n in neighbours(cell))
+        cells, (r, c) = self.cells, cell
+        return ((r - 1, c) in cells or (r + 1, c) in cells or (r, c - 1) in cells
+                or (r, c + 1) in cells)
 
     def frontier(self) -> list[Cell]:
         """Empty cells next to a built location: where something may go."""
@@ -218,8 +247,12 @@ class Station:
         return sum(p.cubes for p in self.cells.values() if p.is_reactor)
 
     def copies_of(self, card: str) -> int:
-        return sum(1 for p in self.cells.values()
-                   if p.kind == LOCATION and p.card and p.card.lower() == card.lower())
+        if getattr(self, "_counted", None) is not self.cells:   # cells assigned anew
+            self._copies = {}
+            for p in self.cells.values():
+                self._count(p, 1)
+            self._counted = self.cells
+        return self._copies.get(card.lower(), 0)
 
     def is_connected(self) -> bool:
         return nx.is_connected(self.graph)

@@ -65,7 +65,8 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
     TURN_ACTIONS[do](step, ps, card)
     ps.last = a
     state.acted.append(ps.name)
-    influence(state, ps.name, card, a, step.index)
+    if state.setup.options.get("advisors"):     # Influence tiles in play (R 4)
+        influence(state, ps.name, card, a, step.index)
     if not step.strict:     # a new entry: every spaceship on its way still has its space
         check_waiting_ships(state, a)
     state.index += 1
@@ -105,7 +106,10 @@ def turn_action(step: Step) -> tuple[PlayerState, Card]:
     if player in state.acted:
         raise IllegalAction("wrong-player",
                             f"{player} has already acted in year {year}, turn {turn}", action=a)
-    check_round_end_settled(step.catalogue, state, a, step.strict)
+    if not step.strict or state.setup.options.get("advisors"):
+        # a replay without Influence tiles has nothing to settle (no advisor; a
+        # station that breaks a rule is kept and reported)
+        check_round_end_settled(step.catalogue, state, a, step.strict)
     if state.setup.options.get("timing_rules"):
         timing_order(step)
     active = state.setup.active_player(state.year)
