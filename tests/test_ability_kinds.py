@@ -150,3 +150,31 @@ def test_no_ability_kind_dispatch_outside_the_table():
     assert found == {}
     for path in LEFT_FOR_MERGE:     # once it asks the table, take it off the list
         assert kind_tests(path.read_text(encoding="utf-8")), path
+
+
+def test_game_needs_asks_each_kind_through_the_table():
+    """Game.needs puts under each immediate ability's ``answer`` what its kind's ``ask``
+    gives (the kinds that ask nothing, or abilities already answered, add nothing).
+    Fixture card (invented values, named "Fixture: ...")."""
+    from companion import Game
+    card = {"name": "Fixture: asks twice", "types": ["business"], "cost": 0, "energy": 0,
+            "vp": 0, "max": "none",
+            "abilities": [{"when": "immediate", "choice": "pay_or_lose", "pay": 2, "lose": 1},
+                          {"when": "immediate", "manual": True},
+                          {"when": "immediate", "spaceships": 1, "target": "other"},
+                          {"when": "end", "per": "reactor", "vp": 1}]}
+    g = Game({"players": ["Ana", "Ben", "Cleo"], "options": {"spaceships": True}},
+             cards=[card], book_setup=False)
+    action = {"player": "Ana", "do": "build", "card": card["name"], "at": [0, 1]}
+    need = g.needs(action)
+    assert list(need) == ["choices", "manual_vp", "spaceships"]     # the abilities' order
+    assert need["choices"] == {"card": card["name"], "players": ["Ben", "Cleo"],
+                               "options": [("pay", "pay 2 credits"), ("lose", "lose 1 VP")]}
+    assert need["manual_vp"] == {"card": card["name"],
+                                 "prompt": f"VP '{card['name']}' gives now (from its ability)"}
+    ships = need["spaceships"]
+    assert ships["card"] == card["name"] and ships["count"] == 1
+    # target "other": the spots are in the other players' stations only
+    assert ships["spots"] and {p for p, _ in ships["spots"]} == {"Ben", "Cleo"}
+    # an ability already answered is not asked again
+    assert set(g.needs({**action, "manual_vp": 0, "spaceships": []})) == {"choices"}

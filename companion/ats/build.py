@@ -71,7 +71,10 @@ def build_reactor(step: Step, ps: PlayerState, card: Card) -> None:
                             "(a Power Reactor costs 1)", action=a)
     ps.credits -= REACTOR_COST
     state.reactor_supply -= 1
-    ps.station.place(cell, Placed(REACTOR, cubes=2, year=state.year, turn=state.turn))
+    reactor = object.__new__(Placed)    # Placed(REACTOR, cubes=2, year=..., turn=...),
+    reactor.__dict__.update(kind=REACTOR, card=None, types=(), cubes=2,   # its frozen
+                            year=state.year, turn=state.turn, cost=None)  # fields set
+    ps.station.place(cell, reactor)
     state.discards.append(card.name)
 
 
@@ -154,7 +157,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
                                 f"distance 2 of {list(cell)} hold {have} cube(s)", action=a)
     a["energy_from"] = [list(c) for c in paid]
     # the choices the card will need, checked before anything changes
-    others = [p for p in state.setup.players if p != ps.name]
+    others = [p for p in state.setup.players if p != ps.name] if card.abilities else []
     for ab in card.abilities or ():
         if ab.when != "immediate":
             continue
@@ -172,8 +175,10 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     ps.credits -= cost
     for c in paid:
         station.take_cube(c)
-    station.place(cell, Placed(LOCATION, card.name, card.types, year=state.year,
-                               turn=state.turn, cost=card.cost))
+    built = object.__new__(Placed)      # Placed(LOCATION, card.name, ...), its frozen
+    built.__dict__.update(kind=LOCATION, card=card.name, types=card.types, cubes=0,
+                          year=state.year, turn=state.turn, cost=card.cost)   # fields set
+    station.place(cell, built)
     if card.abilities or a.get("reactor_spaceships"):
         reactor_ships = check_reactor_ships(state, ps.name, card, a)
     else:                           # what it does for a card without abilities

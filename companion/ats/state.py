@@ -118,8 +118,11 @@ def gain(state: State, player: str, vp: int, category: str, source: str, cell: C
         rule += f" (only {-actual} could be lost: VP never goes below 0)"
     ps.vp += actual
     if actual or actual != vp or category == "printed":    # a clamped loss is explained too
-        ps.ledger.append(VPLine(player, actual, category, source, cell, rule, state.year,
-                                state.turn, index))
+        line = object.__new__(VPLine)   # VPLine(...) with its frozen fields set directly:
+        line.__dict__.update(player=player, vp=actual, category=category,   # (a replay
+                             source=source, cell=cell, rule=rule,   # makes one per build)
+                             year=state.year, turn=state.turn, index=index)
+        ps.ledger.append(line)
     return actual
 
 

@@ -117,19 +117,33 @@ class Station:
     def place(self, cell: Cell, placed: Placed) -> None:
         cells = self.cells
         old = cells.get(cell)
-        counted = getattr(self, "_counted", None) is cells
-        if counted and old is not None:
-            self._count(old, -1)
         cells[cell] = placed
-        if counted:
-            self._count(placed, 1)
+        if getattr(self, "_counted", None) is cells:    # the copies counter (_count)
+            copies = self._copies
+            if old is not None and old.kind == LOCATION and old.card:
+                key = old.card.lower()
+                copies[key] = copies.get(key, 0) - 1
+            if placed.kind == LOCATION and placed.card:
+                key = placed.card.lower()
+                copies[key] = copies.get(key, 0) + 1
         if old is None:            # a card replacing a placeholder keeps its edges
             graph = self.own_graph()
-            graph.add_node(cell)
+            adj = graph._adj
             r, c = cell
-            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                if n in cells:
-                    graph.add_edge(cell, n)
+            near = [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells]
+            if cell in adj or type(graph) is not nx.Graph or any(n not in adj for n in near):
+                graph.add_edges_from([(cell, n) for n in near])   # networkx's own way
+                graph.add_node(cell)
+            else:
+                # what Graph.add_node + add_edge do, without their per-call checks
+                # (several times faster: a replay places about a hundred cards)
+                own = adj[cell] = graph.adjlist_inner_dict_factory()
+                graph._node[cell] = graph.node_attr_dict_factory()
+                for n in near:
+                    own[n] = adj[n][cell] = graph.edge_attr_dict_factory()
+                cache = getattr(graph, "__networkx_cache__", None)
+                if cache:
+                    cache.clear()
         self.spaceships.discard(cell)
 
     def _count(self, placed: Placed, change: int) -> None:
@@ -146,8 +160,11 @@ class Station:
         self.own_graph().remove_node(cell)
 
     def take_cube(self, cell: Cell) -> None:
-        p = self.cells[cell]          # the same as dataclasses.replace(p, cubes=...), faster
-        self.cells[cell] = Placed(p.kind, p.card, p.types, p.cubes - 1, p.year, p.turn, p.cost)
+        p = self.cells[cell]          # dataclasses.replace(p, cubes=p.cubes - 1), faster:
+        taken = object.__new__(Placed)  # the frozen fields set as its __init__ would
+        taken.__dict__.update(vars(p))
+        taken.__dict__["cubes"] = p.cubes - 1
+        self.cells[cell] = taken
 
     # -- queries -------------------------------------------------------------
     def __contains__(self, cell: Cell) -> bool:
@@ -217,9 +234,11 @@ class Station:
     def reactors_in_range(self, cell: Cell, reach: int = 2) -> list[tuple[Cell, int, int]]:
         """Reactors within ``reach`` of ``cell``: ``(reactor cell, distance, cubes)``."""
         dist = self.distances_from(cell, cutoff=reach)
-        out = [(c, d, self.cells[c].cubes) for c, d in dist.items()
-               if self.cells[c].is_reactor]
-        return sorted(out, key=lambda t: (t[1], -t[2], t[0]))
+        cells = self.cells
+        out = [(c, d, p.cubes) for c, d in dist.items()
+               if (p := cells[c]).kind == MAIN_REACTOR or p.kind == REACTOR]   # is_reactor
+        out.sort(key=lambda t: (t[1], -t[2], t[0]))
+        return out
 
     def energy_in_range(self, cell: Cell, reach: int = 2) -> int:
         return sum(cubes for _, _, cubes in self.reactors_in_range(cell, reach))

@@ -50,7 +50,7 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
     if not isinstance(action, dict):
         raise IllegalAction("malformed", "an action must be an object")
     a = dict(action)
-    extra = set(a) - ACTION_KEYS
+    extra = () if ACTION_KEYS.issuperset(a) else set(a) - ACTION_KEYS
     if extra:
         raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in the action",
                             action=a)
