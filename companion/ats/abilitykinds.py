@@ -304,7 +304,8 @@ def _ask_spaceships(ab: Ability, asking: Asking, asked: Any) -> tuple[Any, Any] 
     added to what its earlier spaceship abilities asked; none without the module."""
     if not asking.spaceships:
         return None
-    spec = asked if asked is not None else {"card": asking.card, "count": 0, "spots": []}
+    spec: dict[str, Any] = asked if asked is not None else {"card": asking.card, "count": 0,
+                                                             "spots": []}
     spec["count"] += ab.need("spaceships", asking.card)
     for spot in asking.spots(ab.target):
         if spot not in spec["spots"]:
