@@ -152,11 +152,18 @@ class Game(LegalityQueries):
                    book_setup=False)
         state = game.state
         last = len(actions) - 1
+        # a trusted build, reactor or discard holding nothing nested but its cell and
+        # energy payers is not copied first: the rules copy the entry itself, and put
+        # new lists for those two (or drop them), so the game still shares nothing
+        plain_keys = {"year", "turn", "player", "do", "card", "at", "energy_from"}
+        plain_do = ("build", "reactor", "discard")
         for i, action in enumerate(actions):
             if i == last:                   # the first undo needs no replay
                 game._before.append(state.copy())
+            own = action if (trusted and type(action) is dict and action.get("do") in plain_do
+                             and plain_keys.issuperset(action)) else copy_json(action)
             try:
-                norm = game._apply(state, copy_json(action), strict=True)
+                norm = game._apply(state, own, strict=True)
             except IllegalAction as e:
                 raise e.at_index(i)
             game.actions.append(norm)
