@@ -128,22 +128,11 @@ class Station:
                 copies[key] = copies.get(key, 0) + 1
         if old is None:            # a card replacing a placeholder keeps its edges
             graph = self.own_graph()
-            adj = graph._adj
+            graph.add_node(cell)
             r, c = cell
-            near = [n for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if n in cells]
-            if cell in adj or type(graph) is not nx.Graph or any(n not in adj for n in near):
-                graph.add_edges_from([(cell, n) for n in near])   # networkx's own way
-                graph.add_node(cell)
-            else:
-                # what Graph.add_node + add_edge do, without their per-call checks
-                # (several times faster: a replay places about a hundred cards)
-                own = adj[cell] = graph.adjlist_inner_dict_factory()
-                graph._node[cell] = graph.node_attr_dict_factory()
-                for n in near:
-                    own[n] = adj[n][cell] = graph.edge_attr_dict_factory()
-                cache = getattr(graph, "__networkx_cache__", None)
-                if cache:
-                    cache.clear()
+            for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if n in cells:
+                    graph.add_edge(cell, n)
         self.spaceships.discard(cell)
 
     def _count(self, placed: Placed, change: int) -> None:
