@@ -28,7 +28,7 @@ import time
 import uuid
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Protocol, Sequence
 
 from ..core.errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
                      StoreNotOurs, StoreWriteFailed)
@@ -182,6 +182,13 @@ def _data_steps(conn: sqlite3.Connection) -> None:
         if name not in done:
             step(conn)
             conn.execute("INSERT INTO store_steps(name, done) VALUES (?, ?)", (name, time.time()))
+
+
+class Progress(Protocol):
+    """A long table step's report: ``progress(done, total)``, called before the first
+    item (0, total) and after each one."""
+
+    def __call__(self, done: int, total: int, /) -> None: ...
 
 
 class _NotADatabase(Exception):
