@@ -122,7 +122,8 @@ def _score(v: Any, where: str, fname: str) -> int | None:
     return v
 
 
-def _ranks(scores: list[int | None], winners: list[bool], given: list[int | None]) -> list[int | None]:
+def _ranks(scores: list[int | None], winners: list[bool],
+           given: list[int | None]) -> list[int | None]:
     """Each seat's rank: the file's own ranks when it gives every one (BG Stats);
     else the winners first (rank 1), then the others by score (equal scores, equal
     rank); None for all when a non-winner's score is unknown."""
@@ -237,7 +238,8 @@ def _local_time(text: Any, where: str, fname: str) -> float:
     raise _fail(fname, f"{where}: the date {text[:30]!r} is not YYYY-MM-DD HH:MM:SS")
 
 
-def parse_bgstats(doc: Any, fname: str = "file", *, bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
+def parse_bgstats(doc: Any, fname: str = "file", *,
+                  bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
     """The plays of our two games in a BG Stats export; (plays, plays of other games)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("plays"), list):
         raise _fail(fname, "not a BG Stats export (no list of plays)")
@@ -304,7 +306,8 @@ def parse_bgstats(doc: Any, fname: str = "file", *, bgg_ids: Mapping[str, Any] |
 # ---------------------------------------------------------------------------
 # BoardGameGeek plays XML
 # ---------------------------------------------------------------------------
-def parse_bgg_xml(text: str, fname: str = "file", *, bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
+def parse_bgg_xml(text: str, fname: str = "file", *,
+                  bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
     """The plays of our two games in BGG plays XML; (plays, plays of other games).
     A document type or entity declaration is refused before parsing (no entity
     expansion, no external resource)."""
