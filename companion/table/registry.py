@@ -36,8 +36,13 @@ __all__ = ["GameProtocol", "GameKind", "BUILTIN_GAMES", "GAMES", "GAME_NAMES", "
 #: the built-in game packages, loaded by name: each registers its descriptor in its
 #: ``kind`` module.  The first is the default game.  The one place a game is named here.
 BUILTIN_GAMES = ("companion.ats", "companion.sse")
-for _package in BUILTIN_GAMES:
-    importlib.import_module(f"{_package}.kind")
+_BUILTIN_KINDS: list[GameKind] = [importlib.import_module(f"{_package}.kind").KIND
+                                  for _package in BUILTIN_GAMES]
+# the built-in games first, in BUILTIN_GAMES order, whichever game package a program
+# happened to import before this module (a game registers itself on import)
+for _kind in [*_BUILTIN_KINDS, *(k for k in kinds() if k not in _BUILTIN_KINDS)]:
+    unregister(_kind.format)
+    register(_kind)
 #: what a record without a known ``format`` is read as (its reader then refuses it)
 DEFAULT_FORMAT: str = kinds()[0].format
 
