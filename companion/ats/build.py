@@ -222,6 +222,7 @@ def types_needed_now(catalogue: Catalogue, state: State, player: str) -> str | N
         card = catalogue.get(name)
         for ab in (card.abilities or ()) if card is not None else ():
             if _counts_types(ab):
+                # card is not None here (the loop runs over () otherwise); mypy cannot narrow it
                 return f"'{card.name}' counts location types"     # type: ignore[union-attr]
     return None
 

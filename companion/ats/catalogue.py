@@ -130,6 +130,7 @@ class Card:
         """Build limit per station, or None for no limit.  Raises if unknown."""
         if self.max == "none":
             return None
+        # max is N or None (unknown) here: the only text it may hold is "none" (validated)
         return self.max  # type: ignore[return-value]
 
     def to_dict(self) -> dict[str, Any]:

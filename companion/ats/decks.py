@@ -409,7 +409,7 @@ class FromBox:
     index: int
 
 
-def _pool(known: Iterable[str], size: int, set_name: str) -> list[Any]:
+def _pool(known: Iterable[str], size: int, set_name: str) -> list[str | FromBox]:
     """Known names (sorted) plus unnamed box slots up to the box's ``size``."""
     names = sorted(known)
     return names + [FromBox(set_name, i) for i in range(max(0, size - len(names)))]

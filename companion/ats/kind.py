@@ -93,7 +93,7 @@ def derive_extra(game: Any, score: Any, out: dict[str, Any]) -> None:
             by_year[line.year] = by_year.get(line.year, 0) + line.vp
         out["year_vp"] += [(p, y, v) for y, v in sorted(by_year.items())]
         # the VP each built card gave: when built, and at the end
-        per_cell: dict[tuple[Any, ...], int] = {}
+        per_cell: dict[tuple[str | None, tuple[int, ...]], int] = {}
         for line in st.players[p].ledger:
             if line.category in ("printed", "ability", "manual") and line.cell is not None:
                 per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \

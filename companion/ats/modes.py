@@ -17,7 +17,7 @@ from .catalogue import Card, Catalogue
 from .setup import CONFLICT_COST, VIRTUAL_SEATS
 from .spaceships import clean_spaceships
 from .state import Pending, PlayerState, State, Step, at_round_end, gain
-from .station import LOCATION, PLACEHOLDER, Placed, as_cell
+from .station import LOCATION, PLACEHOLDER, Cell, Placed, as_cell
 
 
 class GameView(Protocol):
@@ -280,7 +280,7 @@ def round_end_violations(catalogue: Catalogue, state: State) -> list[dict[str, A
     out = []
     for p in state.setup.players:
         st = state.players[p].station
-        by_card: dict[str, list[Any]] = {}
+        by_card: dict[str, list[Cell]] = {}
         for cell, placed in sorted(st.cells.items()):
             if placed.kind == LOCATION and placed.card:
                 by_card.setdefault(placed.card, []).append(cell)

@@ -20,7 +20,7 @@ from .station import Cell, Station, as_cell, neighbours
 
 
 def check_spaceships(state: State, owner: str, card: Card, a: dict[str, Any],
-                     built: Cell | None = None, strict: bool = False) -> list[Any]:
+                     built: Cell | None = None, strict: bool = False) -> list[list[Any]]:
     """The spaceships a build puts (R 3: "place it on an empty space adjacent to an
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
@@ -122,7 +122,7 @@ def check_waiting_ships(state: State, a: dict[str, Any], *, acting: str | None =
     changed."""
     if state.setup.options.get("spaceship_filled", "refuse") == "lost":
         return
-    aimed: dict[tuple[Any, ...], str] = {}
+    aimed: dict[tuple[str, tuple[int, ...]], str] = {}
     for p in state.pending:
         if p.kind != "spaceships":
             continue
@@ -168,7 +168,7 @@ def waiting_ships_allow(state: State, player: str, built: Cell | None = None) ->
     return True
 
 
-def reserved(state: State, strict: bool = False) -> set[Any]:
+def reserved(state: State, strict: bool = False) -> set[tuple[str, tuple[int, ...]]]:
     """Options ``spaceship_filled: refuse`` (the default) and ``reserve``: the
     (player, cell) spaces a spaceship entered this turn is still on its way to;
     nothing else may go there (R 3: it goes on an empty space when it is placed).
@@ -215,7 +215,7 @@ def put_ship(state: State, who: str, cell: Cell, p: Pending, strict: bool = True
     return False
 
 
-def check_reactor_ships(state: State, owner: str, card: Card, a: dict[str, Any]) -> list[Any]:
+def check_reactor_ships(state: State, owner: str, card: Card, a: dict[str, Any]) -> list[list[int]]:
     """``per: reactor_spaceship`` (Recharging Station, R FAQ): a spaceship on a free
     side of each of the player's reactors that has one, one per reactor; "If one of
     your Power Reactors has locations on all sides of it then you can't put a
@@ -265,7 +265,7 @@ def check_reactor_ships(state: State, owner: str, card: Card, a: dict[str, Any])
     return [list(c) for c in cells]
 
 
-def check_removals(state: State, owner: str, card: Card, a: dict[str, Any]) -> list[Any]:
+def check_removals(state: State, owner: str, card: Card, a: dict[str, Any]) -> list[list[int]]:
     """``remove_spaceships: N`` (Travelling Exhibition, R FAQ): the player removes up
     to N of their own spaceships, none if they have none ("you can choose to remove a
     Spaceship even if you don't have any Spaceships in your Station. In that case you
