@@ -29,8 +29,9 @@ import uuid
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..core.errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
-                     StoreNotOurs, StoreWriteFailed)
+from ..core.errors import (CompanionError, StaleGame as StaleGame, StoreBusy as StoreBusy,  # noqa: F401
+                     StoreError as StoreError, StoreNotOurs,
+                     StoreWriteFailed as StoreWriteFailed)
 from ..core.paths import side_lock, side_lock_path, user_dir
 from ..core.roles import Role, Write, check as check_role
 from . import registry
