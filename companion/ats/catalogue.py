@@ -22,9 +22,9 @@ from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
 # the ability vocabulary lives in vocabulary.py, its kinds in abilitykinds.py; their
 # names stay importable from here
-from .abilitykinds import ability_unknowns, kind_of, validate_ability  # noqa: F401
+from .abilitykinds import ability_unknowns as ability_unknowns, kind_of, validate_ability  # noqa: F401
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
-                         SPACESHIP_TARGETS, TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
+                         SPACESHIP_TARGETS, TYPES as TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
                          in_range, types_ok)
 
 CATEGORIES = ("location", "race", "objective", "conflict")

@@ -24,7 +24,7 @@ from . import registry
 from . import plays_import
 from .csvsafe import rows_csv
 from .plays_import import IMPORTED_FORMAT
-from ..core.record import dumps
+from ..core.record import dumps as dumps  # noqa: F401  (re-exported: the History tab uses it)
 from .registry import GAME_NAMES  # noqa: F401  (importers use it)
 from ..core.safeio import safe_filename, terminal_line
 from ..core.roles import Role, Write, check as check_role

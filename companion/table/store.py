@@ -30,8 +30,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Callable, Literal, Protocol, Sequence
 
-from ..core.errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
-                     StoreNotOurs, StoreWriteFailed)
+from ..core.errors import (CompanionError, StaleGame as StaleGame, StoreBusy as StoreBusy,  # noqa: F401
+                     StoreError as StoreError, StoreNotOurs,
+                     StoreWriteFailed as StoreWriteFailed)
 from ..core.gamekind import StoreStep
 from ..core.jsontypes import JSON
 from ..core.paths import side_lock, side_lock_path, user_dir

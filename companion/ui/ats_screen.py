@@ -35,7 +35,9 @@ from .session import GameSession, PageBehind, SessionScreen
 from .writes import writes
 
 
-class AtsScreen(SessionScreen, PlayDetailsScreen):
+# gid is SessionScreen's read-only property (the session's); PlayDetailsScreen declares it
+# as a plain attribute it only reads
+class AtsScreen(SessionScreen, PlayDetailsScreen):  # type: ignore[override]
     """One Among the Stars screen of a page (``page``: the shell, for its status line,
     ``guarded``, role and address token)."""
 

@@ -77,7 +77,9 @@ class Via:
         setattr(getattr(obj, self.part), self.attr, value)
 
 
-class SseTab(SessionScreen, PlayDetailsScreen):
+# gid is SessionScreen's read-only property (the session's); PlayDetailsScreen declares it
+# as a plain attribute it only reads
+class SseTab(SessionScreen, PlayDetailsScreen):  # type: ignore[override]
     # -- the parts' names, as the app and the tests know them ------------------------------
     names = Via("setup_part")
     map_pick = Via("setup_part")
