@@ -4,7 +4,7 @@
   shows the play timer (clock and state) and starts, pauses or resumes it on a tap;
 * :class:`DetailsForm`: location, notes and "new player" flags (the setup screen
   and the final screen);
-* :class:`PlayDetailsScreen`: what a game screen does with them.
+* :class:`PlayDetailsPart`: what a game screen does with them (a part it holds).
 
 The final table's exports (:func:`final_exports`, :class:`FinalExports`) and the
 progress bar (:class:`Progress`) are in companion.ui.play_exports (imported from here
@@ -35,7 +35,7 @@ from .session import GameSession
 
 __all__ = ["CSS", "MAX_LOCATION", "MAX_NOTES", "PROGRESS_HZ", "GameGone", "check_text",
            "timer_label", "stored_meta", "PlayTimer", "DetailsForm", "save_details",
-           "details_words", "PlayDetailsScreen", "Progress", "FinalExports", "final_exports"]
+           "details_words", "PlayDetailsPart", "Progress", "FinalExports", "final_exports"]
 
 #: the longest texts the forms accept (the record's own bounds, companion.table.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION
