@@ -46,6 +46,7 @@ class AtsScreen:
     box = property(lambda self: self.body)       # the shell's tab; messages beside the entry:
     local_boxes = property(lambda self: (self.entry_msg, self.final_msg))
     setup_role_note = Via("setup_part")
+    set_view, resume_latest = Via("views_part", "set_view"), Via("views_part", "_resume_latest")
     _details_for = Via("details", "shown_for")
     _tap_timer, _stop_timer = Via("details", "tap_timer"), Via("details", "stop_timer")
     _fill_final_details = Via("details", "fill_final_details")

@@ -5,8 +5,11 @@ History; a saved game (``?game=ID``) opens in the screen of its record's format.
 
 A screen is built by ``build(shell)`` and offers ``box`` (its tab's widget),
 ``setup_role_note``, ``game``, ``gid``, ``timer``, ``open_game(gid)``,
-``set_view(seat, view)`` and ``live_tick()``.  A new game's screen: one
-:func:`register_screen` line below (the registry gives its format and name)."""
+``set_view(seat, view)`` and ``live_tick()``.  The first tab's screen (the default
+game's, built with the page) also offers ``start()``, ``view``, ``resume_latest()``,
+``_reload(stale=...)``, ``_game_gone()`` and ``local_boxes`` (messages beside its entry).
+A new game's screen: one :func:`register_screen` line below (the registry gives its
+format and name)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

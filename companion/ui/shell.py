@@ -209,11 +209,11 @@ class Shell:
         if gid and gid != main.gid:
             info = next((g for g in self.store.games(format=None) if g["id"] == gid), None)
         if gid and info is None and gid != main.gid:
-            main.views_part._resume_latest()
+            main.resume_latest()
             self.error("The game in this page's address is not in the saved-games file; "
                        "showing the most recent game instead.")
         elif not gid:
-            main.views_part._resume_latest()
+            main.resume_latest()
         if info is not None:
             # the record's format (through the registry) chooses the screen
             fmt = screens.format_of_record(info.get("format"))
@@ -225,7 +225,7 @@ class Shell:
                     screen.set_view(q.get("seat"), q.get("view"))
                 return
             main.open_game(info["id"])
-        main.views_part.set_view(q.get("seat"), q.get("view"))
+        main.set_view(q.get("seat"), q.get("view"))
         self.live_tick()                 # a preheated page is never stale
         if lost:
             self.error("This page did not receive its address (seat, table view, game) from "
