@@ -16,7 +16,8 @@ import pytest
 
 from companion.sse import SseGame, offer
 from companion.sse.hexmap import save_user_map
-from companion.ui import sse_board, sse_final, sse_reveal, sse_setup, sse_tab, sse_views
+from companion.ui import (playdetails, session, sse_board, sse_final, sse_reveal, sse_setup,
+                          sse_tab, sse_views)
 
 _SSE_TESTS = str(Path(__file__).resolve().parent / "sse")
 if _SSE_TESTS not in sys.path:
@@ -28,7 +29,9 @@ FILES = ["sse_tab.py", "sse_setup.py", "sse_final.py", "sse_views.py", "sse_reve
          "sse_board.py"]
 PARTS = {"setup_part": sse_setup.SseSetupForm, "editor_part": sse_setup.SseEditor,
          "board_part": sse_board.SseBoard, "reveal_part": sse_reveal.SseReveal,
-         "final_part": sse_final.SseFinal, "views_part": sse_views.SseViews}
+         "final_part": sse_final.SseFinal, "views_part": sse_views.SseViews,
+         # what the session and the play details were as mixins (issue 23, round 2)
+         "live": session.SessionPart, "details": playdetails.PlayDetailsPart}
 
 # Ann's homeworld (0,0), an Unexplored System (2,0), Bob's homeworld (4,2)
 MAP = """
@@ -72,6 +75,24 @@ def test_the_parts_are_plain_classes_and_the_screen_inherits_none_of_them():
                       (sse_views, "SseViews")):
         obj = getattr(mod, name, None)
         assert obj is None or obj in PARTS.values(), name
+
+
+def test_the_screen_inherits_no_mixin():
+    """SseTab is a plain class: what SessionScreen and PlayDetailsScreen gave it as mixins
+    are parts it holds (``tab.live``, ``tab.details``), their names forwarded."""
+    assert sse_tab.SseTab.__bases__ == (object,)
+    assert not hasattr(session, "SessionScreen")
+    assert not hasattr(playdetails, "PlayDetailsScreen")
+
+
+def test_the_session_and_details_names_are_the_parts(tab):
+    assert isinstance(tab.live, session.SessionPart) and tab.live.screen is tab
+    assert isinstance(tab.details, playdetails.PlayDetailsPart) and tab.details.screen is tab
+    assert tab.store is tab.session.store and tab.role is tab.session.role
+    assert tab.game is tab.session.game and tab.gid == tab.session.gid
+    tab._details_for = "x"
+    assert tab.details.shown_for == "x"
+    assert tab._tap_timer == tab.details.tap_timer
 
 
 def test_no_late_attribute_is_read_with_getattr_self():

@@ -13,8 +13,9 @@ from typing import Any
 
 from .abilitykinds import kind_of
 # the counters and conditions (counters.py); their names stay importable from here
-from .counters import (REACTOR_COST, X_COST, YEARS, Context, by_table, cond_text,  # noqa: F401
-                       condition, count, known, placed_cost, reactor_matching)
+from .counters import (REACTOR_COST, X_COST, YEARS, by_table, cond_text,  # noqa: F401
+                       condition, known, placed_cost)
+from .counters import Context as Context, count as count, reactor_matching as reactor_matching
 from .vocabulary import Ability
 
 

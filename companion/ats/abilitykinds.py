@@ -71,7 +71,7 @@ class AbilityKind:
     #: the keys it accepts besides the kind's own and ABILITY_COMMON (per: also its counter's)
     keys: tuple[str, ...]
     #: the kind's own check: the ability (normalised) and the keys it accepts
-    validate: Callable[[dict, Err], tuple[dict, set[str]]]
+    validate: Callable[[dict[str, Any], Err], tuple[dict[str, Any], set[str]]]
     describe: Callable[[Ability], str]
     resolve: str
     unknowns: Callable[[Ability], list[str]] = _nothing
@@ -82,11 +82,11 @@ class AbilityKind:
     answer: str | None = None
     question: str | None = None
     default: Callable[[Ability, list[str]], Any] | None = None
-    check: Callable[[Ability, dict, str, list[str]], None] | None = None
+    check: Callable[[Ability, dict[str, Any], str, list[str]], None] | None = None
     templates: Mapping[str, Template] = field(default_factory=dict)
     template_of: Callable[[Ability], str] = lambda ab: "manual"
     #: the card's own (label, skeleton) for its template (the School's pay/lose), or None
-    own_template: Callable[[Ability], tuple[str, dict]] | None = None
+    own_template: Callable[[Ability], tuple[str, dict[str, Any]]] | None = None
     #: the number the form's "N (VP)" field shows
     form_n: Callable[[Ability], int | None] = lambda ab: None
     form_rank: int = 99
@@ -98,7 +98,7 @@ class AbilityKind:
 
 
 # -- per ---------------------------------------------------------------------------------
-def _validate_per(ab: dict, err: Err) -> tuple[dict, set[str]]:
+def _validate_per(ab: dict[str, Any], err: Err) -> tuple[dict[str, Any], set[str]]:
     counter = ab["per"]
     if not isinstance(counter, str) or counter not in COUNTERS:
         err(f"unknown counter '{counter}'; known: {', '.join(COUNTERS)}", "per")
@@ -207,7 +207,7 @@ def _template_per(ab: Ability) -> str:
 
 
 # -- flat --------------------------------------------------------------------------------
-def _validate_flat(ab: dict, err: Err) -> tuple[dict, set[str]]:
+def _validate_flat(ab: dict[str, Any], err: Err) -> tuple[dict[str, Any], set[str]]:
     if ab["flat"] is not None and not in_range(ab["flat"], -VALUE_LIMIT):
         err(f"must be a whole number from {-VALUE_LIMIT} to {VALUE_LIMIT} or null", "flat")
     cond = ab.get("if")
@@ -245,7 +245,7 @@ def _template_flat(ab: Ability) -> str:
 
 
 # -- choice ------------------------------------------------------------------------------
-def _validate_choice(ab: dict, err: Err) -> tuple[dict, set[str]]:
+def _validate_choice(ab: dict[str, Any], err: Err) -> tuple[dict[str, Any], set[str]]:
     if ab["choice"] not in CHOICES:
         err(f"unknown choice '{ab['choice']}'; known: {', '.join(CHOICES)}", "choice")
     for k in ("pay", "lose"):
@@ -254,7 +254,7 @@ def _validate_choice(ab: dict, err: Err) -> tuple[dict, set[str]]:
     return ab, {"pay", "lose"}
 
 
-def _check_choice(ab: Ability, a: dict, card: str, others: list[str]) -> None:
+def _check_choice(ab: Ability, a: dict[str, Any], card: str, others: list[str]) -> None:
     ch = a.get("choices")
     if (not isinstance(ch, dict) or set(ch) != set(others)
             or not all(v in ("pay", "lose") for v in ch.values())):
@@ -281,13 +281,13 @@ SCHOOL: dict[str, Any] = {"choice": "pay_or_lose", "pay": 1, "lose": 2}
 
 
 # -- manual ------------------------------------------------------------------------------
-def _validate_manual(ab: dict, err: Err) -> tuple[dict, set[str]]:
+def _validate_manual(ab: dict[str, Any], err: Err) -> tuple[dict[str, Any], set[str]]:
     if ab["manual"] is not True:
         err("must be true", "manual")
     return ab, set()
 
 
-def _check_manual(ab: Ability, a: dict, card: str, others: list[str]) -> None:
+def _check_manual(ab: Ability, a: dict[str, Any], card: str, others: list[str]) -> None:
     mv = a.get("manual_vp")
     if not (isinstance(mv, int) and not isinstance(mv, bool)):
         raise IllegalAction("manual-vp", f"type the VP '{card}' gave now (manual_vp)", action=a)
@@ -313,7 +313,7 @@ def _ask_spaceships(ab: Ability, asking: Asking, asked: Any) -> tuple[Any, Any] 
     return spec, []
 
 
-def _validate_spaceships(ab: dict, err: Err) -> tuple[dict, set[str]]:
+def _validate_spaceships(ab: dict[str, Any], err: Err) -> tuple[dict[str, Any], set[str]]:
     if not in_range(ab["spaceships"], 1):
         err(f"the number of spaceships placed must be a whole number from 1 to {VALUE_LIMIT}",
             "spaceships")
@@ -322,7 +322,7 @@ def _validate_spaceships(ab: dict, err: Err) -> tuple[dict, set[str]]:
     return ab, {"target"}
 
 
-def _validate_any(ab: dict, err: Err) -> tuple[dict, set[str]]:
+def _validate_any(ab: dict[str, Any], err: Err) -> tuple[dict[str, Any], set[str]]:
     return ab, set()
 
 
@@ -419,7 +419,7 @@ def of_kind(abilities: Any, name: str) -> list[Ability]:
     return [ab for ab in abilities or () if ab.kind == name]
 
 
-def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict:
+def validate_ability(ab: Any, *, file: str | None, card: str, i: int) -> dict[str, Any]:
     """``ab`` as written (a mapping) checked against the vocabulary; returns a copy
     (a table's counts written as text, as JSON has them, made whole numbers).
     Raises CatalogueError naming the file, the card and the key."""

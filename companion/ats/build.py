@@ -10,6 +10,7 @@ are queries.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from ..core.errors import IllegalAction, UnknownCardValues
 from .abilitykinds import kind_of
@@ -21,6 +22,7 @@ from .spaceships import check_reactor_ships, check_removals, check_spaceships, r
     waiting_ships_allow
 from .state import Pending, PlayerState, State, Step
 from .station import LOCATION, REACTOR, Cell, Placed, Station, as_cell
+from .vocabulary import Ability
 
 
 def discard(step: Step, ps: PlayerState, card: Card) -> None:
@@ -211,7 +213,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         state.pending += effects + others_vp
 
 
-def _counts_types(ab) -> bool:
+def _counts_types(ab: Ability | None) -> bool:
     """Whether an ability (or an objective's measure) reads location types."""
     if ab is None:
         return False
@@ -242,6 +244,7 @@ def types_needed_now(catalogue: Catalogue, state: State, player: str) -> str | N
         card = catalogue.get(name)
         for ab in (card.abilities or ()) if card is not None else ():
             if _counts_types(ab):
+                # card is not None here (the loop runs over () otherwise); mypy cannot narrow it
                 return f"'{card.name}' counts location types"     # type: ignore[union-attr]
     return None
 
@@ -251,7 +254,7 @@ def copies_built(state: State, card: str) -> int:
     return sum(state.players[p].station.copies_of(card) for p in state.setup.players)
 
 
-def check_copies(state: State, card: Card, a: dict | None = None) -> None:
+def check_copies(state: State, card: Card, a: dict[str, Any] | None = None) -> None:
     """Refuse a build past the copies the box holds (``copies``, typed by the players
     once: the books give only totals, so an untyped number checks nothing).  New
     entries only: a record replayed keeps what was entered."""
@@ -268,7 +271,7 @@ def check_copies(state: State, card: Card, a: dict | None = None) -> None:
                             "copies in your catalogue if the box holds more", action=a)
 
 
-def energy_options(station: Station, cell: Cell, energy: int) -> list[dict]:
+def energy_options(station: Station, cell: Cell, energy: int) -> list[dict[str, Any]]:
     """Every way the reactors within reach of ``cell`` can pay ``energy`` cubes:
     ``{"energy_from": [[r, c], ...], "label": str, "default": bool}``; the
     documented default payer (nearest reactor, then most cubes) is marked."""

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
@@ -22,9 +22,9 @@ from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
 # the ability vocabulary lives in vocabulary.py, its kinds in abilitykinds.py; their
 # names stay importable from here
-from .abilitykinds import ability_unknowns, kind_of, validate_ability  # noqa: F401
+from .abilitykinds import ability_unknowns as ability_unknowns, kind_of, validate_ability  # noqa: F401
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
-                         SPACESHIP_TARGETS, TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
+                         SPACESHIP_TARGETS, TYPES as TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
                          in_range, types_ok)
 
 CATEGORIES = ("location", "race", "objective", "conflict")
@@ -75,7 +75,7 @@ class Card:
     max: int | str | None = None          # N, "none" (no limit) or None (unknown)
     #: parsed once, when the card is made (abilities written as mappings are parsed)
     abilities: tuple[Ability, ...] | None = None
-    extra: dict = field(default_factory=dict, compare=False)
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
     #: an objective's measure (its ``most`` or ``least``: a counter), parsed once
     measure: Ability | None = field(default=None, init=False, compare=False, repr=False)
 
@@ -130,9 +130,10 @@ class Card:
         """Build limit per station, or None for no limit.  Raises if unknown."""
         if self.max == "none":
             return None
+        # max is N or None (unknown) here: the only text it may hold is "none" (validated)
         return self.max  # type: ignore[return-value]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name}
         if self.category != "location":
             d["category"] = self.category
@@ -212,7 +213,7 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
                 extra=extra, **nums)
 
 
-def _validate_extra(raw: dict, *, file, name):
+def _validate_extra(raw: dict[str, Any], *, file: str | None, name: str) -> None:
     """The informational keys: short texts, notes of a few KB, copies 0..99."""
     for k in ("set", "kind", "source"):
         v = raw.get(k)
@@ -231,7 +232,7 @@ def _validate_extra(raw: dict, *, file, name):
         raise CatalogueError("must be true or false", file=file, card=name, key="secret_objective")
 
 
-def _validate_objective(raw: dict, *, file, name):
+def _validate_objective(raw: dict[str, Any], *, file: str | None, name: str) -> None:
     for k in ("most", "least"):
         if k in raw:
             m = raw[k]
@@ -360,7 +361,7 @@ def _merge_ability(base: Ability, over: Ability) -> Ability | None:
     if over.per != base.per:                 # only a 'per' ability has a counter
         return None
     written, out = base.to_dict(), over.to_dict()
-    shape = lambda ab: set(ab) - {"note", "cap"}
+    shape: Callable[[dict[str, Any]], set[str]] = lambda ab: set(ab) - {"note", "cap"}
     if shape(written) != shape(out):         # e.g. a VP table typed as "N per unit"
         return None
     for k, v in written.items():
@@ -380,7 +381,7 @@ def _merge_abilities(base: tuple[Ability, ...] | None,
         if all(m is not None for m in merged):
             return tuple(m for m in merged if m is not None)
     # different shapes: a fully known list wins over one with unknown values
-    unknown = lambda abs_: any(ability_unknowns(ab) for ab in abs_)
+    unknown: Callable[[tuple[Ability, ...]], bool] = lambda abs_: any(ability_unknowns(ab) for ab in abs_)
     if unknown(over) and not unknown(base):
         return base
     return over
@@ -393,7 +394,7 @@ def merge_card(base: Card, over: Card) -> Card:
     the card was unknown) does not hide the values a player typed since."""
     if base.category != over.category:
         return over
-    pick = lambda k: getattr(over, k) if getattr(over, k) is not None else getattr(base, k)
+    pick: Callable[[str], Any] = lambda k: getattr(over, k) if getattr(over, k) is not None else getattr(base, k)
     return Card(name=over.name, category=over.category, types=pick("types"),
                 cost=pick("cost"), energy=pick("energy"), vp=pick("vp"), max=pick("max"),
                 abilities=_merge_abilities(base.abilities, over.abilities),
@@ -456,7 +457,7 @@ class Catalogue:
     def __contains__(self, name: str) -> bool:
         return self.get(name) is not None
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Card]:
         return iter(sorted(self._cards.values(), key=lambda c: c.name))
 
     def __len__(self) -> int:
@@ -486,7 +487,8 @@ class Catalogue:
 # The player's own catalogue: save, export, import
 # ---------------------------------------------------------------------------
 def dump_yaml(cards: Iterable[Card]) -> str:
-    return yaml.safe_dump([c.to_dict() for c in cards], sort_keys=False, allow_unicode=True)
+    text: str = yaml.safe_dump([c.to_dict() for c in cards], sort_keys=False, allow_unicode=True)
+    return text
 
 
 def load_user_cards(path: Path | None = None) -> list[Card]:

@@ -38,15 +38,16 @@ class Context:
     others: list[Station] = field(default_factory=list)   # other real players
     final: bool = False          # evaluated at game end
     #: what only the build knows: "reactor_spaceship" = spaceships it actually put
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, int] = field(default_factory=dict)
     #: station-wide counts shared by the abilities evaluated on the same,
     #: unchanged station (one projection); never reuse it after a change
-    cache: dict = field(default_factory=dict)
+    cache: dict[Any, Any] = field(default_factory=dict)
 
 
 def _memo(ctx: Context, key: Any, compute: Callable[[], T]) -> T:
     try:
-        return ctx.cache[key]
+        hit: T = ctx.cache[key]
+        return hit
     except KeyError:
         v = ctx.cache[key] = compute()
         return v

@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..core import chance
 from .catalogue import Catalogue
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 YEARS = 4
 TURNS = 6                      # B 4: 6 turns a year; 7 in aggressive years after the conflicts
@@ -158,7 +161,7 @@ class Composition:
         bits.append("sets: " + " + ".join(self.sets))
         return "Among the Stars setup: " + ", ".join(bits)
 
-    def table(self):
+    def table(self) -> pd.DataFrame:
         import pandas as pd
         df = pd.DataFrame([r.__dict__ for r in self.rows], columns=["what", "count", "how", "source"])
         df["count"] = df["count"].astype(int)
@@ -406,7 +409,7 @@ class FromBox:
     index: int
 
 
-def _pool(known: Iterable[str], size: int, set_name: str) -> list:
+def _pool(known: Iterable[str], size: int, set_name: str) -> list[str | FromBox]:
     """Known names (sorted) plus unnamed box slots up to the box's ``size``."""
     names = sorted(known)
     return names + [FromBox(set_name, i) for i in range(max(0, size - len(names)))]
@@ -426,7 +429,7 @@ def _leave_out(names: list[str]) -> str:
 
 def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives: bool = True,
                catalogue: Catalogue | None = None, mode: str = "standard", two_player: str | None = None,
-               all_in: bool = False, prefer_known: bool = False) -> dict:
+               all_in: bool = False, prefer_known: bool = False) -> dict[str, Any]:
     """A seeded setup draw, as a dict to merge into a record's ``setup``; it carries
     ``seed``, which becomes the game's seed (every later draw of the game comes from
     it too, docs/record-format.md).  ``seed``: 0 <= seed < 2**53
@@ -546,7 +549,7 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
     return setup
 
 
-def without_modules(drawn: dict, *, races: bool, objectives: bool) -> dict:
+def without_modules(drawn: dict[str, Any], *, races: bool, objectives: bool) -> dict[str, Any]:
     """A :func:`draw_setup` result with the races (and a race's secret objective) or
     the objectives the table chose not to play after the draw taken out, with the
     options and setup notes about them: ``{"races", "objectives",
@@ -578,7 +581,7 @@ def objectives_wanted(players: int) -> int:
 def complete_choices(players: list[str], *, races: dict[str, str | None] | None = None,
                      objectives: list[str] | None = None, use_races: bool = False,
                      use_objectives: bool = False, catalogue: Catalogue | None = None,
-                     seed: int | None = None, rng: random.Random | None = None) -> dict:
+                     seed: int | None = None, rng: random.Random | None = None) -> dict[str, Any]:
     """Races and objectives as chosen at the table, the rest drawn at random.
 
     ``races``: the race each player chose (``None``: draw one).  A drawn race is one

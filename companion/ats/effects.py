@@ -9,6 +9,8 @@ drawn from the game's seed and stored in the record (:func:`resolution_order`).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import abilities as abl
 from .abilitykinds import NO_KIND, kind_of
 from ..core import chance
@@ -18,7 +20,7 @@ from .spaceships import put_ship
 from .state import Pending, State, gain
 
 
-def resolution_order(state: State, a: dict, strict: bool) -> list[str]:
+def resolution_order(state: State, a: dict[str, Any], strict: bool) -> list[str]:
     """The order in which the turn's waiting effects resolve: the timing rules' order;
     else most VP, then most credits, then (owners tied on both) the record's
     ``resolve_order``, or when it is entered, an order drawn from the game's seed and

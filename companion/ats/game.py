@@ -58,7 +58,7 @@ __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_
            "LARGE_REACTOR_SUPPLY", "SPACESHIP_FILLED", "book_setup_problems", "check_book_setup"]
 
 
-def describe_action(a: dict) -> str:
+def describe_action(a: dict[str, Any]) -> str:
     """An entry of the record in words: 'Ana built Garden at [0, 1]' (what the page
     and the History tab show for each step), from its typed action
     (:func:`companion.ats.actions.from_dict`, :meth:`~companion.ats.actions.AtsAction.words`)."""
@@ -76,7 +76,7 @@ _CARDS_CACHE: dict[str, list[Card]] = {}
 _CARDS_CACHE_SIZE = 8
 
 
-def _record_cards(cards: list) -> list[Card]:
+def _record_cards(cards: list[Any]) -> list[Card]:
     """A record's ``cards`` parsed (RecordError naming the problem), from the cache
     when the same definitions were parsed before."""
     try:
@@ -106,8 +106,8 @@ class Game(LegalityQueries):
 
     format: ClassVar[str] = FORMAT
 
-    def __init__(self, setup: Setup | dict, *, cards: Iterable[dict] = (),
-                 catalogue: Catalogue | None = None, manual: Iterable[dict] = (),
+    def __init__(self, setup: Setup | dict[str, Any], *, cards: Iterable[dict[str, Any]] = (),
+                 catalogue: Catalogue | None = None, manual: Iterable[dict[str, Any]] = (),
                  book_setup: bool = True):
         """A new game of ``setup``.  ``book_setup`` (the default): the setup must follow
         the books' setup rules (:func:`~companion.ats.setup.check_book_setup`: the
@@ -121,8 +121,8 @@ class Game(LegalityQueries):
         own = _record_cards(list(cards))
         self._own: dict[str, Card] = {c.name.lower(): c for c in own}
         self.catalogue = base.overlay(own)
-        self.actions: list[dict] = []
-        self.manual: list[dict] = list(manual)
+        self.actions: list[dict[str, Any]] = []
+        self.manual: list[dict[str, Any]] = list(manual)
         self._check_setup_names()
         self.state = State.initial(self.setup)
         #: the states before the last actions, newest last (``_before[-1]`` is the state
@@ -132,7 +132,7 @@ class Game(LegalityQueries):
 
     # -- record in and out ----------------------------------------------------
     @classmethod
-    def from_record(cls, record: dict, catalogue: Catalogue | None = None, *,
+    def from_record(cls, record: dict[str, Any], catalogue: Catalogue | None = None, *,
                     trusted: bool = False) -> "Game":
         """Replay a record.  Raises RecordError / IllegalAction naming the action index.
 
@@ -169,7 +169,7 @@ class Game(LegalityQueries):
             game.actions.append(norm)
         return game
 
-    def replay(self, actions: Iterable[dict]) -> None:
+    def replay(self, actions: Iterable[dict[str, Any]]) -> None:
         """Apply further entries of this game's record, as stored (by this companion:
         the store, memory), with the checks of a replay (:meth:`from_record`'s, not
         :meth:`push`'s).  What a page does when another page added actions.  All or
@@ -189,7 +189,7 @@ class Game(LegalityQueries):
         self.actions += done
         self._before = kept[-UNDO_DEPTH:]
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The record of the game: new dicts and lists, shared with nothing the game keeps."""
         return {"format": FORMAT, "setup": self.setup.to_dict(),
                 "cards": [c.to_dict() for c in self.used_cards()],
@@ -245,7 +245,7 @@ class Game(LegalityQueries):
                 raise RecordError(f"setup.secret_objectives: {p}'s race holds no secret objective")
 
     # -- the python-chess style API ----------------------------------------------
-    def check(self, action: dict) -> dict:
+    def check(self, action: dict[str, Any]) -> dict[str, Any]:
         """The normalised action if it is legal now; raises IllegalAction if not.
 
         A query: the game is not changed.
@@ -253,7 +253,7 @@ class Game(LegalityQueries):
         trial = self.state.copy()
         return self._apply(trial, action, strict=False)
 
-    def push(self, action: dict) -> dict:
+    def push(self, action: dict[str, Any]) -> dict[str, Any]:
         """Apply ``action``; returns (a copy of) the stored, normalised action.
 
         The stored action shares nothing with the caller's dict, so changing either
@@ -266,9 +266,10 @@ class Game(LegalityQueries):
             del self._before[0]
         self.state = trial
         self.actions.append(norm)
-        return copy_json(norm)
+        out: dict[str, Any] = copy_json(norm)
+        return out
 
-    def pop(self) -> dict:
+    def pop(self) -> dict[str, Any]:
         """Undo: drop the last action; the state is the one before it (kept from when
         it was pushed or replayed, else the replay of the rest of the record)."""
         if not self.actions:
@@ -298,7 +299,7 @@ class Game(LegalityQueries):
         return state
 
     # -- queries for the table -------------------------------------------------------
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         """``action`` (an entry of this game's record) in words, as the page shows it:
         'Ana built Garden at [0, 1]'.  A query: nothing changes."""
         return describe_action(action)
@@ -336,7 +337,7 @@ class Game(LegalityQueries):
         return [r for r in self.state.station(player).reactors_in_range(as_cell(list(cell)), ENERGY_REACH)
                 if r[2] > 0]
 
-    def energy_options(self, player: str, cell, energy: int) -> list[dict]:
+    def energy_options(self, player: str, cell: Cell, energy: int) -> list[dict[str, Any]]:
         """Every way the reactors within reach of ``cell`` can pay ``energy`` cubes:
         ``{"energy_from": [[r, c], ...], "label": str, "default": bool}``; the
         documented default payer (nearest reactor, then most cubes) is marked."""
@@ -344,7 +345,7 @@ class Game(LegalityQueries):
             return []
         return energy_options(self.state.station(player), as_cell(list(cell)), energy)
 
-    def needs(self, action: dict) -> dict:
+    def needs(self, action: dict[str, Any]) -> dict[str, Any]:
         """What ``action`` still needs from the players before it can be pushed.
 
         A query (nothing changes).  Raises :class:`IllegalAction` if the action
@@ -365,7 +366,7 @@ class Game(LegalityQueries):
         if not isinstance(action, dict):
             raise IllegalAction("malformed", "an action must be an object")
         a = dict(action)
-        out: dict = {}
+        out: dict[str, Any] = {}
         if a.get("do") != "build":
             self.check(a)
             return out
@@ -435,7 +436,7 @@ class Game(LegalityQueries):
                 out["energy_from"] = opts
         return out
 
-    def legal_actions(self, player: str, card: str) -> list[dict]:
+    def legal_actions(self, player: str, card: str) -> list[dict[str, Any]]:
         """Every legal action for ``player`` holding ``card`` (default energy payers)."""
         st = self.state
         base = {"year": st.year, "turn": st.turn, "player": player, "card": card}
@@ -455,7 +456,7 @@ class Game(LegalityQueries):
     def score(self) -> scoring.Score:
         return scoring.score(self)
 
-    def final_needs(self) -> dict:
+    def final_needs(self) -> dict[str, Any]:
         """What stands between the game and its final table, all at once (a query):
 
         - ``blocked``: messages for what must be entered in the game first
@@ -466,7 +467,7 @@ class Game(LegalityQueries):
 
         All empty once :meth:`score` can give the final table.
         """
-        out: dict = {"blocked": [], "values": [], "manual": []}
+        out: dict[str, Any] = {"blocked": [], "values": [], "manual": []}
         if not self.state.finished:
             return out
         for tile, who in self.unsettled_advisors().items():
@@ -478,8 +479,8 @@ class Game(LegalityQueries):
         out["manual"] = scoring.manual_requests(self)
         return out
 
-    def trial(self, action: dict, *, state: State | None = None,
-              end_turn: bool = False) -> tuple[dict, State]:
+    def trial(self, action: dict[str, Any], *, state: State | None = None,
+              end_turn: bool = False) -> tuple[dict[str, Any], State]:
         """Apply ``action`` to a copy of ``state`` (default: now) and return
         (normalised action, the new state).  The game is not changed.
 
@@ -491,7 +492,7 @@ class Game(LegalityQueries):
         trial = base.copy()                 # a full copy: a trial never touches ``base``
         return self.trial_in_place(trial, action, end_turn=end_turn), trial
 
-    def trial_in_place(self, state: State, action: dict, *, end_turn: bool = False) -> dict:
+    def trial_in_place(self, state: State, action: dict[str, Any], *, end_turn: bool = False) -> dict[str, Any]:
         """:meth:`trial` on ``state`` itself, which the caller has copied (or put back
         after, as the what-if views do with one scratch station): ``state`` is changed;
         the game and its own state are not.  Returns the normalised action."""
@@ -515,7 +516,7 @@ class Game(LegalityQueries):
 
     # -- the rules ---------------------------------------------------------------------
     def _apply(self, state: State, action: Any, *, strict: bool,
-               end_turn: bool = True) -> dict:
+               end_turn: bool = True) -> dict[str, Any]:
         """Check and apply one action to ``state`` (mutated).  Returns it normalised."""
         return apply(self.catalogue, state, action, strict=strict, end_turn=end_turn,
                      draw_order=self.turn_order)
@@ -551,7 +552,7 @@ class Game(LegalityQueries):
     #: between two rounds (:func:`companion.ats.state.at_round_end`)
     at_round_end = staticmethod(at_round_end)
 
-    def round_end_due(self, state: State | None = None) -> list[dict]:
+    def round_end_due(self, state: State | None = None) -> list[dict[str, Any]]:
         """At a round's end: :func:`round_end_report` (what the stations break, to fix
         with ``remove`` entries before the next round begins, B 5).  Empty during a
         round: a violation found mid-round is fixed at the round's end."""
@@ -617,10 +618,10 @@ class Game(LegalityQueries):
                                     f"'{m['source']}'{who}{where}")
 
 
-def _answers(m: dict, req: dict) -> bool:
+def _answers(m: dict[str, Any], req: dict[str, Any]) -> bool:
     """Whether manual entry ``m`` answers the final scoring's request ``req``."""
     if req["kind"] == "secret":
-        return m["source"] == req["source"] and m.get("player") == req["player"]
+        return bool(m["source"] == req["source"] and m.get("player") == req["player"])
     if m["source"] == scoring.SECRET or m["source"].lower() != req["source"].lower():
         return False
     if req["kind"] == "objective":             # claimed by a player (its owner) or nobody

@@ -21,13 +21,13 @@ REVIVAL = "Among the Stars: Revival"
 REVIVAL_OPTIONS = ("spaceships", "timing_rules", "advisors")
 
 
-def _options(setup: Any) -> dict:
+def _options(setup: Any) -> dict[str, Any]:
     """The setup's ``options`` ({} when it has none or they are not an object)."""
     opts = setup.get("options") if isinstance(setup, dict) else None
     return opts if isinstance(opts, dict) else {}
 
 
-def uses_revival(setup: dict, cards: list, built: set[str], declared: list[str]) -> bool:
+def uses_revival(setup: dict[str, Any], cards: list[Any], built: set[str], declared: list[str]) -> bool:
     """Among the Stars played with the Revival expansion: its 2-player rules,
     spaceships, timing rules or Influence tiles, a built card of the Revival set,
     or the players said so (meta ``expansions``)."""
@@ -40,7 +40,7 @@ def uses_revival(setup: dict, cards: list, built: set[str], declared: list[str])
                for c in cards)
 
 
-def expansions(setup: Any, cards: list, built: set[str], declared: list[str]) -> list[str]:
+def expansions(setup: Any, cards: list[Any], built: set[str], declared: list[str]) -> list[str]:
     """The expansions of a play: Revival when it was used, then the declared others."""
     out = [REVIVAL] if uses_revival(setup, cards, built, declared) else []
     return out + [e for e in declared if e.lower() not in ("revival", REVIVAL.lower())]
@@ -82,7 +82,7 @@ def pending_score(game: Any, error: Exception) -> Any:
     return projected(game, project=True)
 
 
-def derive_extra(game: Any, score: Any, out: dict) -> None:
+def derive_extra(game: Any, score: Any, out: dict[str, Any]) -> None:
     """History's derived rows beyond the score: VP by year, each built card's VP and
     the objectives claimed."""
     st = game.state
@@ -93,7 +93,7 @@ def derive_extra(game: Any, score: Any, out: dict) -> None:
             by_year[line.year] = by_year.get(line.year, 0) + line.vp
         out["year_vp"] += [(p, y, v) for y, v in sorted(by_year.items())]
         # the VP each built card gave: when built, and at the end
-        per_cell: dict[tuple, int] = {}
+        per_cell: dict[tuple[str | None, tuple[int, ...]], int] = {}
         for line in st.players[p].ledger:
             if line.category in ("printed", "ability", "manual") and line.cell is not None:
                 per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \
@@ -114,9 +114,9 @@ def derive_extra(game: Any, score: Any, out: dict) -> None:
             out["objectives"].append((r.source, r.player, int(r.vp)))
 
 
-def merge_card(old: dict, new: dict) -> dict:
+def merge_card(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """Two stored definitions of one card, value by value (a known value wins)."""
-    merged: dict = merge(parse_card(old), parse_card(new)).to_dict()
+    merged: dict[str, Any] = merge(parse_card(old), parse_card(new)).to_dict()
     return merged
 
 

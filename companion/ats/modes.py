@@ -17,7 +17,7 @@ from .catalogue import Card, Catalogue
 from .setup import CONFLICT_COST, VIRTUAL_SEATS
 from .spaceships import clean_spaceships
 from .state import Pending, PlayerState, State, Step, at_round_end, gain
-from .station import LOCATION, PLACEHOLDER, Placed, as_cell
+from .station import LOCATION, PLACEHOLDER, Cell, Placed, as_cell
 
 
 class GameView(Protocol):
@@ -38,7 +38,7 @@ def location_card(catalogue: Catalogue, name: str | None) -> Card:
     return c
 
 
-def check_effects(effects: Any, state: State, a: dict) -> None:
+def check_effects(effects: Any, state: State, a: dict[str, Any]) -> None:
     """Effects typed at the table: ``{"vp": {player: change}, "credits": {player: change}}``."""
     if not (isinstance(effects, dict) and set(effects) <= {"vp", "credits"} and all(
             isinstance(v, dict) and all(p in state.players and isinstance(n, int)
@@ -149,12 +149,12 @@ def timing_order(step: Step) -> None:
 
 
 # -- advisors (R 4) ----------------------------------------------------------------------
-def tiles(state: State) -> list[dict]:
+def tiles(state: State) -> list[dict[str, Any]]:
     """The Influence tiles in play (setup.options.advisors)."""
     return state.setup.options.get("advisors") or []
 
 
-def influenced(state: State, player: str, card: Card, a: dict) -> list[dict]:
+def influenced(state: State, player: str, card: Card, a: dict[str, Any]) -> list[dict[str, Any]]:
     """The tiles next to ``player`` that list the action ``a`` (R 4: "If the action
     performed was one of those listed there")."""
     kinds = {a["do"]}
@@ -163,7 +163,7 @@ def influenced(state: State, player: str, card: Card, a: dict) -> list[dict]:
     return [t for t in tiles(state) if player in t["between"] and kinds & set(t["actions"])]
 
 
-def influence(state: State, player: str, card: Card, a: dict, index: int) -> None:
+def influence(state: State, player: str, card: Card, a: dict[str, Any], index: int) -> None:
     """An action moves the advisor of each tile next to ``player`` that lists it.
 
     In simultaneous play the move waits for the turn's end (:func:`move_advisors`):
@@ -179,7 +179,7 @@ def influence(state: State, player: str, card: Card, a: dict, index: int) -> Non
             state.advisor_moves.append((player, t["name"], index))
 
 
-def move_advisor(state: State, player: str, t: dict, index: int) -> None:
+def move_advisor(state: State, player: str, t: dict[str, Any], index: int) -> None:
     """R 4: "he moves the corresponding Advisor marker to the next slot towards himself
     on the Influence tile and gains 1 VP. If it is already on the nearest slot and
     cannot move any further, it stays where it is and no VP is gained."
@@ -272,7 +272,7 @@ def advisor_claim(step: Step) -> None:
 
 
 # -- the round's end (B 5) -------------------------------------------------------------
-def round_end_violations(catalogue: Catalogue, state: State) -> list[dict]:
+def round_end_violations(catalogue: Catalogue, state: State) -> list[dict[str, Any]]:
     """Every rule each station breaks now, all at once (B 5 round-end check).
 
     Each entry: player, rule, cells (the locations involved), message.
@@ -280,7 +280,7 @@ def round_end_violations(catalogue: Catalogue, state: State) -> list[dict]:
     out = []
     for p in state.setup.players:
         st = state.players[p].station
-        by_card: dict[str, list] = {}
+        by_card: dict[str, list[Cell]] = {}
         for cell, placed in sorted(st.cells.items()):
             if placed.kind == LOCATION and placed.card:
                 by_card.setdefault(placed.card, []).append(cell)
@@ -297,20 +297,20 @@ def round_end_violations(catalogue: Catalogue, state: State) -> list[dict]:
     return out
 
 
-def round_end_report(game: GameView, state: State | None = None) -> list[dict]:
+def round_end_report(game: GameView, state: State | None = None) -> list[dict[str, Any]]:
     """Every rule each station of ``game`` (in ``state``, default now) breaks, all at
     once (B 5 round-end check): :func:`round_end_violations`."""
     return round_end_violations(game.catalogue, state if state is not None else game.state)
 
 
-def round_end_due(catalogue: Catalogue, state: State) -> list[dict]:
+def round_end_due(catalogue: Catalogue, state: State) -> list[dict[str, Any]]:
     """At a round's end: :func:`round_end_violations` (what the stations break, to fix
     with ``remove`` entries before the next round begins, B 5).  Empty during a
     round: a violation found mid-round is fixed at the round's end."""
     return round_end_violations(catalogue, state) if at_round_end(state) else []
 
 
-def check_round_end_settled(catalogue: Catalogue, state: State, a: dict,
+def check_round_end_settled(catalogue: Catalogue, state: State, a: dict[str, Any],
                             strict: bool = False) -> None:
     """The round that ended must be settled before the next one begins: its
     advisors (R 4), and (for a new entry) a station that breaks a rule (B 5).  A

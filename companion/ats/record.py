@@ -17,13 +17,13 @@ TOP_KEYS = {"format", "setup", "cards", "actions", "manual", "meta"}
 MANUAL_VP_LIMIT = 999
 
 
-def read_record(path: str | Path) -> dict:
+def read_record(path: str | Path) -> dict[str, Any]:
     """Load a record file, refusing oversized or malformed files with a clear message."""
     return parse_record(read_text(path), str(path))
 
 
-def parse_record(text: str, name: str = "record") -> dict:
-    data = parse_json(text, name)
+def parse_record(text: str, name: str = "record") -> dict[str, Any]:
+    data: dict[str, Any] = parse_json(text, name)
     validate_record(data)
     return data
 

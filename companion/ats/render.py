@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from ..core.htmlsafe import escape
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
-from .station import Cell, Station
+from .station import Cell, Placed, Station
 
 #: rulebook colours of the location types (B 4)
 TYPE_COLOURS = {
@@ -22,7 +22,7 @@ CELL = 64
 GAP = 4
 
 
-def cell_colours(placed) -> list[str]:
+def cell_colours(placed: Placed) -> list[str]:
     if placed.kind == "main_reactor":
         return [MAIN_COLOUR]
     if placed.is_reactor:
@@ -69,7 +69,7 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
     if title:
         out.append(f'<text x="{GAP}" y="16" font-size="14" font-weight="bold">{escape(title)}</text>')
 
-    def xy(cell):
+    def xy(cell: Cell) -> tuple[int, int]:
         return GAP + (cell[1] - c0) * step, top + GAP + (cell[0] - r0) * step
 
     for cell in sorted(legal):
@@ -127,7 +127,7 @@ def _heat(t: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def heatmap_svg(station: Station, rows, *, value: str = "projected_change", action: str = "build",
+def heatmap_svg(station: Station, rows: Any, *, value: str = "projected_change", action: str = "build",
                 title: str | None = None, cell_size: int = CELL) -> str:
     """The station with every frontier cell coloured by ``value`` from a
     :func:`companion.ats.whatif.placement_map` table; the best legal cell is marked
@@ -154,7 +154,7 @@ def heatmap_svg(station: Station, rows, *, value: str = "projected_change", acti
     if title:
         out.append(f'<text x="{GAP}" y="16" font-size="14" font-weight="bold">{escape(title)}</text>')
 
-    def xy(cell):
+    def xy(cell: Cell) -> tuple[int, int]:
         return GAP + (cell[1] - c0) * step, top_px + GAP + (cell[0] - r0) * step
 
     for cell, placed in sorted(station.cells.items()):
@@ -195,14 +195,14 @@ def heatmap_svg(station: Station, rows, *, value: str = "projected_change", acti
 CHART_COLOURS = ("#2f6fd6", "#d13b2f", "#2e9b4f", "#8a44c2", "#e0b000", "#5b6470")
 
 
-def vp_chart_svg(df, *, width: int = 420, height: int = 220, title: str = "VP by year") -> str:
+def vp_chart_svg(df: Any, *, width: int = 420, height: int = 220, title: str = "VP by year") -> str:
     """A line chart of a :func:`companion.ats.whatif.vp_by_year` table (years x players)."""
     left, right, top, bottom = 36, 110, 24, 28
     years = [int(y) for y in df.index]
     vmax = max(1, int(df.values.max()) if df.size else 1)
-    xs = (lambda i: left + (i if len(years) > 1 else 0.5) * (width - left - right)
+    xs: Callable[[int], float] = (lambda i: left + (i if len(years) > 1 else 0.5) * (width - left - right)
           / max(1, len(years) - 1))
-    ys = (lambda v: top + (height - top - bottom) * (1 - v / vmax))
+    ys: Callable[[float], float] = (lambda v: top + (height - top - bottom) * (1 - v / vmax))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="vp-chart" width="{width}" '
            f'height="{height}" font-family="sans-serif" font-size="11">',
            f'<text x="{left}" y="14" font-weight="bold">{escape(title)}</text>',

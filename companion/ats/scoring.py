@@ -7,7 +7,7 @@ shape from docs/record-format.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Iterable, Protocol, Sequence
 
 import pandas as pd
 
@@ -15,19 +15,23 @@ from . import abilities as abl
 from .abilitykinds import ability_unknowns, kind_of
 from ..core.errors import IllegalAction, MissingEntry, UnknownCardValues
 from .modes import round_end_report
-from .catalogue import Catalogue
+from .catalogue import Card, Catalogue
 from .state import State
-from .station import LOCATION
+from .station import LOCATION, Cell
+from .vocabulary import Ability
+
+#: the objective measures kept across what-if trials: ``(objective, player) -> measure``
+Memo = dict[tuple[str, str], int]
 
 class ScoredGame(Protocol):
     """What the scoring reads of a game (:class:`companion.ats.game.Game`)."""
     catalogue: Catalogue
-    manual: list[dict]
+    manual: list[dict[str, Any]]
     state: State
 
     def unsettled_advisors(self, state: State | None = None) -> dict[str, str]: ...
 
-    def round_end_due(self, state: State | None = None) -> list[dict]: ...
+    def round_end_due(self, state: State | None = None) -> list[dict[str, Any]]: ...
 
 
 CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
@@ -47,7 +51,7 @@ class Score:
     def breakdown(self, player: str) -> pd.DataFrame:
         return self.lines[self.lines.player == player].reset_index(drop=True)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         players = []
         for _, r in self.table.iterrows():
             players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
@@ -57,7 +61,8 @@ class Score:
                 "decided_by": self.decided_by, "explanation": self.explanation}
 
 
-def _line(player, category, source, cell, rule, vp):
+def _line(player: str, category: str, source: str, cell: Cell | None, rule: str,
+          vp: int) -> dict[str, Any]:
     return {"player": player, "category": category, "source": source,
             "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
@@ -73,7 +78,7 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
     state = state if state is not None else game.state
     setup = state.setup
     final = state.finished
-    lines: list[dict] = []
+    lines: list[dict[str, Any]] = []
     for p in setup.players:
         for l in state.players[p].ledger:
             lines.append(_line(p, "during_game", l.source, l.cell,
@@ -129,10 +134,11 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
 class _ManualBook:
     """The players' typed entries (record 'manual')."""
 
-    def __init__(self, entries):
+    def __init__(self, entries: Iterable[dict[str, Any]]) -> None:
         self.entries = list(entries)
 
-    def find(self, source: str, player: str | None = None, at=None, any_player=False):
+    def find(self, source: str, player: str | None = None, at: Sequence[int] | None = None,
+             any_player: bool = False) -> list[dict[str, Any]]:
         out = []
         for m in self.entries:
             if m["source"].lower() != source.lower():
@@ -193,7 +199,7 @@ def _secret_missing(game: ScoredGame, state: State) -> list[str]:
 
 
 def _end_of_game(game: ScoredGame, state: State, p: str, manual: _ManualBook, missing: list[str], *,
-                 lenient: bool = False, explain: bool = True) -> list[dict]:
+                 lenient: bool = False, explain: bool = True) -> list[dict[str, Any]]:
     try:
         return _end_of_game_strict(game, state, p, manual, missing, explain=explain)
     except UnknownCardValues:
@@ -205,8 +211,8 @@ def _end_of_game(game: ScoredGame, state: State, p: str, manual: _ManualBook, mi
 
 
 def _end_of_game_strict(game: ScoredGame, state: State, p: str, manual: _ManualBook, missing: list[str],
-                        skip_unknown: bool = False, explain: bool = True) -> list[dict]:
-    shared: dict = {}          # station-wide counts, shared by this player's abilities
+                        skip_unknown: bool = False, explain: bool = True) -> list[dict[str, Any]]:
+    shared: dict[str, Any] = {}          # station-wide counts, shared by this player's abilities
     ps = state.players[p]
     st = ps.station
     others = [state.players[o].station for o in state.setup.players if o != p]
@@ -273,11 +279,11 @@ def _end_of_game_strict(game: ScoredGame, state: State, p: str, manual: _ManualB
     return out
 
 
-def _unknowns(ab):
+def _unknowns(ab: Ability) -> list[str]:
     return ability_unknowns(ab)
 
 
-def _measure(game: ScoredGame, state: State, obj, p: str, memo: dict | None = None) -> int:
+def _measure(game: ScoredGame, state: State, obj: Card, p: str, memo: Memo | None = None) -> int:
     if memo is not None:
         key = (obj.name, p)
         if key not in memo:
@@ -286,10 +292,11 @@ def _measure(game: ScoredGame, state: State, obj, p: str, memo: dict | None = No
     ps = state.players[p]
     others = [state.players[o].station for o in state.setup.players if o != p]
     ctx = abl.Context(ps.station, None, ps.credits, state.year, obj.name, others, final=True)
+    assert obj.measure is not None      # a most/least objective has its measure (catalogue)
     return abl.count(obj.measure, ctx)
 
 
-def _claim(game: ScoredGame, state: State, obj, memo: dict | None = None,
+def _claim(game: ScoredGame, state: State, obj: Card, memo: Memo | None = None,
            changed: str | None = None) -> tuple[list[str], dict[str, int]]:
     """The single claimant of a most/least objective ([] on a tie), and the measures.
 
@@ -303,8 +310,8 @@ def _claim(game: ScoredGame, state: State, obj, memo: dict | None = None,
 
 
 def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: list[str], *,
-                lenient: bool = False, memo: dict | None = None,
-                changed: str | None = None) -> list[dict]:
+                lenient: bool = False, memo: Memo | None = None,
+                changed: str | None = None) -> list[dict[str, Any]]:
     out = []
     for p in _secret_missing(game, state):
         if not lenient:
@@ -354,7 +361,7 @@ def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: li
     return out
 
 
-def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict]:
+def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict[str, Any]]:
     """What the final scoring needs typed by the players, one request each:
     ``{"kind": "ability"|"race"|"objective", "source", "player"?, "at"?}``.
     The same entries :func:`score` reports as missing (MissingEntry)."""
@@ -393,13 +400,13 @@ def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict]:
     return out
 
 
-def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[dict]:
+def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[dict[str, Any]]:
     """Every race, objective and built card whose printed values the final
     scoring needs and nobody has typed yet: ``{"card", "fields", "why"}``."""
     state = state if state is not None else game.state
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
 
-    def add(card, fields, why):
+    def add(card: Card, fields: list[str], why: str) -> None:
         e = out.setdefault(card.name.lower(), {"card": card.name, "fields": [], "why": why})
         e["fields"] += [f for f in fields if f not in e["fields"]]
 
@@ -455,7 +462,7 @@ def objective_claims(game: ScoredGame, state: State | None = None) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def _rank(table: pd.DataFrame, final: bool):
+def _rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str, str]:
     key = ["total", "locations", "credits_left"]
     table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
     ranks, prev, rank = [], None, 0
@@ -495,7 +502,7 @@ def _rank(table: pd.DataFrame, final: bool):
     return table, winners, decided, text
 
 
-def project_player(game: ScoredGame, state: State, player: str, memo: dict | None = None) -> dict[str, int]:
+def project_player(game: ScoredGame, state: State, player: str, memo: Memo | None = None) -> dict[str, int]:
     """One player's categories if the game ended in ``state`` (no pandas: fast).
 
     Same rules as :func:`score` with ``project=True``; used by the what-if views.

@@ -14,7 +14,7 @@ from typing import Any
 from ..core import chance
 from ..core.errors import IllegalAction, RecordError
 from ..core.rules import ATS, texts
-from .catalogue import TYPES
+from .vocabulary import TYPES
 from .decks import objectives_wanted     # B 3 / B 8: one per player, 2 with 2 players
 
 YEARS = 4
@@ -147,7 +147,7 @@ class Setup:
         return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options),
                    seed)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"players": list(self.players), "mode": self.mode,
                              "races": dict(self.races), "objectives": list(self.objectives)}
         if self.secret_objectives:
@@ -163,7 +163,7 @@ class Setup:
         what the mode puts there: 8 with the Revival 2-player rules (R 2.1: "all the
         Power Reactor cards in a single pile", R 1: 8), 16 + 8 with 5-6 players (both
         boxes, ruling), 16 otherwise (B 2)."""
-        sup = self.options.get("reactor_supply")
+        sup: int | None = self.options.get("reactor_supply")
         if sup is not None:
             return sup
         if self.options.get("two_player") == "revival":

@@ -8,6 +8,8 @@ returns them normalised; :func:`put_ship` places one when its effect resolves.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import abilities as abl
 from .abilitykinds import of_kind
 from ..core.errors import IllegalAction
@@ -17,8 +19,8 @@ from .state import Pending, PlayerState, State, Step, VPLine
 from .station import Cell, Station, as_cell, neighbours
 
 
-def check_spaceships(state: State, owner: str, card: Card, a: dict,
-                     built: Cell | None = None, strict: bool = False) -> list:
+def check_spaceships(state: State, owner: str, card: Card, a: dict[str, Any],
+                     built: Cell | None = None, strict: bool = False) -> list[list[Any]]:
     """The spaceships a build puts (R 3: "place it on an empty space adjacent to an
     existing card in that Station").  Checked before the card is placed; the card
     being built (``built``) already counts in its owner's station: the ability is
@@ -103,7 +105,7 @@ def could_hold_ship(state: State, owner: str, who: str, cell: Cell,
                          for n in neighbours(cell))
 
 
-def check_waiting_ships(state: State, a: dict, *, acting: str | None = None,
+def check_waiting_ships(state: State, a: dict[str, Any], *, acting: str | None = None,
                         built: Cell | None = None) -> None:
     """After a new entry (simultaneous play): every spaceship still on its way can be
     placed when it resolves, after every player's action.  R 3: "place it on an empty
@@ -120,7 +122,7 @@ def check_waiting_ships(state: State, a: dict, *, acting: str | None = None,
     changed."""
     if state.setup.options.get("spaceship_filled", "refuse") == "lost":
         return
-    aimed: dict[tuple, str] = {}
+    aimed: dict[tuple[str, tuple[int, ...]], str] = {}
     for p in state.pending:
         if p.kind != "spaceships":
             continue
@@ -166,7 +168,7 @@ def waiting_ships_allow(state: State, player: str, built: Cell | None = None) ->
     return True
 
 
-def reserved(state: State, strict: bool = False) -> set:
+def reserved(state: State, strict: bool = False) -> set[tuple[str, tuple[int, ...]]]:
     """Options ``spaceship_filled: refuse`` (the default) and ``reserve``: the
     (player, cell) spaces a spaceship entered this turn is still on its way to;
     nothing else may go there (R 3: it goes on an empty space when it is placed).
@@ -213,7 +215,7 @@ def put_ship(state: State, who: str, cell: Cell, p: Pending, strict: bool = True
     return False
 
 
-def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
+def check_reactor_ships(state: State, owner: str, card: Card, a: dict[str, Any]) -> list[list[int]]:
     """``per: reactor_spaceship`` (Recharging Station, R FAQ): a spaceship on a free
     side of each of the player's reactors that has one, one per reactor; "If one of
     your Power Reactors has locations on all sides of it then you can't put a
@@ -263,7 +265,7 @@ def check_reactor_ships(state: State, owner: str, card: Card, a: dict) -> list:
     return [list(c) for c in cells]
 
 
-def check_removals(state: State, owner: str, card: Card, a: dict) -> list:
+def check_removals(state: State, owner: str, card: Card, a: dict[str, Any]) -> list[list[int]]:
     """``remove_spaceships: N`` (Travelling Exhibition, R FAQ): the player removes up
     to N of their own spaceships, none if they have none ("you can choose to remove a
     Spaceship even if you don't have any Spaceships in your Station. In that case you

@@ -35,7 +35,7 @@ class PlayerState:
     credits: int = 0
     station: Station = field(default_factory=Station)
     ledger: list[VPLine] = field(default_factory=list)
-    last: dict | None = None
+    last: dict[str, Any] | None = None
 
     def copy(self) -> "PlayerState":
         return PlayerState(self.name, self.vp, self.credits, self.station.copy(),
@@ -50,7 +50,7 @@ class Pending:
     cell: Cell | None
     data: Any
     index: int
-    choices: dict = field(default_factory=dict)
+    choices: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -148,7 +148,7 @@ class Step:
     ``draw_order`` draws the timing rules' order of a turn whose players tie."""
     catalogue: Catalogue
     state: State
-    a: dict
+    a: dict[str, Any]
     strict: bool = False
     end_turn: bool = True
     draw_order: Callable[[State], list[str]] | None = None

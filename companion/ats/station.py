@@ -8,7 +8,7 @@ FAQ: two locations with nothing directly between them are 4 apart, not 2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
@@ -53,7 +53,7 @@ def neighbours(cell: Cell) -> Iterator[Cell]:
         yield (r + dr, c + dc)
 
 
-def as_cell(value) -> Cell:
+def as_cell(value: Any) -> Cell:
     """``[r, c]`` -> ``(r, c)``; raises ValueError for anything else."""
     if isinstance(value, (list, tuple)) and len(value) == 2:
         r, c = value
@@ -215,7 +215,8 @@ class Station:
             a, b = b, a
         if b in self.cells:
             try:
-                return nx.shortest_path_length(self.graph, a, b)
+                n: float = nx.shortest_path_length(self.graph, a, b)
+                return n
             except nx.NetworkXNoPath:
                 return float("inf")
         return self.distances_from(b).get(a, float("inf"))
@@ -263,7 +264,7 @@ class Station:
         return self._copies.get(card.lower(), 0)
 
     def is_connected(self) -> bool:
-        return nx.is_connected(self.graph)
+        return bool(nx.is_connected(self.graph))
 
     def bbox(self) -> tuple[int, int, int, int]:
         rows = [c[0] for c in self.cells] + [c[0] for c in self.spaceships]

@@ -44,7 +44,7 @@ assert tuple(TURN_ACTIONS) == ACTIONS and set(SIDE_HANDLERS) == set(SIDE_ENTRIES
 
 def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
           end_turn: bool = True,
-          draw_order: Callable[[State], list[str]] | None = None) -> dict:
+          draw_order: Callable[[State], list[str]] | None = None) -> dict[str, Any]:
     """Check and apply one entry to ``state`` (changed in place).  Returns it
     normalised; raises IllegalAction (and ``state`` must then be dropped)."""
     if not isinstance(action, dict):
@@ -127,7 +127,7 @@ def turn_action(step: Step) -> tuple[PlayerState, Card]:
     return state.players[player], card
 
 
-def side_entry(step: Step, handler: SideHandler) -> dict:
+def side_entry(step: Step, handler: SideHandler) -> dict[str, Any]:
     """An entry that is not a player's action for the turn (virtual seat, advisor,
     round-end removal): entered for the current year and turn."""
     state, a = step.state, step.a

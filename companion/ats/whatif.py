@@ -15,21 +15,24 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any
+from typing import Any, Callable, Sequence, TypeVar
 
 import pandas as pd
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from .game import DISCARD_GAIN, Game, PlayerState, State
 from .abilitykinds import kind_of
-from .scoring import CREDITS_PER_VP, project_player, score
+from .catalogue import Card
+from .scoring import CREDITS_PER_VP, Memo, Score, project_player, score
 from .station import Cell, Placed, Station
+
+T = TypeVar("T")
 
 MAP_COLUMNS = ["action", "card", "cell", "legal", "rule", "reason", "vp_now", "end_change",
                "empty_reactor_change", "energy_from", "projected_total", "projected_change"]
 
 
-def _base(game: Game, state: State, player: str) -> dict:
+def _base(game: Game, state: State, player: str) -> dict[str, Any]:
     return project_player(game, state, player)
 
 
@@ -42,7 +45,7 @@ def _planning(state: State, player: str) -> State:
     return state
 
 
-def _fill_choices(game: Game, state: State, action: dict) -> dict:
+def _fill_choices(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     """Choices a trial cannot ask for: every other player pays (the owner's VP
     does not depend on it), and a manual ability counts 0 now."""
     card = game.catalogue.get(action.get("card", ""))
@@ -133,12 +136,12 @@ class _Trials:
     (School of Alien Cultures, a spaceship, the Revival 2-player rules resolving
     at once) never changes the state it was tried from."""
 
-    def __init__(self, game: Game, state: State, player: str):
+    def __init__(self, game: Game, state: State, player: str) -> None:
         self.game, self.state, self.player = game, state, player
-        self.memo: dict = {}     # other players' objective measures (they do not change)
+        self.memo: Memo = {}     # other players' objective measures (they do not change)
         self.station = _ScratchStation.of(state.players[player].station) if _FAST else None
 
-    def run(self, action: dict, fn):
+    def run(self, action: dict[str, Any], fn: Callable[[dict[str, Any], State], T]) -> T:
         """``fn(normalised action, state after)``; IllegalAction propagates."""
         state, player = self.state, self.player
         if self.station is None or action.get("player") != player:
@@ -154,14 +157,14 @@ class _Trials:
             self.station.restore()
 
 
-def _option(game: Game, state: State, player: str, action: dict, base: dict,
-            trials: _Trials | None = None) -> dict:
+def _option(game: Game, state: State, player: str, action: dict[str, Any], base: dict[str, Any],
+            trials: _Trials | None = None) -> dict[str, Any]:
     """Row of one option: tried on a copy, scored as if the game ended then."""
     row = {"action": action["do"], "card": action.get("card"),
            "cell": tuple(action["at"]) if "at" in action else None}
     trials = trials if trials is not None else _Trials(game, state, player)
 
-    def scored(norm, after):
+    def scored(norm: dict[str, Any], after: State) -> dict[str, Any]:
         proj = project_player(game, after, player, trials.memo)
         return dict(
             legal=True, rule=None, reason=None,
@@ -184,12 +187,12 @@ _INT_COLUMNS = ("vp_now", "end_change", "empty_reactor_change", "projected_total
                 "projected_change")
 
 
-def _table(rows: list[dict]) -> pd.DataFrame:
+def _table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """The rows ranked (legal first, then the projected total and the VP now,
     highest first, missing last; ties keep their order) and made a DataFrame
     with integer columns that may be missing (Int64).  Sorting the dicts is
     several times faster than sorting the frame (DataFrame.sort_values)."""
-    def key(r):
+    def key(r: dict[str, Any]) -> tuple[bool, bool, int, bool, int]:
         pt, vp = r.get("projected_total"), r.get("vp_now")
         return (not r.get("legal"), pt is None, -(pt or 0), vp is None, -(vp or 0))
     ranked = sorted(rows, key=key)               # stable, like kind="stable"
@@ -225,7 +228,7 @@ def placement_map(game: Game, player: str, card: str, *, state: State | None = N
 
 
 def missing_values(game: Game, player: str, card: str, *,
-                   state: State | None = None) -> dict | None:
+                   state: State | None = None) -> dict[str, Any] | None:
     """The printed values the what-if of building ``card`` still needs (issue 21):
     ``{"card", "fields"}`` — the card's own unknown numbers, or the first values a
     trial at one of the station's cells (its projection included) asks for, which
@@ -253,13 +256,14 @@ def missing_values(game: Game, player: str, card: str, *,
     return None
 
 
-def best_cell(df: pd.DataFrame, action: str = "build"):
+def best_cell(df: pd.DataFrame, action: str = "build") -> Cell | None:
     """The legal cell with the highest projected total for ``action`` (None if none)."""
     legal = df[(df.action == action) & df.legal]
     if legal.empty:
         return None
-    return legal.sort_values(["projected_total", "vp_now"], ascending=False,
-                             kind="stable").iloc[0].cell
+    cell: Cell = legal.sort_values(["projected_total", "vp_now"], ascending=False,
+                                   kind="stable").iloc[0].cell
+    return cell
 
 
 def hand_ranking(game: Game, player: str, hand: list[str], *,
@@ -273,8 +277,8 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
     base = _base(game, state, player)
     station = state.players[player].station
     trials = _Trials(game, state, player)
-    rows: list[dict] = []
-    reactor_rows: list[dict] | None = None
+    rows: list[dict[str, Any]] = []
+    reactor_rows: list[dict[str, Any]] | None = None
     notes = []
     for card in hand:
         try:
@@ -322,7 +326,7 @@ def hand_ranking(game: Game, player: str, hand: list[str], *,
     return _table(rows + notes)
 
 
-def if_ended_now(game: Game, state: State | None = None):
+def if_ended_now(game: Game, state: State | None = None) -> Score:
     """Every player's projected final score with its breakdown (a Score)."""
     return score(game, state, project=True)
 
@@ -349,16 +353,16 @@ class Sandbox:
         self._seen = copy.deepcopy(game.actions)     # the real record at the branch point
         self.branch = game.branch()
 
-    def push(self, action: dict) -> dict:
+    def push(self, action: dict[str, Any]) -> dict[str, Any]:
         return self.branch.push(action)
 
-    def pop(self) -> dict:
+    def pop(self) -> dict[str, Any]:
         if len(self.branch.actions) <= self.start:
             raise IllegalAction("nothing-to-undo", "the sandbox has no action of its own to undo")
         return self.branch.pop()
 
     @property
-    def new_actions(self) -> list[dict]:
+    def new_actions(self) -> list[dict[str, Any]]:
         return self.branch.actions[self.start:]
 
     def compare(self) -> pd.DataFrame:
@@ -369,7 +373,7 @@ class Sandbox:
         df["difference"] = df.sandbox - df.real
         return df.loc[list(self.real.setup.players)]
 
-    def apply(self) -> list[dict]:
+    def apply(self) -> list[dict[str, Any]]:
         """Push the branch's new actions onto the real game; returns them."""
         # compare the actions, not just their number: an undo followed by another
         # action leaves the length as it was but changes the game
@@ -384,7 +388,8 @@ class Sandbox:
         return applied
 
 
-def preview_card(game: Game, card, player: str | None, cell=None) -> str:
+def preview_card(game: Game, card: Card, player: str | None,
+                 cell: Sequence[int] | None = None) -> str:
     """What ``card`` (a definition being typed, not yet saved) would score here and
     now, in words: for a location built by ``player`` at ``cell``, the VP it gives
     now and the change to the projected final score; for a race (``cell`` None),

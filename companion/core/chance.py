@@ -25,6 +25,8 @@ import random
 import secrets
 from typing import Any
 
+from .jsontypes import JSON
+
 #: seeds are whole numbers 0 <= seed < SEED_LIMIT (2**53: exact in every JSON reader)
 SEED_BITS = 53
 SEED_LIMIT = 2 ** SEED_BITS
@@ -87,7 +89,7 @@ def seed_of(record_or_setup: Any) -> int:
     return derived_seed(setup)
 
 
-def new_game(setup: dict, seed: int | None = None) -> dict:
+def new_game(setup: JSON, seed: int | None = None) -> JSON:
     """A new game's setup: a copy of ``setup`` with ``seed`` (checked), or a fresh
     seed (:func:`new_seed`) when none is given.  A seed already in ``setup`` (say, the
     previous game's of a campaign) is replaced: every new game draws anew."""

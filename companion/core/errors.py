@@ -8,6 +8,7 @@ exactly as it was.
 """
 from __future__ import annotations
 
+from .jsontypes import JSON
 from .rules import Rule, rule as rule_of
 
 
@@ -21,7 +22,7 @@ class IllegalAction(CompanionError):
     ``rule`` is the rule's code, a :class:`~companion.core.rules.Rule` (a string:
     ``e.rule == "credits"``); a code that is not a member raises ValueError."""
 
-    def __init__(self, rule: str, message: str, *, action: dict | None = None,
+    def __init__(self, rule: str, message: str, *, action: JSON | None = None,
                  index: int | None = None):
         self.rule: Rule = rule_of(rule)
         self.action = dict(action or {})
@@ -50,7 +51,7 @@ class IllegalAction(CompanionError):
         self.index = index
         return self
 
-    def with_action(self, action: dict) -> "IllegalAction":
+    def with_action(self, action: JSON) -> "IllegalAction":
         """Name ``action`` in the message if the error was raised without one
         (e.g. deep in an ability that needs a card's unknown types)."""
         if not self.action.get("do"):
@@ -62,7 +63,7 @@ class IllegalAction(CompanionError):
 class UnknownCardValues(IllegalAction):
     """A card's printed numbers are needed but nobody has typed them yet."""
 
-    def __init__(self, card: str, fields: list[str], *, action: dict | None = None,
+    def __init__(self, card: str, fields: list[str], *, action: JSON | None = None,
                  why: str = ""):
         self.card = card
         self.fields = list(fields)

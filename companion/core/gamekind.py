@@ -17,6 +17,8 @@ import argparse
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .jsontypes import JSON
+
 __all__ = ["GameKind", "StoreStep", "StatTable", "register", "unregister", "kinds", "kind_of"]
 
 
@@ -27,7 +29,7 @@ class StoreStep:
     the stored setup of each of the game's saved games and returns the new setup, or
     None to leave it as it is.  Games it changes have their History rows derived again."""
     name: str
-    fix: Callable[[Any], dict | None]
+    fix: Callable[[Any], JSON | None]
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class StatTable:
     arguments; ``fmt`` (the game's format) is added unless ``kwargs`` names it."""
     title: str
     table: str
-    kwargs: dict = field(default_factory=dict)
+    kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 def _no_game_roles(game: Any, setup: Any, players: list[str]) -> dict[str, Any]:
@@ -53,7 +55,7 @@ def _mode_board(setup: Any) -> str:
     return (mode if isinstance(mode, str) else "standard")[:100]
 
 
-def _no_expansions(setup: Any, cards: list, built: set[str], declared: list[str]) -> list[str]:
+def _no_expansions(setup: Any, cards: list[Any], built: set[str], declared: list[str]) -> list[str]:
     return []
 
 
@@ -91,22 +93,22 @@ class GameKind:
     board: Callable[[Any], str] = _mode_board
     #: the expansions a play used, seen in its setup, card definitions, built cards
     #: and the ones the players declared (the exports' expansions)
-    expansions: Callable[[Any, list, set[str], list[str]], list[str]] = _no_expansions
+    expansions: Callable[[Any, list[Any], set[str], list[str]], list[str]] = _no_expansions
     #: what history's derived tables get beyond the score: ``extra(game, score, out)``
     #: fills ``out["year_vp"]``, ``out["cards"]``, ``out["objectives"]``
-    derive_extra: Callable[[Any, Any, dict], None] | None = None
+    derive_extra: Callable[[Any, Any, dict[str, Any]], None] | None = None
     #: a finished game whose round-end entries are not made yet: the score so far,
     #: or None when ``error`` (an IllegalAction of ``score()``) is a real one
     pending_score: Callable[[Any, Exception], Any] | None = None
     #: two stored definitions of one card merged value by value (the store's
     #: ``merge_cards``); None: the new definition replaces the old one
-    merge_card: Callable[[dict, dict], dict] | None = None
+    merge_card: Callable[[JSON, JSON], JSON] | None = None
     #: the saved-games file's one-off data steps for this game
     store_steps: tuple[StoreStep, ...] = ()
     #: the statistics tables of this game (the History tab's list)
     statistics: tuple[StatTable, ...] = ()
     #: one stored action in words (the History tab's replay)
-    describe_action: Callable[[dict], str] = str
+    describe_action: Callable[[JSON], str] = str
     #: the game's position as HTML/SVG (the History tab's replay and score sheet)
     picture: Callable[[Any], str] = _no_picture
     #: ``python -m companion score`` / ``check`` of a replayed game: the exit status

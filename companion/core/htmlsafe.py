@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TypeGuard
 
 __all__ = ["escape", "colour", "COLOUR_NAMES"]
 
@@ -26,13 +27,13 @@ forestgreen limegreen springgreen olivedrab goldenrod peru hotpink deeppink aqua
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 
-def escape(text, quote: bool = True) -> str:
+def escape(text: object, quote: bool = True) -> str:
     """``text`` (anything: it is turned into a string first) safe inside HTML/SVG
     text and quoted attribute values."""
     return html.escape(str(text), quote=quote)
 
 
-def is_colour(value) -> bool:
+def is_colour(value: object) -> TypeGuard[str]:
     """Whether ``value`` is a colour we put into markup: #rgb, #rgba, #rrggbb,
     #rrggbbaa or a plain CSS colour name."""
     if not isinstance(value, str):
@@ -41,6 +42,6 @@ def is_colour(value) -> bool:
     return bool(_HEX.fullmatch(v)) or v.lower() in COLOUR_NAMES
 
 
-def colour(value, default: str = "#888888") -> str:
+def colour(value: object, default: str = "#888888") -> str:
     """``value`` if it is a valid colour (see :func:`is_colour`), else ``default``."""
     return value.strip() if is_colour(value) else default

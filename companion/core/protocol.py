@@ -10,16 +10,17 @@ answered once, from it.
 from __future__ import annotations
 
 from .errors import IllegalAction
+from .jsontypes import JSON
 
 
 class LegalityQueries:
     """``is_legal`` and ``why_illegal`` from the engine's ``check`` (queries: the game is
     not changed)."""
 
-    def check(self, action: dict) -> dict:           # pragma: no cover - each engine's own
+    def check(self, action: JSON) -> JSON:           # pragma: no cover - each engine's own
         raise NotImplementedError
 
-    def is_legal(self, action: dict) -> bool:
+    def is_legal(self, action: JSON) -> bool:
         """Whether :meth:`check` accepts ``action`` now."""
         try:
             self.check(action)
@@ -27,7 +28,7 @@ class LegalityQueries:
         except IllegalAction:
             return False
 
-    def why_illegal(self, action: dict) -> str | None:
+    def why_illegal(self, action: JSON) -> str | None:
         """None if ``action`` is legal now, else the reason in words (with its rule code)."""
         try:
             self.check(action)

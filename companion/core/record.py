@@ -11,6 +11,7 @@ from typing import Any, Callable, Collection, Iterable
 
 from . import chance, safeio
 from .errors import RecordError
+from .jsontypes import JSON
 
 #: A record file larger than this is refused (by the bytes actually read, at most
 #: MAX_BYTES + 1; see companion.core.safeio).  A complete 6-player game with every
@@ -97,7 +98,7 @@ def check_names(setup: Any) -> None:
                     raise RecordError(f"setup.players[{i}] {why}")
 
 
-def check_action_texts(a: dict, i: int) -> None:
+def check_action_texts(a: JSON, i: int) -> None:
     for k in ("player", "card"):
         v = a.get(k)
         if isinstance(v, str) and len(v) > safeio.MAX_NAME:
@@ -110,7 +111,7 @@ def check_action_texts(a: dict, i: int) -> None:
 
 
 # -- the checks every game's validate_record makes, in this order ---------------------
-def check_top(data: Any, fmt: str, top_keys: Collection[str], *, wrong_format: str) -> dict:
+def check_top(data: Any, fmt: str, top_keys: Collection[str], *, wrong_format: str) -> JSON:
     """A record's outside: a JSON object of the format ``fmt`` (else "unknown format
     …; ``wrong_format`` ``fmt``"), with no key but ``top_keys``, with a setup, within
     the reader's limits (:func:`check_tree`).  Returns the record."""
@@ -129,14 +130,14 @@ def check_top(data: Any, fmt: str, top_keys: Collection[str], *, wrong_format: s
     return data
 
 
-def check_lists(data: dict, keys: Iterable[str]) -> None:
+def check_lists(data: JSON, keys: Iterable[str]) -> None:
     """Each of ``keys`` that the record has is a list (or null)."""
     for key in keys:
         if key in data and data[key] is not None and not isinstance(data[key], list):
             raise RecordError(f"'{key}' must be a list")
 
 
-def check_entries(data: dict, validate_manual: Callable[[Any, int], None]) -> None:
+def check_entries(data: JSON, validate_manual: Callable[[Any, int], None]) -> None:
     """Every action is an object with names and notes of a bounded length and its
     numbers in range (:data:`NUMBER_LIMIT`); every manual entry passes the game's
     ``validate_manual(entry, index)``."""
@@ -171,11 +172,11 @@ def copy_json(value: Any) -> Any:
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
-def dumps(record: dict) -> str:
+def dumps(record: JSON) -> str:
     return json.dumps(record, indent=1, ensure_ascii=False)
 
 
-def write_record(record: dict, path: str | Path) -> Path:
+def write_record(record: JSON, path: str | Path) -> Path:
     path = Path(path)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(dumps(record), encoding="utf-8")

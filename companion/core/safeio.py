@@ -139,14 +139,15 @@ BAD_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _INT_LIMIT = 10 ** MAX_DIGITS
 
 
-def _where(path: list) -> str:
+def _where(path: list[str | int]) -> str:
     out = ""
     for p in path:
         out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
     return out or "the top level"
 
 
-def _check_string(s: str, path: list, name: str, error: ErrorFactory, max_string: int) -> None:
+def _check_string(s: str, path: list[str | int], name: str, error: ErrorFactory,
+                  max_string: int) -> None:
     if len(s) > max_string:
         raise error(f"{name}: a text of {len(s)} characters at {_where(path)}; "
                     f"at most {max_string}")
@@ -166,7 +167,7 @@ def check_tree(value: Any, name: str = "document", *, error: ErrorFactory = _def
     ``int_keys``: whole-number keys too), list, str, int, bool, None, and
     (``floats``) finite floats.  Iterative: a deep value cannot blow the stack."""
     items = text = 0
-    stack: list[tuple[Any, list, int]] = [(value, [], 1)]
+    stack: list[tuple[Any, list[str | int], int]] = [(value, [], 1)]
     while stack:
         v, path, depth = stack.pop()
         if v is None or isinstance(v, bool):
@@ -271,24 +272,26 @@ def read_json(path: str | Path, limit: int, *, what: str = "file",
 # ---------------------------------------------------------------------------
 # YAML
 # ---------------------------------------------------------------------------
-def _yaml_loader_class():
+def _yaml_loader_class() -> type[Any]:
     import yaml
     from yaml.constructor import SafeConstructor
 
-    class Loader(yaml.SafeLoader):
+    # PyYAML ships no type information here (no types-PyYAML): its SafeLoader is Any, a
+    # subclass of Any is refused under --strict (unused where plain mypy allows it)
+    class Loader(yaml.SafeLoader):  # type: ignore[misc, unused-ignore]
         """The safe loader with an alias budget, a depth and item budget,
         constructing only text, numbers, true/false, null, lists and mappings."""
 
-        yaml_constructors: dict = {}
-        yaml_multi_constructors: dict = {}
+        yaml_constructors: dict[str | None, Callable[..., Any]] = {}
+        yaml_multi_constructors: dict[str | None, Callable[..., Any]] = {}
 
-        def __init__(self, stream):
+        def __init__(self, stream: str) -> None:
             super().__init__(stream)
             self._depth = 0
             self._nodes = 0
             self._aliases = 0
 
-        def compose_node(self, parent, index):
+        def compose_node(self, parent: Any, index: Any) -> Any:
             event = self.peek_event()
             line = event.start_mark.line + 1 if event.start_mark else "?"
             if isinstance(event, yaml.AliasEvent):
@@ -308,13 +311,13 @@ def _yaml_loader_class():
             finally:
                 self._depth -= 1
 
-    def construct_int(loader, node):
+    def construct_int(loader: Any, node: Any) -> Any:
         if len(node.value) > MAX_DIGITS + 1:
             raise _Refused(f"line {node.start_mark.line + 1}: a number of {len(node.value)} "
                            f"characters; numbers have at most {MAX_DIGITS} digits")
         return SafeConstructor.construct_yaml_int(loader, node)
 
-    def construct_float(loader, node):
+    def construct_float(loader: Any, node: Any) -> Any:
         if len(node.value) > MAX_DIGITS + 10:
             raise _Refused(f"line {node.start_mark.line + 1}: a number of {len(node.value)} "
                            f"characters; numbers have at most {MAX_DIGITS} digits")
@@ -323,7 +326,7 @@ def _yaml_loader_class():
             raise _Refused(f"line {node.start_mark.line + 1}: {node.value[:40]} is not a number")
         return v
 
-    def refuse(loader, node):
+    def refuse(loader: Any, node: Any) -> Any:
         kind = str(node.tag).rsplit(":", 1)[-1]
         raise _Refused(f"line {node.start_mark.line + 1}: a value of YAML type '{kind}' "
                        "(dates, binary data, sets and other tags are not allowed; "
@@ -341,7 +344,7 @@ def _yaml_loader_class():
     return Loader
 
 
-_LOADER = None
+_LOADER: type[Any] | None = None
 
 
 def loads_yaml(text: str | bytes, name: str = "document", *, limit: int,
@@ -420,7 +423,7 @@ _CONTROL_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f
                            "\u2066-\u2069\ud800-\udfff]")
 
 
-def _escape(m: re.Match) -> str:
+def _escape(m: re.Match[str]) -> str:
     ch = m.group()
     if ch == "\n":
         return "\\n"

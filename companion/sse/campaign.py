@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -28,11 +29,11 @@ class CampaignError(CompanionError):
 
 
 class Campaign:
-    def __init__(self, players: list[str], games: Sequence[dict] = ()):
+    def __init__(self, players: list[str], games: Sequence[dict[str, Any]] = ()):
         if len(players) not in CAMPAIGN_PIECES:
             raise CampaignError("Campaign Mode is for 2 to 4 players")
         self.players = list(players)
-        self.games: list[dict] = []
+        self.games: list[dict[str, Any]] = []
         self._results: list[SseGame] = []
         for rec in games:
             self.add(rec)
@@ -64,7 +65,7 @@ class Campaign:
     def over(self) -> bool:
         return bool(self.winners)
 
-    def next_setup(self, base: dict) -> dict:
+    def next_setup(self, base: dict[str, Any]) -> dict[str, Any]:
         """The setup of the next game: ``base`` (players, map, pieces.ships, variants...)
         with the campaign's win piles.  Cities and Trade Stations come from the book's
         campaign table unless ``base['pieces']`` gives them."""
@@ -76,7 +77,7 @@ class Campaign:
         setup["campaign"] = {"wins": self.wins(), "game": len(self.games) + 1}
         return setup
 
-    def add(self, record: dict) -> SseGame:
+    def add(self, record: dict[str, Any]) -> SseGame:
         """Add a finished game; it must start from the campaign's current win piles."""
         if self.over:
             raise CampaignError(f"the campaign is over: {', '.join(self.winners)} won it")
@@ -115,12 +116,12 @@ class Campaign:
         return f"After {len(self.games)} game(s), first to {self.target} wins. Win piles: {piles}."
 
     # -- file -------------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"format": CAMPAIGN_FORMAT, "players": list(self.players),
                 "games": copy.deepcopy(self.games)}
 
     @classmethod
-    def from_dict(cls, d) -> "Campaign":
+    def from_dict(cls, d: Any) -> "Campaign":
         if not isinstance(d, dict) or d.get("format") != CAMPAIGN_FORMAT:
             raise RecordError(f"a campaign file has format {CAMPAIGN_FORMAT!r}")
         if set(d) - {"format", "players", "games", "meta"}:

@@ -21,7 +21,7 @@ from .state import Move, PlayerState, Ship, State
 # ---------------------------------------------------------------------------
 # Damaged Ships
 # ---------------------------------------------------------------------------
-def damage_ship(st: State, ship: Ship, a: dict) -> None:
+def damage_ship(st: State, ship: Ship, a: dict[str, Any]) -> None:
     """The ``"damage"`` action (an expansion's effect): needs the damaged-ships variant,
     an undamaged ship and nothing else in the action."""
     if not st.setup.variant("damaged_ships"):
@@ -41,7 +41,7 @@ def damage_ship(st: State, ship: Ship, a: dict) -> None:
 # ---------------------------------------------------------------------------
 # Unexplored Systems
 # ---------------------------------------------------------------------------
-def explore(st: State, ps: PlayerState, ship: Ship, to: Hex, a: dict, index: int) -> None:
+def explore(st: State, ps: PlayerState, ship: Ship, to: Hex, a: dict[str, Any], index: int) -> None:
     """``ship`` has entered the Unexplored System ``to``: its tile is turned face-up
     (``a["reveal"]``, or the map's known tile) and applied."""
     if a.get("piece") not in (None, "city"):
@@ -105,7 +105,7 @@ def explore(st: State, ps: PlayerState, ship: Ship, to: Hex, a: dict, index: int
         refuel(st, ps, ship, to, then, a, index)
 
 
-def refuel(st: State, ps: PlayerState, ship: Ship, at: Hex, then: Any, a: dict,
+def refuel(st: State, ps: PlayerState, ship: Ship, at: Hex, then: Any, a: dict[str, Any],
            index: int) -> None:
     """The Refuelling Station at ``at``: the ship goes on to ``then["to"]``, next to it,
     and colonises it (``options.refuel``: may it be an Unexplored System)."""
@@ -176,7 +176,7 @@ def nordinn_targets(st: State, player: str, at: Hex) -> tuple[list[Hex], list[He
     return sorted(choices), own
 
 
-def nordinn(st: State, ps: PlayerState, at: Hex, a: dict) -> None:
+def nordinn(st: State, ps: PlayerState, at: Hex, a: dict[str, Any]) -> None:
     """The Nordinn Empire revealed at ``at``: a City is destroyed (``a["destroy"]``, or the
     only choice) and a conquest marker placed on an adjacent one."""
     choices, own = nordinn_targets(st, ps.name, at)

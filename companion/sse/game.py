@@ -50,7 +50,7 @@ __all__ = ["ACTION_KEYS", "BOOK_SHIPS", "BOX", "CAMPAIGN_PIECES", "CAMPAIGN_TARG
            "State", "VPLine", "SseGame", "describe_action"]
 
 
-def describe_action(action: dict, with_player: bool = True) -> str:
+def describe_action(action: dict[str, Any], with_player: bool = True) -> str:
     """A stored action in words, e.g. ``"Ann moved ship 0 [0, 0] → [1, 0], colonised with a
     City"`` (``with_player``: the player's name first).  No game needed: the words come from
     the action alone, as stored (``SseGame.push`` returns it so), through its typed action
@@ -68,19 +68,20 @@ class SseGame(LegalityQueries):
 
     format: ClassVar[str] = FORMAT
 
-    def __init__(self, setup: SseSetup | dict, *, manual: list | None = None,
-                 meta: dict | None = None):
+    def __init__(self, setup: SseSetup | dict[str, Any], *,
+                 manual: list[dict[str, Any]] | None = None,
+                 meta: dict[str, Any] | None = None) -> None:
         self.setup = setup if isinstance(setup, SseSetup) else SseSetup.from_dict(setup)
-        self.manual: list[dict] = list(manual or [])
+        self.manual: list[dict[str, Any]] = list(manual or [])
         self.meta = dict(meta or {})
-        self.actions: list[dict] = []
+        self.actions: list[dict[str, Any]] = []
         self.state = State.initial(self.setup)
         settle(self.state, 0)
         self._history: list[State] = []
 
     # -- record in and out ---------------------------------------------------------
     @classmethod
-    def from_record(cls, record: dict, *, trusted: bool = False) -> "SseGame":
+    def from_record(cls, record: dict[str, Any], *, trusted: bool = False) -> "SseGame":
         """Replay a record.  Raises RecordError / IllegalAction naming the action index.
 
         ``trusted=False`` (the default) is for a record from outside (a file, an import,
@@ -97,7 +98,7 @@ class SseGame(LegalityQueries):
         game.replay(record.get("actions") or [])
         return game
 
-    def replay(self, actions: Iterable[dict]) -> None:
+    def replay(self, actions: Iterable[dict[str, Any]]) -> None:
         """Apply further entries of this game's record, as stored (by this companion:
         the store, memory), with the checks of a replay (:meth:`from_record`'s).  All or
         nothing: an illegal entry raises IllegalAction naming its index in the record,
@@ -114,7 +115,7 @@ class SseGame(LegalityQueries):
             del self.actions[n:], self._history[kept:]
             raise
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The record of the game: new dicts and lists, shared with nothing the game keeps."""
         rec = {"format": FORMAT, "setup": self.setup.to_dict(),
                "actions": copy_json(self.actions)}
@@ -123,12 +124,13 @@ class SseGame(LegalityQueries):
         return rec
 
     # -- the python-chess style API ----------------------------------------------------
-    def push(self, action: dict, *, strict: bool = False) -> dict:
+    def push(self, action: dict[str, Any], *, strict: bool = False) -> dict[str, Any]:
         """Apply ``action``; returns it normalised (as stored).  Raises IllegalAction
         (nothing changes)."""
-        return copy_json(self._push(action, strict=strict))
+        stored: dict[str, Any] = copy_json(self._push(action, strict=strict))
+        return stored
 
-    def _push(self, action: dict, *, strict: bool) -> dict:
+    def _push(self, action: dict[str, Any], *, strict: bool) -> dict[str, Any]:
         """:meth:`push` returning the stored action itself (not a copy): the replay's."""
         trial = self.state.copy()
         norm = apply(trial, action, strict=strict)     # apply copies ``action`` first
@@ -137,7 +139,7 @@ class SseGame(LegalityQueries):
         self.actions.append(norm)
         return norm
 
-    def pop(self) -> dict:
+    def pop(self) -> dict[str, Any]:
         """Undo the last action (returns it).  Nothing to undo: IllegalAction
         ``nothing-to-undo``, as in Among the Stars."""
         if not self.actions:
@@ -145,17 +147,17 @@ class SseGame(LegalityQueries):
         self.state = self._history.pop()
         return self.actions.pop()
 
-    def check(self, action: dict) -> dict:
+    def check(self, action: dict[str, Any]) -> dict[str, Any]:
         """The normalised action if it is legal now; raises IllegalAction if not.  A query."""
         return apply(self.state.copy(), action, strict=False)
 
-    def trial(self, action: dict) -> State:
+    def trial(self, action: dict[str, Any]) -> State:
         """The state after ``action`` (raises IllegalAction); the game is unchanged."""
         st = self.state.copy()
         apply(st, action, strict=False)
         return st
 
-    def describe(self, action: dict) -> str:
+    def describe(self, action: dict[str, Any]) -> str:
         """``action`` (as stored) in words, the player's name first: ``"Ann moved ship 0
         [0, 0] → [1, 0], colonised with a City"`` (:func:`describe_action`)."""
         return describe_action(action)

@@ -135,7 +135,7 @@ class System:
         home = d.get("home")
         effect = d.get("effect")
 
-        def whole(v, lo, hi, name):
+        def whole(v: object, lo: int, hi: int, name: str) -> int:
             if not (isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi):
                 raise MapError(f"{where}: {name} must be a whole number from {lo} to {hi}, not {v!r}")
             return v
@@ -164,7 +164,7 @@ class System:
                 raise MapError(f"{where}: a {KIND_NAMES[kind]} has no {k}")
         return cls(kind)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.kind}
         if self.kind == "planetary":
             d["planets"] = self.planets
@@ -250,7 +250,7 @@ class HexMap:
         m.check_homeworlds()
         return m
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": MAP_FORMAT, "name": self.name, "title": self.title}
         if self.approximate:
             d["approximate"] = True
@@ -273,7 +273,7 @@ class HexMap:
             raise MapError("map: two homeworlds for the same seat")
 
     # -- queries -----------------------------------------------------------------
-    def __contains__(self, h) -> bool:
+    def __contains__(self, h: object) -> bool:
         return h in self.systems
 
     def __getitem__(self, h: Hex) -> System:

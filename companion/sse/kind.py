@@ -56,7 +56,7 @@ def board(setup: Any) -> str:
     return ", ".join(x for x in (name if isinstance(name, str) else "", mode) if x)[:100]
 
 
-def describe(action: dict) -> str:
+def describe(action: dict[str, Any]) -> str:
     """A stored move in words; a malformed one as its bare fields."""
     try:
         return describe_action(action)

@@ -195,7 +195,7 @@ def afford(ps: PlayerState, paying: int) -> None:
 # ---------------------------------------------------------------------------
 # colonising (S Colonize) and the score track
 # ---------------------------------------------------------------------------
-def colonise(st: State, ps: PlayerState, to: Hex, piece: Any, a: dict, index: int,
+def colonise(st: State, ps: PlayerState, to: Hex, piece: Any, a: dict[str, Any], index: int,
              allowed: tuple[str, ...], effect: str | None = None,
              planets: int | None = None) -> None:
     """Place ``piece`` from ``ps``'s reserve at ``to`` (``effect``: the Unexplored System

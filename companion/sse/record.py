@@ -63,17 +63,17 @@ def sniff_format(path: str | Path) -> str | None:
     return data.get("format") if isinstance(data, dict) else None
 
 
-def read_record(path: str | Path) -> dict:
-    data = load_json(path)
+def read_record(path: str | Path) -> dict[str, Any]:
+    data: dict[str, Any] = load_json(path)   # validate_record refuses anything but an object
     validate_record(data)
     return data
 
 
-def parse_record(text: str | bytes, name: str = "record") -> dict:
-    data = parse_json(text, name)
+def parse_record(text: str | bytes, name: str = "record") -> dict[str, Any]:
+    data: dict[str, Any] = parse_json(text, name)   # validate_record refuses a non-object
     validate_record(data)
     return data
 
 
-def dumps(record: dict) -> str:
+def dumps(record: dict[str, Any]) -> str:
     return json.dumps(record, indent=1, ensure_ascii=False)

@@ -9,6 +9,7 @@ from typing import Iterable
 
 from . import hexmap as hm
 from .hexmap import Hex, HexMap
+from .state import State
 
 SQ3 = math.sqrt(3)
 KIND_FILL = {"planetary": "#e3dccb", "empty": "#f3f3f1", "wormhole": "#d9c8f5",
@@ -47,7 +48,7 @@ def system_words(s: hm.System) -> str:
             "unexplored": "?"}[s.kind]
 
 
-def map_svg(m: HexMap, state=None, *, legal: Iterable[Hex] = (), selected: Hex | None = None,
+def map_svg(m: HexMap, state: State | None = None, *, legal: Iterable[Hex] = (), selected: Hex | None = None,
             size: float = 26, coords: bool = False, colours: dict[str, str] | None = None,
             title: str | None = None) -> str:
     """The board as SVG.  With ``state`` (a game State): owners' colours, pieces (C = City,

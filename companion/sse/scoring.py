@@ -51,7 +51,7 @@ CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae":
 class ScoredGame(Protocol):
     """What the scoring reads of a game (:class:`~companion.sse.game.SseGame`)."""
     setup: SseSetup
-    manual: list[dict]
+    manual: list[dict[str, Any]]
     state: State
 
 
@@ -71,7 +71,7 @@ class Score:
     def totals(self) -> dict[str, int]:
         return {r.player: int(r.total) for r in self.table.itertuples()}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         players = []
         for _, r in self.table.iterrows():
             players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
@@ -86,7 +86,7 @@ class Score:
 
 
 def _line(player: str, category: str, source: str, cell: Hex | None, rule: str,
-          vp: int) -> dict:
+          vp: int) -> dict[str, Any]:
     return {"player": player, "category": category, "source": source,
             "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
@@ -108,11 +108,11 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
     unless ``project``: then the end scoring is applied as if the game ended now."""
     st = state if state is not None else game.state
     final = st.finished
-    lines: list[dict] = []
+    lines: list[dict[str, Any]] = []
     for p in st.setup.players:
         for l in st.players[p].ledger:
             lines.append(_line(p, l.category, l.source, l.at, l.rule, l.vp))
-    extra = {p: {"largest_territory": 0} for p in st.setup.players}
+    extra: dict[str, dict[str, int]] = {p: {"largest_territory": 0} for p in st.setup.players}
     if final or project:
         table = nebula_table(game)
         if table is None:
@@ -123,10 +123,11 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
     return _table(st, lines, extra, final, project)
 
 
-def end_lines(st: State, table: list[int] | None, extra: dict | None = None) -> list[dict]:
+def end_lines(st: State, table: list[int] | None,
+              extra: dict[str, dict[str, int]] | None = None) -> list[dict[str, Any]]:
     """Every end-of-game VP line for the state ``st`` (no pandas: used by the what-if)."""
     extra = extra if extra is not None else {p: {} for p in st.setup.players}
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for p in st.setup.players:
         out += _nebulae(st, p, table)
         out += _trade_stations(st, p)
@@ -141,7 +142,7 @@ def end_lines(st: State, table: list[int] | None, extra: dict | None = None) -> 
     return out
 
 
-def _nebulae(st: State, p: str, table: list[int] | None) -> list[dict]:
+def _nebulae(st: State, p: str, table: list[int] | None) -> list[dict[str, Any]]:
     counts = {c: 0 for c in hm.COLOURS}
     wild = 0
     for h, c in st.colonies.items():
@@ -189,7 +190,7 @@ def _nebulae(st: State, p: str, table: list[int] | None) -> list[dict]:
     return out
 
 
-def _trade_stations(st: State, p: str) -> list[dict]:
+def _trade_stations(st: State, p: str) -> list[dict[str, Any]]:
     out = []
     for h, c in sorted(st.colonies.items()):
         if c.owner != p or not c.counts_as_trade_station:
@@ -202,10 +203,10 @@ def _trade_stations(st: State, p: str) -> list[dict]:
     return out
 
 
-def territories(st: State, p: str) -> list[set]:
+def territories(st: State, p: str) -> list[set[Hex]]:
     """``p``'s connected territories (homeworld included), largest first."""
     own = st.controlled(p)
-    seen: set = set()
+    seen: set[Hex] = set()
     groups = []
     for h in sorted(own):
         if h in seen:
@@ -222,7 +223,7 @@ def territories(st: State, p: str) -> list[set]:
     return sorted(groups, key=len, reverse=True)
 
 
-def _territory(st: State, extra: dict) -> list[dict]:
+def _territory(st: State, extra: dict[str, dict[str, int]]) -> list[dict[str, Any]]:
     sizes = {}
     for p in st.setup.players:
         t = territories(st, p)
@@ -242,7 +243,7 @@ def _territory(st: State, extra: dict) -> list[dict]:
     return out
 
 
-def _adjacent_counts(st: State, h) -> dict[str, int]:
+def _adjacent_counts(st: State, h: Hex) -> dict[str, int]:
     counts = {p: 0 for p in st.setup.players}
     for n in hm.neighbours(h):
         o = st.controller(n)
@@ -251,7 +252,7 @@ def _adjacent_counts(st: State, h) -> dict[str, int]:
     return counts
 
 
-def _hollana(st: State) -> list[dict]:
+def _hollana(st: State) -> list[dict[str, Any]]:
     out = []
     for h, rv in sorted(st.revealed.items()):
         if rv["effect"] != "hollana_federation":
@@ -269,7 +270,7 @@ def _hollana(st: State) -> list[dict]:
     return out
 
 
-def _tennar(st: State) -> list[dict]:
+def _tennar(st: State) -> list[dict[str, Any]]:
     out = []
     for h, rv in sorted(st.revealed.items()):
         if rv["effect"] != "tennar_union":
@@ -286,7 +287,8 @@ def planets_controlled(st: State, p: str) -> int:
     return sum(c.planets for c in st.colonies.values() if c.owner == p)
 
 
-def _table(st: State, lines: list[dict], extra: dict, final: bool, project: bool):
+def _table(st: State, lines: list[dict[str, Any]], extra: dict[str, dict[str, int]], final: bool,
+           project: bool) -> Score:
     sums = {(p, c): 0 for p in st.setup.players for c in CATEGORIES}
     for l in lines:
         sums[(l["player"], l["category"])] += l["vp"]
@@ -312,7 +314,7 @@ TIEBREAK = [("cities_left", "Cities left"), ("trade_stations_left", "Trade Stati
             ("planets_controlled", "planets controlled")]
 
 
-def rank(table: pd.DataFrame, final: bool):
+def rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str, str]:
     key = ["total"] + [k for k, _ in TIEBREAK]
     table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
     ranks, prev, r = [], None, 0

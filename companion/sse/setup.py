@@ -26,10 +26,10 @@ class SseSetup:
     variants: dict[str, bool] = field(default_factory=dict)
     mode: str = "standard"
     nebula_table: list[int] | None = None
-    campaign: dict | None = None        # {"wins": {player: n}, "game": k}
+    campaign: dict[str, Any] | None = None        # {"wins": {player: n}, "game": k}
     colours: dict[str, str] = field(default_factory=dict)
-    pieces_given: dict = field(default_factory=dict)
-    options: dict = field(default_factory=dict)
+    pieces_given: dict[str, int] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)
     #: ``setup.seed`` as the record gives it (None: the record has none)
     seed: int | None = None
     #: the seed every draw of the game comes from; see :attr:`draw_seed`
@@ -154,7 +154,7 @@ class SseSetup:
                               "setup.options.pieces to \"custom\"")
         return setup
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"players": list(self.players), "map": self.map.to_dict(),
                              "pieces": {"ships": self.ships, "cities": self.cities,
                                         "trade_stations": self.trade_stations},
@@ -206,7 +206,7 @@ class SseSetup:
 
     def cities_for(self, player: str) -> int:
         """Cities at the start of this game (Campaign Mode: minus the player's win pile)."""
-        wins = (self.campaign or {}).get("wins", {}).get(player, 0)
+        wins: int = (self.campaign or {}).get("wins", {}).get(player, 0)
         return max(0, self.cities - wins)
 
     def colour(self, player: str) -> str:
@@ -223,7 +223,7 @@ class SseSetup:
         return m
 
 
-def legacy_setup(setup: Any) -> dict | None:
+def legacy_setup(setup: Any) -> dict[str, Any] | None:
     """A setup saved before ``options.pieces`` existed (every piece count was accepted
     then): when it is refused only because its pieces are off the book, the same setup
     marked ``options.pieces = "custom"``, as it was played; otherwise None.  Used once

@@ -4,6 +4,7 @@ actions (companion/sse/turns.py); never stored."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .hexmap import Hex, HexMap, System
 from .setup import SseSetup
@@ -55,7 +56,7 @@ class PlayerState:
     passed_at: int | None = None      # number of actions applied when they passed
     received: int = 0                 # Open Borders: Cities received
     paid: int = 0                     # Open Borders: Cities paid
-    last: dict | None = None
+    last: dict[str, Any] | None = None
 
     def copy(self) -> "PlayerState":
         return PlayerState(self.name, self.seat, self.home, [Ship(s.id, s.at, s.damaged) for s in self.ships],
@@ -72,9 +73,9 @@ class State:
     map: HexMap
     players: dict[str, PlayerState]
     colonies: dict[Hex, Colony] = field(default_factory=dict)
-    revealed: dict[Hex, dict] = field(default_factory=dict)    # unexplored tiles turned up
+    revealed: dict[Hex, dict[str, Any]] = field(default_factory=dict)  # unexplored tiles turned up
     blocked: dict[Hex, str] = field(default_factory=dict)      # asteroid field / Nordinn Empire
-    conquered: set = field(default_factory=set)                # Nordinn conquest markers
+    conquered: set[Hex] = field(default_factory=set)                # Nordinn conquest markers
     current: str | None = None
     finished: bool = False
     end_reason: str = ""
@@ -143,7 +144,7 @@ class Move:
     pay: tuple[tuple[Hex, str], ...] = ()      # Open Borders: (system passed, its owner)
     system: System | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = {"to": list(self.to), "via": self.via, "kind": self.kind, "pieces": list(self.pieces)}
         if self.pay:
             d["pay"] = [{"at": list(h), "to": o} for h, o in self.pay]

@@ -24,10 +24,10 @@ ACTION_ORDER = ("do", "player", "ship", "from", "to", "via", "piece", "pay", "re
 
 #: a handler applies one kind of action (``a["do"]``) for ``ps``'s player to ``st`` and
 #: returns the action as stored; ``a`` is the caller's copy (it is filled in)
-Handler = Callable[[State, PlayerState, dict], dict]
+Handler = Callable[[State, PlayerState, dict[str, Any]], dict[str, Any]]
 
 
-def apply(st: State, action: Any, strict: bool = False) -> dict:
+def apply(st: State, action: Any, strict: bool = False) -> dict[str, Any]:
     """Apply ``action`` to ``st`` (changed in place); the action as stored.  Raises
     :class:`IllegalMove` (naming the player, the ship and the destination).  ``strict``
     (a record's replay) is accepted for the API's sake: the checks are the same."""
@@ -40,7 +40,7 @@ def apply(st: State, action: Any, strict: bool = False) -> dict:
                           action=e.action or (action if isinstance(action, dict) else {})) from None
 
 
-def _dispatch(st: State, action: Any) -> dict:
+def _dispatch(st: State, action: Any) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise IllegalAction("malformed", "an action must be an object")
     a = copy.deepcopy(action)
@@ -58,13 +58,13 @@ def _dispatch(st: State, action: Any) -> dict:
     return handler(st, st.players[player], a)
 
 
-def ordered(a: dict) -> dict:
+def ordered(a: dict[str, Any]) -> dict[str, Any]:
     """The action as stored: its keys in :data:`ACTION_ORDER`, the empty ones left out
     (``piece`` is kept: ``None`` says nothing was placed)."""
     return {k: a[k] for k in ACTION_ORDER if k in a and (a[k] is not None or k == "piece")}
 
 
-def find_ship(ps: PlayerState, a: dict) -> Ship:
+def find_ship(ps: PlayerState, a: dict[str, Any]) -> Ship:
     """The ship the action names (``ship``: its number, or ``from``: where it is; both:
     they must agree); ``a["ship"]`` is filled in."""
     sid, frm = a.get("ship"), a.get("from")
@@ -99,7 +99,7 @@ def find_ship(ps: PlayerState, a: dict) -> Ship:
 # ---------------------------------------------------------------------------
 # the handlers
 # ---------------------------------------------------------------------------
-def apply_damage(st: State, ps: PlayerState, a: dict) -> dict:
+def apply_damage(st: State, ps: PlayerState, a: dict[str, Any]) -> dict[str, Any]:
     """``"damage"``: a ship is damaged (Damaged Ships); nobody's turn passes."""
     ship = find_ship(ps, a)
     damage_ship(st, ship, a)
@@ -110,7 +110,7 @@ def apply_damage(st: State, ps: PlayerState, a: dict) -> dict:
     return ordered(a)
 
 
-def apply_move(st: State, ps: PlayerState, a: dict) -> dict:
+def apply_move(st: State, ps: PlayerState, a: dict[str, Any]) -> dict[str, Any]:
     """``"move"``: the player whose turn it is moves a ship and colonises, explores or is
     repaired where it stops (S Movement, S Colonize); the turn passes on."""
     player = ps.name

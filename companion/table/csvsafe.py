@@ -81,7 +81,7 @@ def rows_csv(rows: Iterable[Iterable[Any]], header: Iterable[Any] | None = None)
     return "".join(out)
 
 
-def frame_csv(df: pd.DataFrame, *, index: bool = False, path=None) -> str:
+def frame_csv(df: pd.DataFrame, *, index: bool = False, path: str | Path | None = None) -> str:
     """A DataFrame as CSV text (UTF-8, header, ``\\n`` line ends), every cell, column
     name and index label safe; written to ``path`` too when given."""
     names = list(df.index.names) if index else []

@@ -15,23 +15,25 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..core.errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
+from ..core.jsontypes import JSON
 from . import registry
 from . import plays_import
 from .csvsafe import rows_csv
 from .plays_import import IMPORTED_FORMAT
-from ..core.record import dumps
+from ..core.record import dumps as dumps  # noqa: F401  (re-exported: the History tab uses it)
 from .registry import GAME_NAMES  # noqa: F401  (importers use it)
 from ..core.safeio import safe_filename, terminal_line
 from ..core.roles import Role, Write, check as check_role
 # has_table / transaction as functions: _ensure_details also takes a read-only
 # stand-in shaped like a Store (tests/test_play_details.py)
-from .store import Store, has_table, transaction
+from .store import Progress, Store, has_table, transaction
 
 
-def open_game(record: dict, *, trusted: bool = False):
+def open_game(record: JSON, *, trusted: bool = False) -> registry.GameProtocol:
     """The engine game of a record, whichever game it is (the registry tells).
     ``trusted=True`` only for a record from our own store or memory (the bounded
     reader's checks are skipped; the replay still checks every rule)."""
@@ -48,7 +50,7 @@ def waits_for(e: CompanionError) -> str:
     return str(e)
 
 
-def derive(record: dict, *, trusted: bool = False) -> dict:
+def derive(record: JSON, *, trusted: bool = False) -> dict[str, Any]:
     """Everything the statistics need from one record (replays it once).
 
     A record that does not replay raises (:func:`sync` flags it).  A finished
@@ -129,10 +131,10 @@ SCORE_LIMIT = 1_000_000
 MAX_PLAYED = 4_102_444_800
 
 
-def _check_derived(d: dict) -> None:
+def _check_derived(d: dict[str, Any]) -> None:
     """Every derived number within -SCORE_LIMIT..SCORE_LIMIT (a stored game with
     absurd numbers is flagged, never written into the derived tables)."""
-    def ok(v, what):
+    def ok(v: object, what: str) -> None:
         if v is None:
             return
         if isinstance(v, bool) or not isinstance(v, int) or not -SCORE_LIMIT <= v <= SCORE_LIMIT:
@@ -151,7 +153,7 @@ def _check_derived(d: dict) -> None:
         ok(v, f"the VP of {o}")
 
 
-def _played(created) -> float:
+def _played(created: Any) -> float:
     try:
         t = float(created)
     except (TypeError, ValueError):
@@ -189,7 +191,7 @@ def _ensure_details(store: Store) -> bool:
     try:
         with transaction(store) as c:
             c.execute(DETAILS_SCHEMA)
-            races: dict[str, dict] = {}
+            races: dict[str, dict[str, Any]] = {}
             for gid, p, r in c.execute("SELECT game_id, player, race FROM g_players "
                                        "WHERE race IS NOT NULL").fetchall():
                 races.setdefault(gid, {})[p] = r
@@ -219,7 +221,7 @@ def json_or(text: Any, default: Any) -> Any:
     return v if isinstance(v, type(default)) else default
 
 
-def _players_of(setup_text) -> list[str] | None:
+def _players_of(setup_text: str | None) -> list[str] | None:
     setup = json_or(setup_text, {})
     ps = setup.get("players")
     return [p for p in ps if isinstance(p, str)] if isinstance(ps, list) else None
@@ -229,8 +231,8 @@ _DETAILS_INSERT = (f"INSERT OR REPLACE INTO g_details({', '.join(DETAILS_COLUMNS
                    f"VALUES ({','.join('?' * len(DETAILS_COLUMNS))})")
 
 
-def _details_row(gid: str, meta: dict, players: list[str] | None, explanation: str | None,
-                 roles: dict) -> tuple:
+def _details_row(gid: str, meta: JSON, players: list[str] | None, explanation: str | None,
+                 roles: dict[str, Any]) -> tuple[Any, ...]:
     from .playtime import details
     d = details(meta, players)
     roles = {p: r[:80] for p, r in roles.items() if isinstance(p, str) and isinstance(r, str)}
@@ -248,7 +250,8 @@ def _require(store: Store, write: Write) -> None:
     check_role(getattr(store, "role", Role.HOST), write)
 
 
-def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -> dict:
+def set_play_details(store: Store, gid: str, meta: JSON, *,
+                     expect_timer: JSON | None | object = _ANY) -> JSON:
     """Store a game's play details: ``meta`` is the record's meta as the page keeps
     it (built with companion.table.playtime: start/pause/resume/stop, with_details).
     With ``expect_timer`` (the timer the page last saw, ``playtime.timer(meta)``, None
@@ -297,7 +300,7 @@ def set_play_details(store: Store, gid: str, meta: dict, *, expect_timer=_ANY) -
     return details(stored, _players_of(row[1]))
 
 
-def play_details(store: Store, gid: str) -> dict:
+def play_details(store: Store, gid: str) -> JSON:
     """The stored details of one game (companion.table.playtime.details of its meta)."""
     from .playtime import details
     from ..core.errors import StoreError
@@ -307,8 +310,8 @@ def play_details(store: Store, gid: str) -> dict:
     return details(json_or(row[0], {}), _players_of(row[1]))
 
 
-def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | None,
-                   error: str | None, record: dict | None = None,
+def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict[str, Any] | None,
+                   error: str | None, record: JSON | None = None,
                    details: bool = False) -> None:
     with store.transaction() as c:
         for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
@@ -343,7 +346,7 @@ def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict | No
                       [(gid, o, p, v) for o, p, v in d["objectives"]])
 
 
-def sync(store: Store, *, force: bool = False, progress=None) -> int:
+def sync(store: Store, *, force: bool = False, progress: Progress | None = None) -> int:
     """Re-derive every game changed since it was last derived; returns how many.
     ``progress(done, total)``, when given, is called before the first game (0,
     total) and after each game (the first sync after an upgrade replays every
@@ -402,7 +405,7 @@ def sync(store: Store, *, force: bool = False, progress=None) -> int:
 MAX_IMPORT_FILES = 10_000
 
 
-def read_any_record(path) -> dict:
+def read_any_record(path: str | Path) -> JSON:
     """A record file of either game through the one bounded reader
     (companion.core.record), its shape and limits checked (no replay)."""
     from ..core.record import parse_json, read_text
@@ -414,10 +417,12 @@ def read_any_record(path) -> dict:
         plays_import.validate_record(rec)    # a play imported from another logger
         return rec
     registry.validate_record(rec)
-    return rec
+    record: JSON = rec                         # validate_record refuses all but an object
+    return record
 
 
-def import_records(store: Store, paths, *, progress=None) -> list[str]:
+def import_records(store: Store, paths: Iterable[str | Path], *,
+                   progress: Progress | None = None) -> list[str]:
     """Import record files (or every *.json in a folder).  Every file is read by
     the bounded reader and checked by replaying it before anything is stored: a
     bad file stops the import with a message naming it, and then nothing at all
@@ -461,8 +466,9 @@ def import_records(store: Store, paths, *, progress=None) -> list[str]:
     return ids
 
 
-def export_records(store: Store, folder, ids=None, *, skipped: list | None = None,
-                   progress=None) -> list[Path]:
+def export_records(store: Store, folder: str | Path, ids: Collection[str] | None = None, *,
+                   skipped: list[tuple[str, str]] | None = None,
+                   progress: Progress | None = None) -> list[Path]:
     """Write each game's record as one JSON file into ``folder``.
 
     The file name is the game's id made safe (:func:`companion.core.safeio.safe_filename`:
@@ -510,7 +516,8 @@ PLAYS_COLUMNS = ["date", "game", "players", "scores", "winner", "game_id",
                  "duration_min", "location", "notes", "new_players"]
 
 
-def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str:
+def plays_csv(store: Store, *, finished_only: bool = True,
+              progress: Progress | None = None) -> str:
     """The documented interop CSV (docs/history.md): one row per game with
     date (YYYY-MM-DD), game, players (';'-separated, seat order), scores
     (';'-separated, same order), winner (';'-separated if shared), game_id,
@@ -538,7 +545,7 @@ def plays_csv(store: Store, *, finished_only: bool = True, progress=None) -> str
     return rows_csv(rows, PLAYS_COLUMNS)
 
 
-def _detail_cells(row) -> list:
+def _detail_cells(row: tuple[Any, ...] | None) -> list[Any]:
     if row is None:
         return ["", "", "", ""]
     dur, loc, notes, new = row

@@ -20,7 +20,11 @@ from __future__ import annotations
 
 import io
 import sys
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
+
+if TYPE_CHECKING:                 # segno is imported where a code is drawn, not at start
+    import segno
 
 #: the query keys join_url writes, in this order
 KEYS = ("game", "seat", "view", "token")
@@ -45,7 +49,7 @@ def join_url(base: str, *, token: str | None = None, seat: str | None = None,
     return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", "&".join(query), ""))
 
 
-def _qr(url: str):
+def _qr(url: str) -> segno.QRCode:
     import segno
     return segno.make(url, error="l", micro=False)
 

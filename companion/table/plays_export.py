@@ -43,25 +43,33 @@ import os
 import time
 import uuid
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any, TypeAlias, overload
 from urllib.parse import quote
 
 from ..core.errors import CompanionError
+from ..core.jsontypes import JSON
 from .history import json_or, has_details, sync
 from . import registry
 from .registry import GAME_NAMES
 from ..core.paths import user_dir
-from .store import Store
+from .store import Progress, Store
 
-class _LoggerNames(Sequence):
+class _LoggerNames(Sequence[str]):
     """The names other loggers know every registered game and its expansions by
     (``GameKind.logger_names``), in the order the games were registered."""
 
     def _names(self) -> tuple[str, ...]:
         return tuple(n for k in registry.kinds() for n in k.logger_names)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> str | tuple[str, ...]:
         return self._names()[i]
 
     def __len__(self) -> int:
@@ -70,6 +78,11 @@ class _LoggerNames(Sequence):
     def __repr__(self) -> str:
         return repr(self._names())
 
+
+#: {game or expansion: its BoardGameGeek id, None until the player sets it}
+BggIds: TypeAlias = dict[str, int | None]
+#: the settings file: ``{"bgg_ids": BggIds}``
+Settings: TypeAlias = dict[str, BggIds]
 
 #: the games (and expansions) that can have a BoardGameGeek id, by name
 GAMES: Sequence[str] = _LoggerNames()
@@ -95,7 +108,7 @@ def settings_path() -> Path:
     return user_dir() / SETTINGS_FILE
 
 
-def _check_id(name: str, v) -> int | None:
+def _check_id(name: str, v: object) -> int | None:
     if v is None or v == "":
         return None
     if isinstance(v, str) and v.strip().isdigit():
@@ -106,7 +119,7 @@ def _check_id(name: str, v) -> int | None:
     return v
 
 
-def load_settings(path=None) -> dict:
+def load_settings(path: str | Path | None = None) -> Settings:
     """``{"bgg_ids": {game: id or None}}`` from the settings file (every game of
     :data:`GAMES`; None until the player sets it).  A missing file gives no ids;
     a broken one raises, naming it."""
@@ -125,7 +138,7 @@ def load_settings(path=None) -> dict:
     return {"bgg_ids": ids}
 
 
-def save_bgg_ids(ids: dict, path=None) -> dict:
+def save_bgg_ids(ids: Mapping[str, Any], path: str | Path | None = None) -> Settings:
     """Set BoardGameGeek ids (``{game: id}``; None or "" clears one) and write the
     settings file; returns the settings."""
     path = Path(path) if path else settings_path()
@@ -141,9 +154,9 @@ def save_bgg_ids(ids: dict, path=None) -> dict:
     return s
 
 
-def parse_bgg_ids(items) -> dict:
+def parse_bgg_ids(items: Iterable[object] | None) -> BggIds:
     """``["Small Star Empires=12345", ...]`` (the CLI's --bgg-id) as a dict."""
-    out = {}
+    out: BggIds = {}
     for it in items or []:
         name, sep, value = str(it).rpartition("=")
         if not sep or name.strip() not in GAMES:
@@ -152,7 +165,7 @@ def parse_bgg_ids(items) -> dict:
     return out
 
 
-def game_bgg_ids(bgg_ids: dict | None) -> dict:
+def game_bgg_ids(bgg_ids: Mapping[str, Any] | None) -> BggIds:
     """``{game: BGG id or None}`` for every game: the given ids (checked), else the
     settings file's (loggers.json)."""
     if bgg_ids is None:
@@ -163,7 +176,8 @@ def game_bgg_ids(bgg_ids: dict | None) -> dict:
 # ---------------------------------------------------------------------------
 # the plays, from the derived tables
 # ---------------------------------------------------------------------------
-def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) -> list[dict]:
+def plays(store: Store, ids: Collection[str] | None = None, *, finished_only: bool = True,
+          progress: Progress | None = None) -> list[JSON]:
     """Every stored play (finished games only, unless ``finished_only=False``),
     oldest first, as plain dicts:
 
@@ -183,12 +197,12 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
          + ("LEFT JOIN g_details d ON d.game_id = r.game_id " if has_details(store) else "")
          + "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played, r.game_id")
-    seats: dict[str, list] = {}
+    seats: dict[str, list[tuple[Any, ...]]] = {}
     for gid, p, seat, rank, total, won, bd in store.query(
             "SELECT game_id, player, seat, rank, total, won, breakdown FROM g_players "
             "ORDER BY game_id, seat"):
         seats.setdefault(gid, []).append((p, seat, rank, total, won, bd))
-    built: dict[str, set] = {}
+    built: dict[str, set[str]] = {}
     for gid, card in store.query("SELECT DISTINCT game_id, card FROM g_cards"):
         built.setdefault(gid, set()).add(card)
     out = []
@@ -223,7 +237,7 @@ def plays(store: Store, ids=None, *, finished_only: bool = True, progress=None) 
     return out
 
 
-def scoresheet_rows(play: dict) -> list[str]:
+def scoresheet_rows(play: JSON) -> list[str]:
     """The per-category breakdown as scoresheet rows, one per scoring category:
     ``"credits: Ann 35, Bea 34"``, then ``"total: Ann 44, Bea 37"``."""
     cats: list[str] = []
@@ -236,7 +250,7 @@ def scoresheet_rows(play: dict) -> list[str]:
     return rows
 
 
-def comments(play: dict) -> str:
+def comments(play: JSON) -> str:
     """The play's comments: the tiebreak sentence (when a tiebreak decided the
     game), the players' notes, the expansions, then the scoresheet rows."""
     parts = []
@@ -265,7 +279,7 @@ def _uid(kind: str, key: str) -> str:
     return str(uuid.uuid5(NAMESPACE, f"{kind}:{key}")).upper()
 
 
-def _bgg_game(name: str, bgg_id: int | None, expansion: bool, gid: int, when: str) -> dict:
+def _bgg_game(name: str, bgg_id: int | None, expansion: bool, gid: int, when: str) -> JSON:
     """A game as a real BG Stats export lists it: every key, 0 / "" when unknown,
     0/1 flags for base game and expansion.  ``bggName`` is the name: readers take
     ``bggName`` before ``name``."""
@@ -277,21 +291,23 @@ def _bgg_game(name: str, bgg_id: int | None, expansion: bool, gid: int, when: st
             "maxPlayerCount": 0, "minPlayTime": 0, "maxPlayTime": 0, "minAge": 0}
 
 
-def bgstats_document(the_plays: list[dict], *, bgg_ids: dict | None = None) -> dict:
+def bgstats_document(the_plays: list[JSON], *,
+                     bgg_ids: Mapping[str, Any] | None = None) -> JSON:
     """BG Stats' play file for ``the_plays`` (from :func:`plays`), with the keys a
     real BG Stats export has at every level (docs/history.md, "BG Stats play
     file"): ``about``, ``players``, ``locations``, ``games``, ``plays`` and
     ``userInfo``.  Dates are local time; a game without a BoardGameGeek id has
     ``bggId`` 0; a play without a location has no ``locationRefId``."""
     bgg = game_bgg_ids(bgg_ids)
-    players: dict[str, dict] = {}
-    games: dict[str, dict] = {}
-    locations: dict[str, dict] = {}
+    players: dict[str, JSON] = {}
+    games: dict[str, JSON] = {}
+    locations: dict[str, JSON] = {}
 
     def game_ref(name: str, expansion: bool, when: str) -> int:
         if name not in games:
             games[name] = _bgg_game(name, bgg.get(name), expansion, len(games) + 1, when)
-        return games[name]["id"]
+        ref: int = games[name]["id"]
+        return ref
 
     out_plays = []
     for pl in the_plays:
@@ -329,8 +345,9 @@ def bgstats_document(the_plays: list[dict], *, bgg_ids: dict | None = None) -> d
             "plays": out_plays, "userInfo": {"meRefId": 0}}
 
 
-def write_bgstats(store: Store, path, ids=None, *, finished_only: bool = True,
-                  bgg_ids: dict | None = None, progress=None) -> int:
+def write_bgstats(store: Store, path: str | Path, ids: Collection[str] | None = None, *,
+                  finished_only: bool = True, bgg_ids: Mapping[str, Any] | None = None,
+                  progress: Progress | None = None) -> int:
     """Write BG Stats' play file; returns the number of plays written."""
     doc = bgstats_document(plays(store, ids, finished_only=finished_only, progress=progress),
                            bgg_ids=bgg_ids)
@@ -339,7 +356,7 @@ def write_bgstats(store: Store, path, ids=None, *, finished_only: bool = True,
     return len(doc["plays"])
 
 
-def bgstats_play_data(play: dict, *, bgg_ids: dict | None = None) -> dict:
+def bgstats_play_data(play: JSON, *, bgg_ids: Mapping[str, Any] | None = None) -> JSON:
     """One play as BG Stats' "create play" link carries it.  What is not known
     is left out: a score or rank not yet known (a play still waiting for
     values), a duration, location, comments, board or BoardGameGeek id."""
@@ -373,14 +390,14 @@ def bgstats_play_data(play: dict, *, bgg_ids: dict | None = None) -> dict:
     return data
 
 
-def bgstats_play_link(play: dict, *, bgg_ids: dict | None = None) -> str:
+def bgstats_play_link(play: JSON, *, bgg_ids: Mapping[str, Any] | None = None) -> str:
     """BG Stats' "create play" link for one play (from :func:`plays`): the play as
     URL-encoded JSON.  Opening it on a phone with BG Stats installed creates the play."""
     data = json.dumps(bgstats_play_data(play, bgg_ids=bgg_ids), separators=(",", ":"))
     return f"{CREATE_PLAY_URL}?data={quote(data, safe='')}"
 
 
-def play_link(store: Store, gid: str, *, bgg_ids: dict | None = None) -> str:
+def play_link(store: Store, gid: str, *, bgg_ids: Mapping[str, Any] | None = None) -> str:
     """The "create play" link of one stored game (finished or not)."""
     found = [p for p in plays(store, {gid}, finished_only=False)]
     if not found:
@@ -401,7 +418,7 @@ def qr_svg(link: str, *, scale: int = 3) -> str | None:
 # ---------------------------------------------------------------------------
 # BoardGameGeek
 # ---------------------------------------------------------------------------
-def _x(text) -> str:
+def _x(text: object) -> str:
     """Text XML 1.0 can hold: characters it cannot (control characters, lone
     surrogates, U+FFFE/U+FFFF) become U+FFFD; xml.etree escapes the rest."""
     return "".join(ch if ch in "\t\n\r" or ("\x20" <= ch <= "\ud7ff")
@@ -416,7 +433,7 @@ def bgg_play_id(game_id: str) -> int:
     return BGG_PLAY_ID_BASE + uuid.uuid5(NAMESPACE, f"bgg-play:{game_id}").int % BGG_PLAY_ID_BASE
 
 
-def play_uuid(pl: dict) -> str:
+def play_uuid(pl: JSON) -> str:
     """A play's BG Stats uuid: the one BG Stats gave it when it was imported from a BG
     Stats file (so sending it back does not add it twice), else a stable uuid made
     from the game's id."""
@@ -429,7 +446,7 @@ def own_play_uuid(game_id: str) -> str:
     return _uid("play", game_id)
 
 
-def bgg_id_of(pl: dict) -> int:
+def bgg_id_of(pl: JSON) -> int:
     """A play's id in our BGG XML: BGG's own play id when it was imported from BGG,
     else :func:`bgg_play_id`."""
     key = pl.get("source_key") or ""
@@ -437,7 +454,7 @@ def bgg_id_of(pl: dict) -> int:
     return int(tail) if key.startswith("bgg:") and tail.isdigit() else bgg_play_id(pl["game_id"])
 
 
-def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Element:
+def bgg_element(the_plays: list[JSON], *, bgg_ids: Mapping[str, Any] | None = None) -> ET.Element:
     """BoardGameGeek's play XML as its XML API 2 returns a user's plays (docs/history.md,
     "BoardGameGeek play XML"): ``<plays username userid total page termsofuse>``
     with one ``<play id date quantity length incomplete nowinstats location>``
@@ -475,7 +492,7 @@ def bgg_element(the_plays: list[dict], *, bgg_ids: dict | None = None) -> ET.Ele
     return root
 
 
-def bgg_xml(the_plays: list[dict], *, bgg_ids: dict | None = None) -> str:
+def bgg_xml(the_plays: list[JSON], *, bgg_ids: Mapping[str, Any] | None = None) -> str:
     """The play XML as text (UTF-8 declaration, indented); xml.etree escapes
     every name, location and comment."""
     root = bgg_element(the_plays, bgg_ids=bgg_ids)
@@ -484,8 +501,9 @@ def bgg_xml(the_plays: list[dict], *, bgg_ids: dict | None = None) -> str:
         + "\n"
 
 
-def write_bgg(store: Store, path, ids=None, *, finished_only: bool = True,
-              bgg_ids: dict | None = None, progress=None) -> int:
+def write_bgg(store: Store, path: str | Path, ids: Collection[str] | None = None, *,
+              finished_only: bool = True, bgg_ids: Mapping[str, Any] | None = None,
+              progress: Progress | None = None) -> int:
     """Write BoardGameGeek's play XML; returns the number of plays written."""
     the_plays = plays(store, ids, finished_only=finished_only, progress=progress)
     _write(path, bgg_xml(the_plays, bgg_ids=bgg_ids))
@@ -495,7 +513,7 @@ def write_bgg(store: Store, path, ids=None, *, finished_only: bool = True,
 FORMATS = {"bgstats": write_bgstats, "bgg": write_bgg}
 
 
-def _write(path, text: str) -> None:
+def _write(path: str | Path, text: str) -> None:
     path = Path(path)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC

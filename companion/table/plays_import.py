@@ -34,13 +34,16 @@ import re
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any, Callable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ..core.errors import CompanionError
+from ..core.jsontypes import JSON
 from . import registry
 from .registry import GAME_NAMES
 from ..core.roles import Role, Write, check as check_role
 from ..core.safeio import loads_json, name_problem, read_bytes, decode
+from .store import Progress, Store
 
 #: the record format of an imported play (the store's ``format`` column)
 IMPORTED_FORMAT = "imported-play/1"
@@ -82,14 +85,14 @@ def _fail(name: str, what: str) -> ImportRefused:
 def _name(v: Any, where: str, fname: str) -> str:
     if not isinstance(v, str) or not v.strip():
         raise _fail(fname, f"{where}: a player without a name")
-    v = v.strip()
-    problem = name_problem(v, MAX_NAME)
+    name = v.strip()
+    problem = name_problem(name, MAX_NAME)
     if problem:
-        raise _fail(fname, f"{where}: the name {v[:30]!r} {problem}")
-    if v.startswith(_FORMULA) or _MARKUP.search(v):
-        raise _fail(fname, f"{where}: the name {v[:30]!r} looks like a formula or markup, "
+        raise _fail(fname, f"{where}: the name {name[:30]!r} {problem}")
+    if name.startswith(_FORMULA) or _MARKUP.search(name):
+        raise _fail(fname, f"{where}: the name {name[:30]!r} looks like a formula or markup, "
                            "not a name")
-    return v
+    return name
 
 
 def _text(v: Any, limit: int) -> str:
@@ -119,7 +122,8 @@ def _score(v: Any, where: str, fname: str) -> int | None:
     return v
 
 
-def _ranks(scores: list[int | None], winners: list[bool], given: list[int | None]) -> list:
+def _ranks(scores: list[int | None], winners: list[bool],
+           given: list[int | None]) -> list[int | None]:
     """Each seat's rank: the file's own ranks when it gives every one (BG Stats);
     else the winners first (rank 1), then the others by score (equal scores, equal
     rank); None for all when a non-winner's score is unknown."""
@@ -140,7 +144,7 @@ def _ranks(scores: list[int | None], winners: list[bool], given: list[int | None
 
 def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: float,
           seats: list[tuple[str, int | None, bool, bool, int | None]], location: Any,
-          notes: Any, duration: Any) -> dict:
+          notes: Any, duration: Any) -> JSON:
     """One imported play, checked: ``seats`` is (name, score, winner, new, rank)."""
     if not seats:
         raise _fail(fname, f"{where}: a play without players")
@@ -174,7 +178,8 @@ def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: fl
             "duration_min": dur}
 
 
-def content_hash(fmt: str, played: float, names: list, scores: list) -> str:
+def content_hash(fmt: str, played: float, names: Sequence[str],
+                 scores: Sequence[int | None]) -> str:
     """What a play is without any id: its game, day (local time), players in seat
     order and scores."""
     text = json.dumps([fmt, time.strftime("%Y-%m-%d", time.localtime(played)), list(names),
@@ -182,12 +187,13 @@ def content_hash(fmt: str, played: float, names: list, scores: list) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
-def _content_key(source: str, fmt: str, played: float, names: list, scores: list) -> str:
+def _content_key(source: str, fmt: str, played: float, names: Sequence[str],
+                scores: Sequence[int | None]) -> str:
     """The key of a play that carries no id of its own."""
     return f"{source}:content:{content_hash(fmt, played, names, scores)}"
 
 
-def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
+def _game_of(name: Any, bgg_id: Any, ids: Mapping[str, int | None]) -> str | None:
     """The record format of a logger's game (its name, else its BGG id), or None."""
     if isinstance(name, str):
         fmt = names().get(" ".join(name.lower().split()))
@@ -204,7 +210,7 @@ def _game_of(name: Any, bgg_id: Any, ids: dict) -> str | None:
     return None
 
 
-def _bgg_ids(bgg_ids: dict | None) -> dict:
+def _bgg_ids(bgg_ids: Mapping[str, Any] | None) -> dict[str, int | None]:
     """The BGG id of each game that has one: the given ones, else the table's settings
     (loggers.json)."""
     from .plays_export import game_bgg_ids
@@ -232,13 +238,14 @@ def _local_time(text: Any, where: str, fname: str) -> float:
     raise _fail(fname, f"{where}: the date {text[:30]!r} is not YYYY-MM-DD HH:MM:SS")
 
 
-def parse_bgstats(doc: Any, fname: str = "file", *, bgg_ids: dict | None = None) -> tuple[list, int]:
+def parse_bgstats(doc: Any, fname: str = "file", *,
+                  bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
     """The plays of our two games in a BG Stats export; (plays, plays of other games)."""
     if not isinstance(doc, dict) or not isinstance(doc.get("plays"), list):
         raise _fail(fname, "not a BG Stats export (no list of plays)")
     ids = _bgg_ids(bgg_ids)
 
-    def table(key: str) -> dict:
+    def table(key: str) -> dict[Any, Any]:
         rows = doc.get(key) or []
         if not isinstance(rows, list):
             raise _fail(fname, f"'{key}' is not a list")
@@ -299,7 +306,8 @@ def parse_bgstats(doc: Any, fname: str = "file", *, bgg_ids: dict | None = None)
 # ---------------------------------------------------------------------------
 # BoardGameGeek plays XML
 # ---------------------------------------------------------------------------
-def parse_bgg_xml(text: str, fname: str = "file", *, bgg_ids: dict | None = None) -> tuple[list, int]:
+def parse_bgg_xml(text: str, fname: str = "file", *,
+                  bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
     """The plays of our two games in BGG plays XML; (plays, plays of other games).
     A document type or entity declaration is refused before parsing (no entity
     expansion, no external resource)."""
@@ -358,7 +366,8 @@ def parse_bgg_xml(text: str, fname: str = "file", *, bgg_ids: dict | None = None
 # ---------------------------------------------------------------------------
 # files
 # ---------------------------------------------------------------------------
-def read_plays(path, *, bgg_ids: dict | None = None) -> tuple[list[dict], int]:
+def read_plays(path: str | Path, *,
+               bgg_ids: Mapping[str, Any] | None = None) -> tuple[list[JSON], int]:
     """Every play of our two games in one file (BG Stats JSON or BGG XML, told
     apart by its first character); (plays, plays of other games).  One line and
     nothing stored for a file that is missing, too large, not UTF-8, malformed or
@@ -382,7 +391,7 @@ def read_plays(path, *, bgg_ids: dict | None = None) -> tuple[list[dict], int]:
     return plays, other
 
 
-def to_record(play: dict) -> dict:
+def to_record(play: JSON) -> JSON:
     """The stored record of an imported play (docs/record-format.md)."""
     from .playtime import with_details
     meta = with_details({}, location=play["location"], notes=play["notes"],
@@ -417,7 +426,7 @@ def validate_record(rec: Any) -> None:
                              "scores, ranks, winners, date or key)")
 
 
-def derive(record: dict) -> dict:
+def derive(record: JSON) -> dict[str, Any]:
     """What the history tables need from an imported play (the file's values; no replay)."""
     validate_record(record)
     s = record["setup"]
@@ -431,7 +440,7 @@ def derive(record: dict) -> dict:
                         for p, v, r in zip(players, s["scores"], s["ranks"])}}
 
 
-def imported_keys(store) -> set[str]:
+def imported_keys(store: Store) -> set[str]:
     """The keys of every play already here: imported ones (BG Stats uuid, BGG play
     id or content key) and the BG Stats uuid this companion writes for each of its
     own games (an exported game brought back is the same game)."""
@@ -449,7 +458,7 @@ def imported_keys(store) -> set[str]:
     return keys
 
 
-def stored_contents(store) -> set[str]:
+def stored_contents(store: Store) -> set[str]:
     """:func:`content_hash` of every finished game already stored (played here or
     imported): the same play logged elsewhere too (BGG plays XML carries no uuid
     this companion knows, and two players may log one play twice) is not added again."""
@@ -457,7 +466,7 @@ def stored_contents(store) -> set[str]:
     sync(store)
     when = "COALESCE(d.started, r.played)" if has_details(store) else "r.played"
     join = "LEFT JOIN g_details d USING (game_id) " if has_details(store) else ""
-    seats: dict[str, list] = {}
+    seats: dict[str, list[tuple[str, int | None]]] = {}
     for gid, p, total in store.query("SELECT game_id, player, total FROM g_players "
                                      "ORDER BY game_id, seat"):
         seats.setdefault(gid, []).append((p, total))
@@ -472,8 +481,9 @@ def stored_contents(store) -> set[str]:
     return out
 
 
-def import_plays(store, paths, *, bgg_ids: dict | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> dict:
+def import_plays(store: Store, paths: Iterable[str | Path], *,
+                 bgg_ids: Mapping[str, Any] | None = None,
+                 progress: Progress | None = None) -> JSON:
     """Import the plays of our two games from BG Stats / BGG files: every file is
     read and checked first, then the new plays are stored (a host's write:
     :data:`Write.IMPORT`).  Returns ``{"imported": [game ids], "duplicates": n,
@@ -483,7 +493,7 @@ def import_plays(store, paths, *, bgg_ids: dict | None = None,
     files = [Path(p) for p in paths]
     if not files:
         raise ImportRefused("no plays file to import")
-    plays: list[dict] = []
+    plays: list[JSON] = []
     other = 0
     for f in files:
         ps, o = read_plays(f, bgg_ids=bgg_ids)
@@ -520,7 +530,7 @@ def import_plays(store, paths, *, bgg_ids: dict | None = None,
     return {"imported": ids, "duplicates": dup, "other_games": other}
 
 
-def summary(result: dict) -> str:
+def summary(result: JSON) -> str:
     """The one line said after an import."""
     n, d, o = len(result["imported"]), result["duplicates"], result["other_games"]
     words = f"imported {n} play(s) of Among the Stars / Small Star Empires"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import time
 
+from ..core.jsontypes import JSON
 from ..core.safeio import BAD_CHAR
 
 #: the longest location / notes kept (characters); longer text is cut
@@ -41,14 +42,14 @@ class TimerError(ValueError):
     """A timer step that does not apply (pause a timer that is not running...)."""
 
 
-def _now(now) -> float:
+def _now(now: float | None) -> float:
     t = time.time() if now is None else float(now)
     if not math.isfinite(t) or not 0 <= t <= MAX_TIME:
         raise TimerError(f"not a time: {now!r}")
     return t
 
 
-def _time(v) -> float | None:
+def _time(v: object) -> float | None:
     """A stored timestamp, or None when it is not one."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return None
@@ -56,7 +57,7 @@ def _time(v) -> float | None:
     return v if math.isfinite(v) and 0 <= v <= MAX_TIME else None
 
 
-def timer(meta: dict | None) -> dict | None:
+def timer(meta: JSON | None) -> JSON | None:
     """The meta's timer, checked: ``{"started", "pauses", "stopped"}`` or None
     (no timer, or one that is not well formed)."""
     t = (meta or {}).get("timer") if isinstance(meta, dict) else None
@@ -86,7 +87,7 @@ def timer(meta: dict | None) -> dict | None:
     return {"started": started, "pauses": pauses, "stopped": stopped}
 
 
-def _started(meta: dict | None) -> dict:
+def _started(meta: JSON | None) -> JSON:
     """The timer of a meta whose :func:`state` says it was started."""
     t = timer(meta)
     if t is None:
@@ -94,7 +95,7 @@ def _started(meta: dict | None) -> dict:
     return t
 
 
-def state(meta: dict | None) -> str:
+def state(meta: JSON | None) -> str:
     """One of :data:`STATES`."""
     t = timer(meta)
     if t is None:
@@ -106,21 +107,21 @@ def state(meta: dict | None) -> str:
     return "running"
 
 
-def _with_timer(meta: dict | None, t: dict) -> dict:
+def _with_timer(meta: JSON | None, t: JSON) -> JSON:
     out = dict(meta or {})
     out["timer"] = {"started": t["started"], "pauses": [list(p) for p in t["pauses"]],
                     "stopped": t["stopped"]}
     return out
 
 
-def start(meta: dict | None, now: float | None = None) -> dict:
+def start(meta: JSON | None, now: float | None = None) -> JSON:
     """Start the timer (the game begins).  A timer already started is refused."""
     if state(meta) != "not started":
         raise TimerError("the timer is already started")
     return _with_timer(meta, {"started": _now(now), "pauses": [], "stopped": None})
 
 
-def pause(meta: dict | None, now: float | None = None) -> dict:
+def pause(meta: JSON | None, now: float | None = None) -> JSON:
     """Pause a running timer."""
     if state(meta) != "running":
         raise TimerError(f"the timer is {state(meta)}, not running")
@@ -130,7 +131,7 @@ def pause(meta: dict | None, now: float | None = None) -> dict:
     return _with_timer(meta, t)
 
 
-def resume(meta: dict | None, now: float | None = None) -> dict:
+def resume(meta: JSON | None, now: float | None = None) -> JSON:
     """Resume a paused timer."""
     if state(meta) != "paused":
         raise TimerError(f"the timer is {state(meta)}, not paused")
@@ -139,7 +140,7 @@ def resume(meta: dict | None, now: float | None = None) -> dict:
     return _with_timer(meta, t)
 
 
-def toggle(meta: dict | None, now: float | None = None) -> dict:
+def toggle(meta: JSON | None, now: float | None = None) -> JSON:
     """The one tap of the page: start, pause or resume, whichever applies."""
     s = state(meta)
     if s == "not started":
@@ -151,7 +152,7 @@ def toggle(meta: dict | None, now: float | None = None) -> dict:
     raise TimerError("the timer is stopped")
 
 
-def stop(meta: dict | None, now: float | None = None) -> dict:
+def stop(meta: JSON | None, now: float | None = None) -> JSON:
     """Stop the timer (the final table) and write ``duration_min``.  A paused timer
     stops at the moment it was paused; stopping twice keeps the first stop."""
     s = state(meta)
@@ -170,7 +171,7 @@ def stop(meta: dict | None, now: float | None = None) -> dict:
     return out
 
 
-def paused_seconds(meta: dict | None, now: float | None = None) -> float:
+def paused_seconds(meta: JSON | None, now: float | None = None) -> float:
     """Seconds spent paused (an open pause counts up to ``now``)."""
     t = timer(meta)
     if t is None:
@@ -184,20 +185,21 @@ def paused_seconds(meta: dict | None, now: float | None = None) -> float:
     return total
 
 
-def elapsed(meta: dict | None, now: float | None = None) -> float:
+def elapsed(meta: JSON | None, now: float | None = None) -> float:
     """Seconds played so far (or in all, once stopped), pauses left out."""
     t = timer(meta)
     if t is None:
         return 0.0
-    end = t["stopped"]
+    end: float | None = t["stopped"]
     if end is None:
         end = t["pauses"][-1][0] if t["pauses"] and t["pauses"][-1][1] is None \
             else max(_now(now), t["started"])
     paused = sum(min(b if b is not None else end, end) - a for a, b in t["pauses"] if a < end)
-    return max(0.0, end - t["started"] - paused)
+    played: float = end - t["started"] - paused
+    return max(0.0, played)
 
 
-def clock(meta: dict | None, now: float | None = None) -> str:
+def clock(meta: JSON | None, now: float | None = None) -> str:
     """The timer as the page shows it: ``H:MM:SS``, and its state."""
     s = int(elapsed(meta, now))
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d} ({state(meta)})"
@@ -206,7 +208,7 @@ def clock(meta: dict | None, now: float | None = None) -> str:
 # ---------------------------------------------------------------------------
 # the other details
 # ---------------------------------------------------------------------------
-def _text(v, limit: int) -> str:
+def _text(v: object, limit: int) -> str:
     if not isinstance(v, str):
         return ""
     # control characters (but tab and newline) and lone surrogates are dropped:
@@ -215,7 +217,7 @@ def _text(v, limit: int) -> str:
     return BAD_CHAR.sub("", v).strip()[:limit]
 
 
-def duration_minutes(meta: dict | None) -> int | None:
+def duration_minutes(meta: JSON | None) -> int | None:
     """The play's length in minutes: ``duration_min`` (typed or written by
     :func:`stop`), else a stopped timer's; None when unknown."""
     m = meta if isinstance(meta, dict) else {}
@@ -227,7 +229,7 @@ def duration_minutes(meta: dict | None) -> int | None:
     return None
 
 
-def details(meta: dict | None, players: list[str] | None = None) -> dict:
+def details(meta: JSON | None, players: list[str] | None = None) -> JSON:
     """Every play detail of a meta dict, checked:
 
     ``started`` (timestamp or None), ``duration_min`` (int or None),
@@ -254,9 +256,9 @@ def details(meta: dict | None, players: list[str] | None = None) -> dict:
             "expansions": exp}
 
 
-def with_details(meta: dict | None, *, location: str | None = None, notes: str | None = None,
+def with_details(meta: JSON | None, *, location: str | None = None, notes: str | None = None,
                  new_players: list[str] | None = None, duration_min: int | None = None,
-                 expansions: list[str] | None = None) -> dict:
+                 expansions: list[str] | None = None) -> JSON:
     """A copy of ``meta`` with the given details set (None: left as it is; an
     empty string / list clears one).  Values are checked and bounded."""
     out = dict(meta or {})

@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..core.gamekind import GameKind, kinds, kind_of as _kind_of_format, register, unregister
+from ..core.jsontypes import JSON
 
 __all__ = ["GameProtocol", "GameKind", "BUILTIN_GAMES", "GAMES", "GAME_NAMES", "DEFAULT_FORMAT",
            "register", "unregister", "kinds", "kind_of", "game_class", "load_game",
@@ -35,8 +36,13 @@ __all__ = ["GameProtocol", "GameKind", "BUILTIN_GAMES", "GAMES", "GAME_NAMES", "
 #: the built-in game packages, loaded by name: each registers its descriptor in its
 #: ``kind`` module.  The first is the default game.  The one place a game is named here.
 BUILTIN_GAMES = ("companion.ats", "companion.sse")
-for _package in BUILTIN_GAMES:
-    importlib.import_module(f"{_package}.kind")
+_BUILTIN_KINDS: list[GameKind] = [importlib.import_module(f"{_package}.kind").KIND
+                                  for _package in BUILTIN_GAMES]
+# the built-in games first, in BUILTIN_GAMES order, whichever game package a program
+# happened to import before this module (a game registers itself on import)
+for _kind in [*_BUILTIN_KINDS, *(k for k in kinds() if k not in _BUILTIN_KINDS)]:
+    unregister(_kind.format)
+    register(_kind)
 #: what a record without a known ``format`` is read as (its reader then refuses it)
 DEFAULT_FORMAT: str = kinds()[0].format
 
@@ -66,40 +72,40 @@ class GameProtocol(Protocol):
     #: the state after every action; ``state.finished`` once the game is over
     state: Any
     #: the normalised actions so far (what ``to_record`` writes)
-    actions: list[dict]
+    actions: list[JSON]
     #: the entries typed at the end (``manual`` in the record)
-    manual: list[dict]
+    manual: list[JSON]
 
     @classmethod
-    def from_record(cls, record: dict, *, trusted: bool = False) -> GameProtocol:
+    def from_record(cls, record: JSON, *, trusted: bool = False) -> GameProtocol:
         """Check the record's shape and replay it; raises RecordError / IllegalAction
         (the latter naming the action's index).  ``trusted``: a record this companion
         wrote (the store, memory) skips the shape checks; the replay checks the rules."""
         ...
 
-    def to_record(self) -> dict:
+    def to_record(self) -> JSON:
         """The record (format, setup, actions, manual, ...): from_record(to_record()) is
         the same game."""
         ...
 
-    def push(self, action: dict) -> dict:
+    def push(self, action: JSON) -> JSON:
         """Apply ``action`` and return it normalised (as stored); raises IllegalAction
         and then nothing changes."""
         ...
 
-    def pop(self) -> dict:
+    def pop(self) -> JSON:
         """Undo: drop the last action and return it."""
         ...
 
-    def check(self, action: dict) -> dict:
+    def check(self, action: JSON) -> JSON:
         """The normalised action if it is legal now; raises IllegalAction if not.  A query."""
         ...
 
-    def is_legal(self, action: dict) -> bool:
+    def is_legal(self, action: JSON) -> bool:
         """Whether :meth:`check` would accept ``action``."""
         ...
 
-    def why_illegal(self, action: dict) -> str | None:
+    def why_illegal(self, action: JSON) -> str | None:
         """None if ``action`` is legal now, else the reason in words (with its rule code)."""
         ...
 
@@ -109,7 +115,7 @@ class GameProtocol(Protocol):
         ...
 
 
-class _Live(Mapping):
+class _Live(Mapping[str, Any]):
     """{format: one field of its descriptor} over the games registered now."""
 
     def __init__(self, attr: str):

@@ -9,16 +9,20 @@ from __future__ import annotations
 import inspect
 import json
 import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from ..core.gamekind import GameKind
 from .history import sync
 from . import registry
 from .registry import DEFAULT_FORMAT
 from .store import Store
 
 
-def _frame(store: Store, sql: str, params: list | None = None) -> pd.DataFrame:
+def _frame(store: Store, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
     """One read of the store as a DataFrame (pandas' read_sql_query)."""
     with store.reading() as conn:
         return pd.read_sql_query(sql, conn, params=params)
@@ -29,7 +33,7 @@ def _players(store: Store, fmt: str | None = DEFAULT_FORMAT, finished: bool = Tr
     q = ("SELECT p.game_id, r.format, r.played, r.decided_by, p.player, p.seat, p.race, p.rank, "
          "p.total, p.won, p.breakdown FROM g_players p JOIN g_results r USING (game_id) "
          "WHERE r.error IS NULL")
-    args: list = []
+    args: list[Any] = []
     if finished:
         q += " AND r.finished = 1"
     if fmt is not None:
@@ -226,7 +230,7 @@ def shares(store: Store, fmt: str | None, parts: dict[str, str]) -> pd.DataFrame
     return g.round(3)
 
 
-def statistics_of(store: Store, kind) -> dict[str, pd.DataFrame]:
+def statistics_of(store: Store, kind: GameKind) -> dict[str, pd.DataFrame]:
     """The statistics tables of one game (its descriptor's ``statistics``), by title."""
     out = {}
     for t in kind.statistics:
@@ -264,7 +268,7 @@ def _people(store: Store, fmt: str | None = None) -> pd.DataFrame:
          "FROM g_players p JOIN g_results r USING (game_id) "
          + ("LEFT JOIN g_details d USING (game_id) " if details else "")
          + "WHERE r.error IS NULL AND r.finished = 1")
-    args: list = []
+    args: list[Any] = []
     if fmt is not None:
         q += " AND r.format = ?"
         args.append(fmt)
@@ -384,14 +388,15 @@ def people_statistics(store: Store, fmt: str | None = None) -> dict[str, pd.Data
     return {name: fn(store, fmt) for name, fn in PEOPLE.items()}
 
 
-def to_csv(df: pd.DataFrame, path=None) -> str:
+def to_csv(df: pd.DataFrame, path: str | Path | None = None) -> str:
     """A table as CSV text (UTF-8, header, no index); written to ``path`` too when given.
     Through the one CSV writer (companion.table.csvsafe): no cell runs as a formula."""
     from .csvsafe import frame_csv
     return frame_csv(df, index=False, path=path)
 
 
-def _bars(labels, values, texts, *, title: str, width: int = 460) -> str:
+def _bars(labels: Sequence[Any], values: Sequence[Any], texts: Sequence[Any], *, title: str,
+          width: int = 460) -> str:
     from ..core.htmlsafe import escape
     h = 22 * len(labels) + 30
     vmax = max([float(v) for v in values if v == v] + [1e-9])

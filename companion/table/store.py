@@ -27,10 +27,14 @@ import sqlite3
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Sequence
+from types import TracebackType
+from typing import Any, Callable, Literal, Protocol, Sequence
 
-from ..core.errors import (CompanionError, StaleGame, StoreBusy, StoreError,  # noqa: F401
-                     StoreNotOurs, StoreWriteFailed)
+from ..core.errors import (CompanionError, StaleGame as StaleGame, StoreBusy as StoreBusy,  # noqa: F401
+                     StoreError as StoreError, StoreNotOurs,
+                     StoreWriteFailed as StoreWriteFailed)
+from ..core.gamekind import StoreStep
+from ..core.jsontypes import JSON
 from ..core.paths import side_lock, side_lock_path, user_dir
 from ..core.roles import Role, Write, check as check_role
 from . import registry
@@ -142,7 +146,7 @@ def _add_revision(conn: sqlite3.Connection) -> None:
         conn.execute(stmt)
 
 
-def _game_step(step, family: str):
+def _game_step(step: StoreStep, family: str) -> Callable[[sqlite3.Connection], None]:
     """A game's one-off data step (companion.core.gamekind.StoreStep) over the saved
     games of its format family: each setup the step changes is written back, and its
     History rows are derived again."""
@@ -162,7 +166,7 @@ def _game_step(step, family: str):
     return run
 
 
-def data_steps() -> dict:
+def data_steps() -> dict[str, Callable[[sqlite3.Connection], None]]:
     """{name: step(conn)}: the one-off data steps of every registered game
     (``GameKind.store_steps``), run once per file (in the opening transaction) and
     remembered in the table ``store_steps`` (added by presence: older companions
@@ -179,6 +183,13 @@ def _data_steps(conn: sqlite3.Connection) -> None:
         if name not in done:
             step(conn)
             conn.execute("INSERT INTO store_steps(name, done) VALUES (?, ?)", (name, time.time()))
+
+
+class Progress(Protocol):
+    """A long table step's report: ``progress(done, total)``, called before the first
+    item (0, total) and after each one."""
+
+    def __call__(self, done: int, total: int, /) -> None: ...
 
 
 class _NotADatabase(Exception):
@@ -455,7 +466,7 @@ class Store:
         page's role may make it (companion.core.roles); changes nothing."""
         check_role(self.role, write)
 
-    def create(self, record: dict, title: str | None = None, *,
+    def create(self, record: JSON, title: str | None = None, *,
                write: Write | str = Write.NEW_GAME) -> str:
         """Store a new game; ``write`` says what it is for the page's role: a new
         game, or an import (a record file)."""
@@ -477,7 +488,8 @@ class Store:
                           (gid, i, json.dumps(a)))
         return gid
 
-    def _check(self, c, gid: str, rev: int | None, n_ok, stale: str) -> int:
+    def _check(self, c: sqlite3.Connection, gid: str, rev: int | None,
+               n_ok: Callable[[int], bool], stale: str) -> int:
         """The game's revision, after refusing a page that has not seen it."""
         row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
@@ -487,9 +499,10 @@ class Store:
         if not n_ok(n) or (rev is not None and rev != row[0]):
             raise StaleGame(f"this game was changed in another tab or window; it has been "
                             f"reloaded, {stale}")
-        return row[0]
+        now: int = row[0]
+        return now
 
-    def append(self, gid: str, index: int, action: dict, *, rev: int | None = None) -> int:
+    def append(self, gid: str, index: int, action: JSON, *, rev: int | None = None) -> int:
         """Store ``action`` as the game's action number ``index`` (0-based) and
         return the game's new revision.  With ``rev`` (the revision the page last
         saw: from :meth:`load_revision`, :meth:`append` or :meth:`pop`), a page
@@ -520,7 +533,7 @@ class Store:
             c.execute("UPDATE games SET updated=?, rev=? WHERE id=?", (time.time(), now + 1, gid))
         return now + 1
 
-    def set_cards(self, gid: str, cards: list[dict]) -> None:
+    def set_cards(self, gid: str, cards: list[JSON]) -> None:
         """Replace the game's card definitions (import, repair).  Pages adding
         values a player typed use :meth:`merge_cards`, which never loses any."""
         self.require(Write.CARDS)
@@ -528,7 +541,7 @@ class Store:
             c.execute("UPDATE games SET cards=?, updated=? WHERE id=?",
                       (json.dumps(cards), time.time(), gid))
 
-    def merge_cards(self, gid: str, cards: list[dict]) -> list[dict]:
+    def merge_cards(self, gid: str, cards: list[JSON]) -> list[JSON]:
         """Add card definitions to the game, value by value, in one transaction:
         a known value wins, a ``null`` never hides a known one, and cards other
         pages saved meanwhile are kept.  Returns the game's cards afterwards."""
@@ -551,11 +564,11 @@ class Store:
                       (json.dumps(out), time.time(), gid))
         return out
 
-    def add_manual(self, gid: str, entries: list[dict]) -> list[dict]:
+    def add_manual(self, gid: str, entries: list[JSON]) -> list[JSON]:
         """Add the players' typed final-scoring entries, in one transaction; an
         entry for the same source, player and cell replaces the earlier one, and
         entries other pages saved meanwhile are kept.  Returns them all."""
-        def key(m):
+        def key(m: JSON) -> tuple[str, Any, tuple[Any, ...] | None]:
             return (str(m.get("source", "")).lower(), m.get("player"),
                     tuple(m["at"]) if m.get("at") else None)
         self.require(Write.FINAL)
@@ -575,7 +588,7 @@ class Store:
                       (json.dumps(out), time.time(), gid))
         return out
 
-    def set_manual(self, gid: str, manual: list[dict]) -> None:
+    def set_manual(self, gid: str, manual: list[JSON]) -> None:
         self.require(Write.FINAL)
         with self.transaction() as c:
             c.execute("UPDATE games SET manual=?, updated=? WHERE id=?",
@@ -587,11 +600,11 @@ class Store:
             c.execute("DELETE FROM games WHERE id=?", (gid,))
 
     # -- reading ------------------------------------------------------------------
-    def load(self, gid: str) -> dict:
+    def load(self, gid: str) -> JSON:
         with self._reading() as c:
             return self._load(c, gid)
 
-    def load_revision(self, gid: str) -> tuple[dict, int]:
+    def load_revision(self, gid: str) -> tuple[JSON, int]:
         """The game's record and its revision, read together (one snapshot)."""
         with self._reading(snapshot=True) as c:
             rec = self._load(c, gid)
@@ -610,9 +623,10 @@ class Store:
             row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             raise StoreError(f"no saved game with id {gid}")
-        return row[0]
+        rev: int = row[0]
+        return rev
 
-    def _load(self, c, gid: str) -> dict:
+    def _load(self, c: sqlite3.Connection, gid: str) -> JSON:
         row = c.execute("SELECT setup, cards, manual, meta, title, format FROM games "
                         "WHERE id=?", (gid,)).fetchone()
         if row is None:
@@ -624,7 +638,7 @@ class Store:
         return {"format": row[5], "setup": json.loads(row[0]), "cards": json.loads(row[1]),
                 "actions": actions, "manual": json.loads(row[2]), "meta": meta}
 
-    def games(self, format: str | None = DEFAULT_GAME) -> list[dict]:
+    def games(self, format: str | None = DEFAULT_GAME) -> list[JSON]:
         """Saved games of one format (None: all; by default the default game's,
         companion.table.registry.DEFAULT_FORMAT), newest first:
         id, title, players, actions, updated, format."""
@@ -697,14 +711,15 @@ class _Tx:
         self.store = store
         self.conn = store._conn
 
-    def __enter__(self):
+    def __enter__(self) -> sqlite3.Connection:
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise self._mapped(e) from None
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         if exc_type is None:
             try:
                 self.conn.execute("COMMIT")
@@ -714,11 +729,11 @@ class _Tx:
         self._rollback()
         if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
             raise self._mapped(exc) from None
-        if exc_type is None:            # COMMIT failed with an IntegrityError (deferred keys)
-            raise self.store._failed(exc) from None
+        if exc_type is None and exc is not None:    # COMMIT failed with an IntegrityError
+            raise self.store._failed(exc) from None     # (deferred keys)
         return False
 
-    def _rollback(self):
+    def _rollback(self) -> None:
         if self.conn.in_transaction:
             try:
                 self.conn.execute("ROLLBACK")
@@ -736,14 +751,15 @@ class _Read:
     def __init__(self, store: Store, snapshot: bool):
         self.store, self.conn, self.snapshot = store, store._conn, snapshot
 
-    def __enter__(self):
+    def __enter__(self) -> sqlite3.Connection:
         if self.snapshot and not self.conn.in_transaction:
             self.conn.execute("BEGIN")
         else:
             self.snapshot = False
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         if self.snapshot and self.conn.in_transaction:
             try:
                 self.conn.execute("COMMIT")

@@ -16,7 +16,11 @@ from ..core.htmlsafe import escape
 from ..core.roles import Role
 from ..table.store import StoreError
 from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
+from ..ats.kind import KIND as ATS_KIND
+from ..sse.kind import KIND as SSE_KIND
+from .ats_screen import AtsScreen
 from .shell import STYLE, Shell  # noqa: F401 (re-exported)
+from .sse_tab import SseTab
 
 #: what App reads from its Among the Stars screen: the screen's own names, then each
 #: part's (``ats.<part>``)
@@ -62,6 +66,16 @@ def _delegate(part: str, name: str) -> property:
 
 class App(Shell):
     """The dashboard page (see the module docstring)."""
+
+    @property
+    def ats(self) -> AtsScreen:
+        """The Among the Stars screen (the first game's: built with the page)."""
+        return self.screens[ATS_KIND.format]
+
+    @property
+    def sse(self) -> SseTab | None:
+        """The Small Star Empires screen, once its tab was opened."""
+        return self.screens.get(SSE_KIND.format)
 
 
 for _part, _names in _FROM_SCREEN.items():

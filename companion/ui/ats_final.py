@@ -11,6 +11,7 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..ats.catalogue import Catalogue
+from ..ats.kind import KIND
 from ..ats.scoring import SECRET, secret_objectives
 from .writes import writes
 
@@ -101,7 +102,7 @@ class AtsFinal:
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
             f"<div class='scroll-x'>{table_html}</div><details><summary>Every VP with its source"
             f"</summary><div class='scroll-x'>{lines_html}</div></details>"
-            f"<p><a class='export-json export-link' download='among-the-stars-game.json' "
+            f"<p><a class='export-json export-link' download='{KIND.family}-game.json' "
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
             f"<a class='export-csv export-link' download='final-table.csv' "
             f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),

@@ -19,6 +19,7 @@ import traceback
 import ipywidgets as w
 
 from ..ats.action_kinds import ActionKind, base_kinds
+from ..ats.kind import KIND
 from ..ats.game import START_CREDITS, Game, describe_action as describe  # the page's words are the engine's
 from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
@@ -26,29 +27,45 @@ from .ats_entry import AtsEntry
 from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
 from .ats_views import AtsViews
-from .common import ERR, ask_undo, log, log_path
+from .common import ERR, Via, ask_undo, log, log_path
 from .explorer import Explorer
 from .modes import ModePanel
-from .playdetails import DetailsForm, FinalExports, PlayDetailsScreen, PlayTimer
+from .playdetails import DetailsForm, FinalExports, PlayDetailsPart, PlayTimer
 from .quiet import Quiet
-from .session import GameSession, PageBehind, SessionScreen
+from .session import GameSession, PageBehind, SessionPart
 from .writes import writes
 
 
-class AtsScreen(SessionScreen, PlayDetailsScreen):
+class AtsScreen:
     """One Among the Stars screen of a page (``page``: the shell, for its status line,
     ``guarded``, role and address token)."""
+
+    # what its parts hold: session.SessionPart (live), playdetails.PlayDetailsPart (details)
+    store, role, game, gid, rev = (Via("live") for _ in range(5))
+    _open_session, _view_of, _poll = Via("live", "open"), Via("live", "view_of"), Via("live", "poll")
+    box = property(lambda self: self.body)       # the shell's tab; messages beside the entry:
+    local_boxes = property(lambda self: (self.entry_msg, self.final_msg))
+    setup_role_note = Via("setup_part")
+    set_view, resume_latest = Via("views_part", "set_view"), Via("views_part", "_resume_latest")
+    _details_for = Via("details", "shown_for")
+    _tap_timer, _stop_timer = Via("details", "tap_timer"), Via("details", "stop_timer")
+    _fill_final_details = Via("details", "fill_final_details")
+    _save_final_details = Via("details", "save_final_details")
+    _stored_record_b64, _refresh_exports = (Via("details", "stored_record_b64"),
+                                            Via("details", "refresh_exports"))
 
     def __init__(self, page, session: GameSession) -> None:
         self.page = page
         self.session = session
+        self.live = SessionPart(self, session)     # store, game, gid, rev; open, poll
+        self.details = PlayDetailsPart(self)       # the play timer, details, exports
         self.say = page.say
         self.error = page.error
         self.guarded = page.guarded
         self._apply_role = page._apply_role
         self.status = page.status
         self.live_state, self.live_note = page.live_state, page.live_note
-        self.seat: str | None = None           # SessionScreen._view_of sets both
+        self.seat: str | None = None           # SessionPart.view_of sets both
         self.view: str | None = None
         self._pending: dict | None = None      # a build waiting for its answers
         # the turn actions the engine offers (labels, costs, hints: no rule in the page);
@@ -82,7 +99,7 @@ class AtsScreen(SessionScreen, PlayDetailsScreen):
         if change:
             self.views_part._live_changed(change)
 
-    def _refresh_final(self) -> None:          # PlayDetailsScreen calls it after a save
+    def _refresh_final(self) -> None:          # PlayDetailsPart calls it after a save
         self.final_part._refresh_final()
 
     def _start(self):
@@ -185,9 +202,8 @@ class AtsScreen(SessionScreen, PlayDetailsScreen):
                                          self.final_details.box, save])
         self.final_details_box.add_class("final-details-box")
         writes(self.final_details_box)
-        self.exports = FinalExports(self.store, "final-exports", "among-the-stars",
+        self.exports = FinalExports(self.store, "final-exports", KIND.family,
                                     self.guarded, log)
-        self._details_for = None        # the game whose details the final form shows
         self.entry_player.observe(self.guarded(lambda _: self._quiet or self._player_changed()),
                                   "value")
         self.entry_card.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
@@ -479,9 +495,5 @@ class AtsScreen(SessionScreen, PlayDetailsScreen):
         self.final_msg.value = (f"<div class='status-error' style='color:{ERR}'>⚠ "
                                 f"{escape(text)}</div>")
 
-    def _details_gone(self) -> None:
-        self._game_gone()
-
-    def _gone(self) -> None:
-        self._game_gone()
-
+    _details_saved = staticmethod(lambda: None)
+    _gone = _details_gone = property(lambda self: self._game_gone)

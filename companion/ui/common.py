@@ -45,3 +45,22 @@ def ask_undo(screen, question, css: str, undo) -> None:
     yes.on_click(screen.guarded(lambda _: undo()))
     no.on_click(screen.guarded(lambda _: setattr(screen.undo_box, "children", [])))
     screen.undo_box.children = [w.HTML(f"<b>{escape(question)}</b>&nbsp;"), yes, no]
+
+
+class Via:
+    """``screen.<name>`` is ``screen.<part>.<attr>``: the names the app and the tests use
+    stay the screen's while a part holds the widget or the method."""
+
+    def __init__(self, part: str, attr: str = ""):
+        self.part, self.attr = part, attr
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.attr = self.attr or name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return getattr(getattr(obj, self.part), self.attr)
+
+    def __set__(self, obj, value) -> None:
+        setattr(getattr(obj, self.part), self.attr, value)

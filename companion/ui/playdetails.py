@@ -4,7 +4,7 @@
   shows the play timer (clock and state) and starts, pauses or resumes it on a tap;
 * :class:`DetailsForm`: location, notes and "new player" flags (the setup screen
   and the final screen);
-* :class:`PlayDetailsScreen`: what a game screen does with them.
+* :class:`PlayDetailsPart`: what a game screen does with them (a part it holds).
 
 The final table's exports (:func:`final_exports`, :class:`FinalExports`) and the
 progress bar (:class:`Progress`) are in companion.ui.play_exports (imported from here
@@ -35,7 +35,7 @@ from .session import GameSession
 
 __all__ = ["CSS", "MAX_LOCATION", "MAX_NOTES", "PROGRESS_HZ", "GameGone", "check_text",
            "timer_label", "stored_meta", "PlayTimer", "DetailsForm", "save_details",
-           "details_words", "PlayDetailsScreen", "Progress", "FinalExports", "final_exports"]
+           "details_words", "PlayDetailsPart", "Progress", "FinalExports", "final_exports"]
 
 #: the longest texts the forms accept (the record's own bounds, companion.table.playtime)
 MAX_LOCATION = playtime.MAX_LOCATION
@@ -368,102 +368,84 @@ def details_words(details: dict) -> str:
 # ---------------------------------------------------------------------------
 # the game screen's part
 # ---------------------------------------------------------------------------
-class PlayDetailsScreen:
+class PlayDetailsPart:
     """The play timer, the final screen's details and the exports of a game screen
-    (both games share it).  The screen has ``session``, ``store``, ``gid``, ``timer``,
-    ``final_details``, ``exports``, ``_details_for`` (and ``rev``), and says how it
-    names its players and talks to the player: ``_details_players()``,
-    ``_details_said(text)``, ``_details_error(text)``, ``_details_gone()``;
-    ``_details_saved()`` runs after a save (nothing by default), then
-    ``_refresh_final()`` builds the final screen again (its record export reads the
-    stored record: :meth:`_stored_record_b64`)."""
+    (both games hold one: ``screen.details``).  The screen has ``session``, ``store``,
+    ``gid``, ``rev``, ``timer``, ``final_details``, ``exports``, and says how it names its
+    players and talks to the player: ``_details_players()``, ``_details_said(text)``,
+    ``_details_error(text)``, ``_details_gone()``, ``_details_saved()`` (after a save),
+    then ``_refresh_final()`` builds the final screen again (its record export reads the
+    stored record: :meth:`stored_record_b64`).  ``shown_for``: the game whose details
+    the final form shows."""
 
-    session: GameSession
-    timer: PlayTimer
-    final_details: DetailsForm
-    exports: FinalExports
-    _details_for: Any
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
+        self.shown_for: str | None = None
 
-    # provided by the screen (SessionScreen and the game screen itself)
-    store: Any
-    gid: str | None
-
-    def _details_players(self) -> list[str]:
-        raise NotImplementedError
-
-    def _details_said(self, text: str) -> None:
-        raise NotImplementedError
-
-    def _details_error(self, text: str) -> None:
-        raise NotImplementedError
-
-    def _details_gone(self) -> None:
-        raise NotImplementedError
-
-    def _refresh_final(self) -> None:
-        raise NotImplementedError
-
-    def _details_saved(self) -> None:
-        pass
-
-    def _tap_timer(self):
+    def tap_timer(self) -> None:
+        s = self.screen
         try:
-            self._details_said(self.timer.tap())
+            s._details_said(s.timer.tap())
         except GameGone:
-            self._details_gone()
+            s._details_gone()
 
-    def _stop_timer(self):
+    def stop_timer(self) -> None:
         """The game is over: the play timer stops (once)."""
+        s = self.screen
         try:
-            if self.timer.stop():
-                self.timer.show()
+            if s.timer.stop():
+                s.timer.show()
         except GameGone:
             pass                            # the next entry says so
         except CompanionError as e:         # busy or read-only file: said, the table shown
-            self._details_error(f"The play timer was not stopped: {e}")
+            s._details_error(f"The play timer was not stopped: {e}")
 
-    def _fill_final_details(self):
+    def fill_final_details(self) -> None:
         """The final form shows the stored details (once per game: typing is kept)."""
-        if self._details_for == self.gid:
+        s = self.screen
+        if self.shown_for == s.gid:
             return
-        players = self._details_players()
-        self.final_details.set_players(players)
-        self.final_details.fill(playtime.details(self.timer.meta, players))
-        self._details_for = self.gid
+        players = s._details_players()
+        s.final_details.set_players(players)
+        s.final_details.fill(playtime.details(s.timer.meta, players))
+        self.shown_for = s.gid
 
-    def _save_final_details(self):
+    def save_final_details(self) -> None:
+        s = self.screen
         try:
-            self.timer.meta = save_details(self.session, self.final_details, self.gid)
+            s.timer.meta = save_details(s.session, s.final_details, s.gid)
         except GameGone:
-            self._details_gone()
+            s._details_gone()
             return
-        self._details_saved()
-        self.timer.show()
+        s._details_saved()
+        s.timer.show()
         # the final screen again: its record export is the stored record, with the
         # details just saved (issue 22: it kept the record as it was before the save)
-        self._refresh_final()
-        self._details_said("Saved the play details.")
-        self._refresh_exports()
+        s._refresh_final()
+        s._details_said("Saved the play details.")
+        self.refresh_exports()
 
-    def _stored_record_b64(self, game) -> str:
+    def stored_record_b64(self, game) -> str:
         """The final screen's *Export the record (JSON)*: the stored record, play
         details included, as the History tab exports it (base64 for a data: link).
         A screen without a stored game (or a store that cannot be read) exports the
         engine's record with the page's meta."""
         from ..core.record import dumps
+        s = self.screen
         rec = None
-        if self.gid is not None:
+        if s.gid is not None:
             try:
-                rec = self.store.load(self.gid)
+                rec = s.store.load(s.gid)
             except CompanionError:
                 rec = None
         if rec is None:
             rec = game.to_record()
-            rec["meta"] = {k: v for k, v in self.timer.meta.items() if v is not None}
+            rec["meta"] = {k: v for k, v in s.timer.meta.items() if v is not None}
         return base64.b64encode(dumps(rec).encode()).decode()
 
-    def _refresh_exports(self):
+    def refresh_exports(self) -> None:
         """This play's exports to other loggers (made when their panel is open, again
         when the game's revision or its details changed)."""
-        d = playtime.details(self.timer.meta, self._details_players())
-        self.exports.show(self.gid, (getattr(self, "rev", None), repr(sorted(d.items()))))
+        s = self.screen
+        d = playtime.details(s.timer.meta, s._details_players())
+        s.exports.show(s.gid, (s.rev, repr(sorted(d.items()))))

@@ -428,13 +428,14 @@ class GameSession:
                             "another page?)") from None
 
 
-class SessionScreen:
-    """What a game screen reads of its :class:`GameSession`: ``store``, ``game``, ``gid``
-    and ``rev`` are the session's (a screen never keeps its own copy)."""
-    session: GameSession
-    seat: str | None
-    view: str | None
-    _details_for: Any
+class SessionPart:
+    """A game screen's part ``screen.live``: ``store``, ``game``, ``gid``, ``rev`` are the
+    session's (a screen keeps no copy); open a saved game, the address's seat and view,
+    one poll.  The screen has ``timer``, ``details``, ``seat``, ``view``, ``error``, ``_gone``."""
+
+    def __init__(self, screen: Any, session: GameSession) -> None:
+        self.screen = screen
+        self.session = session
 
     @property
     def store(self) -> Store:
@@ -457,44 +458,42 @@ class SessionScreen:
     def rev(self) -> int | None:
         return self.session.rev
 
-    # -- what both game screens do with their session (each has a timer and says
-    # error / _gone in its own words) ---------------------------------------
-    def _open_session(self, gid: str, cls: type, name: str) -> Any:
+    def open(self, gid: str, cls: type, name: str) -> Any:
         """Open saved game ``gid``, which must be a ``cls`` game (``name`` in words)."""
         game = self.session.open(gid)
         if not isinstance(game, cls):
             self.session.close()
             raise CompanionError(f"that saved game is not {name} game")
-        self.timer.bind(gid, self.session.meta)      # type: ignore[attr-defined]
-        self._details_for = None
+        self.screen.timer.bind(gid, self.session.meta)
+        self.screen.details.shown_for = None
         return game
 
-    def _view_of(self, seat: str | None, view: str | None) -> str | None:
+    def view_of(self, seat: str | None, view: str | None) -> str | None:
         """Set the page's role from its address (companion.core.roles: ``view=table`` is
         the table view, any ``seat`` a seat, else the host) and find the seat's player
         (case-insensitive); an unknown seat is said, and the page is no player's seat
         (but keeps a seat's role).  Returns the seat's player."""
-        self.view = "table" if view == "table" else None
+        s = self.screen
+        s.view = "table" if view == "table" else None
         self.session.set_role(role_of_page(seat, view))
-        self.seat = None
-        if seat and self.game is not None and self.view is None:
+        s.seat = None
+        if seat and self.game is not None and s.view is None:
             players = list(self.game.setup.players)
             match = [p for p in players if p.lower() == seat.strip().lower()]
             if match:
-                self.seat = match[0]
+                s.seat = match[0]
             else:
-                self.error(                               # type: ignore[attr-defined]
-                    f"No player called '{seat}' in this game: this page is not a seat "
-                    "(players: " + ", ".join(players) + ").")
-        self.session.seat = self.seat
+                s.error(f"No player called '{seat}' in this game: this page is not a seat "
+                        "(players: " + ", ".join(players) + ").")
+        self.session.seat = s.seat
         self.session.acting_for = None
-        return self.seat
+        return s.seat
 
-    def _poll(self) -> Change:
+    def poll(self) -> Change:
         """One poll of the store; a game deleted meanwhile sends the page to its setup."""
         try:
             return self.session.poll()
         except CompanionError:
             if self.gid is not None:
-                self._gone()                               # type: ignore[attr-defined]
+                self.screen._gone()
             return Change()

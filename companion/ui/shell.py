@@ -1,10 +1,10 @@
 """The page around the game screens: the tabs (one per game screen, then History), the
 status line (:meth:`Shell.say`, :meth:`Shell.error`), :meth:`Shell.guarded` (a rule
 message goes to the status line, never a traceback), the page's role, its address
-(``?seat=``, ``?view=table``, ``?game=``) and the live poll and heartbeat of both game
-tabs.  The Among the Stars screen is :class:`companion.ui.ats_screen.AtsScreen`; the
-Small Star Empires tab (:class:`companion.ui.sse_tab.SseTab`) and the History tab are
-built when first opened."""
+(``?seat=``, ``?view=table``, ``?game=``) and the live poll and heartbeat of the game
+tabs.  The tabs are the registry's games that have a screen (:mod:`companion.ui.screens`),
+then History; the first game's screen (the default game's) is built with the page, the
+others and History when first opened."""
 from __future__ import annotations
 
 import logging
@@ -17,7 +17,7 @@ from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..core.roles import Role, role_of_page
 from ..table.store import StaleGame, Store
-from .ats_screen import AtsScreen
+from . import screens
 from .common import ERR, OK, log, log_path
 from .live import Heartbeat, Poller, live_widgets, page_token, parse_query, query_string, show
 from .playdetails import CSS as DETAILS_CSS
@@ -42,14 +42,9 @@ STYLE = """<style>
 .companion-root .wi-now-table td, .companion-root .wi-now-table th { padding: 2px 8px; text-align: left; }
 </style>"""
 
-#: the tabs, in order: the game screens, then History
-AMONG_THE_STARS, SMALL_STAR_EMPIRES, HISTORY = 0, 1, 2
-
 
 class Shell:
     """The page: tabs, status line, ``guarded``, role, address, live poll."""
-
-    TITLES = ("Among the Stars", "Small Star Empires", "History")
 
     def __init__(self, store: Store | None = None, *, role: Role | str = Role.HOST):
         """``role``: the page's until its address is read (:meth:`apply_query` sets the
@@ -60,20 +55,26 @@ class Shell:
         self.session.set_role(role)
         self.query: dict[str, str] = {}
         self.token: str | None = None
-        self.title = w.HTML(f"<h2 style='margin:4px 0'>{self.TITLES[0]} — table companion</h2>")
+        # the tabs: one per registered game with a screen (companion.ui.screens), History
+        tabs = screens.tabs()
+        self.formats: list[str] = [fmt for fmt, _ in tabs]
+        self.titles: list[str] = [title for _, title in tabs] + ["History"]
+        self.title = w.HTML(f"<h2 style='margin:4px 0'>{self.titles[0]} — table companion</h2>")
         self.title.add_class("companion-title")
         self.status = w.HTML()
         self.status.add_class("companion-status")
         self.live_state, self.live_note = live_widgets()
-        # built when their tab is first opened
-        self.sse: Any = None             # companion.ui.sse_tab.SseTab
+        # {format: its screen}, each built when its tab is first opened (the first now)
+        self.screens: dict[str, Any] = {}
+        self.boxes: dict[str, w.VBox] = {fmt: w.VBox() for fmt in self.formats}
         self.history: Any = None         # companion.ui.history_tab.HistoryTab
-        self.sse_box = w.VBox()
         self.history_box = w.VBox()
         self.tabs = w.Tab()
         self.tabs.add_class("game-tabs")
-        # the game screens (building one says nothing on the status line yet)
-        self.ats = AtsScreen(self, self.session)
+        # the first game's screen (building it says nothing on the status line yet)
+        self.main: Any = screens.SCREENS[self.formats[0]].build(self)
+        self.screens[self.formats[0]] = self.main
+        self.boxes[self.formats[0]].children = [self.main.box]
         self.poller = Poller(self.live_tick)
         # the page's heartbeat (issue 20): answers the page watchdog's pings
         self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks)
@@ -81,10 +82,10 @@ class Shell:
                             self.tabs, self.heartbeat.box])
         self.root.add_class("companion-root")
         # one tab per game screen, then History; the other tabs are built when first opened
-        self.tabs.children = [self.ats.body, self.sse_box, self.history_box]
-        self.tabs.titles = list(self.TITLES)
+        self.tabs.children = [*self.boxes.values(), self.history_box]
+        self.tabs.titles = list(self.titles)
         self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
-        self.ats.start()
+        self.main.start()
         self._apply_role()
 
     @property
@@ -106,10 +107,11 @@ class Shell:
 
     def _local(self, html: str):
         """The same message next to where the person acts (turn entry, final screen), when
-        it comes from the Among the Stars tab (the other tabs use the status line only)."""
-        if self.tabs.selected_index not in (AMONG_THE_STARS, None):
-            return
-        for box in (self.ats.entry_msg, self.ats.final_msg):
+        it comes from a screen that has such boxes (``local_boxes``: the first game's; the
+        other tabs use the status line only)."""
+        i = self.tabs.selected_index
+        screen = self.main if i is None else self.shown_screen()
+        for box in getattr(screen, "local_boxes", ()):
             box.value = html
 
     def guarded(self, fn):
@@ -119,9 +121,9 @@ class Shell:
                 return fn(*args, **kwargs)
             except StaleGame as e:
                 try:
-                    self.ats._reload(stale=str(e))
+                    self.main._reload(stale=str(e))
                 except CompanionError:
-                    self.ats._game_gone()
+                    self.main._game_gone()
             except CompanionError as e:
                 self.error(str(e))
             except Exception as e:   # a bug: log it, say plainly what may not be saved
@@ -137,21 +139,25 @@ class Shell:
         apply_role(self.root, self.session.role)
         note = role_note(self.session.role)
         html = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
-        boxes = [self.ats.setup_part.setup_role_note]
-        if self.sse is not None:
-            boxes.append(self.sse.setup_role_note)
-        for box in boxes:
+        for box in [s.setup_role_note for s in self.screens.values()]:
             box.value = html
             box.layout.display = "" if note else "none"
 
+    def shown_screen(self) -> Any:
+        """The game screen of the tab shown (None: History, or a screen not built)."""
+        i = self.tabs.selected_index
+        if i is None or not 0 <= i < len(self.formats):
+            return None
+        return self.screens.get(self.formats[i])
+
     def _tab_opened(self):
         i = self.tabs.selected_index
-        if i is not None and 0 <= i < len(self.TITLES):
+        if i is not None and 0 <= i < len(self.titles):
             # the title names the tab shown; a message about another tab is cleared
-            self.title.value = (f"<h2 style='margin:4px 0'>{self.TITLES[i]} — table companion"
+            self.title.value = (f"<h2 style='margin:4px 0'>{self.titles[i]} — table companion"
                                 "</h2>")
             self.status.value = ""
-        if i == HISTORY:
+        if i == len(self.formats):                  # History
             if self.history is None:
                 from .history_tab import HistoryTab
                 # shown first, then filled: the first sync after an upgrade shows its
@@ -161,21 +167,26 @@ class Shell:
                 self._apply_role()
             self.history.refresh()
             return
-        if i == SMALL_STAR_EMPIRES and self.sse is None:
-            try:
-                from .sse_tab import SseTab
-            except ImportError:
-                self.sse_box.children = [w.HTML("<i>Small Star Empires is coming soon.</i>")]
-                return
-            self.sse = SseTab(self)
-            self.sse_box.children = [self.sse.box]
-            # the tab has the page's role and view (SseTab.__init__); the address's seat
-            # is this tab's too when it names one of its game's players
-            seat = (self.query.get("seat") or "").strip().lower()
-            if seat and self.sse.game is not None and seat in [
-                    p.lower() for p in self.sse.game.setup.players]:
-                self.sse.set_view(self.query.get("seat"), self.query.get("view"))
-            self._apply_role()
+        if i is not None and 0 <= i < len(self.formats) and self.formats[i] not in self.screens:
+            self._build_screen(self.formats[i])
+
+    def _build_screen(self, fmt: str) -> Any:
+        """Build the screen of a game's tab (when first opened)."""
+        try:
+            screen = screens.SCREENS[fmt].build(self)
+        except ImportError:
+            self.boxes[fmt].children = [w.HTML("<i>This game is coming soon.</i>")]
+            return None
+        self.screens[fmt] = screen
+        self.boxes[fmt].children = [screen.box]
+        # the screen has the page's role and view (its __init__); the address's seat is
+        # this tab's too when it names one of its game's players
+        seat = (self.query.get("seat") or "").strip().lower()
+        if seat and screen.game is not None and seat in [
+                p.lower() for p in screen.game.setup.players]:
+            screen.set_view(self.query.get("seat"), self.query.get("view"))
+        self._apply_role()
+        return screen
 
     # -- the page address -------------------------------------------------------------
     def apply_query(self, qs: str | None = None) -> None:
@@ -190,28 +201,31 @@ class Shell:
         # the page's role first (companion.core.roles): nothing below may write what the
         # address does not allow, not even a resume of a finished game
         self.session.set_role(role_of_page(q.get("seat"), q.get("view")))
-        ats = self.ats
-        ats.view = "table" if q.get("view") == "table" else None
+        main = self.main
+        main.view = "table" if q.get("view") == "table" else None
         self.token = page_token(raw)
         gid = q.get("game")
         info: dict | None = None
-        if gid and gid != ats.gid:
+        if gid and gid != main.gid:
             info = next((g for g in self.store.games(format=None) if g["id"] == gid), None)
-        if gid and info is None and gid != ats.gid:
-            ats.views_part._resume_latest()
+        if gid and info is None and gid != main.gid:
+            main.resume_latest()
             self.error("The game in this page's address is not in the saved-games file; "
                        "showing the most recent game instead.")
         elif not gid:
-            ats.views_part._resume_latest()
+            main.resume_latest()
         if info is not None:
-            if info.get("format", "").startswith("small-star-empires"):
-                self.tabs.selected_index = SMALL_STAR_EMPIRES          # builds the tab
-                if self.sse is not None:
-                    self.sse.open_game(q["game"])
-                    self.sse.set_view(q.get("seat"), q.get("view"))
+            # the record's format (through the registry) chooses the screen
+            fmt = screens.format_of_record(info.get("format"))
+            if fmt != self.formats[0] and fmt in self.formats:
+                self.tabs.selected_index = self.formats.index(fmt)     # builds the tab
+                screen = self.screens.get(fmt) or self._build_screen(fmt)
+                if screen is not None:
+                    screen.open_game(q["game"])
+                    screen.set_view(q.get("seat"), q.get("view"))
                 return
-            ats.open_game(info["id"])
-        ats.views_part.set_view(q.get("seat"), q.get("view"))
+            main.open_game(info["id"])
+        main.set_view(q.get("seat"), q.get("view"))
         self.live_tick()                 # a preheated page is never stale
         if lost:
             self.error("This page did not receive its address (seat, table view, game) from "
@@ -222,27 +236,24 @@ class Shell:
     def _shown_game(self) -> tuple[str | None, int | None]:
         """The game this page shows (the game tab selected) and its number of actions:
         what a page that reloads itself opens again (``?game=``)."""
-        sse = self.sse
-        if self.tabs.selected_index == SMALL_STAR_EMPIRES and sse is not None \
-                and sse.game is not None:
-            return sse.gid, len(sse.game.actions)
-        if self.ats.game is not None:
-            return self.ats.gid, len(self.ats.game.actions)
+        shown = self.shown_screen()
+        if shown is not None and shown is not self.main and shown.game is not None:
+            return shown.gid, len(shown.game.actions)
+        if self.main.game is not None:
+            return self.main.gid, len(self.main.game.actions)
         return None, None
 
     def _tick_clocks(self) -> None:
         """The play timers' clocks advance on screen (issue 21) with each heartbeat of
         the page: only the words change, nothing is written to the store."""
-        if self.ats.game is not None:
-            self.ats.timer.tick()
-        if self.sse is not None and self.sse.game is not None:
-            self.sse.timer.tick()
+        for screen in list(self.screens.values()):
+            if screen.game is not None:
+                screen.timer.tick()
 
     def start_live(self) -> bool:
         return self.poller.start()
 
     def live_tick(self) -> None:
-        """One poll of the store (both game tabs)."""
-        self.ats.live_tick()
-        if self.sse is not None:
-            self.sse.live_tick()
+        """One poll of the store (every game tab built)."""
+        for screen in list(self.screens.values()):
+            screen.live_tick()

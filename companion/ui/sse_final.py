@@ -15,6 +15,7 @@ from ..table.csvsafe import frame_csv
 from ..core.errors import CompanionError, MissingEntry
 from ..core.htmlsafe import escape
 from ..sse.game import FORMAT, SseGame
+from ..sse.kind import KIND
 from ..sse.offer import epic_columns, epic_numbers
 from ..sse.render import map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table, tiebreak_words
@@ -42,7 +43,7 @@ class SseFinal:
         save.add_class("sse-final-details-save")
         writes(save)
         save.on_click(screen.guarded(lambda _: screen._save_final_details()))
-        self.exports = FinalExports(screen.store, "sse-final-exports", "small-star-empires",
+        self.exports = FinalExports(screen.store, "sse-final-exports", KIND.family,
                                     screen.guarded)
         # the details form writes (hidden in the table view); the exports only read
         self.final_extra = w.VBox([
@@ -179,7 +180,7 @@ class SseFinal:
             + t.to_html(index=False, classes="sse-final-table", border=0) + "</div>"
             + "<details><summary>Every VP with its source</summary><div class='scroll-x'>"
             + result.lines.to_html(index=False, border=0) + "</div></details>"
-            f"<p><a class='sse-export-json export-link' download='small-star-empires-game.json' "
+            f"<p><a class='sse-export-json export-link' download='{KIND.family}-game.json' "
             f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a>"
             f"<a class='sse-export-csv export-link' download='sse-final-table.csv' "
             f"href='data:text/csv;base64,{csv}'>Export the table (CSV)</a></p>"

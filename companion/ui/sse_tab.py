@@ -24,15 +24,15 @@ from ..core.htmlsafe import colour, escape
 
 import ipywidgets as w
 
-from .playdetails import PlayDetailsScreen, PlayTimer
-from .common import ask_undo
+from .playdetails import PlayDetailsPart, PlayTimer
+from .common import Via, ask_undo  # noqa: F401 (Via: re-exported)
 from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
 from ..sse.game import FORMAT, PIECE_NAMES, SseGame
 from ..sse.offer import may_damage, rule_text, usual_piece
 from ..sse.render import legend_html
-from .session import GameSession, PageBehind, SessionScreen
+from .session import GameSession, PageBehind, SessionPart
 from .writes import writes
 from .sse_reveal import SseReveal
 from .sse_final import SseFinal
@@ -58,26 +58,24 @@ STYLE = """<style>
 </style>"""
 
 
-class Via:
-    """``screen.<name>`` is ``screen.<part>.<attr>``: the names the app and the tests use
-    stay the screen's while a part holds the widget or the method."""
-
-    def __init__(self, part: str, attr: str = ""):
-        self.part, self.attr = part, attr
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.attr = self.attr or name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        return getattr(getattr(obj, self.part), self.attr)
-
-    def __set__(self, obj, value) -> None:
-        setattr(getattr(obj, self.part), self.attr, value)
-
-
-class SseTab(SessionScreen, PlayDetailsScreen):
+class SseTab:
+    # -- what the session and play-details parts hold (companion.ui.session.SessionPart,
+    # companion.ui.playdetails.PlayDetailsPart) ------------------------------------------
+    store = Via("live")
+    role = Via("live")
+    game = Via("live")
+    gid = Via("live")
+    rev = Via("live")
+    _open_session = Via("live", "open")
+    _view_of = Via("live", "view_of")
+    _poll = Via("live", "poll")
+    _details_for = Via("details", "shown_for")
+    _tap_timer = Via("details", "tap_timer")
+    _stop_timer = Via("details", "stop_timer")
+    _fill_final_details = Via("details", "fill_final_details")
+    _save_final_details = Via("details", "save_final_details")
+    _stored_record_b64 = Via("details", "stored_record_b64")
+    _refresh_exports = Via("details", "refresh_exports")
     # -- the parts' names, as the app and the tests know them ------------------------------
     names = Via("setup_part")
     map_pick = Via("setup_part")
@@ -134,11 +132,12 @@ class SseTab(SessionScreen, PlayDetailsScreen):
         # latest game is opened below
         self.session = GameSession(app.store, again="enter the action again",
                                    role=app.session.role)
-        self.seat: str | None = None            # the seat's player (SessionScreen._view_of)
+        self.live = SessionPart(self, self.session)   # store, game, gid, rev; open, poll
+        self.details = PlayDetailsPart(self)          # the play timer, details, exports
+        self.seat: str | None = None            # the seat's player (SessionPart.view_of)
         self.view: str | None = app.view
         self.selected: int | None = None        # the current player's selected ship
         self._quiet = False                     # the entry's observers hushed (Quiet)
-        self._details_for = None                # PlayDetailsScreen: the final form's game
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
         self.body = w.VBox()
         # the page title names this tab (App._tab_opened): no second title here (issue 15)
@@ -301,7 +300,7 @@ class SseTab(SessionScreen, PlayDetailsScreen):
         self.app._apply_role()
 
     def _refresh_final(self):
-        """PlayDetailsScreen's call after the play details are saved."""
+        """PlayDetailsPart's call after the play details are saved."""
         self.final_part.refresh()
 
     def _swatch(self, p: str) -> str:
