@@ -81,12 +81,7 @@ class AtsAction:
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as the record stores it."""
-        keys = set(self.keys())
-        if set(self.order) == keys:
-            order = list(self.order)
-        else:
-            order = [k for k in KEY_ORDER if k in keys] + sorted(keys - set(KEY_ORDER))
-        return {k: self.get(k) for k in order}
+        return {k: self.get(k) for k in nt.key_order(self.keys(), self.order, KEY_ORDER)}
 
     # -- notation ----------------------------------------------------------------------
     def __str__(self) -> str:
@@ -265,15 +260,7 @@ def _typed(key: str, value: Any) -> Any:
 def from_dict(d: Any) -> AtsAction:
     """The typed action of an entry of the record (any kind :mod:`.turns` handles).
     RecordError: not an object, an unknown kind, an unknown key."""
-    if not isinstance(d, dict):
-        raise RecordError(f"an action is an object, not {type(d).__name__}")
-    do = d.get("do")
-    cls = KINDS.get(do) if isinstance(do, str) else None
-    if cls is None:
-        raise RecordError(f"unknown kind of action {do!r}; one of {', '.join(KINDS)}")
-    extra_keys = set(d) - ACTION_KEYS
-    if extra_keys:
-        raise RecordError(f"{do}: unknown key {sorted(map(str, extra_keys))[0]!r}")
+    cls = nt.entry_class(d, KINDS, ACTION_KEYS)
     values: dict[str, Any] = {}
     extra: list[tuple[str, str]] = []
     own = {f.name for f in fields(cls)} - {"extra", "order"}
@@ -284,7 +271,7 @@ def from_dict(d: Any) -> AtsAction:
         if typed is not None:
             values[key] = typed
         else:
-            extra.append((key, json.dumps(value, ensure_ascii=False, separators=(",", ":"))))
+            extra.append((key, nt.compact(value)))
     return cls(**values, extra=tuple(sorted(extra)), order=tuple(d))
 
 
@@ -308,12 +295,9 @@ def parse(text: Any) -> AtsAction:
         raise nt.NotationError(f"unknown kind {nt.show(kind)}; one of {', '.join(KINDS)}")
     cls = KINDS[str(kind)]
     d["do"] = str(kind)
-    if isinstance(who, nt.Keyed):
-        raise nt.NotationError(f"who acts comes first, not {nt.show(who)}")
-    if isinstance(who, nt.Quoted) or who != "?":
-        if not isinstance(who, nt.Quoted) and not nt.BARE_NAME.match(who):
-            raise nt.NotationError(f"a name that is not a plain word is quoted: {nt.show(who)}")
-        d[cls.actor] = str(who)
+    name = nt.who(who)
+    if name is not None:
+        d[cls.actor] = name
     name_key = "tile" if cls is Advisor else "card"
     for tok in toks[i + 2:]:
         if isinstance(tok, nt.Keyed):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any, TypeVar
 
 from .errors import RecordError
 
@@ -51,6 +52,48 @@ class Keyed:
 
 
 Token = str | Keyed
+K = TypeVar("K")
+
+
+def entry_class(d: Any, kinds: Mapping[str, K], known_keys: Collection[str]) -> K:
+    """The class of a record's entry (``d["do"]`` among ``kinds``); RecordError when it
+    is not an object, its kind is unknown or it has a key no entry has."""
+    if not isinstance(d, dict):
+        raise RecordError(f"an action is an object, not {type(d).__name__}")
+    do = d.get("do")
+    cls = kinds.get(do) if isinstance(do, str) else None
+    if cls is None:
+        raise RecordError(f"unknown kind of action {do!r}; one of {', '.join(kinds)}")
+    extra_keys = set(d) - set(known_keys)
+    if extra_keys:
+        raise RecordError(f"{do}: unknown key {sorted(map(str, extra_keys))[0]!r}")
+    return cls
+
+
+def compact(value: Any) -> str:
+    """``value`` as compact JSON (an entry's field kept as ``key=JSON``)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def key_order(keys: Iterable[str], own: tuple[str, ...], usual: tuple[str, ...]) -> list[str]:
+    """The order of an entry's keys: the entry's ``own`` order when it has exactly these
+    keys, else the ``usual`` order, then any other key alphabetically."""
+    keys = set(keys)
+    if set(own) == keys:
+        return list(own)
+    return [k for k in usual if k in keys] + sorted(keys - set(usual))
+
+
+def who(token: Token) -> str | None:
+    """The WHO token: the name (None for ``?``, an entry that names nobody); a name that
+    is not a plain word must be quoted."""
+    if isinstance(token, Keyed):
+        raise NotationError(f"who acts comes first, not {show(token)}")
+    if not isinstance(token, Quoted) and token == "?":
+        return None
+    if not isinstance(token, Quoted) and not BARE_NAME.match(token):
+        raise NotationError(f"a name that is not a plain word is quoted: {show(token)}")
+    return str(token)
 
 
 def tokens(text: Any) -> list[Token]:

@@ -15,7 +15,7 @@ from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..core.roles import Role
 from ..table.store import StoreError
-from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, cell_class, log, log_path  # noqa: F401 (re-exported)
+from .common import CELL_PX, ERR, LEGAL, MAX_PLAYERS, OK, Via, cell_class, log, log_path  # noqa: F401 (re-exported)
 from ..ats.kind import KIND as ATS_KIND
 from ..sse.kind import KIND as SSE_KIND
 from .ats_screen import AtsScreen
@@ -52,18 +52,6 @@ _FROM_SCREEN = {
 }
 
 
-def _delegate(part: str, name: str) -> property:
-    def owner(app: "App"):
-        return getattr(app.ats, part) if part else app.ats
-
-    def get(app: "App"):
-        return getattr(owner(app), name)
-
-    def set_(app: "App", value) -> None:
-        setattr(owner(app), name, value)
-    return property(get, set_, doc=f"``ats{'.' + part if part else ''}.{name}``")
-
-
 class App(Shell):
     """The dashboard page (see the module docstring)."""
 
@@ -80,7 +68,7 @@ class App(Shell):
 
 for _part, _names in _FROM_SCREEN.items():
     for _name in _names:
-        setattr(App, _name, _delegate(_part, _name))
+        setattr(App, _name, Via("ats" + ("." + _part if _part else ""), _name))
 
 
 def dashboard() -> w.DOMWidget:

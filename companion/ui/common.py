@@ -49,18 +49,27 @@ def ask_undo(screen, question, css: str, undo) -> None:
 
 class Via:
     """``screen.<name>`` is ``screen.<part>.<attr>``: the names the app and the tests use
-    stay the screen's while a part holds the widget or the method."""
+    stay the screen's while a part holds the widget or the method.  ``part`` may be a
+    dotted path (``"ats.entry_part"``: the app's screen's part)."""
 
     def __init__(self, part: str, attr: str = ""):
         self.part, self.attr = part, attr
+        self.path = tuple(part.split("."))
+        self.__doc__ = f"``{part}.{attr}``" if attr else None
 
     def __set_name__(self, owner, name: str) -> None:
         self.attr = self.attr or name
+        self.__doc__ = f"``{'.'.join(self.path)}.{self.attr}``"
+
+    def _owner(self, obj):
+        for name in self.path:
+            obj = getattr(obj, name)
+        return obj
 
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
-        return getattr(getattr(obj, self.part), self.attr)
+        return getattr(self._owner(obj), self.attr)
 
     def __set__(self, obj, value) -> None:
-        setattr(getattr(obj, self.part), self.attr, value)
+        setattr(self._owner(obj), self.attr, value)

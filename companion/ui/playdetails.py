@@ -28,7 +28,6 @@ import ipywidgets as w
 from ..table import playtime
 from ..core.errors import CompanionError, StaleGame, StoreError
 from ..core.htmlsafe import escape
-from ..core.roles import Role
 from ..core.safeio import BAD_CHAR
 from .play_exports import PROGRESS_HZ, FinalExports, Progress, final_exports
 from .session import GameSession
@@ -135,17 +134,12 @@ class PlayTimer:
     details does not change the game's revision (docs/store.md): an entry on
     another page is never refused because of a tap here.
 
-    ``session``: the page's :class:`GameSession`, through which every tap writes.  (A
-    bare store, as older call sites pass, gets a session of its own whose role is the
-    store's at each write.)"""
+    ``session``: the page's :class:`GameSession`, through which every tap writes."""
 
     STATE_CLASSES = {s: "timer-" + s.replace(" ", "-") for s in playtime.STATES}
 
-    def __init__(self, session, css: str, *, compact: bool = False):
-        self._own_session = not isinstance(session, GameSession)
-        if self._own_session:
-            session = GameSession(session, role=Role(getattr(session, "role", Role.HOST)))
-        self.session: GameSession = session
+    def __init__(self, session: GameSession, css: str, *, compact: bool = False):
+        self.session = session
         self.compact = compact
         #: the game is over (set by the page before :meth:`show`): a timer never
         #: started is not offered any more
@@ -203,8 +197,6 @@ class PlayTimer:
     def _write(self, new: dict, base: dict) -> None:
         """Store ``new``, made from the stored meta ``base``: refused when another page
         changed the timer since ``base`` was read."""
-        if self._own_session:                # the page's role, as its store has it now
-            self.session.role = Role(getattr(self.store, "role", Role.HOST))
         try:
             self.session.set_play_details(new, expect_timer=playtime.timer(base), timer=True,
                                           gid=self.gid)
