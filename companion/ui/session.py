@@ -11,19 +11,13 @@ its game without the store agreeing first:
   says what changed.  If the file cannot be written (busy, disk), the game is as before
   and the message says the entry is kept, to press again.
 - :meth:`GameSession.undo` is the same for taking back the last action.
-- every other write of a page goes through the session too (issue 23), the page's role
-  checked first: :meth:`~GameSession.save_card` (the open game, the player's catalogue,
-  the game's cards, a replay), :meth:`~GameSession.add_manual` and
-  :meth:`~GameSession.set_manual` (checked by the engine's ``check_manual`` before
-  anything is stored), :meth:`~GameSession.set_play_details` (the timer and the
-  details), :meth:`~GameSession.create`, :meth:`~GameSession.delete`, the imports and
-  :meth:`~GameSession.save_map`.  tests/test_writes_through_session.py fails on a page
-  that writes around it.
-- :meth:`GameSession.sync` is what a live page polls: when the store holds something this
-  page has not seen (another page's action, undo, typed card values, timer), the game is
-  replayed and the :class:`Change` says what moved.
-
-No widgets here: the session is tested without a browser (tests/test_session.py).
+- every other write of a page goes through the session too (issue 23), the role checked
+  first: ``save_card``, ``add_manual``/``set_manual`` (the engine's ``check_manual``
+  first), ``set_play_details``, ``create``, ``delete``, the imports, ``save_map``, the
+  sector tiles and forms (issue 24).  tests/test_writes_through_session.py checks it.
+- :meth:`GameSession.sync` is what a live page polls: the game replayed when the store
+  holds what this page has not seen; the :class:`Change` says what moved.  No widgets
+  here (tests/test_session.py).
 """
 from __future__ import annotations
 
@@ -140,11 +134,10 @@ class GameSession:
         return game
 
     def _follow(self, rec: dict) -> Any:
-        """The open game brought to the store's ``rec`` without replaying it all: its
-        actions undone back to where the two agree, then the store's further actions
-        replayed (trusted: the store holds what this companion wrote).  The whole replay
-        when anything but the actions changed (card values, manual VP, play details) or
-        the game has no such methods; the game open before is never changed then."""
+        """The open game brought to the store's ``rec``: its actions undone back to where
+        the two agree, the store's further ones replayed (trusted).  The whole replay when
+        anything but the actions changed or the game cannot; the game open before is
+        never changed then."""
         g = self.game
         parts = {k: rec.get(k) for k in self._PARTS}
         if g is None or parts != self.parts or not hasattr(g, "replay"):
@@ -295,8 +288,7 @@ class GameSession:
         self.require(write)
         return self.store.create(record, title=title, write=write)
 
-    def delete(self, gid: str) -> None:
-        """Delete saved game ``gid`` (the host's page only)."""
+    def delete(self, gid: str) -> None:     # the host's page only
         self.require(Write.DELETE)
         self.store.delete(gid)
 
@@ -307,8 +299,7 @@ class GameSession:
         return history.import_records(self.store, paths)
 
     def import_plays(self, paths) -> dict:
-        """Import plays logged in BG Stats / on BoardGameGeek (History; the host only):
-        ``{"imported": [ids], "duplicates": n, "other_games": n}``."""
+        """Plays from BG Stats / BoardGameGeek: {"imported", "duplicates", "other_games"}."""
         from ..table import plays_import
         self.require(Write.IMPORT)
         return plays_import.import_plays(self.store, paths)
@@ -326,21 +317,35 @@ class GameSession:
         self.require(Write.MAP)
         return save_user_map(hexmap, name, role=self.role)
 
+    # -- Small Star Empires sector tiles and forms (issue 24), the player's own files ---
+    def save_tile(self, tile: Any) -> Any:
+        """Save a typed sector tile (role: Write.TILES; the same id replaced); its path."""
+        from ..sse import tiles
+        self.require(Write.TILES)
+        return tiles.save_tile(tile, role=self.role)
+
+    def delete_tile(self, tile_id: str) -> None:
+        from ..sse import tiles
+        self.require(Write.TILES)
+        tiles.delete_tile(tile_id, role=self.role)
+
+    def import_tiles(self, path: Any) -> list[str]:    # all or nothing; the ids imported
+        from ..sse import tiles
+        self.require(Write.IMPORT)
+        return tiles.import_tiles(path, role=self.role)
+
+    def save_form(self, form: Any, name: str | None = None) -> Any:    # its path
+        from ..sse import forms
+        self.require(Write.MAP)
+        return forms.save_user_form(form, name, role=self.role)
+
     def save_card(self, card: Any, *, game: bool = True) -> None:
-        """Printed values typed at the table, everywhere they go, in this order:
-
-        1. (``game``) defined on the open game, which replays its record with them: a
-           definition that makes an earlier action illegal is refused (the engine's
-           error) and nothing is saved;
-        2. the player's catalogue (my-cards.yaml);
-        3. (``game``) the open game's cards in the store, value by value (other pages'
-           values are kept);
-        4. (``game``) the game replayed from the store (it also picks up what other pages
-           saved meanwhile).
-
-        Idempotent: a caller that already defined the card, or replays afterwards, gets
-        the same game.  A write that fails after step 1 replays the store, so the open
-        game is never ahead of it."""
+        """Printed values typed at the table, in this order: (``game``) defined on the
+        open game, which replays with them (refused: the engine's error, nothing saved);
+        the player's catalogue (my-cards.yaml); (``game``) the game's cards in the store
+        (other pages' values kept); (``game``) the game replayed from the store.
+        Idempotent; a write that fails after the first step replays the store, so the
+        open game is never ahead of it."""
         from ..ats.catalogue import save_user_card
         self.require(Write.CARDS)
         in_game = game and self.gid is not None and self.game is not None
@@ -369,11 +374,9 @@ class GameSession:
 
     def add_manual(self, entries: list[dict], cards: Any = ()) -> list[dict]:
         """The players' typed final-scoring entries: checked by the engine first (refused:
-        :class:`~companion.core.errors.IllegalAction`, nothing stored), merged in the
-        store with other pages' entries; the open game's ``manual`` becomes the stored
-        one, which is returned.  ``cards``: the definitions of the cards the entries
-        reveal (a secret objective), merged into the game's cards so that they travel
-        with the record; the game is replayed when one was not in its catalogue."""
+        IllegalAction, nothing stored), merged with other pages' entries; the stored ones
+        returned (and the game's ``manual``).  ``cards``: the cards the entries reveal,
+        merged into the game's cards (a replay when one was not in its catalogue)."""
         self.require(Write.FINAL)
         entries = list(entries)
         self._check_manual(entries)
@@ -389,8 +392,7 @@ class GameSession:
         return manual
 
     def set_manual(self, manual: list[dict]) -> None:
-        """Replace the open game's final-scoring entries (Small Star Empires' epic
-        table): checked by the engine first (refused: nothing stored)."""
+        """Replace the game's final-scoring entries (SSE's epic table), engine-checked."""
         self.require(Write.FINAL)
         manual = list(manual)
         self._check_manual(manual)
@@ -442,8 +444,7 @@ class SessionPart:
         return self.session.store
 
     @property
-    def role(self) -> Role:
-        """The page's role (companion.core.roles), the session's."""
+    def role(self) -> Role:      # the page's role (companion.core.roles), the session's
         return self.session.role
 
     @property

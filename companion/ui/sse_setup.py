@@ -25,6 +25,11 @@ from ..core.roles import Write
 from .writes import writes
 from .sse_board import (PALETTE,
                         HexBoard, system_cell)
+from .sse_laying import Laying
+from .sse_tiles import FormDrawer, TileTyper
+
+#: the map choice that lays the map from the table's sector tiles (issue 24)
+FROM_TILES = ":tiles"
 
 if TYPE_CHECKING:
     from .sse_tab import SseTab
@@ -79,6 +84,16 @@ class SseSetupForm:
                      (self.v_open, "open"), (self.v_epic, "epic")):
             c.add_class(f"sse-variant-{k}")
         self.v_epic.observe(lambda _: self._setup_visibility(), "value")
+        # issue 24: the map laid from our sector tiles; typing tiles, drawing forms
+        self.laying = Laying(guarded, unexplored=lambda: self.v_unexplored.value)
+        self.v_unexplored.observe(guarded(lambda _: self.laying.draw()), "value")
+        self.tiles = TileTyper(screen.session, guarded, on_change=self.laying.refresh)
+        self.forms = FormDrawer(screen.session, guarded, on_change=self.laying.refresh)
+        self.tile_panel = w.Accordion(children=[self.tiles.box, self.forms.box],
+                                      selected_index=None)
+        self.tile_panel.set_title(0, "Sector tiles")
+        self.tile_panel.set_title(1, "Forms")
+        self.tile_panel.add_class("sse-tile-panel")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         writes(self.start_btn, host_only=True)
@@ -117,7 +132,7 @@ class SseSetupForm:
             w.HTML("<h4 style='margin:6px 0'>New game</h4>"
                    "<div>Players in turn order (the first one starts):</div>"),
             w.VBox(self.names),
-            w.HBox([self.map_pick, edit]), self.map_note,
+            w.HBox([self.map_pick, edit]), self.map_note, self.laying.box,
             w.HTML(f"<div><small>Ships: the book says each player starts with "
                    f"{offer.ships_words()} ships depending on the number of players (see its "
                    "setup picture) — choose the number.</small></div>"),
@@ -129,7 +144,7 @@ class SseSetupForm:
         self.setup_screen = w.VBox([
             self.setup_role_note, self.new_game_box,
             w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
-            self.map_preview])
+            self.map_preview, self.tile_panel])
         self.setup_screen.add_class("sse-setup")
         self._setup_visibility()
 
@@ -172,6 +187,7 @@ class SseSetupForm:
                 continue
             tag = " (approximate — adjust to your tiles)" if m.approximate else ""
             opts.append((f"{n}{tag}", n))
+        opts.append(("From our sector tiles", FROM_TILES))
         self.map_pick.options = opts
         values = [v for _, v in opts]
         if keep in values:
@@ -180,6 +196,12 @@ class SseSetupForm:
             self.map_pick.value = "basic-2p"
 
     def _preview(self):
+        tiles = self.map_pick.value == FROM_TILES
+        self.laying.box.layout.display = "" if tiles else "none"
+        if tiles:
+            self.laying.refresh()
+            self.map_note.value = self.map_preview.value = ""
+            return
         if not self.map_pick.value:
             self.map_note.value = self.map_preview.value = ""
             return
@@ -200,6 +222,7 @@ class SseSetupForm:
         self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
         if games:
             self.saved.value = games[0]["id"]
+        self.tiles.refresh()
         s.body.children = [self.setup_screen]
         s.app._apply_role()
 
@@ -218,7 +241,9 @@ class SseSetupForm:
             raise CompanionError("Choose a map.")
         # the play details are checked first: a refused text starts nothing
         details_meta = self.setup_details.meta({})
-        m = hm.load_named(self.map_pick.value)
+        tiles = self.map_pick.value == FROM_TILES
+        # laid from our tiles: the laid map, and the seed its Shuffle drew from
+        m = self.laying.laid() if tiles else hm.load_named(self.map_pick.value)
         setup = {"players": names, "map": m.to_dict(),
                  "pieces": {"ships": self.ships.value, "cities": int(self.cities.value),
                             "trade_stations": int(self.trade.value)},
@@ -239,7 +264,8 @@ class SseSetupForm:
             setup["pieces"] = {"ships": self.ships.value}      # the book's campaign table
             setup["campaign"] = {"wins": {}, "game": 1}
             record_meta = {"campaign": uuid.uuid4().hex[:12]}
-        setup = chance.new_game(self._pieces_option(setup))      # a fresh seed (issue 20)
+        setup = chance.new_game(self._pieces_option(setup),      # a fresh seed (issue 20)
+                                self.laying.seed if tiles else None)
         game = SseGame(setup)
         rec = game.to_record()
         # the play timer starts with the game
@@ -248,6 +274,8 @@ class SseSetupForm:
         if self.v_campaign.value:
             title += " (campaign game 1)"
         gid = s.session.create(rec, title=title)
+        if tiles:
+            self.laying.next_game()               # the next game shuffles anew
         self.setup_details.notes.value = ""       # the location stays for the next game
         s.open_game(gid)
         self._to_top()
@@ -308,8 +336,9 @@ class SseEditor:
         self.screen.session.require(Write.MAP)          # the host's page only
         pick = self.setup.map_pick
         self.setup._refresh_maps(pick.value)
-        self.ed_base.options = list(pick.options)
-        self.ed_base.value = pick.value
+        self.ed_base.options = [o for o in pick.options if o[1] != FROM_TILES]
+        self.ed_base.value = (pick.value if pick.value != FROM_TILES
+                              else next((v for _, v in self.ed_base.options), None))
         self.load()
         self.screen.body.children = [self.editor_screen]
 
