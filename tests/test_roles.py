@@ -15,7 +15,7 @@ hidden on one screen only.  Here, without a browser:
 The policy (decided by the lead), written out here rather than read from
 companion.core.roles, so that a change of the table fails a test: the host may do
 everything; a seat may enter actions, undo, type card values, final entries and play
-details, and use the timer; it may not delete, import or start a new game; the table
+details, type sector tiles (issue 24), and use the timer; it may not delete, import or start a new game; the table
 view writes nothing.  The browser test is tests/browser/test_browser_roles.py.
 """
 from __future__ import annotations
@@ -47,9 +47,9 @@ CARD = {"name": "Fixture: typed", "types": ["military"], "cost": 1, "energy": 0,
 MANUAL = {"source": "Fixture: manual", "player": "Ana", "vp": 2}
 
 #: the lead's policy, as the brief states it
-SEAT_MAY = {"action", "undo", "cards", "final", "details", "timer"}
+SEAT_MAY = {"action", "undo", "cards", "final", "details", "timer", "tiles"}
 HOST_MAY = {"action", "undo", "cards", "final", "details", "timer", "new game", "delete",
-            "import", "map"}
+            "import", "map", "tiles"}
 
 
 def allowed(role: str, write: str) -> bool:

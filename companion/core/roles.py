@@ -5,8 +5,8 @@ Every page of the dashboard has a role, read from its address
 
 - ``host``: the laptop, the plain address.  It may do everything.
 - ``seat``: a player's phone, ``?seat=Ana``.  It may enter actions, undo, type card
-  values, the final entries (VP typed at the table) and the play details, and tap the
-  timer; it may not delete a game, import (records, a catalogue) or start a new game.
+  values, the final entries (VP typed at the table) and the play details, type Small
+  Star Empires sector tiles from the box, and tap the timer; it may not delete a game, import (records, a catalogue) or start a new game.
 - ``table``: the table view, ``?view=table``, on the TV in the middle.  It records
   nothing at all.
 
@@ -47,13 +47,14 @@ class Write(StrEnum):
     DELETE = "delete"            # delete a saved game
     IMPORT = "import"            # records (History, *Open a record*) or a catalogue file
     MAP = "map"                  # save a Small Star Empires map from the map editor
+    TILES = "tiles"              # save Small Star Empires sector tiles typed from the box
 
 
 #: what each role may write (anything not listed is refused)
 ALLOWED: dict[Role, frozenset[Write]] = {
     Role.HOST: frozenset(Write),
     Role.SEAT: frozenset({Write.ACTION, Write.UNDO, Write.CARDS, Write.FINAL,
-                          Write.DETAILS, Write.TIMER}),
+                          Write.DETAILS, Write.TIMER, Write.TILES}),
     Role.TABLE: frozenset(),
 }
 
@@ -63,7 +64,7 @@ _WORDS = {
     Write.CARDS: "save card values", Write.FINAL: "save final-scoring entries",
     Write.DETAILS: "save play details", Write.TIMER: "change the play timer",
     Write.NEW_GAME: "start a new game", Write.DELETE: "delete a game",
-    Write.IMPORT: "import", Write.MAP: "save a map",
+    Write.IMPORT: "import", Write.MAP: "save a map", Write.TILES: "save sector tiles",
 }
 
 

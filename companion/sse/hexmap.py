@@ -13,12 +13,18 @@ A map file (JSON, see docs/small-star-empires.md)::
      "systems": [{"at": [0, 0], "type": "homeworld", "home": 1},
                  {"at": [1, 0], "type": "planetary", "planets": 2},
                  {"at": [2, 0], "type": "nebula", "colour": "red"},
-                 {"at": [3, 0], "type": "empty"}]}
+                 {"at": [3, 0], "type": "empty"}],
+     "layout": {...}}
+
+``layout`` (optional) says which form and sector tiles a map laid from tiles came from
+(companion.sse.laying; checked by :func:`companion.sse.laying.layout_problem`); it is
+written back unchanged.
 
 Pure Python: no widgets here.
 """
 from __future__ import annotations
 
+import copy
 import json
 import re
 from dataclasses import dataclass
@@ -193,13 +199,17 @@ class HexMap:
 
     def __init__(self, systems: dict[Hex, System] | None = None, *, name: str = "custom",
                  title: str | None = None, players: int | None = None,
-                 approximate: bool = False, note: str = ""):
+                 approximate: bool = False, note: str = "",
+                 layout: dict[str, Any] | None = None):
         self.systems: dict[Hex, System] = dict(systems or {})
         self.name = name
         self.title = title or name
         self.players = players
         self.approximate = approximate
         self.note = note
+        #: where a map laid from sector tiles came from (issue 24, companion.sse.laying):
+        #: provenance only, replay and scoring use ``systems``
+        self.layout: dict[str, Any] | None = copy.deepcopy(layout) if layout else None
 
     # -- file format -------------------------------------------------------------
     @classmethod
@@ -209,7 +219,8 @@ class HexMap:
         fmt = d.get("format", MAP_FORMAT)
         if fmt != MAP_FORMAT:
             raise MapError(f"unknown map format {fmt!r}; this companion reads {MAP_FORMAT!r}")
-        known = {"format", "name", "title", "approximate", "note", "players", "systems"}
+        known = {"format", "name", "title", "approximate", "note", "players", "systems",
+                 "layout"}
         extra = set(d) - known
         if extra:
             raise MapError(f"map: unknown key '{sorted(extra)[0]}'")
@@ -244,9 +255,16 @@ class HexMap:
             raise MapError(f"map: note must be a text of at most {MAX_NOTE} characters")
         if not isinstance(d.get("approximate", False), bool):
             raise MapError("map: approximate must be true or false")
+        layout = d.get("layout")
+        if layout is not None:
+            from .laying import layout_problem
+            problem = layout_problem(layout)
+            if problem:
+                raise MapError(f"map: {problem}" if problem.startswith("layout")
+                               else f"map: layout: {problem}")
         m = cls(systems, name=name.strip(), title=title or name,
                 players=players, approximate=bool(d.get("approximate", False)),
-                note=note or "")
+                note=note or "", layout=layout)
         m.check_homeworlds()
         return m
 
@@ -260,11 +278,13 @@ class HexMap:
             d["players"] = self.players
         d["systems"] = [{"at": list(h), **s.to_dict()}
                         for h, s in sorted(self.systems.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+        if self.layout is not None:
+            d["layout"] = copy.deepcopy(self.layout)
         return d
 
     def copy(self) -> "HexMap":
         return HexMap(self.systems, name=self.name, title=self.title, players=self.players,
-                      approximate=self.approximate, note=self.note)
+                      approximate=self.approximate, note=self.note, layout=self.layout)
 
     def check_homeworlds(self) -> None:
         seats = sorted(s.home for s in self.systems.values()
