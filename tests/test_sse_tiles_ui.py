@@ -110,9 +110,10 @@ def test_a_tile_typed_by_taps_is_saved_and_listed(tab):
     # the count of the box's tiles still to type is the engine's
     left = tiles.unknown_tiles(saved)
     assert f"{left['homeworld']} homeworld" in typer.unknown.value
-    # the grid is empty again for the next tile; the taps: id, kind, 7 hexes, 6 brushes, save
+    # the grid is empty again for the next tile; the taps: id, kind, 7 brushes (each system
+    # differs from the one before), 7 hexes, save
     assert typer.systems == {} and typer.tile_id.value == ""
-    assert taps.n == 1 + 1 + 7 + 6 + 1
+    assert taps.n == 1 + 1 + 7 + 7 + 1
 
 
 def test_the_grid_has_19_hexes_in_rows_3_4_5_4_3_the_middle_marked(tab):

@@ -25,7 +25,6 @@ Stable CSS hooks: ``sse-tile-id``, ``sse-tile-kind``, ``sse-tile-other``, ``sse-
 from __future__ import annotations
 
 import base64
-import json
 import os
 import tempfile
 from typing import TYPE_CHECKING, Any, Callable
@@ -251,9 +250,7 @@ class TileTyper:
                               f"<div>{len(typed)} tile face(s) typed: every tile of the box "
                               "is typed.</div>")
         if typed:
-            data = base64.b64encode(json.dumps(
-                {"format": tiles.TILES_FORMAT, "tiles": [typed[k].to_dict() for k in sorted(typed)]},
-                indent=1).encode()).decode()
+            data = base64.b64encode(tiles.dumps_tiles(typed).encode()).decode()
             self.export.value = (f"<a class='sse-tiles-export-link export-link' download='sse-tiles.json' "
                                  f"href='data:application/json;base64,{data}'>⬇ Export our tiles "
                                  f"({len(typed)})</a>")
@@ -376,8 +373,9 @@ class FormDrawer:
 def form_svg(form_dict: dict, size: float = 9) -> str:
     """A picture of a form (its dict): every hex of each place's reach, the middles
     marked: homeworld places by their seat, main places by a '?'."""
+    from ..sse.forms import lattice
     reach = int(form_dict.get("reach", 1))
-    A, B = (reach + 1, reach), (-reach, 2 * reach + 1)
+    A, B = lattice(reach)
     systems: dict[hm.Hex, System] = {}
     seat = 0
     for p in form_dict["places"]:
