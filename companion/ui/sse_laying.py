@@ -108,7 +108,7 @@ class Laying:
             turn = w.Dropdown(options=turns, value=turns[0][1], layout=w.Layout(width="150px"))
             turn.add_class(f"sse-lay-turn-{i}")
             for d in (tile, turn):
-                d.observe(lambda _: self._quiet or self._changed(), "value")
+                d.observe(lambda _: self._changed(), "value")
             row = w.HBox([w.HTML(f"<b>{i + 1}</b> {escape(p.kind)}"), tile, turn])
             row.add_class(f"sse-lay-place-{i}")
             self.rows.append((tile, turn))
@@ -133,6 +133,8 @@ class Laying:
             self._quiet = False
 
     def _changed(self) -> None:
+        if self._quiet:
+            return
         self.dealt = None if self.dealt and self._from_dealt() != self.choices() else self.dealt
         self.draw()
 
@@ -179,6 +181,7 @@ class Laying:
             return list(self.dealt[1])
         out = []
         for i, (t, r) in enumerate(self.choices()):
+            assert t is not None
             tile = self.tiles[t]
             worm = bool(self.wormholes.value and tile.kind == "main" and tile.middle() is not None)
             out.append(laying.Placement(place=i, tile=t, turn=r, wormhole=worm))
