@@ -116,7 +116,8 @@ class TileTyper:
         self.brush = w.ToggleButtons(options=BRUSH_NAMES, value=BRUSH_NAMES[0])
         self.brush.add_class("sse-tile-brush")
         self.grid = HexBoard(guarded(self.tap), css="sse-tile-grid")
-        save = w.Button(description="Save tile", button_style="success", icon="save")
+        self.save_btn = save = w.Button(description="Save tile", button_style="success",
+                                        icon="save")
         save.add_class("sse-tile-save")
         save.on_click(guarded(lambda _: self.save()))
         new = w.Button(description="New tile", icon="plus")
@@ -305,7 +306,8 @@ class FormDrawer:
                                 value=1, description="Tiles of")
         self.reach.add_class("sse-form-reach")
         self.reach.observe(guarded(lambda _: self.draw()), "value")
-        save = w.Button(description="Save form", button_style="success", icon="save")
+        self.save_btn = save = w.Button(description="Save form", button_style="success",
+                                        icon="save")
         save.add_class("sse-form-save")
         save.on_click(guarded(lambda _: self.save()))
         self.message = w.HTML()
