@@ -214,7 +214,7 @@ class Laying:
         self.message.value = ""
         how = (f"dealt by Shuffle #{self.dealt[0] + 1}" if self.dealt else "laid by hand")
         self.picture.value = (f"<div><b>{escape(m.title)}</b> · {len(m)} systems, {escape(how)}"
-                              "</div>" + map_svg(m, size=12))
+                              "</div>" + map_svg(m, size=20))
 
     def _say(self, text: str) -> None:
         self.message.value = (f"<div style='color:{ERR};font-weight:600'>{escape(text)}</div>")

@@ -160,7 +160,7 @@ class TileTyper:
         for h in within(GRID_REACH):
             s = self.systems.get(h)
             if s is None:
-                c = {"label": "·", "fill": "#ffffff", "state": "ghost"}
+                c = {"label": "·", "fill": "#dcdcd6"}
             elif s.kind == "homeworld":
                 c = {"label": "home", "fill": KIND_FILL["homeworld"]}
             else:
@@ -334,7 +334,7 @@ class FormDrawer:
         cells = {}
         for c in within(FORM_CELLS):
             kind = self.places.get(c)
-            cells[c] = ({"label": "·", "fill": "#ffffff", "state": "ghost"} if kind is None
+            cells[c] = ({"label": "·", "fill": "#dcdcd6"} if kind is None
                         else {"label": "main", "fill": KIND_FILL["planetary"]} if kind == "main"
                         else {"label": "home", "fill": "#ffe9a8"})
             cells[c]["tip"] = f"place [{c[0]}, {c[1]}]: {kind or 'empty'}"
@@ -372,7 +372,7 @@ class FormDrawer:
         return form
 
 
-def form_svg(form_dict: dict, size: float = 9) -> str:
+def form_svg(form_dict: dict, size: float = 14) -> str:
     """A picture of a form (its dict): every hex of each place's reach, the middles
     marked: homeworld places by their seat, main places by a '?'."""
     from ..sse.forms import lattice

@@ -157,3 +157,23 @@ body.companion-offline .live-state .live-off { display: inline; color: #b3261e;
 .companion-heartbeat { display: none !important; }
 </style>"""
 CSS += LIVE_CSS
+
+# ------------------------------------------------------- SSE sector tiles (issue 24)
+#: Typing a tile at 390 px with one hand: the brushes in a 3-column grid (3 rows, not 9),
+#: the tile's kind in 2 columns, the list's rows on one line each.
+TILES_CSS = """<style>
+.companion-root .sse-tile-brush > div, .companion-root .sse-tile-kind > div {
+  display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 4px; width: 100%; }
+.companion-root .sse-tile-kind > div { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+.companion-root .sse-tile-brush, .companion-root .sse-tile-kind { width: 100%; max-width: 420px; }
+.companion-root .sse-tile-brush .widget-toggle-button,
+.companion-root .sse-tile-kind .widget-toggle-button { width: auto; min-width: 0; margin: 0;
+  font-size: 15px; }
+.companion-root .sse-tile-brush .widget-toggle-button.mod-active,
+.companion-root .sse-tile-kind .widget-toggle-button.mod-active {
+  background-color: #1e3a8a !important; color: white !important; font-weight: bold; }
+.companion-root .sse-tile-list .widget-hbox { align-items: center; flex-wrap: nowrap; }
+.companion-root .sse-lay .widget-hbox { align-items: center; }
+.companion-root .sse-lay .widget-hbox .widget-dropdown { flex: 1 1 0; min-width: 0; }
+</style>"""
+CSS += TILES_CSS
