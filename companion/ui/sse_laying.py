@@ -44,6 +44,7 @@ class Laying:
         self.tiles: dict = {}
         self.rows: list[tuple[w.Dropdown, w.Dropdown]] = []
         self._quiet = False                   # the dropdowns set by the page, not a tap
+        self._sig: Any = None                 # the form and tiles the rows were made for
         self.form_pick = w.Dropdown(description="Form", layout=w.Layout(width="320px"))
         self.form_pick.add_class("sse-lay-form")
         self.form_pick.observe(guarded(lambda _: self.pick_form()), "value")
@@ -96,7 +97,12 @@ class Laying:
         from ..sse import forms
         name = self.form_pick.value
         old = self.choices() if keep_choices else None
-        self.form = forms.load_form(name) if name else None
+        form = forms.load_form(name) if name else None
+        sig = (form, sorted((t, v.kind) for t, v in self.tiles.items()))
+        if keep_choices and sig == self._sig:
+            return                # the same form and tiles: the rows (and the taps) stay
+        self._sig = sig
+        self.form = form
         self.dealt = None
         self.rows = []
         kids = []
