@@ -172,6 +172,9 @@ TILES_CSS = """<style>
 .companion-root .sse-tile-brush .widget-toggle-button.mod-active,
 .companion-root .sse-tile-kind .widget-toggle-button.mod-active {
   background-color: #1e3a8a !important; color: white !important; font-weight: bold; }
+/* a small gap between the typing grid's hexes: each hex reads as its own target */
+.companion-root .sse-tile-grid .sse-hex, .companion-root .sse-form-grid .sse-hex {
+  transform: scale(0.93); }
 .companion-root .sse-tile-list .widget-hbox { align-items: center; flex-wrap: nowrap; }
 .companion-root .sse-lay .widget-hbox { align-items: center; }
 .companion-root .sse-lay .widget-hbox .widget-dropdown { flex: 1 1 0; min-width: 0; }
