@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 from ..core import chance
 from ..core.safeio import check_tree, terminal_line
 from .forms import Form, FormError
-from .hexmap import Hex, HexMap, MapError, System, label
+from .hexmap import Hex, HexMap, MapError, System, label, register_layout_check
 from .tiles import BOX, SectorTile, TileError, id_problem
 
 DEALT = ("hand", "shuffle")
@@ -255,3 +255,6 @@ def relay(layout: Any, *, unexplored: bool = False) -> HexMap:
     tiles), with ``unexplored`` as :func:`lay`'s."""
     form, placements, tiles, dealt, n = _parse_layout(copy.deepcopy(layout))
     return lay(form, placements, tiles, unexplored=unexplored, dealt=dealt, shuffle=n)
+
+
+register_layout_check(layout_problem)
