@@ -290,6 +290,7 @@ def test_form_round_trip_save_load():
     fm.save_user_form(f, "copy")
     assert fm.load_form("copy").name == "copy"
     assert f.homeworld_places() == [0, 2, 3] and f.main_places() == [1]
+    assert Place([1, 0], "main", 2) == f.places[1]        # a cell as JSON gives it
     with pytest.raises(FormError) as e:
         fm.load_form("nope")
     assert "nope" in one_line(e.value)
@@ -543,6 +544,10 @@ def test_shuffle_with_too_few_typed_tiles_lists_the_typed_ones():
         shuffle(1, f, BOXED)
     assert one_line(e.value) == ("Shuffle needs 5 main sector tiles for this form; 4 are typed "
                                  "(M1a/M1b, M2a, M3a, M4a). Type the others from the box first.")
+    with pytest.raises(LayError, match="seed"):
+        shuffle(-1, FIVE, BOXED)
+    with pytest.raises(LayError, match="number"):
+        shuffle(1, FIVE, BOXED, n=True)
     with pytest.raises(LayError, match="needs 2 homeworld sector tiles.*1 is typed \\(H1\\)"):
         shuffle(1, FIVE, tiles_of(home_tile("H1"), main_tile("M1")))
 
