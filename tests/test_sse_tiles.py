@@ -586,6 +586,10 @@ def test_a_laid_map_is_played_recorded_and_replayed():
 def test_copy_and_round_trip_keep_the_layout():
     laid = lay(FIVE, shuffle(3, FIVE, BOXED), BOXED)
     assert laid.copy().layout == laid.layout
+    edited = laid.copy()
+    edited.set(next(iter(edited.systems)), System("empty"))   # the map editor
+    assert edited.layout is None and "layout" not in edited.to_dict()
+    assert laid.layout is not None
     assert HexMap.from_dict(laid.to_dict()).to_dict() == laid.to_dict()
     with_unexplored = lay(FIVE, shuffle(3, FIVE, BOXED), BOXED, unexplored=True)
     assert relay(with_unexplored.layout, unexplored=True).systems == with_unexplored.systems

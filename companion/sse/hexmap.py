@@ -345,15 +345,18 @@ class HexMap:
 
     # -- editing -------------------------------------------------------------------
     def set(self, h: Hex, system: System | None) -> None:
-        """Put ``system`` at ``h`` (None removes the hex from the map)."""
+        """Put ``system`` at ``h`` (None removes the hex from the map).  A map laid from
+        sector tiles that is edited is no longer as laid: its ``layout`` is dropped."""
         if system is None:
             self.systems.pop(h, None)
+            self.layout = None
             return
         if system.kind == "homeworld":
             for other, s in self.systems.items():
                 if other != h and s.kind == "homeworld" and s.home == system.home:
                     raise MapError(f"seat {system.home} already has its homeworld at {label(other)}")
         self.systems[h] = system
+        self.layout = None
 
     def validate_for(self, players: int) -> dict[int, Hex]:
         """The homeworld of each seat 1..players; a clear error if the map does not fit."""
