@@ -73,6 +73,11 @@ def cmd_catalogue(args) -> int:
     return 0
 
 
+def cmd_tiles(args) -> int:
+    from .sse.cli import cmd_tiles as tiles
+    return tiles(args)
+
+
 class Progress:
     """A progress line on standard error (``label: done/total``), rewritten in
     place; shown when standard error is a terminal or with ``--progress``.  Use
@@ -285,6 +290,10 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("what", choices=["export", "import", "unknown"])
     k.add_argument("file", nargs="?")
     k.set_defaults(func=cmd_catalogue)
+    t = sub.add_parser("tiles", help="your typed Small Star Empires sector tiles")
+    t.add_argument("what", choices=["list", "export", "import", "unknown"])
+    t.add_argument("file", nargs="?")
+    t.set_defaults(func=cmd_tiles)
     h = sub.add_parser("history", help="your stored games: import, export, plays CSV, statistics, "
                                        "plays to BG Stats / BoardGameGeek")
     h.add_argument("what", choices=["import", "export", "plays", "stats", "link", "bgg-ids"])
@@ -351,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
             args.paths = list(args.paths) + extra
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.command == "catalogue" and args.what in ("export", "import") and not args.file:
+    if args.command in ("catalogue", "tiles") and args.what in ("export", "import") \
+            and not args.file:
         err("error: give the file to export to / import from")
         return 2
     try:

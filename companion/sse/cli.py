@@ -62,3 +62,27 @@ def check_game(game: SseGame, args: argparse.Namespace) -> int:
     where = f"finished: {st.end_reason}" if st.finished else f"{st.current} to move"
     out(f"ok: {len(game.actions)} actions, {where}")
     return 0
+
+
+def cmd_tiles(args: argparse.Namespace) -> int:
+    """``python -m companion tiles list|export FILE|import FILE|unknown``: the player's
+    typed sector tiles (issue 24; companion.sse.tiles)."""
+    from . import tiles as tl
+    if args.what == "list":
+        typed = tl.load_tiles()
+        for tid, t in sorted(typed.items()):
+            other = f", other side {t.other_side}" if t.other_side else ""
+            title = f" - {t.title}" if t.title else ""
+            out(f"{tid}: {t.kind}, {len(t.systems)} systems{other}{title}")
+        out(f"{len(typed)} tile face(s) in {tl.user_tiles_path()}")
+    elif args.what == "export":
+        path = tl.export_tiles(args.file)
+        out(f"exported {len(tl.load_tiles())} tile face(s) to {path}")
+    elif args.what == "import":
+        ids = tl.import_tiles(args.file)
+        out(f"imported {len(ids)} tile face(s) into {tl.user_tiles_path()}: {', '.join(ids)}")
+    elif args.what == "unknown":
+        missing = tl.unknown_tiles(tl.load_tiles())
+        for kind in tl.TILE_KINDS:
+            out(f"{kind} sector tiles not typed yet: {missing[kind]} of {tl.BOX[kind]}")
+    return 0

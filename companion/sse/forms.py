@@ -70,6 +70,8 @@ class Place:
     turn: int | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.at, list) and len(self.at) == 2:      # [a, b] as JSON gives it
+            object.__setattr__(self, "at", (self.at[0], self.at[1]))
         if not (isinstance(self.at, tuple) and len(self.at) == 2
                 and all(_whole(x, -CELL_LIMIT, CELL_LIMIT) for x in self.at)):
             raise FormError(f"a place's cell is [a, b], two whole numbers from {-CELL_LIMIT} to "

@@ -29,7 +29,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..core.errors import RecordError
 from ..core.paths import data_dir, user_dir
@@ -69,6 +69,17 @@ MAX_MAP_BYTES = 1_000_000
 
 class MapError(RecordError):
     """A map (file, record's map or editor input) is malformed."""
+
+
+#: the check of a map's ``layout`` (companion.sse.laying.layout_problem, registered by
+#: laying when the package is imported: laying builds on this module, not the reverse)
+_layout_check: Callable[[Any], str | None] | None = None
+
+
+def register_layout_check(check: Callable[[Any], str | None]) -> None:
+    """Set the check :meth:`HexMap.from_dict` applies to a map's ``layout``."""
+    global _layout_check
+    _layout_check = check
 
 
 # ---------------------------------------------------------------------------
@@ -257,8 +268,9 @@ class HexMap:
             raise MapError("map: approximate must be true or false")
         layout = d.get("layout")
         if layout is not None:
-            from .laying import layout_problem
-            problem = layout_problem(layout)
+            if _layout_check is None:          # cannot happen: the package registers it
+                raise MapError("map: layout cannot be checked here")
+            problem = _layout_check(layout)
             if problem:
                 raise MapError(f"map: {problem}" if problem.startswith("layout")
                                else f"map: layout: {problem}")
@@ -333,15 +345,18 @@ class HexMap:
 
     # -- editing -------------------------------------------------------------------
     def set(self, h: Hex, system: System | None) -> None:
-        """Put ``system`` at ``h`` (None removes the hex from the map)."""
+        """Put ``system`` at ``h`` (None removes the hex from the map).  A map laid from
+        sector tiles that is edited is no longer as laid: its ``layout`` is dropped."""
         if system is None:
             self.systems.pop(h, None)
+            self.layout = None
             return
         if system.kind == "homeworld":
             for other, s in self.systems.items():
                 if other != h and s.kind == "homeworld" and s.home == system.home:
                     raise MapError(f"seat {system.home} already has its homeworld at {label(other)}")
         self.systems[h] = system
+        self.layout = None
 
     def validate_for(self, players: int) -> dict[int, Hex]:
         """The homeworld of each seat 1..players; a clear error if the map does not fit."""

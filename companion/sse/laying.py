@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 from ..core import chance
 from ..core.safeio import check_tree, terminal_line
 from .forms import Form, FormError
-from .hexmap import Hex, HexMap, MapError, System, label
+from .hexmap import Hex, HexMap, MapError, System, label, register_layout_check
 from .tiles import BOX, SectorTile, TileError, id_problem
 
 DEALT = ("hand", "shuffle")
@@ -174,6 +174,12 @@ def shuffle(seed: int, form: Form, tiles: Mapping[str, SectorTile], *, n: int = 
     does not turn; ``wormholes``: a wormhole on the middle of main tiles (at most the
     box's 6).  The same arguments give the same placements on every device."""
     from .tiles import physical_tiles
+    why = chance.seed_problem(seed)
+    if why:
+        raise LayError(f"the shuffle's seed {why}")
+    if not _whole(n, 0, 1_000_000):
+        raise LayError(f"the shuffle's number is a whole number from 0, not "
+                       f"{terminal_line(repr(n), 40)}")
     rand = chance.rng(seed, "sector-tiles", form.name, n)
     groups = physical_tiles(tiles)
     taken: set[tuple[str, ...]] = set()
@@ -255,3 +261,6 @@ def relay(layout: Any, *, unexplored: bool = False) -> HexMap:
     tiles), with ``unexplored`` as :func:`lay`'s."""
     form, placements, tiles, dealt, n = _parse_layout(copy.deepcopy(layout))
     return lay(form, placements, tiles, unexplored=unexplored, dealt=dealt, shuffle=n)
+
+
+register_layout_check(layout_problem)
