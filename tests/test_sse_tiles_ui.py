@@ -331,3 +331,39 @@ def test_shuffle_with_too_few_typed_tiles_shows_the_engines_line(tab):
         laying.shuffle(lay.seed, forms.load_form("our-3p"), tiles.load_tiles())
     assert text == str(e.value)
     assert lay.dealt is None and lay.presses == 0
+
+
+def test_the_wormholes_tick_feeds_the_shuffle_and_the_hand_laying(tab):
+    """Wormholes variant: "Place the Wormhole Systems on the middle Empty System on the Main
+    Sector Tiles." The tick asks the engine for them (which ones: the engine's)."""
+    _typed_box(tab)
+    setup, lay = tab.setup_part, tab.setup_part.laying
+    setup.map_pick.value = ":tiles"
+    lay.form_pick.value = "our-3p"
+    lay.wormholes.value = True
+    lay.shuffle_btn.click()
+    form, typed = forms.load_form("our-3p"), tiles.load_tiles()
+    want = laying.shuffle(lay.seed, form, typed, n=0, wormholes=True)
+    assert lay.placements() == want and any(p.wormhole for p in want)
+    laid = lay.laid()
+    assert sum(s.kind == "wormhole" for s in laid.systems.values()) == sum(p.wormhole for p in want)
+    # unticked after the Shuffle: the same press dealt again without them
+    lay.wormholes.value = False
+    assert lay.dealt[0] == 0
+    assert lay.placements() == laying.shuffle(lay.seed, form, typed, n=0)
+    # by hand: a wormhole on the middle of every main tile whose middle is empty
+    lay.rows[0][1].value = (lay.rows[0][1].value + 1) % 6 if form.places[0].turn is None else 0
+    lay.wormholes.value = True
+    assert lay.dealt is None
+    hand = lay.placements()
+    assert [p.wormhole for p in hand] == [typed[p.tile].kind == "main" and
+                                          typed[p.tile].middle() is not None for p in hand]
+    assert sum(s.kind == "wormhole" for s in lay.laid().systems.values()) == sum(
+        p.wormhole for p in hand)
+
+
+def test_the_tiles_panel_is_hidden_on_the_table_view_and_forms_on_a_seat(tab):
+    from companion.ui.writes import hidden_for
+    panel, part = tab.setup_part.tile_panel, tab.setup_part
+    assert hidden_for(Role.TABLE, panel) and not hidden_for(Role.SEAT, panel)
+    assert not hidden_for(Role.SEAT, part.tiles.box) and hidden_for(Role.SEAT, part.forms.box)

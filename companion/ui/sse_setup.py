@@ -94,6 +94,7 @@ class SseSetupForm:
         self.tile_panel.set_title(0, "Sector tiles")
         self.tile_panel.set_title(1, "Forms")
         self.tile_panel.add_class("sse-tile-panel")
+        writes(self.tile_panel)                   # a seat types tiles; the table view none
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         writes(self.start_btn, host_only=True)
