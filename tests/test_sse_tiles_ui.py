@@ -367,3 +367,24 @@ def test_the_tiles_panel_is_hidden_on_the_table_view_and_forms_on_a_seat(tab):
     panel, part = tab.setup_part.tile_panel, tab.setup_part
     assert hidden_for(Role.TABLE, panel) and not hidden_for(Role.SEAT, panel)
     assert not hidden_for(Role.SEAT, part.tiles.box) and hidden_for(Role.SEAT, part.forms.box)
+
+
+def test_the_tile_screens_stay_under_500_lines():
+    """Issue 23: "No UI file over 500 lines"."""
+    from pathlib import Path
+    ui = Path(sse_tiles.__file__).parent
+    for name in ("sse_tiles.py", "sse_laying.py", "sse_setup.py", "session.py", "style.py"):
+        n = len((ui / name).read_text(encoding="utf-8").splitlines())
+        assert n <= 500, f"companion/ui/{name}: {n} lines"
+
+
+def test_a_form_file_that_cannot_be_read_is_one_line_not_a_broken_setup(tab):
+    _typed_box(tab)
+    path = forms.available_forms()["our-3p"]
+    path.write_text("{not json", encoding="utf-8")
+    tab.setup_part.map_pick.value = ":tiles"
+    tab.show_setup()                                  # the setup screen still shows
+    lay = tab.setup_part.laying
+    assert lay.form is None or lay.message.value
+    tab.setup_part.laying.refresh()
+    one_line(lay.message.value)

@@ -88,7 +88,11 @@ class Laying:
             self.form_pick.value = keep if keep in names else (names[0] if len(names) == 1 else None)
         finally:
             self._quiet = False
-        self.pick_form(keep_choices=self.form_pick.value == keep)
+        try:
+            self.pick_form(keep_choices=self.form_pick.value == keep)
+        except CompanionError as e:          # a form file that cannot be read: one line
+            self.form, self._sig = None, None
+            self._say(str(e))
 
     def pick_form(self, keep_choices: bool = False) -> None:
         """The chosen form's places, one row each: its tile and its turn."""

@@ -209,7 +209,9 @@ class TileTyper:
     def edit(self, tile_id: str) -> None:
         """Load typed tile ``tile_id`` into the form (saving it again replaces it)."""
         from ..sse import tiles
-        t = tiles.load_tiles()[tile_id]
+        t = tiles.load_tiles().get(tile_id)
+        if t is None:
+            raise CompanionError(f"Tile {tile_id} is no longer typed (deleted on another page?).")
         self.systems = dict(t.systems)
         self.tile_id.value = t.id
         self.kind.value = t.kind
