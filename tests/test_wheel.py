@@ -80,8 +80,8 @@ def test_the_wheel_ships_data_notebooks_license_and_commands(installed):
     for rel in ("data/" + SAMPLE, "data/" + SSE_SAMPLE, "data/among-the-stars/cards.yaml",
                 "data/small-star-empires/maps/basic-2p.json", "notebooks/companion.ipynb",
                 "notebooks/config/voila.py",
-                "notebooks/config/jupyter/voila/templates/star-companion/conf.json",
-                "notebooks/config/jupyter/voila/templates/star-companion/index.html.j2"):
+                "notebooks/config/jupyter/nbconvert/templates/star-companion/conf.json",
+                "notebooks/config/jupyter/nbconvert/templates/star-companion/index.html.j2"):
         folder, _, rest = rel.partition("/")
         assert (ROOT / rel).is_file(), rel                       # the checkout keeps its layout
         assert f"companion/_{folder}/{rest}" in names, rel

@@ -48,7 +48,7 @@ jupyter_server 2; what it sets up:
   stylesheets on cdn.jsdelivr.net; a stylesheet in ``<head>`` holds the page until
   it loads or fails, so on a table's network without internet (or a slow one) every
   phone waited on them (3 s of delay there cost 3 s of joining).  The page is the
-  Voila template ``star-companion`` (``jupyter/voila/templates/star-companion/``:
+  Voila template ``star-companion`` (``jupyter/nbconvert/templates/star-companion/``:
   ``conf.json`` bases it on ``lab``), found the Voila way: this file puts
   ``jupyter/`` first on ``JUPYTER_PATH`` and chooses the template (``--template``
   on the command line would too); it is Voila's lab page without those two links; the icons come from
@@ -393,10 +393,12 @@ _install_gate()
 
 
 # --- the page: no stylesheet from the internet -------------------------------------
-#: a Jupyter data folder holding voila/templates/star-companion (conf.json, index.html.j2):
-#: Voila looks for a template named by --template / VoilaConfiguration.template in
-#: <each JUPYTER_PATH folder>/voila/templates/<name>, so it is put first there (read
-#: when Voila sets up its template folders, after this file is loaded)
+#: a Jupyter data folder holding nbconvert/templates/star-companion (conf.json,
+#: index.html.j2): Voila looks for a template named by --template /
+#: VoilaConfiguration.template in <each JUPYTER_PATH folder>/{voila,nbconvert}/templates/
+#: <name>, so the folder is put first there (read when Voila sets up its template
+#: folders, after this file is loaded).  nbconvert/, not voila/: Voila takes the first
+#: <JUPYTER_PATH folder>/voila that exists as its data folder (themes, schemas).
 JUPYTER_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jupyter")
 TEMPLATE = "star-companion"
 _jupyter_path = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
