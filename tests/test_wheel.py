@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.wheel
+
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = "samples/thalia-u-cannon.json"
