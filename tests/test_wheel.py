@@ -62,7 +62,7 @@ def installed(tmp_path_factory):
                      cwd=base, env=clean).stdout.strip())
     # the dependencies: the test environment's site-packages, after the venv's own
     (site / "deps-from-test-env.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    inst = _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps",
+    inst = _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--ignore-installed",
                  "--no-index", "-q", str(wheels[0])], cwd=base, env=clean)
     assert inst.returncode == 0, inst.stderr
     env = dict(clean)
