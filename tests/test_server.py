@@ -554,7 +554,7 @@ def test_hashed_static_files_are_immutable_and_the_others_are_not(server):
     s = server(env={"COMPANION_POOL_SIZE": "1"})
     _, _, body = request(s.port, "GET", "/")
     page = body.decode()
-    css = re.search(r'href="(/voila/templates/lab/static/index\.css\?v=[0-9a-f]+)"', page).group(1)
+    css = re.search(r'href="(/voila/templates/(?:lab|star-companion)/static/index\.css\?v=[0-9a-f]+)"', page).group(1)
     entry = re.search(r'"load": "(static/remoteEntry\.[0-9a-f]+\.js)", "name": "jupyterlab_pygments"',
                       page).group(1)
 

@@ -2,17 +2,35 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.resources
 import os
 from pathlib import Path
 from typing import Iterator
 
-#: data/ sits at the repository root, next to the package: companion/core/paths.py -> ../../data
-REPO_DATA = Path(__file__).resolve().parents[2] / "data"
+#: in a checkout, data/ and notebooks/ sit at the repository root, next to the
+#: package: companion/core/paths.py -> ../../data
+REPO = Path(__file__).resolve().parents[2]
+REPO_DATA = REPO / "data"
+
+
+def _shipped(name: str, repo_folder: str) -> Path:
+    """``companion/<name>`` as installed from the wheel (package data, found with
+    importlib.resources), else ``<repo_folder>/`` of the checkout (an editable
+    install or ``PYTHONPATH``), which the wheel's copy is made from (setup.py)."""
+    found = importlib.resources.files("companion") / name
+    if isinstance(found, Path) and found.is_dir():
+        return found
+    return REPO / repo_folder
 
 
 def data_dir() -> Path:
-    """The shipped catalogues and sample records."""
-    return REPO_DATA
+    """The shipped catalogues, maps and sample records."""
+    return _shipped("_data", "data")
+
+
+def notebooks_dir() -> Path:
+    """The dashboard's notebooks and its Voila configuration (``config/``)."""
+    return _shipped("_notebooks", "notebooks")
 
 
 def user_dir() -> Path:

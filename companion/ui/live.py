@@ -193,7 +193,7 @@ def live_widgets() -> tuple[Any, Any]:
 
 def show_live(state: Any, actions: int, game: str | None = None) -> None:
     """The live line: "● live · actions: N".  "● live" is shown only while the page's
-    watchdog (notebooks/config/templates/index.html.j2) hears the kernel's heartbeat
+    watchdog (notebooks/config/jupyter/nbconvert/templates/star-companion/index.html.j2) hears the kernel's heartbeat
     (``body.companion-live``); while it does not, the line says "○ not connected"
     (``body.companion-offline``) or neither.  ``data-game`` / ``data-actions`` say what
     the page shows, for the watchdog's check after a reconnection."""

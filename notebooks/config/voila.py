@@ -47,8 +47,11 @@ jupyter_server 2; what it sets up:
 * **No stylesheet from the internet.**  Voila's lab page links two Font Awesome
   stylesheets on cdn.jsdelivr.net; a stylesheet in ``<head>`` holds the page until
   it loads or fails, so on a table's network without internet (or a slow one) every
-  phone waited on them (3 s of delay there cost 3 s of joining).  The page template
-  in ``templates/`` is Voila's lab page without those two links; the icons come from
+  phone waited on them (3 s of delay there cost 3 s of joining).  The page is the
+  Voila template ``star-companion`` (``jupyter/nbconvert/templates/star-companion/``:
+  ``conf.json`` bases it on ``lab``), found the Voila way: this file puts
+  ``jupyter/`` first on ``JUPYTER_PATH`` and chooses the template (``--template``
+  on the command line would too); it is Voila's lab page without those two links; the icons come from
   the font Voila bundles.
 * **/logout** redirects to the dashboard (Voila's stock handler needs a
   ``logout.html`` template Voila does not ship, so it answered 500).
@@ -390,26 +393,18 @@ _install_gate()
 
 
 # --- the page: no stylesheet from the internet -------------------------------------
-def _install_page_template() -> None:
-    """Put notebooks/config/templates first on Voila's template path: its
-    ``index.html.j2`` is Voila's lab page without the Font Awesome stylesheets from
-    cdn.jsdelivr.net, which held every page until they loaded or failed."""
-    from voila.app import Voila
-    stock = Voila.setup_template_dirs
-    if getattr(stock, "_companion", False):
-        return
-    ours = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-
-    def setup_template_dirs(self):
-        stock(self)
-        if ours not in self.template_paths:
-            self.template_paths.insert(0, ours)
-
-    setup_template_dirs._companion = True
-    Voila.setup_template_dirs = setup_template_dirs
-
-
-_install_page_template()
+#: a Jupyter data folder holding nbconvert/templates/star-companion (conf.json,
+#: index.html.j2): Voila looks for a template named by --template /
+#: VoilaConfiguration.template in <each JUPYTER_PATH folder>/{voila,nbconvert}/templates/
+#: <name>, so the folder is put first there (read when Voila sets up its template
+#: folders, after this file is loaded).  nbconvert/, not voila/: Voila takes the first
+#: <JUPYTER_PATH folder>/voila that exists as its data folder (themes, schemas).
+JUPYTER_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jupyter")
+TEMPLATE = "star-companion"
+_jupyter_path = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+if JUPYTER_FOLDER not in _jupyter_path:
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([JUPYTER_FOLDER] + _jupyter_path)
+c.VoilaConfiguration.template = TEMPLATE
 
 
 # --- /logout -----------------------------------------------------------------------
