@@ -27,7 +27,6 @@ from companion.sse.laying import LayError, Placement, lay, layout_problem, relay
 from companion.sse.record import dumps
 from companion.sse.tiles import SectorTile, TileError
 
-from conftest import cli
 
 # ----------------------------------------------------------------------------- test inputs
 # The systems below are invented for the tests; they are not any real tile's.
@@ -644,7 +643,8 @@ def test_a_good_layout_has_no_problem():
 
 
 # ----------------------------------------------------------------------------- command line
-def test_cli_tiles_list_export_import_unknown(tmp_path, companion_home):
+def test_cli_tiles_list_export_import_unknown(tmp_path, companion_home, run_cli):
+    cli = run_cli
     tl.save_tile(SectorTile.from_dict(main_tile("M1a", other="M1b")))
     tl.save_tile(SectorTile.from_dict(home_tile("H1")))
     r = cli("tiles", "list")
