@@ -23,7 +23,9 @@ import pytest
 def pg_server():
     """``(server, admin_url)``: one PostgreSQL for the whole session."""
     try:
-        import pgserver
+        with warnings.catch_warnings():    # platformdirs: XDG_RUNTIME_DIR is not set
+            warnings.simplefilter("ignore")
+            import pgserver
         import psycopg  # noqa: F401
     except ImportError as e:
         pytest.fail(f"the postgres tests need the [postgres] extra (pip install "

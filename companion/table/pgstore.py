@@ -399,15 +399,15 @@ class PgStore(Store):
 
     # -- reading --------------------------------------------------------------------------
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._reading() as c:
+        with _PgRead(self, False) as c:
             return c.execute(sql, params).fetchall()
 
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        with self._reading() as c:
+        with _PgRead(self, False) as c:
             return c.execute(sql, params).fetchone()
 
     def _table_exists(self, name: str) -> bool:
-        with self._reading() as c:
+        with _PgRead(self, False) as c:
             return c.has_table(name)
 
     def data_version(self) -> int:
