@@ -10,6 +10,7 @@ A server that cannot start makes the postgres tests FAIL with the reason, never 
 """
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import uuid
@@ -19,8 +20,20 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 
+def _cannot(request, why: str) -> None:
+    """No PostgreSQL: a FAILURE when the postgres tests were asked for (``-m postgres``,
+    or ``COMPANION_REQUIRE_POSTGRES=1`` as ./run-tests sets), else a skip that says why
+    (a checkout without the [postgres] extra still runs the rest of the suite)."""
+    marks = request.config.getoption("-m") or ""
+    asked = ("postgres" in marks and "not postgres" not in marks) \
+        or os.environ.get("COMPANION_REQUIRE_POSTGRES") == "1"
+    if asked:
+        pytest.fail(why, pytrace=False)
+    pytest.skip(why + " (pytest -m postgres makes this a failure)")
+
+
 @pytest.fixture(scope="session")
-def pg_server():
+def pg_server(request):
     """``(server, admin_url)``: one PostgreSQL for the whole session."""
     try:
         with warnings.catch_warnings():    # platformdirs: XDG_RUNTIME_DIR is not set
@@ -28,8 +41,8 @@ def pg_server():
             import pgserver
         import psycopg  # noqa: F401
     except ImportError as e:
-        pytest.fail(f"the postgres tests need the [postgres] extra (pip install "
-                    f"'star-companion[postgres]'; ./run-tests installs it): {e}", pytrace=False)
+        _cannot(request, f"the postgres tests need the [postgres] extra (pip install "
+                         f"'star-companion[postgres]'; ./run-tests installs it): {e}")
     folder = tempfile.mkdtemp(prefix="companion-pg-")
     try:
         with warnings.catch_warnings():    # platformdirs: XDG_RUNTIME_DIR is not set
@@ -38,8 +51,8 @@ def pg_server():
         url = server.get_uri()
     except Exception as e:  # noqa: BLE001 - said plainly, as a failure
         shutil.rmtree(folder, ignore_errors=True)
-        pytest.fail(f"PostgreSQL (pgserver) could not be started in {folder}: "
-                    f"{type(e).__name__}: {e}", pytrace=False)
+        _cannot(request, f"PostgreSQL (pgserver) could not be started in {folder}: "
+                         f"{type(e).__name__}: {e}")
     yield server, url
     try:
         server.cleanup()
@@ -100,6 +113,13 @@ def make_store(backend):
             pass
 
 
+def reopen(store, **kw):
+    """Another store on the same file or database (another page's kernel)."""
+    from companion.table.pgstore import PgStore
+    from companion.table.store import open_store
+    return open_store(store.url if isinstance(store, PgStore) else store.path, **kw)
+
+
 def set_read_only(store, on: bool) -> None:
     """Every write of ``store`` fails as on a read-only database (both backends)."""
     from companion.table.pgstore import PgStore
@@ -109,4 +129,4 @@ def set_read_only(store, on: bool) -> None:
         store._conn.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
 
 
-__all__ = ["pg_server", "pg_url", "pg_admin", "backend", "make_store", "set_read_only"]
+__all__ = ["pg_server", "pg_url", "pg_admin", "backend", "make_store", "reopen", "set_read_only"]

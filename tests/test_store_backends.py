@@ -534,3 +534,15 @@ def test_without_the_driver_one_line_says_what_to_install(monkeypatch):
         open_store("postgresql://club.example/games")
     assert "pip install 'star-companion[postgres]'" in str(e.value)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.postgres
+def test_the_dashboard_checks_the_database_before_it_starts(pg_server, monkeypatch, capsys):
+    from companion import dashboard
+    monkeypatch.setenv("COMPANION_DATABASE_URL", "")      # restored after the test
+    assert dashboard.main(["--database", "postgresql://x:pw@127.0.0.1:9/none"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot be reached" in err and "x:***@127.0.0.1:9" in err and ":pw@" not in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert dashboard.main(["--database", "mysql://club/games"]) == 2
+    assert "postgresql://" in capsys.readouterr().err
