@@ -137,6 +137,32 @@ def test_merged_card_values_of_two_pages_are_both_kept(make_store):
     assert len(names) == len(SAMPLE.get("cards") or []) + 2
 
 
+def test_two_pages_tapping_the_timer_at_once_never_both_get_through(make_store):
+    """set_play_details compares the stored timer and writes in one transaction: of
+    two pages starting the timer at the same moment, 10 times, one is refused."""
+    from companion.table import history, playtime
+    a, b = make_store(), make_store()
+    for _ in range(10):
+        gid = a.create(SETUP_ONLY)
+        start = threading.Barrier(2)
+        results: list[object] = []
+
+        def tap(s):
+            start.wait()
+            try:
+                results.append(history.set_play_details(
+                    s, gid, playtime.start({}), expect_timer=None))
+            except StaleGame as e:
+                results.append(e)
+        ts = [threading.Thread(target=tap, args=(s,)) for s in (a, b)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert sum(isinstance(r, StaleGame) for r in results) == 1, results
+        assert playtime.timer(b.load(gid)["meta"]) is not None
+
+
 # ------------------------------------------------------------ kill -9 of a writer
 FORKER = textwrap.dedent("""
     import json, os, random, signal, sys, time
