@@ -429,10 +429,28 @@ def test_a_database_gone_for_a_moment_says_not_saved_then_works_again(pg_url, pg
     assert "***" in msg or "password" not in msg
     assert s.append(gid, 2, ACTIONS[2], rev=rev) == rev + 1     # back: the same entry saves
     assert replays(s, gid) == 3
+    _terminate_others(pg_admin)                          # a read is made again at once
+    assert replays(s, gid) == 3 and s.games()[0]["actions"] == 3
     _terminate_others(pg_admin)
-    with pytest.raises(StoreError, match="cannot be reached"):
-        s.load(gid)
-    assert replays(s, gid) == 3                          # and reading works again
+    assert s.query_one("SELECT COUNT(*) FROM actions") == (3,)
+    s.close()
+
+
+@pytest.mark.postgres
+def test_every_write_notifies_with_its_game(pg_url, pg_admin):
+    s = open_store(pg_url)
+    pg_admin.execute("LISTEN companion_store")
+    gid = s.create(SETUP_ONLY)
+    got = [n.payload for n in pg_admin.notifies(timeout=1, stop_after=1)]
+    assert got == [""]                                   # a new game: no id yet
+    for write in (lambda: s.append(gid, 0, ACTIONS[0]), lambda: s.pop(gid, 0),
+                  lambda: s.merge_cards(gid, [{"name": "Q", "cost": 2}]),
+                  lambda: s.add_manual(gid, [{"source": "x", "player": "George", "vp": 1}]),
+                  lambda: s.set_manual(gid, []), lambda: s.set_cards(gid, []),
+                  lambda: s.delete(gid)):
+        write()
+        got = [(n.channel, n.payload) for n in pg_admin.notifies(timeout=1, stop_after=1)]
+        assert got == [("companion_store", gid)]
     s.close()
 
 
