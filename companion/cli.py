@@ -122,10 +122,10 @@ def _progress(args, label: str) -> Progress:
 
 def cmd_history(args) -> int:
     from .table import history, stats
-    from .table.store import Store
+    from .table.store import open_store
     if args.what == "bgg-ids":
         return _bgg_ids(args)
-    store = Store()
+    store = open_store()
     if store.notice:
         err(f"note: {store.notice}")
     fmt = getattr(args, "format", None) or "records"
@@ -277,6 +277,10 @@ def cmd_rules(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m companion",
                                 description="Among the Stars and Small Star Empires table companion")
+    p.add_argument("--database", metavar="URL",
+                   help="the saved games: a postgresql:// address (the club database) or an "
+                        "SQLite file; default: $COMPANION_DATABASE_URL, else games.sqlite in "
+                        "the data folder")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("score", help="final table of a game record")
     s.add_argument("record")
@@ -360,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
             args.paths = list(args.paths) + extra
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    if getattr(args, "database", None):
+        os.environ["COMPANION_DATABASE_URL"] = args.database     # open_store reads it
     if args.command in ("catalogue", "tiles") and args.what in ("export", "import") \
             and not args.file:
         err("error: give the file to export to / import from")

@@ -56,6 +56,9 @@ Options:
                      visible to other users while the command starts)
   --allow-host NAME  also answer requests addressed to NAME (a host name or an
                      address this machine is reached by); may be repeated
+  --database URL     keep the saved games in the club's PostgreSQL database
+                     (postgresql://user@host/db; prefer COMPANION_DATABASE_URL when
+                     the address holds a password) instead of games.sqlite
   -h, --help         this help
 
 Without a token option, --lan uses COMPANION_TOKEN if it is set, otherwise a
@@ -77,6 +80,7 @@ class Options:
         self.token_given = False
         self.token_file = ""
         self.allow_hosts: list[str] = []
+        self.database = ""
         self.help = False
 
 
@@ -86,7 +90,7 @@ def parse(argv: list[str]) -> Options:
     port = str(DEFAULT_PORT)
     i = 0
     needs = {"--port": "a number", "--token": "a value", "--token-file": "a path",
-             "--allow-host": "a name"}
+             "--allow-host": "a name", "--database": "a postgresql:// address"}
     while i < len(argv):
         arg = argv[i]
         name, eq, value = arg.partition("=")
@@ -102,6 +106,10 @@ def parse(argv: list[str]) -> Options:
                 o.token, o.token_given = value, True
             elif name == "--token-file":
                 o.token_file = value
+            elif name == "--database":
+                if not value.startswith(("postgresql://", "postgres://")):
+                    raise Refused(f"--database takes a postgresql:// address, not '{value}'")
+                o.database = value
             else:
                 o.allow_hosts.append(value)
         elif arg == "--lan":
@@ -203,6 +211,19 @@ def main(argv: list[str] | None = None) -> int:
     except Refused as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
+    if o.database:
+        # the pages' kernels inherit the server's environment: every page opens it
+        os.environ["COMPANION_DATABASE_URL"] = o.database
+    if os.environ.get("COMPANION_DATABASE_URL", "").strip():
+        # the club database is checked once before the server starts: one line if it
+        # cannot be used (unreachable, not ours, no driver), not a page of errors later
+        from .core.errors import StoreError
+        from .table.store import open_store
+        try:
+            open_store().close()
+        except StoreError as e:
+            print(f"{PROG}: {e}", file=sys.stderr)
+            return 1
 
     notebooks = notebooks_dir()
     notebook = notebooks / "companion.ipynb"

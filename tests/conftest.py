@@ -23,12 +23,17 @@ for _p in (str(ROOT), str(TESTS)):     # `import companion`, `import recordkit`
         sys.path.insert(0, _p)
 
 
+# a real PostgreSQL for the store's suites (marked ``postgres``): pg_url, make_store ...
+from pgserver_fixture import backend, make_store, pg_admin, pg_server, pg_url  # noqa: E402,F401
+
+
 @pytest.fixture(autouse=True)
 def companion_home(tmp_path_factory, monkeypatch) -> Path:
     """A private, empty player data folder for each test."""
     home = tmp_path_factory.mktemp("companion-home")
     monkeypatch.setenv("COMPANION_HOME", str(home))
     monkeypatch.delenv("COMPANION_DEBUG", raising=False)
+    monkeypatch.delenv("COMPANION_DATABASE_URL", raising=False)   # each test says its store
     return home
 
 

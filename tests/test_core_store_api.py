@@ -5,22 +5,24 @@ from __future__ import annotations
 import ast
 import json
 import sqlite3
+import warnings
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from companion.table.store import Store, StoreWriteFailed
+from companion.table.pgstore import PgStore
+from companion.table.store import StoreWriteFailed
+from pgserver_fixture import set_read_only
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = json.loads((ROOT / "data/samples/george-base-final-scoring.json").read_text())
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(path=tmp_path / "games.sqlite")
-    yield s
-    s.close()
+def store(make_store):
+    """A store on each backend (SQLite; PostgreSQL, marked ``postgres``)."""
+    return make_store()
 
 
 def test_query_and_query_one(store):
@@ -52,22 +54,34 @@ def test_transaction_commits_or_rolls_back(store):
 
 def test_a_failed_transaction_says_not_saved(store):
     gid = store.create({**SAMPLE, "actions": []}, title="T")
-    store._conn.execute("PRAGMA query_only = ON")
+    set_read_only(store, True)
     try:
         with pytest.raises(StoreWriteFailed, match="Not saved"):
             with store.transaction() as c:
                 c.execute("UPDATE games SET title='V' WHERE id=?", (gid,))
     finally:
-        store._conn.execute("PRAGMA query_only = OFF")
+        set_read_only(store, False)
     assert store.query_one("SELECT title FROM games WHERE id=?", (gid,)) == ("T",)
 
 
 def test_reading_gives_a_connection_for_pandas(store):
     store.create({**SAMPLE, "actions": []}, title="T")
-    with store.reading() as conn:
-        assert isinstance(conn, sqlite3.Connection)
-        df = pd.read_sql_query("SELECT title FROM games", conn)
+    with store.reading() as conn, warnings.catch_warnings():
+        if isinstance(store, PgStore):      # pandas reads our DB-API connection, but warns
+            warnings.filterwarnings("ignore", "pandas only supports SQLAlchemy", UserWarning)
+        else:
+            assert isinstance(conn, sqlite3.Connection)
+        df = pd.read_sql_query("SELECT title FROM games WHERE title=?", conn, params=["T"])
     assert df.title.tolist() == ["T"]
+
+
+def test_statistics_read_without_warnings(store):
+    from companion.table import stats
+    store.create({**SAMPLE, "actions": []}, title="T")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = stats.games(store)
+    assert df.status.tolist() == ["in progress"]
 
 
 def test_no_module_outside_the_store_reaches_into_it():

@@ -13,6 +13,7 @@ import pytest
 from companion.ats.game import Game
 from companion.table.store import Store
 from companion.ui.app import App
+from pgserver_fixture import reopen, set_read_only
 from test_store_hostile import Locker, digest
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
@@ -20,7 +21,13 @@ CARDS = ["Garden", "Holographic Display Area", "U-Cannon"]
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(make_store):
+    """A store on each backend (SQLite; PostgreSQL, marked ``postgres``)."""
+    return make_store()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path):
     s = Store(tmp_path / "games.sqlite")
     yield s
     s.close()
@@ -52,7 +59,7 @@ def test_a_page_that_missed_an_undo_and_a_new_entry_is_refused(store):
     page1 = open_app(store)
     enter(page1, "Ana", "Garden")
     page1._discard()
-    page2 = App(Store(store.path))             # sees Ana's discard of Garden
+    page2 = App(reopen(store))             # sees Ana's discard of Garden
     page1._undo()                              # page 1 takes it back …
     enter(page1, "Ana", "U-Cannon")
     page1._discard()                           # … and enters another card: same count
@@ -72,7 +79,7 @@ def test_an_undo_on_a_page_that_missed_an_undo_is_refused(store):
     for p, c in (("Ana", "Garden"), ("Ben", "Garden")):
         enter(page1, p, c)
         page1._discard()
-    page2 = App(Store(store.path))
+    page2 = App(reopen(store))
     page1._undo()
     enter(page1, "Ben", "U-Cannon")
     page1._discard()
@@ -94,7 +101,7 @@ def test_twenty_trials_of_two_pages_and_an_undo_never_break_the_record(store):
             page1._discard()
         enter(page1, page1.entry_player.value, "Garden")
         page1._discard()
-        page2 = App(Store(store.path))
+        page2 = App(reopen(store))
         page1._undo()
         enter(page1, page1.entry_player.value, "U-Cannon")
         page1._discard()
@@ -108,7 +115,8 @@ def test_twenty_trials_of_two_pages_and_an_undo_never_break_the_record(store):
 
 
 # ------------------------------------------------- a busy file, a failed write
-def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(store, tmp_path):
+def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_store, tmp_path):
+    store = sqlite_store
     store.create(Game({"players": PLAYERS}).to_record())
     page = App(Store(store.path, timeout=0.3))
     enter(page, "Ana", "Garden")
@@ -133,7 +141,7 @@ def test_a_failed_write_says_not_saved_and_nothing_is_undone(store):
     enter(page, "Ana", "Garden")
     page._discard()
     enter(page, "Ben", "U-Cannon")
-    page.store._conn.execute("PRAGMA query_only = ON")   # every write now fails
+    set_read_only(page.store, True)   # every write now fails
     page.guarded(page._discard)()
     msg = message(page)
     assert "⚠ Not saved:" in msg and "read-only" in msg and "saved" in msg
@@ -141,7 +149,7 @@ def test_a_failed_write_says_not_saved_and_nothing_is_undone(store):
     page.guarded(page._undo)()
     assert "⚠ Not saved:" in message(page)
     assert [a["card"] for a in page.game.actions] == ["Garden"]      # nothing undone
-    page.store._conn.execute("PRAGMA query_only = OFF")
+    set_read_only(page.store, False)
     page._discard()
     assert stored(store, page.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
 
@@ -157,10 +165,10 @@ def test_small_star_empires_failed_write_says_not_saved_and_a_retry_saves(store)
     p = tab.game.current
     move = tab.game.legal_moves(p, 0)[0]
     action = {"do": "move", "player": p, "ship": 0, "to": list(move.to), "piece": "city"}
-    store._conn.execute("PRAGMA query_only = ON")
+    set_read_only(store, True)
     app.guarded(tab._push)(dict(action))
     assert "⚠ Not saved:" in app.status.value and tab.game.actions == []
-    store._conn.execute("PRAGMA query_only = OFF")
+    set_read_only(store, False)
     tab._push(dict(action))
     assert len(store.load(gid)["actions"]) == 1
 

@@ -201,7 +201,7 @@ def _ensure_details(store: Store) -> bool:
                 game_roles = registry.kind_of(fmt).roles
                 roles = races.get(gid, {}) if game_roles is None \
                     else game_roles(json_or(setup, {}), players or [])
-                c.execute(_DETAILS_INSERT, _details_row(gid, json_or(meta, {}), players, None,
+                _put_details(c, _details_row(gid, json_or(meta, {}), players, None,
                                                         roles))
             # the tiebreak sentence needs the score: those games are derived again
             c.execute("UPDATE g_results SET derived_at = 0 WHERE decided_by IS NOT NULL "
@@ -227,8 +227,15 @@ def _players_of(setup_text: str | None) -> list[str] | None:
     return [p for p in ps if isinstance(p, str)] if isinstance(ps, list) else None
 
 
-_DETAILS_INSERT = (f"INSERT OR REPLACE INTO g_details({', '.join(DETAILS_COLUMNS)}) "
+_DETAILS_INSERT = (f"INSERT INTO g_details({', '.join(DETAILS_COLUMNS)}) "
                    f"VALUES ({','.join('?' * len(DETAILS_COLUMNS))})")
+
+
+def _put_details(c: Any, row: tuple[Any, ...]) -> None:
+    """A game's g_details row, replacing its earlier one (portable SQL: SQLite and
+    PostgreSQL, companion.table.pgstore)."""
+    c.execute("DELETE FROM g_details WHERE game_id=?", (row[0],))
+    c.execute(_DETAILS_INSERT, row)
 
 
 def _details_row(gid: str, meta: JSON, players: list[str] | None, explanation: str | None,
@@ -294,7 +301,7 @@ def set_play_details(store: Store, gid: str, meta: JSON, *,
         if ok:
             old = c.execute("SELECT explanation, roles FROM g_details WHERE game_id=?",
                             (gid,)).fetchone()
-            c.execute(_DETAILS_INSERT, _details_row(
+            _put_details(c, _details_row(
                 gid, stored, _players_of(row[1]), old[0] if old else None,
                 json_or(old[1], {}) if old else {}))
     return details(stored, _players_of(row[1]))
@@ -321,7 +328,7 @@ def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict[str,
             players = (d or {}).get("players") or (
                 ((record or {}).get("setup") or {}).get("players")
                 if isinstance((record or {}).get("setup"), dict) else None)
-            c.execute(_DETAILS_INSERT, _details_row(
+            _put_details(c, _details_row(
                 gid, meta if isinstance(meta, dict) else {},
                 players if isinstance(players, list) else None,
                 (d or {}).get("explanation"), (d or {}).get("roles") or {}))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,11 @@ from .store import Store
 
 
 def _frame(store: Store, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
-    """One read of the store as a DataFrame (pandas' read_sql_query)."""
-    with store.reading() as conn:
+    """One read of the store as a DataFrame (pandas' read_sql_query).  On PostgreSQL the
+    connection is companion.table.pgstore's (SQLite-style SQL, a DB-API cursor), which
+    pandas reads as it reads sqlite3's but warns that it is not sqlite3."""
+    with store.reading() as conn, warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "pandas only supports SQLAlchemy", UserWarning)
         return pd.read_sql_query(sql, conn, params=params)
 
 

@@ -151,8 +151,7 @@ def _game_step(step: StoreStep, family: str) -> Callable[[sqlite3.Connection], N
     games of its format family: each setup the step changes is written back, and its
     History rows are derived again."""
     def run(conn: sqlite3.Connection) -> None:
-        history = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
-                               "AND name='g_results'").fetchone() is not None
+        history = _conn_has_table(conn, "g_results")
         for gid, text in conn.execute("SELECT id, setup FROM games WHERE format LIKE ?",
                                       (family + "%",)).fetchall():
             try:
@@ -164,6 +163,16 @@ def _game_step(step: StoreStep, family: str) -> Callable[[sqlite3.Connection], N
                 if history:
                     conn.execute("UPDATE g_results SET derived_at = 0 WHERE game_id=?", (gid,))
     return run
+
+
+def _conn_has_table(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the database of ``conn`` has the table ``name`` (a PostgreSQL
+    connection of companion.table.pgstore answers it itself)."""
+    own = getattr(conn, "has_table", None)
+    if own is not None:
+        return bool(own(name))
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+                        (name,)).fetchone() is not None
 
 
 def data_steps() -> dict[str, Callable[[sqlite3.Connection], None]]:
@@ -649,7 +658,8 @@ class Store:
             rows = c.execute(
                 "SELECT g.id, g.title, g.setup, g.updated, g.format, "
                 "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id) "
-                "FROM games g WHERE (? IS NULL OR g.format = ?) ORDER BY g.updated DESC",
+                "FROM games g WHERE (CAST(? AS TEXT) IS NULL OR g.format = ?) "
+                "ORDER BY g.updated DESC",
                 (format, format)).fetchall()
         for gid, title, setup, updated, fmt, n in rows:
             out.append({"id": gid, "title": title, "players": json.loads(setup)["players"],
@@ -695,7 +705,11 @@ class Store:
 
 
 def has_table(store: Store, name: str) -> bool:
-    """:meth:`Store.has_table`, for any object shaped like a :class:`Store`."""
+    """:meth:`Store.has_table`, for any object shaped like a :class:`Store` (a
+    PostgreSQL store answers it itself)."""
+    own = getattr(store, "_table_exists", None)
+    if own is not None:
+        return bool(own(name))
     return store._conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
                                (name,)).fetchone() is not None
 
@@ -771,3 +785,24 @@ class _Read:
             raise StoreError(f"cannot read the saved-games file {self.store.path} "
                              f"({_reason(exc)})") from None
         return False
+
+
+#: the club database's address: a ``postgresql://`` URL makes every page use PostgreSQL
+DATABASE_ENV = "COMPANION_DATABASE_URL"
+
+
+def open_store(location: Path | str | None = None, *, role: Role | str = Role.HOST,
+               timeout: float = BUSY_TIMEOUT) -> Store:
+    """The store at ``location``: a ``postgresql://`` (or ``postgres://``) address opens
+    the club database (:class:`companion.table.pgstore.PgStore`), anything else is the
+    path of an SQLite file.  Without a location: ``$COMPANION_DATABASE_URL`` when it is
+    set, else the default file (:func:`default_path`)."""
+    if location is None or location == "":
+        location = os.environ.get(DATABASE_ENV, "").strip() or None
+    if isinstance(location, str) and location.startswith(("postgresql://", "postgres://")):
+        from .pgstore import PgStore
+        return PgStore(location, role=role, timeout=timeout)
+    if isinstance(location, str) and "://" in location:
+        raise StoreError(f"{DATABASE_ENV} (or --database) must be a postgresql:// address "
+                         f"or the path of a saved-games file, not {location.split('://')[0]}://…")
+    return Store(location, role=role, timeout=timeout)

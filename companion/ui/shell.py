@@ -16,7 +16,7 @@ import ipywidgets as w
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..core.roles import Role, role_of_page
-from ..table.store import StaleGame, Store
+from ..table.store import StaleGame, Store, open_store
 from . import screens
 from .common import ERR, OK, log, log_path
 from .live import Heartbeat, Poller, live_widgets, page_token, parse_query, query_string, show
@@ -51,7 +51,7 @@ class Shell:
         address's); :func:`companion.ui.app.dashboard` builds every page as the table
         view, so that a page writes nothing before it knows what it is."""
         logging.basicConfig(filename=str(log_path()), level=logging.INFO)
-        self.session = GameSession(store or Store())
+        self.session = GameSession(store or open_store())
         self.session.set_role(role)
         self.query: dict[str, str] = {}
         self.token: str | None = None

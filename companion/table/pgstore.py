@@ -1,0 +1,595 @@
+"""Saved games in a PostgreSQL database (the club's): the same store as
+:class:`companion.table.store.Store`, on a server several dashboards share.
+
+Chosen by :func:`companion.table.store.open_store` for a ``postgresql://`` (or
+``postgres://``) address (``COMPANION_DATABASE_URL``, ``--database``).  Same
+tables, same schema steps, same compare-and-set of appends and undos with the
+game's revision, same refusals and one-line messages (docs/store.md, "Two
+backends").  What differs:
+
+- every write transaction holds one advisory lock of the database (as SQLite's
+  ``BEGIN IMMEDIATE`` holds the file's write lock), and an append or undo also
+  locks its game's row (``SELECT … FOR UPDATE``): two writers on two servers can
+  never both succeed on the same revision;
+- the schema version is kept in the table ``store_version`` (PostgreSQL has no
+  ``user_version``); nothing is ever "moved aside";
+- pages learn of other connections' writes through ``LISTEN``/``NOTIFY``
+  (:meth:`PgStore.data_version`), not a file's ``PRAGMA data_version``;
+- a lost connection is opened again by the next call: a page whose database
+  came back works again without a reload.
+
+psycopg (3) is imported only here, when a PostgreSQL address is used.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from types import TracebackType
+from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from ..core.errors import StaleGame, StoreBusy, StoreError, StoreNotOurs, StoreWriteFailed
+from ..core.jsontypes import JSON
+from ..core.roles import Role
+from .store import (ADDITIONS, BUSY_TIMEOUT, DEFAULT_GAME, MIGRATIONS, OUR_TABLES, SCHEMA,
+                    SCHEMA_VERSION, Store, _data_steps, data_steps)
+
+
+_T = TypeVar("_T")
+
+#: the channel of every write's NOTIFY (payload: the game's id, or '' for a write that
+#: is not one game's: a new game, History's tables)
+CHANNEL = "companion_store"
+#: the advisory lock every write transaction holds ("AtSE"): one writer at a time
+WRITE_LOCK = 0x41745345
+#: SQLSTATEs of a lock or a conflict that lasted too long: busy
+_BUSY_STATES = {"55P03", "40001", "40P01", "57014"}
+_REASONS = {"25006": "the club database is read-only", "42501": "permission denied",
+            "53100": "the disk of the club database is full",
+            "53200": "the club database is out of memory",
+            "54000": "a value is too large", "22P05": "a value the database cannot store",
+            "22021": "a value the database cannot store"}
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreError("The saved games are in a PostgreSQL database, but its driver is not "
+                         "installed: pip install 'star-companion[postgres]'") from None
+    return psycopg
+
+
+def masked(url: str) -> str:
+    """The address without its password (what messages show)."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.netloc.rsplit("@", 1)[1]
+        user = parts.username or ""
+        return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query,
+                           parts.fragment))
+    except ValueError:
+        return "(a PostgreSQL address)"
+
+
+def is_url(location: object) -> bool:
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+@functools.lru_cache(maxsize=512)
+def pg_sql(sql: str) -> str:
+    """SQLite-style SQL as psycopg takes it: ``?`` outside quotes becomes ``%s``, every
+    ``%`` becomes ``%%``; a column type ``REAL`` of a CREATE/ALTER TABLE becomes
+    ``DOUBLE PRECISION`` (SQLite's REAL is 8 bytes, PostgreSQL's 4)."""
+    out = []
+    quote = None
+    for ch in sql:
+        if ch == "%":
+            out.append("%%")
+        elif quote is not None:
+            out.append(ch)
+            if ch == quote:
+                quote = None
+        elif ch in ("'", '"'):
+            quote = ch
+            out.append(ch)
+        elif ch == "?":
+            out.append("%s")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    if re.match(r"\s*(CREATE|ALTER)\s+TABLE", text, re.I):
+        text = re.sub(r"\bREAL\b", "DOUBLE PRECISION", text)
+    return text
+
+
+class _Cursor:
+    """A psycopg cursor taking SQLite-style SQL (pandas' read_sql_query uses it)."""
+
+    def __init__(self, cur: Any):
+        self.cur = cur
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> _Cursor:
+        self.cur.execute(pg_sql(sql), tuple(params or ()))
+        return self
+
+    def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> _Cursor:
+        rows = [tuple(r) for r in seq]
+        if rows:
+            self.cur.executemany(pg_sql(sql), rows)
+        return self
+
+    def fetchone(self) -> Any:
+        return self.cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        rows: list[Any] = self.cur.fetchall()
+        return rows
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.cur.fetchall())
+
+    @property
+    def description(self) -> Any:
+        return self.cur.description
+
+    @property
+    def rowcount(self) -> int:
+        n: int = self.cur.rowcount
+        return n
+
+    def close(self) -> None:
+        self.cur.close()
+
+
+class PgConnection:
+    """What ``transaction()``, ``reading()`` and the data steps hand out: the SQLite
+    connection's ``execute`` / ``executemany`` (``?`` placeholders) on a psycopg
+    connection, plus :meth:`has_table`."""
+
+    def __init__(self, raw: Any):
+        self.raw = raw
+
+    def cursor(self) -> _Cursor:
+        return _Cursor(self.raw.cursor())
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
+        return self.cursor().execute(sql, params)
+
+    def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> _Cursor:
+        return self.cursor().executemany(sql, seq)
+
+    def has_table(self, name: str) -> bool:
+        return self.execute("SELECT 1 FROM information_schema.tables WHERE "
+                            "table_schema = current_schema() AND table_name = ?",
+                            (name,)).fetchone() is not None
+
+    def columns(self, table: str) -> set[str]:
+        return {r[0] for r in self.execute(
+            "SELECT column_name FROM information_schema.columns WHERE "
+            "table_schema = current_schema() AND table_name = ?", (table,)).fetchall()}
+
+    def commit(self) -> None:          # pandas calls these on errors; ours are the store's
+        pass
+
+    def rollback(self) -> None:
+        pass
+
+
+class StoreValueRefused(StoreWriteFailed, ValueError):
+    """A value PostgreSQL cannot store (a NUL character in a text, a number out of
+    range): nothing of the change was written.  Also a ValueError, as SQLite's
+    out-of-range numbers are (History flags such a game instead of stopping)."""
+
+
+class PgStore(Store):
+    """The saved games in a PostgreSQL database, as one page uses them: the API of
+    :class:`~companion.table.store.Store`.  ``path`` is the address with its password
+    masked (for messages)."""
+
+    def __init__(self, url: str, *, timeout: float = BUSY_TIMEOUT,
+                 role: Role | str = Role.HOST):
+        self.pg = _psycopg()
+        self.url = url
+        self.path = masked(url)  # type: ignore[assignment]  # a display string, not a file
+        self.timeout = float(timeout)
+        self.role = Role(role)
+        self.notice = None
+        self.db: Any = None                  # the psycopg connection (autocommit)
+        self.listener: Any = None            # the LISTEN connection (data_version)
+        self.own_pids: set[int] = set()
+        self.changes = 0                     # data_version's counter
+        self.notify_gid = ""                 # the game the running write is about
+        self.db = self._connect(writing=False)
+        try:
+            self._prepare()
+        except BaseException:
+            self.close()                     # refused: no connection is left open
+            raise
+        if self._read_only():
+            self.notice = (f"The club database {self.path} is read-only: your games can be "
+                           "seen, but nothing you enter now will be saved. Ask whoever runs "
+                           "it to allow writing, then reload the page.")
+
+    # -- connections ----------------------------------------------------------------
+    def _connect(self, writing: bool) -> Any:
+        try:
+            conn = self.pg.connect(self.url, autocommit=True,
+                                   connect_timeout=max(1, int(round(self.timeout))))
+            ms = int(self.timeout * 1000)
+            conn.execute(f"SET lock_timeout = {ms}")
+            conn.execute("SET client_min_messages = warning")
+        except self.pg.Error as e:
+            raise self._unreachable(e, writing) from None
+        self.own_pids.add(conn.info.backend_pid)
+        return conn
+
+    def _live(self, writing: bool) -> PgConnection:
+        """The connection, opened again if it was lost."""
+        if self.db is None or self.db.closed or self.db.broken:
+            self._drop()
+            self.db = self._connect(writing)
+        return PgConnection(self.db)
+
+    def _drop(self) -> None:
+        if getattr(self, "db", None) is not None:
+            try:
+                self.db.close()
+            except Exception:  # noqa: BLE001 - a broken connection: nothing to keep
+                pass
+        self.db = None
+
+    def close(self) -> None:
+        self._drop()
+        if getattr(self, "listener", None) is not None:
+            try:
+                self.listener.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self.listener = None
+
+    def __del__(self) -> None:
+        # a page's store lives as long as its kernel and is seldom closed: its
+        # connections go with it, quietly
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+    def _read_only(self) -> bool:
+        try:
+            row = self._live(False).execute(
+                "SELECT current_setting('transaction_read_only') = 'on' "
+                "OR pg_is_in_recovery()").fetchone()
+            return bool(row[0])
+        except self.pg.Error:
+            return False
+
+    # -- the messages -----------------------------------------------------------------
+    def _why(self, e: BaseException) -> str:
+        state = getattr(e, "sqlstate", None)
+        text = " ".join(str(e).split())[:200] or type(e).__name__
+        why = _REASONS.get(state or "")
+        return f"{why}: {text}" if why else text
+
+    def _lost(self, e: BaseException) -> bool:
+        """A connection that is gone (server down, network, terminated)."""
+        state = getattr(e, "sqlstate", None) or ""
+        if self.db is not None and (self.db.closed or self.db.broken):
+            return True
+        return isinstance(e, self.pg.OperationalError) and (
+            not state or state.startswith(("08", "57P")))
+
+    def _unreachable(self, e: BaseException, writing: bool) -> StoreError:
+        why = self._why(e)
+        if writing:
+            return StoreWriteFailed(f"Not saved: the club database {self.path} cannot be "
+                                    f"reached ({why}); nothing of this change was written.")
+        return StoreError(f"The club database {self.path} cannot be reached ({why}). Nothing "
+                          "was changed; reload the page once it is back.")
+
+    def _busy(self, writing: bool) -> StoreBusy:
+        if writing:
+            return StoreBusy(f"Not saved: the club database {self.path} is busy: another "
+                             f"connection has kept the games locked for {self.timeout:g} s. "
+                             "Nothing was changed; wait a moment and try again.")
+        return StoreBusy(f"The club database {self.path} is busy: another connection has "
+                         f"kept the games locked for {self.timeout:g} s. It was not changed; "
+                         "wait a moment and reload the page.")
+
+    def _failed(self, e: BaseException) -> StoreWriteFailed:
+        cls = StoreValueRefused if isinstance(e, self.pg.DataError) else StoreWriteFailed
+        return cls(f"Not saved: the club database {self.path} could not be written "
+                   f"({self._why(e)}). Nothing of this change was written.")
+
+    def _mapped(self, e: BaseException, writing: bool) -> StoreError:
+        """A psycopg error as one of the store's; a lost connection is dropped, so the
+        next call opens it again."""
+        state = getattr(e, "sqlstate", None)
+        if self._lost(e):
+            self._drop()
+            return self._unreachable(e, writing)
+        if state in _BUSY_STATES:
+            return self._busy(writing)
+        if writing:
+            return self._failed(e)
+        return StoreError(f"cannot read the club database {self.path} ({self._why(e)})")
+
+    # -- the schema ---------------------------------------------------------------------
+    def _up_to_date(self, c: PgConnection) -> bool:
+        if not all(c.has_table(t) for t in ("games", "actions", "store_steps", "store_version")):
+            return False
+        row = c.execute("SELECT max(version) FROM store_version").fetchone()
+        if int(row[0] or 0) != SCHEMA_VERSION or "rev" not in c.columns("games"):
+            return False
+        done = {r[0] for r in c.execute("SELECT name FROM store_steps").fetchall()}
+        return set(data_steps()) <= done
+
+    def _identify(self, c: PgConnection) -> None:  # type: ignore[override]
+        """Refuse a database whose tables of our names are not ours (read only)."""
+        for table, cols in OUR_TABLES.items():
+            have = c.columns(table)
+            if have and not cols <= have:
+                raise StoreNotOurs(f"the club database {self.path} has a table '{table}' of "
+                                   "another program, not the companion's saved games; it was "
+                                   "left as it is. Use another database (or schema) for the "
+                                   "companion.")
+        if c.has_table("store_version"):
+            row = c.execute("SELECT max(version) FROM store_version").fetchone()
+            if (row[0] or 0) > SCHEMA_VERSION:
+                raise StoreNotOurs(f"the club database {self.path} was written by a newer "
+                                   f"version of the companion (schema {row[0]}, this one "
+                                   f"knows {SCHEMA_VERSION}); it was left as it is")
+
+    def _prepare(self) -> None:
+        """Create the tables, run the schema steps and the data steps, in ONE
+        transaction under the write lock (several kernels open the database at once)."""
+        try:
+            c = self._live(False)
+            if self._up_to_date(c):
+                return
+            c.execute("BEGIN")
+            try:
+                c.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+                self._identify(c)
+                for stmt in SCHEMA.split(";"):
+                    if stmt.strip():
+                        c.execute(stmt)
+                c.execute("CREATE TABLE IF NOT EXISTS store_version (version INTEGER NOT NULL)")
+                row = c.execute("SELECT max(version) FROM store_version").fetchone()
+                version = int(row[0] or 0)
+                cols = c.columns("games")
+                for v in range(version + 1, SCHEMA_VERSION + 1):
+                    for stmt in MIGRATIONS[v]:
+                        if "ADD COLUMN format" in stmt and "format" in cols:
+                            continue
+                        c.execute(stmt)
+                if version != SCHEMA_VERSION:
+                    c.execute("DELETE FROM store_version")
+                    c.execute("INSERT INTO store_version(version) VALUES (?)", (SCHEMA_VERSION,))
+                if "rev" not in cols:
+                    c.execute(ADDITIONS[0])
+                _data_steps(c)  # type: ignore[arg-type]  # PgConnection: sqlite3's execute
+                c.execute("COMMIT")
+            except BaseException:
+                if not self.db.closed and not self.db.broken:
+                    c.execute("ROLLBACK")
+                raise
+        except self.pg.Error as e:
+            if self._lost(e) or getattr(e, "sqlstate", None) in _BUSY_STATES:
+                raise self._mapped(e, writing=False) from None
+            raise StoreError(f"The club database {self.path} cannot be set up for the saved "
+                             f"games ({self._why(e)}); it was left as it is.") from None
+
+    # -- transactions -------------------------------------------------------------------
+    def transaction(self) -> _PgTx:  # type: ignore[override]
+        """A write transaction (``with store.transaction() as conn:``), under the
+        database's write lock, with a NOTIFY to the other pages; a failure becomes
+        :class:`StoreBusy` or :class:`StoreWriteFailed` (an integrity error is raised
+        as it is)."""
+        return _PgTx(self)
+
+    def reading(self) -> _PgRead:  # type: ignore[override]
+        return _PgRead(self, False)
+
+    def _tx(self) -> _PgTx:  # type: ignore[override]
+        return _PgTx(self)
+
+    def _reading(self, snapshot: bool = False) -> _PgRead:  # type: ignore[override]
+        return _PgRead(self, snapshot)
+
+    def _check(self, c: Any, gid: str, rev: int | None,
+               n_ok: Callable[[int], bool], stale: str) -> int:
+        c.execute("SELECT rev FROM games WHERE id=? FOR UPDATE", (gid,))
+        return super()._check(c, gid, rev, n_ok, stale)
+
+    # every write of one game names it in its NOTIFY (the payload)
+    def append(self, gid: str, index: int, action: JSON, *, rev: int | None = None) -> int:
+        try:
+            return self._of(gid, lambda: super(PgStore, self).append(gid, index, action, rev=rev))
+        except self.pg.IntegrityError:
+            raise StaleGame("this game was changed in another tab or window; it has been "
+                            "reloaded") from None
+
+    def pop(self, gid: str, index: int, *, rev: int | None = None) -> int:
+        return self._of(gid, lambda: super(PgStore, self).pop(gid, index, rev=rev))
+
+    def set_cards(self, gid: str, cards: list[JSON]) -> None:
+        self._of(gid, lambda: super(PgStore, self).set_cards(gid, cards))
+
+    def merge_cards(self, gid: str, cards: list[JSON]) -> list[JSON]:
+        return self._of(gid, lambda: super(PgStore, self).merge_cards(gid, cards))
+
+    def add_manual(self, gid: str, entries: list[JSON]) -> list[JSON]:
+        return self._of(gid, lambda: super(PgStore, self).add_manual(gid, entries))
+
+    def set_manual(self, gid: str, manual: list[JSON]) -> None:
+        self._of(gid, lambda: super(PgStore, self).set_manual(gid, manual))
+
+    def delete(self, gid: str) -> None:
+        self._of(gid, lambda: super(PgStore, self).delete(gid))
+
+    def _of(self, gid: str, write: Callable[[], _T]) -> _T:
+        self.notify_gid = gid
+        try:
+            return write()
+        finally:
+            self.notify_gid = ""
+
+    # -- reading --------------------------------------------------------------------------
+    # a read that found the connection lost is made once more on a new one: a page whose
+    # database came back reads again at once (a write is never made twice on its own)
+    def _again(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
+        except StoreError:
+            if self.db is not None:        # not a lost connection (_mapped drops it)
+                raise
+        return read()
+
+    def load(self, gid: str) -> JSON:
+        return self._again(lambda: super(PgStore, self).load(gid))
+
+    def load_revision(self, gid: str) -> tuple[JSON, int]:
+        return self._again(lambda: super(PgStore, self).load_revision(gid))
+
+    def revision(self, gid: str) -> int:
+        return self._again(lambda: super(PgStore, self).revision(gid))
+
+    def games(self, format: str | None = DEFAULT_GAME) -> list[JSON]:
+        return self._again(lambda: super(PgStore, self).games(format))
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        def read() -> list[Any]:
+            with _PgRead(self, False) as c:
+                return c.execute(sql, params).fetchall()
+        return self._again(read)
+
+    def query_one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
+        def read() -> Any | None:
+            with _PgRead(self, False) as c:
+                return c.execute(sql, params).fetchone()
+        return self._again(read)
+
+    def _table_exists(self, name: str) -> bool:
+        def read() -> bool:
+            with _PgRead(self, False) as c:
+                return c.has_table(name)
+        return self._again(read)
+
+    def data_version(self) -> int:
+        """A number that grows whenever another connection (another server's page, the
+        command line) has committed a write since this one last looked: the writes'
+        ``NOTIFY companion_store`` drained without waiting from a connection that
+        ``LISTEN``\\s (this store's own writes do not count).  A listening connection
+        that was lost is opened again and counts as a change (one may have been missed)."""
+        if self.listener is None or self.listener.closed or self.listener.broken:
+            if self.listener is not None:
+                try:
+                    self.listener.close()
+                except Exception:  # noqa: BLE001
+                    pass
+                self.listener = None
+            try:
+                conn = self.pg.connect(self.url, autocommit=True,
+                                       connect_timeout=max(1, int(round(self.timeout))))
+                conn.execute(f"LISTEN {CHANNEL}")
+            except self.pg.Error as e:
+                raise self._unreachable(e, writing=False) from None
+            self.listener = conn
+            self.changes += 1
+            return self.changes
+        try:
+            for n in self.listener.notifies(timeout=0):
+                if n.pid not in self.own_pids:
+                    self.changes += 1
+        except self.pg.Error as e:
+            self.listener = None if self.listener.broken or self.listener.closed \
+                else self.listener
+            raise self._unreachable(e, writing=False) from None
+        return self.changes
+
+
+class _PgTx:
+    """BEGIN, the write lock, … , NOTIFY, COMMIT; ROLLBACK on any error."""
+
+    def __init__(self, store: PgStore):
+        self.store = store
+        self.conn: PgConnection | None = None
+
+    def __enter__(self) -> PgConnection:
+        s = self.store
+        try:
+            c = s._live(writing=True)
+            c.execute("BEGIN")
+            self.conn = c
+            c.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        except s.pg.Error as e:
+            self._rollback()
+            raise s._mapped(e, writing=True) from None
+        return c
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
+        s = self.store
+        c = self.conn
+        assert c is not None
+        if exc_type is None:
+            try:
+                c.execute("SELECT pg_notify(?, ?)", (CHANNEL, s.notify_gid))
+                c.execute("COMMIT")
+                return False
+            except s.pg.Error as e:
+                exc = e
+        self._rollback()
+        if isinstance(exc, s.pg.Error) and not isinstance(exc, s.pg.IntegrityError):
+            raise s._mapped(exc, writing=True) from None
+        if exc_type is None and exc is not None:    # COMMIT failed (deferred keys)
+            raise s._failed(exc) from None
+        return False
+
+    def _rollback(self) -> None:
+        db = self.store.db
+        if db is None or db.closed or db.broken:
+            return
+        try:
+            if db.info.transaction_status != self.store.pg.pq.TransactionStatus.IDLE:
+                db.execute("ROLLBACK")
+        except self.store.pg.Error:
+            pass
+
+
+class _PgRead:
+    """Reads outside a write (``snapshot``: one REPEATABLE READ transaction); a lost
+    connection says the database cannot be reached, a lock :class:`StoreBusy`."""
+
+    def __init__(self, store: PgStore, snapshot: bool):
+        self.store, self.snapshot = store, snapshot
+
+    def __enter__(self) -> PgConnection:
+        s = self.store
+        try:
+            c = s._live(writing=False)
+            if self.snapshot and s.db.info.transaction_status == s.pg.pq.TransactionStatus.IDLE:
+                c.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            else:
+                self.snapshot = False
+        except s.pg.Error as e:
+            raise s._mapped(e, writing=False) from None
+        return c
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
+        s = self.store
+        db = s.db
+        if self.snapshot and db is not None and not db.closed and not db.broken:
+            try:
+                db.execute("COMMIT" if exc is None else "ROLLBACK")
+            except s.pg.Error:
+                pass
+        cause = exc.__cause__ if exc is not None and not isinstance(exc, s.pg.Error) else exc
+        if isinstance(cause, s.pg.Error):      # pandas wraps the driver's error
+            raise s._mapped(cause, writing=False) from None
+        return False
