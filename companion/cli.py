@@ -317,7 +317,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file", nargs="?")
     t.set_defaults(func=cmd_tiles)
     h = sub.add_parser("history", help="your stored games: import, export, plays CSV, statistics, "
-                                       "plays to BG Stats / BoardGameGeek")
+                                       "plays to BG Stats / BoardGameGeek, copy to "
+                                       "another store")
     h.add_argument("what", choices=["import", "export", "plays", "stats", "link", "bgg-ids",
                                     "copy"])
     h.add_argument("paths", nargs="*", help="record files/folders (import), a folder (export) or "
