@@ -204,6 +204,73 @@ def test_a_table_view_destination_is_refused_and_nothing_is_written(tmp_path, sr
     seat.close()
 
 
+class _PortableConn:
+    """The destination's transaction connection, refusing SQL another backend lacks."""
+    NOT_PORTABLE = ("OR REPLACE", "OR IGNORE", "PRAGMA", "SQLITE_", "RETURNING", "UPSERT",
+                    "ON CONFLICT")
+
+    def __init__(self, conn, seen: list):
+        self.conn, self.seen = conn, seen
+
+    def execute(self, sql: str, params=()):
+        assert not any(w in sql.upper() for w in self.NOT_PORTABLE), sql
+        assert "%s" not in sql and sql.count("?") == len(params), sql
+        self.seen.append(sql)
+        return self.conn.execute(sql, params)
+
+
+class _OnlyPublic:
+    """A store seen only through the public API the copy may use (query, transaction,
+    require): no path, no connection, nothing of SQLite's."""
+
+    def __init__(self, store, seen: list):
+        self._store, self.seen = store, seen
+
+    def query(self, sql, params=()):
+        assert not any(w in sql.upper() for w in _PortableConn.NOT_PORTABLE), sql
+        self.seen.append(sql)
+        return self._store.query(sql, params)
+
+    def require(self, write):
+        self._store.require(write)
+
+    def transaction(self):
+        outer, seen = self._store.transaction(), self.seen
+
+        class Tx:
+            def __enter__(self):
+                return _PortableConn(outer.__enter__(), seen)
+
+            def __exit__(self, *exc):
+                return outer.__exit__(*exc)
+        return Tx()
+
+
+def test_the_copy_uses_only_the_public_api_and_portable_sql(src, dst):
+    seen: list = []
+    report = copy_history(_OnlyPublic(src, seen), _OnlyPublic(dst, seen))
+    assert len(report.copied) == 7 and rows(dst) == rows(src)
+    assert any(q.startswith("INSERT INTO games(") for q in seen)
+    again = copy_history(_OnlyPublic(src, []), _OnlyPublic(dst, []))
+    assert len(again.already) == 7 and again.copied == []
+
+
+def test_a_game_that_keeps_changing_while_it_is_read_is_not_copied(src, dst):
+    class Playing(_OnlyPublic):
+        """Every read of the game's row sees a new revision: another page plays on."""
+        n = 0
+
+        def query(self, sql, params=()):
+            got = super().query(sql, params)
+            if sql.startswith("SELECT id, title") and got:
+                Playing.n += 1
+                got = [got[0][:-1] + (got[0][-1] + Playing.n,)]
+            return got
+    with pytest.raises(CompanionError, match="kept changing"):
+        copy_history(Playing(src, []), dst)
+    assert rows(dst) == ([], [])
+
+
 def test_the_same_store_is_refused(src):
     with pytest.raises(CompanionError, match="same"):
         copy_history(src, src)
