@@ -1,8 +1,9 @@
 """Moving a history: ``history copy`` (issue 26; companion/table/copy.py).
 
-Every store here is made by :func:`make_store` (SQLite files today).  The copy only
-uses the stores' public API, so a PostgreSQL backend is tested by swapping that one
-helper (and :func:`location`, the CLI's name of the same store) for the backend's.
+Every store here is made by the ``new_store(name)`` fixture, at ``place(name)`` (what
+the command line is given): a store named ``source…`` on the first backend of the
+test's pair (:data:`PAIRS`), any other on the second.  The copy only uses the stores'
+public API, so another backend is tested by adding its pairs and its place.
 
 The records are real: the sample records of data/samples imported as History does,
 a Small Star Empires game played through its engine, a game in progress and one
@@ -35,15 +36,37 @@ HOSTILE = ["Ann's \"big\" night", "'); DROP TABLE games;--", "<script>alert(1)</
            "Robert'); DELETE FROM actions WHERE ('1'='1"]
 
 
-# -- the backend: swap these two for another one --------------------------------------
-def make_store(tmp_path: Path, name: str, *, role: Role = Role.HOST) -> Store:
-    """A store named ``name`` (empty when new), of the backend under test."""
-    return Store(tmp_path / f"{name}.sqlite", role=role)
+# -- the backends: (source, destination) of each run -----------------------------------
+#: with PostgreSQL: ("sqlite", "postgres") and ("postgres", "sqlite"), marked postgres
+PAIRS = [("sqlite", "sqlite")]
 
 
-def location(tmp_path: Path, name: str) -> str:
-    """What the command line is given for :func:`make_store`'s store ``name``."""
-    return str(tmp_path / f"{name}.sqlite")
+@pytest.fixture(params=PAIRS, ids="-to-".join)
+def place(request, tmp_path):
+    """``place(name)``: where the store ``name`` lives (a path or a URL)."""
+    first, second = request.param
+
+    def where(name: str) -> str:
+        backend = first if name.startswith("source") else second
+        if backend == "sqlite":
+            return str(tmp_path / f"{name}.sqlite")
+        raise NotImplementedError(backend)      # postgres: a new database per name
+    return where
+
+
+@pytest.fixture
+def new_store(place):
+    """``new_store(name, role=...)``: the store at ``place(name)`` (empty when new);
+    closed after the test."""
+    made: list = []
+
+    def make(name: str, *, role: Role = Role.HOST) -> Store:
+        s = Store(place(name), role=role)          # open_store(place(name), role=role)
+        made.append(s)
+        return s
+    yield make
+    for s in made:
+        s.close()
 
 
 # -- the records ------------------------------------------------------------------------
@@ -74,18 +97,15 @@ def rows(store) -> tuple[list, list]:
 
 
 @pytest.fixture
-def src(tmp_path):
-    s = make_store(tmp_path, "source")
+def src(new_store):
+    s = new_store("source")
     fill(s)
-    yield s
-    s.close()
+    return s
 
 
 @pytest.fixture
-def dst(tmp_path):
-    s = make_store(tmp_path, "destination")
-    yield s
-    s.close()
+def dst(new_store):
+    return new_store("destination")
 
 
 # -- the copy ---------------------------------------------------------------------------
@@ -116,7 +136,7 @@ def test_a_second_copy_adds_nothing(src, dst):
     assert "7 were already there; 0 conflicts." in report.summary("a", "b")
 
 
-def test_copy_back_restores_a_deleted_game_with_its_id_and_revision(tmp_path, src, dst):
+def test_copy_back_restores_a_deleted_game_with_its_id_and_revision(new_store, src, dst):
     copy_history(src, dst)
     lost = src.games(None)[0]
     rec, rev = src.load_revision(lost["id"])
@@ -125,10 +145,9 @@ def test_copy_back_restores_a_deleted_game_with_its_id_and_revision(tmp_path, sr
     assert report.copied == [lost["id"]] and len(report.already) == 6
     assert src.load_revision(lost["id"]) == (rec, rev)
     assert rows(src) == rows(dst)
-    third = make_store(tmp_path, "third")               # and on again: the same history
+    third = new_store("third")                          # and on again: the same history
     copy_history(src, third)
     assert rows(third) == rows(dst)
-    third.close()
 
 
 def test_a_game_changed_on_one_side_is_a_conflict_and_is_not_overwritten(src, dst):
@@ -158,8 +177,8 @@ def test_nothing_is_half_copied_when_the_copy_fails(src, dst):
     assert len(copy_history(src, dst).copied) == 7     # and a new try copies everything
 
 
-def test_hostile_titles_and_values_round_trip_verbatim(tmp_path, dst):
-    s = make_store(tmp_path, "hostile")
+def test_hostile_titles_and_values_round_trip_verbatim(new_store, dst):
+    s = new_store("source-hostile")
     base = history.read_any_record(sorted(SAMPLES.glob("*.json"))[0])
     for t in HOSTILE:
         rec = json.loads(json.dumps(base))
@@ -172,7 +191,6 @@ def test_hostile_titles_and_values_round_trip_verbatim(tmp_path, dst):
     for g in s.games(None):
         assert dst.load(g["id"])["meta"] == s.load(g["id"])["meta"]
     assert dst.query("SELECT COUNT(*) FROM actions")[0][0] == len(HOSTILE) * len(base["actions"])
-    s.close()
 
 
 def test_history_derives_the_same_results_on_the_destination(src, dst):
@@ -191,17 +209,15 @@ def test_history_derives_the_same_results_on_the_destination(src, dst):
     assert sorted(a.title) == sorted(g["title"] for g in src.games(None))
 
 
-def test_a_table_view_destination_is_refused_and_nothing_is_written(tmp_path, src):
-    tv = make_store(tmp_path, "tv", role=Role.TABLE)
+def test_a_table_view_destination_is_refused_and_nothing_is_written(new_store, src):
+    tv = new_store("tv", role=Role.TABLE)
     with pytest.raises(RoleRefused, match="table view"):
         copy_history(src, tv)
     assert rows(tv) == ([], [])
-    seat = make_store(tmp_path, "seat", role=Role.SEAT)
+    seat = new_store("seat", role=Role.SEAT)
     with pytest.raises(RoleRefused, match="import"):
         copy_history(src, seat)
     assert rows(seat) == ([], [])
-    tv.close()
-    seat.close()
 
 
 class _PortableConn:
@@ -304,26 +320,24 @@ def _fill_current(home: Path) -> Store:
 
 
 def test_cli_copies_the_current_store_then_adds_nothing_then_copies_back(
-        run_cli, companion_home, tmp_path):
+        run_cli, companion_home, place, new_store):
     cur = _fill_current(companion_home)
     before = rows(cur)
     cur.close()
-    to = location(tmp_path, "moved")
+    to = place("moved")
     r = run_cli("history", "copy", "--to", to)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().startswith(
         f"Copied 7 games ({len(before[1])} actions) from {companion_home / 'games.sqlite'} "
-        f"to {to}; 0 were already there; 0 conflicts.")
+        f"to {mask(to)}; 0 were already there; 0 conflicts.")
     r = run_cli("history", "copy", "--to", to)
     assert r.returncode == 0 and "Copied 0 games (0 actions)" in r.stdout
     assert "7 were already there" in r.stdout
-    back = location(tmp_path, "back")
+    back = place("source-back")
     r = run_cli("history", "copy", "--from", to, "--to", back)
     assert r.returncode == 0 and "Copied 7 games" in r.stdout
-    for loc in (to, back):
-        s = Store(loc)
-        assert rows(s) == before
-        s.close()
+    for name in ("moved", "source-back"):
+        assert rows(new_store(name)) == before
 
 
 def test_cli_an_unreadable_source_is_one_line_and_changes_nothing(run_cli, tmp_path):
@@ -361,26 +375,23 @@ def test_cli_another_programs_database_is_refused_as_source_and_destination(
     assert bad.read_text() == "not a database"
 
 
-def test_cli_a_conflict_is_named_and_exit_is_zero(run_cli, companion_home, tmp_path):
+def test_cli_a_conflict_is_named_and_exit_is_zero(run_cli, companion_home, place, new_store):
     cur = _fill_current(companion_home)
-    to = location(tmp_path, "moved")
+    to = place("moved")
     assert run_cli("history", "copy", "--to", to).returncode == 0
     gid = cur.create(history.read_any_record(sorted(SAMPLES.glob("*.json"))[1]),
                      title=HOSTILE[1])
     cur.close()
-    moved = Store(to)
+    moved = new_store("moved")
     with moved.transaction() as c:                       # the same id, another game
         c.execute("INSERT INTO games(id, title, created, updated, setup) VALUES (?,?,?,?,?)",
                   (gid, "theirs", 1.0, 1.0, json.dumps({"players": ["Ann", "Bea"]})))
     before = rows(moved)
-    moved.close()
     r = run_cli("history", "copy", "--to", to)
     assert r.returncode == 0, r.stderr
     assert "Copied 0 games" in r.stdout and "7 were already there; 1 conflict: " in r.stdout
     assert json.dumps(HOSTILE[1]) in r.stdout and "not overwritten" in r.stdout
-    moved = Store(to)
     assert rows(moved) == before
-    moved.close()
 
 
 def test_cli_a_postgresql_url_never_shows_its_password(run_cli, companion_home, tmp_path):
