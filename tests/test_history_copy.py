@@ -287,6 +287,34 @@ def test_a_game_that_keeps_changing_while_it_is_read_is_not_copied(src, dst):
     assert rows(dst) == ([], [])
 
 
+def test_a_game_the_destination_refuses_fails_the_copy_naming_it(src, dst):
+    """(PostgreSQL refuses a NUL character in a text, which SQLite keeps.)"""
+    victim = src.games(None)[2]
+
+    class Refusing(_PortableConn):
+        def execute(self, sql, params=()):
+            if sql.startswith("INSERT INTO actions") and params[0] == victim["id"]:
+                raise ValueError("a value the database cannot store")
+            return super().execute(sql, params)
+
+    class Dst(_OnlyPublic):
+        def transaction(self):
+            outer = self._store.transaction()
+
+            class Tx:
+                def __enter__(self):
+                    return Refusing(outer.__enter__(), [])
+
+                def __exit__(self, *exc):
+                    return outer.__exit__(*exc)
+            return Tx()
+    with pytest.raises(CompanionError) as e:
+        copy_history(src, Dst(dst, []))
+    assert str(e.value).startswith(f"Nothing was copied: the game {json.dumps(victim['title'])}")
+    assert victim["id"] in str(e.value) and "cannot store" in str(e.value)
+    assert rows(dst) == ([], [])
+
+
 def test_the_same_store_is_refused(src):
     with pytest.raises(CompanionError, match="same"):
         copy_history(src, src)

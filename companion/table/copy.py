@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, Sequence
 
-from ..core.errors import CompanionError, StoreError
+from ..core.errors import CompanionError, StoreError, StoreWriteFailed
 from ..core.roles import Role, Write
 from .store import Progress, Store, default_path
 
@@ -125,6 +125,24 @@ def _read_game(src: StoreLike, gid: str) -> tuple[tuple[Any, ...], list[tuple[An
                      "nothing was copied: try again once it is not")
 
 
+def _insert(c: Any, game: tuple[Any, ...], actions: list[tuple[Any, ...]]) -> None:
+    """Write one game and its actions (inside the copy's transaction).  A value the
+    destination refuses (PostgreSQL stores no NUL character in a text, for one) fails
+    the whole copy, with the game named."""
+    gid, title = game[0], game[1]
+    try:
+        c.execute(f"INSERT INTO games({', '.join(COLUMNS)}) "
+                  f"VALUES ({', '.join('?' * len(COLUMNS))})", game)
+        for idx, action in actions:
+            c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?, ?, ?)",
+                      (gid, idx, action))
+    except Exception as e:
+        why = str(e) if isinstance(e, CompanionError) else f"{type(e).__name__}: {e}"
+        raise StoreWriteFailed(f"Nothing was copied: the game {json.dumps(str(title))} (id "
+                               f"{gid}) could not be written to the destination ({why}); the "
+                               "destination was left as it was") from None
+
+
 def copy_history(src: StoreLike, dst: StoreLike,
                  progress: Progress | None = None) -> CopyReport:
     """Copy every game of ``src`` into ``dst`` (see the module's docstring), in one
@@ -153,11 +171,7 @@ def copy_history(src: StoreLike, dst: StoreLike,
                     else:
                         report.conflicts.append((gid, str(game[1])))
                 else:
-                    c.execute(f"INSERT INTO games({', '.join(COLUMNS)}) "
-                              f"VALUES ({', '.join('?' * len(COLUMNS))})", game)
-                    for idx, action in actions:
-                        c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?, ?, ?)",
-                                  (gid, idx, action))
+                    _insert(c, game, actions)
                     report.copied.append(gid)
                     report.actions += len(actions)
             if progress is not None:
