@@ -127,6 +127,9 @@ def cmd_history(args) -> int:
         return _bgg_ids(args)
     if args.what == "copy":
         return _copy(args)
+    if args.to or args.source:
+        err("error: --to and --from are options of history copy")
+        return 2
     store = Store()
     if store.notice:
         err(f"note: {store.notice}")

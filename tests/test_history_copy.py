@@ -436,6 +436,8 @@ def test_cli_a_postgresql_url_never_shows_its_password(run_cli, companion_home, 
         assert NO_POSTGRES in r.stderr
 
 
-def test_cli_copy_wants_a_destination(run_cli):
+def test_cli_copy_wants_a_destination_and_its_options_are_its_own(run_cli, tmp_path):
     r = run_cli("history", "copy")
     assert r.returncode == 2 and "--to" in r.stderr and r.stderr.count("\n") == 1
+    r = run_cli("history", "stats", "--to", tmp_path / "x.sqlite")
+    assert r.returncode == 2 and "history copy" in r.stderr and not (tmp_path / "x.sqlite").exists()

@@ -133,9 +133,13 @@ def _insert(c: Any, game: tuple[Any, ...], actions: list[tuple[Any, ...]]) -> No
     try:
         c.execute(f"INSERT INTO games({', '.join(COLUMNS)}) "
                   f"VALUES ({', '.join('?' * len(COLUMNS))})", game)
-        for idx, action in actions:
-            c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?, ?, ?)",
-                      (gid, idx, action))
+        sql = "INSERT INTO actions(game_id, idx, action) VALUES (?, ?, ?)"
+        many = getattr(c, "executemany", None)     # one round trip to a server, not 100
+        if many is not None and actions:
+            many(sql, [(gid, idx, action) for idx, action in actions])
+        else:
+            for idx, action in actions:
+                c.execute(sql, (gid, idx, action))
     except Exception as e:
         why = str(e) if isinstance(e, CompanionError) else f"{type(e).__name__}: {e}"
         raise StoreWriteFailed(f"Nothing was copied: the game {json.dumps(str(title))} (id "
