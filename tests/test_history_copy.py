@@ -37,7 +37,9 @@ HOSTILE = ["Ann's \"big\" night", "'); DROP TABLE games;--", "<script>alert(1)</
 
 
 # -- the backends: (source, destination) of each run -----------------------------------
-#: with PostgreSQL: ("sqlite", "postgres") and ("postgres", "sqlite"), marked postgres
+#: with PgStore and tests/pgserver_fixture.py (the pg_server fixture) merged, add
+#: pytest.param(("sqlite", "postgres"), marks=pytest.mark.postgres) and
+#: pytest.param(("postgres", "sqlite"), marks=pytest.mark.postgres)
 PAIRS = [("sqlite", "sqlite")]
 
 
@@ -50,8 +52,25 @@ def place(request, tmp_path):
         backend = first if name.startswith("source") else second
         if backend == "sqlite":
             return str(tmp_path / f"{name}.sqlite")
-        raise NotImplementedError(backend)      # postgres: a new database per name
+        if name not in made:                    # postgres: a new database per name
+            made[name] = _new_database(request.getfixturevalue("pg_server")[1])
+        return made[name]
+    made: dict[str, str] = {}
     return where
+
+
+def _new_database(admin: str) -> str:
+    """A new, empty database on the test server (tests/pgserver_fixture.py's
+    ``pg_server``, whose databases go with it); its address."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+    name = "t_" + uuid.uuid4().hex[:16]
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f"CREATE DATABASE {name}")
+    parts = urlsplit(admin)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
 
 
 @pytest.fixture
