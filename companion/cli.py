@@ -125,6 +125,11 @@ def cmd_history(args) -> int:
     from .table.store import open_store
     if args.what == "bgg-ids":
         return _bgg_ids(args)
+    if args.what == "copy":
+        return _copy(args)
+    if args.to or args.source:
+        err("error: --to and --from are options of history copy")
+        return 2
     store = open_store()
     if store.notice:
         err(f"note: {store.notice}")
@@ -239,6 +244,26 @@ def cmd_history(args) -> int:
     return 0
 
 
+def _copy(args) -> int:
+    """``history copy --to LOCATION [--from LOCATION]`` (docs/history.md, "Moving a
+    history"): every game of one store into another (an SQLite file or a
+    postgresql:// URL); the summary paragraph, passwords masked."""
+    from .table.copy import copy_between
+    if not args.to:
+        err("error: give the store to copy into: history copy --to FILE-OR-postgresql://URL")
+        return 2
+    if args.paths:
+        err("error: history copy takes no paths: give --to LOCATION (and --from LOCATION)")
+        return 2
+    bar = _progress(args, "copying")
+    try:
+        summary = copy_between(args.source, args.to, progress=bar)
+    finally:
+        bar.end()
+    out(summary)
+    return 0
+
+
 def _bgg_ids(args) -> int:
     """``history bgg-ids`` lists the BoardGameGeek ids; ``history bgg-ids
     "Small Star Empires=12345"`` sets one (an empty value clears it)."""
@@ -299,8 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file", nargs="?")
     t.set_defaults(func=cmd_tiles)
     h = sub.add_parser("history", help="your stored games: import, export, plays CSV, statistics, "
-                                       "plays to BG Stats / BoardGameGeek")
-    h.add_argument("what", choices=["import", "export", "plays", "stats", "link", "bgg-ids"])
+                                       "plays to BG Stats / BoardGameGeek, copy to "
+                                       "another store")
+    h.add_argument("what", choices=["import", "export", "plays", "stats", "link", "bgg-ids",
+                                    "copy"])
     h.add_argument("paths", nargs="*", help="record files/folders (import), a folder (export) or "
                                             "a file (export --format bgstats/bgg), table names "
                                             "(stats), a game id (link), GAME=ID (bgg-ids)")
@@ -319,6 +346,11 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--csv", metavar="FILE", help="stats --people: write the table as CSV")
     h.add_argument("--chart", metavar="FILE", help="stats --people: write its chart (SVG)")
     h.add_argument("--qr", metavar="FILE", help="link: also write the link's QR code (SVG)")
+    h.add_argument("--to", metavar="LOCATION",
+                   help="copy: the store to copy every game into (an SQLite file or a "
+                        "postgresql:// URL)")
+    h.add_argument("--from", dest="source", metavar="LOCATION",
+                   help="copy: the store to copy from (default: the current store)")
     h.add_argument("--progress", action="store_true",
                    help="show progress on standard error even when it is not a terminal")
     h.set_defaults(func=cmd_history)
