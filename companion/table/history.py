@@ -409,7 +409,8 @@ def _derive_one(gid: str, fmt: str, created: Any,
     record = None
     try:
         record = _record_of(gid, loaded) if loaded is not None else store.load(gid)
-        fmt = record.get("format") if isinstance(record.get("format"), str) else fmt
+        stored_fmt = record.get("format")
+        fmt = stored_fmt if isinstance(stored_fmt, str) else fmt
         d = derive(record, trusted=True)     # our own store's record
         if fmt == IMPORTED_FORMAT:       # counted as its game, on the day it was played
             fmt, played = d["format"], _played(d["played"])
