@@ -613,13 +613,15 @@ PLAYS_COLUMNS = ["date", "game", "players", "scores", "winner", "game_id",
 
 
 def plays_csv(store: Store, *, finished_only: bool = True,
-              progress: Progress | None = None) -> str:
+              progress: Progress | None = None, synced: bool = False) -> str:
     """The documented interop CSV (docs/history.md): one row per game with
     date (YYYY-MM-DD), game, players (';'-separated, seat order), scores
     (';'-separated, same order), winner (';'-separated if shared), game_id,
     then the play details: duration_min (empty when unknown), location, notes,
-    new_players (';'-separated)."""
-    sync(store, progress=progress)
+    new_players (';'-separated).  ``synced=True``: the caller has just brought the
+    derived tables up to date (the History tab), so no :func:`sync` first."""
+    if not synced:
+        sync(store, progress=progress)
     details = {}
     if has_details(store):
         details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store.query(
@@ -628,9 +630,13 @@ def plays_csv(store: Store, *, finished_only: bool = True,
     q = ("SELECT r.game_id, r.format, r.played, r.winners, r.finished FROM g_results r "
          "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played")
+    # every game's players in one query (not one query per game: issue 26)
+    seats: dict[str, list[tuple[str, Any]]] = {}
+    for gid, p, total in store.query("SELECT game_id, player, total FROM g_players "
+                                     "ORDER BY game_id, seat"):
+        seats.setdefault(gid, []).append((p, total))
     for gid, fmt, played, winners, finished in store.query(q):
-        ps = store.query("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
-                         (gid,))
+        ps = seats.get(gid, [])
         rows.append([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty

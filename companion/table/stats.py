@@ -21,7 +21,7 @@ from ..core.gamekind import GameKind
 from .history import sync
 from . import registry
 from .registry import DEFAULT_FORMAT
-from .store import Store
+from .store import Progress, Store
 
 
 class _OneRead:
@@ -34,6 +34,7 @@ class _OneRead:
         self.synced = False
         self.frames: dict[tuple[str, tuple[Any, ...]], pd.DataFrame] = {}
         self.rows: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
+        self.games: dict[str | None, pd.DataFrame] = {}
 
 
 _ONE_READ: contextvars.ContextVar[_OneRead | None] = contextvars.ContextVar(
@@ -56,15 +57,22 @@ def one_read(store: Store) -> Iterator[None]:
         _ONE_READ.reset(token)
 
 
-def _sync(store: Store) -> None:
+def _sync(store: Store, progress: Progress | None = None) -> None:
     """:func:`companion.table.history.sync`, once per :func:`one_read`."""
     now = _ONE_READ.get()
     if now is not None and now.store is store:
         if not now.synced:
-            sync(store)
+            sync(store, progress=progress)
             now.synced = True
         return
-    sync(store)
+    sync(store, progress=progress)
+
+
+def sync_once(store: Store, progress: Progress | None = None) -> None:
+    """Bring the derived tables up to date (``progress`` as for
+    :func:`companion.table.history.sync`); inside :func:`one_read`, the statistics
+    computed after it do not sync again."""
+    _sync(store, progress)
 
 
 def _frame(store: Store, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
@@ -115,8 +123,8 @@ def _text_or_none(col: pd.Series) -> pd.Series:
     """A text column as str / None (object dtype).  pandas reads SQL NULL in a
     text column as NaN (pandas 3: the str dtype), and NaN is true in ``if``:
     once one game's record failed, every game looked failed."""
-    return pd.Series([v if isinstance(v, str) else None for v in col], index=col.index,
-                     dtype=object)
+    return pd.Series([v if isinstance(v, str) else None for v in col.tolist()],
+                     index=col.index, dtype=object)
 
 
 def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
@@ -126,6 +134,15 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     ``waiting`` and ``error`` are None otherwise.  Then the play details:
     ``duration_min`` (<NA> when unknown), ``location``, ``notes``, ``new_players``
     (names joined with ", "); "" when none."""
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        if fmt not in now.games:
+            now.games[fmt] = _games(store, fmt)
+        return now.games[fmt].copy()
+    return _games(store, fmt)
+
+
+def _games(store: Store, fmt: str | None) -> pd.DataFrame:
     _sync(store)
     df = _frame(
         store, "SELECT r.game_id, r.format, r.played, r.finished, r.winners, r.decided_by, "
@@ -137,16 +154,19 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     df["waiting"] = _text_or_none(df.waiting)
     df["status"] = ["record fails" if e is not None else "waiting for values" if wt is not None
                     else "finished" if f else "in progress"
-                    for e, wt, f in zip(df.error, df.waiting, df.finished)]
+                    for e, wt, f in zip(df.error.tolist(), df.waiting.tolist(),
+                                        df.finished.tolist())]
     # local time, as in the plays CSV (pd.to_datetime(unit="s") would give UTC)
-    df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played]
-    df["winners"] = [", ".join(json.loads(w)) if f else "" for w, f in zip(df.winners, df.finished)]
+    df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played.tolist()]
+    df["winners"] = [", ".join(json.loads(w)) if f else ""
+                     for w, f in zip(df.winners.tolist(), df.finished.tolist())]
     # each game's players in seat order, and its details: plain dicts (a pandas
     # groupby with ", ".join per game cost ~1 s at 10,000 games: issue 26)
     names: dict[str, list[str]] = {}
     for gid, p in _rows(store, "SELECT game_id, player FROM g_players ORDER BY seat"):
         names.setdefault(gid, []).append(p)
-    df["players"] = [", ".join(names[g]) if g in names else "" for g in df.game_id]
+    ids = df.game_id.tolist()
+    df["players"] = [", ".join(names[g]) if g in names else "" for g in ids]
     from .registry import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
     from .history import has_details
@@ -155,15 +175,15 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
         det = {r[0]: r[1:] for r in _rows(
             store, "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
     none = (None, None, None, None)
-    cells = [det.get(g, none) for g in df.game_id]
+    cells = [det.get(g, none) for g in ids]
 
     def column(i: int) -> pd.Series:
         return pd.Series([c[i] for c in cells], index=df.index, dtype=object)
     df["duration_min"] = pd.to_numeric(column(0), errors="coerce").astype("Int64")
     df["location"] = _text_or_none(column(1)).fillna("")
     df["notes"] = _text_or_none(column(2)).fillna("")
-    df["new_players"] = [", ".join(json.loads(c[3])) if isinstance(c[3], str) else ""
-                         for c in cells]
+    df["new_players"] = ["" if c[3] == "[]" else ", ".join(json.loads(c[3]))
+                         if isinstance(c[3], str) else "" for c in cells]
     return df[["game_id", "game", "date", "title", "players", "winners", "finished", "status",
                "decided_by", "waiting", "error", "duration_min", "location", "notes",
                "new_players"]].reset_index(drop=True)
@@ -246,12 +266,13 @@ def objectives_deciding(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.Da
     # each game's (player, total, won) in plain Python: a DataFrame filter per claim
     # cost ~0.4 s for 1,000 games (bench/bench_history.py)
     by_game: dict[str, list[tuple[str, int, int]]] = {}
-    for gid, p, total, won in zip(players.game_id, players.player, players.total, players.won):
+    for gid, p, total, won in zip(players.game_id.tolist(), players.player.tolist(),
+                                  players.total.tolist(), players.won.tolist()):
         by_game.setdefault(gid, []).append((p, int(total), int(won)))
     rows = []
     for obj, grp in claims.groupby("objective"):
         decided = 0
-        for gid, who, vp in zip(grp.game_id, grp.player, grp.vp):
+        for gid, who, vp in zip(grp.game_id.tolist(), grp.player.tolist(), grp.vp.tolist()):
             g = by_game.get(gid, [])
             me = [total for p, total, won in g if p == who and won]
             if not me:
@@ -427,7 +448,7 @@ def monthly(store: Store, fmt: str | None = None) -> pd.DataFrame:
     df = _people(store, fmt)
     if df.empty:
         return pd.DataFrame(columns=MONTHLY_COLUMNS)
-    df["month"] = [time.strftime("%Y-%m", time.localtime(t)) for t in df.played]
+    df["month"] = [time.strftime("%Y-%m", time.localtime(t)) for t in df.played.tolist()]
     games_ = df.drop_duplicates("game_id")
     g = games_.groupby("month").agg(plays=("game_id", "size"),
                                     timed_plays=("duration_min", "count"),
