@@ -466,8 +466,9 @@ def _rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], st
     key = ["total", "locations", "credits_left"]
     table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
     ranks, prev, rank = [], None, 0
-    for i, r in table.iterrows():
-        k = tuple(int(r[c]) for c in key)
+    # the key columns as lists (iterrows built a Series per row: issue 26's first sync)
+    for i, row in enumerate(zip(*(table[c].tolist() for c in key))):
+        k = tuple(int(v) for v in row)
         if k != prev:
             rank = i + 1
             prev = k

@@ -318,8 +318,9 @@ def rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str
     key = ["total"] + [k for k, _ in TIEBREAK]
     table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
     ranks, prev, r = [], None, 0
-    for i, row in table.iterrows():
-        k = tuple(int(row[c]) for c in key)
+    # the key columns as lists (iterrows built a Series per row: issue 26's first sync)
+    for i, values in enumerate(zip(*(table[c].tolist() for c in key))):
+        k = tuple(int(v) for v in values)
         if k != prev:
             r, prev = i + 1, k
         ranks.append(r)
