@@ -58,6 +58,8 @@ def _blank(v: Any) -> Any:
     """A missing value (None, NaN, pandas' NA/NaT) as an empty cell, as pandas writes it."""
     if v is None:
         return ""
+    if type(v) is str:                   # the common cell: never missing
+        return v
     try:
         return "" if v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v) \
             or (isinstance(v, numbers.Number) and bool(pd.isna(v))) else v

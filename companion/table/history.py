@@ -635,13 +635,16 @@ def plays_csv(store: Store, *, finished_only: bool = True,
     for gid, p, total in store.query("SELECT game_id, player, total FROM g_players "
                                      "ORDER BY game_id, seat"):
         seats.setdefault(gid, []).append((p, total))
+    won: dict[str, str] = {}             # each distinct winners text decoded once
     for gid, fmt, played, winners, finished in store.query(q):
         ps = seats.get(gid, [])
+        if finished and winners not in won:
+            won[winners] = ";".join(json.loads(winners))
         rows.append([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty
                     "" if any(t is None for _, t in ps) else ";".join(str(t) for _, t in ps),
-                    ";".join(json.loads(winners)) if finished else "", gid]
+                    won[winners] if finished else "", gid]
                    + _detail_cells(details.get(gid)))
     # the one CSV writer: no cell runs as a formula in a spreadsheet (csvsafe)
     return rows_csv(rows, PLAYS_COLUMNS)
@@ -652,4 +655,4 @@ def _detail_cells(row: tuple[Any, ...] | None) -> list[Any]:
         return ["", "", "", ""]
     dur, loc, notes, new = row
     return ["" if dur is None else dur, loc or "", notes or "",
-            ";".join(json_or(new, []))]
+            "" if new == "[]" else ";".join(json_or(new, []))]

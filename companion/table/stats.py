@@ -158,8 +158,9 @@ def _games(store: Store, fmt: str | None) -> pd.DataFrame:
                                         df.finished.tolist())]
     # local time, as in the plays CSV (pd.to_datetime(unit="s") would give UTC)
     df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played.tolist()]
-    df["winners"] = [", ".join(json.loads(w)) if f else ""
-                     for w, f in zip(df.winners.tolist(), df.finished.tolist())]
+    won: dict[str, str] = {}             # each distinct winners text decoded once
+    df["winners"] = [(won[w] if w in won else won.setdefault(w, ", ".join(json.loads(w))))
+                     if f else "" for w, f in zip(df.winners.tolist(), df.finished.tolist())]
     # each game's players in seat order, and its details: plain dicts (a pandas
     # groupby with ", ".join per game cost ~1 s at 10,000 games: issue 26)
     names: dict[str, list[str]] = {}
