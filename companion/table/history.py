@@ -316,7 +316,7 @@ def _derived_rows(gid: str, fmt: str, played: float, d: dict[str, Any] | None,
     """The rows one game adds to each derived table (the writes of :func:`_write_rows`)."""
     out: dict[str, list[tuple[Any, ...]]] = {
         "details": [], "results": [], "failed": [], "players": [], "year_vp": [],
-        "cards": [], "objectives": []}
+        "cards": [], "objectives": [], "card_sums": [], "categories": []}
     if details:
         meta = (record or {}).get("meta")
         players = (d or {}).get("players") or (
@@ -339,6 +339,16 @@ def _derived_rows(gid: str, fmt: str, played: float, d: dict[str, Any] | None,
     out["year_vp"] += [(gid, p, y, v) for p, y, v in d["year_vp"]]
     out["cards"] += [(gid, p, card, cell, v) for p, card, cell, v in d["cards"]]
     out["objectives"] += [(gid, o, p, v) for o, p, v in d["objectives"]]
+    # issue 26's summaries (store schema 4): per card, per player and category
+    sums: dict[str, list[int]] = {}
+    for _p, card, _cell, v in d["cards"]:
+        t = sums.setdefault(card, [0, 0])
+        t[0] += 1
+        t[1] += v
+    out["card_sums"] += [(gid, card, n, v) for card, (n, v) in sums.items()]
+    for p in d["players"]:
+        out["categories"] += [(gid, p, c, v) for c, v in
+                              (d["results"][p]["breakdown"] or {}).items()]
     return out
 
 
@@ -346,8 +356,10 @@ def _write_rows(store: Store, gids: list[str], rows: dict[str, list[tuple[Any, .
     """Replace the derived rows of ``gids`` by ``rows`` in ONE transaction (a chunk of
     the first sync: executemany per table instead of a transaction per game)."""
     keys = [(g,) for g in gids]
+    summaries = has_summaries(store)
     with store.transaction() as c:
-        for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
+        for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives") + (
+                SUMMARY_TABLES if summaries else ()):
             c.executemany(f"DELETE FROM {t} WHERE game_id=?", keys)
         if rows["details"]:
             c.executemany(_DETAILS_INSERT, rows["details"])
@@ -359,6 +371,21 @@ def _write_rows(store: Store, gids: list[str], rows: dict[str, list[tuple[Any, .
         c.executemany("INSERT INTO g_year_vp VALUES (?,?,?,?)", rows["year_vp"])
         c.executemany("INSERT INTO g_cards VALUES (?,?,?,?,?)", rows["cards"])
         c.executemany("INSERT INTO g_objectives VALUES (?,?,?,?)", rows["objectives"])
+        if summaries:
+            c.executemany("INSERT INTO g_card_sums(game_id, card, built, vp) VALUES (?,?,?,?)",
+                          rows["card_sums"])
+            c.executemany("INSERT INTO g_categories(game_id, player, category, vp) "
+                          "VALUES (?,?,?,?)", rows["categories"])
+
+
+#: the summary tables of store schema 4 (issue 26), derived with each game
+SUMMARY_TABLES = ("g_card_sums", "g_categories")
+
+
+def has_summaries(store: Store) -> bool:
+    """Whether the store has schema 4's summary tables (a file of an older companion
+    opened read-only has not: the statistics then read the detailed tables)."""
+    return has_table(store, "g_card_sums") and has_table(store, "g_categories")
 
 
 def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict[str, Any] | None,

@@ -35,6 +35,7 @@ class _OneRead:
         self.frames: dict[tuple[str, tuple[Any, ...]], pd.DataFrame] = {}
         self.rows: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
         self.games: dict[str | None, pd.DataFrame] = {}
+        self.summaries: bool | None = None
 
 
 _ONE_READ: contextvars.ContextVar[_OneRead | None] = contextvars.ContextVar(
@@ -218,6 +219,10 @@ def scores(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
 def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = False) -> pd.DataFrame:
     """The average VP of each scoring category (over all players of finished games,
     or per player)."""
+    if not per_player:
+        fast = _breakdown_summed(store, fmt)
+        if fast is not None:
+            return fast
     df = _players(store, fmt)
     if df.empty:
         return pd.DataFrame()
@@ -226,6 +231,51 @@ def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = Fal
     if per_player:
         return cats.groupby("player").mean().round(2).reset_index()
     return cats.drop(columns="player").mean().round(2).rename("average").to_frame() \
+        .reset_index(names="category")
+
+
+def _has_summaries(store: Store) -> bool:
+    from .history import has_summaries
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        if now.summaries is None:
+            now.summaries = has_summaries(store)
+        return now.summaries
+    return has_summaries(store)
+
+
+def _breakdown_summed(store: Store, fmt: str) -> pd.DataFrame | None:
+    """:func:`breakdown` over all players from g_categories (summed in SQL), the same
+    table as the mean of every decoded breakdown; None when the store has no summary
+    tables or no category at all (then the breakdowns are decoded)."""
+    _sync(store)
+    if not _has_summaries(store):
+        return None
+    where = ("FROM g_categories c JOIN g_results r USING (game_id) "
+             "WHERE r.error IS NULL AND r.finished = 1 AND r.format = ?")
+    sums = {cat: (total, n) for cat, total, n in _rows(
+        store, "SELECT c.category, CAST(SUM(c.vp) AS BIGINT), COUNT(c.vp) " + where
+        + " GROUP BY c.category", [fmt])}
+    if not sums:
+        return None
+    # the columns in the order pandas met them: the breakdowns of the players' rows in
+    # the order read, decoded only until every category has been seen (the first, as a rule)
+    order: list[str] = []
+    for (text,) in _rows(store, "SELECT p.breakdown FROM g_players p JOIN g_results r "
+                         "USING (game_id) WHERE r.error IS NULL AND r.finished = 1 "
+                         "AND r.format = ?", [fmt]):
+        for cat in json.loads(text):
+            if cat not in order:
+                order.append(cat)
+        if len(order) >= len(sums):
+            break
+    if set(order) != set(sums):
+        return None
+    # the mean of each category (an exact sum / count, as pandas' mean of integers),
+    # through the same pandas steps as the decoded breakdowns
+    means = {c: (float(sums[c][0]) / sums[c][1] if sums[c][1] else float("nan"))
+             for c in order}
+    return pd.DataFrame([means]).mean().round(2).rename("average").to_frame() \
         .reset_index(names="category")
 
 
@@ -289,11 +339,18 @@ def cards(store: Store) -> pd.DataFrame:
     """Card build frequency (copies built, games) and the average VP per card built
     (printed + immediate + delayed ability) over finished games."""
     _sync(store)
-    # counted in SQL: g_cards has a row per location built (~170,000 at 10,000 games)
-    df = _frame(
-        store, "SELECT c.card, COUNT(*) AS built, COUNT(DISTINCT c.game_id) AS games, "
-        "CAST(SUM(c.vp) AS BIGINT) AS vp_sum FROM g_cards c JOIN g_results r USING (game_id) "
-        "WHERE r.finished = 1 GROUP BY c.card")
+    # counted in SQL: g_cards has a row per location built (~170,000 at 10,000 games),
+    # g_card_sums (store schema 4) a row per card and game (~25,000)
+    if _has_summaries(store):
+        df = _frame(
+            store, "SELECT s.card, CAST(SUM(s.built) AS BIGINT) AS built, COUNT(*) AS games, "
+            "CAST(SUM(s.vp) AS BIGINT) AS vp_sum FROM g_card_sums s "
+            "JOIN g_results r USING (game_id) WHERE r.finished = 1 GROUP BY s.card")
+    else:
+        df = _frame(
+            store, "SELECT c.card, COUNT(*) AS built, COUNT(DISTINCT c.game_id) AS games, "
+            "CAST(SUM(c.vp) AS BIGINT) AS vp_sum FROM g_cards c "
+            "JOIN g_results r USING (game_id) WHERE r.finished = 1 GROUP BY c.card")
     if df.empty:
         return pd.DataFrame(columns=["card", "built", "games", "average_vp"])
     # as pandas' groupby had them: by card, then the mean (an exact sum / count)
