@@ -474,27 +474,33 @@ def _rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], st
             prev = k
         ranks.append(rank)
     table.insert(1, "rank", ranks)
-    # which step decided the winner
-    top = table[table.total == table.total.max()]
+    # which step decided the winner (plain lists: a pandas filter per step cost more
+    # than the rest of the scoring, issue 26)
+    rows = list(zip(table.player.tolist(), table.total.tolist(), table.locations.tolist(),
+                    table.credits_left.tolist()))
+    best = max(r[1] for r in rows)
+    top = [r for r in rows if r[1] == best]
     if len(top) == 1:
         decided = "vp"
     else:
-        top = top[top.locations == top.locations.max()]
+        best = max(r[2] for r in top)
+        top = [r for r in top if r[2] == best]
         if len(top) == 1:
             decided = "locations"
         else:
-            top = top[top.credits_left == top.credits_left.max()]
+            best = max(r[3] for r in top)
+            top = [r for r in top if r[3] == best]
             decided = "credits" if len(top) == 1 else "shared"
-    winners = list(top.player)
+    winners = [r[0] for r in top]
     verb = "wins" if final else "leads"
     if decided == "vp":
-        text = f"{winners[0]} {verb} with {int(top.total.iloc[0])} VP."
+        text = f"{winners[0]} {verb} with {int(top[0][1])} VP."
     elif decided == "locations":
         text = (f"{winners[0]} {verb}: tied on VP, decided by the most locations without "
-                f"reactors ({int(top.locations.iloc[0])}).")
+                f"reactors ({int(top[0][2])}).")
     elif decided == "credits":
         text = (f"{winners[0]} {verb}: tied on VP and locations, decided by the most credits "
-                f"left ({int(top.credits_left.iloc[0])}).")
+                f"left ({int(top[0][3])}).")
     else:
         text = (f"{', '.join(winners)} {'share the victory' if final else 'share the lead'}: "
                 "tied on VP, locations and credits.")
