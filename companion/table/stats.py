@@ -261,14 +261,19 @@ def _breakdown_summed(store: Store, fmt: str) -> pd.DataFrame | None:
     # the columns in the order pandas met them: the breakdowns of the players' rows in
     # the order read, decoded only until every category has been seen (the first, as a rule)
     order: list[str] = []
-    for (text,) in _rows(store, "SELECT p.breakdown FROM g_players p JOIN g_results r "
-                         "USING (game_id) WHERE r.error IS NULL AND r.finished = 1 "
-                         "AND r.format = ?", [fmt]):
-        for cat in json.loads(text):
-            if cat not in order:
-                order.append(cat)
-        if len(order) >= len(sums):
-            break
+    with store.reading() as conn:            # read row by row: it stops early
+        cur = conn.execute("SELECT p.breakdown FROM g_players p JOIN g_results r "
+                           "USING (game_id) WHERE r.error IS NULL AND r.finished = 1 "
+                           "AND r.format = ?", (fmt,))
+        try:
+            for (text,) in cur:
+                for cat in json.loads(text):
+                    if cat not in order:
+                        order.append(cat)
+                if len(order) >= len(sums):
+                    break
+        finally:
+            cur.close()
     if set(order) != set(sums):
         return None
     # the mean of each category (an exact sum / count, as pandas' mean of integers),
