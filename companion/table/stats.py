@@ -102,11 +102,14 @@ def _rows(store: Store, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return store.query(sql, params)
 
 
-def _players(store: Store, fmt: str | None = DEFAULT_FORMAT, finished: bool = True) -> pd.DataFrame:
+def _players(store: Store, fmt: str | None = DEFAULT_FORMAT, finished: bool = True, *,
+             breakdown: bool = False) -> pd.DataFrame:
+    """The players of the (finished) games of ``fmt``; their ``breakdown`` (JSON text,
+    the longest column by far) only when asked for."""
     _sync(store)
     q = ("SELECT p.game_id, r.format, r.played, r.decided_by, p.player, p.seat, p.race, p.rank, "
-         "p.total, p.won, p.breakdown FROM g_players p JOIN g_results r USING (game_id) "
-         "WHERE r.error IS NULL")
+         "p.total, p.won" + (", p.breakdown" if breakdown else "")
+         + " FROM g_players p JOIN g_results r USING (game_id) WHERE r.error IS NULL")
     args: list[Any] = []
     if finished:
         q += " AND r.finished = 1"
@@ -223,7 +226,7 @@ def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = Fal
         fast = _breakdown_summed(store, fmt)
         if fast is not None:
             return fast
-    df = _players(store, fmt)
+    df = _players(store, fmt, breakdown=True)
     if df.empty:
         return pd.DataFrame()
     cats = pd.DataFrame([json.loads(b) for b in df.breakdown])
@@ -383,7 +386,7 @@ def tiebreaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
 def shares(store: Store, fmt: str | None, parts: dict[str, str]) -> pd.DataFrame:
     """The mean share of each player's final score that came from some scoring
     categories: ``parts`` is {column: breakdown category} (games of format ``fmt``)."""
-    df = _players(store, fmt)
+    df = _players(store, fmt, breakdown=True)
     if df.empty:
         return pd.DataFrame(columns=["player", "games", *parts])
     b = pd.DataFrame([json.loads(x) for x in df.breakdown])
