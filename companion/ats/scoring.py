@@ -53,10 +53,15 @@ class Score:
 
     def to_json(self) -> dict[str, Any]:
         players = []
-        for _, r in self.table.iterrows():
-            players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
-                            "locations": int(r.locations), "credits": int(r.credits_left),
-                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
+        t = self.table
+        # the columns as lists (iterrows built a Series per row: issue 26's first sync)
+        cats = [t[c].tolist() for c in CATEGORIES]
+        for i, (p, rank, total, locations, credits) in enumerate(zip(
+                t.player.tolist(), t["rank"].tolist(), t.total.tolist(), t.locations.tolist(),
+                t.credits_left.tolist())):
+            players.append({"player": p, "rank": int(rank), "total": int(total),
+                            "locations": int(locations), "credits": int(credits),
+                            "breakdown": {c: int(cats[j][i]) for j, c in enumerate(CATEGORIES)}})
         return {"final": self.final, "winners": list(self.winners), "players": players,
                 "decided_by": self.decided_by, "explanation": self.explanation}
 
