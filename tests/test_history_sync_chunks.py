@@ -137,11 +137,12 @@ def test_one_read_syncs_once_and_keeps_nothing_afterwards(tmp_path, monkeypatch)
     s = Store(path=tmp_path / "games.sqlite")
     fill(s, ["G1", "G2"])
     syncs = []
-    real = stats.sync
+    real = history.sync
 
     def counting(store, **kw):
         syncs.append(1)
         return real(store, **kw)
+    monkeypatch.setattr(history, "sync", counting)
     monkeypatch.setattr(stats, "sync", counting)
     with stats.one_read(s):
         first = stats.games(s)
@@ -155,6 +156,14 @@ def test_one_read_syncs_once_and_keeps_nothing_afterwards(tmp_path, monkeypatch)
     again.loc[0, "players"] = "changed"
     assert stats.games(s).players.tolist() == first.players.tolist()
     assert set(people) == set(stats.PEOPLE)
+    # the History tab's way: its own sync (with the bar), then no other
+    syncs.clear()
+    with stats.one_read(s):
+        history.sync(s)
+        stats.mark_synced(s)
+        stats.all_statistics(s)
+        stats.people_statistics(s)
+    assert len(syncs) == 1
     # outside the block every call syncs and sees a new game
     fill(s, ["G3"])
     assert len(stats.games(s)) == 3

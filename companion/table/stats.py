@@ -21,7 +21,7 @@ from ..core.gamekind import GameKind
 from .history import sync
 from . import registry
 from .registry import DEFAULT_FORMAT
-from .store import Progress, Store
+from .store import Store
 
 
 class _OneRead:
@@ -58,22 +58,25 @@ def one_read(store: Store) -> Iterator[None]:
         _ONE_READ.reset(token)
 
 
-def _sync(store: Store, progress: Progress | None = None) -> None:
+def _sync(store: Store) -> None:
     """:func:`companion.table.history.sync`, once per :func:`one_read`."""
     now = _ONE_READ.get()
     if now is not None and now.store is store:
         if not now.synced:
-            sync(store, progress=progress)
+            sync(store)
             now.synced = True
         return
-    sync(store, progress=progress)
+    sync(store)
 
 
-def sync_once(store: Store, progress: Progress | None = None) -> None:
-    """Bring the derived tables up to date (``progress`` as for
-    :func:`companion.table.history.sync`); inside :func:`one_read`, the statistics
-    computed after it do not sync again."""
-    _sync(store, progress)
+def mark_synced(store: Store) -> None:
+    """The caller has just brought the derived tables up to date
+    (:func:`companion.table.history.sync`, e.g. with the History tab's progress bar):
+    inside :func:`one_read` of ``store``, the statistics computed after it do not sync
+    again.  Outside one, nothing."""
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        now.synced = True
 
 
 def _frame(store: Store, sql: str, params: list[Any] | None = None) -> pd.DataFrame:

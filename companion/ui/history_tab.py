@@ -115,9 +115,10 @@ class HistoryTab:
     def _refresh(self):
         # the first sync after an upgrade derives every game: a bar with counts
         try:
-            stats.sync_once(self.store, progress=self.progress)
+            history.sync(self.store, progress=self.progress)
         finally:
             self.progress.hide()
+        stats.mark_synced(self.store)       # the tables below: no sync again
         self._games = stats.games(self.store)
         self.refresh_list()
         self._tables = stats.all_statistics(self.store)
