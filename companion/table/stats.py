@@ -272,12 +272,16 @@ def _breakdown_summed(store: Store, fmt: str) -> pd.DataFrame | None:
                            "USING (game_id) WHERE r.error IS NULL AND r.finished = 1 "
                            "AND r.format = ?", (fmt,))
         try:
-            for (text,) in cur:
-                for cat in json.loads(text):
-                    if cat not in order:
-                        order.append(cat)
-                if len(order) >= len(sums):
+            while len(order) < len(sums):
+                batch = cur.fetchmany(64)      # DB-API: any backend's cursor has it
+                if not batch:
                     break
+                for (text,) in batch:
+                    for cat in json.loads(text):
+                        if cat not in order:
+                            order.append(cat)
+                    if len(order) >= len(sums):
+                        break
         finally:
             cur.close()
     if set(order) != set(sums):
