@@ -673,7 +673,7 @@ def test_migration_from_an_older_schema(tmp_path, version):
     s = Store(path=path)
     try:
         assert s.notice is None
-        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         tables = {r[0] for r in s._conn.execute("SELECT name FROM sqlite_master "
                                                 "WHERE type='table'")}
         assert {"g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"} <= tables
@@ -693,7 +693,7 @@ def test_migration_from_an_older_schema(tmp_path, version):
         s.close()
     again = Store(path=path)                             # opening again migrates nothing
     try:
-        assert again._conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert again._conn.execute("PRAGMA user_version").fetchone()[0] == 4
         assert len(again.games(format=None)) == len(old) + 1
     finally:
         again.close()
@@ -721,7 +721,7 @@ def test_migration_from_schema_2_derives_every_game_again(tmp_path):
 
     s = Store(path=path)
     try:
-        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert s._conn.execute("PRAGMA user_version").fetchone()[0] == 4
         assert history.sync(s) == 2                      # both games, the stale one too
         d = _derived(s, "w")
         assert d["error"] is None and d["finished"] == 0

@@ -457,7 +457,7 @@ def test_a_page_opening_the_file_while_another_page_prepares_it_finds_that_work_
     assert s.notice is None
     if gid:
         assert replays(s, gid) == 4
-    assert s._conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert s._conn.execute("PRAGMA user_version").fetchone()[0] == 4
     new = s.create(SETUP_ONLY)
     assert s.load(new)["setup"] == SETUP_ONLY["setup"]
     s.close()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
+
 from ..core.errors import IllegalAction, UnknownCardValues
 from ..core.gamekind import GameKind, StatTable, register
 from . import cli
@@ -86,6 +88,19 @@ def derive_extra(game: Any, score: Any, out: dict[str, Any]) -> None:
     """History's derived rows beyond the score: VP by year, each built card's VP and
     the objectives claimed."""
     st = game.state
+    # score.lines' columns read once as lists (a pandas filter per player cost more
+    # than the replay: issue 26's first sync of 10,000 games)
+    end_lines: list[tuple[Any, Any, Any, Any]] = []
+    objective_lines: list[tuple[Any, Any, Any]] = []
+    if out["finished"] and score is not None:
+        lines = score.lines
+        for lp, cat, cell, source, vp in zip(lines.player.tolist(), lines.category.tolist(),
+                                             lines.cell.tolist(), lines.source.tolist(),
+                                             lines.vp.tolist()):
+            if cat == "end_abilities" and _present(cell):
+                end_lines.append((lp, source, cell, vp))
+            elif cat == "objectives":
+                objective_lines.append((source, lp, vp))
     for p in out["players"]:
         # every year played so far, 0 when nothing was gained (averages count it)
         by_year: dict[int, int] = {y: 0 for y in range(1, st.year + 1)}
@@ -98,20 +113,21 @@ def derive_extra(game: Any, score: Any, out: dict[str, Any]) -> None:
             if line.category in ("printed", "ability", "manual") and line.cell is not None:
                 per_cell[(line.source, line.cell)] = per_cell.get((line.source, line.cell), 0) \
                     + line.vp
-        if out["finished"] and score is not None:
-            lines = score.lines
-            for r in lines[(lines.player == p) & (lines.category == "end_abilities")
-                           & lines.cell.notna()].itertuples():
-                key = (r.source, tuple(r.cell))
-                per_cell[key] = per_cell.get(key, 0) + int(r.vp)
+        for lp, source, cell, vp in end_lines:
+            if lp == p:
+                key = (source, tuple(cell))
+                per_cell[key] = per_cell.get(key, 0) + int(vp)
         for cell, placed in st.players[p].station.cells.items():
             if placed.kind == "location":
                 out["cards"].append((p, placed.card, f"{cell[0]},{cell[1]}",
                                      per_cell.get((placed.card, cell), 0)))
-    if out["finished"] and score is not None:
-        lines = score.lines
-        for r in lines[lines.category == "objectives"].itertuples():
-            out["objectives"].append((r.source, r.player, int(r.vp)))
+    for source, lp, vp in objective_lines:
+        out["objectives"].append((source, lp, int(vp)))
+
+
+def _present(v: Any) -> bool:
+    """pandas' notna for one cell of score.lines (None, NaN and NA are missing)."""
+    return not (v is None or v is pd.NA or (isinstance(v, float) and v != v))
 
 
 def merge_card(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

@@ -53,10 +53,15 @@ class Score:
 
     def to_json(self) -> dict[str, Any]:
         players = []
-        for _, r in self.table.iterrows():
-            players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
-                            "locations": int(r.locations), "credits": int(r.credits_left),
-                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
+        t = self.table
+        # the columns as lists (iterrows built a Series per row: issue 26's first sync)
+        cats = [t[c].tolist() for c in CATEGORIES]
+        for i, (p, rank, total, locations, credits) in enumerate(zip(
+                t.player.tolist(), t["rank"].tolist(), t.total.tolist(), t.locations.tolist(),
+                t.credits_left.tolist())):
+            players.append({"player": p, "rank": int(rank), "total": int(total),
+                            "locations": int(locations), "credits": int(credits),
+                            "breakdown": {c: int(cats[j][i]) for j, c in enumerate(CATEGORIES)}})
         return {"final": self.final, "winners": list(self.winners), "players": players,
                 "decided_by": self.decided_by, "explanation": self.explanation}
 
@@ -466,34 +471,41 @@ def _rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], st
     key = ["total", "locations", "credits_left"]
     table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
     ranks, prev, rank = [], None, 0
-    for i, r in table.iterrows():
-        k = tuple(int(r[c]) for c in key)
+    # the key columns as lists (iterrows built a Series per row: issue 26's first sync)
+    for i, row in enumerate(zip(*(table[c].tolist() for c in key))):
+        k = tuple(int(v) for v in row)
         if k != prev:
             rank = i + 1
             prev = k
         ranks.append(rank)
     table.insert(1, "rank", ranks)
-    # which step decided the winner
-    top = table[table.total == table.total.max()]
+    # which step decided the winner (plain lists: a pandas filter per step cost more
+    # than the rest of the scoring, issue 26)
+    rows = list(zip(table.player.tolist(), table.total.tolist(), table.locations.tolist(),
+                    table.credits_left.tolist()))
+    best = max(r[1] for r in rows)
+    top = [r for r in rows if r[1] == best]
     if len(top) == 1:
         decided = "vp"
     else:
-        top = top[top.locations == top.locations.max()]
+        best = max(r[2] for r in top)
+        top = [r for r in top if r[2] == best]
         if len(top) == 1:
             decided = "locations"
         else:
-            top = top[top.credits_left == top.credits_left.max()]
+            best = max(r[3] for r in top)
+            top = [r for r in top if r[3] == best]
             decided = "credits" if len(top) == 1 else "shared"
-    winners = list(top.player)
+    winners = [r[0] for r in top]
     verb = "wins" if final else "leads"
     if decided == "vp":
-        text = f"{winners[0]} {verb} with {int(top.total.iloc[0])} VP."
+        text = f"{winners[0]} {verb} with {int(top[0][1])} VP."
     elif decided == "locations":
         text = (f"{winners[0]} {verb}: tied on VP, decided by the most locations without "
-                f"reactors ({int(top.locations.iloc[0])}).")
+                f"reactors ({int(top[0][2])}).")
     elif decided == "credits":
         text = (f"{winners[0]} {verb}: tied on VP and locations, decided by the most credits "
-                f"left ({int(top.credits_left.iloc[0])}).")
+                f"left ({int(top[0][3])}).")
     else:
         text = (f"{', '.join(winners)} {'share the victory' if final else 'share the lead'}: "
                 "tied on VP, locations and credits.")

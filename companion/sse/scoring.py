@@ -318,29 +318,34 @@ def rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str
     key = ["total"] + [k for k, _ in TIEBREAK]
     table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
     ranks, prev, r = [], None, 0
-    for i, row in table.iterrows():
-        k = tuple(int(row[c]) for c in key)
+    # the key columns as lists (iterrows built a Series per row: issue 26's first sync)
+    for i, values in enumerate(zip(*(table[c].tolist() for c in key))):
+        k = tuple(int(v) for v in values)
         if k != prev:
             r, prev = i + 1, k
         ranks.append(r)
     table.insert(1, "rank", ranks)
-    top = table[table.total == table.total.max()]
+    # the tiebreak in plain dicts (pandas filters per step cost more than the rest of
+    # the scoring, issue 26)
+    cols = ["player", "total"] + [c for c, _ in TIEBREAK]
+    rows = [dict(zip(cols, values)) for values in zip(*(table[c].tolist() for c in cols))]
+    best_total = max(r["total"] for r in rows)
+    top = [r for r in rows if r["total"] == best_total]
     decided = "vp"
     steps = []
     if len(top) > 1:
         decided = "shared"
         for col, words in TIEBREAK:
-            best = top[col].max()
-            steps.append(f"{words}: " + ", ".join(f"{r.player} {int(r[col])}"
-                                                  for _, r in top.iterrows()))
-            top = top[top[col] == best]
+            best = max(r[col] for r in top)
+            steps.append(f"{words}: " + ", ".join(f"{r['player']} {int(r[col])}" for r in top))
+            top = [r for r in top if r[col] == best]
             if len(top) == 1:
                 decided = {"cities_left": "cities_left", "trade_stations_left": "trade_stations_left",
                            "planets_controlled": "planets"}[col]
                 break
-    winners = list(top.player)
+    winners = [r["player"] for r in top]
     verb = "wins" if final else "leads"
-    total = int(top.total.iloc[0])
+    total = int(top[0]["total"])
     if decided == "vp":
         text = f"{winners[0]} {verb} with {total} VP."
     elif decided == "shared":

@@ -58,11 +58,24 @@ def _blank(v: Any) -> Any:
     """A missing value (None, NaN, pandas' NA/NaT) as an empty cell, as pandas writes it."""
     if v is None:
         return ""
+    if type(v) is str:                   # the common cell: never missing
+        return v
     try:
         return "" if v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v) \
             or (isinstance(v, numbers.Number) and bool(pd.isna(v))) else v
     except (TypeError, ValueError):
         return v
+
+
+def _cell(v: Any) -> Any:
+    """``_blank(safe_cell(v))``, with the two common cells (a text, an int) first: a
+    plays CSV of 10,000 games has 100,000 cells (issue 26)."""
+    t = type(v)
+    if t is str:
+        return "'" + v if v.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(v) else v
+    if t is int:
+        return v
+    return _blank(safe_cell(v))
 
 
 def rows_csv(rows: Iterable[Iterable[Any]], header: Iterable[Any] | None = None) -> str:
@@ -76,7 +89,7 @@ def rows_csv(rows: Iterable[Iterable[Any]], header: Iterable[Any] | None = None)
     for row in ([header] if header is not None else []) + [r for r in rows]:
         buf.seek(0)
         buf.truncate()
-        w.writerow([_blank(safe_cell(v)) for v in row])
+        w.writerow([_cell(v) for v in row])
         out.append(buf.getvalue()[:-2] + "\n")
     return "".join(out)
 

@@ -317,49 +317,173 @@ def play_details(store: Store, gid: str) -> JSON:
     return details(json_or(row[0], {}), _players_of(row[1]))
 
 
+def _derived_rows(gid: str, fmt: str, played: float, d: dict[str, Any] | None,
+                  error: str | None, record: JSON | None, details: bool,
+                  now: float) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows one game adds to each derived table (the writes of :func:`_write_rows`)."""
+    out: dict[str, list[tuple[Any, ...]]] = {
+        "details": [], "results": [], "failed": [], "players": [], "year_vp": [],
+        "cards": [], "objectives": [], "card_sums": [], "categories": []}
+    if details:
+        meta = (record or {}).get("meta")
+        players = (d or {}).get("players") or (
+            ((record or {}).get("setup") or {}).get("players")
+            if isinstance((record or {}).get("setup"), dict) else None)
+        out["details"].append(_details_row(
+            gid, meta if isinstance(meta, dict) else {},
+            players if isinstance(players, list) else None,
+            (d or {}).get("explanation"), (d or {}).get("roles") or {}))
+    if d is None:
+        out["failed"].append((gid, fmt, 0, played, now, error))
+        return out
+    out["results"].append((gid, fmt, int(d["finished"]), played, now, d["decided_by"],
+                           json.dumps(d["winners"]), d["waiting"]))
+    for seat, p in enumerate(d["players"], 1):
+        r = d["results"][p]
+        out["players"].append((gid, p, seat, d["races"].get(p), r["rank"], r["total"],
+                               int(d["finished"] and p in d["winners"]),
+                               json.dumps(r["breakdown"])))
+    out["year_vp"] += [(gid, p, y, v) for p, y, v in d["year_vp"]]
+    out["cards"] += [(gid, p, card, cell, v) for p, card, cell, v in d["cards"]]
+    out["objectives"] += [(gid, o, p, v) for o, p, v in d["objectives"]]
+    # issue 26's summaries (store schema 4): per card, per player and category
+    sums: dict[str, list[int]] = {}
+    for _p, card, _cell, v in d["cards"]:
+        t = sums.setdefault(card, [0, 0])
+        t[0] += 1
+        t[1] += v
+    out["card_sums"] += [(gid, card, n, v) for card, (n, v) in sums.items()]
+    for p in d["players"]:
+        out["categories"] += [(gid, p, c, v) for c, v in
+                              (d["results"][p]["breakdown"] or {}).items()]
+    return out
+
+
+def _write_rows(store: Store, gids: list[str], rows: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Replace the derived rows of ``gids`` by ``rows`` in ONE transaction (a chunk of
+    the first sync: executemany per table instead of a transaction per game)."""
+    keys = [(g,) for g in gids]
+    summaries = has_summaries(store)
+    with store.transaction() as c:
+        for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives") + (
+                SUMMARY_TABLES if summaries else ()):
+            c.executemany(f"DELETE FROM {t} WHERE game_id=?", keys)
+        if rows["details"]:              # replaced (portable: no INSERT OR REPLACE)
+            c.executemany("DELETE FROM g_details WHERE game_id=?",
+                          [(r[0],) for r in rows["details"]])
+            c.executemany(_DETAILS_INSERT, rows["details"])
+        c.executemany("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
+                      "error) VALUES (?,?,?,?,?,?)", rows["failed"])
+        c.executemany("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
+                      "decided_by, winners, waiting) VALUES (?,?,?,?,?,?,?,?)", rows["results"])
+        c.executemany("INSERT INTO g_players VALUES (?,?,?,?,?,?,?,?)", rows["players"])
+        c.executemany("INSERT INTO g_year_vp VALUES (?,?,?,?)", rows["year_vp"])
+        c.executemany("INSERT INTO g_cards VALUES (?,?,?,?,?)", rows["cards"])
+        c.executemany("INSERT INTO g_objectives VALUES (?,?,?,?)", rows["objectives"])
+        if summaries:
+            c.executemany("INSERT INTO g_card_sums(game_id, card, built, vp) VALUES (?,?,?,?)",
+                          rows["card_sums"])
+            c.executemany("INSERT INTO g_categories(game_id, player, category, vp) "
+                          "VALUES (?,?,?,?)", rows["categories"])
+
+
+#: the summary tables of store schema 4 (issue 26), derived with each game
+SUMMARY_TABLES = ("g_card_sums", "g_categories")
+
+
+def has_summaries(store: Store) -> bool:
+    """Whether the store has schema 4's summary tables (a file of an older companion
+    opened read-only has not: the statistics then read the detailed tables)."""
+    return has_table(store, "g_card_sums") and has_table(store, "g_categories")
+
+
 def _write_derived(store: Store, gid: str, fmt: str, played: float, d: dict[str, Any] | None,
                    error: str | None, record: JSON | None = None,
                    details: bool = False) -> None:
-    with store.transaction() as c:
-        for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
-            c.execute(f"DELETE FROM {t} WHERE game_id=?", (gid,))
-        if details:
-            meta = (record or {}).get("meta")
-            players = (d or {}).get("players") or (
-                ((record or {}).get("setup") or {}).get("players")
-                if isinstance((record or {}).get("setup"), dict) else None)
-            _put_details(c, _details_row(
-                gid, meta if isinstance(meta, dict) else {},
-                players if isinstance(players, list) else None,
-                (d or {}).get("explanation"), (d or {}).get("roles") or {}))
-        if d is None:
-            c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
-                      "error) VALUES (?,?,?,?,?,?)", (gid, fmt, 0, played, time.time(), error))
-            return
-        c.execute("INSERT INTO g_results(game_id, format, finished, played, derived_at, "
-                  "decided_by, winners, waiting) VALUES (?,?,?,?,?,?,?,?)",
-                  (gid, fmt, int(d["finished"]), played, time.time(), d["decided_by"],
-                   json.dumps(d["winners"]), d["waiting"]))
-        for seat, p in enumerate(d["players"], 1):
-            r = d["results"][p]
-            c.execute("INSERT INTO g_players VALUES (?,?,?,?,?,?,?,?)",
-                      (gid, p, seat, d["races"].get(p), r["rank"], r["total"],
-                       int(d["finished"] and p in d["winners"]), json.dumps(r["breakdown"])))
-        c.executemany("INSERT INTO g_year_vp VALUES (?,?,?,?)",
-                      [(gid, p, y, v) for p, y, v in d["year_vp"]])
-        c.executemany("INSERT INTO g_cards VALUES (?,?,?,?,?)",
-                      [(gid, p, card, cell, v) for p, card, cell, v in d["cards"]])
-        c.executemany("INSERT INTO g_objectives VALUES (?,?,?,?)",
-                      [(gid, o, p, v) for o, p, v in d["objectives"]])
+    _write_rows(store, [gid], _derived_rows(gid, fmt, played, d, error, record, details,
+                                            time.time()))
+
+
+#: games derived, then written in one transaction, by :func:`sync` (and read in one query)
+SYNC_CHUNK = 200
+
+
+def _load_many(store: Store, gids: list[str]) -> dict[str, Any]:
+    """{id: the stored row and its action texts} of ``gids``, in two queries (one for the
+    games, one for their actions): :func:`_record_of` makes each record."""
+    marks = ",".join("?" * len(gids))
+    out: dict[str, Any] = {}
+    for gid, setup, cards, manual, meta, title, fmt in store.query(
+            "SELECT id, setup, cards, manual, meta, title, format FROM games "
+            f"WHERE id IN ({marks})", gids):
+        out[gid] = ((setup, cards, manual, meta, title, fmt), [])
+    for gid, action in store.query(f"SELECT game_id, action FROM actions WHERE game_id IN "
+                                   f"({marks}) ORDER BY game_id, idx", gids):
+        if gid in out:
+            out[gid][1].append(action)
+    return out
+
+
+def _record_of(gid: str, loaded: dict[str, Any]) -> JSON:
+    """The record as :meth:`Store.load` gives it, from :func:`_load_many`'s row."""
+    from ..core.errors import StoreError
+    if gid not in loaded:
+        raise StoreError(f"no saved game with id {gid}")
+    (setup, cards, manual, meta_text, title, fmt), actions = loaded[gid]
+    acts = [json.loads(a) for a in actions]
+    meta = json.loads(meta_text)
+    meta["title"] = title
+    return {"format": fmt, "setup": json.loads(setup), "cards": json.loads(cards),
+            "actions": acts, "manual": json.loads(manual), "meta": meta}
+
+
+def _derive_one(gid: str, fmt: str, created: Any,
+                loaded: dict[str, Any] | None, store: Store) -> tuple[
+                    str, float, dict[str, Any] | None, str | None, JSON | None]:
+    """One game of :func:`sync`: (format, played, derived, error, record)."""
+    played = _played(created)
+    record = None
+    try:
+        record = _record_of(gid, loaded) if loaded is not None else store.load(gid)
+        stored_fmt = record.get("format")
+        fmt = stored_fmt if isinstance(stored_fmt, str) else fmt
+        d = derive(record, trusted=True)     # our own store's record
+        if fmt == IMPORTED_FORMAT:       # counted as its game, on the day it was played
+            fmt, played = d["format"], _played(d["played"])
+        _check_derived(d)
+        error = None
+    except CompanionError as e:          # a record that no longer replays: kept, flagged
+        d, error = None, _why(e)
+    except Exception as e:               # a crafted or damaged store: kept, flagged
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        d, error = None, f"the stored record cannot be read or replayed ({type(e).__name__})"
+    return fmt, played, d, error, record
+
+
+def _store_one(store: Store, gid: str, fmt: str, played: float, d: dict[str, Any] | None,
+               error: str | None, record: JSON | None, details: bool) -> None:
+    try:
+        _write_derived(store, gid, fmt, played, d, error, record, details)
+    except (sqlite3.Error, OverflowError, ValueError, TypeError) as e:
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+        _write_derived(store, gid, fmt, played, None,
+                       f"the derived values cannot be stored ({type(e).__name__})",
+                       None, details)
 
 
 def sync(store: Store, *, force: bool = False, progress: Progress | None = None) -> int:
     """Re-derive every game changed since it was last derived; returns how many.
     ``progress(done, total)``, when given, is called before the first game (0,
     total) and after each game (the first sync after an upgrade replays every
-    game: 6-8 s per 1,000); it is not called when there is nothing to do.
+    game); it is not called when there is nothing to do.
     A game waiting for values (or whose record failed) is also re-derived when
     the player's own catalogue changed since: the values may be there now.
+
+    The games are read :data:`SYNC_CHUNK` at a time (two queries) and each chunk's
+    derived rows are written in one transaction (issue 26); a chunk whose write
+    fails is written again game by game, so only the game at fault is flagged.
 
     A stored game that cannot be read back, does not replay, or gives numbers
     out of range (:data:`SCORE_LIMIT`) is kept and flagged (``g_results.error``);
@@ -374,34 +498,35 @@ def sync(store: Store, *, force: bool = False, progress: Progress | None = None)
             if force or derived is None or derived < updated or (pending and derived < typed)]
     if progress is not None and todo:
         progress(0, len(todo))
-    for done, (gid, created, fmt) in enumerate(todo, 1):
-        fmt = fmt if isinstance(fmt, str) else registry.DEFAULT_FORMAT
-        played = _played(created)
-        record = None
+    done = 0
+    for start in range(0, len(todo), SYNC_CHUNK):
+        chunk = todo[start:start + SYNC_CHUNK]
+        # derived as of the read: a change stored meanwhile is newer, so the next sync
+        # derives its game again
+        now = time.time()
         try:
-            record = store.load(gid)
-            fmt = record.get("format") if isinstance(record.get("format"), str) else fmt
-            d = derive(record, trusted=True)     # our own store's record
-            if fmt == IMPORTED_FORMAT:       # counted as its game, on the day it was played
-                fmt, played = d["format"], _played(d["played"])
-            _check_derived(d)
-            error = None
-        except CompanionError as e:          # a record that no longer replays: kept, flagged
-            d, error = None, _why(e)
-        except Exception as e:               # a crafted or damaged store: kept, flagged
-            if os.environ.get("COMPANION_DEBUG"):
-                raise
-            d, error = None, f"the stored record cannot be read or replayed ({type(e).__name__})"
+            loaded: dict[str, Any] | None = _load_many(store, [gid for gid, _, _ in chunk])
+        except sqlite3.Error:
+            loaded = None                # read each game alone (its error flags it)
+        results = []
+        for gid, created, fmt in chunk:
+            fmt = fmt if isinstance(fmt, str) else registry.DEFAULT_FORMAT
+            results.append((gid, *_derive_one(gid, fmt, created, loaded, store)))
+            done += 1
+            if progress is not None:
+                progress(done, len(todo))
         try:
-            _write_derived(store, gid, fmt, played, d, error, record, details)
-        except (sqlite3.Error, OverflowError, ValueError, TypeError) as e:
-            if os.environ.get("COMPANION_DEBUG"):
+            batch: dict[str, list[tuple[Any, ...]]] = {}
+            for gid, fmt, played, d, error, record in results:
+                for k, v in _derived_rows(gid, fmt, played, d, error, record, details,
+                                          now).items():
+                    batch.setdefault(k, []).extend(v)
+            _write_rows(store, [r[0] for r in results], batch)
+        except (sqlite3.Error, OverflowError, ValueError, TypeError, CompanionError) as e:
+            if os.environ.get("COMPANION_DEBUG") and not isinstance(e, CompanionError):
                 raise
-            _write_derived(store, gid, fmt, played, None,
-                           f"the derived values cannot be stored ({type(e).__name__})",
-                           None, details)
-        if progress is not None:
-            progress(done, len(todo))
+            for gid, fmt, played, d, error, record in results:
+                _store_one(store, gid, fmt, played, d, error, record, details)
     return len(todo)
 
 
@@ -524,13 +649,15 @@ PLAYS_COLUMNS = ["date", "game", "players", "scores", "winner", "game_id",
 
 
 def plays_csv(store: Store, *, finished_only: bool = True,
-              progress: Progress | None = None) -> str:
+              progress: Progress | None = None, synced: bool = False) -> str:
     """The documented interop CSV (docs/history.md): one row per game with
     date (YYYY-MM-DD), game, players (';'-separated, seat order), scores
     (';'-separated, same order), winner (';'-separated if shared), game_id,
     then the play details: duration_min (empty when unknown), location, notes,
-    new_players (';'-separated)."""
-    sync(store, progress=progress)
+    new_players (';'-separated).  ``synced=True``: the caller has just brought the
+    derived tables up to date (the History tab), so no :func:`sync` first."""
+    if not synced:
+        sync(store, progress=progress)
     details = {}
     if has_details(store):
         details = {gid: (dur, loc, notes, new) for gid, dur, loc, notes, new in store.query(
@@ -539,14 +666,21 @@ def plays_csv(store: Store, *, finished_only: bool = True,
     q = ("SELECT r.game_id, r.format, r.played, r.winners, r.finished FROM g_results r "
          "WHERE r.error IS NULL " + ("AND r.finished = 1 " if finished_only else "")
          + "ORDER BY r.played")
+    # every game's players in one query (not one query per game: issue 26)
+    seats: dict[str, list[tuple[str, Any]]] = {}
+    for gid, p, total in store.query("SELECT game_id, player, total FROM g_players "
+                                     "ORDER BY game_id, seat"):
+        seats.setdefault(gid, []).append((p, total))
+    won: dict[str, str] = {}             # each distinct winners text decoded once
     for gid, fmt, played, winners, finished in store.query(q):
-        ps = store.query("SELECT player, total FROM g_players WHERE game_id=? ORDER BY seat",
-                         (gid,))
+        ps = seats.get(gid, [])
+        if finished and winners not in won:
+            won[winners] = ";".join(json.loads(winners))
         rows.append([time.strftime("%Y-%m-%d", time.localtime(played)), GAME_NAMES.get(fmt, fmt),
                     ";".join(p for p, _ in ps),
                     # a game waiting for values has no scores yet: the field is empty
                     "" if any(t is None for _, t in ps) else ";".join(str(t) for _, t in ps),
-                    ";".join(json.loads(winners)) if finished else "", gid]
+                    won[winners] if finished else "", gid]
                    + _detail_cells(details.get(gid)))
     # the one CSV writer: no cell runs as a formula in a spreadsheet (csvsafe)
     return rows_csv(rows, PLAYS_COLUMNS)
@@ -557,4 +691,4 @@ def _detail_cells(row: tuple[Any, ...] | None) -> list[Any]:
         return ["", "", "", ""]
     dur, loc, notes, new = row
     return ["" if dur is None else dur, loc or "", notes or "",
-            ";".join(json_or(new, []))]
+            "" if new == "[]" else ";".join(json_or(new, []))]

@@ -128,6 +128,10 @@ class _Cursor:
         rows: list[Any] = self.cur.fetchall()
         return rows
 
+    def fetchmany(self, size: int = 1) -> list[Any]:
+        rows: list[Any] = self.cur.fetchmany(size)
+        return rows
+
     def __iter__(self) -> Iterator[Any]:
         return iter(self.cur.fetchall())
 

@@ -50,7 +50,7 @@ from urllib.parse import quote
 
 from ..core.errors import CompanionError
 from ..core.jsontypes import JSON
-from .history import json_or, has_details, sync
+from .history import json_or, has_details, has_summaries, sync
 from . import registry
 from .registry import GAME_NAMES
 from ..core.paths import user_dir
@@ -203,7 +203,9 @@ def plays(store: Store, ids: Collection[str] | None = None, *, finished_only: bo
             "ORDER BY game_id, seat"):
         seats.setdefault(gid, []).append((p, seat, rank, total, won, bd))
     built: dict[str, set[str]] = {}
-    for gid, card in store.query("SELECT DISTINCT game_id, card FROM g_cards"):
+    # g_card_sums (store schema 4) has one row per game and card already
+    for gid, card in store.query("SELECT game_id, card FROM g_card_sums" if has_summaries(store)
+                                 else "SELECT DISTINCT game_id, card FROM g_cards"):
         built.setdefault(gid, set()).add(card)
     out = []
     for (gid, fmt, played, finished, decided, winners, setup, cards, started, dur, loc, notes,

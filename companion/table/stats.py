@@ -6,11 +6,13 @@ replayed here.  Finished games only, unless a function says otherwise.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import inspect
 import json
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +25,98 @@ from .registry import DEFAULT_FORMAT
 from .store import Store
 
 
+class _OneRead:
+    """Several statistics of one store computed together (:func:`all_statistics`,
+    :func:`people_statistics`, :func:`one_read`): the derived tables are brought up to
+    date once, and each query is read once (a copy of its DataFrame is handed out)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.synced = False
+        self.frames: dict[tuple[str, tuple[Any, ...]], pd.DataFrame] = {}
+        self.rows: dict[tuple[str, tuple[Any, ...]], list[Any]] = {}
+        self.games: dict[str | None, pd.DataFrame] = {}
+        self.summaries: bool | None = None
+
+
+_ONE_READ: contextvars.ContextVar[_OneRead | None] = contextvars.ContextVar(
+    "companion_stats_one_read", default=None)
+
+
+@contextlib.contextmanager
+def one_read(store: Store) -> Iterator[None]:
+    """``with one_read(store):`` every statistics function of ``store`` called inside
+    shares one sync and one read of each query (the History tab builds all its tables
+    in one).  Nested uses of the same store share the outer one."""
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        yield
+        return
+    token = _ONE_READ.set(_OneRead(store))
+    try:
+        yield
+    finally:
+        _ONE_READ.reset(token)
+
+
+def _sync(store: Store) -> None:
+    """:func:`companion.table.history.sync`, once per :func:`one_read`."""
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        if not now.synced:
+            sync(store)
+            now.synced = True
+        return
+    sync(store)
+
+
+def mark_synced(store: Store) -> None:
+    """The caller has just brought the derived tables up to date
+    (:func:`companion.table.history.sync`, e.g. with the History tab's progress bar):
+    inside :func:`one_read` of ``store``, the statistics computed after it do not sync
+    again.  Outside one, nothing."""
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        now.synced = True
+
+
 def _frame(store: Store, sql: str, params: list[Any] | None = None) -> pd.DataFrame:
     """One read of the store as a DataFrame (pandas' read_sql_query).  On PostgreSQL the
     connection is companion.table.pgstore's (SQLite-style SQL, a DB-API cursor), which
     pandas reads as it reads sqlite3's but warns that it is not sqlite3."""
+    now = _ONE_READ.get()
+    key = (sql, tuple(params or ()))
+    if now is not None and now.store is store and key in now.frames:
+        return now.frames[key].copy()
     with store.reading() as conn, warnings.catch_warnings():
         warnings.filterwarnings("ignore", "pandas only supports SQLAlchemy", UserWarning)
-        return pd.read_sql_query(sql, conn, params=params)
+        df = pd.read_sql_query(sql, conn, params=params)
+    if now is not None and now.store is store:
+        now.frames[key] = df.copy()
+    return df
 
 
-def _players(store: Store, fmt: str | None = DEFAULT_FORMAT, finished: bool = True) -> pd.DataFrame:
-    sync(store)
+def _rows(store: Store, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    """One read of the store as a list of tuples (shared within :func:`one_read`)."""
+    now = _ONE_READ.get()
+    key = ("rows:" + sql, tuple(params))
+    if now is not None and now.store is store:
+        if key not in now.rows:
+            with store.reading():
+                now.rows[key] = store.query(sql, params)
+        return now.rows[key]
+    with store.reading():
+        return store.query(sql, params)
+
+
+def _players(store: Store, fmt: str | None = DEFAULT_FORMAT, finished: bool = True, *,
+             breakdown: bool = False) -> pd.DataFrame:
+    """The players of the (finished) games of ``fmt``; their ``breakdown`` (JSON text,
+    the longest column by far) only when asked for."""
+    _sync(store)
     q = ("SELECT p.game_id, r.format, r.played, r.decided_by, p.player, p.seat, p.race, p.rank, "
-         "p.total, p.won, p.breakdown FROM g_players p JOIN g_results r USING (game_id) "
-         "WHERE r.error IS NULL")
+         "p.total, p.won" + (", p.breakdown" if breakdown else "")
+         + " FROM g_players p JOIN g_results r USING (game_id) WHERE r.error IS NULL")
     args: list[Any] = []
     if finished:
         q += " AND r.finished = 1"
@@ -54,8 +134,8 @@ def _text_or_none(col: pd.Series) -> pd.Series:
     """A text column as str / None (object dtype).  pandas reads SQL NULL in a
     text column as NaN (pandas 3: the str dtype), and NaN is true in ``if``:
     once one game's record failed, every game looked failed."""
-    return pd.Series([v if isinstance(v, str) else None for v in col], index=col.index,
-                     dtype=object)
+    return pd.Series([v if isinstance(v, str) else None for v in col.tolist()],
+                     index=col.index, dtype=object)
 
 
 def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
@@ -65,7 +145,16 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     ``waiting`` and ``error`` are None otherwise.  Then the play details:
     ``duration_min`` (<NA> when unknown), ``location``, ``notes``, ``new_players``
     (names joined with ", "); "" when none."""
-    sync(store)
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        if fmt not in now.games:
+            now.games[fmt] = _games(store, fmt)
+        return now.games[fmt].copy()
+    return _games(store, fmt)
+
+
+def _games(store: Store, fmt: str | None) -> pd.DataFrame:
+    _sync(store)
     df = _frame(
         store, "SELECT r.game_id, r.format, r.played, r.finished, r.winners, r.decided_by, "
         "r.error, r.waiting, g.title FROM g_results r JOIN games g ON g.id = r.game_id "
@@ -76,27 +165,37 @@ def games(store: Store, fmt: str | None = None) -> pd.DataFrame:
     df["waiting"] = _text_or_none(df.waiting)
     df["status"] = ["record fails" if e is not None else "waiting for values" if wt is not None
                     else "finished" if f else "in progress"
-                    for e, wt, f in zip(df.error, df.waiting, df.finished)]
+                    for e, wt, f in zip(df.error.tolist(), df.waiting.tolist(),
+                                        df.finished.tolist())]
     # local time, as in the plays CSV (pd.to_datetime(unit="s") would give UTC)
-    df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played]
-    df["winners"] = [", ".join(json.loads(w)) if f else "" for w, f in zip(df.winners, df.finished)]
-    players = _frame(store, "SELECT game_id, player FROM g_players ORDER BY seat")
-    names = players.groupby("game_id").player.agg(", ".join)
-    df["players"] = df.game_id.map(names).fillna("")
+    df["date"] = [time.strftime("%Y-%m-%d %H:%M", time.localtime(t)) for t in df.played.tolist()]
+    won: dict[str, str] = {}             # each distinct winners text decoded once
+    df["winners"] = [(won[w] if w in won else won.setdefault(w, ", ".join(json.loads(w))))
+                     if f else "" for w, f in zip(df.winners.tolist(), df.finished.tolist())]
+    # each game's players in seat order, and its details: plain dicts (a pandas
+    # groupby with ", ".join per game cost ~1 s at 10,000 games: issue 26)
+    names: dict[str, list[str]] = {}
+    for gid, p in _rows(store, "SELECT game_id, player FROM g_players ORDER BY seat"):
+        names.setdefault(gid, []).append(p)
+    ids = df.game_id.tolist()
+    df["players"] = [", ".join(names[g]) if g in names else "" for g in ids]
     from .registry import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
     from .history import has_details
+    det: dict[str, tuple[Any, ...]] = {}
     if has_details(store):
-        det = _frame(store, "SELECT game_id, duration_min, location, notes, new_players "
-                            "FROM g_details").set_index("game_id")
-    else:
-        det = pd.DataFrame(columns=["duration_min", "location", "notes", "new_players"])
-    df["duration_min"] = pd.to_numeric(df.game_id.map(det.duration_min), errors="coerce") \
-        .astype("Int64")
-    df["location"] = _text_or_none(df.game_id.map(det.location)).fillna("")
-    df["notes"] = _text_or_none(df.game_id.map(det.notes)).fillna("")
-    df["new_players"] = [", ".join(json.loads(v)) if isinstance(v, str) else ""
-                         for v in df.game_id.map(det.new_players)]
+        det = {r[0]: r[1:] for r in _rows(
+            store, "SELECT game_id, duration_min, location, notes, new_players FROM g_details")}
+    none = (None, None, None, None)
+    cells = [det.get(g, none) for g in ids]
+
+    def column(i: int) -> pd.Series:
+        return pd.Series([c[i] for c in cells], index=df.index, dtype=object)
+    df["duration_min"] = pd.to_numeric(column(0), errors="coerce").astype("Int64")
+    df["location"] = _text_or_none(column(1)).fillna("")
+    df["notes"] = _text_or_none(column(2)).fillna("")
+    df["new_players"] = ["" if c[3] == "[]" else ", ".join(json.loads(c[3]))
+                         if isinstance(c[3], str) else "" for c in cells]
     return df[["game_id", "game", "date", "title", "players", "winners", "finished", "status",
                "decided_by", "waiting", "error", "duration_min", "location", "notes",
                "new_players"]].reset_index(drop=True)
@@ -130,7 +229,11 @@ def scores(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
 def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = False) -> pd.DataFrame:
     """The average VP of each scoring category (over all players of finished games,
     or per player)."""
-    df = _players(store, fmt)
+    if not per_player:
+        fast = _breakdown_summed(store, fmt)
+        if fast is not None:
+            return fast
+    df = _players(store, fmt, breakdown=True)
     if df.empty:
         return pd.DataFrame()
     cats = pd.DataFrame([json.loads(b) for b in df.breakdown])
@@ -141,10 +244,64 @@ def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = Fal
         .reset_index(names="category")
 
 
+def _has_summaries(store: Store) -> bool:
+    from .history import has_summaries
+    now = _ONE_READ.get()
+    if now is not None and now.store is store:
+        if now.summaries is None:
+            now.summaries = has_summaries(store)
+        return now.summaries
+    return has_summaries(store)
+
+
+def _breakdown_summed(store: Store, fmt: str) -> pd.DataFrame | None:
+    """:func:`breakdown` over all players from g_categories (summed in SQL), the same
+    table as the mean of every decoded breakdown; None when the store has no summary
+    tables or no category at all (then the breakdowns are decoded)."""
+    _sync(store)
+    if not _has_summaries(store):
+        return None
+    where = ("FROM g_categories c JOIN g_results r USING (game_id) "
+             "WHERE r.error IS NULL AND r.finished = 1 AND r.format = ?")
+    sums = {cat: (total, n) for cat, total, n in _rows(
+        store, "SELECT c.category, CAST(SUM(c.vp) AS BIGINT), COUNT(c.vp) " + where
+        + " GROUP BY c.category", [fmt])}
+    if not sums:
+        return None
+    # the columns in the order pandas met them: the breakdowns of the players' rows in
+    # the order read, decoded only until every category has been seen (the first, as a rule)
+    order: list[str] = []
+    with store.reading() as conn:            # read row by row: it stops early
+        cur = conn.execute("SELECT p.breakdown FROM g_players p JOIN g_results r "
+                           "USING (game_id) WHERE r.error IS NULL AND r.finished = 1 "
+                           "AND r.format = ?", (fmt,))
+        try:
+            while len(order) < len(sums):
+                batch = cur.fetchmany(64)      # DB-API: any backend's cursor has it
+                if not batch:
+                    break
+                for (text,) in batch:
+                    for cat in json.loads(text):
+                        if cat not in order:
+                            order.append(cat)
+                    if len(order) >= len(sums):
+                        break
+        finally:
+            cur.close()
+    if set(order) != set(sums):
+        return None
+    # the mean of each category (an exact sum / count, as pandas' mean of integers),
+    # through the same pandas steps as the decoded breakdowns
+    means = {c: (float(sums[c][0]) / sums[c][1] if sums[c][1] else float("nan"))
+             for c in order}
+    return pd.DataFrame([means]).mean().round(2).rename("average").to_frame() \
+        .reset_index(names="category")
+
+
 def vp_by_year(store: Store, game_id: str | None = None) -> pd.DataFrame:
     """VP gained per year: for one game (years x players, cumulative), or the
     average per player and year over all finished games."""
-    sync(store)
+    _sync(store)
     if game_id is not None:
         df = _frame(store, "SELECT player, year, vp FROM g_year_vp WHERE game_id=?",
                     params=[game_id])
@@ -155,18 +312,23 @@ def vp_by_year(store: Store, game_id: str | None = None) -> pd.DataFrame:
         t = df.pivot_table(index="year", columns="player", values="vp", aggfunc="sum",
                            fill_value=0)
         return t.reindex(columns=list(order)).cumsum()
+    # summed in SQL (g_year_vp has ~80,000 rows at 10,000 games); the mean of each
+    # (player, year) is that exact sum / count, as pandas' was
     df = _frame(
-        store, "SELECT y.player, y.year, y.vp FROM g_year_vp y JOIN g_results r USING (game_id) "
-        "WHERE r.finished = 1")
+        store, "SELECT y.player, y.year, CAST(SUM(y.vp) AS BIGINT) AS vp_sum, COUNT(*) AS n "
+        "FROM g_year_vp y JOIN g_results r USING (game_id) WHERE r.finished = 1 "
+        "GROUP BY y.player, y.year")
     if df.empty:
         return pd.DataFrame()
+    df["year"] = df.year.astype("int64")
+    df["vp"] = df.vp_sum.astype("int64") / df.n.astype("int64")
     return df.pivot_table(index="year", columns="player", values="vp", aggfunc="mean").round(2)
 
 
 def objectives_deciding(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
     """How often each objective decided the winner: it was claimed by a winner who
     would not have won (alone or shared) without its VP (games of format ``fmt``)."""
-    sync(store)
+    _sync(store)
     claims = _frame(
         store, "SELECT o.game_id, o.objective, o.player, o.vp FROM g_objectives o "
         "JOIN g_results r USING (game_id) WHERE r.finished = 1")
@@ -174,12 +336,13 @@ def objectives_deciding(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.Da
     # each game's (player, total, won) in plain Python: a DataFrame filter per claim
     # cost ~0.4 s for 1,000 games (bench/bench_history.py)
     by_game: dict[str, list[tuple[str, int, int]]] = {}
-    for gid, p, total, won in zip(players.game_id, players.player, players.total, players.won):
+    for gid, p, total, won in zip(players.game_id.tolist(), players.player.tolist(),
+                                  players.total.tolist(), players.won.tolist()):
         by_game.setdefault(gid, []).append((p, int(total), int(won)))
     rows = []
     for obj, grp in claims.groupby("objective"):
         decided = 0
-        for gid, who, vp in zip(grp.game_id, grp.player, grp.vp):
+        for gid, who, vp in zip(grp.game_id.tolist(), grp.player.tolist(), grp.vp.tolist()):
             g = by_game.get(gid, [])
             me = [total for p, total, won in g if p == who and won]
             if not me:
@@ -194,21 +357,33 @@ def objectives_deciding(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.Da
 def cards(store: Store) -> pd.DataFrame:
     """Card build frequency (copies built, games) and the average VP per card built
     (printed + immediate + delayed ability) over finished games."""
-    sync(store)
-    df = _frame(
-        store, "SELECT c.game_id, c.card, c.vp FROM g_cards c JOIN g_results r USING (game_id) "
-        "WHERE r.finished = 1")
+    _sync(store)
+    # counted in SQL: g_cards has a row per location built (~170,000 at 10,000 games),
+    # g_card_sums (store schema 4) a row per card and game (~25,000)
+    if _has_summaries(store):
+        df = _frame(
+            store, "SELECT s.card, CAST(SUM(s.built) AS BIGINT) AS built, COUNT(*) AS games, "
+            "CAST(SUM(s.vp) AS BIGINT) AS vp_sum FROM g_card_sums s "
+            "JOIN g_results r USING (game_id) WHERE r.finished = 1 GROUP BY s.card")
+    else:
+        df = _frame(
+            store, "SELECT c.card, COUNT(*) AS built, COUNT(DISTINCT c.game_id) AS games, "
+            "CAST(SUM(c.vp) AS BIGINT) AS vp_sum FROM g_cards c "
+            "JOIN g_results r USING (game_id) WHERE r.finished = 1 GROUP BY c.card")
     if df.empty:
         return pd.DataFrame(columns=["card", "built", "games", "average_vp"])
-    g = df.groupby("card").agg(built=("vp", "size"), games=("game_id", "nunique"),
-                               average_vp=("vp", "mean")).reset_index()
-    g["average_vp"] = g.average_vp.round(2)
+    # as pandas' groupby had them: by card, then the mean (an exact sum / count)
+    g = df.sort_values("card", kind="stable").reset_index(drop=True)
+    g["built"] = g.built.astype("int64")
+    g["games"] = g.games.astype("int64")
+    g["average_vp"] = (g.vp_sum.astype("int64") / g.built).round(2)
+    g = g[["card", "built", "games", "average_vp"]]
     return g.sort_values(["built", "average_vp"], ascending=False).reset_index(drop=True)
 
 
 def tiebreaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
     """Which step of the tiebreak chain decided the finished games."""
-    sync(store)
+    _sync(store)
     q = "SELECT format, decided_by FROM g_results WHERE finished = 1 AND error IS NULL"
     df = _frame(store, q)
     if fmt is not None:
@@ -222,7 +397,7 @@ def tiebreaks(store: Store, fmt: str | None = None) -> pd.DataFrame:
 def shares(store: Store, fmt: str | None, parts: dict[str, str]) -> pd.DataFrame:
     """The mean share of each player's final score that came from some scoring
     categories: ``parts`` is {column: breakdown category} (games of format ``fmt``)."""
-    df = _players(store, fmt)
+    df = _players(store, fmt, breakdown=True)
     if df.empty:
         return pd.DataFrame(columns=["player", "games", *parts])
     b = pd.DataFrame([json.loads(x) for x in df.breakdown])
@@ -249,9 +424,10 @@ def statistics_of(store: Store, kind: GameKind) -> dict[str, pd.DataFrame]:
 def all_statistics(store: Store) -> dict[str, pd.DataFrame]:
     """Every table above, by name (what the History tab shows): the list of games,
     then each registered game's own tables."""
-    out = {"games": games(store)}
-    for kind in registry.kinds():
-        out.update(statistics_of(store, kind))
+    with one_read(store):
+        out = {"games": games(store)}
+        for kind in registry.kinds():
+            out.update(statistics_of(store, kind))
     return out
 
 
@@ -263,7 +439,7 @@ def _people(store: Store, fmt: str | None = None) -> pd.DataFrame:
     played: game_id, format, played (the timer's start, else when the game was
     stored), player, seat, rank, total, won, duration_min (None when unknown)."""
     from .history import has_details
-    sync(store)
+    _sync(store)
     details = has_details(store)
     q = ("SELECT p.game_id, r.format, " + ("COALESCE(d.started, r.played)" if details
                                           else "r.played")
@@ -295,8 +471,12 @@ def head_to_head(store: Store, fmt: str | None = None) -> pd.DataFrame:
     down), and ``win_rate`` = won / games."""
     df = _people(store, fmt)
     tally: dict[tuple[str, str], list[int]] = {}
-    for _, g in df.groupby("game_id", sort=False):
-        seats = list(zip(g.player, g["rank"]))
+    # each game's seats in plain lists (a pandas group per game cost ~1 s at 10,000
+    # games: issue 26); the tally is a sum, so the order of the games does not matter
+    by_game: dict[Any, list[tuple[Any, Any]]] = {}
+    for gid, p, r in zip(df.game_id.tolist(), df.player.tolist(), df["rank"].tolist()):
+        by_game.setdefault(gid, []).append((p, r))
+    for seats in by_game.values():
         for a, ra in seats:
             for b, rb in seats:
                 if a == b:
@@ -349,7 +529,7 @@ def monthly(store: Store, fmt: str | None = None) -> pd.DataFrame:
     df = _people(store, fmt)
     if df.empty:
         return pd.DataFrame(columns=MONTHLY_COLUMNS)
-    df["month"] = [time.strftime("%Y-%m", time.localtime(t)) for t in df.played]
+    df["month"] = [time.strftime("%Y-%m", time.localtime(t)) for t in df.played.tolist()]
     games_ = df.drop_duplicates("game_id")
     g = games_.groupby("month").agg(plays=("game_id", "size"),
                                     timed_plays=("duration_min", "count"),
@@ -389,7 +569,8 @@ PEOPLE = {"head-to-head": head_to_head, "streaks": streaks, "monthly": monthly,
 
 def people_statistics(store: Store, fmt: str | None = None) -> dict[str, pd.DataFrame]:
     """Every people table by name (both games together unless ``fmt``)."""
-    return {name: fn(store, fmt) for name, fn in PEOPLE.items()}
+    with one_read(store):
+        return {name: fn(store, fmt) for name, fn in PEOPLE.items()}
 
 
 def to_csv(df: pd.DataFrame, path: str | Path | None = None) -> str:

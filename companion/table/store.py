@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS actions (
 APPLICATION_ID = 0x41745345
 
 #: schema version (PRAGMA user_version) and the steps that reach it
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MIGRATIONS = {
     # 0 -> 1: games of more than one kind (Small Star Empires) in one store
     1: ["ALTER TABLE games ADD COLUMN format TEXT NOT NULL DEFAULT " + _FORMAT_DEFAULT],
@@ -102,6 +102,19 @@ MIGRATIONS = {
     # have to type is told apart from a record that no longer replays (g_results.error);
     # every game is derived again, since version 2 flagged such games as errors
     3: ["ALTER TABLE g_results ADD COLUMN waiting TEXT",
+        "UPDATE g_results SET derived_at = 0"],
+    # 3 -> 4 (issue 26): two more tables derived with each game, so the statistics of
+    # 10,000 games sum a few rows per game instead of reading every location built or
+    # decoding every breakdown: each card's copies built and VP per game, and each
+    # player's VP per scoring category.  Every game is derived again to fill them.
+    4: ["""CREATE TABLE IF NOT EXISTS g_card_sums (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            card TEXT NOT NULL, built INTEGER NOT NULL, vp BIGINT NOT NULL,
+            PRIMARY KEY (game_id, card))""",
+        """CREATE TABLE IF NOT EXISTS g_categories (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            player TEXT NOT NULL, category TEXT NOT NULL, vp BIGINT,
+            PRIMARY KEY (game_id, player, category))""",
         "UPDATE g_results SET derived_at = 0"],
 }
 

@@ -108,11 +108,17 @@ class HistoryTab:
 
     # -- list -------------------------------------------------------------------------
     def refresh(self):
+        # one sync and one read of each table for everything below (issue 26)
+        with stats.one_read(self.store):
+            self._refresh()
+
+    def _refresh(self):
         # the first sync after an upgrade derives every game: a bar with counts
         try:
             history.sync(self.store, progress=self.progress)
         finally:
             self.progress.hide()
+        stats.mark_synced(self.store)       # the tables below: no sync again
         self._games = stats.games(self.store)
         self.refresh_list()
         self._tables = stats.all_statistics(self.store)
@@ -126,7 +132,7 @@ class HistoryTab:
             self._quiet = False
         self.show_stat()
         self.show_charts()
-        csv = history.plays_csv(self.store)
+        csv = history.plays_csv(self.store, synced=True)
         self.links.value = data_link(csv, "plays.csv", "text/csv",
                                      "Export all finished plays (CSV for play loggers)",
                                      "history-plays-csv export-link")
