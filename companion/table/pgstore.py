@@ -31,6 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..core.errors import StaleGame, StoreBusy, StoreError, StoreNotOurs, StoreWriteFailed
 from ..core.jsontypes import JSON
 from ..core.roles import Role
+from .club import create_user_docs
 from .store import (ADDITIONS, BUSY_TIMEOUT, MIGRATIONS, OUR_TABLES, SCHEMA, SCHEMA_VERSION,
                     Store, _data_steps, data_steps)
 
@@ -359,6 +360,9 @@ class PgStore(Store):
                 if "rev" not in cols:
                     c.execute(ADDITIONS[0])
                 _data_steps(c)  # type: ignore[arg-type]  # PgConnection: sqlite3's execute
+                # the club's catalogues (companion.table.club); a database made before
+                # them gets the table with its first document (never on reading)
+                create_user_docs(c)
                 c.execute("COMMIT")
             except BaseException:
                 if not self.db.closed and not self.db.broken:

@@ -173,7 +173,7 @@ class AtsSetup:
         self.bounds.layout.display = "" if self.limited.value else "none"
 
     def show_setup(self):
-        games = self.screen.store.games()
+        games = self.screen.store.games(table=self.screen.store.table)
         self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
         if games:
             self.saved.value = games[0]["id"]

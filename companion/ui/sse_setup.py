@@ -219,7 +219,7 @@ class SseSetupForm:
         s = self.screen
         self._refresh_maps(self.map_pick.value)
         self._preview()
-        games = s.store.games(format=FORMAT)
+        games = s.store.games(format=FORMAT, table=s.store.table)
         self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
         if games:
             self.saved.value = games[0]["id"]
