@@ -393,3 +393,27 @@ def test_the_pages_lists_show_only_this_tables_games(tmp_path):
         assert {v for _, v in app.setup_part.saved.options} == {ga, gb}
     finally:
         store.close()
+
+
+@pytest.mark.postgres
+def test_a_page_of_a_club_server_saves_the_card_form_in_the_club(pg_url, tmp_path,
+                                                                  monkeypatch):
+    """A page built as the dashboard builds it (no store given: open_store from
+    COMPANION_DATABASE_URL) uses the club's catalogue: a card typed in its form is known
+    on another server's page, with another data folder."""
+    from companion.ui.app import App
+    monkeypatch.setenv("COMPANION_DATABASE_URL", pg_url)
+    pages = []
+    try:
+        monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "a"))
+        pages.append(App())
+        assert isinstance(userdocs.documents(), club.ClubDocuments)
+        pages[0].session.save_card(card(CARD, cost=5), game=False)
+        monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "b"))
+        pages.append(App())
+        assert cat.Catalogue.default()[CARD].cost == 5
+        assert not (tmp_path / "a" / "my-cards.yaml").exists()
+    finally:
+        userdocs.use(None)
+        for p in pages:
+            p.session.store.close()
