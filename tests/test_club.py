@@ -21,7 +21,7 @@ from companion.table import club
 from companion.table.store import Store, open_store
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_sse_tiles import home_tile, main_tile  # noqa: E402
+from test_sse_tiles import home_tile, line_form, main_tile  # noqa: E402
 
 PLAYERS = ["Ana", "Ben"]
 #: a shipped card whose printed values are unknown (null) in the shipped catalogue
@@ -258,6 +258,30 @@ def test_tiles_import_and_export_on_the_club(servers, tmp_path):
         with pytest.raises(tl.TileError, match="M3's other side is M4"):
             tl.save_tile(tl.SectorTile.from_dict(main_tile("M3", other="M4")))
         assert sorted(tl.load_tiles()) == ["M2"]
+
+
+# ----------------------------------------------------------------------------- forms, maps
+@pytest.mark.postgres
+def test_a_form_and_a_map_saved_on_one_server_are_offered_on_the_other(servers):
+    from companion.sse import forms as fm
+    from companion.sse import hexmap as hm
+    a, b = servers
+    form = line_form(["homeworld", "main", "homeworld"], name="club line")
+    m = hm.rectangle(3, 3)
+    with a:
+        assert fm.available_forms() == {}
+        fm.save_user_form(form)
+        hm.save_user_map(m, "club map")
+    with b:
+        assert list(fm.available_forms()) == ["club line"]
+        assert fm.load_form("club line") == form
+        assert "club map" in hm.available_maps()
+        got = hm.load_named("club map")
+        assert got.name == "club map" and got.to_dict() == {**m.to_dict(), "name": "club map"}
+        with pytest.raises(fm.FormError, match="no form called 'nope'"):
+            fm.load_form("nope")
+    for s in (a, b):
+        assert not (s.home / "sse-forms").exists() and not (s.home / "sse-maps").exists()
 
 
 # ----------------------------------------------------------------------------- one laptop

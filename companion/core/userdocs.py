@@ -1,5 +1,6 @@
-"""The player's own documents: the card catalogue (``my-cards.yaml``) and the typed
-sector tiles (``sse-tiles.json``), named as their files in the data folder.
+"""The player's own documents: the card catalogue (``my-cards.yaml``), the typed
+sector tiles (``sse-tiles.json``), the forms (``sse-forms/NAME.json``) and the typed
+maps (``sse-maps/NAME.json``), named as their files in the data folder.
 
 A game reads and writes them through :func:`documents`, never by opening the file
 itself.  By default they are those files (:class:`FileDocuments`), exactly as
@@ -51,6 +52,10 @@ class UserDocuments(Protocol):
     def changed(self, name: str) -> float:
         """When the document was last changed (seconds since the epoch; 0: none)."""
 
+    def names(self, folder: str) -> list[str]:
+        """The documents in ``folder`` (``sse-maps``): their names after ``folder/``,
+        sorted."""
+
 
 class FileDocuments:
     """The files of the data folder (``$COMPANION_HOME``…), looked up at each call."""
@@ -88,6 +93,10 @@ class FileDocuments:
             return (user_dir() / name).stat().st_mtime
         except OSError:
             return 0.0
+
+    def names(self, folder: str) -> list[str]:
+        d = user_dir() / folder
+        return sorted(p.name for p in d.iterdir() if p.is_file()) if d.is_dir() else []
 
 
 _DEFAULT = FileDocuments()

@@ -93,6 +93,13 @@ class ClubDocuments:
         row = self.store.query_one("SELECT updated FROM user_docs WHERE name = ?", (name,))
         return 0.0 if row is None else float(row[0])
 
+    def names(self, folder: str) -> list[str]:
+        if not self.store.has_table("user_docs"):
+            return []
+        head = folder.rstrip("/") + "/"
+        return sorted(n[len(head):] for (n,) in self.store.query("SELECT name FROM user_docs")
+                      if isinstance(n, str) and n.startswith(head))
+
     def update(self, name: str, change: Callable[[str | None], str]) -> str:
         name = self._name(name)
         with self.store.transaction() as c:
