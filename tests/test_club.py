@@ -74,6 +74,20 @@ def test_the_club_database_has_the_documents_table(pg_url):
 
 
 @pytest.mark.postgres
+def test_a_database_made_before_the_documents_gets_their_table_with_the_first(servers):
+    a, b = servers
+    with a.store.transaction() as c:              # as a club database of the pg branch
+        c.execute("DROP TABLE user_docs")
+    with b:
+        assert cat.load_user_cards() == [] and tl.load_tiles() == {}
+        assert cat.Catalogue.default()[CARD].unknown_all()
+        assert not b.store.has_table("user_docs")     # reading writes nothing
+        cat.save_user_card(card(CARD, cost=3))
+    with a:
+        assert cat.Catalogue.default()[CARD].cost == 3
+
+
+@pytest.mark.postgres
 def test_a_card_value_typed_on_one_server_is_known_on_the_other(servers):
     a, b = servers
     with a:

@@ -16,9 +16,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
-from ..core import safeio
+from ..core import safeio, userdocs
 from ..core.errors import CatalogueError, UnknownCardValues
-from ..core import userdocs
 from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
 # the ability vocabulary lives in vocabulary.py, its kinds in abilitykinds.py; their
