@@ -426,32 +426,63 @@ def test_the_pages_lists_show_only_this_tables_games(tmp_path):
         assert app.gid == ga                      # resumed this table's latest game
         app.setup_part.show_setup()
         assert [v for _, v in app.setup_part.saved.options] == [ga]
-        store.table = None                        # a server without --table: every game
-        app.setup_part.show_setup()
-        assert {v for _, v in app.setup_part.saved.options} == {ga, gb}
+        # the host's explicit switch: every table's games, each with its table
+        (switch,) = app.setup_part.every_table
+        assert "host-only" in switch._dom_classes and "writes" not in switch._dom_classes
+        switch.value = True
+        labels = dict((v, k) for k, v in app.setup_part.saved.options)
+        assert set(labels) == {ga, gb}
+        assert labels[gb].endswith("· table Hall B") and labels[ga].endswith("· table Hall A")
+        switch.value = False
+        assert [v for _, v in app.setup_part.saved.options] == [ga]
+        # a seat's or the table view's page does not show it
+        app.session.set_role("table")
+        app._apply_role()
+        assert switch.layout.display == "none"
     finally:
         store.close()
 
 
-@pytest.mark.postgres
-def test_a_page_of_a_club_server_saves_the_card_form_in_the_club(pg_url, tmp_path,
-                                                                  monkeypatch):
-    """A page built as the dashboard builds it (no store given: open_store from
-    COMPANION_DATABASE_URL) uses the club's catalogue: a card typed in its form is known
-    on another server's page, with another data folder."""
+def test_a_server_without_a_table_lists_every_game_and_has_no_switch(tmp_path):
     from companion.ui.app import App
-    monkeypatch.setenv("COMPANION_DATABASE_URL", pg_url)
-    pages = []
+    store = Store(tmp_path / "games.sqlite")
     try:
-        monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "a"))
-        pages.append(App())
-        assert isinstance(userdocs.documents(), club.ClubDocuments)
-        pages[0].session.save_card(card(CARD, cost=5), game=False)
-        monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "b"))
-        pages.append(App())
-        assert cat.Catalogue.default()[CARD].cost == 5
-        assert not (tmp_path / "a" / "my-cards.yaml").exists()
+        other = Store(tmp_path / "games.sqlite")
+        other.table = "Hall B"
+        gb = new_game(other, title="Hall B's game")
+        other.close()
+        g0 = new_game(store, title="untagged")
+        app = App(store)
+        app.setup_part.show_setup()
+        assert app.setup_part.every_table == []
+        labels = dict((v, k) for k, v in app.setup_part.saved.options)
+        assert set(labels) == {gb, g0} and "table" not in labels[gb]
     finally:
-        userdocs.use(None)
-        for p in pages:
-            p.session.store.close()
+        store.close()
+
+
+def test_the_small_star_empires_list_is_this_tables_too(tmp_path):
+    from companion.sse import SseGame
+    from companion.sse.game import FORMAT
+    from companion.ui.app import App
+    rec = SseGame({"players": ["Ann", "Bob"], "map": "basic-2p",
+                   "pieces": {"ships": 2}}).to_record()
+    store = Store(tmp_path / "games.sqlite")
+    try:
+        other = Store(tmp_path / "games.sqlite")
+        other.table = "Hall B"
+        gb = other.create(rec, title="B's")
+        other.close()
+        store.table = "Hall A"
+        ga = store.create(rec, title="A's")
+        assert [g["id"] for g in store.games(format=FORMAT, table=store.table)] == [ga]
+        app = App(store)
+        app.tabs.selected_index = 1
+        setup = app.sse.setup_part
+        setup.show()
+        assert [v for _, v in setup.saved.options] == [ga]
+        (switch,) = setup.every_table
+        switch.value = True
+        assert {v for _, v in setup.saved.options} == {ga, gb}
+    finally:
+        store.close()
