@@ -328,6 +328,11 @@ def test_the_default_documents_are_the_data_folders_files(companion_home):
     docs.write("x.txt", "one")
     assert docs.update("x.txt", lambda old: old + " two") == "one two"
     assert (companion_home / "x.txt").read_text(encoding="utf-8") == "one two"
+    assert docs.names("sse-maps") == []
+    (companion_home / "sse-maps").mkdir()
+    (companion_home / "sse-maps" / "b.json").write_text("{}", encoding="utf-8")
+    (companion_home / "sse-maps" / "a.json").write_text("{}", encoding="utf-8")
+    assert docs.names("sse-maps") == ["a.json", "b.json"]
 
 
 # ----------------------------------------------------------------------------- the table
