@@ -63,7 +63,7 @@ def cmd_catalogue(args) -> int:
         out(f"exported {len(cat.load_user_cards())} card(s) to {path}")
     elif args.what == "import":
         names = cat.import_user_catalogue(args.file)
-        out(f"imported {len(names)} card(s) into {cat.user_catalogue_path()}")
+        out(f"imported {len(names)} card(s) into {cat.user_catalogue_place()}")
     elif args.what == "unknown":
         c = cat.Catalogue.default()
         for card in c:
@@ -306,6 +306,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the saved games: a postgresql:// address (the club database) or an "
                         "SQLite file; default: $COMPANION_DATABASE_URL, else games.sqlite in "
                         "the data folder")
+    p.add_argument("--table", metavar="NAME",
+                   help="this table's name (1-40 characters): games created here are tagged "
+                        "with it; default: $COMPANION_TABLE")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("score", help="final table of a game record")
     s.add_argument("record")
@@ -403,6 +406,11 @@ def main(argv: list[str] | None = None) -> int:
         err("error: give the file to export to / import from")
         return 2
     try:
+        from .table import club
+        if getattr(args, "table", None) is not None:
+            os.environ[club.TABLE_ENV] = club.check_table_name(args.table)   # open_store reads it
+        club.table_from_env()            # a bad $COMPANION_TABLE: one line, before anything
+        club.serve_from_env()            # the club's catalogues with a postgresql:// store
         code = args.func(args)
         sys.stdout.flush()
         return code

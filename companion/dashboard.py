@@ -59,6 +59,9 @@ Options:
   --database URL     keep the saved games in the club's PostgreSQL database
                      (postgresql://user@host/db; prefer COMPANION_DATABASE_URL when
                      the address holds a password) instead of games.sqlite
+  --table NAME       this server lists only the games of table NAME (1-40
+                     characters; a convention's tables share one club database);
+                     games created here are tagged with it; History stays the club's
   -h, --help         this help
 
 Without a token option, --lan uses COMPANION_TOKEN if it is set, otherwise a
@@ -81,6 +84,7 @@ class Options:
         self.token_file = ""
         self.allow_hosts: list[str] = []
         self.database = ""
+        self.table = ""
         self.help = False
 
 
@@ -90,7 +94,8 @@ def parse(argv: list[str]) -> Options:
     port = str(DEFAULT_PORT)
     i = 0
     needs = {"--port": "a number", "--token": "a value", "--token-file": "a path",
-             "--allow-host": "a name", "--database": "a postgresql:// address"}
+             "--allow-host": "a name", "--database": "a postgresql:// address",
+             "--table": "a name"}
     while i < len(argv):
         arg = argv[i]
         name, eq, value = arg.partition("=")
@@ -110,6 +115,13 @@ def parse(argv: list[str]) -> Options:
                 if not value.startswith(("postgresql://", "postgres://")):
                     raise Refused(f"--database takes a postgresql:// address, not '{value}'")
                 o.database = value
+            elif name == "--table":
+                from .core.errors import CompanionError
+                from .table.club import check_table_name
+                try:
+                    o.table = check_table_name(value)
+                except CompanionError as e:
+                    raise Refused(str(e)) from None
             else:
                 o.allow_hosts.append(value)
         elif arg == "--lan":
@@ -214,6 +226,16 @@ def main(argv: list[str] | None = None) -> int:
     if o.database:
         # the pages' kernels inherit the server's environment: every page opens it
         os.environ["COMPANION_DATABASE_URL"] = o.database
+    if o.table:
+        os.environ["COMPANION_TABLE"] = o.table       # every page's kernel: its table
+    if os.environ.get("COMPANION_TABLE", "").strip():
+        from .core.errors import CompanionError
+        from .table.club import table_from_env
+        try:
+            table_from_env()
+        except CompanionError as e:
+            print(f"{PROG}: {e}", file=sys.stderr)
+            return 2
     if os.environ.get("COMPANION_DATABASE_URL", "").strip():
         # the club database is checked once before the server starts: one line if it
         # cannot be used (unreachable, not ours, no driver), not a page of errors later

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -28,13 +29,17 @@ from pgserver_fixture import backend, make_store, pg_admin, pg_server, pg_url  #
 
 
 @pytest.fixture(autouse=True)
-def companion_home(tmp_path_factory, monkeypatch) -> Path:
+def companion_home(tmp_path_factory, monkeypatch) -> Iterator[Path]:
     """A private, empty player data folder for each test."""
     home = tmp_path_factory.mktemp("companion-home")
     monkeypatch.setenv("COMPANION_HOME", str(home))
     monkeypatch.delenv("COMPANION_DEBUG", raising=False)
     monkeypatch.delenv("COMPANION_DATABASE_URL", raising=False)   # each test says its store
-    return home
+    monkeypatch.delenv("COMPANION_TABLE", raising=False)          # no table unless said
+    from companion.core import userdocs
+    userdocs.use(None)           # the data folder's files, whatever a test installed
+    yield home
+    userdocs.use(None)
 
 
 def cli(*args, cwd: Path | None = None, timeout: float = 60,

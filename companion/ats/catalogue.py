@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import yaml
 
-from ..core import safeio
+from ..core import safeio, userdocs
 from ..core.errors import CatalogueError, UnknownCardValues
 from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
@@ -338,6 +338,50 @@ def load_yaml(path: Path | str) -> list[Card]:
     return parse_entries(data, file=name)
 
 
+#: the player's own catalogue: the document (companion.core.userdocs) of that name,
+#: the file ``my-cards.yaml`` of the data folder, or the club database's
+USER_CARDS = "my-cards.yaml"
+
+
+def loads_catalogue(text: str, name: str) -> list[Card]:
+    """A catalogue's text (the club database's copy of ``my-cards.yaml``) through the
+    same bounded YAML reader and checks as a file (:func:`load_yaml`)."""
+    prefix = name + ": "
+
+    def error(message: str) -> CatalogueError:
+        return CatalogueError(message[len(prefix):] if message.startswith(prefix) else message,
+                              file=name)
+
+    data = safeio.loads_yaml(text, name, limit=MAX_CATALOGUE_BYTES, what="catalogue",
+                             error=error)
+    return parse_entries(data, file=name)
+
+
+def user_catalogue_place() -> str:
+    """Where the player's own catalogue is kept, as messages say it."""
+    return userdocs.documents().where(USER_CARDS)
+
+
+def _club_docs() -> userdocs.UserDocuments | None:
+    """The installed documents when they are not the data folder's files (a club)."""
+    docs = userdocs.documents()
+    return None if docs.file(USER_CARDS) is not None else docs
+
+
+_TEXT_CACHE: dict[tuple[str, str], list[Card]] = {}
+
+
+def _loads_cached(text: str, name: str) -> list[Card]:
+    """loads_catalogue, remembered until the text changes (the club's copy)."""
+    hit = _TEXT_CACHE.get((name, text))
+    if hit is not None:
+        return hit
+    cards = loads_catalogue(text, name)
+    _TEXT_CACHE.clear()
+    _TEXT_CACHE[(name, text)] = cards
+    return cards
+
+
 _CACHE: dict[str, tuple[tuple[int, int], list[Card]]] = {}
 
 
@@ -428,6 +472,11 @@ class Catalogue:
     def default(cls) -> "Catalogue":
         """Shipped catalogue overlaid with the player's own catalogue file."""
         cat = cls.shipped()
+        club = _club_docs()
+        if club is not None:
+            text = club.read(USER_CARDS)
+            return cat if text is None else cat.overlay(
+                _loads_cached(text, club.where(USER_CARDS)))
         p = user_catalogue_path()
         if p.exists():
             cat = cat.overlay(_load_cached(p))
@@ -492,6 +541,11 @@ def dump_yaml(cards: Iterable[Card]) -> str:
 
 
 def load_user_cards(path: Path | None = None) -> list[Card]:
+    if not path:
+        club = _club_docs()
+        if club is not None:
+            text = club.read(USER_CARDS)
+            return [] if text is None else loads_catalogue(text, club.where(USER_CARDS))
     path = Path(path) if path else user_catalogue_path()
     return load_yaml(path) if path.exists() else []
 
@@ -503,6 +557,22 @@ def save_user_card(card: Card, path: Path | None = None, *,
     several pages save at once (the file is locked while it is rewritten).
     ``role``: the page's (companion.core.roles); the table view saves nothing."""
     check_role(role, Write.CARDS)
+    club = None if path else _club_docs()
+    if club is not None:
+        where = club.where(USER_CARDS)
+
+        def add(text: str | None) -> str:
+            cards = {c.name.lower(): c for c in ([] if text is None
+                                                 else loads_catalogue(text, where))}
+            old = cards.get(card.name.lower())
+            if old is None and len(cards) >= MAX_CARDS:
+                raise CatalogueError(f"your catalogue already holds {MAX_CARDS} entries, the "
+                                     "most it may hold", file=where, card=card.name)
+            cards[card.name.lower()] = merge_card(old, card) if old is not None else card
+            return dump_yaml(sorted(cards.values(), key=lambda c: c.name))
+
+        club.update(USER_CARDS, add)
+        return Path(USER_CARDS)
     path = Path(path) if path else user_catalogue_path()
     with side_lock(path):
         cards = {c.name.lower(): c for c in load_user_cards(path)}
@@ -530,6 +600,24 @@ def import_user_catalogue(src: Path | str, path: Path | None = None, *,
     """
     check_role(role, Write.IMPORT)
     incoming = load_yaml(src)
+    club = None if path else _club_docs()
+    if club is not None:
+        where = club.where(USER_CARDS)
+
+        def merge(text: str | None) -> str:
+            cards = {c.name.lower(): c for c in ([] if text is None
+                                                 else loads_catalogue(text, where))}
+            for c in incoming:
+                old = cards.get(c.name.lower())
+                cards[c.name.lower()] = merge_card(old, c) if old is not None else c
+            if len(cards) > MAX_CARDS:
+                raise CatalogueError(f"importing it would make your catalogue hold "
+                                     f"{len(cards)} entries; it holds at most {MAX_CARDS}; "
+                                     "nothing was imported", file=str(src))
+            return dump_yaml(sorted(cards.values(), key=lambda c: c.name))
+
+        club.update(USER_CARDS, merge)
+        return [c.name for c in incoming]
     path = Path(path) if path else user_catalogue_path()
     with side_lock(path):
         cards = {c.name.lower(): c for c in load_user_cards(path)}

@@ -74,13 +74,13 @@ def cmd_tiles(args: argparse.Namespace) -> int:
             other = f", other side {t.other_side}" if t.other_side else ""
             title = f" - {t.title}" if t.title else ""
             out(f"{tid}: {t.kind}, {len(t.systems)} systems{other}{title}")
-        out(f"{len(typed)} tile face(s) in {tl.user_tiles_path()}")
+        out(f"{len(typed)} tile face(s) in {tl.user_tiles_place()}")
     elif args.what == "export":
         path = tl.export_tiles(args.file)
         out(f"exported {len(tl.load_tiles())} tile face(s) to {path}")
     elif args.what == "import":
         ids = tl.import_tiles(args.file)
-        out(f"imported {len(ids)} tile face(s) into {tl.user_tiles_path()}: {', '.join(ids)}")
+        out(f"imported {len(ids)} tile face(s) into {tl.user_tiles_place()}: {', '.join(ids)}")
     elif args.what == "unknown":
         missing = tl.unknown_tiles(tl.load_tiles())
         for kind in tl.TILE_KINDS:

@@ -29,9 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core import userdocs
 from ..core.paths import user_dir
 from ..core.roles import Role, Write, check as check_role
-from ..core.safeio import MAX_NOTE, check_tree, name_problem, read_json, terminal_line
+from ..core.safeio import (MAX_NOTE, check_tree, loads_json, name_problem, read_json,
+                           terminal_line)
 from .hexmap import DIRS, Hex, MapError
 
 FORM_FORMAT = "small-star-empires-form/1"
@@ -233,9 +235,25 @@ def user_forms_dir() -> Path:
     return user_dir() / "sse-forms"
 
 
+#: the player's forms: the documents (companion.core.userdocs) of this folder, the data
+#: folder's ``sse-forms/``, or the club database's
+USER_FORMS = "sse-forms"
+
+
+def _club_docs() -> userdocs.UserDocuments | None:
+    """The installed documents when they are not the data folder's files (a club)."""
+    docs = userdocs.documents()
+    return None if docs.file(USER_FORMS) is not None else docs
+
+
 def available_forms() -> dict[str, Path]:
-    """Form name -> file: the player's own (no form is shipped: the book's are pictures)."""
+    """Form name -> file: the player's own (no form is shipped: the book's are pictures).
+    In a club: the club's documents (``sse-forms/NAME.json``: names, not files)."""
     out: dict[str, Path] = {}
+    club = _club_docs()
+    if club is not None:
+        return {n[:-len(".json")]: Path(USER_FORMS, n) for n in club.names(USER_FORMS)
+                if n.endswith(".json") and _NAME.match(n[:-len(".json")])}
     d = user_forms_dir()
     if d.is_dir():
         for p in sorted(d.glob("*.json")):
@@ -256,6 +274,19 @@ def load_form(name: str) -> Form:
     if path is None:
         names = ", ".join(sorted(available_forms())) or "none yet"
         raise FormError(f"no form called {terminal_line(repr(name), 70)} (forms: {names})")
+    club = _club_docs()
+    if club is not None:
+        doc = f"{USER_FORMS}/{name}.json"
+        text = club.read(doc)
+        if text is None:
+            raise FormError(f"no form called {terminal_line(repr(name), 70)} (deleted "
+                            "meanwhile?)")
+        data = loads_json(text, club.where(doc), limit=MAX_FORM_BYTES, what="form",
+                          error=FormError)
+        try:
+            return Form.from_dict(data)
+        except FormError as e:
+            raise FormError(f"{club.where(doc)}: {e}") from None
     return load_form_file(path)
 
 
@@ -268,6 +299,11 @@ def save_user_form(form: Form, name: str | None = None, *,
         raise FormError("only a form can be saved")
     if name is not None and name.strip() != form.name:
         form = Form(name.strip(), form.title, form.reach, form.places, form.note)
+    club = _club_docs()
+    if club is not None:
+        club.write(f"{USER_FORMS}/{form.name}.json",
+                   json.dumps(form.to_dict(), indent=1, ensure_ascii=False))
+        return Path(USER_FORMS, f"{form.name}.json")
     d = user_forms_dir()
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{form.name}.json"

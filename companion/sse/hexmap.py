@@ -32,9 +32,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..core.errors import RecordError
+from ..core import userdocs
 from ..core.paths import data_dir, user_dir
 from ..core.roles import Role, Write, check as check_role
-from ..core.safeio import MAX_NOTE, name_problem, read_json, terminal_line
+from ..core.safeio import MAX_NOTE, loads_json, name_problem, read_json, terminal_line
 
 Hex = tuple[int, int]
 MAP_FORMAT = "small-star-empires-map/1"
@@ -394,17 +395,50 @@ def load_map_file(path: str | Path) -> HexMap:
         raise MapError(f"{path}: {e}") from None
 
 
+#: the player's own maps: the documents (companion.core.userdocs) of this folder, the
+#: data folder's ``sse-maps/``, or the club database's
+USER_MAPS = "sse-maps"
+
+
+def _club_docs() -> userdocs.UserDocuments | None:
+    """The installed documents when they are not the data folder's files (a club)."""
+    docs = userdocs.documents()
+    return None if docs.file(USER_MAPS) is not None else docs
+
+
+def _club_maps(club: userdocs.UserDocuments) -> dict[str, Path]:
+    """The club's maps: name -> its document's name (``sse-maps/NAME.json``)."""
+    return {n[:-len(".json")]: Path(USER_MAPS, n) for n in club.names(USER_MAPS)
+            if n.endswith(".json") and _NAME.match(n[:-len(".json")])}
+
+
 def available_maps() -> dict[str, Path]:
-    """Map name -> file: the shipped starting maps, then the player's own (which win)."""
+    """Map name -> file: the shipped starting maps, then the player's own (which win).
+    In a club the player's own are the club's documents (their names, not files)."""
     out: dict[str, Path] = {}
-    for d in (shipped_dir(), user_maps_dir()):
+    club = _club_docs()
+    for d in (shipped_dir(), user_maps_dir()) if club is None else (shipped_dir(),):
         if d.is_dir():
             for p in sorted(d.glob("*.json")):
                 out[p.stem] = p
+    if club is not None:
+        out.update(_club_maps(club))
     return out
 
 
 def load_named(name: str) -> HexMap:
+    club = _club_docs()
+    if club is not None and name in _club_maps(club):
+        doc = f"{USER_MAPS}/{name}.json"
+        where = club.where(doc)
+        text = club.read(doc)
+        if text is None:
+            raise MapError(f"no map called '{terminal_line(name, 70)}' (deleted meanwhile?)")
+        data = loads_json(text, where, limit=MAX_MAP_BYTES, what="map", error=MapError)
+        try:
+            return HexMap.from_dict(data)
+        except MapError as e:
+            raise MapError(f"{where}: {e}") from None
     path = available_maps().get(name)
     if path is None:
         names = ", ".join(sorted(available_maps())) or "none"
@@ -420,6 +454,10 @@ def save_user_map(m: HexMap, name: str | None = None, *, role: Role | str = Role
     if not _NAME.match(name):
         raise MapError("a map name uses letters, digits, spaces, '-', '_' or '.' (at most 61)")
     m.name = name
+    club = _club_docs()
+    if club is not None:
+        club.write(f"{USER_MAPS}/{name}.json", json.dumps(m.to_dict(), indent=1))
+        return Path(USER_MAPS, f"{name}.json")
     d = user_maps_dir()
     d.mkdir(parents=True, exist_ok=True)
     path = d / f"{name}.json"

@@ -29,11 +29,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
+from ..core import userdocs
 from ..core.paths import data_dir, side_lock, user_dir
 from ..core.roles import Role, Write, check as check_role
-from ..core.safeio import MAX_NOTE, check_tree, name_problem, read_json, terminal_line
+from ..core.safeio import MAX_NOTE, check_tree, loads_json, name_problem, read_json, terminal_line
 from .hexmap import COLOURS, Hex, MapError, System, as_hex, distance, label
 
 TILES_FORMAT = "small-star-empires-tiles/1"
@@ -311,8 +312,45 @@ def unknown_tiles(tiles: Mapping[str, SectorTile]) -> dict[str, int]:
 # ---------------------------------------------------------------------------
 # the player's tiles file
 # ---------------------------------------------------------------------------
+#: the player's tiles: the document (companion.core.userdocs) of that name, the file
+#: ``sse-tiles.json`` of the data folder, or the club database's
+USER_TILES = "sse-tiles.json"
+
+
 def user_tiles_path() -> Path:
-    return user_dir() / "sse-tiles.json"
+    return user_dir() / USER_TILES
+
+
+def user_tiles_place() -> str:
+    """Where the player's tiles are kept, as messages say it."""
+    return userdocs.documents().where(USER_TILES)
+
+
+def _club_docs() -> userdocs.UserDocuments | None:
+    """The installed documents when they are not the data folder's files (a club)."""
+    docs = userdocs.documents()
+    return None if docs.file(USER_TILES) is not None else docs
+
+
+def _club_tiles(text: str | None, where: str) -> dict[str, SectorTile]:
+    if text is None:
+        return {}
+    data = loads_json(text, where, limit=MAX_TILES_BYTES, what="tiles file", error=TileError)
+    return tiles_from_data(data, where)
+
+
+def _club_change(club: userdocs.UserDocuments,
+                 change: Callable[[dict[str, SectorTile]], None]) -> None:
+    """Read the club's tiles, ``change`` them, check and write them: one transaction."""
+    where = club.where(USER_TILES)
+
+    def apply(text: str | None) -> str:
+        tiles = _club_tiles(text, where)
+        change(tiles)
+        _check_collection(tiles)
+        return dumps_tiles(tiles)
+
+    club.update(USER_TILES, apply)
 
 
 def tiles_from_data(data: Any, name: str = "tiles file") -> dict[str, SectorTile]:
@@ -359,6 +397,9 @@ def read_tiles_file(path: Path | str) -> dict[str, SectorTile]:
 
 def load_tiles(path: Path | None = None) -> dict[str, SectorTile]:
     """The player's typed tiles (id -> tile); {} if there is no file yet."""
+    club = None if path else _club_docs()
+    if club is not None:
+        return _club_tiles(club.read(USER_TILES), club.where(USER_TILES))
     path = Path(path) if path else user_tiles_path()
     if not path.exists():
         return {}
@@ -382,13 +423,17 @@ def _write_atomic(path: Path, text: str) -> None:
             tmp.unlink()
 
 
-def _store(tiles: dict[str, SectorTile], path: Path) -> None:
+def _check_collection(tiles: dict[str, SectorTile]) -> None:
     if len(tiles) > MAX_TILES:
         raise TileError(f"your tiles would number {len(tiles)}; at most {MAX_TILES}; "
                         "nothing was saved")
     problem = collection_problem(tiles)
     if problem:
         raise TileError(f"{problem}; nothing was saved")
+
+
+def _store(tiles: dict[str, SectorTile], path: Path) -> None:
+    _check_collection(tiles)
     _write_atomic(path, dumps_tiles(tiles))
 
 
@@ -399,6 +444,10 @@ def save_tile(tile: SectorTile, *, role: Role | str = Role.HOST,
     check_role(role, Write.TILES)
     if not isinstance(tile, SectorTile):
         raise TileError("only a sector tile can be saved")
+    club = None if path else _club_docs()
+    if club is not None:
+        _club_change(club, lambda tiles: tiles.__setitem__(tile.id, tile))
+        return Path(USER_TILES)
     path = Path(path) if path else user_tiles_path()
     with side_lock(path):
         tiles = load_tiles(path)
@@ -410,6 +459,15 @@ def save_tile(tile: SectorTile, *, role: Role | str = Role.HOST,
 def delete_tile(tile_id: str, *, role: Role | str = Role.HOST, path: Path | None = None) -> None:
     """Remove the tile ``tile_id`` from the player's tiles."""
     check_role(role, Write.TILES)
+    club = None if path else _club_docs()
+    if club is not None:
+        def remove(tiles: dict[str, SectorTile]) -> None:
+            if tile_id not in tiles:
+                raise TileError(f"no tile {terminal_line(repr(tile_id), 40)} among your tiles")
+            del tiles[tile_id]
+
+        _club_change(club, remove)
+        return
     path = Path(path) if path else user_tiles_path()
     with side_lock(path):
         tiles = load_tiles(path)
@@ -433,6 +491,10 @@ def import_tiles(src: Path | str, *, role: Role | str = Role.HOST,
     first, and one bad tile refuses it with nothing saved."""
     check_role(role, Write.IMPORT)
     incoming = read_tiles_file(src)
+    club = None if path else _club_docs()
+    if club is not None:
+        _club_change(club, lambda tiles: tiles.update(incoming))
+        return sorted(incoming)
     path = Path(path) if path else user_tiles_path()
     with side_lock(path):
         tiles = load_tiles(path)
@@ -442,7 +504,7 @@ def import_tiles(src: Path | str, *, role: Role | str = Role.HOST,
 
 
 __all__ = ["TILES_FORMAT", "TILE_KINDS", "TILE_REACH", "SYSTEM_KINDS_ON_TILES", "BOX",
-           "TileError", "SectorTile", "rotate", "user_tiles_path", "load_tiles", "save_tile",
+           "TileError", "SectorTile", "rotate", "user_tiles_path", "user_tiles_place", "USER_TILES", "load_tiles", "save_tile",
            "delete_tile", "export_tiles", "import_tiles", "unknown_tiles", "physical_tiles",
            "id_problem", "read_tiles_file", "tiles_from_data", "collection_problem",
            "MAX_TILES", "MAX_TILE_SYSTEMS"]

@@ -116,7 +116,11 @@ def _why(e: CompanionError) -> str:
 
 def _catalogue_changed() -> float:
     """When the player's own catalogue was last changed (0: there is none)."""
+    from ..core import userdocs
     from ..core.paths import user_catalogue_path
+    docs = userdocs.documents()
+    if docs.file(user_catalogue_path().name) is None:      # the club's (issue 26)
+        return docs.changed(user_catalogue_path().name)
     try:
         return user_catalogue_path().stat().st_mtime
     except OSError:

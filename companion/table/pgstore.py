@@ -31,6 +31,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..core.errors import StaleGame, StoreBusy, StoreError, StoreNotOurs, StoreWriteFailed
 from ..core.jsontypes import JSON
 from ..core.roles import Role
+from .club import create_user_docs
 from .store import (ADDITIONS, BUSY_TIMEOUT, DEFAULT_GAME, MIGRATIONS, OUR_TABLES, SCHEMA,
                     SCHEMA_VERSION, Store, _data_steps, data_steps)
 
@@ -376,6 +377,9 @@ class PgStore(Store):
                 if "rev" not in cols:
                     c.execute(ADDITIONS[0])
                 _data_steps(c)  # type: ignore[arg-type]  # PgConnection: sqlite3's execute
+                # the club's catalogues (companion.table.club); a database made before
+                # them gets the table with its first document (never on reading)
+                create_user_docs(c)
                 c.execute("COMMIT")
             except BaseException:
                 if not self.db.closed and not self.db.broken:
@@ -462,8 +466,9 @@ class PgStore(Store):
     def revision(self, gid: str) -> int:
         return self._again(lambda: super(PgStore, self).revision(gid))
 
-    def games(self, format: str | None = DEFAULT_GAME) -> list[JSON]:
-        return self._again(lambda: super(PgStore, self).games(format))
+    def games(self, format: str | None = DEFAULT_GAME, *,
+              table: str | None = None) -> list[JSON]:
+        return self._again(lambda: super(PgStore, self).games(format, table=table))
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         def read() -> list[Any]:

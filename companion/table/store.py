@@ -285,7 +285,14 @@ class Store:
     """The saved-games file as one page uses it.  ``role`` is the page's
     (:class:`companion.core.roles.Role`: host, seat or table view); every write
     method checks it first (:meth:`require`) and a refused write raises
-    :class:`~companion.core.errors.RoleRefused` with nothing written."""
+    :class:`~companion.core.errors.RoleRefused` with nothing written.
+
+    ``table``: the table this server serves (``--table``, ``COMPANION_TABLE``, set by
+    :func:`open_store`; companion.table.club): a game created here is tagged with it
+    (``meta["table"]``) and ``games(..., table=store.table)`` lists that table's."""
+
+    #: this server's table (None: no table given, nothing tagged)
+    table: str | None = None
 
     def __init__(self, path: Path | str | None = None, *, timeout: float = BUSY_TIMEOUT,
                  role: Role | str = Role.HOST):
@@ -499,11 +506,14 @@ class Store:
         now = time.time()
         setup = record["setup"]
         title = title or f"{', '.join(setup['players'])} ({time.strftime('%Y-%m-%d %H:%M')})"
+        meta = record.get("meta") or {}
+        if self.table:                   # created at this server's table (issue 26)
+            meta = {**meta, "table": self.table}
         with self.transaction() as c:
             c.execute("INSERT INTO games(id, title, created, updated, setup, cards, manual, meta, "
                       "format) VALUES (?,?,?,?,?,?,?,?,?)",
                       (gid, title, now, now, json.dumps(setup), json.dumps(record.get("cards") or []),
-                       json.dumps(record.get("manual") or []), json.dumps(record.get("meta") or {}),
+                       json.dumps(record.get("manual") or []), json.dumps(meta),
                        record.get("format", registry.DEFAULT_FORMAT)))
             for i, a in enumerate(record.get("actions") or []):
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
@@ -660,23 +670,32 @@ class Store:
         return {"format": row[5], "setup": json.loads(row[0]), "cards": json.loads(row[1]),
                 "actions": actions, "manual": json.loads(row[2]), "meta": meta}
 
-    def games(self, format: str | None = DEFAULT_GAME) -> list[JSON]:
+    def games(self, format: str | None = DEFAULT_GAME, *,
+              table: str | None = None) -> list[JSON]:
         """Saved games of one format (None: all; by default the default game's,
         companion.table.registry.DEFAULT_FORMAT), newest first:
-        id, title, players, actions, updated, format."""
+        id, title, players, actions, updated, format (and table, for a game created
+        at a named table).  ``table``: only the games created at that table (a page's
+        lists pass ``store.table``); None: every table's."""
         if format == DEFAULT_GAME:
             format = registry.DEFAULT_FORMAT
         out = []
         with self._reading() as c:
             rows = c.execute(
                 "SELECT g.id, g.title, g.setup, g.updated, g.format, "
-                "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id) "
+                "(SELECT COUNT(*) FROM actions a WHERE a.game_id=g.id), g.meta "
                 "FROM games g WHERE (CAST(? AS TEXT) IS NULL OR g.format = ?) "
                 "ORDER BY g.updated DESC",
                 (format, format)).fetchall()
-        for gid, title, setup, updated, fmt, n in rows:
-            out.append({"id": gid, "title": title, "players": json.loads(setup)["players"],
-                        "actions": n, "updated": updated, "format": fmt})
+        for gid, title, setup, updated, fmt, n, meta in rows:
+            at = _table_of(meta)
+            if table is not None and at != table:
+                continue
+            info = {"id": gid, "title": title, "players": json.loads(setup)["players"],
+                    "actions": n, "updated": updated, "format": fmt}
+            if at is not None:
+                info["table"] = at
+            out.append(info)
         return out
 
     # -- queries and transactions of the modules built on the store --------------
@@ -804,6 +823,15 @@ class _Read:
 DATABASE_ENV = "COMPANION_DATABASE_URL"
 
 
+def _table_of(meta: Any) -> str | None:
+    """The table a stored game's ``meta`` (JSON text) names, if any."""
+    try:
+        t = json.loads(meta).get("table") if meta else None
+    except (ValueError, AttributeError):
+        return None
+    return t if isinstance(t, str) else None
+
+
 def open_store(location: Path | str | None = None, *, role: Role | str = Role.HOST,
                timeout: float = BUSY_TIMEOUT) -> Store:
     """The store at ``location``: a ``postgresql://`` (or ``postgres://``) address opens
@@ -812,10 +840,16 @@ def open_store(location: Path | str | None = None, *, role: Role | str = Role.HO
     set, else the default file (:func:`default_path`)."""
     if location is None or location == "":
         location = os.environ.get(DATABASE_ENV, "").strip() or None
+    from .club import table_from_env         # $COMPANION_TABLE (--table), checked
+    table = table_from_env()
+    store: Store
     if isinstance(location, str) and location.startswith(("postgresql://", "postgres://")):
         from .pgstore import PgStore
-        return PgStore(location, role=role, timeout=timeout)
-    if isinstance(location, str) and "://" in location:
+        store = PgStore(location, role=role, timeout=timeout)
+    elif isinstance(location, str) and "://" in location:
         raise StoreError(f"{DATABASE_ENV} (or --database) must be a postgresql:// address "
                          f"or the path of a saved-games file, not {location.split('://')[0]}://…")
-    return Store(location, role=role, timeout=timeout)
+    else:
+        store = Store(location, role=role, timeout=timeout)
+    store.table = table
+    return store

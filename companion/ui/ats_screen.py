@@ -103,7 +103,7 @@ class AtsScreen:
         self.final_part._refresh_final()
 
     def _start(self):
-        games = self.store.games()
+        games = self.store.games(table=self.store.table)     # this server's table's
         if games:
             try:
                 self.open_game(games[0]["id"])

@@ -20,6 +20,7 @@ from .playdetails import DetailsForm
 from .common import MAX_PLAYERS
 from ..core.roles import Write
 from .writes import writes
+from .tablelist import every_table_switch, saved_games
 
 
 
@@ -72,6 +73,8 @@ class AtsSetup:
         self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
         self.saved.observe(self.guarded(lambda _: self.screen.views_part._refresh_setup_join()), "value")
         self.saved.add_class("saved-games")
+        self.every_table = every_table_switch(self.screen.store,
+                                              self.guarded(lambda _: self._fill_saved()))
         self.resume_btn = w.Button(description="Resume", icon="folder-open")
         self.resume_btn.add_class("resume-game")
         self.resume_btn.on_click(self.guarded(lambda _: self._resume_selected()))
@@ -132,7 +135,7 @@ class AtsSetup:
         self.setup_screen = w.VBox([
             self.setup_role_note, self.new_game_box,
             w.HTML("<h3>Saved games</h3>"),
-            self.saved, w.HBox([self.resume_btn, self.upload]), self.screen.views_part.setup_join_panel,
+            self.saved, *self.every_table, w.HBox([self.resume_btn, self.upload]), self.screen.views_part.setup_join_panel,
             w.HTML("<h3>My cards</h3><div>The printed values you typed are kept in your own "
                    "catalogue. Export it to share it, import one from a friend.</div>"),
             w.HBox([self.cat_upload, self.cat_export]),
@@ -172,11 +175,15 @@ class AtsSetup:
         self.objective_note.layout.display = "" if self.use_objectives.value else "none"
         self.bounds.layout.display = "" if self.limited.value else "none"
 
-    def show_setup(self):
-        games = self.screen.store.games()
-        self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
+    def _fill_saved(self):
+        """The saved games: this server's table's (every table's: no table, or the host's
+        switch)."""
+        games, self.saved.options = saved_games(self.screen.store, self.every_table)
         if games:
             self.saved.value = games[0]["id"]
+
+    def show_setup(self):
+        self._fill_saved()
         self.screen.views_part._refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
         self.screen.body.children = [self.setup_screen]

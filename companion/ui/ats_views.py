@@ -302,7 +302,7 @@ class AtsViews:
         """Show what a page built now would: the most recent game, or the setup screen
         with the saved games as they are now.  A preheated kernel built its page when the
         server started, before the games the table has played since."""
-        games = self.screen.store.games()
+        games = self.screen.store.games(table=self.screen.store.table)
         if (games[0]["id"] if games else None) != self.screen.gid:
             self.screen._start()
 

@@ -16,6 +16,7 @@ import ipywidgets as w
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..core.roles import Role, role_of_page
+from ..table import club
 from ..table.store import StaleGame, Store, open_store
 from . import screens
 from .common import ERR, OK, log, log_path
@@ -52,6 +53,9 @@ class Shell:
         view, so that a page writes nothing before it knows what it is."""
         logging.basicConfig(filename=str(log_path()), level=logging.INFO)
         self.session = GameSession(store or open_store())
+        if store is None:
+            # the club's catalogues when the store is its database (issue 26)
+            club.serve(self.session.store)
         self.session.set_role(role)
         self.query: dict[str, str] = {}
         self.token: str | None = None

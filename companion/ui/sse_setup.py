@@ -23,6 +23,7 @@ from ..sse.hexmap import HexMap
 from ..sse.render import map_svg
 from ..core.roles import Write
 from .writes import writes
+from .tablelist import every_table_switch, saved_games
 from .sse_board import (PALETTE,
                         HexBoard, system_cell)
 from .sse_laying import Laying
@@ -101,6 +102,8 @@ class SseSetupForm:
         self.start_btn.on_click(guarded(lambda _: self.start_game()))
         self.saved = w.Select(options=[], rows=5, layout=w.Layout(width="420px"))
         self.saved.add_class("sse-saved")
+        self.every_table = every_table_switch(self.screen.store,
+                                              guarded(lambda _: self._fill_saved()))
         resume = w.Button(description="Resume", icon="folder-open")
         resume.add_class("sse-resume")
         resume.on_click(guarded(lambda _: self.resume()))
@@ -144,7 +147,8 @@ class SseSetupForm:
         self.setup_role_note.add_class("sse-setup-role-note")
         self.setup_screen = w.VBox([
             self.setup_role_note, self.new_game_box,
-            w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, resume,
+            w.HTML("<h4>Saved Small Star Empires games</h4>"), self.saved, *self.every_table,
+            resume,
             self.map_preview, self.tile_panel])
         self.setup_screen.add_class("sse-setup")
         self._setup_visibility()
@@ -215,14 +219,19 @@ class SseSetupForm:
         self.map_preview.value = (f"<div><b>{escape(m.title or m.name)}</b></div>"
                                   + map_svg(m, size=14))
 
+    def _fill_saved(self):
+        """The saved Small Star Empires games: this server's table's (every table's: no
+        table, or the host's switch)."""
+        games, self.saved.options = saved_games(self.screen.store, self.every_table,
+                                                format=FORMAT)
+        if games:
+            self.saved.value = games[0]["id"]
+
     def show(self):
         s = self.screen
         self._refresh_maps(self.map_pick.value)
         self._preview()
-        games = s.store.games(format=FORMAT)
-        self.saved.options = [(f"{g['title']} · {g['actions']} actions", g["id"]) for g in games]
-        if games:
-            self.saved.value = games[0]["id"]
+        self._fill_saved()
         self.tiles.refresh()
         s.body.children = [self.setup_screen]
         s.app._apply_role()

@@ -156,7 +156,7 @@ class SseTab:
         self.setup_part = SseSetupForm(self)
         self.editor_part = SseEditor(self, self.setup_part)
         self._build_play()
-        games = self.store.games(format=FORMAT)
+        games = self.store.games(format=FORMAT, table=self.store.table)
         if games:
             try:
                 self.open_game(games[0]["id"])
