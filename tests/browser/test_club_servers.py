@@ -24,7 +24,8 @@ from playwright.sync_api import expect
 
 from browser_harness import VoilaServer, screenshot
 from dashboard_driver import (PHONE, ats_enter, ats_shows, fill_names, open_page,
-                              says_not_connected, is_live, writing_controls)
+                              says_not_connected, is_live, live_line,
+                              writing_controls)
 from companion.ats.game import Game
 from companion.table.store import open_store
 
@@ -163,6 +164,11 @@ def test_two_servers_one_postgresql(club, pages):
     ats_shows(host, g, timeout=LIVE_MS)
     shows_within(table, g, "A's action on B's table view (Ben's phone offline)")
     assert wait_stored(url, gid, 2).actions == g.actions
+    # the phone heard nothing meanwhile: it still shows one action, and says it is cut off
+    ben.wait_for_timeout(1500)          # several of its kernel's polls
+    behind = live_line(ben).inner_text()
+    print(f"club: B's seat while offline: {behind!r}")
+    assert "actions: 1" in behind and "not connected" in behind, behind
     ben.context.set_offline(False)
     t0 = time.monotonic()
     is_live(ben)
