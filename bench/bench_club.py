@@ -132,7 +132,7 @@ def appends_per_second(location: str, writers: int, seconds: float, one_game: bo
                 stale[i] += 1
                 rev, n = state(s, gid)
             except StoreError as e:         # busy: counted, the writer goes on
-                errors.append(str(e).split(".")[0])
+                errors.append(f"{type(e).__name__}: {str(e)[:110]}")
                 rev, n = state(s, gid)
 
     threads = [threading.Thread(target=writer, args=(i,), daemon=True) for i in range(writers)]
@@ -323,6 +323,8 @@ def main(argv=None) -> int:
                 print(f"  {backend:6} {kind:15}: {r['rate']:7.0f} appends/s "
                       f"({r['appends']} in {seconds:.0f} s; {r['stale']} refused as stale and "
                       f"retried; {len(r['errors'])} errors{lost})", flush=True)
+                for msg in sorted(set(r["errors"])):
+                    print(f"      error x{r['errors'].count(msg)}: {msg}", flush=True)
             pgr, sqr = res[kind, "pg"], res[kind, "sqlite"]
             intact = all(x["held"] == x["appends"] for x in (pgr, sqr))
             rows.append((f"appends/s, {args.writers} writers, {kind}",
@@ -374,9 +376,9 @@ def main(argv=None) -> int:
             shutil.rmtree(tmp, ignore_errors=True)
 
     print()
-    w = [max(len(r[i]) for r in rows + [("what", "PostgreSQL (2 servers)", "SQLite (1 server)",
+    w = [max(len(r[i]) for r in rows + [("what", "PostgreSQL", "SQLite",
                                           "PASS/MISS")]) for i in range(4)]
-    head = ("what", "PostgreSQL (2 servers)", "SQLite (1 server)", "PASS/MISS")
+    head = ("what", "PostgreSQL", "SQLite", "PASS/MISS")
     print("  ".join(h.ljust(w[i]) for i, h in enumerate(head)))
     for r in rows:
         print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)))
