@@ -239,10 +239,28 @@ def fill(store: Store, names=None) -> dict[str, str]:
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(path=tmp_path / "games.sqlite")
-    yield s
-    s.close()
+def store(make_store):
+    """A store on each backend (SQLite; PostgreSQL, marked ``postgres``)."""
+    return make_store()
+
+
+class _Rows(list):
+    def fetchone(self):
+        return self[0] if self else None
+
+    def fetchall(self):
+        return list(self)
+
+
+class _Sql:
+    """A test's own reads, through the store's query (so on both backends), shaped as
+    a connection's ``execute``."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def execute(self, sql, params=()):
+        return _Rows(self.store.query(sql, params))
 
 
 @pytest.fixture
@@ -274,7 +292,7 @@ def test_the_fixture_games_score_as_worked_out_by_hand():
 # store round trip and the derived tables
 # ---------------------------------------------------------------------------
 def _derived(store: Store, gid: str) -> dict:
-    c = store._conn
+    c = _Sql(store)
     res = c.execute("SELECT format, finished, decided_by, winners, error FROM g_results "
                     "WHERE game_id=?", (gid,)).fetchone()
     players = {p: {"seat": seat, "race": race, "rank": rank, "total": total, "won": won,
@@ -374,7 +392,7 @@ def test_sync_follows_changes_and_deletes(store):
     assert history.sync(store) == 0
     store.delete(gid)
     for t in ("g_results", "g_players", "g_year_vp", "g_cards", "g_objectives"):
-        assert store._conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] == 0, t
+        assert _Sql(store).execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] == 0, t
 
 
 def test_a_record_that_no_longer_replays_is_flagged_not_counted(store):
@@ -383,7 +401,7 @@ def test_a_record_that_no_longer_replays_is_flagged_not_counted(store):
     bad["actions"][1]["at"] = [9, 9]                     # not adjacent: illegal
     bid = store.create(bad, title="broken")
     history.sync(store)
-    d = store._conn.execute("SELECT finished, error FROM g_results WHERE game_id=?",
+    d = _Sql(store).execute("SELECT finished, error FROM g_results WHERE game_id=?",
                             (bid,)).fetchone()
     assert d[0] == 0 and "action 1" in d[1]
     listed = stats.games(store).set_index("game_id")
@@ -439,7 +457,7 @@ def test_a_game_waiting_for_values_is_listed_with_its_players_not_as_a_failed_re
     history.sync(store)
     d = _derived(store, wid)
     assert d["error"] is None and d["finished"] == 0 and d["winners"] == []
-    assert store._conn.execute("SELECT waiting FROM g_results WHERE game_id=?",
+    assert _Sql(store).execute("SELECT waiting FROM g_results WHERE game_id=?",
                                (wid,)).fetchone()[0] == _waits(kind)
     # its players stay, in seat order, without a rank or a total yet
     assert d["players"] == {
@@ -498,7 +516,7 @@ def test_once_the_values_are_typed_the_waiting_game_scores_and_counts(store):
         engine = Game.from_record(store.load(gid)).score().to_json()
         _agrees_with_engine(d, engine, ["Ann", "Bea"])
         assert {p: r["total"] for p, r in d["players"].items()} == totals
-        assert store._conn.execute("SELECT waiting FROM g_results WHERE game_id=?",
+        assert _Sql(store).execute("SELECT waiting FROM g_results WHERE game_id=?",
                                    (gid,)).fetchone()[0] is None
     assert stats.win_rates(store).to_dict("records") == [
         {"player": "Ann", "games": 2, "wins": 2, "win_rate": 1.0},
@@ -988,7 +1006,7 @@ def test_dates_are_local_time_in_the_list_and_the_csv(store, monkeypatch):
     time.tzset()
     try:
         gid = store.create(records()["G3"], title="G3")
-        created = store._conn.execute("SELECT created FROM games WHERE id=?",
+        created = _Sql(store).execute("SELECT created FROM games WHERE id=?",
                                       (gid,)).fetchone()[0]
         local = time.localtime(created)
         assert stats.games(store).date.iloc[0] == time.strftime("%Y-%m-%d %H:%M", local)

@@ -137,6 +137,32 @@ def test_merged_card_values_of_two_pages_are_both_kept(make_store):
     assert len(names) == len(SAMPLE.get("cards") or []) + 2
 
 
+def test_two_pages_tapping_the_timer_at_once_never_both_get_through(make_store):
+    """set_play_details compares the stored timer and writes in one transaction: of
+    two pages starting the timer at the same moment, 10 times, one is refused."""
+    from companion.table import history, playtime
+    a, b = make_store(), make_store()
+    for _ in range(10):
+        gid = a.create(SETUP_ONLY)
+        start = threading.Barrier(2)
+        results: list[object] = []
+
+        def tap(s):
+            start.wait()
+            try:
+                results.append(history.set_play_details(
+                    s, gid, playtime.start({}), expect_timer=None))
+            except StaleGame as e:
+                results.append(e)
+        ts = [threading.Thread(target=tap, args=(s,)) for s in (a, b)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert sum(isinstance(r, StaleGame) for r in results) == 1, results
+        assert playtime.timer(b.load(gid)["meta"]) is not None
+
+
 # ------------------------------------------------------------ kill -9 of a writer
 FORKER = textwrap.dedent("""
     import json, os, random, signal, sys, time
@@ -266,22 +292,33 @@ def test_history_and_statistics(make_store):
 
 @pytest.mark.postgres
 def test_statistics_are_the_same_on_both_backends(pg_url, tmp_path):
+    """Every statistic (all_statistics, people_statistics, the plays CSV) of the same
+    games, on SQLite and on PostgreSQL: the same tables, values and types."""
+    from companion.sse import SseGame
     from companion.table import history, stats
-    frames = []
+    results = []
     for where in (str(tmp_path / "games.sqlite"), pg_url):
         s = open_store(where)
-        ids = [s.create(SAMPLE, title="a"), s.create({**SAMPLE, "actions": ACTIONS[:7]})]
-        history.set_play_details(s, ids[0], {"location": "Kitchen", "duration_min": 60})
+        first = s.create(SAMPLE, title="a")
+        s.create({**SAMPLE, "actions": ACTIONS[:7]}, title="b")
+        s.create(SseGame({"players": ["Ann", "Bob"], "map": "basic-2p",
+                          "pieces": {"ships": 2}}).to_record(), title="sse")
+        history.set_play_details(s, first, {"location": "Kitchen", "duration_min": 60})
         history.sync(s)
-        g = stats.games(s).drop(columns=["game_id", "date"], errors="ignore")
-        frames.append((g.reset_index(drop=True), stats.leaderboard(s)
-                       if hasattr(stats, "leaderboard") else None))
+        out = {}
+        for name, df in {**stats.all_statistics(s), **stats.people_statistics(s)}.items():
+            out[name] = (df.columns.tolist(), [str(t) for t in df.dtypes],
+                         df.drop(columns=["game_id", "id"], errors="ignore")
+                           .astype(str).values.tolist())
+        gid = {first: "<first>"}
+        out["csv"] = [line.replace(first, gid[first]).split(",")[:-5] + line.split(",")[-4:]
+                      for line in history.plays_csv(s, finished_only=False).splitlines()]
+        results.append(out)
         s.close()
-    (a, la), (b, lb) = frames
-    assert a.columns.tolist() == b.columns.tolist()
-    assert a.astype(str).values.tolist() == b.astype(str).values.tolist()
-    if la is not None:
-        assert la.astype(str).values.tolist() == lb.astype(str).values.tolist()
+    lite, pg = results
+    assert len(lite) > 5 and sorted(lite) == sorted(pg)
+    for name in lite:
+        assert lite[name] == pg[name], name
 
 
 # ------------------------------------------------------------ busy, read-only
@@ -392,10 +429,28 @@ def test_a_database_gone_for_a_moment_says_not_saved_then_works_again(pg_url, pg
     assert "***" in msg or "password" not in msg
     assert s.append(gid, 2, ACTIONS[2], rev=rev) == rev + 1     # back: the same entry saves
     assert replays(s, gid) == 3
+    _terminate_others(pg_admin)                          # a read is made again at once
+    assert replays(s, gid) == 3 and s.games()[0]["actions"] == 3
     _terminate_others(pg_admin)
-    with pytest.raises(StoreError, match="cannot be reached"):
-        s.load(gid)
-    assert replays(s, gid) == 3                          # and reading works again
+    assert s.query_one("SELECT COUNT(*) FROM actions") == (3,)
+    s.close()
+
+
+@pytest.mark.postgres
+def test_every_write_notifies_with_its_game(pg_url, pg_admin):
+    s = open_store(pg_url)
+    pg_admin.execute("LISTEN companion_store")
+    gid = s.create(SETUP_ONLY)
+    got = [n.payload for n in pg_admin.notifies(timeout=1, stop_after=1)]
+    assert got == [""]                                   # a new game: no id yet
+    for write in (lambda: s.append(gid, 0, ACTIONS[0]), lambda: s.pop(gid, 0),
+                  lambda: s.merge_cards(gid, [{"name": "Q", "cost": 2}]),
+                  lambda: s.add_manual(gid, [{"source": "x", "player": "George", "vp": 1}]),
+                  lambda: s.set_manual(gid, []), lambda: s.set_cards(gid, []),
+                  lambda: s.delete(gid)):
+        write()
+        got = [(n.channel, n.payload) for n in pg_admin.notifies(timeout=1, stop_after=1)]
+        assert got == [("companion_store", gid)]
     s.close()
 
 

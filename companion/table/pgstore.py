@@ -25,19 +25,20 @@ from __future__ import annotations
 import functools
 import re
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal, Sequence
+from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from ..core.errors import StaleGame, StoreBusy, StoreError, StoreNotOurs, StoreWriteFailed
 from ..core.jsontypes import JSON
 from ..core.roles import Role
-from .store import (ADDITIONS, BUSY_TIMEOUT, MIGRATIONS, OUR_TABLES, SCHEMA, SCHEMA_VERSION,
-                    Store, _data_steps, data_steps)
+from .store import (ADDITIONS, BUSY_TIMEOUT, DEFAULT_GAME, MIGRATIONS, OUR_TABLES, SCHEMA,
+                    SCHEMA_VERSION, Store, _data_steps, data_steps)
 
-if TYPE_CHECKING:
-    import psycopg
 
-#: the channel of every write's NOTIFY
+_T = TypeVar("_T")
+
+#: the channel of every write's NOTIFY (payload: the game's id, or '' for a write that
+#: is not one game's: a new game, History's tables)
 CHANNEL = "companion_store"
 #: the advisory lock every write transaction holds ("AtSE"): one writer at a time
 WRITE_LOCK = 0x41745345
@@ -200,6 +201,7 @@ class PgStore(Store):
         self.listener: Any = None            # the LISTEN connection (data_version)
         self.own_pids: set[int] = set()
         self.version = 0
+        self.notify_gid = ""                 # the game the running write is about
         self.db = self._connect(writing=False)
         self._prepare()
         if self._read_only():
@@ -390,25 +392,79 @@ class PgStore(Store):
         c.execute("SELECT rev FROM games WHERE id=? FOR UPDATE", (gid,))
         return super()._check(c, gid, rev, n_ok, stale)
 
+    # every write of one game names it in its NOTIFY (the payload)
     def append(self, gid: str, index: int, action: JSON, *, rev: int | None = None) -> int:
         try:
-            return super().append(gid, index, action, rev=rev)
+            return self._of(gid, lambda: super(PgStore, self).append(gid, index, action, rev=rev))
         except self.pg.IntegrityError:
             raise StaleGame("this game was changed in another tab or window; it has been "
                             "reloaded") from None
 
+    def pop(self, gid: str, index: int, *, rev: int | None = None) -> int:
+        return self._of(gid, lambda: super(PgStore, self).pop(gid, index, rev=rev))
+
+    def set_cards(self, gid: str, cards: list[JSON]) -> None:
+        self._of(gid, lambda: super(PgStore, self).set_cards(gid, cards))
+
+    def merge_cards(self, gid: str, cards: list[JSON]) -> list[JSON]:
+        return self._of(gid, lambda: super(PgStore, self).merge_cards(gid, cards))
+
+    def add_manual(self, gid: str, entries: list[JSON]) -> list[JSON]:
+        return self._of(gid, lambda: super(PgStore, self).add_manual(gid, entries))
+
+    def set_manual(self, gid: str, manual: list[JSON]) -> None:
+        self._of(gid, lambda: super(PgStore, self).set_manual(gid, manual))
+
+    def delete(self, gid: str) -> None:
+        self._of(gid, lambda: super(PgStore, self).delete(gid))
+
+    def _of(self, gid: str, write: Callable[[], _T]) -> _T:
+        self.notify_gid = gid
+        try:
+            return write()
+        finally:
+            self.notify_gid = ""
+
     # -- reading --------------------------------------------------------------------------
+    # a read that found the connection lost is made once more on a new one: a page whose
+    # database came back reads again at once (a write is never made twice on its own)
+    def _again(self, read: Callable[[], _T]) -> _T:
+        try:
+            return read()
+        except StoreError:
+            if self.db is not None:        # not a lost connection (_mapped drops it)
+                raise
+        return read()
+
+    def load(self, gid: str) -> JSON:
+        return self._again(lambda: super(PgStore, self).load(gid))
+
+    def load_revision(self, gid: str) -> tuple[JSON, int]:
+        return self._again(lambda: super(PgStore, self).load_revision(gid))
+
+    def revision(self, gid: str) -> int:
+        return self._again(lambda: super(PgStore, self).revision(gid))
+
+    def games(self, format: str | None = DEFAULT_GAME) -> list[JSON]:
+        return self._again(lambda: super(PgStore, self).games(format))
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with _PgRead(self, False) as c:
-            return c.execute(sql, params).fetchall()
+        def read() -> list[Any]:
+            with _PgRead(self, False) as c:
+                return c.execute(sql, params).fetchall()
+        return self._again(read)
 
     def query_one(self, sql: str, params: Sequence[Any] = ()) -> Any | None:
-        with _PgRead(self, False) as c:
-            return c.execute(sql, params).fetchone()
+        def read() -> Any | None:
+            with _PgRead(self, False) as c:
+                return c.execute(sql, params).fetchone()
+        return self._again(read)
 
     def _table_exists(self, name: str) -> bool:
-        with _PgRead(self, False) as c:
-            return c.has_table(name)
+        def read() -> bool:
+            with _PgRead(self, False) as c:
+                return c.has_table(name)
+        return self._again(read)
 
     def data_version(self) -> int:
         """A number that grows whenever another connection (another server's page, the
@@ -469,7 +525,7 @@ class _PgTx:
         assert c is not None
         if exc_type is None:
             try:
-                c.execute("SELECT pg_notify(?, '')", (CHANNEL,))
+                c.execute("SELECT pg_notify(?, ?)", (CHANNEL, s.notify_gid))
                 c.execute("COMMIT")
                 return False
             except s.pg.Error as e:
