@@ -14,6 +14,9 @@ opens it on Ben's seat (a phone, 390x844) and the table view.  Then:
 - a wrong entry on B (a discard without a card) gets one clear line, nothing stored;
 - the database's record holds exactly the actions entered, each for its player.
 
+A second test plays Small Star Empires the same way: Ann's seat on A (a phone), Bob's
+seat and the table view on B; each move and Bob's undo show on the other server.
+
 Screenshots: tests/artifacts/club-*.png.
 """
 from __future__ import annotations
@@ -220,3 +223,66 @@ def test_two_servers_one_postgresql(club, pages):
     assert [(x["player"], x["do"], x["card"]) for x in final.actions] == \
         [("Ana", "discard", "Garden"), ("Cleo", "discard", "Garden"), ("Ben", "discard", "Garden")]
     assert final.actions == g.actions
+
+
+# ------------------------------------------------------------------- Small Star Empires
+SSE_SETUP = {"players": ["Ann", "Bob"], "map": "basic-2p", "pieces": {"ships": 2}}
+
+
+def test_small_star_empires_across_two_servers(club, pages):
+    """Ann's seat on server A (a phone), Bob's seat and the table view on server B: each
+    move shows on the other server's pages, Bob's undo on B shows on A."""
+    from companion.sse import SseGame
+    from test_sse import hexbtn, pick, settle, wait_legal
+
+    a, b, url = club
+    s = open_store(url)
+    try:
+        gid = s.create(SseGame(SSE_SETUP).to_record(), title="club sse")
+    finally:
+        s.close()
+    ready = ".sse-play .live-state"
+    ann = pages(f"{a.url}?seat=Ann&game={gid}", viewport=PHONE, ready=ready)
+    bob = pages(f"{b.url}?seat=Bob&game={gid}", ready=ready)
+    table = pages(f"{b.url}?view=table&game={gid}", ready=ready)
+    g = SseGame(SSE_SETUP)
+
+    def shows(page, since=None, what=""):
+        expect(page.locator(".sse-play .live-state")).to_contain_text(
+            f"actions: {len(g.actions)}", timeout=LIVE_MS)
+        settle(page, g)
+        if since is not None:
+            print(f"club sse: {what}: shown {time.monotonic() - since:.2f} s after the click")
+
+    def move(page):
+        player = g.current
+        hexbtn(page, g.state.players[player].ships[0].at).click()
+        wait_legal(page, g.legal_destinations(player, 0, piece="city"))
+        to = pick(g, 0)
+        hexbtn(page, to).click()
+        g.push({"player": player, "ship": 0, "to": list(to), "piece": "city"})
+        return time.monotonic()
+
+    for p in (ann, bob, table):
+        shows(p)
+    expect(table.locator(".sse-entry")).to_be_hidden()
+    expect(table.locator(".sse-undo")).to_be_hidden()
+    t = move(ann)                                   # Ann on server A
+    shows(bob, t, "Ann's move on A, on B's seat")
+    shows(table, t, "Ann's move on A, on B's table view")
+    t = move(bob)                                   # Bob on server B
+    shows(ann, t, "Bob's move on B, on A's seat")
+    screenshot(ann, "club-sse-01-a-ann-phone")
+    screenshot(table, "club-sse-01-b-table")
+    bob.click(".sse-undo")                          # Bob undoes his move on B
+    bob.click(".sse-undo-yes")
+    t = time.monotonic()
+    g.pop()
+    for p in (ann, table):
+        shows(p, t, "Bob's undo on B")
+    expect(ann.locator(".sse-play .live-note")).to_contain_text("undone: Bob moved ship 0")
+    final = open_store(url)
+    try:
+        assert final.load(gid)["actions"] == g.actions
+    finally:
+        final.close()
