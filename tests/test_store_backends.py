@@ -601,3 +601,15 @@ def test_the_dashboard_checks_the_database_before_it_starts(pg_server, monkeypat
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert dashboard.main(["--database", "mysql://club/games"]) == 2
     assert "postgresql://" in capsys.readouterr().err
+
+
+@pytest.mark.postgres
+def test_a_new_read_only_database_cannot_be_set_up_and_is_left(pg_url, pg_admin):
+    name = pg_admin.execute("SELECT current_database()").fetchone()[0]
+    pg_admin.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    with pytest.raises(StoreError) as e:
+        open_store(pg_url)
+    msg = str(e.value)
+    assert "cannot be set up" in msg and "read-only" in msg and "left as it is" in msg
+    assert pg_admin.execute("SELECT count(*) FROM information_schema.tables WHERE "
+                            "table_schema = 'public'").fetchone() == (0,)

@@ -200,10 +200,14 @@ class PgStore(Store):
         self.db: Any = None                  # the psycopg connection (autocommit)
         self.listener: Any = None            # the LISTEN connection (data_version)
         self.own_pids: set[int] = set()
-        self.version = 0
+        self.changes = 0                     # data_version's counter
         self.notify_gid = ""                 # the game the running write is about
         self.db = self._connect(writing=False)
-        self._prepare()
+        try:
+            self._prepare()
+        except BaseException:
+            self.close()                     # refused: no connection is left open
+            raise
         if self._read_only():
             self.notice = (f"The club database {self.path} is read-only: your games can be "
                            "seen, but nothing you enter now will be saved. Ask whoever runs "
@@ -230,7 +234,7 @@ class PgStore(Store):
         return PgConnection(self.db)
 
     def _drop(self) -> None:
-        if self.db is not None:
+        if getattr(self, "db", None) is not None:
             try:
                 self.db.close()
             except Exception:  # noqa: BLE001 - a broken connection: nothing to keep
@@ -239,12 +243,20 @@ class PgStore(Store):
 
     def close(self) -> None:
         self._drop()
-        if self.listener is not None:
+        if getattr(self, "listener", None) is not None:
             try:
                 self.listener.close()
             except Exception:  # noqa: BLE001
                 pass
             self.listener = None
+
+    def __del__(self) -> None:
+        # a page's store lives as long as its kernel and is seldom closed: its
+        # connections go with it, quietly
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
 
     def _read_only(self) -> bool:
         try:
@@ -310,8 +322,7 @@ class PgStore(Store):
         if not all(c.has_table(t) for t in ("games", "actions", "store_steps", "store_version")):
             return False
         row = c.execute("SELECT max(version) FROM store_version").fetchone()
-        self.version = int(row[0] or 0)
-        if self.version != SCHEMA_VERSION or "rev" not in c.columns("games"):
+        if int(row[0] or 0) != SCHEMA_VERSION or "rev" not in c.columns("games"):
             return False
         done = {r[0] for r in c.execute("SELECT name FROM store_steps").fetchall()}
         return set(data_steps()) <= done
@@ -366,9 +377,11 @@ class PgStore(Store):
                 if not self.db.closed and not self.db.broken:
                     c.execute("ROLLBACK")
                 raise
-            self.version = SCHEMA_VERSION
         except self.pg.Error as e:
-            raise self._mapped(e, writing=False) from None
+            if self._lost(e) or getattr(e, "sqlstate", None) in _BUSY_STATES:
+                raise self._mapped(e, writing=False) from None
+            raise StoreError(f"The club database {self.path} cannot be set up for the saved "
+                             f"games ({self._why(e)}); it was left as it is.") from None
 
     # -- transactions -------------------------------------------------------------------
     def transaction(self) -> _PgTx:  # type: ignore[override]
@@ -486,17 +499,17 @@ class PgStore(Store):
             except self.pg.Error as e:
                 raise self._unreachable(e, writing=False) from None
             self.listener = conn
-            self.version += 1
-            return self.version
+            self.changes += 1
+            return self.changes
         try:
             for n in self.listener.notifies(timeout=0):
                 if n.pid not in self.own_pids:
-                    self.version += 1
+                    self.changes += 1
         except self.pg.Error as e:
             self.listener = None if self.listener.broken or self.listener.closed \
                 else self.listener
             raise self._unreachable(e, writing=False) from None
-        return self.version
+        return self.changes
 
 
 class _PgTx:
