@@ -69,6 +69,16 @@ def pytest_runtest_makereport(item, call):
             report.sections.append(("voila", server.log_tail(120)))
         except Exception as exc:        # noqa: BLE001 - evidence, never a second failure
             report.sections.append(("voila", f"no log: {exc}"))
+    if report.when == "call" and report.failed and hasattr(item, "funcargs"):
+        # servers a test's own fixture started (a tuple of them: test_club_servers.py)
+        for name, value in item.funcargs.items():
+            if name == "voila_server" or not isinstance(value, (tuple, list)):
+                continue
+            for i, other in enumerate(v for v in value if isinstance(v, VoilaServer)):
+                try:
+                    report.sections.append((f"voila {name}[{i}]", other.log_tail(80)))
+                except Exception as exc:    # noqa: BLE001
+                    report.sections.append((f"voila {name}[{i}]", f"no log: {exc}"))
     return report
 
 
