@@ -24,7 +24,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_sse_tiles import home_tile, line_form, main_tile  # noqa: E402
 
 PLAYERS = ["Ana", "Ben"]
-#: a shipped card whose printed values are unknown (null) in the shipped catalogue
+#: a shipped card whose printed values are unknown (null) in the shipped catalogue; the
+#: numbers these tests type for it stand for what a player would type, not its printed
+#: values (nobody sources those), and no test depends on them being the real ones
 CARD = "Alien Bazaar"
 OTHER = "Alien Temple"
 

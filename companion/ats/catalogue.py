@@ -581,13 +581,13 @@ def save_user_card(card: Card, path: Path | None = None, *,
             raise CatalogueError(f"your catalogue already holds {MAX_CARDS} entries, the most it "
                                  "may hold", file=str(path), card=card.name)
         cards[card.name.lower()] = merge_card(old, card) if old is not None else card
-        _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
+        safeio.write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return path
 
 
 def export_user_catalogue(dest: Path | str, path: Path | None = None) -> Path:
     dest = Path(dest)
-    _write_atomic(dest, dump_yaml(load_user_cards(path)))
+    safeio.write_atomic(dest, dump_yaml(load_user_cards(path)))
     return dest
 
 
@@ -628,13 +628,7 @@ def import_user_catalogue(src: Path | str, path: Path | None = None, *,
             raise CatalogueError(f"importing it would make your catalogue hold {len(cards)} "
                                  f"entries; it holds at most {MAX_CARDS}; nothing was imported",
                                  file=str(src))
-        _write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
+        safeio.write_atomic(path, dump_yaml(sorted(cards.values(), key=lambda c: c.name)))
     return [c.name for c in incoming]
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    import os
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)

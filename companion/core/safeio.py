@@ -65,6 +65,20 @@ class InputError(CompanionError):
     """A file or document refused by the reader (used when no ``error`` factory is given)."""
 
 
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file beside it, then
+    rename: a reader sees the old file or the new one, never half of it; the folder is
+    made if missing, and the temporary file never stays behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
 def _default_error(message: str) -> Exception:
     return InputError(message)
 

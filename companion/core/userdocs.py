@@ -17,11 +17,11 @@ The base names no game and no store: this is only the seam.
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 from typing import Callable, Iterator, Protocol, runtime_checkable
 
 from .paths import user_dir
+from .safeio import write_atomic
 
 #: a document's name: its file's name in the data folder
 MAX_DOC_NAME = 200
@@ -68,15 +68,7 @@ class FileDocuments:
         return p.read_text(encoding="utf-8") if p.exists() else None
 
     def write(self, name: str, text: str) -> None:
-        p = user_dir() / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(f"{p.name}.{os.getpid()}.tmp")
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(p)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_atomic(user_dir() / name, text)
 
     def update(self, name: str, change: Callable[[str | None], str]) -> str:
         from .paths import side_lock

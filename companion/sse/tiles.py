@@ -25,7 +25,6 @@ Pure Python: no widgets here.
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,8 @@ from typing import Any, Callable, Mapping
 from ..core import userdocs
 from ..core.paths import data_dir, side_lock, user_dir
 from ..core.roles import Role, Write, check as check_role
-from ..core.safeio import MAX_NOTE, check_tree, loads_json, name_problem, read_json, terminal_line
+from ..core.safeio import (MAX_NOTE, check_tree, loads_json, name_problem, read_json,
+                           terminal_line, write_atomic)
 from .hexmap import COLOURS, Hex, MapError, System, as_hex, distance, label
 
 TILES_FORMAT = "small-star-empires-tiles/1"
@@ -412,15 +412,6 @@ def dumps_tiles(tiles: Mapping[str, SectorTile]) -> str:
                       indent=1, ensure_ascii=False)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def _check_collection(tiles: dict[str, SectorTile]) -> None:
@@ -434,7 +425,7 @@ def _check_collection(tiles: dict[str, SectorTile]) -> None:
 
 def _store(tiles: dict[str, SectorTile], path: Path) -> None:
     _check_collection(tiles)
-    _write_atomic(path, dumps_tiles(tiles))
+    write_atomic(path, dumps_tiles(tiles))
 
 
 def save_tile(tile: SectorTile, *, role: Role | str = Role.HOST,
@@ -480,7 +471,7 @@ def delete_tile(tile_id: str, *, role: Role | str = Role.HOST, path: Path | None
 def export_tiles(dest: Path | str, path: Path | None = None) -> Path:
     """Write the player's tiles to ``dest`` (a tiles file another table can import)."""
     dest = Path(dest)
-    _write_atomic(dest, dumps_tiles(load_tiles(path)))
+    write_atomic(dest, dumps_tiles(load_tiles(path)))
     return dest
 
 
