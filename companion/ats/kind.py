@@ -88,15 +88,14 @@ def derive_extra(game: Any, score: Any, out: dict[str, Any]) -> None:
     """History's derived rows beyond the score: VP by year, each built card's VP and
     the objectives claimed."""
     st = game.state
-    # score.lines' columns read once as lists (a pandas filter per player cost more
-    # than the replay: issue 26's first sync of 10,000 games)
+    # score.line_rows, the plain lines (pandas cost more than the replay: issue 26's
+    # first sync of 10,000 games)
     end_lines: list[tuple[Any, Any, Any, Any]] = []
     objective_lines: list[tuple[Any, Any, Any]] = []
     if out["finished"] and score is not None:
-        lines = score.lines
-        for lp, cat, cell, source, vp in zip(lines.player.tolist(), lines.category.tolist(),
-                                             lines.cell.tolist(), lines.source.tolist(),
-                                             lines.vp.tolist()):
+        for line in score.line_rows:
+            lp, cat, cell, source, vp = (line["player"], line["category"], line["cell"],
+                                         line["source"], line["vp"])
             if cat == "end_abilities" and _present(cell):
                 end_lines.append((lp, source, cell, vp))
             elif cat == "objectives":

@@ -6,7 +6,6 @@ shape from docs/record-format.md.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Protocol, Sequence
 
 import pandas as pd
@@ -39,29 +38,52 @@ CREDITS_PER_VP = 3
 LINE_COLUMNS = ["player", "category", "source", "cell", "rule", "vp"]
 
 
-@dataclass
 class Score:
-    final: bool
-    lines: pd.DataFrame          # every VP: player, category, source, cell, rule, vp
-    table: pd.DataFrame          # one row per player, ranked
-    winners: list[str]
-    decided_by: str              # vp | locations | credits | shared (so far, if not final)
-    explanation: str
+    """The final (or so-far) table.  ``lines`` and ``table`` are pandas DataFrames,
+    made on first use from the plain rows (``line_rows``, ``rows``): the history's
+    sync of 10,000 games reads only the rows (issue 26)."""
+
+    def __init__(self, final: bool, line_rows: list[dict[str, Any]],
+                 rows: list[dict[str, Any]], winners: list[str], decided_by: str,
+                 explanation: str) -> None:
+        self.final = final
+        self.line_rows = line_rows   # every VP: player, category, source, cell, rule, vp
+        self.rows = rows             # one dict per player, ranked (rank after player)
+        self.winners = winners
+        self.decided_by = decided_by     # vp | locations | credits | shared (so far, if not final)
+        self.explanation = explanation
+        self._lines: pd.DataFrame | None = None
+        self._table: pd.DataFrame | None = None
+
+    def __repr__(self) -> str:
+        return (f"Score(final={self.final!r}, rows={self.rows!r}, "
+                f"line_rows={self.line_rows!r}, winners={self.winners!r}, "
+                f"decided_by={self.decided_by!r}, explanation={self.explanation!r})")
+
+    @property
+    def lines(self) -> pd.DataFrame:
+        """Every VP: player, category, source, cell, rule, vp."""
+        if self._lines is None:
+            self._lines = pd.DataFrame(self.line_rows, columns=LINE_COLUMNS)
+        return self._lines
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per player, ranked."""
+        if self._table is None:
+            self._table = pd.DataFrame(self.rows)
+        return self._table
 
     def breakdown(self, player: str) -> pd.DataFrame:
         return self.lines[self.lines.player == player].reset_index(drop=True)
 
     def to_json(self) -> dict[str, Any]:
         players = []
-        t = self.table
-        # the columns as lists (iterrows built a Series per row: issue 26's first sync)
-        cats = [t[c].tolist() for c in CATEGORIES]
-        for i, (p, rank, total, locations, credits) in enumerate(zip(
-                t.player.tolist(), t["rank"].tolist(), t.total.tolist(), t.locations.tolist(),
-                t.credits_left.tolist())):
-            players.append({"player": p, "rank": int(rank), "total": int(total),
-                            "locations": int(locations), "credits": int(credits),
-                            "breakdown": {c: int(cats[j][i]) for j, c in enumerate(CATEGORIES)}})
+        for r in self.rows:
+            players.append({"player": r["player"], "rank": int(r["rank"]),
+                            "total": int(r["total"]), "locations": int(r["locations"]),
+                            "credits": int(r["credits_left"]),
+                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
         return {"final": self.final, "winners": list(self.winners), "players": players,
                 "decided_by": self.decided_by, "explanation": self.explanation}
 
@@ -106,7 +128,6 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
         lines += _objectives(game, state, manual, missing, lenient=project and not final)
         if missing and not (project and not final):
             raise MissingEntry(missing)
-    df = pd.DataFrame(lines, columns=LINE_COLUMNS)
     # per-player category sums in plain Python (pandas filters per cell cost ~8 ms)
     sums = {(p, c): 0 for p in setup.players for c in CATEGORIES}
     for line in lines:
@@ -125,15 +146,14 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
         row["locations"] = len(ps.station.locations(reactors=False))
         row["credits_left"] = ps.credits
         rows.append(row)
-    table = pd.DataFrame(rows)
-    table, winners, decided, text = _rank(table, final)
+    ranked, winners, decided, text = _rank(rows, final)
     if not final and hasattr(game, "round_end_due"):
         due = game.round_end_due(state)
         if due:      # B 5: "Before beginning the next round" the station is fixed
             text += ("\nRound end (rule: round-end): before the next round begins, remove "
                      "locations until each station is valid (B 5): "
                      + "; ".join(v["message"] for v in due))
-    return Score(final, df, table, winners, decided, text)
+    return Score(final, lines, ranked, winners, decided, text)
 
 
 class _ManualBook:
@@ -467,24 +487,28 @@ def objective_claims(game: ScoredGame, state: State | None = None) -> pd.DataFra
     return pd.DataFrame(rows)
 
 
-def _rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str, str]:
-    key = ["total", "locations", "credits_left"]
-    table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
-    ranks, prev, rank = [], None, 0
-    # the key columns as lists (iterrows built a Series per row: issue 26's first sync)
-    for i, row in enumerate(zip(*(table[c].tolist() for c in key))):
-        k = tuple(int(v) for v in row)
+def _rank(rows: list[dict[str, Any]], final: bool) -> tuple[
+        list[dict[str, Any]], list[str], str, str]:
+    """``rows`` sorted by the tiebreak chain (a stable sort: players tied on every step
+    keep their seat order), each with its rank after the player's name; the winners,
+    the step that decided, and the sentence.  Plain Python: pandas cost more than the
+    rest of the scoring (issue 26's first sync)."""
+    key = ("total", "locations", "credits_left")
+    ordered = sorted(rows, key=lambda r: tuple(-int(r[c]) for c in key))
+    ranked: list[dict[str, Any]] = []
+    prev: tuple[int, ...] | None = None
+    rank = 0
+    for i, r in enumerate(ordered):
+        k = tuple(int(r[c]) for c in key)
         if k != prev:
             rank = i + 1
             prev = k
-        ranks.append(rank)
-    table.insert(1, "rank", ranks)
-    # which step decided the winner (plain lists: a pandas filter per step cost more
-    # than the rest of the scoring, issue 26)
-    rows = list(zip(table.player.tolist(), table.total.tolist(), table.locations.tolist(),
-                    table.credits_left.tolist()))
-    best = max(r[1] for r in rows)
-    top = [r for r in rows if r[1] == best]
+        ranked.append({"player": r["player"], "rank": rank,
+                       **{c: v for c, v in r.items() if c != "player"}})
+    # which step decided the winner
+    top4 = [(r["player"], r["total"], r["locations"], r["credits_left"]) for r in ranked]
+    best = max(r[1] for r in top4)
+    top = [r for r in top4 if r[1] == best]
     if len(top) == 1:
         decided = "vp"
     else:
@@ -511,7 +535,7 @@ def _rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], st
                 "tied on VP, locations and credits.")
     if not final:
         text = "Game in progress. " + text
-    return table, winners, decided, text
+    return ranked, winners, decided, text
 
 
 def project_player(game: ScoredGame, state: State, player: str, memo: Memo | None = None) -> dict[str, int]:

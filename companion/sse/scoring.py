@@ -55,30 +55,58 @@ class ScoredGame(Protocol):
     state: State
 
 
-@dataclass
 class Score:
-    final: bool
-    projected: bool
-    lines: pd.DataFrame          # every VP: player, category, source, cell, rule, vp
-    table: pd.DataFrame          # one row per player, ranked
-    winners: list[str]
-    decided_by: str              # vp | cities_left | trade_stations_left | planets | shared
-    explanation: str
+    """The table of a game.  ``lines`` and ``table`` are pandas DataFrames, made on
+    first use from the plain rows (``line_rows``, ``rows``): the history's sync of
+    10,000 games reads only the rows (issue 26)."""
+
+    def __init__(self, final: bool, projected: bool, line_rows: list[dict[str, Any]],
+                 rows: list[dict[str, Any]], winners: list[str], decided_by: str,
+                 explanation: str) -> None:
+        self.final = final
+        self.projected = projected
+        self.line_rows = line_rows   # every VP: player, category, source, cell, rule, vp
+        self.rows = rows             # one dict per player, ranked (rank after player)
+        self.winners = winners
+        self.decided_by = decided_by  # vp | cities_left | trade_stations_left | planets | shared
+        self.explanation = explanation
+        self._lines: pd.DataFrame | None = None
+        self._table: pd.DataFrame | None = None
+
+    def __repr__(self) -> str:
+        return (f"Score(final={self.final!r}, projected={self.projected!r}, rows={self.rows!r}, "
+                f"line_rows={self.line_rows!r}, winners={self.winners!r}, "
+                f"decided_by={self.decided_by!r}, explanation={self.explanation!r})")
+
+    @property
+    def lines(self) -> pd.DataFrame:
+        """Every VP: player, category, source, cell, rule, vp."""
+        if self._lines is None:
+            self._lines = pd.DataFrame(self.line_rows, columns=LINE_COLUMNS)
+        return self._lines
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per player, ranked."""
+        if self._table is None:
+            self._table = pd.DataFrame(self.rows)
+        return self._table
 
     def breakdown(self, player: str) -> pd.DataFrame:
         return self.lines[self.lines.player == player].reset_index(drop=True)
 
     def totals(self) -> dict[str, int]:
-        return {r.player: int(r.total) for r in self.table.itertuples()}
+        return {r["player"]: int(r["total"]) for r in self.rows}
 
     def to_json(self) -> dict[str, Any]:
         players = []
-        for _, r in self.table.iterrows():
-            players.append({"player": r.player, "rank": int(r["rank"]), "total": int(r.total),
-                            "cities_left": int(r.cities_left),
-                            "trade_stations_left": int(r.trade_stations_left),
-                            "planets": int(r.planets_controlled),
-                            "largest_territory": int(r.largest_territory),
+        for r in self.rows:
+            players.append({"player": r["player"], "rank": int(r["rank"]),
+                            "total": int(r["total"]),
+                            "cities_left": int(r["cities_left"]),
+                            "trade_stations_left": int(r["trade_stations_left"]),
+                            "planets": int(r["planets_controlled"]),
+                            "largest_territory": int(r["largest_territory"]),
                             "breakdown": {c: int(r[c]) for c in CATEGORIES}})
         return {"format": FORMAT, "final": self.final, "winners": list(self.winners),
                 "players": players, "decided_by": self.decided_by,
@@ -304,31 +332,32 @@ def _table(st: State, lines: list[dict[str, Any]], extra: dict[str, dict[str, in
         t = territories(st, p)
         row["largest_territory"] = len(t[0]) if t else 0
         rows.append(row)
-    table = pd.DataFrame(rows)
-    table, winners, decided, text = rank(table, final)
-    df = pd.DataFrame(lines, columns=LINE_COLUMNS)
-    return Score(final, project and not final, df, table, winners, decided, text)
+    ranked, winners, decided, text = rank(rows, final)
+    return Score(final, project and not final, lines, ranked, winners, decided, text)
 
 
 TIEBREAK = [("cities_left", "Cities left"), ("trade_stations_left", "Trade Stations left"),
             ("planets_controlled", "planets controlled")]
 
 
-def rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str, str]:
+def rank(rows: list[dict[str, Any]], final: bool) -> tuple[
+        list[dict[str, Any]], list[str], str, str]:
+    """``rows`` sorted by total then the tiebreak chain (a stable sort: players tied on
+    every step keep their seat order), each with its rank after the player's name; the
+    winners, the step that decided, and the sentence.  Plain Python: pandas cost more
+    than the rest of the scoring (issue 26's first sync)."""
     key = ["total"] + [k for k, _ in TIEBREAK]
-    table = table.sort_values(key, ascending=False, kind="stable").reset_index(drop=True)
-    ranks, prev, r = [], None, 0
-    # the key columns as lists (iterrows built a Series per row: issue 26's first sync)
-    for i, values in enumerate(zip(*(table[c].tolist() for c in key))):
-        k = tuple(int(v) for v in values)
+    ordered = sorted(rows, key=lambda r: tuple(-int(r[c]) for c in key))
+    ranked: list[dict[str, Any]] = []
+    prev: tuple[int, ...] | None = None
+    r = 0
+    for i, row in enumerate(ordered):
+        k = tuple(int(row[c]) for c in key)
         if k != prev:
             r, prev = i + 1, k
-        ranks.append(r)
-    table.insert(1, "rank", ranks)
-    # the tiebreak in plain dicts (pandas filters per step cost more than the rest of
-    # the scoring, issue 26)
-    cols = ["player", "total"] + [c for c, _ in TIEBREAK]
-    rows = [dict(zip(cols, values)) for values in zip(*(table[c].tolist() for c in cols))]
+        ranked.append({"player": row["player"], "rank": r,
+                       **{c: v for c, v in row.items() if c != "player"}})
+    rows = ranked
     best_total = max(r["total"] for r in rows)
     top = [r for r in rows if r["total"] == best_total]
     decided = "vp"
@@ -357,7 +386,7 @@ def rank(table: pd.DataFrame, final: bool) -> tuple[pd.DataFrame, list[str], str
                 + "; then by ".join(steps) + ".")
     if not final:
         text = "Game in progress. " + text
-    return table, winners, decided, text
+    return ranked, winners, decided, text
 
 
 #: the map system each Federation category needs (S Scoring)

@@ -2,7 +2,6 @@
 territory, live and final tables, and the whole tiebreak chain."""
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
 from companion.sse.scoring import rank, score, tiebreak_words
@@ -113,7 +112,7 @@ def test_territory_is_the_largest_connected_group_only():
 
 def _table(rows):
     cols = ["player", "total", "cities_left", "trade_stations_left", "planets_controlled"]
-    return pd.DataFrame([dict(zip(cols, r)) for r in rows])
+    return [dict(zip(cols, r)) for r in rows]
 
 
 @pytest.mark.parametrize("rows, winners, decided", [
@@ -133,7 +132,7 @@ def test_tiebreak_chain(rows, winners, decided):
         assert "share the victory" in text
     elif decided != "vp":
         assert "decided by" in text
-    assert list(table["rank"])[:len(winners)] == [1] * len(winners)
+    assert [r["rank"] for r in table][:len(winners)] == [1] * len(winners)
 
 
 def test_tiebreak_in_a_real_game_cities_left():
