@@ -161,6 +161,8 @@ def snapshot(store: Store) -> dict[str, Any]:
     out["tab/stat_value"] = tab.stat.value
     out["tab/charts"] = tab.charts.value
     out["tab/stat_out"] = tab.stat_out.value
+    assert tab.links.value == ""          # the plays CSV is made when asked for
+    tab.make_plays_csv()
     out["tab/links"] = tab.links.value
     for order in ("old", "game", "players", "long", "location"):
         tab.order.value = order

@@ -11,7 +11,7 @@ import pandas as pd
 from ..core.errors import IllegalAction, UnknownCardValues
 from ..core.gamekind import GameKind, StatTable, register
 from . import cli
-from .catalogue import merge_card as merge, parse_card
+from .catalogue import USER_CARDS, merge_card as merge, parse_card
 from .game import Game, describe_action
 from .record import FORMAT, validate_record
 from .render import station_svg
@@ -150,7 +150,7 @@ KIND = register(GameKind(
     import_names=("among the stars", "among the stars: revival"),
     roles=None, game_roles=game_roles, start_player=start_player, board=board,
     expansions=expansions, derive_extra=derive_extra, pending_score=pending_score,
-    merge_card=merge_card,
+    merge_card=merge_card, documents=(USER_CARDS,),
     statistics=(StatTable("win rate by player", "win_rates", {"by": "player"}),
                 StatTable("win rate by race", "win_rates", {"by": "race"}),
                 StatTable("scores", "scores"),

@@ -103,6 +103,10 @@ class GameKind:
     #: two stored definitions of one card merged value by value (the store's
     #: ``merge_cards``); None: the new definition replaces the old one
     merge_card: Callable[[JSON, JSON], JSON] | None = None
+    #: the player's own documents (companion.core.userdocs) a replay or a score of
+    #: this game may read: names, and folders as ``"folder/"`` (history's worker
+    #: processes get a copy of them: companion.table.history.sync)
+    documents: tuple[str, ...] = ()
     #: the saved-games file's one-off data steps for this game
     store_steps: tuple[StoreStep, ...] = ()
     #: the statistics tables of this game (the History tab's list)

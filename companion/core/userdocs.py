@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Callable, Iterator, Protocol, runtime_checkable
+from typing import Callable, Iterable, Iterator, Protocol, runtime_checkable
 
 from .paths import user_dir
 from .safeio import write_atomic
@@ -89,6 +89,61 @@ class FileDocuments:
     def names(self, folder: str) -> list[str]:
         d = user_dir() / folder
         return sorted(p.name for p in d.iterdir() if p.is_file()) if d.is_dir() else []
+
+
+class SnapshotDocuments:
+    """A read-only copy of some documents, taken at one moment (:func:`snapshot`): what
+    a worker process reads (the history's sync derives games in other processes, which
+    cannot share the club's database connection).  ``file`` is None, so a game reads
+    them as it reads the club's; writing is refused."""
+
+    def __init__(self, texts: dict[str, str | None], places: dict[str, str],
+                 changed: dict[str, float]) -> None:
+        self._texts = dict(texts)
+        self._places = dict(places)
+        self._changed = dict(changed)
+
+    def file(self, name: str) -> Path | None:
+        return None
+
+    def read(self, name: str) -> str | None:
+        return self._texts.get(name)
+
+    def write(self, name: str, text: str) -> None:
+        raise PermissionError(f"{self.where(name)} is a read-only copy")
+
+    def update(self, name: str, change: Callable[[str | None], str]) -> str:
+        raise PermissionError(f"{self.where(name)} is a read-only copy")
+
+    def where(self, name: str) -> str:
+        return self._places.get(name, name)
+
+    def changed(self, name: str) -> float:
+        return self._changed.get(name, 0.0)
+
+    def names(self, folder: str) -> list[str]:
+        prefix = folder.rstrip("/") + "/"
+        return sorted(n[len(prefix):] for n, t in self._texts.items()
+                      if n.startswith(prefix) and t is not None and "/" not in n[len(prefix):])
+
+    def state(self) -> tuple[dict[str, str | None], dict[str, str], dict[str, float]]:
+        """What :class:`SnapshotDocuments` is made of again (picklable)."""
+        return dict(self._texts), dict(self._places), dict(self._changed)
+
+
+def snapshot(names: Iterable[str], docs: UserDocuments | None = None) -> SnapshotDocuments:
+    """The documents ``names`` (a name, or every document of a folder given as
+    ``"folder/"``) of ``docs`` (default: :func:`documents`), copied now."""
+    docs = docs if docs is not None else documents()
+    wanted: list[str] = []
+    for n in names:
+        if n.endswith("/"):
+            wanted += [n + m for m in docs.names(n.rstrip("/"))]
+        else:
+            wanted.append(n)
+    texts = {n: docs.read(n) for n in wanted}
+    return SnapshotDocuments(texts, {n: docs.where(n) for n in wanted},
+                             {n: docs.changed(n) for n in wanted})
 
 
 _DEFAULT = FileDocuments()

@@ -10,7 +10,10 @@ from ..core.gamekind import GameKind, StatTable, StoreStep, register
 from . import cli
 from .game import DEFAULT_COLOURS, SseGame, describe_action
 from .record import FORMAT, validate_record
+from .forms import USER_FORMS
+from .hexmap import USER_MAPS
 from .setup import legacy_setup
+from .tiles import USER_TILES
 
 #: the default colours (DEFAULT_COLOURS) by name, for the exports' role / color; a
 #: colour typed by the players is kept as typed
@@ -82,4 +85,5 @@ KIND = register(GameKind(
                           {"parts": {"trade_station_share": "trade_stations",
                                      "territory_share": "territory"}})),
     describe_action=describe, picture=picture,
+    documents=(USER_TILES, USER_FORMS + "/", USER_MAPS + "/"),
     cli_score=cli.score_game, cli_check=cli.check_game))

@@ -188,8 +188,8 @@ def has_details(store: Store) -> bool:
 
 
 def _ensure_details(store: Store) -> bool:
-    """Add g_details to a store that lacks it and fill it from every game's meta
-    (no replay); False when the store cannot be written (read-only)."""
+    """Add g_details to a store that lacks it and fill it from the meta of every game
+    derived already (no replay); False when the store cannot be written (read-only)."""
     if has_details(store):
         return True
     try:
@@ -199,14 +199,20 @@ def _ensure_details(store: Store) -> bool:
             for gid, p, r in c.execute("SELECT game_id, player, race FROM g_players "
                                        "WHERE race IS NOT NULL").fetchall():
                 races.setdefault(gid, {})[p] = r
+            filled = []
+            # the games derived already: the others get theirs when they are derived
+            # (the sync that called this one, as a rule: a first sync)
             for gid, meta, setup, fmt in c.execute(
-                    "SELECT id, meta, setup, format FROM games").fetchall():
+                    "SELECT g.id, g.meta, g.setup, g.format FROM games g "
+                    "JOIN g_results r ON r.game_id = g.id").fetchall():
                 players = _players_of(setup)
                 game_roles = registry.kind_of(fmt).roles
                 roles = races.get(gid, {}) if game_roles is None \
                     else game_roles(json_or(setup, {}), players or [])
-                _put_details(c, _details_row(gid, json_or(meta, {}), players, None,
-                                                        roles))
+                filled.append(_details_row(gid, json_or(meta, {}), players, None, roles))
+            # the table is new, so empty: one statement for every game (one per game
+            # cost 5 s of a first sync of 10,000 games, issue 26)
+            c.executemany(_DETAILS_INSERT, filled)
             # the tiebreak sentence needs the score: those games are derived again
             c.execute("UPDATE g_results SET derived_at = 0 WHERE decided_by IS NOT NULL "
                       "AND decided_by != 'vp'")
@@ -442,13 +448,14 @@ def _record_of(gid: str, loaded: dict[str, Any]) -> JSON:
 
 
 def _derive_one(gid: str, fmt: str, created: Any,
-                loaded: dict[str, Any] | None, store: Store) -> tuple[
+                loaded: dict[str, Any] | None, store: Store | None) -> tuple[
                     str, float, dict[str, Any] | None, str | None, JSON | None]:
     """One game of :func:`sync`: (format, played, derived, error, record)."""
     played = _played(created)
     record = None
     try:
-        record = _record_of(gid, loaded) if loaded is not None else store.load(gid)
+        record = store.load(gid) if loaded is None and store is not None \
+            else _record_of(gid, loaded or {})
         stored_fmt = record.get("format")
         fmt = stored_fmt if isinstance(stored_fmt, str) else fmt
         d = derive(record, trusted=True)     # our own store's record
@@ -477,17 +484,22 @@ def _store_one(store: Store, gid: str, fmt: str, played: float, d: dict[str, Any
                        None, details)
 
 
-def sync(store: Store, *, force: bool = False, progress: Progress | None = None) -> int:
+def sync(store: Store, *, force: bool = False, progress: Progress | None = None,
+         workers: int | None = None) -> int:
     """Re-derive every game changed since it was last derived; returns how many.
     ``progress(done, total)``, when given, is called before the first game (0,
-    total) and after each game (the first sync after an upgrade replays every
-    game); it is not called when there is nothing to do.
+    total) and after each game or group of games (the first sync after an upgrade
+    replays every game); it is not called when there is nothing to do.
     A game waiting for values (or whose record failed) is also re-derived when
     the player's own catalogue changed since: the values may be there now.
 
     The games are read :data:`SYNC_CHUNK` at a time (two queries) and each chunk's
     derived rows are written in one transaction (issue 26); a chunk whose write
     fails is written again game by game, so only the game at fault is flagged.
+    From :data:`PARALLEL_MIN` games on (a first sync, an import), the replays run
+    in ``workers`` other processes (default: :func:`sync_workers`), which get a
+    copy of the player's documents; this process still reads and writes every
+    row.  When the processes cannot start or fail, the rest is derived here.
 
     A stored game that cannot be read back, does not replay, or gives numbers
     out of range (:data:`SCORE_LIMIT`) is kept and flagged (``g_results.error``);
@@ -498,12 +510,14 @@ def sync(store: Store, *, force: bool = False, progress: Progress | None = None)
         "r.error IS NOT NULL OR r.waiting IS NOT NULL FROM games g "
         "LEFT JOIN g_results r ON r.game_id = g.id")
     typed = _catalogue_changed()
-    todo = [(gid, created, fmt) for gid, updated, created, fmt, derived, pending in rows
+    todo = [(gid, created, fmt if isinstance(fmt, str) else registry.DEFAULT_FORMAT)
+            for gid, updated, created, fmt, derived, pending in rows
             if force or derived is None or derived < updated or (pending and derived < typed)]
     if progress is not None and todo:
         progress(0, len(todo))
-    done = 0
-    for start in range(0, len(todo), SYNC_CHUNK):
+    k = sync_workers(len(todo)) if workers is None else workers
+    done = _sync_parallel(store, todo, details, progress, k) if k >= 2 and todo else 0
+    for start in range(done, len(todo), SYNC_CHUNK):
         chunk = todo[start:start + SYNC_CHUNK]
         # derived as of the read: a change stored meanwhile is newer, so the next sync
         # derives its game again
@@ -514,24 +528,139 @@ def sync(store: Store, *, force: bool = False, progress: Progress | None = None)
             loaded = None                # read each game alone (its error flags it)
         results = []
         for gid, created, fmt in chunk:
-            fmt = fmt if isinstance(fmt, str) else registry.DEFAULT_FORMAT
             results.append((gid, *_derive_one(gid, fmt, created, loaded, store)))
             done += 1
             if progress is not None:
                 progress(done, len(todo))
-        try:
-            batch: dict[str, list[tuple[Any, ...]]] = {}
-            for gid, fmt, played, d, error, record in results:
-                for k, v in _derived_rows(gid, fmt, played, d, error, record, details,
-                                          now).items():
-                    batch.setdefault(k, []).extend(v)
-            _write_rows(store, [r[0] for r in results], batch)
-        except (sqlite3.Error, OverflowError, ValueError, TypeError, CompanionError) as e:
-            if os.environ.get("COMPANION_DEBUG") and not isinstance(e, CompanionError):
-                raise
-            for gid, fmt, played, d, error, record in results:
-                _store_one(store, gid, fmt, played, d, error, record, details)
+        _write_results(store, results, details, now)
     return len(todo)
+
+
+def _write_results(store: Store, results: list[tuple[Any, ...]], details: bool,
+                   now: float) -> None:
+    """Write the derived rows of ``results`` ((id, format, played, derived, error,
+    record) of :func:`_derive_one`) in one transaction, else game by game."""
+    try:
+        batch: dict[str, list[tuple[Any, ...]]] = {}
+        for gid, fmt, played, d, error, record in results:
+            for k, v in _derived_rows(gid, fmt, played, d, error, record, details,
+                                      now).items():
+                batch.setdefault(k, []).extend(v)
+        _write_rows(store, [r[0] for r in results], batch)
+    except (sqlite3.Error, OverflowError, ValueError, TypeError, CompanionError) as e:
+        if os.environ.get("COMPANION_DEBUG") and not isinstance(e, CompanionError):
+            raise
+        for gid, fmt, played, d, error, record in results:
+            _store_one(store, gid, fmt, played, d, error, record, details)
+
+
+# -- the first sync in other processes ----------------------------------------------
+#: a sync of at least this many games derives them in worker processes
+PARALLEL_MIN = 400
+#: games per piece of work sent to a worker process (and per write transaction)
+PARALLEL_UNIT = 50
+#: how many worker processes (0 or 1: none); default: the processors this process
+#: may use, at most :data:`MAX_WORKERS`
+WORKERS_ENV = "COMPANION_SYNC_WORKERS"
+MAX_WORKERS = 4
+
+
+def sync_workers(n_games: int) -> int:
+    """How many worker processes a sync of ``n_games`` uses (0: none)."""
+    env = os.environ.get(WORKERS_ENV, "").strip()
+    if env:
+        try:
+            return max(0, min(int(env), 16))
+        except ValueError:
+            return 0
+    if n_games < PARALLEL_MIN:
+        return 0
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return min(cpus, MAX_WORKERS) if cpus >= 2 else 0
+
+
+def _worker_start(docs_state: tuple[Any, Any, Any]) -> None:
+    """A worker process: the player's documents as they were when the sync began."""
+    from ..core import userdocs
+    userdocs.use(userdocs.SnapshotDocuments(*docs_state))
+
+
+def _slim(record: JSON | None) -> JSON | None:
+    """What :func:`_derived_rows` reads of a record (its meta and players): all a
+    worker sends back of it."""
+    if not isinstance(record, dict):
+        return None
+    setup = record.get("setup")
+    return {"meta": record.get("meta"),
+            "setup": {"players": setup.get("players")} if isinstance(setup, dict) else None}
+
+
+def _derive_unit(unit: list[tuple[str, str, Any, Any]]) -> list[tuple[Any, ...]]:
+    """In a worker process: :func:`_derive_one` of each (id, format, created, loaded
+    row) of ``unit``."""
+    out = []
+    for gid, fmt, created, entry in unit:
+        loaded = {gid: entry} if entry is not None else {}
+        fmt2, played, d, error, record = _derive_one(gid, fmt, created, loaded, None)
+        out.append((gid, fmt2, played, d, error, _slim(record)))
+    return out
+
+
+def _sync_parallel(store: Store, todo: list[tuple[str, Any, str]], details: bool,
+                   progress: Progress | None, workers: int) -> int:
+    """Derive ``todo`` in ``workers`` processes, :data:`PARALLEL_UNIT` games at a
+    time, writing each piece here as it comes back, in order; returns how many games
+    of ``todo`` (from its start) are written.  Anything that stops the processes
+    (they cannot start, one dies) only ends this early: :func:`sync` derives the
+    rest itself."""
+    import multiprocessing
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from ..core import userdocs
+    try:
+        names = [n for kind in registry.kinds() for n in kind.documents]
+        docs = userdocs.snapshot(names).state()
+    except (OSError, ValueError, CompanionError, sqlite3.Error):
+        return 0
+    units = [todo[i:i + PARALLEL_UNIT] for i in range(0, len(todo), PARALLEL_UNIT)]
+    written = 0
+    pending: deque[tuple[list[tuple[str, Any, str]], float, Future[Any]]] = deque()
+    pool = None
+    try:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_worker_start, initargs=(docs,))
+        nxt = 0
+
+        def submit() -> None:
+            nonlocal nxt
+            unit = units[nxt]
+            nxt += 1
+            now = time.time()            # derived as of the read (as sync's chunks)
+            loaded = _load_many(store, [gid for gid, _, _ in unit])
+            work = [(gid, fmt, created, loaded.get(gid)) for gid, created, fmt in unit]
+            pending.append((unit, now, pool.submit(_derive_unit, work)))
+
+        while nxt < len(units) and len(pending) < 2 * workers:
+            submit()
+        while pending:
+            unit, now, fut = pending.popleft()
+            results = fut.result()
+            if nxt < len(units):         # the workers go on while this piece is written
+                submit()
+            _write_results(store, results, details, now)
+            written += len(unit)
+            if progress is not None:
+                progress(written, len(todo))
+    except Exception:                    # noqa: BLE001 - the processes failed: go on here
+        if os.environ.get("COMPANION_DEBUG"):
+            raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return written
 
 
 # ---------------------------------------------------------------------------

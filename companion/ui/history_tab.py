@@ -30,6 +30,8 @@ GAME_ORDERS = [("newest first", "new"), ("oldest first", "old"), ("game", "game"
 PEOPLE_PREFIX = "people: "
 #: rows of a statistics table drawn at most (the search narrows; the CSV has every row)
 MAX_ROWS = 300
+#: games in the list at most (a club's 10,000: the filter finds the others)
+MAX_GAMES = 300
 
 
 class HistoryTab:
@@ -61,7 +63,14 @@ class HistoryTab:
                                          layout=w.Layout(width="auto"))
         self.plays_upload.add_class("history-import-plays")
         writes(self.plays_upload, host_only=True)
+        # every finished play as a CSV for play loggers, made when asked for (a club's
+        # 10,000 plays are ~1 MB that a phone would otherwise receive at every refresh)
+        self.plays_btn = w.Button(description="Export all finished plays (CSV)",
+                                  icon="download", layout=w.Layout(width="auto"))
+        self.plays_btn.add_class("history-plays-csv-make")
         self.links = w.HTML()
+        self.list_note = w.HTML()
+        self.list_note.add_class("history-games-note")
         self.viewer = w.VBox()
         self.viewer.add_class("history-viewer")
         self.stat = w.Dropdown(options=[], description="Table",
@@ -90,12 +99,14 @@ class HistoryTab:
         self.delete_btn.on_click(g(lambda _: self.ask_delete()))
         self.upload.observe(g(lambda _: self.do_import()), "value")
         self.plays_upload.observe(g(lambda _: self.do_import_plays()), "value")
+        self.plays_btn.on_click(g(lambda _: self.make_plays_csv()))
         self.stat.observe(g(lambda _: self.show_stat()), "value")
         self.box = w.VBox([
             self.progress.box,
             w.HTML("<h3>Games</h3>"), w.HBox([self.filter, self.order]), self.list,
+            self.list_note,
             w.HBox([self.open_btn, self.delete_btn, self.upload, self.plays_upload]),
-            self.confirm, self.links,
+            self.confirm, w.HBox([self.plays_btn, self.links]),
             self.viewer,
             w.HTML("<h3>Statistics</h3>"), self.charts, self.stat,
             w.HBox([self.stat_find, self.stat_sort, self.stat_reverse]), self.stat_out])
@@ -132,7 +143,11 @@ class HistoryTab:
             self._quiet = False
         self.show_stat()
         self.show_charts()
-        csv = history.plays_csv(self.store, synced=True)
+        self.links.value = ""            # made again when asked for: the games changed
+
+    def make_plays_csv(self):
+        """The plays CSV of every finished game, as a link to save it."""
+        csv = history.plays_csv(self.store)
         self.links.value = data_link(csv, "plays.csv", "text/csv",
                                      "Export all finished plays (CSV for play loggers)",
                                      "history-plays-csv export-link")
@@ -147,6 +162,11 @@ class HistoryTab:
                    + " " + df.location + " " + df.notes).str.lower()
             df = df[hay.str.contains(q, regex=False)]
         df = sort_games(df, self.order.value)
+        found = len(df)
+        df = df.head(MAX_GAMES)
+        self.list_note.value = "" if found <= MAX_GAMES else (
+            f"<small>The first {MAX_GAMES} of {found:,} games in this order: type in "
+            "<b>Find</b> (a player, a date, a place) to list the others.</small>")
         opts = []
         for r in df.itertuples():
             extra = ""

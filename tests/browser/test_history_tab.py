@@ -180,7 +180,9 @@ def test_history_tab_filter_replay_statistics_and_links(voila_server, page):
     _, text = decode(page, "a.history-csv")
     assert text == "seat,games,wins,win_rate\n1,1,1,1.0\n2,1,0,0.0\n"
 
-    # every finished play, for play loggers
+    # every finished play, for play loggers: made when asked for
+    expect(page.locator("a.history-plays-csv")).to_have_count(0)
+    page.click(".history-plays-csv-make")
     name, plays = decode(page, "a.history-plays-csv")
     assert name == "plays.csv"
     got = list(csv.DictReader(io.StringIO(plays)))
@@ -238,6 +240,7 @@ def test_history_tab_tells_a_failed_record_from_a_game_waiting_for_values(voila_
         "download", "win-rate-by-player.csv", timeout=WAIT_MS)
     _, text = decode(page, "a.history-csv")
     assert text == "player,games,wins,win_rate\nAnn,1,1,1.0\nBea,1,0,0.0\n"
+    page.click(".history-plays-csv-make")
     _, plays = decode(page, "a.history-plays-csv")
     assert [r["game_id"] for r in csv.DictReader(io.StringIO(plays))] == [ids["G1"]]
     expect(page.locator(".companion-status .status-error")).to_have_count(0)
