@@ -472,18 +472,6 @@ def _derive_one(gid: str, fmt: str, created: Any,
     return fmt, played, d, error, record
 
 
-def _store_one(store: Store, gid: str, fmt: str, played: float, d: dict[str, Any] | None,
-               error: str | None, record: JSON | None, details: bool) -> None:
-    try:
-        _write_derived(store, gid, fmt, played, d, error, record, details)
-    except (sqlite3.Error, OverflowError, ValueError, TypeError) as e:
-        if os.environ.get("COMPANION_DEBUG"):
-            raise
-        _write_derived(store, gid, fmt, played, None,
-                       f"the derived values cannot be stored ({type(e).__name__})",
-                       None, details)
-
-
 def sync(store: Store, *, force: bool = False, progress: Progress | None = None,
          workers: int | None = None) -> int:
     """Re-derive every game changed since it was last derived; returns how many.
@@ -540,18 +528,34 @@ def _write_results(store: Store, results: list[tuple[Any, ...]], details: bool,
                    now: float) -> None:
     """Write the derived rows of ``results`` ((id, format, played, derived, error,
     record) of :func:`_derive_one`) in one transaction, else game by game."""
+    _write_game_rows(store, [(gid, fmt, played, _derived_rows(
+        gid, fmt, played, d, error, record, details, now))
+        for gid, fmt, played, d, error, record in results], details, now)
+
+
+def _write_game_rows(store: Store, games: list[tuple[str, str, float, Any]], details: bool,
+                     now: float) -> None:
+    """Write each game's rows ((id, format, played, rows of :func:`_derived_rows`)) in one
+    transaction; when that fails, game by game, and a game whose rows cannot be
+    written is flagged alone."""
     try:
         batch: dict[str, list[tuple[Any, ...]]] = {}
-        for gid, fmt, played, d, error, record in results:
-            for k, v in _derived_rows(gid, fmt, played, d, error, record, details,
-                                      now).items():
+        for _gid, _fmt, _played, rows in games:
+            for k, v in rows.items():
                 batch.setdefault(k, []).extend(v)
-        _write_rows(store, [r[0] for r in results], batch)
+        _write_rows(store, [g[0] for g in games], batch)
     except (sqlite3.Error, OverflowError, ValueError, TypeError, CompanionError) as e:
         if os.environ.get("COMPANION_DEBUG") and not isinstance(e, CompanionError):
             raise
-        for gid, fmt, played, d, error, record in results:
-            _store_one(store, gid, fmt, played, d, error, record, details)
+        for gid, fmt, played, rows in games:
+            try:
+                _write_rows(store, [gid], rows)
+            except (sqlite3.Error, OverflowError, ValueError, TypeError) as e:
+                if os.environ.get("COMPANION_DEBUG"):
+                    raise
+                _write_derived(store, gid, fmt, played, None,
+                               f"the derived values cannot be stored ({type(e).__name__})",
+                               None, details)
 
 
 # -- the first sync in other processes ----------------------------------------------
@@ -588,24 +592,16 @@ def _worker_start(docs_state: tuple[Any, Any, Any]) -> None:
     userdocs.use(userdocs.SnapshotDocuments(*docs_state))
 
 
-def _slim(record: JSON | None) -> JSON | None:
-    """What :func:`_derived_rows` reads of a record (its meta and players): all a
-    worker sends back of it."""
-    if not isinstance(record, dict):
-        return None
-    setup = record.get("setup")
-    return {"meta": record.get("meta"),
-            "setup": {"players": setup.get("players")} if isinstance(setup, dict) else None}
-
-
-def _derive_unit(unit: list[tuple[str, str, Any, Any]]) -> list[tuple[Any, ...]]:
+def _derive_unit(unit: list[tuple[str, str, Any, Any]], details: bool,
+                 now: float) -> list[tuple[str, str, float, Any]]:
     """In a worker process: :func:`_derive_one` of each (id, format, created, loaded
-    row) of ``unit``."""
+    row) of ``unit``, and the rows it writes (:func:`_derived_rows`)."""
     out = []
     for gid, fmt, created, entry in unit:
         loaded = {gid: entry} if entry is not None else {}
         fmt2, played, d, error, record = _derive_one(gid, fmt, created, loaded, None)
-        out.append((gid, fmt2, played, d, error, _slim(record)))
+        out.append((gid, fmt2, played, _derived_rows(gid, fmt2, played, d, error, record,
+                                                     details, now)))
     return out
 
 
@@ -641,7 +637,7 @@ def _sync_parallel(store: Store, todo: list[tuple[str, Any, str]], details: bool
             now = time.time()            # derived as of the read (as sync's chunks)
             loaded = _load_many(store, [gid for gid, _, _ in unit])
             work = [(gid, fmt, created, loaded.get(gid)) for gid, created, fmt in unit]
-            pending.append((unit, now, pool.submit(_derive_unit, work)))
+            pending.append((unit, now, pool.submit(_derive_unit, work, details, now)))
 
         while nxt < len(units) and len(pending) < 2 * workers:
             submit()
@@ -650,7 +646,7 @@ def _sync_parallel(store: Store, todo: list[tuple[str, Any, str]], details: bool
             results = fut.result()
             if nxt < len(units):         # the workers go on while this piece is written
                 submit()
-            _write_results(store, results, details, now)
+            _write_game_rows(store, results, details, now)
             written += len(unit)
             if progress is not None:
                 progress(written, len(todo))
