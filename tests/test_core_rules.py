@@ -18,7 +18,9 @@ from companion.core.rules import ATS, GAME_LABELS, SSE, Rule, markdown, rule, te
 from companion.sse.game import RULES as SSE_RULES, IllegalMove
 
 ROOT = Path(__file__).resolve().parent.parent
-RAISERS = ("IllegalAction", "IllegalMove")
+#: the calls that name a rule code first: the errors, and a Small Star Empires movement
+#: refusal (companion.sse.movement.Refusal, raised as an IllegalAction when it is shown)
+RAISERS = ("IllegalAction", "IllegalMove", "Refusal")
 
 
 def raised_codes() -> dict[str, set[str]]:

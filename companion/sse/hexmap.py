@@ -46,6 +46,7 @@ DIRECTIONS: dict[str, Hex] = {
     "W": (-1, 0), "SW": (-1, 1), "SE": (0, 1),
 }
 DIRS = tuple(DIRECTIONS.values())
+_DIRECTION_NAMES = {d: name for name, d in DIRECTIONS.items()}
 
 KINDS = ("planetary", "nebula", "empty", "homeworld", "wormhole", "black_hole", "unexplored")
 COLOURS = ("red", "blue", "green")
@@ -104,20 +105,23 @@ def direction_to(a: Hex, b: Hex) -> tuple[str, int] | None:
     if a == b:
         return None
     dq, dr = b[0] - a[0], b[1] - a[1]
-    n = distance(a, b)
-    for name, (uq, ur) in DIRECTIONS.items():
-        if (uq * n, ur * n) == (dq, dr):
-            return name, n
-    return None
+    n = max(abs(dq), abs(dr), abs(dq + dr))      # distance(a, b), at least 1
+    uq, ur = dq // n, dr // n
+    if uq * n != dq or ur * n != dr:              # not n whole steps of one direction
+        return None
+    name = _DIRECTION_NAMES.get((uq, ur))
+    return None if name is None else (name, n)
 
 
 def as_hex(v: Any, what: str = "hex") -> Hex:
-    if (isinstance(v, (list, tuple)) and len(v) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
-        if not all(-COORD_LIMIT <= x <= COORD_LIMIT for x in v):
-            raise MapError(f"{what}: {terminal_line(list(v), 80)} is out of range (coordinates are "
-                           f"from {-COORD_LIMIT} to {COORD_LIMIT})")
-        return (v[0], v[1])
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        q, r = v
+        if (isinstance(q, int) and not isinstance(q, bool)
+                and isinstance(r, int) and not isinstance(r, bool)):
+            if not (-COORD_LIMIT <= q <= COORD_LIMIT and -COORD_LIMIT <= r <= COORD_LIMIT):
+                raise MapError(f"{what}: {terminal_line(list(v), 80)} is out of range "
+                               f"(coordinates are from {-COORD_LIMIT} to {COORD_LIMIT})")
+            return (q, r)
     raise MapError(f"{what} must be [q, r] (two whole numbers), not {terminal_line(repr(v), 80)}")
 
 
@@ -326,7 +330,7 @@ class HexMap:
                 if s.kind == "homeworld" and s.home is not None}
 
     def of_kind(self, kind: str) -> list[Hex]:
-        return sorted(h for h, s in self.systems.items() if s.kind == kind)
+        return sorted([h for h, s in self.systems.items() if s.kind == kind])
 
     def neighbours(self, h: Hex) -> list[Hex]:
         return [n for n in neighbours(h) if n in self.systems]

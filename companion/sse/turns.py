@@ -8,10 +8,10 @@ is on the board.  The end scoring is companion/sse/scoring.py.
 a copy, so an illegal action changes nothing."""
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction, RecordError
+from ..core.record import copy_json
 from .effects import damage_ship, explore
 from .hexmap import as_hex, label
 from .movement import can_move, colonise, route
@@ -43,7 +43,7 @@ def apply(st: State, action: Any, strict: bool = False) -> dict[str, Any]:
 def _dispatch(st: State, action: Any) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise IllegalAction("malformed", "an action must be an object")
-    a = copy.deepcopy(action)
+    a = copy_json(action)          # the caller's action is never changed
     extra = set(a) - ACTION_KEYS
     if extra:
         raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}'", action=a)
