@@ -19,7 +19,17 @@ from companion.table import history, stats
 from companion.table.store import Store
 
 from test_history import RU, _race, broken_record, fill, waiting_records
-from test_history_sync_chunks import _dump
+from test_history_sync_chunks import TABLES
+
+
+def _dump(store) -> dict[str, list]:
+    """Every derived row but the time it was derived, sorted (either backend)."""
+    out = {}
+    for t in TABLES:
+        cols = ("game_id, format, finished, played, decided_by, winners, error, waiting"
+                if t == "g_results" else "*")
+        out[t] = sorted((tuple(r) for r in store.query(f"SELECT {cols} FROM {t}")), key=repr)
+    return out
 
 #: every fixture game, a record that no longer replays and three games waiting for values
 WAITING = ("race", "objective", "manual")
@@ -55,8 +65,10 @@ def _typed_race() -> str:
                                        "note": "test fixture: +2 at the end"}])])
 
 
-def test_workers_derive_what_one_process_derives(tmp_path, monkeypatch, parallel):
-    a = Store(path=tmp_path / "a.sqlite")
+def test_workers_derive_what_one_process_derives(make_store, monkeypatch, parallel):
+    """On either backend (the workers get the rows this process read; they never open
+    the database)."""
+    a = make_store()
     _stock(a)
     n = history.sync(a, workers=0)
     one = _dump(a)
