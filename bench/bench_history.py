@@ -9,6 +9,7 @@ and PASS/MISS and always exits 0.  Run it from the repository root:
     .venv/bin/python bench/bench_history.py --quick    # fewer repetitions
     .venv/bin/python bench/bench_history.py --profile  # + cProfile of the slow parts
     .venv/bin/python bench/bench_history.py --games 10000   # issue 26: 7,000 + 3,000 games
+    .venv/bin/python bench/bench_history.py --games 10000 --postgres   # the club's backend
 
 ``--games N`` scales the mix below (10,000: 7,000 Among the Stars and 3,000 Small
 Star Empires games).  The last lines repeat issue 26's four figures with PASS/MISS:
@@ -81,7 +82,7 @@ for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
 from companion.sse.record import FORMAT as SSE_FORMAT  # noqa: E402
 from companion.sse.kind import KIND as SSE_KIND  # noqa: E402
 from companion.table import history, playtime, plays_export, stats  # noqa: E402
-from companion.table.store import Store  # noqa: E402
+from companion.table.store import Store, open_store  # noqa: E402
 
 SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 
@@ -155,6 +156,9 @@ def main() -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile the timed parts")
     ap.add_argument("--games", type=int, default=N_GAMES,
                     help="stored games (default 1000; issue 26: 10000)")
+    ap.add_argument("--postgres", action="store_true",
+                    help="the store on a PostgreSQL 16 that pgserver starts (issue 26: the "
+                         "club's backend); default: an SQLite file")
     args = ap.parse_args()
     reps = 3 if args.quick else 7
     n_games = max(10, args.games)
@@ -163,7 +167,16 @@ def main() -> int:
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-history-"))
     path = tmp / "games.sqlite"
-    store = Store(path=path)
+    location: str | Path = path
+    pg = None
+    if args.postgres:
+        from bench_club import new_database, start_postgres
+        pg, admin, _ = start_postgres()
+        location = new_database(admin)
+        print("backend: PostgreSQL 16 (pgserver)")
+    else:
+        print("backend: SQLite file")
+    store = open_store(location)
     recs = distinct_records()
     assert sum(w_of.values()) == n_games
     t0 = time.perf_counter()
@@ -187,7 +200,8 @@ def main() -> int:
           + ", ".join(f"{k} x{w_of[k]}" for k, _ in recs) + ")")
     print("  by game: " + ", ".join(f"{v} {history.GAME_NAMES.get(k, k)}" for k, v in
                                     kinds.items()))
-    print(f"  database file: {path.stat().st_size / 1e6:.1f} MB")
+    if not args.postgres:
+        print(f"  database file: {path.stat().st_size / 1e6:.1f} MB")
 
     rows = []   # (measurement, n, median, p95, min, max, unit, target, verdict)
 
@@ -246,8 +260,9 @@ def main() -> int:
         prof.disable()
 
     # 3. the parts, printed
-    add("Store() open (quick_check + migrations)",
-        timed(lambda: Store(path=path).close(), reps))
+    add("Store() open (quick_check + migrations)" if not args.postgres else
+        "open_store() (connect + schema check)",
+        timed(lambda: open_store(location).close(), reps))
     for name, fn in [
             ("stats.games", lambda: stats.games(store)),
             ("stats.win_rates by player", lambda: stats.win_rates(store, "player")),
@@ -312,6 +327,8 @@ def main() -> int:
         print("\ncProfile (the first sync, all_statistics + games, HistoryTab), cumulative:")
         print(s.getvalue())
     store.close()
+    if pg is not None:
+        pg.cleanup()
     return 0
 
 

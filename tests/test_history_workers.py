@@ -243,3 +243,41 @@ def test_the_plays_csv_is_made_when_asked_for_and_again_after_a_change(tmp_path)
     text = base64.b64decode(tab.links.value.split("base64,", 1)[1].split("'", 1)[0]).decode()
     assert len(text.splitlines()) == 3                   # header, G1, G3
     s.close()
+
+
+def test_workers_start_from_a_jupyter_kernel(tmp_path):
+    """The dashboard's sync runs in a Voila page's Jupyter kernel (its main module and
+    output streams are the kernel's): the workers start from there and derive every
+    game, as from the command line."""
+    import json
+    import sys
+    from jupyter_client.manager import start_new_kernel
+    s = Store(path=tmp_path / "g.sqlite")
+    ids = fill(s)
+    s.close()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]),
+           "COMPANION_HOME": str(tmp_path / "home")}
+    km, kc = start_new_kernel(kernel_name="python3", env=env)
+    try:
+        code = (
+            "import json, sys\n"
+            "from companion.table import history\n"
+            "from companion.table.store import Store\n"
+            "done = []\n"
+            "real = history._sync_parallel\n"
+            "history._sync_parallel = lambda *a, **k: done.append(real(*a, **k)) or done[-1]\n"
+            f"s = Store(path={str(tmp_path / 'g.sqlite')!r})\n"
+            "n = history.sync(s, workers=2)\n"
+            "print(json.dumps({'n': n, 'parallel': done, 'kernel': 'ipykernel' in sys.modules,\n"
+            "                  'rows': s.query_one('SELECT COUNT(*) FROM g_results')[0]}))\n")
+        out: list[str] = []
+        reply = kc.execute_interactive(code, timeout=180,
+                                       output_hook=lambda m: out.append(m["content"].get("text", "")))
+        assert reply["content"]["status"] == "ok", reply["content"]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    got = json.loads("".join(out).strip().splitlines()[-1])
+    assert got == {"n": len(ids), "parallel": [len(ids)], "kernel": True,
+                   "rows": len(ids)}, (got, sys.executable)

@@ -559,8 +559,9 @@ def _write_game_rows(store: Store, games: list[tuple[str, str, float, Any]], det
 
 
 # -- the first sync in other processes ----------------------------------------------
-#: a sync of at least this many games derives them in worker processes
-PARALLEL_MIN = 400
+#: a sync of at least this many games derives them in worker processes (starting
+#: them takes about a second: below this, one process is as fast)
+PARALLEL_MIN = 1500
 #: games per piece of work sent to a worker process (and per write transaction)
 PARALLEL_UNIT = 50
 #: how many worker processes (0 or 1: none); default: the processors this process
