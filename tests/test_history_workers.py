@@ -281,3 +281,26 @@ def test_workers_start_from_a_jupyter_kernel(tmp_path):
     got = json.loads("".join(out).strip().splitlines()[-1])
     assert got == {"n": len(ids), "parallel": [len(ids)], "kernel": True,
                    "rows": len(ids)}, (got, sys.executable)
+
+
+def test_a_large_sync_makes_the_planner_statistics_again(make_store, monkeypatch):
+    """After a sync of many games the derived tables are ANALYZEd (a planner that still
+    thinks them empty made PostgreSQL's statistics twice as slow), on either backend;
+    a small sync does not."""
+    s = make_store()
+    fill(s)
+    done = []
+    real = history._analyze
+    monkeypatch.setattr(history, "_analyze", lambda store: done.append(1) or real(store))
+    monkeypatch.setattr(history, "ANALYZE_MIN", 5)
+    assert history.sync(s) == 7 and done == [1]
+    assert history.sync(s, force=True) == 7 and done == [1, 1]
+    fill(s, ["G1"])
+    assert history.sync(s) == 1 and done == [1, 1]          # one game: no ANALYZE
+    # SQLite keeps what ANALYZE found in sqlite_stat1; PostgreSQL in pg_stat_user_tables
+    if getattr(s, "url", None):
+        n = s.query_one("SELECT COUNT(*) FROM pg_stat_user_tables WHERE relname = 'g_players' "
+                        "AND last_analyze IS NOT NULL")[0]
+    else:
+        n = s.query_one("SELECT COUNT(*) FROM sqlite_stat1 WHERE tbl = 'g_players'")[0]
+    assert n == 1
