@@ -279,6 +279,7 @@ def test_read_only_is_the_table_role_for_the_session_and_its_store(tmp_path):
 READ_CONTROLS = {"history-open", "history-games", "history-order", "history-filter",
                  "history-stat", "history-stat-search", "history-stat-sort",
                  "history-stat-reverse", "history-prev", "history-next", "history-step",
+                 "history-plays-csv-make",
                  "saved-games", "resume-game", "sse-saved", "sse-resume"}
 INPUTS = (w.Button, w.FileUpload, w.ToggleButton, w.ToggleButtons, w.Text, w.Textarea,
           w.Checkbox, w.Dropdown, w.Select, w.SelectMultiple, w.Combobox, w.IntSlider,

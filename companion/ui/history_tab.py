@@ -65,7 +65,7 @@ class HistoryTab:
         writes(self.plays_upload, host_only=True)
         # every finished play as a CSV for play loggers, made when asked for (a club's
         # 10,000 plays are ~1 MB that a phone would otherwise receive at every refresh)
-        self.plays_btn = w.Button(description="Export all finished plays (CSV)",
+        self.plays_btn = w.Button(description="Prepare the plays CSV (every finished play)",
                                   icon="download", layout=w.Layout(width="auto"))
         self.plays_btn.add_class("history-plays-csv-make")
         self.links = w.HTML()

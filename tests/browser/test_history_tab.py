@@ -244,3 +244,57 @@ def test_history_tab_tells_a_failed_record_from_a_game_waiting_for_values(voila_
     _, plays = decode(page, "a.history-plays-csv")
     assert [r["game_id"] for r in csv.DictReader(io.StringIO(plays))] == [ids["G1"]]
     expect(page.locator(".companion-status .status-error")).to_have_count(0)
+
+
+@pytest.mark.server_env({"COMPANION_SYNC_WORKERS": "2"})
+def test_a_clubs_long_history_on_a_phone(voila_server, page):
+    """A club's long history on a phone (390x844): 323 games in the store, never
+    derived.  The page's kernel derives them when the tab opens, in two worker
+    processes (COMPANION_SYNC_WORKERS=2 asks for them below the 1,500 games at which
+    they start by themselves; tests/test_history_workers.py shows they start from a
+    Jupyter kernel).  The list holds the first 300 and says how many there are; Find
+    reaches the oldest game; the plays CSV is made when the button is pressed and has
+    every finished play."""
+    recs = records()
+    store = Store(path=voila_server.home / "games.sqlite")
+    try:
+        oldest = store.create(recs["G3"], title="the oldest game")
+        time.sleep(0.01)
+        for i in range(46):                   # 7 fixture games x 46 (G5 in progress)
+            for title, rec in recs.items():
+                store.create(rec, title=f"{title} copy {i}")
+        total = len(store.games(format=None))
+    finally:
+        store.close()
+    assert total == 323
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(voila_server.url)
+    page.locator(".companion-title").wait_for(state="visible")
+    page.locator(".lm-TabBar-tab", has_text="History").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('.history-games select option').length === 300",
+        timeout=90_000, polling=250)
+    expect(page.locator(".history-games-note")).to_contain_text(
+        "The first 300 of 323 games", timeout=WAIT_MS)
+    screenshot(page, "history-09-long-list-phone")
+
+    # the oldest game is not among the 300 newest: Find reaches it
+    page.fill(".history-filter input", "the oldest")
+    wait_options(page, ["Among the Stars · Bea, Cid · won by Bea, Cid"])
+    expect(page.locator(".history-games-note")).to_have_text("", timeout=WAIT_MS)
+    page.click(".history-open")
+    page.locator(".history-step").wait_for(state="visible")
+    expect(page.locator(".history-viewer h3")).to_contain_text("the oldest game",
+                                                               timeout=WAIT_MS)
+
+    # every finished play (6 of the 7 fixture games are finished: G5 is not)
+    expect(page.locator("a.history-plays-csv")).to_have_count(0)
+    page.click(".history-plays-csv-make")
+    name, plays = decode(page, "a.history-plays-csv")
+    rows = list(csv.DictReader(io.StringIO(plays)))
+    assert name == "plays.csv" and len(rows) == 1 + 46 * 6
+    assert oldest in {r["game_id"] for r in rows}
+    page.locator("a.history-plays-csv").scroll_into_view_if_needed()
+    screenshot(page, "history-10-plays-csv-phone")
+    expect(page.locator(".companion-status .status-error")).to_have_count(0)
