@@ -12,6 +12,7 @@ anyway (companion.core.roles).  No game rule here.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Iterator
 
 from ..core.roles import Role
@@ -72,11 +73,18 @@ def walk(widget: Any) -> Iterator[Any]:
 
 
 def apply_role(root: Any, role: Role | str) -> None:
-    """Hide, under ``root``, every marked control ``role`` may not use, and mark the
-    root ``role-<role>`` for the stylesheet.  A control hidden for an earlier role is
-    shown again when the role changes (the screens then refresh what else they hide)."""
+    """Hide every marked control ``role`` may not use, and mark the root ``role-<role>``
+    for the stylesheet.  A control hidden for an earlier role is shown again.
+
+    The controls are those under ``root`` now **and every marked control seen under it
+    before**, kept on the root (weakly): a screen swaps its parts in and out of the tree
+    (the setup screen, the game screen), and a control out of the tree when the role
+    changed kept the old role's ``display: none``.  That is how a host's page on a
+    preheated kernel lost its *New game* form (issue 34): the kernel was built as the
+    table view while the store had no game (the setup screen, form hidden, was shown);
+    when the host took it after a game had been played, the game screen was shown, the
+    role became the host's, and the form, out of the tree, was never shown again."""
     role = Role(role)
-    changed = getattr(root, "_companion_role", None) != role
     root._companion_role = role
     for r in Role:
         cls = f"role-{r}"
@@ -84,13 +92,17 @@ def apply_role(root: Any, role: Role | str) -> None:
             root.add_class(cls)
         elif r is not role and cls in root._dom_classes:
             root.remove_class(cls)
+    known = getattr(root, "_companion_marked", None)
+    if known is None:
+        known = root._companion_marked = weakref.WeakSet()
     for wd in walk(root):
-        if not (WRITES in getattr(wd, "_dom_classes", ()) or
-                HOST_ONLY in getattr(wd, "_dom_classes", ())):
-            continue
+        classes = getattr(wd, "_dom_classes", ())
+        if WRITES in classes or HOST_ONLY in classes:
+            known.add(wd)
+    for wd in list(known):
         if hidden_for(role, wd):
             wd.layout.display = "none"
             wd._companion_role_hidden = True
-        elif changed and getattr(wd, "_companion_role_hidden", False):
+        elif getattr(wd, "_companion_role_hidden", False):
             wd.layout.display = ""
             wd._companion_role_hidden = False
