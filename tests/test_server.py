@@ -35,7 +35,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browser_harness import (CHROMIUM, CHROMIUM_ARGS, VoilaServer, _descendants,  # noqa: E402
+from browser_harness import (CHROMIUM, CHROMIUM_ARGS, CONFIG_DIR, VoilaServer, _descendants,  # noqa: E402
                              free_port)
 
 TOKEN = "Tok-" + "x7Qm2Lp9Zr4Vb8Nc1Hd6"           # 24 characters, a test value
@@ -681,3 +681,24 @@ def test_lan_token_is_not_on_any_command_line_nor_in_the_log(tmp_path, how):
     assert "403" in text or "302" in text or "404" in text
     assert TOKEN not in text, [line for line in text.splitlines() if TOKEN in line]
     assert "token=<your token>" in text            # the URL is shown without the token
+
+
+def test_the_dashboard_config_waits_for_a_pages_widgets():
+    """Issue 34: nbclient's 4 s wait for a cell's last output blanked pages on a busy
+    laptop ("Timeout waiting for IOPub output", the display dropped); the dashboard's
+    config gives Voila's executor COMPANION_IOPUB_TIMEOUT (300 s by default).  Read the
+    way Voila reads it (a traitlets config file, then the executor built from it), in a
+    process of its own: the config file patches Voila's classes when it is loaded."""
+    code = (
+        "import sys\n"
+        "from traitlets.config.loader import PyFileConfigLoader\n"
+        "from voila.execute import VoilaExecutor\n"
+        "import nbformat\n"
+        "cfg = PyFileConfigLoader('voila.py', path=sys.argv[1]).load_config()\n"
+        "ex = VoilaExecutor(nbformat.v4.new_notebook(), config=cfg)\n"
+        "print(ex.iopub_timeout, VoilaExecutor(nbformat.v4.new_notebook()).iopub_timeout)\n")
+    for env, want in (({}, "300 4"), ({"COMPANION_IOPUB_TIMEOUT": "45"}, "45 4")):
+        out = subprocess.run([sys.executable, "-c", code, str(CONFIG_DIR)], capture_output=True,
+                             text=True, timeout=120, env={**os.environ, **env})
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == want.split(), out.stdout

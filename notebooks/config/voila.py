@@ -21,6 +21,10 @@ jupyter_server 2; what it sets up:
   still in the pool (``cull_kernel_if_idle``); a taken one is culled like
   any other.  The kernels get the server's environment, with
   ``COMPANION_PUBLIC_URL`` (set by ./dashboard) for the page's QR codes.
+* **A page's widgets are never dropped** (issue 34).  ``VoilaExecutor.iopub_timeout``
+  is ``COMPANION_IOPUB_TIMEOUT`` seconds (default 300, nbclient's is 4): on a busy
+  laptop the page's widget display came later than 4 s after its cell's reply, nbclient
+  dropped it and the page stayed blank.
 * **Closing a tab shuts its kernel down.**  Voila's page sends
   ``POST /voila/api/shutdown/<kernel>`` on ``beforeunload`` with the value of
   the ``_xsrf`` cookie, but Voila's page handler never sets that cookie, so
@@ -123,6 +127,20 @@ def _pool_size() -> int:
 POOL_SIZE = _pool_size()
 c.VoilaConfiguration.preheat_kernel = POOL_SIZE > 0
 c.VoilaConfiguration.default_pool_size = POOL_SIZE
+
+
+# --- the page's widgets: wait for all of a cell's output (issue 34) ---------------------
+#: Voila runs the notebook with nbclient, which, once a cell's execute_reply has come,
+#: waits only ``iopub_timeout`` seconds (4 by default) for the rest of its output, then
+#: logs "Timeout waiting for IOPub output" and drops what had not arrived.  The
+#: dashboard's one cell sends a few thousand widget messages and, last, the display of
+#: its root widget; on a busy laptop (four pages at once, a CPU hog beside the server)
+#: the server read them more slowly than that, the display was dropped, and the page
+#: stayed blank for good (tests/browser/test_page_start_pool.py saw 1 page in 40).  The
+#: wait ends as soon as the kernel says it is idle, so a longer limit costs nothing on
+#: a page that is not late; a kernel that died is still noticed at once by nbclient.
+IOPUB_TIMEOUT = int(os.environ.get("COMPANION_IOPUB_TIMEOUT", "300"))
+c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
 
 
 # --- kernels: shutdown on tab close (the _xsrf cookie the page sends back) -----

@@ -158,6 +158,10 @@ class VoilaServer:
         ]
         if self.config:
             cmd.append(f"--Voila.config_file_paths={CONFIG_DIR}")
+        else:
+            # Voila's defaults, less the one that blanks a page on a busy machine (the
+            # dashboard's config sets it too: notebooks/config/voila.py, issue 34)
+            cmd.append("--VoilaExecutor.iopub_timeout=300")
         cmd += self.extra_args
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
@@ -262,3 +266,26 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "X"
+
+
+class CpuHog:
+    """A busy loop on one core beside the server (``python -c "while True: pass"``), as
+    a laptop busy with other work: ``with CpuHog(): ...``.  Stopped on exit, whatever
+    happens in the block."""
+
+    def __init__(self, cores: int = 1):
+        self.cores = cores
+        self.procs: list[subprocess.Popen] = []
+
+    def __enter__(self) -> "CpuHog":
+        for _ in range(self.cores):
+            self.procs.append(subprocess.Popen(
+                [sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for p in self.procs:
+            p.kill()
+            p.wait(timeout=10)
+        self.procs = []

@@ -13,10 +13,8 @@ their controls are 44 px.
 """
 from __future__ import annotations
 
-import warnings
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from browser_harness import WIDGET_TIMEOUT_MS, screenshot
@@ -50,25 +48,11 @@ def open_page(chromium, url, *, phone=True, ready=".live-state"):
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"{exc.name}: {exc.message}"))
-    # 120 s: a page opened just after others closed may wait for the pool to start a new
-    # kernel, which took over 60 s once in a fresh full run on this 2-core machine
-    try:
-        page.goto(url, timeout=120_000)
-    except PlaywrightTimeout:
-        # seen about once in 20 runs on this 2-core machine under load (the first page of
-        # a fresh server never reached "load"; cause not found yet, stop 29's note on
-        # issue 20): a player would reload; the test does once, and says so
-        warnings.warn(f"{url}: the page did not load in 120 s; reloaded once")
-        page.goto(url, timeout=120_000)
-    try:
-        page.locator(ready).first.wait_for(state="visible", timeout=120_000)
-    except PlaywrightTimeout:
-        # seen in a fresh full run (stop 30): a page loaded but its widgets never came
-        # (the server logged "Timeout waiting for IOPub output" for its preheated
-        # kernel); a player would reload, and so does the test, once, saying so
-        warnings.warn(f"{url}: the page's widgets did not come in 120 s; reloaded once")
-        page.reload(timeout=120_000)
-        page.locator(ready).first.wait_for(state="visible", timeout=120_000)
+    # no reload and no retry (issue 34): the first load must come up.  The two causes
+    # once worked around here are fixed: a page's widgets dropped by nbclient's 4 s IOPub
+    # wait (notebooks/config/voila.py) and the blank first page (the same cause)
+    page.goto(url, timeout=120_000)
+    page.locator(ready).first.wait_for(state="visible", timeout=120_000)
     page.js_errors = errors            # type: ignore[attr-defined]
     return page
 
