@@ -52,12 +52,24 @@ def test_timer_and_details_survive_a_reload_and_reach_history(voila_server, page
     page.click(".start-game")
     page.locator(".scoreboard tr.score-row").first.wait_for(state="visible")
     expect(timer(page)).to_contain_text("running", timeout=WAIT_MS)
-    box = timer(page).bounding_box()
+    # in the status area: under the turn line, above the entry, in the first screen; the
+    # three boxes read in one go, once the page has laid itself out (the status line
+    # above them may still be arriving on a busy machine, moving everything under it)
+    boxes = ("() => Object.fromEntries([['timer', '.ats-timer'], ['turn', '.turn-info'],"
+             " ['entry', '.turn-entry']].map(([k, css]) => { const r = [...document"
+             ".querySelectorAll(css)].find(e => e.offsetParent !== null)"
+             ".getBoundingClientRect(); return [k, {x: r.x, y: r.y, width: r.width,"
+             " height: r.height}]; }))")
+    ok = ("(b) => b.turn.y < b.timer.y && b.timer.y < b.entry.y"
+          " && b.timer.y + b.timer.height < 844")
+    try:
+        page.wait_for_function(f"() => ({ok})(({boxes})())", timeout=WAIT_MS)
+    except Exception:
+        pass                                    # the assertion below says what is wrong
+    b = page.evaluate(boxes)
+    box, turn, entry = b["timer"], b["turn"], b["entry"]
     assert box["height"] >= 44 and box["x"] + box["width"] <= 390
-    # in the status area: under the turn line, above the entry, in the first screen
-    turn = page.locator(".turn-info").bounding_box()
-    entry = page.locator(".turn-entry").bounding_box()
-    assert turn["y"] < box["y"] < entry["y"] and box["y"] + box["height"] < 844
+    assert turn["y"] < box["y"] < entry["y"] and box["y"] + box["height"] < 844, b
     assert_layout(page, "phone: play screen with the timer")
     screenshot(page, "play-details-2-running")
 

@@ -159,6 +159,8 @@ def test_full_game_cities_and_trade_stations_to_the_final_table(voila_server, pa
     final = page.locator(".sse-final")
     expect(final.locator(".sse-winner")).to_contain_text(stored.explanation)
     expect(final.locator(".sse-tiebreak")).to_have_attribute("data-decided", stored.decided_by)
+    # the final table comes with the last move's refresh: wait for it (a busy machine)
+    page.wait_for_function(f"({_FINAL})() !== null", timeout=60_000)
     shown = page.evaluate(_FINAL)
     assert shown is not None
     # issue 21: the categories this game has, the total right after the name

@@ -151,6 +151,8 @@ def test_tiles_typed_form_drawn_map_laid_and_played_at_phone_size(voila_server, 
 
     # ----------------------------- the final table = `score --json` on the exported record
     final = page.locator(".sse-final")
+    # the final table comes with the last move's refresh: wait for it (a busy machine)
+    page.wait_for_function(f"({_FINAL})() !== null", timeout=60_000)
     shown = page.evaluate(_FINAL)
     assert shown is not None and shown["head"][:2] == ["player", "total"]
     by_player = {r[0]: dict(zip(shown["head"], r)) for r in shown["rows"]}
