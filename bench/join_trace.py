@@ -251,7 +251,7 @@ def main(argv=None) -> int:
                 cpu = res.pop("_cpu")
                 print(f"at once: CPU {cpu}")
                 for p, r in res.items():
-                    print(f"at once {p}: {r['took']:.2f} s; {format_marks(r['marks'])}\n"
+                    print(f"at once {p}: {r.get('took', float('nan')):.2f} s; {format_marks(r['marks'])}\n"
                           f"  {r['frames']}", flush=True)
                 browser.close()
             import re
