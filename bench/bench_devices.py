@@ -1,4 +1,4 @@
-"""One game, many devices (issue 14): live updates, joining, memory, in headless Chromium.
+"""One game, many devices (issues 14, 20, 34): live updates, joining, memory, in headless Chromium.
 
     .venv/bin/python bench/bench_devices.py                 # about 6-8 minutes here
     .venv/bin/python bench/bench_devices.py --clicks 8 --loads 20 --joins 3
@@ -11,8 +11,10 @@ Debian's Chromium (tests/browser/browser_harness.py):
 
 0. **the start of a game**: the 4 seat pages open at once (each a new phone-sized
    browser context, as 4 phones scanning their codes), each timed to its entry's
-   Discard button being visible and enabled (a figure, no target); then the table
-   view.  All 5 share this machine's 2 CPUs, which real phones do not.
+   Discard button being visible and enabled, with each page's marks (bench/join_trace.py),
+   its kernel socket's messages, and the CPU seconds the server + kernels and Chromium
+   used meanwhile; then the table view.  All 5 share this machine's 2 CPUs, which real
+   phones do not.
 
 Then:
 
@@ -28,27 +30,36 @@ Then:
    page in the same browser context, its cache kept (the **returning join**).  Each is
    timed from navigation to the entry's Discard button being visible and enabled, with
    the first byte, the HTML, the kernel's websocket and the first widget on the way,
-   and for the returning one what the browser still fetched from the server (Chrome's
-   DevTools protocol: each response from its cache or from the network).  The phone's
+   what the browser still fetched from the server (Chrome's DevTools protocol: each
+   response from its cache or from the network), the kernel socket's messages (how
+   many, their kinds, the widget models in the state) and a Chromium performance trace
+   of the load (the main thread's busy time between the marks; ``--no-trace``: none).  The phone's
    context is then closed (its kernels are culled later).
 3. **memory** (``--loads``, 50): the 5 pages are closed; one page is loaded and reloaded
    (each reload is a new page and kernel; the old one is shut down by the tab-close
    beacon, or culled).  RSS of the server plus all its kernels once the page kernels
    settle, after 5 loads and after ``--loads`` loads.
 
-Prints the figures and one PASS/MISS line per target:
+Prints the figures and one PASS/MISS line per target (issue 34's five, then memory); a
+MISS says what the marks, the messages and the trace show:
 
-- a click on one page shown on the others: p95 <= 1 s;
-- a returning phone joining a running server: interactive <= 1.0 s (the median);
-  the cold join and the 4 seats joining at once are figures, no target;
-- server + kernels memory after ``--loads`` page loads within 1.5x of after 5;
-- click -> own scoreboard: p95 <= 150 ms with 5 pages open.
+- the 4 seats joining at once (pool 4): each interactive <= 2.5 s;
+- a returning phone joining a running server (its cache): median <= 1.0 s;
+- a cold phone joining (96 files, 4,973 kB): median <= 1.5 s;
+- a click on one page shown on the 4 others: p95 <= 200 ms;
+- click -> own scoreboard: p95 <= 50 ms with 5 pages open;
+- server + kernels memory after ``--loads`` page loads within 1.5x of after 5.
+
+The join times are the bench's (``goto`` called -> the button seen enabled), as in
+issues 14 and 20; the page's own clock (navigation start -> enabled) is printed beside
+them and is 0.1-0.5 s shorter (the automation's round trips, the new renderer).
 
 A measurement script, never a test: it exits 0 unless the server cannot start (then 1).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -63,6 +74,8 @@ for p in (str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "browser")):
 import secrets  # noqa: E402
 
 from browser_harness import CHROMIUM, CHROMIUM_ARGS, VoilaServer  # noqa: E402
+sys.path.insert(0, str(ROOT / "bench"))
+import join_trace as jt  # noqa: E402
 from test_server import kernel_pids, page_kernels, rss_mb, wait_for  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
@@ -94,8 +107,61 @@ WATCH_SCORE = """() => {
   obs.observe(document.body, {subtree: true, childList: true, characterData: true});
 }"""
 #: clicks the Discard button in the page itself; the click's time
+#: Date.now() of the last kernel socket message the page received between the click
+#: ``t0`` and the change seen at ``t1``: the message that carried the change
+LAST_MSG_BEFORE = ("([t0, t1]) => { const w = (window.__wsTimes || []).filter(x => x >= t0 && x <= t1);"
+                   " return w.length ? w[w.length - 1] : NaN; }")
 CLICK_DISCARD = """() => { const b = document.querySelector('button.do-discard, .do-discard button, .do-discard');
   const t = Date.now(); b.click(); return t; }"""
+
+
+TARGET_AT_ONCE = 2.5          # s, each of the 4 seats joining at once (issue 34)
+TARGET_RETURNING = 1.0        # s, median of the returning phone's joins
+TARGET_COLD = 1.5             # s, median of the cold phone's joins (issue 34)
+TARGET_OTHERS_MS = 200        # ms, p95 click -> shown on the other pages (issue 34)
+TARGET_OWN_MS = 50            # ms, p95 click -> the clicking seat's own scoreboard (issue 34)
+POLL_SECONDS = float(__import__("os").environ.get("COMPANION_POLL_SECONDS", "0.4"))
+
+
+def median_ok(values: list[float]) -> float:
+    v = [x for x in values if x == x]
+    return statistics.median(v) if v else float("nan")
+
+
+def p95_ok(values: list[float]) -> float:
+    v = [x for x in values if x == x]
+    return p95(v) if v else float("nan")
+
+
+def diffs(a: list[float], b: list[float]) -> list[float]:
+    return [x - y for x, y in zip(a, b) if x == x and y == y]
+
+
+def join_reason(r: dict) -> str:
+    """Why a join missed, from its marks, its frames and its trace."""
+    m, f = r["marks"], r["frames"]
+    txt = (f"its median join: HTML at {m.get('html', float('nan')):.2f} s, kernel socket open "
+           f"{m.get('ws open', float('nan')):.2f} s, widget state "
+           f"{m.get('first message', float('nan')):.2f}-{m.get('last message', float('nan')):.2f} s "
+           f"({f['frames']} messages, {f['kB']:.0f} kB, {f['models']} models), first widget "
+           f"{m.get('first widget', float('nan')):.2f} s, interactive {m.get('interactive', float('nan')):.2f} s "
+           f"({r['kB']:.0f} kB fetched)")
+    if r["busy"]:
+        tot = sum(v["busy"] for v in r["busy"].values()) / 1000
+        scr = sum(v["script"] for v in r["busy"].values()) / 1000
+        wall = sum(v["wall"] for v in r["busy"].values()) / 1000
+        txt += (f"; the page's main thread was busy {tot:.2f} s of {wall:.2f} s "
+                f"({scr:.2f} s JavaScript)")
+    return txt
+
+
+def at_once_reason(res: dict, cpu: dict) -> str:
+    ws = [r["marks"].get("ws open", float("nan")) for p, r in res.items()]
+    fw = [r["marks"].get("first widget", float("nan")) for p, r in res.items()]
+    return (f"kernel sockets open at {min(ws):.1f}-{max(ws):.1f} s, first widgets "
+            f"{min(fw):.1f}-{max(fw):.1f} s (each page's clock); in those {cpu['wall']:.1f} s "
+            f"the 2 CPUs gave the server and kernels {cpu['server+kernels']:.1f} s and "
+            f"Chromium {cpu['chromium']:.1f} s")
 
 
 def p95(values: list[float]) -> float:
@@ -108,6 +174,7 @@ def line(name: str, ok: bool, text: str) -> None:
 
 
 def figures(values: list[float]) -> str:
+    values = [v for v in values if v == v]          # NaN: no message seen
     if not values:
         return "no samples"
     return (f"n={len(values)} median {statistics.median(values):.0f} ms, p95 {p95(values):.0f} ms, "
@@ -128,16 +195,22 @@ def open_page(browser, url: str, *, phone: bool = False):
     ctx = browser.new_context(viewport={"width": 390, "height": 844} if phone
                               else {"width": 1280, "height": 900})
     ctx.set_default_timeout(PAGE_TIMEOUT_MS)
+    ctx.add_init_script(jt.INIT_SCRIPT)
     page = ctx.new_page()
     page.goto(url, timeout=PAGE_TIMEOUT_MS)
     page.locator(".live-state").first.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
     return page
 
 
-def join(ctx, url: str):
-    """A page of ``ctx`` opens ``url``: seconds to interactive, the marks on the way,
-    and a line saying what came from the browser's cache and what from the server."""
+def join(ctx, url: str, *, browser=None, trace_to: Path | None = None) -> dict:
+    """A page of ``ctx`` opens ``url``: seconds to interactive, the marks on the way (the
+    page's clock, bench/join_trace.py), the kernel socket's frames up to interactive, a
+    line saying what came from the browser's cache and what from the server, and with
+    ``browser`` a Chromium performance trace of the load: the main thread's busy time
+    between the marks (``trace_to``: the trace is kept there)."""
+    ctx.add_init_script(jt.INIT_SCRIPT)
     page = ctx.new_page()
+    frames = jt.Frames(page)
     cdp = ctx.new_cdp_session(page)
     cdp.send("Network.enable")
     responses: dict[str, tuple[str, int, bool]] = {}
@@ -153,18 +226,28 @@ def join(ctx, url: str):
     cdp.on("Network.responseReceived", on_response)
     cdp.on("Network.loadingFinished",
            lambda ev: sizes.__setitem__(ev["requestId"], ev.get("encodedDataLength", 0)))
-    marks: dict[str, float] = {}
-    page.on("domcontentloaded", lambda _: marks.setdefault("html", time.perf_counter() - t))
-    page.on("websocket", lambda _: marks.setdefault("kernel ws", time.perf_counter() - t))
+    if browser is not None:
+        browser.start_tracing(page=page, categories=[
+            "devtools.timeline", "blink.user_timing", "v8.execute", "disabled-by-default-devtools.timeline",
+            "toplevel", "blink", "loading"])
     t = time.perf_counter()
     page.goto(url, timeout=PAGE_TIMEOUT_MS, wait_until="commit")
-    marks["first byte"] = time.perf_counter() - t
-    page.locator(".jupyter-widgets").first.wait_for(timeout=PAGE_TIMEOUT_MS)
-    marks["first widget"] = time.perf_counter() - t
     button = page.locator(".entry-action button", has_text=DISCARD_LABEL)
     button.wait_for(state="visible", timeout=PAGE_TIMEOUT_MS)
     page.wait_for_function(DISCARD_ENABLED, arg=DISCARD_LABEL, timeout=PAGE_TIMEOUT_MS)
-    took = time.perf_counter() - t
+    t_end = time.perf_counter()
+    took = t_end - t
+    page.wait_for_function("window.__join && window.__join.interactive !== undefined",
+                           timeout=PAGE_TIMEOUT_MS)
+    marks = jt.read_marks(page)
+    busy: dict = {}
+    if browser is not None:
+        raw = browser.stop_tracing()
+        if trace_to:
+            Path(trace_to).parent.mkdir(parents=True, exist_ok=True)
+            Path(trace_to).write_bytes(raw)
+        trace = json.loads(raw)
+        busy = jt.busy(trace, jt.trace_marks(trace))
     cached = [u for u, _, c in responses.values() if c]
     net = {rid: (u, st) for rid, (u, st, c) in responses.items() if not c}
     by_status: dict[int, int] = {}
@@ -180,7 +263,72 @@ def join(ctx, url: str):
                f"({', '.join(f'{n} x {st}' for st, n in sorted(by_status.items()))}; "
                f"{kb:.0f} kB): " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     page.close(run_before_unload=True)       # the tab closes: its kernel is shut down
-    return took, marks, fetched
+    return {"took": took, "marks": marks, "fetched": fetched, "kB": kb,
+            "frames": frames.summary(until=t_end), "busy": busy}
+
+
+def frames_text(f: dict) -> str:
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(f["kinds"].items(), key=lambda kv: -kv[1]))
+    return (f"kernel socket: {f['frames']} messages received ({f['kB']:.0f} kB; {kinds}); "
+            f"widget models in the state: {f['models']}")
+
+
+def seats_at_once(browser, s: VoilaServer, gid: str, *, trace: bool = False) -> dict:
+    """The 4 seats' phones open their pages at once (each a new browser context):
+    per seat the seconds from the first navigation to interactive, its page's marks
+    and its kernel socket's frames; the pages stay open (``["page"]``)."""
+    tok = f"&token={TOKEN}"
+    out: dict[str, dict] = {}
+    for p in PLAYERS:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        ctx.set_default_timeout(PAGE_TIMEOUT_MS)
+        ctx.add_init_script(jt.INIT_SCRIPT)
+        page = ctx.new_page()
+        out[p] = {"page": page, "frames_rec": jt.Frames(page)}
+    cpu0 = cpu_seconds(s)
+    t0 = time.perf_counter()
+    for p in PLAYERS:
+        out[p]["t_nav"] = time.perf_counter() - t0
+        out[p]["page"].goto(f"{s.url}?seat={p}&game={gid}{tok}", timeout=PAGE_TIMEOUT_MS,
+                            wait_until="commit")
+    while (any("took" not in r for r in out.values())
+           and time.perf_counter() - t0 < PAGE_TIMEOUT_MS / 1000):
+        for p, r in out.items():
+            if "took" not in r and r["page"].evaluate(DISCARD_ENABLED, DISCARD_LABEL):
+                r["took"] = time.perf_counter() - t0
+                r["t_end"] = time.perf_counter()
+        time.sleep(0.05)
+    cpu1 = cpu_seconds(s)
+    wall = time.perf_counter() - t0
+    for p, r in out.items():
+        r["marks"] = jt.read_marks(r["page"]) if "took" in r else {}
+        r["frames"] = r.pop("frames_rec").summary(until=r.get("t_end"))
+    out["_cpu"] = {"wall": wall, **{k: cpu1[k] - cpu0[k] for k in cpu1}}
+    return out
+
+
+def cpu_seconds(s: VoilaServer) -> dict[str, float]:
+    """CPU seconds (user + system) so far of the Voila server, its kernels, and every
+    Chromium process of this machine (the bench's own browser)."""
+    import os
+    tick = os.sysconf("SC_CLK_TCK")
+    server = set(s.process_ids())
+    out = {"server+kernels": 0.0, "chromium": 0.0}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            comm = stat[stat.index("(") + 1:stat.rindex(")")]
+            f = stat[stat.rindex(")") + 2:].split()
+            cpu = (int(f[11]) + int(f[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+        if int(d.name) in server:
+            out["server+kernels"] += cpu
+        elif "chrom" in comm:
+            out["chromium"] += cpu
+    return out
 
 
 def pool_waiting(s: VoilaServer) -> int:
@@ -205,6 +353,8 @@ def main(argv=None) -> int:
     ap.add_argument("--warm", type=float, default=10,
                     help="seconds to wait after the pool is filled before a join (10)")
     ap.add_argument("--idle", type=int, default=20, help="cull idle timeout in seconds (20)")
+    ap.add_argument("--no-trace", action="store_true",
+                    help="no Chromium performance trace of the joins")
     ap.add_argument("--interval", type=int, default=5, help="cull interval in seconds (5)")
     args = ap.parse_args(argv)
     from playwright.sync_api import sync_playwright
@@ -252,21 +402,18 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     wait_for(lambda: pool_waiting(s) >= args.pool, timeout=120)   # all wait for a page
     time.sleep(args.warm)
     t0 = time.perf_counter()
-    seats = {}
-    for p in PLAYERS:
-        ctx = browser.new_context(viewport={"width": 390, "height": 844})
-        ctx.set_default_timeout(PAGE_TIMEOUT_MS)
-        seats[p] = ctx.new_page()
-        seats[p].goto(f"{base}?seat={p}&game={gid}{tok}", timeout=PAGE_TIMEOUT_MS, wait_until="commit")
-    ready: dict[str, float] = {}
-    while len(ready) < len(seats) and time.perf_counter() - t0 < PAGE_TIMEOUT_MS / 1000:
-        for p, page in seats.items():
-            if p not in ready and page.evaluate(DISCARD_ENABLED, DISCARD_LABEL):
-                ready[p] = time.perf_counter() - t0
-        time.sleep(0.05)
+    at_once = seats_at_once(browser, s, gid)
+    cpu = at_once.pop("_cpu")
+    seats = {p: r["page"] for p, r in at_once.items()}
+    ready = {p: r["took"] for p, r in at_once.items() if "took" in r}
     print(f"4 seats joining at once (pool {args.pool}): interactive after "
           + ", ".join(f"{ready[p]:.2f} s" for p in PLAYERS if p in ready)
           + ("" if len(ready) == len(seats) else f"; {len(seats) - len(ready)} never"), flush=True)
+    for p in PLAYERS:
+        print(f"  {p}: {jt.format_marks(at_once[p]['marks'])}\n    "
+              f"{frames_text(at_once[p]['frames'])}", flush=True)
+    print(f"  CPU while they joined ({cpu['wall']:.1f} s on 2 CPUs): server + kernels "
+          f"{cpu['server+kernels']:.1f} s, Chromium {cpu['chromium']:.1f} s", flush=True)
     table = open_page(browser, f"{base}?view=table&game={gid}{tok}")
     pages = {**seats, "table": table}
     print(f"5 pages open in {time.perf_counter() - t0:.1f} s", flush=True)
@@ -276,6 +423,8 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     # --- 1. clicks ------------------------------------------------------------------
     others_ms: list[float] = []
     own_ms: list[float] = []
+    others_msg_ms: list[float] = []        # click -> the first kernel message on that page
+    own_msg_ms: list[float] = []
     for _ in range(args.clicks):
         player = shadow.waiting_in_order()[0]
         page = seats[player]
@@ -296,7 +445,9 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
         shadow.push({"player": player, "do": "discard", "card": CARD})
         try:
             page.wait_for_function("window.__score !== undefined", timeout=30_000)
-            own_ms.append(page.evaluate("window.__score") - clicked)
+            seen = page.evaluate("window.__score")
+            own_ms.append(seen - clicked)
+            own_msg_ms.append(page.evaluate(LAST_MSG_BEFORE, [clicked, seen]) - clicked)
         except Exception:               # noqa: BLE001 - a miss is a figure, not a crash
             print(f"  {player}'s own score line did not change within 30 s", flush=True)
         for name, other in pages.items():
@@ -304,51 +455,80 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
                 continue
             try:
                 other.wait_for_function("window.__seen !== undefined", timeout=30_000)
-                others_ms.append(other.evaluate("window.__seen") - clicked)
+                seen = other.evaluate("window.__seen")
+                others_ms.append(seen - clicked)
+                others_msg_ms.append(other.evaluate(LAST_MSG_BEFORE, [clicked, seen]) - clicked)
             except Exception:           # noqa: BLE001
                 print(f"  {name}'s page did not show action {n} within 30 s", flush=True)
         # every page settles on the new count before the next click
         for other in pages.values():
             other.locator(".live-state").first.filter(has_text=f"actions: {n}").wait_for()
     print(f"click -> shown on the 4 other pages: {figures(others_ms)}")
+    print(f"  click -> the kernel message that carried it: {figures(others_msg_ms)}")
     print(f"click -> own scoreboard: {figures(own_ms)}")
+    print(f"  click -> the kernel message that carried it: {figures(own_msg_ms)}")
 
     # --- 2. joins: a new phone (cold cache), then the same phone again (its cache) -----
-    cold_s: list[float] = []
-    back_s: list[float] = []
+    joins: dict[str, list[dict]] = {"cold": [], "returning": []}
     for i in range(args.joins):
         player = PLAYERS[i % len(PLAYERS)]
         ctx = browser.new_context(viewport={"width": 390, "height": 844})
-        for kind, times in (("cold", cold_s), ("returning", back_s)):
+        for kind in ("cold", "returning"):
             # a pool kernel counts once started, but runs the notebook up to the query
             # for some seconds more: a phone joins a server that has been running a while
             wait_for(lambda: pool_waiting(s) >= args.pool, timeout=90)
             time.sleep(args.warm)
-            took, marks, fetched = join(ctx, f"{base}?seat={player}&game={gid}{tok}")
-            times.append(took)
-            print(f"  {kind} join {i + 1} ({player}): " + ", ".join(
-                f"{k} {v:.2f} s" for k, v in sorted(marks.items(), key=lambda kv: kv[1]))
-                + f", interactive {took:.2f} s", flush=True)
-            print(f"    {fetched}", flush=True)
+            r = join(ctx, f"{base}?seat={player}&game={gid}{tok}",
+                     browser=None if args.no_trace else browser)
+            joins[kind].append(r)
+            print(f"  {kind} join {i + 1} ({player}): {jt.format_marks(r['marks'])}; "
+                  f"interactive (seen by the bench) {r['took']:.2f} s", flush=True)
+            print(f"    {r['fetched']}\n    {frames_text(r['frames'])}", flush=True)
+            if r["busy"]:
+                print(f"    main thread: {jt.format_busy(r['busy'])}", flush=True)
         ctx.close()
+    cold_s = [r["took"] for r in joins["cold"]]
+    back_s = [r["took"] for r in joins["returning"]]
     print("phone joining (cold browser cache): "
           + (", ".join(f"{x:.2f} s" for x in cold_s) or "no samples"))
     print("the same phone returning (its cache): "
           + (", ".join(f"{x:.2f} s" for x in back_s) or "no samples"))
 
-    # --- the targets of 1 and 2 ----------------------------------------------------------
+    # --- the targets of 0, 1 and 2 ---------------------------------------------------------
+    worst = max(ready.values()) if len(ready) == len(seats) else None
+    if worst is not None:
+        line("4 seats joining at once", worst <= TARGET_AT_ONCE,
+             f"slowest {worst:.2f} s, " + ", ".join(f"{ready[p]:.2f}" for p in PLAYERS)
+             + f" s (target <= {TARGET_AT_ONCE} s each)"
+             + ("" if worst <= TARGET_AT_ONCE else "; " + at_once_reason(at_once, cpu)))
+    else:
+        line("4 seats joining at once", False, f"{len(seats) - len(ready)} page(s) never interactive")
+    for kind, name, target in (("returning", "returning phone joining a running server",
+                                TARGET_RETURNING),
+                               ("cold", "cold phone joining a running server", TARGET_COLD)):
+        rs = joins[kind]
+        if not rs:
+            line(name, False, "no samples")
+            continue
+        med = statistics.median(r["took"] for r in rs)
+        mid = sorted(rs, key=lambda r: r["took"])[len(rs) // 2]
+        own = [r["marks"].get("interactive") for r in rs if r["marks"].get("interactive")]
+        line(name, med <= target, f"median {med:.2f} s of {len(rs)} (target <= {target} s; "
+             f"in the page's own clock, navigation -> interactive: median "
+             f"{statistics.median(own) if own else float('nan'):.2f} s)"
+             + ("" if med <= target else "; " + join_reason(mid)))
     if others_ms:
-        line("click shown on the other pages", p95(others_ms) <= 1000,
-             f"p95 {p95(others_ms):.0f} ms (target <= 1000 ms)")
+        v = p95(others_ms)
+        line("click shown on the other pages", v <= TARGET_OTHERS_MS,
+             f"p95 {v:.0f} ms (target <= {TARGET_OTHERS_MS} ms)" + (
+                 "" if v <= TARGET_OTHERS_MS else
+                 f"; the kernel message carrying the update reached those pages at p50 "
+                 f"{median_ok(others_msg_ms):.0f} ms, p95 {p95_ok(others_msg_ms):.0f} ms after the click "
+                 f"(the other kernels see the write by polling the store every "
+                 f"{POLL_SECONDS} s), the page drew it {median_ok(diffs(others_ms, others_msg_ms)):.0f} ms "
+                 f"(p50) after that"))
     else:
         line("click shown on the other pages", False, "no samples")
-    if back_s:
-        med = statistics.median(back_s)
-        line("returning phone joining a running server", med <= 1.0,
-             f"median {med:.2f} s of {len(back_s)} (target <= 1.0 s; cold: median "
-             f"{statistics.median(cold_s):.2f} s, no target)")
-    else:
-        line("returning phone joining a running server", False, "no samples")
 
     # --- 3. memory ------------------------------------------------------------------------
     for page in pages.values():
@@ -382,8 +562,13 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     else:
         line("memory", False, "needs --loads > 5")
     if click_own is not None:
-        line("click -> own scoreboard", click_own <= 150,
-             f"p95 {click_own:.0f} ms with 5 pages open (target <= 150 ms)")
+        line("click -> own scoreboard", click_own <= TARGET_OWN_MS,
+             f"p95 {click_own:.0f} ms with 5 pages open (target <= {TARGET_OWN_MS} ms)" + (
+                 "" if click_own <= TARGET_OWN_MS else
+                 f"; the kernel message carrying the score came p50 {median_ok(own_msg_ms):.0f} ms, "
+                 f"p95 {p95_ok(own_msg_ms):.0f} ms after the click (server, kernel, store "
+                 f"write, widget updates), the page drew the score "
+                 f"{median_ok(diffs(own_ms, own_msg_ms)):.0f} ms (p50) after that"))
     else:
         line("click -> own scoreboard", False, "no samples")
     ctx.close()

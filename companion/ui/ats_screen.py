@@ -1,7 +1,7 @@
 """The Among the Stars screen: the setup screen, the play screen (turn entry, live
 board, undo, final table) of one game, built from parts (issue 23, no mixins):
 
-- :class:`~companion.ui.ats_setup.AtsSetup`: new game, saved games, imports, catalogue;
+- :class:`~companion.ui.ats_setup.AtsSetup`: new game, saved games, imports, catalogue (lazily);
 - :class:`~companion.ui.ats_entry.AtsEntry`: the grid, a click, confirm, discard, card values;
 - :class:`~companion.ui.ats_final.AtsFinal`: the final scoring's forms and table;
 - :class:`~companion.ui.ats_views.AtsViews`: seat, table view, live changes, the boards.
@@ -27,7 +27,7 @@ from .ats_entry import AtsEntry
 from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
 from .ats_views import AtsViews
-from .common import ERR, Via, ask_undo, log, log_path
+from .common import ERR, Built, Via, ask_undo, log, log_path
 from .explorer import Explorer
 from .modes import ModePanel
 from .playdetails import DetailsForm, FinalExports, PlayDetailsPart, PlayTimer
@@ -45,12 +45,13 @@ class AtsScreen:
     _open_session, _view_of, _poll = Via("live", "open"), Via("live", "view_of"), Via("live", "poll")
     box = property(lambda self: self.body)       # the shell's tab; messages beside the entry:
     local_boxes = property(lambda self: (self.entry_msg, self.final_msg))
-    setup_role_note = Via("setup_part")
+    setup_part = Built(AtsSetup, lambda s, part: s.page._fill_role_note(part.setup_role_note))
+    setup_role_note, setup_built = Via("setup_part"), property(lambda s: s._setup_part is not None)
     set_view, resume_latest = Via("views_part", "set_view"), Via("views_part", "_resume_latest")
     _details_for = Via("details", "shown_for")
     _tap_timer, _stop_timer = Via("details", "tap_timer"), Via("details", "stop_timer")
-    _fill_final_details = Via("details", "fill_final_details")
-    _save_final_details = Via("details", "save_final_details")
+    _fill_final_details, _save_final_details = (Via("details", "fill_final_details"),
+                                                 Via("details", "save_final_details"))
     _stored_record_b64, _refresh_exports = (Via("details", "stored_record_b64"),
                                             Via("details", "refresh_exports"))
 
@@ -74,7 +75,7 @@ class AtsScreen:
         self._quiet = False      # set while the screen itself resets the entry widgets
         self.body = w.VBox()                   # the tab: setup or play screen
         self.views_part = AtsViews(self)
-        self.setup_part = AtsSetup(self)
+        self._setup_part: AtsSetup | None = None     # setup_part (issue 34: lazily)
         self.entry_part = AtsEntry(self)
         self.final_part = AtsFinal(self)
         self._build_play()

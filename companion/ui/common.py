@@ -73,3 +73,27 @@ class Via:
 
     def __set__(self, obj, value) -> None:
         setattr(self._owner(obj), self.attr, value)
+
+
+class Built:
+    """``screen.<name>``: a part built when first read, ``factory(screen)`` (then
+    ``then(screen, part)``), kept in ``screen._<name>``, which ``__init__`` sets to None
+    (issue 34: a page's widgets it never shows were still sent to every joining page)."""
+
+    def __init__(self, factory, then=None):
+        self.factory, self.then = factory, then
+        self.slot = ""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.slot = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        part = obj.__dict__.get(self.slot)
+        if part is None:
+            part = self.factory(obj)
+            setattr(obj, self.slot, part)
+            if self.then is not None:
+                self.then(obj, part)
+        return part

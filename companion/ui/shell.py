@@ -141,11 +141,16 @@ class Shell:
         """Hide, in every tab, the controls this page's role may not use (ui/writes.py;
         the session and the store refuse those writes anyway)."""
         apply_role(self.root, self.session.role)
+        # a setup screen not built yet gets its note when it is built (_fill_role_note)
+        for box in [s.setup_role_note for s in self.screens.values()
+                    if getattr(s, "setup_built", True)]:
+            self._fill_role_note(box)
+
+    def _fill_role_note(self, box: Any) -> None:
+        """What a setup screen says on this page's role (ui/writes.py: role_note)."""
         note = role_note(self.session.role)
-        html = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
-        for box in [s.setup_role_note for s in self.screens.values()]:
-            box.value = html
-            box.layout.display = "" if note else "none"
+        box.value = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
+        box.layout.display = "" if note else "none"
 
     def shown_screen(self) -> Any:
         """The game screen of the tab shown (None: History, or a screen not built)."""
