@@ -282,7 +282,7 @@ def pages_bench(browser, tmp: Path, database: str | None, n_pages: int, n_clicks
             except Exception:                   # noqa: BLE001
                 pass
         for s in servers:
-            s.stop()
+            s.cleanup()
 
 
 # ---------------------------------------------------------------------------- main

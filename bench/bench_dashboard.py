@@ -197,7 +197,7 @@ def bench_clicks(browser, n_actions: int, warmup: int = 2):
             print("JavaScript errors in the page:", *errors, sep="\n  ")
         return results, actions, (g.state.year, g.state.turn)
     finally:
-        server.stop()
+        server.cleanup()
 
 
 def bench_cold(browser, runs: int):
@@ -223,7 +223,7 @@ def bench_cold(browser, runs: int):
                         "warm": warm})
         finally:
             ctx.close()
-            server.stop()
+            server.cleanup()
     return out
 
 

@@ -391,7 +391,7 @@ def main(argv=None) -> int:
                   f"({log.count(chr(39).join(['Culling ', '']))} by the culler); "
                   f"refused shutdowns (_xsrf): {log.count('_xsrf')}")
         finally:
-            s.stop()
+            s.cleanup()
     return 0
 
 

@@ -72,7 +72,7 @@ def main(argv=None) -> int:
                         settled[done] = (len(kernel_pids(s)), rss_mb(s.process_ids()))
             log = s.log_path.read_text(errors="replace")
         finally:
-            s.stop()
+            s.cleanup()
     first, last = min(settled), max(settled)
     print(f"kernels: {log.count('Kernel started:')} started, "
           f"{log.count('Kernel shutdown:')} shut down ({log.count(chr(39).join(['Culling ', '']))} "

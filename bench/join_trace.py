@@ -259,7 +259,7 @@ def main(argv=None) -> int:
             print("server log, slow requests:", "\n".join(
                 ln for ln in log.splitlines() if re.search(r"\d+\.\d+ms", ln))[-3000:])
         finally:
-            s.stop()
+            s.cleanup()
     return 0
 
 

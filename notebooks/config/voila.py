@@ -25,6 +25,9 @@ jupyter_server 2; what it sets up:
   is ``COMPANION_IOPUB_TIMEOUT`` seconds (default 300, nbclient's is 4): on a busy
   laptop the page's widget display came later than 4 s after its cell's reply, nbclient
   dropped it and the page stayed blank.
+* **Kernels talk over local sockets** (issue 34): ``KernelManager.transport = "ipc"``
+  (``COMPANION_KERNEL_TRANSPORT``; TCP when the temporary folder's path is too long
+  for a socket): TCP ports chosen before the kernel binds them collided on a busy machine.
 * **Closing a tab shuts its kernel down.**  Voila's page sends
   ``POST /voila/api/shutdown/<kernel>`` on ``beforeunload`` with the value of
   the ``_xsrf`` cookie, but Voila's page handler never sets that cookie, so
@@ -141,6 +144,34 @@ c.VoilaConfiguration.default_pool_size = POOL_SIZE
 #: a page that is not late; a kernel that died is still noticed at once by nbclient.
 IOPUB_TIMEOUT = int(os.environ.get("COMPANION_IOPUB_TIMEOUT", "300"))
 c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
+
+
+# --- kernels: local sockets, not TCP ports (issue 34) -----------------------------------
+#: jupyter_client gives each kernel five TCP ports it found free a moment before the
+#: kernel binds them; on a busy machine another process took one in between ("ZMQError:
+#: Address already in use", "Kernel died before replying to kernel_info"), and the page
+#: that had taken that pool kernel never came (seen in a full test run: three servers
+#: starting kernels at once).  Unix sockets in the runtime folder, named after the
+#: kernel's connection file, cannot collide.  A socket's path must fit in 107 bytes: a
+#: temporary folder (TMPDIR) too deep for that keeps TCP (COMPANION_KERNEL_TRANSPORT=tcp
+#: forces it).
+def _kernel_transport() -> str:
+    want = os.environ.get("COMPANION_KERNEL_TRANSPORT", "ipc").strip().lower() or "ipc"
+    if want not in ("ipc", "tcp"):
+        raise SystemExit("dashboard: COMPANION_KERNEL_TRANSPORT must be ipc or tcp")
+    if want == "ipc":
+        # where Voila puts the kernels' connection files (Voila.connection_dir_root:
+        # the temporary folder), and so their sockets
+        import tempfile
+        longest = os.path.join(tempfile.gettempdir(), "voila_" + "x" * 8,
+                               "kernel-" + "f" * 36 + "-ipc-99999")
+        if len(longest.encode()) > 100:
+            return "tcp"
+    return want
+
+
+KERNEL_TRANSPORT = _kernel_transport()
+c.KernelManager.transport = KERNEL_TRANSPORT
 
 
 # --- kernels: shutdown on tab close (the _xsrf cookie the page sends back) -----

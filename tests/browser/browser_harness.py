@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -124,6 +126,7 @@ class VoilaServer:
         self.notebook = Path(notebook)
         self.proc: subprocess.Popen | None = None
         self.log_path = self.workdir / "voila.log"
+        self.runtime_dir: Path | None = None      # TMPDIR: made at the first start, kept across restarts
         self.starts = 0
         #: seconds from Popen to voila.js answering 200, for the last start
         self.startup_seconds: float | None = None
@@ -136,11 +139,16 @@ class VoilaServer:
         env = dict(os.environ)
         for var, sub in [("JUPYTER_DATA_DIR", "jupyter-data"),
                          ("JUPYTER_RUNTIME_DIR", "jupyter-runtime"),
-                         ("JUPYTER_CONFIG_DIR", "jupyter-config"),
-                         ("TMPDIR", "tmp")]:
+                         ("JUPYTER_CONFIG_DIR", "jupyter-config")]:
             path = self.workdir / sub
             path.mkdir(parents=True, exist_ok=True)
             env[var] = str(path)
+        # Voila keeps the kernels' connection files, and so their sockets (ipc:
+        # notebooks/config/voila.py), in the temporary folder, and a socket's path must be
+        # short: a folder of its own under /tmp, not deep in pytest's tmp_path
+        if self.runtime_dir is None:
+            self.runtime_dir = Path(tempfile.mkdtemp(prefix="cr-", dir="/tmp"))
+        env["TMPDIR"] = str(self.runtime_dir)
         self.home.mkdir(parents=True, exist_ok=True)
         env["COMPANION_HOME"] = str(self.home)
         env.update(self.extra_env)
@@ -162,6 +170,7 @@ class VoilaServer:
             # Voila's defaults, less the one that blanks a page on a busy machine (the
             # dashboard's config sets it too: notebooks/config/voila.py, issue 34)
             cmd.append("--VoilaExecutor.iopub_timeout=300")
+            cmd.append("--KernelManager.transport=ipc")     # no TCP port races (same file)
         cmd += self.extra_args
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
@@ -238,6 +247,13 @@ class VoilaServer:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
             pass
+
+    def cleanup(self) -> None:
+        """Stop, and remove the temporary folder (the kernels' sockets) under /tmp."""
+        self.stop()
+        if self.runtime_dir is not None:
+            shutil.rmtree(self.runtime_dir, ignore_errors=True)
+            self.runtime_dir = None
 
     def restart(self, hard: bool = False) -> None:
         """Stop Voila (see :meth:`stop`) and start it again on the same port

@@ -97,7 +97,7 @@ def voila_server(tmp_path, request):
     try:
         yield server
     finally:
-        server.stop()
+        server.cleanup()
 
 
 @pytest.fixture(scope="session")

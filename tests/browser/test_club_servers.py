@@ -65,7 +65,7 @@ def club(pg_url, tmp_path):
         yield servers[0], servers[1], pg_url
     finally:
         for s in servers:
-            s.stop()
+            s.cleanup()
 
 
 @pytest.fixture
