@@ -218,6 +218,15 @@ class _NotADatabase(Exception):
     """Internal: the file is not a (healthy) SQLite database; it may be moved aside."""
 
 
+class _IoError(StoreError):
+    """Internal: SQLite's I/O error on opening.  Also what a page gets when another
+    page moves a damaged file (and its -wal/-shm) aside under it: opened again once,
+    after that move (issue 34: one page of six said so in a full run)."""
+
+
+_IOERR = 10
+
+
 def _migrate(conn: sqlite3.Connection) -> None:
     """The schema steps; called inside :func:`_prepare`'s transaction."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -301,7 +310,13 @@ class Store:
         self.role = Role(role)
         self.notice: str | None = None     # a damaged file put aside, or a read-only file
         try:
-            self._conn = self._open()
+            try:
+                self._conn = self._open()
+            except _IoError:
+                # another page may be moving a damaged file aside (_put_aside, under the
+                # side lock): once it has, open what is there now
+                with side_lock(self.path, best_effort=True):
+                    self._conn = self._open()
         except _NotADatabase as e:
             self._conn = self._put_aside(str(e))
         except StoreError as e:
@@ -440,8 +455,9 @@ class Store:
                     raise self._busy(writing=False) from None
                 if _code(e) in (_NOTADB, _CORRUPT):
                     raise _NotADatabase(str(e)) from None
-                raise StoreError(f"cannot open the saved-games file {self.path} "
-                                 f"({_reason(e)}); it was left as it is") from None
+                kind = _IoError if _code(e) == _IOERR else StoreError
+                raise kind(f"cannot open the saved-games file {self.path} "
+                           f"({_reason(e)}); it was left as it is") from None
             raise
         return conn
 
