@@ -25,9 +25,9 @@ jupyter_server 2; what it sets up:
   is ``COMPANION_IOPUB_TIMEOUT`` seconds (default 300, nbclient's is 4): on a busy
   laptop the page's widget display came later than 4 s after its cell's reply, nbclient
   dropped it and the page stayed blank.
-* **Kernels talk over local sockets** (issue 34): ``KernelManager.transport = "ipc"``
-  (``COMPANION_KERNEL_TRANSPORT``; TCP when the temporary folder's path is too long
-  for a socket): TCP ports chosen before the kernel binds them collided on a busy machine.
+* **Kernels on TCP, or local sockets when asked** (issue 34):
+  ``COMPANION_KERNEL_TRANSPORT=ipc`` puts them on unix sockets (no port can be taken
+  between its choice and its bind); TCP stays the default (see the comment below).
 * **Closing a tab shuts its kernel down.**  Voila's page sends
   ``POST /voila/api/shutdown/<kernel>`` on ``beforeunload`` with the value of
   the ``_xsrf`` cookie, but Voila's page handler never sets that cookie, so
@@ -146,17 +146,19 @@ IOPUB_TIMEOUT = int(os.environ.get("COMPANION_IOPUB_TIMEOUT", "300"))
 c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
 
 
-# --- kernels: local sockets, not TCP ports (issue 34) -----------------------------------
+# --- kernels: TCP ports, or local sockets when asked (issue 34) ---------------------------
 #: jupyter_client gives each kernel five TCP ports it found free a moment before the
 #: kernel binds them; on a busy machine another process took one in between ("ZMQError:
 #: Address already in use", "Kernel died before replying to kernel_info"), and the page
-#: that had taken that pool kernel never came (seen in a full test run: three servers
-#: starting kernels at once).  Unix sockets in the runtime folder, named after the
-#: kernel's connection file, cannot collide.  A socket's path must fit in 107 bytes: a
-#: temporary folder (TMPDIR) too deep for that keeps TCP (COMPANION_KERNEL_TRANSPORT=tcp
-#: forces it).
+#: that had taken that pool kernel never came (seen once in a full test run).  Unix
+#: sockets (COMPANION_KERNEL_TRANSPORT=ipc) cannot collide, but with them a Small Star
+#: Empires tab, which sends a few thousand widget messages at once, came up empty in
+#: three full runs out of three ("widget model not found": messages lost, most likely at
+#: ZeroMQ's 1,000-message high-water mark, which TCP's larger buffers hide).  So TCP stays
+#: the default until that is fixed.  A socket's path must fit in 107 bytes: a temporary
+#: folder (TMPDIR) too deep for that keeps TCP.
 def _kernel_transport() -> str:
-    want = os.environ.get("COMPANION_KERNEL_TRANSPORT", "ipc").strip().lower() or "ipc"
+    want = os.environ.get("COMPANION_KERNEL_TRANSPORT", "tcp").strip().lower() or "tcp"
     if want not in ("ipc", "tcp"):
         raise SystemExit("dashboard: COMPANION_KERNEL_TRANSPORT must be ipc or tcp")
     if want == "ipc":

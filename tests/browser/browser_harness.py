@@ -170,7 +170,6 @@ class VoilaServer:
             # Voila's defaults, less the one that blanks a page on a busy machine (the
             # dashboard's config sets it too: notebooks/config/voila.py, issue 34)
             cmd.append("--VoilaExecutor.iopub_timeout=300")
-            cmd.append("--KernelManager.transport=ipc")     # no TCP port races (same file)
         cmd += self.extra_args
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
