@@ -30,6 +30,11 @@ from hypothesis import strategies as st
 import fuzzkit
 ROOT = fuzzkit.ROOT
 
+#: a hang guard, not a speed target (issue 34: these bounds were 5-15 s and failed on a
+#: loaded 2-core machine running the suite on every core; a real blow-up, an alias bomb
+#: expanded or a file read whole, takes minutes or never ends).  Speed: bench/fuzz.py.
+HANG = 60
+
 EXAMPLES_PER_KIND = 500
 FUZZ = settings(max_examples=EXAMPLES_PER_KIND, deadline=None, derandomize=True, database=None,
                 suppress_health_check=list(HealthCheck))
@@ -56,9 +61,9 @@ def test_fuzz(kind, tmp_path_factory):
         case = fuzzkit.make_case(fuzzkit.DataPick(data), kind)
         _COUNT[kind] += 1
         case_dir = folder / f"c{_COUNT[kind]}"
-        for r in fuzzkit.run_case(case, case_dir, timeout=20):
+        for r in fuzzkit.run_case(case, case_dir, timeout=HANG + 10):
             assert r["problem"] is None, (r["argv"], r["problem"])
-            assert r["secs"] < 15, (r["argv"], f"took {r['secs']:.1f} s")
+            assert r["secs"] < HANG, (r["argv"], f"took {r['secs']:.1f} s")
 
     one()
     assert _COUNT[kind] >= EXAMPLES_PER_KIND
@@ -237,7 +242,7 @@ def test_score_piped_into_head(tmp_path):
 # ---------------------------------------------------------------------------
 # 3. catalogue import
 # ---------------------------------------------------------------------------
-def catalogue_import(tmp_path, data: bytes, name="cards.yaml", *, seconds: float = 5):
+def catalogue_import(tmp_path, data: bytes, name="cards.yaml", *, seconds: float = HANG):
     code, out, err, secs = run_file(tmp_path, data, "catalogue", "import", name=name)
     assert secs < seconds, f"took {secs:.1f} s"
     return code, out, err
@@ -273,7 +278,7 @@ def test_a_100_mb_file_is_refused_by_what_is_read(tmp_path):
         fh.truncate(100 * 1024 * 1024)
     t0 = time.perf_counter()
     code, out, err, _ = fuzzkit.run_cli(["catalogue", "import", str(path)])
-    assert time.perf_counter() - t0 < 5
+    assert time.perf_counter() - t0 < HANG
     clean_failure(code, out, err, "larger than")
 
 
@@ -292,7 +297,7 @@ def test_a_long_name_inside_the_size_limit_is_refused(tmp_path):
 def test_20000_cards_are_refused(tmp_path):
     data = "".join(f"- name: 'Fixture: c{i}'\n" for i in range(20_000)).encode()
     # PyYAML (pure Python) parses the 500 kB first: about 3 s here, more on a busy machine
-    code, out, err = catalogue_import(tmp_path, data, seconds=15)
+    code, out, err = catalogue_import(tmp_path, data)
     clean_failure(code, out, err, "2000")
     no_user_catalogue()
 
