@@ -49,11 +49,7 @@ def visible(root: Any) -> list[tuple]:
         out.append((path, type(wd).__name__, tuple(sorted(getattr(wd, "_dom_classes", ()))),
                     words))
         kids = list(getattr(wd, "children", None) or ())
-        name = type(wd).__name__
-        if name == "Tab":
-            i = wd.selected_index
-            kids = [kids[i]] if i is not None and 0 <= i < len(kids) else []
-        elif name == "Accordion":
+        if type(wd).__name__ in ("Tab", "Accordion"):       # the selected child only
             i = wd.selected_index
             kids = [kids[i]] if i is not None and 0 <= i < len(kids) else []
         for j, kid in enumerate(kids):
@@ -78,10 +74,6 @@ def _g1_all_but_last() -> tuple[dict, dict]:
     rec = records()["G1"]
     last = rec["actions"].pop()
     return rec, last
-
-
-def _store() -> Store:
-    return Store()
 
 
 # the store when the pool's kernel was started -> what happened before the page came
@@ -135,7 +127,7 @@ def _page(address: str, ids: dict) -> App:
 @pytest.mark.parametrize("before", list(BEFORE))
 def test_a_preheated_page_is_the_fresh_page(before):
     """Every address, each store state at preheat time: the same page as a fresh one."""
-    store = _store()
+    store = Store()
     later = BEFORE[before](store)
     # the pool: one kernel per address, all built (as the table view) before the game
     preheated = [App(role=Role.TABLE) for _ in ADDRESSES]
@@ -160,7 +152,7 @@ def test_the_hosts_new_game_form_after_a_finished_game(before):
     """The defect as found: the host's plain address after a finished game; the form
     behind *New game / saved games* is shown (and it is there on the fresh page too, so
     the check can fail)."""
-    store = _store()
+    store = Store()
     later = BEFORE[before](store)
     preheated = App(role=Role.TABLE)
     ids = later()
@@ -182,7 +174,7 @@ def test_a_control_out_of_the_tree_follows_the_role_both_ways():
     """The rule under it, both directions: a control hidden for the table view while
     off screen is shown to the host; one shown to the host while off screen is hidden
     when the page becomes the table view (the stylesheet does so too, in the browser)."""
-    store = _store()
+    store = Store()
     app = App(role=Role.TABLE)                 # empty store: the setup screen is shown
     form = app.ats.setup_part.new_game_box
     assert form.layout.display == "none"

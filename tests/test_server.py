@@ -688,25 +688,33 @@ def test_lan_token_is_not_on_any_command_line_nor_in_the_log(tmp_path, how):
     assert "token=<your token>" in text            # the URL is shown without the token
 
 
+def _from_config(expr: str, env: dict) -> subprocess.CompletedProcess:
+    """Print ``expr`` (``cfg``: notebooks/config/voila.py read the way Voila reads it, a
+    traitlets config file) in a process of its own, with ``env`` over the environment:
+    the config file patches Voila's classes when it is loaded."""
+    code = ("import sys\n"
+            "from traitlets.config.loader import PyFileConfigLoader\n"
+            "from voila.execute import VoilaExecutor\n"
+            "import nbformat\n"
+            "cfg = PyFileConfigLoader('voila.py', path=sys.argv[1]).load_config()\n"
+            f"print({expr})\n")
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("COMPANION_KERNEL_TRANSPORT", "COMPANION_IOPUB_TIMEOUT")}
+    return subprocess.run([sys.executable, "-c", code, str(CONFIG_DIR)], capture_output=True,
+                          text=True, timeout=120, env={**base, **env})
+
+
 def test_the_dashboard_config_waits_for_a_pages_widgets():
     """Issue 34: nbclient's 4 s wait for a cell's last output blanked pages on a busy
     laptop ("Timeout waiting for IOPub output", the display dropped); the dashboard's
-    config gives Voila's executor COMPANION_IOPUB_TIMEOUT (300 s by default).  Read the
-    way Voila reads it (a traitlets config file, then the executor built from it), in a
-    process of its own: the config file patches Voila's classes when it is loaded."""
-    code = (
-        "import sys\n"
-        "from traitlets.config.loader import PyFileConfigLoader\n"
-        "from voila.execute import VoilaExecutor\n"
-        "import nbformat\n"
-        "cfg = PyFileConfigLoader('voila.py', path=sys.argv[1]).load_config()\n"
-        "ex = VoilaExecutor(nbformat.v4.new_notebook(), config=cfg)\n"
-        "print(ex.iopub_timeout, VoilaExecutor(nbformat.v4.new_notebook()).iopub_timeout)\n")
+    config gives Voila's executor COMPANION_IOPUB_TIMEOUT (300 s by default), and the
+    executor built from it uses it (Voila's default stays 4)."""
+    expr = ("VoilaExecutor(nbformat.v4.new_notebook(), config=cfg).iopub_timeout, "
+            "VoilaExecutor(nbformat.v4.new_notebook()).iopub_timeout")
     for env, want in (({}, "300 4"), ({"COMPANION_IOPUB_TIMEOUT": "45"}, "45 4")):
-        out = subprocess.run([sys.executable, "-c", code, str(CONFIG_DIR)], capture_output=True,
-                             text=True, timeout=120, env={**os.environ, **env})
+        out = _from_config(expr, env)
         assert out.returncode == 0, out.stderr
-        assert out.stdout.split() == want.split(), out.stdout
+        assert out.stdout.strip() == want, out.stdout
 
 
 def test_the_dashboard_config_gives_kernels_local_sockets_when_asked(tmp_path):
@@ -714,22 +722,14 @@ def test_the_dashboard_config_gives_kernels_local_sockets_when_asked(tmp_path):
     Voila's connection folder (TCP ports chosen before they are bound were taken on a
     busy machine), unless that folder's path is too long for a socket (107 bytes); TCP
     is the default (with ipc, Small Star Empires tabs lost widget messages)."""
-    code = ("import sys\n"
-            "from traitlets.config.loader import PyFileConfigLoader\n"
-            "print(PyFileConfigLoader('voila.py', path=sys.argv[1]).load_config()"
-            ".KernelManager.transport)\n")
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True)
     ipc = {"COMPANION_KERNEL_TRANSPORT": "ipc"}
     for env, want in (({"TMPDIR": "/tmp"}, "tcp"), ({"TMPDIR": "/tmp", **ipc}, "ipc"),
                       ({"TMPDIR": str(deep), **ipc}, "tcp")):
-        out = subprocess.run([sys.executable, "-c", code, str(CONFIG_DIR)], capture_output=True,
-                             text=True, timeout=120,
-                             env={**{k: v for k, v in os.environ.items()
-                                     if k != "COMPANION_KERNEL_TRANSPORT"}, **env})
+        out = _from_config("cfg.KernelManager.transport", env)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == want, (env, out.stdout)
-    bad = subprocess.run([sys.executable, "-c", code, str(CONFIG_DIR)], capture_output=True,
-                         text=True, timeout=120,
-                         env={**os.environ, "COMPANION_KERNEL_TRANSPORT": "carrier-pigeon"})
+    bad = _from_config("cfg.KernelManager.transport",
+                       {"COMPANION_KERNEL_TRANSPORT": "carrier-pigeon"})
     assert bad.returncode != 0 and "must be ipc or tcp" in bad.stderr

@@ -238,8 +238,7 @@ class Shell:
         self.live_tick()                 # a preheated page is never stale
         # ... and what the store did before this page was opened is no news to its
         # person: a fresh page says nothing of it either (issue 34)
-        for note in {id(n): n for n in [self.live_note] + [
-                getattr(s, "live_note", None) for s in self.screens.values()] if n}.values():
+        for note in {self.live_note, *(s.live_note for s in self.screens.values())}:
             show(note, "")
         if lost:
             self.error("This page did not receive its address (seat, table view, game) from "
