@@ -717,19 +717,29 @@ def test_the_dashboard_config_waits_for_a_pages_widgets():
         assert out.stdout.strip() == want, out.stdout
 
 
-def test_the_dashboard_config_gives_kernels_local_sockets_when_asked(tmp_path):
-    """Issue 34: COMPANION_KERNEL_TRANSPORT=ipc puts the kernels on unix sockets in
-    Voila's connection folder (TCP ports chosen before they are bound were taken on a
-    busy machine), unless that folder's path is too long for a socket (107 bytes); TCP
-    is the default (with ipc, Small Star Empires tabs lost widget messages)."""
+def test_the_dashboard_config_gives_kernels_local_sockets(tmp_path):
+    """Issue 34: the kernels are on unix sockets in Voila's connection folder (TCP ports
+    chosen before they are bound were taken on a busy machine), unless that folder's
+    path is too long for a socket (107 bytes) or COMPANION_KERNEL_TRANSPORT=tcp."""
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     deep.mkdir(parents=True)
-    ipc = {"COMPANION_KERNEL_TRANSPORT": "ipc"}
-    for env, want in (({"TMPDIR": "/tmp"}, "tcp"), ({"TMPDIR": "/tmp", **ipc}, "ipc"),
-                      ({"TMPDIR": str(deep), **ipc}, "tcp")):
+    tcp = {"COMPANION_KERNEL_TRANSPORT": "tcp"}
+    for env, want in (({"TMPDIR": "/tmp"}, "ipc"), ({"TMPDIR": "/tmp", **tcp}, "tcp"),
+                      ({"TMPDIR": str(deep)}, "tcp")):
         out = _from_config("cfg.KernelManager.transport", env)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == want, (env, out.stdout)
     bad = _from_config("cfg.KernelManager.transport",
                        {"COMPANION_KERNEL_TRANSPORT": "carrier-pigeon"})
     assert bad.returncode != 0 and "must be ipc or tcp" in bad.stderr
+
+
+def test_the_dashboard_config_starts_the_dashboards_kernel():
+    """Issue 34: under the dashboard's config, the notebook's kernelspec (python3) is
+    companion.kernel (an IOPub socket that keeps a late page's widget messages), found
+    the way Voila finds it (jupyter_client's KernelSpecManager on JUPYTER_PATH)."""
+    expr = ("__import__('jupyter_client.kernelspec', fromlist=['x'])"
+            ".KernelSpecManager().get_kernel_spec('python3').argv")
+    out = _from_config(expr, {})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['python', '-m', 'companion.kernel', '-f', '{connection_file}']"

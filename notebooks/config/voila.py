@@ -25,9 +25,12 @@ jupyter_server 2; what it sets up:
   is ``COMPANION_IOPUB_TIMEOUT`` seconds (default 300, nbclient's is 4): on a busy
   laptop the page's widget display came later than 4 s after its cell's reply, nbclient
   dropped it and the page stayed blank.
-* **Kernels on TCP, or local sockets when asked** (issue 34):
-  ``COMPANION_KERNEL_TRANSPORT=ipc`` puts them on unix sockets (no port can be taken
-  between its choice and its bind); TCP stays the default (see the comment below).
+* **Kernels on local sockets** (issue 34): unix sockets, so no port can be taken
+  between its choice and its bind (``COMPANION_KERNEL_TRANSPORT=tcp`` keeps TCP).
+* **The dashboard's kernel** (issue 34): ``jupyter/kernels/python3`` (first on
+  ``JUPYTER_PATH``, below) starts ``companion.kernel``, ipykernel with an IOPub socket
+  that keeps 200,000 messages for a page that reads late instead of ZeroMQ's 1,000,
+  past which it drops them (a game tab's first screen came up empty).
 * **Closing a tab shuts its kernel down.**  Voila's page sends
   ``POST /voila/api/shutdown/<kernel>`` on ``beforeunload`` with the value of
   the ``_xsrf`` cookie, but Voila's page handler never sets that cookie, so
@@ -146,19 +149,19 @@ IOPUB_TIMEOUT = int(os.environ.get("COMPANION_IOPUB_TIMEOUT", "300"))
 c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
 
 
-# --- kernels: TCP ports, or local sockets when asked (issue 34) ---------------------------
+# --- kernels: local sockets, not TCP ports (issue 34) ------------------------------------
 #: jupyter_client gives each kernel five TCP ports it found free a moment before the
 #: kernel binds them; on a busy machine another process took one in between ("ZMQError:
 #: Address already in use", "Kernel died before replying to kernel_info"), and the page
 #: that had taken that pool kernel never came (seen once in a full test run).  Unix
-#: sockets (COMPANION_KERNEL_TRANSPORT=ipc) cannot collide, but with them a Small Star
-#: Empires tab, which sends a few thousand widget messages at once, came up empty in
-#: three full runs out of three ("widget model not found": messages lost, most likely at
-#: ZeroMQ's 1,000-message high-water mark, which TCP's larger buffers hide).  So TCP stays
-#: the default until that is fixed.  A socket's path must fit in 107 bytes: a temporary
-#: folder (TMPDIR) too deep for that keeps TCP.
+#: sockets cannot collide.  COMPANION_KERNEL_TRANSPORT=tcp keeps TCP.  (Stop 34 turned
+#: this back to TCP after Small Star Empires tabs came up empty in three full runs; those
+#: tabs were on test servers without this file, so on TCP kernels all along.  The loss a
+#: late reader can see, on either transport, is ZeroMQ's IOPub limit: companion/kernel.py.)
+#: A socket's path must fit in 107 bytes: a temporary folder (TMPDIR) too deep for that
+#: keeps TCP.
 def _kernel_transport() -> str:
-    want = os.environ.get("COMPANION_KERNEL_TRANSPORT", "tcp").strip().lower() or "tcp"
+    want = os.environ.get("COMPANION_KERNEL_TRANSPORT", "ipc").strip().lower() or "ipc"
     if want not in ("ipc", "tcp"):
         raise SystemExit("dashboard: COMPANION_KERNEL_TRANSPORT must be ipc or tcp")
     if want == "ipc":
@@ -445,7 +448,8 @@ _install_gate()
 
 # --- the page: no stylesheet from the internet -------------------------------------
 #: a Jupyter data folder holding nbconvert/templates/star-companion (conf.json,
-#: index.html.j2): Voila looks for a template named by --template /
+#: index.html.j2) and kernels/python3 (the dashboard's kernel: companion/kernel.py):
+#: jupyter_client finds a kernelspec in <each JUPYTER_PATH folder>/kernels; Voila looks for a template named by --template /
 #: VoilaConfiguration.template in <each JUPYTER_PATH folder>/{voila,nbconvert}/templates/
 #: <name>, so the folder is put first there (read when Voila sets up its template
 #: folders, after this file is loaded).  nbconvert/, not voila/: Voila takes the first

@@ -151,6 +151,12 @@ class VoilaServer:
         env["TMPDIR"] = str(self.runtime_dir)
         self.home.mkdir(parents=True, exist_ok=True)
         env["COMPANION_HOME"] = str(self.home)
+        # the dashboard's kernel (companion.kernel: notebooks/config/jupyter/kernels), with
+        # Voila's defaults too; the dashboard's config puts the same folder first
+        jupyter = str(CONFIG_DIR / "jupyter")
+        env["JUPYTER_PATH"] = os.pathsep.join(
+            [jupyter] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep)
+                         if p and p != jupyter])
         env.update(self.extra_env)
         return env
 
