@@ -10,6 +10,7 @@ must still be culled), and "● live" is only marked up, never shown by the kern
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -40,7 +41,8 @@ def test_a_ping_is_answered_with_its_value_the_game_and_its_actions(store):
     assert first["beat"] == "" and first["ping"] == app.heartbeat.ping.model_id
     app.heartbeat.ping.value = "abc-1"                   # what the page's script does
     assert beat(app) == {"beat": "abc-1", "ping": app.heartbeat.ping.model_id,
-                         "game": gid, "actions": "0"}
+                         "game": gid, "actions": "0",
+                         "screen": "companion-screen-among-the-stars-1"}
     app.entry_player.value = "Ana"            # a seat page enters for its own player
     app.entry_action.value = "discard"
     app.entry_card.value = "Garden"
@@ -61,6 +63,35 @@ def test_the_beat_names_the_small_star_empires_game_when_its_tab_is_shown(store)
     assert app.tabs.selected_index == 1
     app.heartbeat.ping.value = "x-1"
     assert beat(app)["game"] == sid and beat(app)["actions"] == "0"
+    assert beat(app)["screen"] == "companion-screen-small-star-empires-1"
+
+
+def test_the_beat_names_the_screen_the_page_must_show_and_its_widget_carries_it(store):
+    """Issue 34: a page whose widgets did not all arrive lacks the screen its kernel
+    says it shows (data-screen); the page's watchdog reloads it with ?tab= of it."""
+    store.create(Game({"players": ["Ana", "Ben"]}).to_record())
+    app = App(Store(store.path))
+    app.apply_query("")
+    for i, want in enumerate(["small-star-empires-1", "history", "among-the-stars-1"]):
+        app.tabs.selected_index = [1, 2, 0][i]
+        app.heartbeat.ping.value = f"t-{i}"
+        cls = beat(app)["screen"]
+        assert cls == "companion-screen-" + want
+        box = app.tabs.children[app.tabs.selected_index].children[0]
+        assert cls in box._dom_classes                  # the class the page looks for
+
+
+@pytest.mark.parametrize("tab, index", [("small-star-empires-1", 1), ("history", 2),
+                                         ("among-the-stars-1", 0), ("no-such-tab", 0),
+                                         ("<script>", 0)])
+def test_the_address_opens_its_tab(store, tab, index):
+    """?tab= (what a page that reloads itself keeps), with ?game= of another tab's game
+    too: the tab named is shown; an unknown or hostile name changes nothing."""
+    gid = store.create(Game({"players": ["Ana", "Ben"]}).to_record())
+    app = App(Store(store.path))
+    app.apply_query(f"game={gid}&tab={quote(tab)}")
+    assert app.tabs.selected_index == index
+    assert app.main.gid == gid
 
 
 def test_the_kernel_never_beats_by_itself_and_escapes_what_it_echoes(store):

@@ -19,6 +19,7 @@ Figures of a longer run: ``bench/bench_server.py``.
 """
 from __future__ import annotations
 
+import ast
 import http.client
 import os
 import re
@@ -77,7 +78,9 @@ def kernel_pids(server: VoilaServer) -> list[int]:
     out = []
     for pid in server.process_ids()[1:]:
         try:
-            if b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            # the dashboard's kernel (companion_kernel.py), or ipykernel's own
+            if b"companion_kernel.py" in cmdline or b"ipykernel" in cmdline:
                 out.append(pid)
         except OSError:
             pass
@@ -736,10 +739,51 @@ def test_the_dashboard_config_gives_kernels_local_sockets(tmp_path):
 
 def test_the_dashboard_config_starts_the_dashboards_kernel():
     """Issue 34: under the dashboard's config, the notebook's kernelspec (python3) is
-    companion.kernel (an IOPub socket that keeps a late page's widget messages), found
+    notebooks/config/jupyter/kernels/python3/companion_kernel.py (an IOPub socket that keeps a late page's widget messages), found
     the way Voila finds it (jupyter_client's KernelSpecManager on JUPYTER_PATH)."""
-    expr = ("__import__('jupyter_client.kernelspec', fromlist=['x'])"
-            ".KernelSpecManager().get_kernel_spec('python3').argv")
+    expr = ("(lambda k: (k.argv, k.resource_dir))(__import__('jupyter_client.kernelspec', "
+            "fromlist=['x']).KernelSpecManager().get_kernel_spec('python3'))")
     out = _from_config(expr, {})
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "['python', '-m', 'companion.kernel', '-f', '{connection_file}']"
+    argv, folder = ast.literal_eval(out.stdout.strip())
+    assert argv == ["python", "{resource_dir}/companion_kernel.py", "-f", "{connection_file}"]
+    assert Path(folder) == CONFIG_DIR / "jupyter" / "kernels" / "python3"
+    assert (Path(folder) / "companion_kernel.py").is_file()
+
+
+def test_the_dashboard_config_never_culls_a_kernel_still_starting():
+    """Issue 34: with a short idle timeout (the culling tests' 3 s) on a busy machine, the
+    culler killed kernels that were still starting, and the page waiting for one hung on
+    "Running ...".  Under the config a starting kernel is kept (up to 120 s); a dead one,
+    or one that started too long ago, is culled as before."""
+    code = (
+        "import asyncio, logging\n"
+        "from datetime import timedelta\n"
+        "from jupyter_server._tz import utcnow\n"
+        "from jupyter_server.services.kernels.kernelmanager import MappingKernelManager as M\n"
+        "class K:\n"
+        "    def __init__(s, state, age):\n"
+        "        s.execution_state = state; s.last_activity = utcnow() - timedelta(seconds=age)\n"
+        "        s.kernel_name = 'python3'\n"
+        "        s.kernel_spec = type('S', (), {'metadata': {}})()\n"
+        "class Fake:\n"
+        "    cull_idle_timeout = 3; cull_busy = False; cull_connected = False\n"
+        "    log = logging.getLogger('t')\n"
+        "    def __init__(s, k): s._kernels = {'k': k}; s._kernel_connections = {}; s.down = []\n"
+        "    async def shutdown_kernel(s, kid): s.down.append(kid)\n"
+        "out = []\n"
+        "for state, age in (('starting', 10), ('starting', 500), ('dead', 1)):\n"
+        "    f = Fake(K(state, age))\n"
+        "    asyncio.run(M.cull_kernel_if_idle(f, 'k'))\n"
+        "    out.append(f.down == ['k'])\n"
+        "print(out)\n")
+    out = _from_config("0", {})              # the config loads (its patches are installed)
+    assert out.returncode == 0, out.stderr
+    base = {k: v for k, v in os.environ.items() if k != "COMPANION_KERNEL_TRANSPORT"}
+    run = subprocess.run(
+        [sys.executable, "-c",
+         "import sys\nfrom traitlets.config.loader import PyFileConfigLoader\n"
+         "PyFileConfigLoader('voila.py', path=sys.argv[1]).load_config()\n" + code,
+         str(CONFIG_DIR)], capture_output=True, text=True, timeout=120, env=base)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[False, True, True]", run.stdout

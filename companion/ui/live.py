@@ -14,6 +14,8 @@ The page address says what the page is for (:func:`read_query`):
   station, the scoreboard, the objectives and their leaders, year, turn, passing and who
   is still to act.  It records nothing.
 - ``?game=<id>``: that saved game (the most recent one otherwise).
+- ``?tab=<tab>``: that tab shown (``among-the-stars-1``, ``small-star-empires-1``,
+  ``history``: :func:`tab_slug`); a page that reloads itself keeps its tab with it.
 
 No game rule here.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import traceback
 from typing import Any, Callable
 from urllib.parse import parse_qs
@@ -41,13 +44,29 @@ def parse_query(qs: str | None) -> dict[str, str]:
     too) is dropped.  Values are stripped and cut to :data:`MAX_VALUE` characters."""
     out: dict[str, str] = {}
     for key, values in parse_qs((qs or "").lstrip("?"), keep_blank_values=False).items():
-        if key in ("seat", "view", "game") and values:
+        if key in ("seat", "view", "game", "tab") and values:
             v = values[-1].strip()[:MAX_VALUE]
             if v:
                 out[key] = v
     if out.get("view") not in (None, "table"):
         out.pop("view")
+    if "tab" in out and not _TAB.fullmatch(out["tab"]):
+        out.pop("tab")
     return out
+
+
+_TAB = re.compile(r"[a-z0-9-]{1,60}")
+
+
+def tab_slug(name: str) -> str:
+    """A tab's name in a page address and in its screen's class: a game's record
+    format (``small-star-empires/1`` -> ``small-star-empires-1``) or ``history``."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+#: the class of a tab's screen in the page (``companion-screen-<tab>``): the page's
+#: watchdog checks that the screen its kernel says it shows is there (issue 34)
+SCREEN_CLASS = "companion-screen-"
 
 
 def page_token(qs: str | None) -> str | None:
@@ -210,15 +229,19 @@ class Heartbeat:
     The page's watchdog (an inline script of the page template) writes a new value into
     the hidden text field ``.companion-ping`` every ~2 s; the kernel answers at once by
     putting that value into ``.companion-beat`` as ``data-beat``, with ``data-game`` and
-    ``data-actions`` (what ``about()`` says the page shows) and ``data-ping`` (the ping
-    widget's model id, so that the script can set it).  The page counts as connected only
+    ``data-actions`` (what ``about()`` says the page shows), ``data-ping`` (the ping
+    widget's model id, so that the script can set it) and ``data-screen`` (the class of
+    the tab's screen the page must show, from ``screen()``: a page whose widgets did not
+    all arrive lacks it, and reloads itself, issue 34).  The page counts as connected only
     while its pings come back.  The beat is an answer, never sent by itself: a kernel
     whose page has gone sends nothing and is culled as before."""
 
     def __init__(self, about: Callable[[], tuple[str | None, int | None]],
-                 on_beat: Callable[[], Any] | None = None):
+                 on_beat: Callable[[], Any] | None = None,
+                 screen: Callable[[], str | None] | None = None):
         import ipywidgets as w
         self.about = about
+        self.screen = screen
         #: called after each answer (issue 21: the play timer's clock advances on screen
         #: with the page's pings, so only while the page is there; nothing is written)
         self.on_beat = on_beat
@@ -253,6 +276,13 @@ class Heartbeat:
             attrs.append(f"data-game='{escape(game)}'")
         if actions is not None:
             attrs.append(f"data-actions='{int(actions)}'")
+        try:
+            shown = self.screen() if self.screen is not None else None
+        except Exception:
+            log.error("heartbeat: the screen shown:\n%s", traceback.format_exc())
+            shown = None
+        if shown:
+            attrs.append(f"data-screen='{escape(shown)}'")
         self.beat.value = f"<span class='beat' {' '.join(attrs)}></span>"
 
 

@@ -20,7 +20,8 @@ from ..table import club
 from ..table.store import StaleGame, Store, open_store
 from . import screens
 from .common import ERR, OK, log, log_path
-from .live import Heartbeat, Poller, live_widgets, page_token, parse_query, query_string, show
+from .live import (SCREEN_CLASS, Heartbeat, Poller, live_widgets, page_token, parse_query,
+                   query_string, show, tab_slug)
 from .playdetails import CSS as DETAILS_CSS
 from .session import GameSession
 from .style import CSS
@@ -79,9 +80,11 @@ class Shell:
         self.main: Any = screens.SCREENS[self.formats[0]].build(self)
         self.screens[self.formats[0]] = self.main
         self.boxes[self.formats[0]].children = [self.main.box]
+        self.main.box.add_class(SCREEN_CLASS + tab_slug(self.formats[0]))
         self.poller = Poller(self.live_tick)
         # the page's heartbeat (issue 20): answers the page watchdog's pings
-        self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks)
+        self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks,
+                                   screen=self._shown_screen_class)
         self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS + ROLE_CSS), self.title, self.status,
                             self.tabs, self.heartbeat.box])
         self.root.add_class("companion-root")
@@ -172,6 +175,7 @@ class Shell:
                 # shown first, then filled: the first sync after an upgrade shows its
                 # progress bar with counts
                 self.history = HistoryTab(self, load=False)
+                self.history.box.add_class(SCREEN_CLASS + "history")
                 self.history_box.children = [self.history.box]
                 self._apply_role()
             self.history.refresh()
@@ -187,6 +191,7 @@ class Shell:
             self.boxes[fmt].children = [w.HTML("<i>This game is coming soon.</i>")]
             return None
         self.screens[fmt] = screen
+        screen.box.add_class(SCREEN_CLASS + tab_slug(fmt))
         self.boxes[fmt].children = [screen.box]
         # the screen has the page's role and view (its __init__); the address's seat is
         # this tab's too when it names one of its game's players
@@ -232,9 +237,11 @@ class Shell:
                 if screen is not None:
                     screen.open_game(q["game"])
                     screen.set_view(q.get("seat"), q.get("view"))
+                self._open_tab(q.get("tab"))
                 return
             main.open_game(info["id"])
         main.set_view(q.get("seat"), q.get("view"))
+        self._open_tab(q.get("tab"))
         self.live_tick()                 # a preheated page is never stale
         # ... and what the store did before this page was opened is no news to its
         # person: a fresh page says nothing of it either (issue 34)
@@ -244,6 +251,27 @@ class Shell:
             self.error("This page did not receive its address (seat, table view, game) from "
                        "the server, so it shows the table view and records nothing: "
                        "reload the page.")
+
+    def _open_tab(self, tab: str | None) -> None:
+        """Show the tab the address names (``?tab=``: :func:`companion.ui.live.tab_slug`);
+        an unknown name changes nothing."""
+        if not tab:
+            return
+        slugs = [tab_slug(fmt) for fmt in self.formats] + ["history"]
+        if tab in slugs:
+            self.tabs.selected_index = slugs.index(tab)
+
+    def _shown_screen_class(self) -> str | None:
+        """The class of the shown tab's screen (None: not built): the page's watchdog
+        reloads a page that lacks it (widgets that never arrived, issue 34)."""
+        i = self.tabs.selected_index
+        if i is None:
+            return None
+        if i == len(self.formats):
+            return SCREEN_CLASS + "history" if self.history is not None else None
+        if 0 <= i < len(self.formats) and self.formats[i] in self.screens:
+            return SCREEN_CLASS + tab_slug(self.formats[i])
+        return None
 
     # -- live ---------------------------------------------------------------------------
     def _shown_game(self) -> tuple[str | None, int | None]:

@@ -9,7 +9,9 @@ jupyter_server 2; what it sets up:
   ``MappingKernelManager`` culls a kernel that has been idle and without a
   connected page for ``COMPANION_CULL_IDLE`` seconds (default 1200), checked
   every ``COMPANION_CULL_INTERVAL`` seconds (default 60).  A page left open
-  keeps its kernel (``cull_connected = False``).
+  keeps its kernel (``cull_connected = False``).  A kernel still starting is not
+  culled (for up to 120 s): on a busy machine a start took longer than a short idle
+  timeout, and the page waiting for that kernel hung.
 * **Preheated kernels** (issue 14).  Voila keeps a pool of
   ``COMPANION_POOL_SIZE`` kernels (default 4: a seat each for a 4-player table joining
   at once; 0 turns preheating off) that
@@ -28,7 +30,7 @@ jupyter_server 2; what it sets up:
 * **Kernels on local sockets** (issue 34): unix sockets, so no port can be taken
   between its choice and its bind (``COMPANION_KERNEL_TRANSPORT=tcp`` keeps TCP).
 * **The dashboard's kernel** (issue 34): ``jupyter/kernels/python3`` (first on
-  ``JUPYTER_PATH``, below) starts ``companion.kernel``, ipykernel with an IOPub socket
+  ``JUPYTER_PATH``, below) starts its ``companion_kernel.py``, ipykernel with an IOPub socket
   that keeps 200,000 messages for a page that reads late instead of ZeroMQ's 1,000,
   past which it drops them (a game tab's first screen came up empty).
 * **Closing a tab shuts its kernel down.**  Voila's page sends
@@ -118,6 +120,41 @@ c.MappingKernelManager.cull_connected = False
 c.MappingKernelManager.cull_busy = False
 
 
+#: a kernel still starting is a page (or the pool) waiting for it, never an idle one:
+#: jupyter_server's culler took it for idle once cull_idle_timeout had passed since its
+#: start, and on a busy machine a kernel's start took longer than a short timeout (3 s in
+#: the culling tests): the kernel was killed mid-start and its page hung on "Running ..."
+#: for good.  Voila keeps pool kernels from the culler only once they are ready.  So a
+#: kernel that says "starting" is not culled until STARTING_GRACE seconds (or the idle
+#: timeout, if longer) have passed; a dead one is culled at once as before.
+STARTING_GRACE = 120
+
+
+def _install_no_cull_while_starting() -> None:
+    from datetime import datetime, timezone
+
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+    stock = MappingKernelManager.cull_kernel_if_idle
+    if getattr(stock, "_companion", False):
+        return
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None and getattr(kernel, "execution_state", None) == "starting":
+            last = getattr(kernel, "last_activity", None)
+            age = ((datetime.now(timezone.utc) - last).total_seconds()
+                   if last is not None else 0.0)
+            if age < max(STARTING_GRACE, self.cull_idle_timeout):
+                return None
+        return await stock(self, kernel_id)
+
+    cull_kernel_if_idle._companion = True
+    MappingKernelManager.cull_kernel_if_idle = cull_kernel_if_idle
+
+
+_install_no_cull_while_starting()
+
+
 # --- kernels: preheated pool --------------------------------------------------------
 def _pool_size() -> int:
     raw = os.environ.get("COMPANION_POOL_SIZE", "4").strip() or "4"
@@ -157,7 +194,7 @@ c.VoilaExecutor.iopub_timeout = IOPUB_TIMEOUT
 #: sockets cannot collide.  COMPANION_KERNEL_TRANSPORT=tcp keeps TCP.  (Stop 34 turned
 #: this back to TCP after Small Star Empires tabs came up empty in three full runs; those
 #: tabs were on test servers without this file, so on TCP kernels all along.  The loss a
-#: late reader can see, on either transport, is ZeroMQ's IOPub limit: companion/kernel.py.)
+#: late reader can see, on either transport, is ZeroMQ's IOPub limit: jupyter/kernels/python3/companion_kernel.py.)
 #: A socket's path must fit in 107 bytes: a temporary folder (TMPDIR) too deep for that
 #: keeps TCP.
 def _kernel_transport() -> str:
@@ -448,7 +485,7 @@ _install_gate()
 
 # --- the page: no stylesheet from the internet -------------------------------------
 #: a Jupyter data folder holding nbconvert/templates/star-companion (conf.json,
-#: index.html.j2) and kernels/python3 (the dashboard's kernel: companion/kernel.py):
+#: index.html.j2) and kernels/python3 (the dashboard's kernel: companion_kernel.py):
 #: jupyter_client finds a kernelspec in <each JUPYTER_PATH folder>/kernels; Voila looks for a template named by --template /
 #: VoilaConfiguration.template in <each JUPYTER_PATH folder>/{voila,nbconvert}/templates/
 #: <name>, so the folder is put first there (read when Voila sets up its template

@@ -151,7 +151,7 @@ class VoilaServer:
         env["TMPDIR"] = str(self.runtime_dir)
         self.home.mkdir(parents=True, exist_ok=True)
         env["COMPANION_HOME"] = str(self.home)
-        # the dashboard's kernel (companion.kernel: notebooks/config/jupyter/kernels), with
+        # the dashboard's kernel (notebooks/config/jupyter/kernels/python3), with
         # Voila's defaults too; the dashboard's config puts the same folder first
         jupyter = str(CONFIG_DIR / "jupyter")
         env["JUPYTER_PATH"] = os.pathsep.join(

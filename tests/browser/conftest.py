@@ -45,6 +45,13 @@ def pytest_runtest_call(item):
     errors = getattr(item, "_companion_page_errors", None)
     if errors:
         pytest.fail("JavaScript error(s) in the page:\n" + "\n".join(errors), pytrace=False)
+    # a page that had to reload itself because its widgets did not arrive (the watchdog's
+    # second line of defence, issue 34) passes for its player, never for the suite
+    recovered = [m for m in getattr(item, "_companion_console", [])
+                 if "companion watchdog: recovered" in m]
+    if recovered:
+        pytest.fail("The page's widgets did not arrive and it reloaded itself:\n"
+                    + "\n".join(recovered), pytrace=False)
     return result
 
 

@@ -1,10 +1,12 @@
 """The dashboard's Jupyter kernel: ipykernel, with room for a page that reads late (issue 34).
 
-Voila starts a kernel per page with the notebook's kernelspec, ``python3``;
-``notebooks/config/jupyter/kernels/python3/kernel.json`` (first on ``JUPYTER_PATH`` when
-Voila runs with ``notebooks/config``, as ./dashboard does) starts it here instead of
-``ipykernel_launcher``.  jupyter_client puts the server's own Python in place of
-``python``.
+Voila starts a kernel per page with the notebook's kernelspec, ``python3``; this folder's
+``kernel.json`` (first on ``JUPYTER_PATH`` when Voila runs with ``notebooks/config``, as
+./dashboard does) starts this file instead of ``ipykernel_launcher``.  jupyter_client
+puts the server's own Python in place of ``python`` and this folder in place of
+``{resource_dir}``.  It lives here, not in the companion package, so that a kernel's
+start imports nothing more than ipykernel's (importing the package first made a kernel
+start about twice as long, and a kernel still starting can be culled).
 
 The one difference: the kernel's IOPub socket keeps up to :data:`IOPUB_QUEUE` messages
 for each reader instead of ZeroMQ's 1,000.  A PUB socket never waits for a slow reader:
@@ -30,8 +32,6 @@ IOPUB_QUEUE = int(os.environ.get("COMPANION_IOPUB_QUEUE", "200000"))
 
 
 def main() -> None:
-    import sys
-
     import zmq
     from ipykernel.kernelapp import IPKernelApp
 
@@ -47,11 +47,13 @@ def main() -> None:
             finally:
                 context.sockopts.pop(zmq.SNDHWM, None)
 
-    # as ipykernel_launcher: the working folder is not put first on sys.path
-    if sys.path and sys.path[0] in ("", os.getcwd()):
-        del sys.path[0]
     CompanionKernelApp.launch_instance()
 
 
 if __name__ == "__main__":
+    import sys
+    # as ipykernel_launcher: the script's folder is not first on sys.path (IPython puts
+    # the working folder there itself)
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]
     main()
