@@ -244,10 +244,12 @@ def test_the_session_refuses_what_the_role_may_not_write(tmp_path, role, index):
     kind, name, write = session_writes(env)[index]
     store = Store(env.path)                       # the host's store
     ss = GameSession(store, role=Role(role))
-    if role == "seat":
-        ss.seat = "Ben"                           # a seat page enters for its own player
     assert store.role is Role.HOST and ss.role == role
     ss.open(env.sse if name == "set_manual" else env.gid)     # the epic table: SSE's
+    if role == "seat":
+        # a seat page writes as a player of its game (issue 35): Ben enters his own
+        # action, Ana undoes hers (the game's last), Ann types the SSE epic table
+        ss.set_seat({"undo": "Ana", "set_manual": "Ann"}.get(name, "Ben"))
     actions, rev = list(ss.game.actions), ss.rev
     before = snapshot(env)
     try:

@@ -99,14 +99,20 @@ def test_act_for_checks_the_player_and_none_cancels(store, ana_session):
         s.push(discard("Cleo"))
 
 
-def test_undo_stays_allowed_on_a_seat_page(store, ana_session):
+def test_undo_on_a_seat_page_is_its_own_players_only(store, ana_session):
+    """Issue 35 (it used to undo anyone's): Ana's page undoes Ana's last action, not
+    Ben's; the rest of the rule is tests/test_seat_rules.py."""
     gid, s = ana_session
     other = GameSession(store)                 # the host page enters Ben's action
     other.open(gid)
     other.push(discard("Ben"))
     s.sync()
-    assert s.undo()["player"] == "Ben"
-    assert stored(store, gid) == []
+    with pytest.raises(CompanionError, match="Ana's page cannot undo Ben's action"):
+        s.undo()
+    assert stored(store, gid) == [("Ben", "discard")]
+    s.push(discard("Ana"))
+    assert s.undo()["player"] == "Ana"
+    assert stored(store, gid) == [("Ben", "discard")]
 
 
 def test_a_page_that_is_no_seat_records_anyone(store):
@@ -340,10 +346,10 @@ def test_a_small_star_empires_switch_can_be_cancelled(store):
     assert store.load(tab.gid)["actions"] == []
 
 
-def test_a_seat_page_whose_seat_is_no_player_records_nobody_without_the_switch(tmp_path):
+def test_a_seat_page_whose_seat_is_no_player_records_nobody(tmp_path):
     """`?seat=Zed` in a game of Ana and Ben: the page has a seat's role but no player, so
-    an entry for Ana is refused (nothing recorded for the wrong player) until the switch
-    names her."""
+    it is a view of that game (issue 35; issue 20 let the switch enter for Ana): nothing
+    is recorded, not even with the switch."""
     from companion.ats.game import Game
     from companion.core.errors import CompanionError
     from companion.core.roles import Role
@@ -357,7 +363,7 @@ def test_a_seat_page_whose_seat_is_no_player_records_nobody_without_the_switch(t
         ss.push({"player": "Ana", "do": "discard", "card": "Garden"})
     assert store.load(gid)["actions"] == []
     ss.act_for("Ana")
-    ss.push({"player": "Ana", "do": "discard", "card": "Garden"})
-    assert [a["player"] for a in store.load(gid)["actions"]] == ["Ana"]
-    assert ss.acting_for is None
+    with pytest.raises(CompanionError, match="not a player of this game"):
+        ss.push({"player": "Ana", "do": "discard", "card": "Garden"})
+    assert store.load(gid)["actions"] == []
     store.close()

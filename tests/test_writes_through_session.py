@@ -324,6 +324,7 @@ def test_the_table_view_writes_nothing_through_the_new_writes(store, manual_game
     ss.set_role(Role.SEAT)
     with pytest.raises(RoleRefused):
         ss.save_map(None)
+    ss.set_seat("Bea")           # a seat's page of one of its players (issue 35)
     assert ss.set_play_details({"location": "club"})["location"] == "club"
 
 

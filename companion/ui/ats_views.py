@@ -127,12 +127,14 @@ class AtsViews:
                 else f"{self.screen.seat}: done")
 
     def _check_acting_for(self) -> None:
-        """Before a refresh: another game opened on this page is no seat of it; the
+        """Before a refresh: another game opened on this page has the session's seat (the
+        player of the seat's name there, or none: the page is a view of it, issue 35); the
         player the switch names has acted meanwhile (on another page): the page is its
         seat's again."""
-        if self.screen.seat and self.screen.seat not in self.screen.game.setup.players:
-            self.screen.seat = self.screen.session.seat = None
-            self.screen.entry_player.layout.display = ""
+        s = self.screen
+        if s.view is None and s.seat != s.session.seat:
+            s.seat = s.session.seat
+            s.entry_player.layout.display = "none" if s.seat else ""
         who = self.screen.session.acting_for
         if who is not None and (self.screen.game.state.finished or who not in self.screen.game.state.waiting):
             self.screen.session.act_for(None)

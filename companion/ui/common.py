@@ -36,6 +36,9 @@ def ask_undo(screen, question, css: str, undo) -> None:
     from ..core.htmlsafe import escape
     if not screen.game.actions:
         raise CompanionError("There is nothing to undo.")
+    # the session says at once what it would refuse at *Yes, undo it* (issue 35: a seat
+    # undoes only its own player's last action, in its own game, not finished)
+    screen.session.check_undo()
     question = question(screen.game.actions[-1])
     yes = w.Button(description="Yes, undo it", button_style="danger",
                    layout=w.Layout(width="auto"))

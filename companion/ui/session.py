@@ -15,6 +15,8 @@ its game without the store agreeing first:
   first: ``save_card``, ``add_manual``/``set_manual`` (the engine's ``check_manual``
   first), ``set_play_details``, ``create``, ``delete``, the imports, ``save_map``, the
   sector tiles and forms (issue 24).  tests/test_writes_through_session.py checks it.
+- a seat's page writes only to its player's game, and no finished game's actions
+  (issue 35: :mod:`companion.ui.seats`).
 - :meth:`GameSession.sync` is what a live page polls: the game replayed when the store
   holds what this page has not seen; the :class:`Change` says what moved.  No widgets
   here (tests/test_session.py).
@@ -28,6 +30,7 @@ from ..core.errors import CompanionError
 from ..table.registry import load_game
 from ..core.roles import Role, Write, check as check_role, role_of_page
 from ..table.store import StaleGame, Store, StoreBusy, StoreWriteFailed
+from . import seats
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,16 @@ class GameSession:
     words: Callable[[dict], str] | None = None   # how the screen puts an action in words
     again: str = PageBehind.AGAIN                # what a refused page asks the person to do
     seen: int | None = None                      # the store's data_version last polled
-    seat: str | None = None                      # a seat page (?seat=Ana): Ana's entries only
+    seat: str | None = None                      # a seat page (?seat=Ana): Ana, a player of
+    #                                              the open game (None: the page is a view)
+    seat_name: str | None = None                 # the address's seat as typed (set_seat)
     acting_for: str | None = None                # the explicit switch: one entry for him
     #: the page's role (companion.core.roles): host, seat or the table view; every write
     #: is checked against it here, and again by the store
     role: Role = Role.HOST
+    #: (game id, index, action): the last action this page recorded, the one a seat may
+    #: undo although it is another player's (entered for him with act_for)
+    entered: tuple[str, int, dict] | None = field(default=None, repr=False)
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
 
@@ -119,6 +127,11 @@ class GameSession:
         """Refuse ``write`` (RoleRefused, one line) unless the page's role may make it."""
         check_role(self.role, write)
 
+    # -- a seat is its player's, in its game (issue 35): companion/ui/seats.py --------
+    set_seat, _seat_in_game, _seat_may = seats.set_seat, seats.seat_in_game, seats.seat_may
+    check_undo, act_for, _check_seat = seats.check_undo, seats.act_for, seats.check_seat
+    is_seat = property(seats.is_seat)
+
     # -- opening --------------------------------------------------------------------
     def open(self, gid: str) -> Any:
         """Replay game ``gid`` from the store (either game: the registry picks the class)."""
@@ -127,10 +140,18 @@ class GameSession:
 
     def _opened(self, gid: str, rec: dict, rev: int, game: Any) -> Any:
         """Keep ``game``, the replay of the store's ``rec`` at revision ``rev``."""
-        if gid != self.gid:
+        other = gid != self.gid
+        if other:
             self.acting_for = None           # the switch was for the game shown before
+            self.entered = None
+            if self.seat_name is None and self.seat is not None:
+                self.seat_name = self.seat   # a seat named directly: its name from now on
         self.gid, self.game, self.rev = gid, game, rev
         self.parts = {k: rec.get(k) for k in self._PARTS}
+        if other and self.seat_name is not None:
+            # another game opened here (the address's, the saved-games list): the seat is
+            # its player there, or the page is a view of it (issue 35)
+            self.seat = self._seat_in_game()
         return game
 
     def _follow(self, rec: dict) -> Any:
@@ -180,6 +201,8 @@ class GameSession:
         rec, rev = self.store.load_revision(self.gid)
         self._opened(self.gid, rec, rev, self._follow(rec))
         added, undone = _diff(before, list(self.game.actions))
+        if undone:
+            self.entered = None               # the action this page recorded may be gone
         return Change(added, undone, other=parts != self.parts)
 
     def behind(self) -> bool:
@@ -212,43 +235,16 @@ class GameSession:
     # -- writing --------------------------------------------------------------------
     # every write of a screen goes through one of these: the role is checked first
     # (companion.core.roles), then the store checks it again
-    def act_for(self, player: str | None) -> None:
-        """The explicit switch of a seat page: its next entry is ``player``'s (a friend
-        without a phone); ``None`` cancels it.  After one recorded action the page is back
-        to its seat's player (:meth:`push`)."""
-        if player is None:
-            self.acting_for = None
-            return
-        players = list(self.game.setup.players) if self.game is not None else []
-        if player not in players:
-            raise CompanionError(f"No player called '{player}' in this game (players: "
-                                 + ", ".join(players) + ").")
-        self.acting_for = player
-
-    def _check_seat(self, action: dict) -> None:
-        """A seat page records its own player's actions, or the one player chosen with
-        :meth:`act_for` (an action naming no player, such as a virtual seat's, passes)."""
-        who = action.get("player")
-        if who is None or who == self.acting_for:
-            return
-        if self.seat is None:
-            if self.role != Role.SEAT:
-                return
-            raise CompanionError("This page's seat is not a player of this game: to enter "
-                                 f"{who}'s action, choose 'Enter for another player' first.")
-        if who == self.seat:
-            return
-        raise CompanionError(f"This is {self.seat}'s page: to enter {who}'s action, choose "
-                             "'Enter for another player' first.")
-
     def push(self, action: dict) -> dict:
         """Check ``action`` with the engine, store it, keep it; return it as recorded.
         Illegal: the engine's :class:`IllegalAction`, nothing stored.  Another page wrote
         first: :class:`PageBehind` (the session shows the current game).  The file cannot
         be written: :class:`CompanionError` saying the entry is kept; the game is as before.
         A seat page (``seat``) refuses another player's action unless :meth:`act_for`
-        named him; after one recorded action ``acting_for`` is back to None."""
+        named him; after one recorded action ``acting_for`` is back to None.  A seat's
+        page records nothing in a game it is no player of, or a finished one (issue 35)."""
         self.require(Write.ACTION)
+        self._seat_may(Write.ACTION)
         self._check_seat(action)
         g = self.game
         norm = g.push(action)
@@ -265,20 +261,21 @@ class GameSession:
             g.pop()
             raise
         self.acting_for = None
+        self.entered = (self._open_gid(), len(g.actions) - 1, norm)
         return norm
 
     def undo(self) -> dict:
         """Take back the last action, in the store first; return it.  Refused with
         :class:`PageBehind` if another page changed the game meanwhile (even by an undo
-        and a different entry)."""
-        self.require(Write.UNDO)
+        and a different entry).  A seat's page undoes only what :meth:`check_undo` allows:
+        its own player's action, in its own game, not finished."""
+        self.check_undo()
         g = self.game
-        if not g.actions:
-            raise CompanionError("There is nothing to undo.")
         try:
             self.rev = self.store.pop(self._open_gid(), len(g.actions) - 1, rev=self.rev)
         except StaleGame:
             raise PageBehind(self._behind(), self.describe, self.again) from None
+        self.entered = None
         return g.pop()
 
     def create(self, record: dict, title: str | None = None, *,
@@ -349,6 +346,8 @@ class GameSession:
         from ..ats.catalogue import save_user_card
         self.require(Write.CARDS)
         in_game = game and self.gid is not None and self.game is not None
+        if in_game:
+            self._seat_may(Write.CARDS)     # a seat: only its own game's
         if in_game and hasattr(self.game, "define"):
             self.game.define(card)          # refused: nothing saved
         try:
@@ -378,6 +377,7 @@ class GameSession:
         returned (and the game's ``manual``).  ``cards``: the cards the entries reveal,
         merged into the game's cards (a replay when one was not in its catalogue)."""
         self.require(Write.FINAL)
+        self._seat_may(Write.FINAL)
         entries = list(entries)
         self._check_manual(entries)
         cards = [c for c in cards if c is not None]
@@ -394,6 +394,7 @@ class GameSession:
     def set_manual(self, manual: list[dict]) -> None:
         """Replace the game's final-scoring entries (SSE's epic table), engine-checked."""
         self.require(Write.FINAL)
+        self._seat_may(Write.FINAL)
         manual = list(manual)
         self._check_manual(manual)
         self.store.set_manual(self._open_gid(), manual)
@@ -409,6 +410,7 @@ class GameSession:
         The game's revision does not change.  Returns the game's details."""
         from ..table import history
         self.require(Write.TIMER if timer else Write.DETAILS)
+        self._seat_may(Write.TIMER if timer else Write.DETAILS, gid)   # its own game only
         gid = gid if gid is not None else self.gid
         if gid is None:
             raise CompanionError("Start or open a game first.")
@@ -477,17 +479,11 @@ class SessionPart:
         s = self.screen
         s.view = "table" if view == "table" else None
         self.session.set_role(role_of_page(seat, view))
-        s.seat = None
-        if seat and self.game is not None and s.view is None:
-            players = list(self.game.setup.players)
-            match = [p for p in players if p.lower() == seat.strip().lower()]
-            if match:
-                s.seat = match[0]
-            else:
-                s.error(f"No player called '{seat}' in this game: this page is not a seat "
-                        "(players: " + ", ".join(players) + ").")
-        self.session.seat = s.seat
-        self.session.acting_for = None
+        s.seat = self.session.set_seat(seat if s.view is None else None)
+        if seat and self.game is not None and s.view is None and s.seat is None:
+            s.error(f"No player called '{seat}' in this game: this page is not a seat, a "
+                    "view that records nothing (players: "
+                    + ", ".join(self.game.setup.players) + ").")
         return s.seat
 
     def poll(self) -> Change:

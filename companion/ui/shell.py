@@ -215,6 +215,9 @@ class Shell:
         # the page's role first (companion.core.roles): nothing below may write what the
         # address does not allow, not even a resume of a finished game
         self.session.set_role(role_of_page(q.get("seat"), q.get("view")))
+        # ... and its seat's name, for every tab's game (issue 35: a seat writes only to
+        # a game whose player it is)
+        self.session.set_seat(q.get("seat") if q.get("view") != "table" else None)
         main = self.main
         main.view = "table" if q.get("view") == "table" else None
         self.token = page_token(raw)

@@ -131,7 +131,7 @@ class SseTab:
         # the page's role (the app's: one address, one role for every tab), before the
         # latest game is opened below
         self.session = GameSession(app.store, again="enter the action again",
-                                   role=app.session.role)
+                                   role=app.session.role, seat_name=app.session.seat_name)
         self.live = SessionPart(self, self.session)   # store, game, gid, rev; open, poll
         self.details = PlayDetailsPart(self)          # the play timer, details, exports
         self.seat: str | None = None            # the seat's player (SessionPart.view_of)

@@ -60,12 +60,14 @@ class SseViews:
         return f"{s.seat}: {done}waiting for {g.current}"
 
     def check_acting_for(self) -> None:
-        """Before a refresh: another game opened here is no seat of it; the player the
-        switch names has moved meanwhile (on another page): the page is its seat's again."""
+        """Before a refresh: another game opened here has the session's seat (the player
+        of the seat's name there, or none: the page is a view of it, issue 35); the player
+        the switch names has moved meanwhile (on another page): the page is its seat's
+        again."""
         s = self.screen
         g = s.game
-        if s.seat and s.seat not in g.setup.players:
-            s.seat = s.session.seat = None
+        if s.view is None:
+            s.seat = s.session.seat
         who = s.session.acting_for
         if who is not None and (g.state.finished or who != g.current):
             s.session.act_for(None)

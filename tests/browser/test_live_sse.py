@@ -84,12 +84,13 @@ def test_two_seats_and_the_table_follow_each_other(voila_server, chromium):
             [a["player"] for a in g.actions]
     screenshot(ann, "live-sse-01-ann-phone")
     screenshot(table, "live-sse-01-table")
-    # Bob undoes Ann's last move on his page: every page shows it
-    bob.click(".sse-undo")
-    bob.click(".sse-undo-yes")
+    # Ann undoes her last move on her page (a seat undoes only its own player's
+    # action, issue 35): every page shows it
+    ann.click(".sse-undo")
+    ann.click(".sse-undo-yes")
     g.pop()
     for p in pages:
         shows(p, g)
     assert len(stored(voila_server.home, gid)) == len(g.actions) == 2
-    expect(bob.locator(".sse-play .live-note")).to_be_hidden()          # his own undo
-    expect(ann.locator(".sse-play .live-note")).to_contain_text("undone: Ann moved ship 0")
+    expect(ann.locator(".sse-play .live-note")).to_be_hidden()          # her own undo
+    expect(bob.locator(".sse-play .live-note")).to_contain_text("undone: Ann moved ship 0")

@@ -1,0 +1,134 @@
+"""A seat is its player's, in its game (issues 20 and 35): the rules of a seat's page
+(``?seat=Ana``) that :class:`companion.ui.session.GameSession` applies on top of the
+role's (companion.core.roles), each function one of its methods (``self``: the session).
+
+- ``seat_name`` is the address's seat as typed (:func:`set_seat`); ``seat`` is that name's
+  player in the *open* game, found again whenever another game is opened on the page
+  (``GameSession._opened``): the address's ``?game=``, the latest, or one chosen in the
+  saved-games list, even forced through the page's socket.  A name that is no player of
+  the open game leaves ``seat`` None: the page is a view of that game.
+- :func:`seat_may`: a seat's page writes only to the open game, whose player its seat is;
+  a finished game's actions stay as they are (final entries, card values, play details
+  and the timer may still be saved: the final entries are typed after the end).
+- :func:`check_undo`: a seat undoes only its own player's last action, one naming no
+  player (any seat may enter those), or the action this page itself recorded last (one
+  it entered for another player with :func:`act_for`: the friend without a phone).
+- :func:`act_for`, :func:`check_seat`: the explicit switch, one action for another player.
+
+Every refusal is a one-line :class:`RoleRefused` (a ``CompanionError``); nothing is
+written.  The host and the table view are the roles' alone.  tests/test_seat_rules.py.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import CompanionError, RoleRefused
+from ..core.roles import Role, Write, words_of
+
+if TYPE_CHECKING:
+    from .session import GameSession
+
+
+def _line(text: Any) -> str:
+    """``text`` on one line (a name from a page's address or a record may hold any)."""
+    return " ".join(str(text).split())
+
+
+def set_seat(self: GameSession, name: str | None) -> str | None:
+    """The address's seat (``?seat=ana``, as typed; None: no seat).  Its player in
+    the open game (case-insensitive) is ``seat``, found again whenever another game
+    is opened here; a name that is no player of the open game leaves ``seat`` None,
+    and the page is a view of that game (:func:`seat_may`).  Returns ``seat``."""
+    self.seat_name = str(name).strip() if name is not None and str(name).strip() else None
+    self.seat = seat_in_game(self)
+    self.acting_for = None
+    return self.seat
+
+
+def seat_in_game(self: GameSession) -> str | None:
+    """The open game's player the seat's name is (None: none, or no game open)."""
+    if self.seat_name is None or self.game is None:
+        return None
+    name = self.seat_name.lower()
+    return next((p for p in self.game.setup.players if p.lower() == name), None)
+
+
+def is_seat(self: GameSession) -> bool:
+    """A seat's page: the seat role, or a seat named (``seat`` or ``seat_name``)."""
+    return self.role == Role.SEAT or self.seat is not None or self.seat_name is not None
+
+
+def seat_may(self: GameSession, write: Write | str, gid: str | None = None) -> None:
+    """A seat's page writes only to the game it is a seat of (issue 35): the open one,
+    whose player its seat is; a finished game's actions stay as they are (its final
+    entries, card values, play details and timer may still be saved).  Refused with
+    :class:`RoleRefused`, one line; nothing is changed.  Nothing for other pages."""
+    if not self.is_seat:
+        return
+    write = Write(write)
+    target = self.gid if gid is None else gid
+    if target is None:                      # no game open: the write says so itself
+        return
+    name = _line(self.seat or self.seat_name or "this seat")
+    if target != self.gid or self.game is None:
+        raise RoleRefused(str(Role.SEAT), str(write),
+                          f"{name}'s page cannot {words_of(write)} for another game than "
+                          "the one it shows: do it on the host's page (the laptop).")
+    if self.seat is None:
+        players = _line(", ".join(self.game.setup.players))
+        raise RoleRefused(str(Role.SEAT), str(write),
+                          f"'{name}' is not a player of this game ({players}): this page "
+                          f"is a view and cannot {words_of(write)}; open a player's seat "
+                          "or the host's page (the laptop).")
+    if write in (Write.ACTION, Write.UNDO) and self.game.state.finished:
+        raise RoleRefused(str(Role.SEAT), str(write),
+                          f"This game is over: {name}'s page cannot {words_of(write)} any "
+                          "more (final entries and play details still can be saved); the "
+                          "host can, on the laptop.")
+
+
+def check_undo(self: GameSession) -> dict:
+    """May this page undo the game's last action?  Returns it; refused (one line,
+    nothing changed) for the table view, with nothing to undo, and on a seat's page
+    unless it is its own player's action (or one naming no player), or the one this
+    page itself recorded last, for another player with :func:`act_for` (issue 35)."""
+    self.require(Write.UNDO)
+    seat_may(self, Write.UNDO)
+    g = self.game
+    if g is None or not g.actions:
+        raise CompanionError("There is nothing to undo.")
+    last = g.actions[-1]
+    who = last.get("player")
+    if not self.is_seat or who is None or who == self.seat:
+        return last
+    if self.entered == (self.gid, len(g.actions) - 1, last):
+        return last                         # entered here, for him, with the switch
+    seat, who = _line(self.seat), _line(who)
+    raise RoleRefused(str(Role.SEAT), str(Write.UNDO),
+                      f"{seat}'s page cannot undo {who}'s action "
+                      f"({_line(self.describe(last))}): {who} undoes it on {who}'s page, "
+                      "or the host on the laptop.")
+
+
+def act_for(self: GameSession, player: str | None) -> None:
+    """The explicit switch of a seat page: its next entry is ``player``'s (a friend
+    without a phone); ``None`` cancels it.  After one recorded action the page is back
+    to its seat's player (``GameSession.push``)."""
+    if player is None:
+        self.acting_for = None
+        return
+    players = list(self.game.setup.players) if self.game is not None else []
+    if player not in players:
+        raise CompanionError(f"No player called '{player}' in this game (players: "
+                             + ", ".join(players) + ").")
+    self.acting_for = player
+
+
+def check_seat(self: GameSession, action: dict) -> None:
+    """A seat page records its own player's actions, or the one player chosen with
+    :func:`act_for` (an action naming no player, such as a virtual seat's, passes)."""
+    who = action.get("player")
+    if who is None or who == self.acting_for or self.seat is None or who == self.seat:
+        return              # (a seat's page whose seat is no player: seat_may refused)
+    raise CompanionError(f"This is {self.seat}'s page: to enter {who}'s action, choose "
+                         "'Enter for another player' first.")
