@@ -225,6 +225,8 @@ def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000,
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(exc.message))
+    page.console = []          # the page watchdog's words among them ("reloading (why)")
+    page.on("console", lambda msg: page.console.append(f"[{msg.type}] {msg.text}"))
     page.goto(url, timeout=timeout)
     page.locator(ready).first.wait_for(state="attached", timeout=timeout)
     return page

@@ -355,13 +355,20 @@ def test_four_pages_small_star_empires(voila_server, table_pages):
         sse_shows(table, g, timeout=30_000)
         assert writing_controls(table) == []
 
-        # an undo on Ben's page, seen on all four: Ana's last move is taken back
+        # Ben's page may not undo Ana's move (a seat undoes only its own player's action,
+        # issue 35): one line, nothing asked, nothing changed
         assert g.actions[-1]["player"] == "Ana"
-        undo_on(ben, "sse-undo")
+        ben.click(".sse-undo")
+        expect(ben.locator(".companion-status")).to_contain_text("cannot undo Ana's action")
+        assert "Traceback" not in ben.locator(".companion-status").inner_text()
+        expect(ben.locator(".sse-undo-yes")).to_have_count(0)
+        assert len(wait_actions(voila_server, gid, len(g.actions))) == len(g.actions)
+        # an undo on Ana's page, seen on all four: her last move is taken back
+        undo_on(ana, "sse-undo")
         g.pop()
         same_player_to_move(pages, g)
         expect(ana.locator(".sse-entry")).to_be_visible()
-        expect(ana.locator(".sse-play .live-note")).to_contain_text("undone: Ana moved ship 0")
+        expect(ben.locator(".sse-play .live-note")).to_contain_text("undone: Ana moved ship 0")
         for name, p in zip(("host", "ana", "ben", "table"), pages):
             screenshot(p, f"four-sse-07-{name}-after-undo")
 

@@ -148,7 +148,7 @@ def test_a_seat_cut_off_says_so_takes_nothing_and_comes_back(voila_server, pages
         back = time.monotonic() - back_at
         reloaded = kernel_id(seat) != old_kernel
         if server_sees:                     # its kernel is alive: no reload needed
-            assert not reloaded
+            assert not reloaded, [m for m in seat.console if "watchdog" in m]
         q = query_of(seat)
         assert q.get("seat") == seat_name and q.get("game") == gid, seat.url
         screenshot(seat, f"{tag}-03-seat-back")
