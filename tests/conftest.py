@@ -71,6 +71,15 @@ def cli_many(calls, *, home: Path) -> list[subprocess.CompletedProcess]:
         return list(pool.map(lambda args: cli(*args, home=home), calls))
 
 
+@pytest.fixture
+def store(tmp_path):
+    """An SQLite store of saved games in the test's own folder."""
+    from companion.table.store import Store
+    s = Store(tmp_path / "games.sqlite")
+    yield s
+    s.close()
+
+
 @pytest.fixture(scope="session")
 def run_cli():
     """``run_cli(*args, home=None)``: one ``python -m companion`` subprocess."""

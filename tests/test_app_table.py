@@ -8,7 +8,6 @@ used.  School of Alien Cultures' ability is the rulebook's.
 """
 from __future__ import annotations
 
-import pytest
 
 from companion.ats.catalogue import parse_card, save_user_card
 from companion.ats.game import Game
@@ -23,13 +22,6 @@ MANUAL = {"name": "Fixture: manual", "types": ["business"], "cost": 0, "energy":
           "max": "none", "abilities": [{"when": "immediate", "manual": True}]}
 UNKNOWN = {"name": "Fixture: unknown", "types": ["military"], "cost": None, "energy": None,
            "vp": None, "max": None, "abilities": None}
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 def open_app(store, **setup) -> App:

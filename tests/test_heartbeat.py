@@ -21,13 +21,6 @@ from companion.ui.app import App
 from companion.ui.live import Heartbeat, show_live
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
-
-
 def beat(app: App) -> dict:
     return dict(re.findall(r"data-([a-z]+)='([^']*)'", app.heartbeat.beat.value))
 

@@ -23,7 +23,6 @@ import pytest
 from companion.ats.catalogue import parse_card, save_user_card
 from companion.ats.game import Game
 from companion.core.htmlsafe import colour, escape, is_colour
-from companion.table.store import Store
 from companion.ui.app import App
 
 #: markup that must never reach a widget as markup
@@ -71,13 +70,6 @@ def raw_markup() -> list[tuple[str, str]]:
             m = RAW.search(text)
             bad.append((kind, text[max(0, m.start() - 80):m.end() + 40]))
     return bad
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 @pytest.fixture(autouse=True)

@@ -1,15 +1,16 @@
 """Issue 34: a burst of widget messages reaches a page that reads it late.
 
-A Small Star Empires tab's first screen is a few thousand widget messages sent at once.
-ZeroMQ keeps 1,000 messages per reader on the kernel's IOPub socket and DROPS the rest
-(a PUB socket never waits), so on a busy laptop, where the server read them late, the
-page got "widget model not found" and an empty tab (three full runs out of three with
-kernels on unix sockets, and the issue's own report on TCP).
+A game tab's first screen is one to a few thousand widget messages sent at once.  ZeroMQ
+keeps 1,000 messages per reader on the kernel's IOPub socket and DROPS the rest (a PUB
+socket never waits); a page whose server reads them late then gets "widget model not
+found" and an empty tab.  The dashboard's kernel
+(notebooks/config/jupyter/kernels/python3/companion_kernel.py) binds that socket with a
+larger limit.
 
-Here a real kernel (ipykernel, unix sockets, as ``COMPANION_KERNEL_TRANSPORT=ipc``) runs
-the dashboard as the notebook does; a second reader, connected like the server, reads
-nothing until the tab's build is over.  It must then get every message the kernel sent.
-``COMPANION_IOPUB_QUEUE=1000`` (ZeroMQ's own limit) shows the loss the fix removes.
+Here a real kernel, started through that kernelspec on unix sockets, runs the dashboard as
+the notebook does; a second reader, connected like the server, reads nothing until a
+screen's build is over.  It must then get every message the kernel sent.
+``COMPANION_IOPUB_QUEUE=1000`` (ZeroMQ's own limit) shows the loss the kernel removes.
 """
 from __future__ import annotations
 

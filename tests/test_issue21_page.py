@@ -8,23 +8,14 @@ Cards with invented numbers are "Fixture: ..." entries of the record; no real
 card's number is used."""
 from __future__ import annotations
 
-import pytest
 
 from companion.ats.game import Game
-from companion.table.store import Store
 from companion.ui.app import App
 
 SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "energy": 0, "vp": 1,
             "max": "none", "abilities": [{"when": "immediate", "spaceships": 1,
                                           "target": "other"}]}
 PLAYERS = ["Ana", "Ben"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 def shown(widget) -> bool:

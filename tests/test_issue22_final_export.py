@@ -8,20 +8,11 @@ import base64
 import json
 import re
 
-import pytest
 
 from companion.table import history
-from companion.table.store import Store
 from companion.ui.app import App
 
 from test_history import records
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 def _record_of(html: str, cls: str) -> dict:

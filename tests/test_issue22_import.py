@@ -34,13 +34,6 @@ BGS_REAL = REAL / "bgstats_format_description_play.json"
 NO_IDS = {g: None for g in plays_export.GAMES}
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
-
-
 def _local(y, mo, d, h=0, mi=0, s=0) -> float:
     return time.mktime((y, mo, d, h, mi, s, 0, 0, -1))
 

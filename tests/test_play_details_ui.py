@@ -22,7 +22,6 @@ import pytest
 
 from companion.sse.record import FORMAT as SSE_FORMAT
 from companion.table import history, playtime, plays_export
-from companion.table.store import Store
 from companion.ui.app import App
 from companion.ui.history_tab import HistoryTab, search_sort
 from companion.ui.playdetails import check_text
@@ -30,13 +29,6 @@ from companion.ui.playdetails import check_text
 from test_history import records
 
 EVIL = "<script>alert(1)</script>"
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 def status(app) -> str:

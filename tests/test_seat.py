@@ -25,13 +25,6 @@ PLAYERS = ["Ana", "Ben", "Cleo"]
 SSE_SETUP = {"players": ["Ana", "Ben"], "map": "basic-2p", "pieces": {"ships": 2}}
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
-
-
 def discard(player: str, card: str = "Garden") -> dict:
     return {"do": "discard", "player": player, "card": card}
 

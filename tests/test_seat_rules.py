@@ -32,13 +32,6 @@ PLAYERS = ["Ana", "Ben", "Cleo"]
 SSE_SETUP = {"players": ["Ana", "Ben"], "map": "basic-2p", "pieces": {"ships": 2}}
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
-
-
 def snapshot(store: Store) -> tuple:
     """Every saved game: the list and each record with its revision."""
     games = store.games(format=None)

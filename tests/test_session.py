@@ -10,7 +10,7 @@ import pytest
 
 from companion.ats.game import Game
 from companion.core.errors import CompanionError, IllegalAction
-from companion.table.store import Store, StoreBusy
+from companion.table.store import StoreBusy
 from companion.sse import SseGame
 from companion.ui.session import GameSession, PageBehind
 
@@ -19,13 +19,6 @@ PLAYERS = ["Ana", "Ben", "Cleo"]
 
 def words(a: dict) -> str:
     return f"{a.get('player')} {a['do']} {a.get('card', '')}".strip()
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import ipywidgets as w
 import pytest
 
 from companion.ats.game import Game
-from companion.table.store import Store
 from companion.ui import app as app_module
 from companion.ui.app import App
 from companion.ui.ats_entry import AtsEntry
@@ -27,13 +26,6 @@ OWNED = ["app.py", "shell.py", "ats_screen.py", "ats_setup.py", "ats_entry.py", 
          "ats_views.py", "modes.py", "shippicker.py", "explorer.py", "seatswitch.py"]
 PARTS = (AtsSetup, AtsEntry, AtsFinal, AtsViews)
 PLAYERS = ["Ana", "Ben", "Cy"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 def page(store, **setup) -> App:

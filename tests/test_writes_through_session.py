@@ -28,7 +28,6 @@ from companion.ats.game import Game
 from companion.ats.scoring import SECRET
 from companion.core.errors import IllegalAction, RoleRefused
 from companion.core.roles import Role
-from companion.table.store import Store
 from companion.sse import SseGame
 from companion.ui.session import GameSession
 
@@ -127,11 +126,6 @@ def test_no_page_writes_around_its_session():
 # ---------------------------------------------------------------------------
 # the engine checks typed final-scoring entries
 # ---------------------------------------------------------------------------
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "games.sqlite")
-    yield s
-    s.close()
 
 
 @pytest.fixture
