@@ -1,7 +1,9 @@
 """issue 25: the wheel carries its data and notebooks, and its commands work from an
 install outside the checkout.
 
-The wheel is built from this checkout (``pip wheel --no-deps .``), installed with
+The wheel is built from a copy of this checkout's sources (``pip wheel --no-deps``: a
+build in the checkout itself writes its build/ folder, and two test processes building at
+once broke each other's), installed with
 ``--no-deps --no-index`` into a fresh virtual environment in a temporary folder; the
 dependencies come from the test environment's site-packages through a ``.pth`` line
 (nothing is downloaded).  Every command then runs with a temporary folder as its
@@ -10,6 +12,7 @@ imported (checked)."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -28,6 +31,10 @@ pytestmark = pytest.mark.wheel
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = "samples/thalia-u-cannon.json"
 SSE_SAMPLE = "small-star-empires/samples/two-player-random.json"
+#: what the wheel is built from (setup.py copies data/ and notebooks/ into the package)
+SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "requirements.lock",
+           "companion",
+           "data", "notebooks"]
 
 
 def free_port() -> int:
@@ -48,7 +55,15 @@ def installed(tmp_path_factory):
     # count as star-companion already installed
     clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "COMPANION_TOKEN")}
     dist = base / "dist"
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+    src = base / "src"
+    src.mkdir()
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name, ignore=skip)
+        else:
+            shutil.copy2(ROOT / name, src / name)
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(src)],
                  cwd=base, env=clean, timeout=300)
     assert built.returncode == 0, built.stderr
     wheels = list(dist.glob("star_companion-*.whl"))

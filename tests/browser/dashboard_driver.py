@@ -88,7 +88,26 @@ def settle(page, game, timeout: int = SETTLE_MS) -> None:
                  "info": page.locator(".turn-info").inner_text(),
                  "status": page.locator(".companion-status").inner_text()}
         raise AssertionError(f"the page did not reach the expected state.\n"
-                             f"expected: {want}\nshown:    {shown}") from None
+                             f"expected: {want}\nshown:    {shown}\n"
+                             f"watchdog: {watchdog_info(page)}") from None
+
+
+def watchdog_info(page) -> dict | None:
+    """The page watchdog's own account (state, times not live, entries it swallowed and
+    why), or None on a page without it."""
+    return page.evaluate("() => window.companionWatchdog ? window.companionWatchdog.info() : null")
+
+
+def wait_taking_entries(page, timeout: int = SETTLE_MS) -> None:
+    """Wait until the page takes entries, as a player waits for the banner to go: while
+    the watchdog does not hear the page's kernel (a busy laptop, a phone just woken), a
+    tap is swallowed on purpose (the page template's watchdog)."""
+    try:
+        page.wait_for_function("() => !window.companionWatchdog ||"
+                               " document.body.classList.contains('companion-live')",
+                               timeout=timeout, polling="raf")
+    except PWTimeout:
+        raise AssertionError(f"the page is not live: {watchdog_info(page)}") from None
 
 
 def wait_stored(load, n: int, timeout: float = SETTLE_MS / 1000):
@@ -129,6 +148,7 @@ def fill_names(page, players: list[str]) -> None:
 
 def choose(page, player: str, do: str, card: str) -> None:
     """Select the player, the action and type the card's name (no click on the grid)."""
+    wait_taking_entries(page)
     page.select_option(".entry-player select", player)
     page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
     page.fill(".entry-card input", card)
@@ -163,6 +183,7 @@ def act(page, game, player: str, do: str, card: str, at=None, *, energy_from=Non
     """
     choose(page, player, do, card)
     action = {"player": player, "do": do, "card": card}
+    wait_taking_entries(page)
     if do == "discard":
         page.click(".do-discard")
     else:
@@ -360,6 +381,7 @@ def ats_enter(page, game, player, do, card="Garden", at=None) -> dict:
     """Enter ``player``'s Among the Stars action: on the host page by the Player list, on
     a seat page as its own player (a seat page has no Player list: issue 20, a seat
     stays its player).  Applies it to the shadow ``game``; returns the normalised one."""
+    wait_taking_entries(page)
     if "seat=" in page.url:
         assert page.locator(".entry-player select").input_value() == player
     else:
@@ -367,6 +389,7 @@ def ats_enter(page, game, player, do, card="Garden", at=None) -> dict:
     page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
     page.fill(".entry-card input", card)
     action = {"player": player, "do": do, "card": card}
+    wait_taking_entries(page)
     if do == "discard":
         page.click(".do-discard")
     else:
@@ -399,12 +422,14 @@ def sse_move(page, g, ship=0) -> dict:
     from test_sse import hexbtn, pick
     from test_sse import wait_legal as sse_wait_legal
     player = g.current
+    wait_taking_entries(page)
     seat = query_of(page).get("seat")
     if seat is not None and seat != player:
         page.click(".sse-play .seat-switch")
     hexbtn(page, g.state.players[player].ships[ship].at).click()
     sse_wait_legal(page, g.legal_destinations(player, ship, piece="city"))
     to = pick(g, ship)
+    wait_taking_entries(page)
     hexbtn(page, to).click()
     return g.push({"player": player, "ship": ship, "to": list(to), "piece": "city"})
 
