@@ -98,7 +98,8 @@ def test_the_wheel_ships_data_notebooks_license_and_commands(installed):
                 "data/small-star-empires/maps/basic-2p.json", "notebooks/companion.ipynb",
                 "notebooks/config/voila.py",
                 "notebooks/config/jupyter/nbconvert/templates/star-companion/conf.json",
-                "notebooks/config/jupyter/nbconvert/templates/star-companion/index.html.j2"):
+                "notebooks/config/jupyter/nbconvert/templates/star-companion/index.html.j2",
+                "notebooks/config/jupyter/nbconvert/templates/star-companion/ordered_sync.js"):
         folder, _, rest = rel.partition("/")
         assert (ROOT / rel).is_file(), rel                       # the checkout keeps its layout
         assert f"companion/_{folder}/{rest}" in names, rel
@@ -177,6 +178,7 @@ def test_dashboard_command_answers_with_the_page(installed):
         # the page is the notebook's, rendered with the shipped template "star-companion"
         assert "/voila/templates/star-companion/static/" in body, log.read_text()
         assert "#companion-banner" in body                   # the template's own style
+        assert "window.companionOrderedSync = function" in body   # ordered_sync.js, included
         assert "application/vnd.jupyter.widget-view+json" in body
         assert "fontawesome" not in body.lower()
         assert "Traceback" not in body

@@ -26,6 +26,8 @@ NOTEBOOK = REPO / "notebooks" / "companion.ipynb"
 #: token from the environment); ./dashboard always uses it, tests opt in with
 #: ``VoilaServer(..., config=True)``
 CONFIG_DIR = REPO / "notebooks" / "config"
+#: the page template's script that sends every widget change at once (see its comment)
+ORDERED_SYNC_JS = CONFIG_DIR / "jupyter" / "nbconvert" / "templates" / "star-companion" / "ordered_sync.js"
 ARTIFACTS = REPO / "tests" / "artifacts"
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")

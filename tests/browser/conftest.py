@@ -22,6 +22,7 @@ import pytest
 from browser_harness import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    ORDERED_SYNC_JS,
     WIDGET_TIMEOUT_MS,
     VoilaServer,
     screenshot,
@@ -118,6 +119,17 @@ def chromium():
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        # every page gets the dashboard template's ordered_sync.js (changes and taps reach
+        # the kernel in the order they were made), also on the servers with Voila's own
+        # template; browser.bare_new_context makes a context without it
+        bare = browser.new_context
+
+        def new_context(*args, **kwargs):
+            ctx = bare(*args, **kwargs)
+            ctx.add_init_script(path=str(ORDERED_SYNC_JS))
+            return ctx
+        browser.bare_new_context = bare
+        browser.new_context = new_context
         try:
             yield browser
         finally:

@@ -86,7 +86,12 @@ def settle(page, game, timeout: int = SETTLE_MS) -> None:
     except PWTimeout:
         shown = {"board": read_board(page),
                  "info": page.locator(".turn-info").inner_text(),
-                 "status": page.locator(".companion-status").inner_text()}
+                 "status": page.locator(".companion-status").inner_text(),
+                 "entry message": page.evaluate(
+                     "() => { const m = document.querySelector('.entry-message');"
+                     " return m ? m.innerText : null; }"),
+                 "ordered sync": page.evaluate(
+                     "() => window.companionOrderedSync ? window.companionOrderedSync() : null")}
         raise AssertionError(f"the page did not reach the expected state.\n"
                              f"expected: {want}\nshown:    {shown}\n"
                              f"watchdog: {watchdog_info(page)}") from None
