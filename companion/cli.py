@@ -279,7 +279,9 @@ def _bgg_ids(args) -> int:
 
 
 def cmd_notation(args) -> int:
-    """The record's actions in notation, one a line (issue 23; docs/record-format.md)."""
+    """The record's actions in notation, one a line (issue 23; docs/record-format.md).
+    Every action is read before anything is printed: a bad record prints nothing on
+    standard output, only its one error line (issue 35)."""
     import importlib
     from .table import registry
     from .core.record import read_json
@@ -287,8 +289,14 @@ def cmd_notation(args) -> int:
     registry.validate_record(data)
     game_cls = registry.game_class(registry.record_format(data))
     actions = importlib.import_module(game_cls.__module__.rsplit(".", 1)[0] + ".actions")
-    for action in data.get("actions") or []:
-        out(str(actions.from_dict(action)))
+    lines = []
+    for i, action in enumerate(data.get("actions") or []):
+        try:
+            lines.append(str(actions.from_dict(action)))
+        except CompanionError as e:
+            raise CompanionError(f"{args.record}: action {i}: {e}") from None
+    for line in lines:
+        out(line)
     return 0
 
 

@@ -7,6 +7,8 @@
                                                  # protected by a random token
     COMPANION_TOKEN=... star-companion-dashboard --lan      # your own token (16+ characters)
     star-companion-dashboard --lan --token-file ~/.companion-token
+    star-companion-dashboard --lan --token-file ~/.companion-token --show-token
+                                                 # ... and print it, and its QR code
 
 The notebook and its Voila configuration (``notebooks/config/voila.py``: kernel
 culling, shutdown on tab close, the Host allowlist, the token, the page template
@@ -54,6 +56,10 @@ Options:
                      server through the environment, never on its command line,
                      but prefer COMPANION_TOKEN or --token-file (a command line is
                      visible to other users while the command starts)
+  --show-token       with your own token (COMPANION_TOKEN, --token-file, --token):
+                     print it at start, in the address and in the table view's QR
+                     code; without it your token is never printed (a random token
+                     always is: nobody else knows it)
   --allow-host NAME  also answer requests addressed to NAME (a host name or an
                      address this machine is reached by); may be repeated
   --database URL     keep the saved games in the club's PostgreSQL database
@@ -66,7 +72,8 @@ Options:
 
 Without a token option, --lan uses COMPANION_TOKEN if it is set, otherwise a
 random token printed at start, with a QR code of the table view's address
-for a phone's camera. Requests whose Host: is not this machine (127.0.0.1,
+for a phone's camera (your own token is printed, QR code included, only with
+--show-token). Requests whose Host: is not this machine (127.0.0.1,
 localhost, and under --lan this machine's names and addresses) are refused.
 A page's kernel stops when its tab closes, or after
 {cull} s idle without a page. {pool} kernels
@@ -82,6 +89,7 @@ class Options:
         self.token = ""
         self.token_given = False
         self.token_file = ""
+        self.show_token = False
         self.allow_hosts: list[str] = []
         self.database = ""
         self.table = ""
@@ -126,6 +134,8 @@ def parse(argv: list[str]) -> Options:
                 o.allow_hosts.append(value)
         elif arg == "--lan":
             o.lan = True
+        elif arg == "--show-token":
+            o.show_token = True
         elif arg in ("-h", "--help"):
             o.help = True
             return o
@@ -137,6 +147,8 @@ def parse(argv: list[str]) -> Options:
     o.port = int(port)
     if (o.token_given or o.token_file) and not o.lan:
         raise Refused("--token/--token-file only apply with --lan (on 127.0.0.1 no token is used)")
+    if o.show_token and not o.lan:
+        raise Refused("--show-token only applies with --lan (on 127.0.0.1 no token is used)")
     if o.token_given and o.token_file:
         raise Refused("give either --token or --token-file, not both")
     for h in o.allow_hosts:
@@ -273,7 +285,11 @@ def main(argv: list[str] | None = None) -> int:
         lan_ip = lan_address()
         allow_hosts += own_names(lan_ip)
         print("Serving the dashboard to your network (token required).")
-        shown = o.token if token_source == "random" else "<your token>"
+        # a token the user chose is never printed, not even inside the QR code, unless
+        # they ask for it (--show-token); a random one is: nobody knows it otherwise
+        printed = token_source == "random" or o.show_token
+        shown = ((_read_token_file(token_file) if token_source == "file" else o.token)
+                 if printed else "<your token>")
         if lan_ip:
             public_url = f"http://{lan_ip}:{o.port}/"
             print(f"Open http://{lan_ip}:{o.port}/?token={shown} on any device at the table.")
@@ -282,16 +298,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"Open http://<this machine's IP>:{o.port}/?token={shown} on any device at the table")
             print("(could not work out this machine's LAN address).")
         print(f"On this machine: http://127.0.0.1:{o.port}/?token={shown}")
-        if public_url:
-            qr_token = _read_token_file(token_file) if token_source == "file" else o.token
+        if public_url and printed:
             print()
             print("The table view (scan with a phone's camera; each seat's code is on the game's page):")
             try:
                 from .table.joining import qr_text
-                print(qr_text(f"{public_url}?view=table&token={qr_token}"), end="")
+                print(qr_text(f"{public_url}?view=table&token={shown}"), end="")
             except Exception:                  # noqa: BLE001 - a QR code is a convenience
                 print("(no QR code)")
-            del qr_token
+        elif public_url:
+            print("(No QR code of the table view: it would print your own token. Add "
+                  "--show-token to print it; the codes are also on the game's page.)")
+        del shown
     else:
         public_url = f"http://127.0.0.1:{o.port}/"
         print(f"Open http://127.0.0.1:{o.port}/ in your browser.")

@@ -207,7 +207,7 @@ def _bgs(name="Among the Stars", player="Ann", score="40", **play) -> dict:
     (json.dumps(_bgs(score="12; DROP")), "is not a whole number"),
     (json.dumps(_bgs(score="99999999")), "is not a whole number"),
     (json.dumps(_bgs(playDate="yesterday")), "is not YYYY-MM-DD HH:MM:SS"),
-    (json.dumps(_bgs(durationMin="long")), "not a whole number of minutes"),
+    (json.dumps(_bgs(durationMin="long")), "must be a whole number of minutes"),
 ])
 def test_a_bad_file_gets_one_line_and_changes_nothing(store, tmp_path, content, words):
     fill(store, ["G1"])

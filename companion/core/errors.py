@@ -127,6 +127,25 @@ class StoreWriteFailed(StoreError):
     error): the change was NOT saved, and nothing of it was written."""
 
 
+class FileWriteFailed(CompanionError, OSError):
+    """A player's file (their catalogue, their sector tiles, a file written on request)
+    could not be written: a read-only folder, a full disk.  One line; the file was
+    left as it was (companion.core.safeio.write_atomic writes beside it, then renames).
+    Also an ``OSError``, for the callers that catch one."""
+
+
+def write_failed(path: object, e: OSError) -> FileWriteFailed:
+    """The one line for a file that could not be written: the file, why (in words,
+    for the usual causes), and that nothing was changed."""
+    import errno
+    why = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is full",
+           errno.EROFS: "the disk is mounted read-only",
+           errno.EACCES: "a read-only folder or file: no permission to write there",
+           errno.EPERM: "a read-only folder or file: no permission to write there",
+           }.get(e.errno or 0) or (e.strerror or type(e).__name__)
+    return FileWriteFailed(f"{path}: could not be written ({why}); nothing was changed")
+
+
 class StoreNotOurs(StoreError):
     """The file is a valid SQLite database of another program (or of a newer
     companion); it is refused and never altered."""

@@ -75,9 +75,12 @@ def side_lock(path: Path | str, *, best_effort: bool = False) -> Iterator[None]:
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
         fh = open(lock, "a")
-    except OSError:
+    except OSError as e:
         if not best_effort:
-            raise
+            # the read-modify-write cannot happen (a read-only folder, a full disk): one
+            # line, before anything is written (companion.core.errors.write_failed)
+            from .errors import write_failed
+            raise write_failed(path, e) from None
         yield
         return
     with fh:

@@ -36,7 +36,7 @@ import stat
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompanionError
+from .errors import CompanionError, write_failed
 
 #: nesting depth of any document (a record needs about 7 levels, a catalogue 6)
 MAX_DEPTH = 32
@@ -68,15 +68,22 @@ class InputError(CompanionError):
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file beside it, then
     rename: a reader sees the old file or the new one, never half of it; the folder is
-    made if missing, and the temporary file never stays behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    made if missing, and the temporary file never stays behind.  A folder that cannot
+    be written (read-only, a full disk): one line, ``errors.FileWriteFailed`` (an
+    ``OSError`` too), and the file as it was."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
+    except OSError as e:
+        raise write_failed(path, e) from None
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        try:
+            if tmp.exists():
+                tmp.unlink()
+        except OSError:
+            pass
 
 
 def _default_error(message: str) -> Exception:

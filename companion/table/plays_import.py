@@ -20,8 +20,11 @@ tables without replaying anything, so it counts in the statistics (the people
 statistics too) like a game played here; it is never offered to resume.
 
 Reading is all-or-nothing: the whole file is read and checked first (size, shape,
-names, numbers); a bad file raises one :class:`CompanionError` line and nothing is
-stored.  A play already imported (the same BG Stats uuid or BGG play id; a play
+names, numbers; each id, number and date for its JSON type and size: :func:`_ref`,
+:func:`_whole`, issue 35); a bad file raises one :class:`ImportRefused` line naming
+the file and the fault, and nothing is stored.  The command line and the History
+tab both read through :func:`import_plays`.
+A play already imported (the same BG Stats uuid or BGG play id; a play
 with neither: the same date, game, players and scores) or a game of this table
 exported and brought back (its BG Stats uuid is the one this companion wrote) is
 skipped, never stored twice.
@@ -56,6 +59,10 @@ MAX_PLAYERS = 10
 SCORE_LIMIT = 1_000_000
 #: a name: at most this many characters
 MAX_NAME = 100
+#: a seat's place in the order (BG Stats' seatOrder, BGG's startposition)
+MAX_SEAT = 1_000
+#: a BoardGameGeek id (a game's; BGG's are 6 digits now)
+MAX_BGG_ID = 10**12
 #: the dates a play may carry (1970-01-02 .. 2100-01-01)
 MIN_TIME, MAX_TIME = 86_400, 4_102_444_800
 #: the sources, as stored and shown
@@ -72,11 +79,90 @@ _MARKUP = re.compile(r"<\s*/?\s*[a-zA-Z!?]")
 
 
 class ImportRefused(CompanionError):
-    """A file that cannot be imported; the message is one line."""
+    """A file that cannot be imported; the message is one line: the fault (``fault``:
+    the file and what is wrong in it) and "; nothing was imported"."""
+
+    def __init__(self, fault: str):
+        self.fault = fault
+        super().__init__(f"{fault}; nothing was imported")
 
 
 def _fail(name: str, what: str) -> ImportRefused:
-    return ImportRefused(f"{name}: {what}; nothing was imported")
+    return ImportRefused(f"{name}: {what}")
+
+
+# ---------------------------------------------------------------------------
+# the values of a file: each id, number and date is checked for its JSON type and
+# its size before it is used (issue 35: a list as an id was a TypeError, "²" as a
+# seat a ValueError); one line naming the file, the play and the field
+# ---------------------------------------------------------------------------
+def _kind(v: Any) -> str:
+    """A JSON value as a message names it."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true/false"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, str):
+        return f"the text {v[:20]!r}"
+    if isinstance(v, (int, float)):
+        return f"the number {_short(v)}"
+    return f"{type(v).__name__}"
+
+
+def _short(v: Any) -> str:
+    """A number as a message shows it: at most 20 characters."""
+    text = repr(v)
+    return text if len(text) <= 20 else f"{text[:12]}… ({len(text)} characters)"
+
+
+def _ref(v: Any, field: str, where: str, fname: str) -> int | str | None:
+    """An id of BG Stats' tables (``id``, ``gameRefId``, ``playerRefId``,
+    ``locationRefId``): a whole number (or a text id); None when absent."""
+    if v is None:
+        return None
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.strip() and len(v) <= MAX_NAME:
+        return v.strip()
+    if isinstance(v, float):
+        raise _fail(fname, f"{where}: {field} must be a whole number, not {_short(v)}")
+    raise _fail(fname, f"{where}: {field} must be a number, not {_kind(v)}")
+
+
+def _whole(v: Any, field: str, where: str, fname: str, lo: int, hi: int, *,
+           unit: str = "") -> int | None:
+    """An optional whole number from ``lo`` to ``hi``: a JSON number, or text of ASCII
+    digits (BGG writes every number as text); None when absent or empty."""
+    if v is None or (isinstance(v, str) and not v.strip()):
+        return None
+    n: Any = v
+    if isinstance(v, float) and v.is_integer():
+        n = int(v)
+    if isinstance(v, str) and re.fullmatch(r"[+-]?[0-9]+", v.strip()):
+        digits = len(v.strip().lstrip("+-"))
+        if digits > 30:
+            raise _fail(fname, f"{where}: {field} is a number of {digits:,} digits, out of "
+                               f"range ({lo} to {hi})")
+        n = int(v.strip())
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise _fail(fname, f"{where}: {field} must be a whole number{unit}, not {_kind(v)}")
+    if not lo <= n <= hi:
+        raise _fail(fname, f"{where}: {field} {_short(v if isinstance(v, float) else n)} "
+                           f"is out of range ({lo} to {hi})")
+    return n
+
+
+def _opt_text(v: Any, field: str, where: str, fname: str) -> str | None:
+    """An optional text field (``uuid``): text or absent, never another JSON type."""
+    if v is None or isinstance(v, str):
+        return v
+    raise _fail(fname, f"{where}: {field} must be text, not {_kind(v)}")
 
 
 # ---------------------------------------------------------------------------
@@ -107,7 +193,7 @@ def _score(v: Any, where: str, fname: str) -> int | None:
     if v is None or v == "":
         return None
     if isinstance(v, bool):
-        raise _fail(fname, f"{where}: the score {v!r} is not a number")
+        raise _fail(fname, f"{where}: the score is not a number ({_kind(v)})")
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, str):
@@ -116,9 +202,9 @@ def _score(v: Any, where: str, fname: str) -> int | None:
             raise _fail(fname, f"{where}: the score {s[:20]!r} is not a whole number")
         v = int(s)
     if not isinstance(v, int):
-        raise _fail(fname, f"{where}: the score {str(v)[:20]!r} is not a whole number")
+        raise _fail(fname, f"{where}: the score is not a whole number ({_kind(v)})")
     if not -SCORE_LIMIT <= v <= SCORE_LIMIT:
-        raise _fail(fname, f"{where}: the score {v} is out of range")
+        raise _fail(fname, f"{where}: the score {_short(v)} is out of range")
     return v
 
 
@@ -144,7 +230,7 @@ def _ranks(scores: list[int | None], winners: list[bool],
 
 def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: float,
           seats: list[tuple[str, int | None, bool, bool, int | None]], location: Any,
-          notes: Any, duration: Any) -> JSON:
+          notes: Any, duration: Any, duration_field: str) -> JSON:
     """One imported play, checked: ``seats`` is (name, score, winner, new, rank)."""
     if not seats:
         raise _fail(fname, f"{where}: a play without players")
@@ -155,16 +241,9 @@ def _play(fname: str, where: str, *, source: str, key: str, fmt: str, played: fl
         raise _fail(fname, f"{where}: two players with the same name")
     if not MIN_TIME <= played <= MAX_TIME:
         raise _fail(fname, f"{where}: the date is out of range")
-    dur = None
-    if duration not in (None, "", 0, "0"):
-        try:
-            dur = int(str(duration).strip())
-        except ValueError:
-            raise _fail(fname, f"{where}: the duration {str(duration)[:20]!r} is not a whole "
-                               "number of minutes") from None
-        from .playtime import MAX_MINUTES
-        if not 0 <= dur <= MAX_MINUTES:
-            raise _fail(fname, f"{where}: the duration {dur} is out of range")
+    from .playtime import MAX_MINUTES
+    dur = _whole(duration, f"the duration ({duration_field})", where, fname, 0, MAX_MINUTES,
+                 unit=" of minutes") or None
     from .playtime import MAX_LOCATION, MAX_NOTES
     scores = [s[1] for s in seats]
     winners = [s[2] for s in seats]
@@ -199,10 +278,7 @@ def _game_of(name: Any, bgg_id: Any, ids: Mapping[str, int | None]) -> str | Non
         fmt = names().get(" ".join(name.lower().split()))
         if fmt:
             return fmt
-    try:
-        bid = int(bgg_id) if bgg_id not in (None, "", 0, "0") else None
-    except (TypeError, ValueError):
-        bid = None
+    bid = bgg_id if isinstance(bgg_id, int) else None     # checked by the reader (_whole)
     if bid:
         for game, gid in ids.items():
             if gid == bid:
@@ -228,8 +304,11 @@ def own_play_uuid(gid: str) -> str:
 # ---------------------------------------------------------------------------
 def _local_time(text: Any, where: str, fname: str) -> float:
     """BG Stats' ``playDate`` ("YYYY-MM-DD HH:MM:SS", the phone's local time)."""
-    if not isinstance(text, str):
+    if text is None:
         raise _fail(fname, f"{where}: no playDate")
+    if not isinstance(text, str):
+        raise _fail(fname, f"{where}: playDate must be text (YYYY-MM-DD HH:MM:SS), "
+                           f"not {_kind(text)}")
     for fmt in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
         try:
             return time.mktime(time.strptime(text.strip()[:19], fmt))
@@ -249,7 +328,12 @@ def parse_bgstats(doc: Any, fname: str = "file", *,
         rows = doc.get(key) or []
         if not isinstance(rows, list):
             raise _fail(fname, f"'{key}' is not a list")
-        return {r.get("id"): r for r in rows if isinstance(r, dict) and "id" in r}
+        out: dict[Any, Any] = {}
+        for n, r in enumerate(rows, 1):
+            rid = _ref(r.get("id"), "id", f"{key} {n}", fname) if isinstance(r, dict) else None
+            if rid is not None:
+                out[rid] = r
+        return out
 
     players, games, locations = table("players"), table("games"), table("locations")
     if len(doc["plays"]) > MAX_PLAYS:
@@ -259,10 +343,11 @@ def parse_bgstats(doc: Any, fname: str = "file", *,
         where = f"play {i}"
         if not isinstance(p, dict):
             raise _fail(fname, f"{where} is not an object")
-        g = games.get(p.get("gameRefId"))
+        g = games.get(_ref(p.get("gameRefId"), "gameRefId", where, fname))
         if not isinstance(g, dict):
             raise _fail(fname, f"{where}: its game (gameRefId) is not in the file")
-        fmt = _game_of(g.get("name"), g.get("bggId"), ids)
+        fmt = _game_of(g.get("name"), _whole(g.get("bggId"), "its game's bggId", where, fname,
+                                             0, MAX_BGG_ID), ids)
         if fmt is None:
             other += 1
             continue
@@ -275,31 +360,37 @@ def parse_bgstats(doc: Any, fname: str = "file", *,
         if not scores:           # logged without players: nothing to count
             other += 1
             continue
+        if len(scores) > MAX_PLAYERS:
+            raise _fail(fname, f"{where}: {len(scores)} players; a play has at most "
+                               f"{MAX_PLAYERS}")
+        if not all(isinstance(s, dict) for s in scores):
+            raise _fail(fname, f"{where}: a player score is not an object")
+        seat_order = [_whole(s.get("seatOrder"), "seatOrder", where, fname, 0, MAX_SEAT)
+                      for s in scores]
         seats = []
-        order = sorted(range(len(scores)), key=lambda k: (
-            scores[k].get("seatOrder") if isinstance(scores[k], dict)
-            and isinstance(scores[k].get("seatOrder"), int) else k, k))
-        for k in order:
+        for k in sorted(range(len(scores)), key=lambda k: (
+                k if seat_order[k] is None else seat_order[k], k)):
             s = scores[k]
-            if not isinstance(s, dict):
-                raise _fail(fname, f"{where}: a player score is not an object")
-            pl = players.get(s.get("playerRefId"))
+            pl = players.get(_ref(s.get("playerRefId"), "playerRefId", where, fname))
             if not isinstance(pl, dict):
                 raise _fail(fname, f"{where}: a player (playerRefId) is not in the file")
-            rank = s.get("rank")
+            # rank 0: not given (BG Stats); a real export's rank may pass the number of
+            # players it lists (a play of 1 listed player, rank 2)
+            rank = _whole(s.get("rank"), "rank", where, fname, 0, MAX_SEAT) or None
             seats.append((_name(pl.get("name"), where, fname),
                           _score(s.get("score"), where, fname),
                           s.get("winner") in (True, 1), s.get("newPlayer") in (True, 1),
-                          rank if isinstance(rank, int) and not isinstance(rank, bool) else None))
+                          rank))
         played = _local_time(p.get("playDate"), where, fname)
-        loc = locations.get(p.get("locationRefId"))
-        uid = p.get("uuid")
+        loc = locations.get(_ref(p.get("locationRefId"), "locationRefId", where, fname))
+        uid = _opt_text(p.get("uuid"), "uuid", where, fname)
         key = f"bgstats:{uid.strip().upper()}" if isinstance(uid, str) and uid.strip() \
             else _content_key("bgstats", fmt, played, [s[0] for s in seats],
                               [s[1] for s in seats])
         out.append(_play(fname, where, source="bgstats", key=key, fmt=fmt, played=played,
                          seats=seats, location=loc.get("name") if isinstance(loc, dict) else "",
-                         notes=p.get("comments"), duration=p.get("durationMin")))
+                         notes=p.get("comments"), duration=p.get("durationMin"),
+                         duration_field="durationMin"))
     return out, other
 
 
@@ -326,11 +417,13 @@ def parse_bgg_xml(text: str, fname: str = "file", *,
         raise _fail(fname, f"{len(found):,} plays; at most {MAX_PLAYS:,} in one file")
     out, other = [], 0
     for i, p in enumerate(found, 1):
-        where = f"play {p.get('id') or i}"
+        pid = _whole(p.get("id"), "its id", f"play {i}", fname, 0, MAX_BGG_ID)
+        where = f"play {pid or i}"
         item = p.find("item")
         if item is None:
             raise _fail(fname, f"{where}: no <item> (the game)")
-        fmt = _game_of(item.get("name"), item.get("objectid"), ids)
+        fmt = _game_of(item.get("name"), _whole(item.get("objectid"), "the objectid of its "
+                                                "<item>", where, fname, 0, MAX_BGG_ID), ids)
         if fmt is None or p.get("incomplete") == "1":
             other += 1
             continue
@@ -341,25 +434,28 @@ def parse_bgg_xml(text: str, fname: str = "file", *,
             raise _fail(fname, f"{where}: the date {date[:30]!r} is not YYYY-MM-DD") from None
         ps = p.find("players")
         rows = list(ps.findall("player")) if ps is not None else []
-        def seat(r: ET.Element) -> int:
-            pos = (r.get("startposition") or "").strip()
-            return int(pos) if pos.isdigit() else 1_000
-        rows.sort(key=seat)
         if not rows:             # logged as a play count only: no players, nothing to count
             other += 1
             continue
+        if len(rows) > MAX_PLAYERS:
+            raise _fail(fname, f"{where}: {len(rows)} players; a play has at most {MAX_PLAYERS}")
+        start = [_whole(r.get("startposition"), "a player's startposition", where, fname,
+                        0, MAX_SEAT) for r in rows]
+        rows = [r for _, _, r in sorted(
+            ((1_000_000 if pos is None else pos, k, r) for k, (pos, r)
+             in enumerate(zip(start, rows))), key=lambda t: t[:2])]
         seats: list[tuple[str, int | None, bool, bool, int | None]] = []
         for r in rows:
             seats.append((_name(r.get("name") or r.get("username"), where, fname),
                           _score(r.get("score"), where, fname), r.get("win") == "1",
                           r.get("new") == "1", None))
-        pid = (p.get("id") or "").strip()
-        key = f"bgg:{pid}" if pid.isdigit() and pid != "0" else _content_key(
+        key = f"bgg:{pid}" if pid else _content_key(
             "bgg", fmt, played, [s[0] for s in seats], [s[1] for s in seats])
         c = p.find("comments")
         out.append(_play(fname, where, source="bgg", key=key, fmt=fmt, played=played,
                          seats=seats, location=p.get("location") or "",
-                         notes=c.text if c is not None else "", duration=p.get("length")))
+                         notes=c.text if c is not None else "", duration=p.get("length"),
+                         duration_field="length"))
     return out, other
 
 
@@ -374,14 +470,14 @@ def read_plays(path: str | Path, *,
     hostile, or holds no play of Among the Stars or Small Star Empires."""
     fname = Path(path).name[:80]
     data = read_bytes(path, MAX_FILE_BYTES, what="plays file",
-                      error=lambda m: ImportRefused(f"{m}; nothing was imported"))
-    text = decode(data, fname, error=lambda m: ImportRefused(f"{m}; nothing was imported"))
+                      error=ImportRefused)
+    text = decode(data, fname, error=ImportRefused)
     head = text.lstrip("\ufeff \t\r\n")[:1]
     if head == "<":
         plays, other = parse_bgg_xml(text, fname, bgg_ids=bgg_ids)
     elif head in ("{", "["):
         doc = loads_json(text, fname, limit=MAX_FILE_BYTES, what="plays file",
-                         error=lambda m: ImportRefused(f"{m}; nothing was imported"))
+                         error=ImportRefused)
         plays, other = parse_bgstats(doc, fname, bgg_ids=bgg_ids)
     else:
         raise _fail(fname, "neither a BG Stats export (JSON) nor BoardGameGeek plays XML")
@@ -518,9 +614,9 @@ def import_plays(store: Store, paths: Iterable[str | Path], *,
             ids.append(store.create(rec, title=rec["meta"].pop("title"), write=Write.IMPORT))
             if progress is not None:
                 progress(i, len(todo))
-    except CompanionError:
-        # a write failed half-way (busy, read-only, disk full): the plays stored so far
-        # are taken out again, so the import changes nothing
+    except Exception:
+        # a write failed half-way (busy, read-only, disk full, or a fault of the companion):
+        # the plays stored so far are taken out again, so the import changes nothing
         for gid in ids:
             try:
                 store.delete(gid)

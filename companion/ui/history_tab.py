@@ -98,7 +98,10 @@ class HistoryTab:
         self.open_btn.on_click(g(lambda _: self.open_selected()))
         self.delete_btn.on_click(g(lambda _: self.ask_delete()))
         self.upload.observe(g(lambda _: self.do_import()), "value")
-        self.plays_upload.observe(g(lambda _: self.do_import_plays()), "value")
+        # a bad file: "Nothing was imported: <the file's fault>" (plays_import stores all
+        # or nothing), never the entry screen's words about the board
+        self.plays_upload.observe(app.guarded(lambda _: self.do_import_plays(),
+                                              nothing_done="Nothing was imported"), "value")
         self.plays_btn.on_click(g(lambda _: self.make_plays_csv()))
         self.stat.observe(g(lambda _: self.show_stat()), "value")
         self.box = w.VBox([

@@ -121,8 +121,14 @@ class Shell:
         for box in getattr(screen, "local_boxes", ()):
             box.value = html
 
-    def guarded(self, fn):
-        """Wrap a callback: a rule message goes to the status area, never a traceback."""
+    def guarded(self, fn, *, nothing_done: str | None = None):
+        """Wrap a callback: a rule message goes to the status area, never a traceback.
+
+        ``nothing_done``: for a callback whose failure leaves everything as it was (an
+        import: the table layer stores all or nothing), the words every failure begins
+        with ("Nothing was imported"), then the table layer's own line (a refused
+        file's ``fault``: the file and what is wrong in it); an unexpected fault says
+        the same, not the entry screen's words about the board."""
         def run(*args, **kwargs):
             try:
                 return fn(*args, **kwargs)
@@ -132,9 +138,16 @@ class Shell:
                 except CompanionError:
                     self.main._game_gone()
             except CompanionError as e:
-                self.error(str(e))
+                if nothing_done:
+                    self.error(f"{nothing_done}: {getattr(e, 'fault', None) or e}")
+                else:
+                    self.error(str(e))
             except Exception as e:   # a bug: log it, say plainly what may not be saved
                 log.error("callback failed:\n%s", traceback.format_exc())
+                if nothing_done:
+                    self.error(f"{nothing_done}: a fault in the companion ({type(e).__name__}: "
+                               f"{e}). The details are in {log_path()}.")
+                    return
                 self.error(f"Something went wrong ({type(e).__name__}: {e}). The actions "
                            "shown on the board are saved; check the board to see whether this "
                            f"entry was recorded. The details are in {log_path()}.")
