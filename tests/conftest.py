@@ -29,7 +29,21 @@ from pgserver_fixture import backend, make_store, pg_admin, pg_server, pg_url  #
 
 
 @pytest.fixture(autouse=True)
-def companion_home(tmp_path_factory, monkeypatch) -> Iterator[Path]:
+def environment_restored() -> Iterator[None]:
+    """The process environment as it was before each test.  monkeypatch.delenv of a
+    variable that is not set records nothing, so a test that ran the dashboard's
+    ``main()`` (which sets COMPANION_ALLOWED_HOSTS, JUPYTER_DATA_DIR, ... for the server it
+    starts) left them for every later test of its process: each Voila server started
+    after it refused 127.0.0.1 and never answered (seen in a full run: 10 failures)."""
+    saved = dict(os.environ)
+    yield
+    if dict(os.environ) != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
+def companion_home(environment_restored, tmp_path_factory, monkeypatch) -> Iterator[Path]:
     """A private, empty player data folder for each test."""
     home = tmp_path_factory.mktemp("companion-home")
     monkeypatch.setenv("COMPANION_HOME", str(home))
