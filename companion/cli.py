@@ -120,6 +120,21 @@ def _progress(args, label: str) -> Progress:
     return Progress(label, enabled)
 
 
+def _history_of(store, args):
+    """The store whose History is up to date (companion.table.history.current): the
+    store itself, or, when its derived tables cannot be written (a read-only file, a
+    SELECT-only PostgreSQL role), a copy in memory, said in one line on stderr."""
+    from .table import history
+    bar = _progress(args, "bringing the history up to date")
+    try:
+        view, note = history.current(store, progress=bar)
+    finally:
+        bar.end()
+    if note:
+        err(f"note: {note}")
+    return view
+
+
 def cmd_history(args) -> int:
     from .table import history, stats
     from .table.store import open_store
@@ -167,12 +182,9 @@ def cmd_history(args) -> int:
             return 2
         bgg_ids = {**plays_export.load_settings()["bgg_ids"],
                    **plays_export.parse_bgg_ids(args.bgg_id)}
-        bar = _progress(args, "bringing the history up to date")
-        try:
-            n = plays_export.FORMATS[fmt](store, args.paths[0], finished_only=not args.all,
-                                         bgg_ids=bgg_ids, progress=bar)
-        finally:
-            bar.end()
+        view = _history_of(store, args)
+        n = plays_export.FORMATS[fmt](view, args.paths[0], finished_only=not args.all,
+                                     bgg_ids=bgg_ids)
         out(f"exported {n} play(s) to {args.paths[0]} "
             f"({'BG Stats play file' if fmt == 'bgstats' else 'BoardGameGeek play XML'})")
     elif args.what == "export":
@@ -195,7 +207,8 @@ def cmd_history(args) -> int:
             return 2
         bgg_ids = {**plays_export.load_settings()["bgg_ids"],
                    **plays_export.parse_bgg_ids(args.bgg_id)}
-        link = plays_export.play_link(store, args.paths[0], bgg_ids=bgg_ids)
+        link = plays_export.play_link(_history_of(store, args), args.paths[0],
+                                      bgg_ids=bgg_ids)
         out(link)
         if args.qr:
             svg = plays_export.qr_svg(link)
@@ -206,19 +219,11 @@ def cmd_history(args) -> int:
                 fh.write(svg)
             err(f"note: QR code written to {args.qr}")
     elif args.what == "plays":
-        bar = _progress(args, "bringing the history up to date")
-        try:
-            text = history.plays_csv(store, finished_only=not args.all, progress=bar)
-        finally:
-            bar.end()
+        text = history.plays_csv(_history_of(store, args), finished_only=not args.all,
+                                 synced=True)
         sys.stdout.write(terminal_text(text))
     elif args.what == "stats" and args.people:
-        bar = _progress(args, "bringing the history up to date")
-        try:
-            history.sync(store, progress=bar)
-        finally:
-            bar.end()
-        df = stats.PEOPLE[args.people](store)
+        df = stats.PEOPLE[args.people](_history_of(store, args))
         if args.csv:
             stats.to_csv(df, args.csv)
             out(f"wrote {len(df)} row(s) of {args.people} to {args.csv}")
@@ -229,12 +234,7 @@ def cmd_history(args) -> int:
         if not args.csv and not args.chart:
             out(df.to_string(index=False) if not df.empty else "(no finished games)")
     elif args.what == "stats":
-        bar = _progress(args, "bringing the history up to date")
-        try:
-            history.sync(store, progress=bar)
-        finally:
-            bar.end()
-        tables = stats.all_statistics(store)
+        tables = stats.all_statistics(_history_of(store, args))
         names = [n for n in tables if not args.paths or any(a.lower() in n for a in args.paths)]
         for n in names:
             out(f"== {n}")

@@ -18,7 +18,8 @@ from pathlib import Path
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from ..core.errors import CompanionError, IllegalAction, MissingEntry, UnknownCardValues
+from ..core.errors import (CompanionError, IllegalAction, MissingEntry, StoreWriteFailed,
+                           UnknownCardValues)
 from ..core.jsontypes import JSON
 from . import registry
 from . import plays_import
@@ -30,7 +31,7 @@ from ..core.safeio import safe_filename, terminal_line
 from ..core.roles import Role, Write, check as check_role
 # has_table / transaction as functions: _ensure_details also takes a read-only
 # stand-in shaped like a Store (tests/test_play_details.py)
-from .store import Progress, Store, has_table, transaction
+from .store import MemoryStore, Progress, Store, has_table, transaction
 
 
 def open_game(record: JSON, *, trusted: bool = False) -> registry.GameProtocol:
@@ -524,6 +525,31 @@ def sync(store: Store, *, force: bool = False, progress: Progress | None = None,
     if len(todo) >= ANALYZE_MIN:
         _analyze(store)
     return len(todo)
+
+
+def current(store: Store, *, progress: Progress | None = None) -> tuple[Store, str | None]:
+    """``(store, None)`` once :func:`sync` has brought the derived tables up to date; when
+    they cannot be written (a read-only file or folder, a SELECT-only PostgreSQL role, a
+    full disk: :class:`StoreWriteFailed`), ``(a copy in memory, the note to show)``: its
+    derived tables are up to date, nothing of it is saved.  History, the statistics
+    (companion.table.stats) and the exports (plays_csv, companion.table.plays_export) of
+    a store that can only be read are those of the copy (issue 35)."""
+    try:
+        sync(store, progress=progress)
+        return store, None
+    except StoreWriteFailed:
+        if isinstance(store, MemoryStore):
+            raise
+    # the rows derived already come along when the store has every derived table (an
+    # older companion's file has not: then every game is derived in memory)
+    full = all(has_table(store, t) for t in DERIVED_TABLES if t != "g_details")
+    details = full and has_details(store)
+    copy = MemoryStore(store, schema=[DETAILS_SCHEMA] if details else [],
+                       tables=[t for t in DERIVED_TABLES if details or t != "g_details"]
+                       if full else [])
+    sync(copy, progress=progress)
+    return copy, (f"History, statistics and exports were computed in memory: {store.path} "
+                  "cannot be written, so they were not saved there.")
 
 
 #: after a sync of this many games the database's planner statistics are made again

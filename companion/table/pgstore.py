@@ -22,15 +22,21 @@ psycopg (3) is imported only here, when a PostgreSQL address is used.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
+import os
 import re
+import socket
+import threading
+import time
 from types import TracebackType
 from typing import Any, Callable, Iterator, Literal, Sequence, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from ..core.errors import StaleGame, StoreBusy, StoreError, StoreNotOurs, StoreWriteFailed
 from ..core.jsontypes import JSON
-from ..core.roles import Role
+from ..core.roles import Role, Write
 from .club import create_user_docs
 from .store import (ADDITIONS, BUSY_TIMEOUT, DEFAULT_GAME, MIGRATIONS, OUR_TABLES, SCHEMA,
                     SCHEMA_VERSION, Store, _data_steps, data_steps)
@@ -50,6 +56,105 @@ _REASONS = {"25006": "the club database is read-only", "42501": "permission deni
             "53200": "the club database is out of memory",
             "54000": "a value is too large", "22P05": "a value the database cannot store",
             "22021": "a value the database cannot store"}
+
+
+#: the limits of every connection (docs/store.md, "Limits"): environment variable, default
+#: seconds.  0 turns one off.
+LIMITS = {
+    # libpq's connect_timeout: opening a connection (a server that does not answer)
+    "connect": ("COMPANION_PG_CONNECT_TIMEOUT", 5.0),
+    # the server's statement_timeout; the client also gives up on a statement that got
+    # no answer ANSWER_GRACE s after it (a hung server cannot enforce its own limit)
+    "statement": ("COMPANION_PG_STATEMENT_TIMEOUT", 6.0),
+    # the server's idle_in_transaction_session_timeout: a connection left inside a
+    # transaction (a page's kernel stopped while writing) lets go of the write lock
+    "idle": ("COMPANION_PG_IDLE_TIMEOUT", 30.0),
+    # TCP keepalives (a network or a machine that went away; TCP connections only)
+    "keepalives_idle": ("COMPANION_PG_KEEPALIVES_IDLE", 5.0),
+    "keepalives_interval": ("COMPANION_PG_KEEPALIVES_INTERVAL", 2.0),
+    "keepalives_count": ("COMPANION_PG_KEEPALIVES_COUNT", 3.0),
+}
+#: seconds beyond the statement limit the client waits for an answer before it gives
+#: the connection up as lost (the server itself ends a statement at its limit)
+ANSWER_GRACE = 2.0
+
+
+def limits() -> dict[str, float]:
+    """:data:`LIMITS` as this process's environment sets them (a value that is not a
+    number of seconds, 0 to 86400, is refused in one line)."""
+    out = {}
+    for key, (env, default) in LIMITS.items():
+        text = os.environ.get(env, "").strip()
+        if not text:
+            out[key] = default
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= 86400:
+            raise StoreError(f"{env} must be a number of seconds from 0 to 86400, not "
+                             f"{text[:40]!r}")
+        out[key] = value
+    return out
+
+
+class _Watchdog:
+    """One daemon thread for every connection of the process: a statement that got no
+    answer by its deadline has its connection's socket shut, so the waiting call ends
+    with the driver's "connection lost" at once (the server may be stopped: it can
+    neither answer nor enforce its statement_timeout, and TCP keepalives are answered
+    by its kernel)."""
+
+    def __init__(self) -> None:
+        self.cv = threading.Condition()
+        self.armed: dict[int, tuple[float, Any, Callable[[], None]]] = {}
+        self.count = 0
+        self.thread: threading.Thread | None = None
+
+    def arm(self, conn: Any, seconds: float, fired: Callable[[], None]) -> int:
+        with self.cv:
+            self.count += 1
+            token = self.count
+            self.armed[token] = (time.monotonic() + seconds, conn, fired)
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._run, daemon=True,
+                                               name="companion-pg-watchdog")
+                self.thread.start()
+            self.cv.notify()
+        return token
+
+    def disarm(self, token: int) -> None:
+        with self.cv:
+            self.armed.pop(token, None)
+
+    def _run(self) -> None:
+        with self.cv:
+            while True:
+                now = time.monotonic()
+                for token in [t for t, (d, _, _) in self.armed.items() if d <= now]:
+                    _, conn, fired = self.armed.pop(token)
+                    try:
+                        fired()
+                        _cut(conn)
+                    except Exception:  # noqa: BLE001 - the watchdog never stops
+                        pass
+                first = min((d for d, _, _ in self.armed.values()), default=None)
+                self.cv.wait(None if first is None else max(0.0, first - now))
+
+
+def _cut(conn: Any) -> None:
+    """Shut a connection's socket (a duplicate of its descriptor: libpq keeps its own),
+    so that a call waiting on it wakes up and finds it closed."""
+    fd = conn.pgconn.socket
+    sock = socket.socket(fileno=os.dup(fd))
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    finally:
+        sock.close()
+
+
+_WATCHDOG = _Watchdog()
 
 
 def _psycopg() -> Any:
@@ -107,19 +212,29 @@ def pg_sql(sql: str) -> str:
 
 
 class _Cursor:
-    """A psycopg cursor taking SQLite-style SQL (pandas' read_sql_query uses it)."""
+    """A psycopg cursor taking SQLite-style SQL (pandas' read_sql_query uses it); every
+    statement waits for its answer no longer than the store allows (``answered``)."""
 
-    def __init__(self, cur: Any):
+    def __init__(self, cur: Any, answered: Callable[[], Any] | None = None):
         self.cur = cur
+        self.answered = answered
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> _Cursor:
-        self.cur.execute(pg_sql(sql), tuple(params or ()))
+        if self.answered is None:
+            self.cur.execute(pg_sql(sql), tuple(params or ()))
+        else:
+            with self.answered():
+                self.cur.execute(pg_sql(sql), tuple(params or ()))
         return self
 
     def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> _Cursor:
         rows = [tuple(r) for r in seq]
         if rows:
-            self.cur.executemany(pg_sql(sql), rows)
+            if self.answered is None:
+                self.cur.executemany(pg_sql(sql), rows)
+            else:
+                with self.answered():
+                    self.cur.executemany(pg_sql(sql), rows)
         return self
 
     def fetchone(self) -> Any:
@@ -154,11 +269,12 @@ class PgConnection:
     connection's ``execute`` / ``executemany`` (``?`` placeholders) on a psycopg
     connection, plus :meth:`has_table`."""
 
-    def __init__(self, raw: Any):
+    def __init__(self, raw: Any, answered: Callable[[], Any] | None = None):
         self.raw = raw
+        self.answered = answered
 
     def cursor(self) -> _Cursor:
-        return _Cursor(self.raw.cursor())
+        return _Cursor(self.raw.cursor(), self.answered)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Cursor:
         return self.cursor().execute(sql, params)
@@ -189,6 +305,12 @@ class StoreValueRefused(StoreWriteFailed, ValueError):
     out-of-range numbers are (History flags such a game instead of stopping)."""
 
 
+class CommitUnknown(StoreWriteFailed):
+    """The connection was lost while a write's COMMIT was under way (terminated, a
+    server that stopped answering), and what was stored could not be read back: the
+    change may or may not have been saved."""
+
+
 class PgStore(Store):
     """The saved games in a PostgreSQL database, as one page uses them: the API of
     :class:`~companion.table.store.Store`.  ``path`` is the address with its password
@@ -207,6 +329,12 @@ class PgStore(Store):
         self.own_pids: set[int] = set()
         self.changes = 0                     # data_version's counter
         self.notify_gid = ""                 # the game the running write is about
+        self.limits = limits()               # docs/store.md, "Limits"
+        if self.limits["statement"]:         # a lock is waited for `timeout` s (busy) first
+            self.limits["statement"] = max(self.limits["statement"], self.timeout + 1)
+        self.silent: float | None = None     # the seconds a cut connection waited
+        self.checked: tuple[str, int] | None = None   # (game, revision) of the write
+        self.creating: str | None = None     # the id of the new game being written
         self.db = self._connect(writing=False)
         try:
             self._prepare()
@@ -219,24 +347,71 @@ class PgStore(Store):
                            "it to allow writing, then reload the page.")
 
     # -- connections ----------------------------------------------------------------
+    def _params(self) -> dict[str, Any]:
+        """psycopg's connection parameters: the limits (docs/store.md, "Limits") and the
+        store's busy timeout (``lock_timeout``), as the server's settings of the session
+        (``options``) and libpq's own."""
+        lim = self.limits
+        options = [f"-c lock_timeout={int(self.timeout * 1000)}",
+                   f"-c statement_timeout={int(lim['statement'] * 1000)}",
+                   f"-c idle_in_transaction_session_timeout={int(lim['idle'] * 1000)}",
+                   "-c client_min_messages=warning"]
+        params: dict[str, Any] = {"autocommit": True, "options": " ".join(options)}
+        if lim["connect"]:
+            params["connect_timeout"] = max(1, int(round(lim["connect"])))
+        if lim["keepalives_idle"]:
+            params.update(keepalives=1,
+                          keepalives_idle=max(1, int(round(lim["keepalives_idle"]))),
+                          keepalives_interval=max(1, int(round(lim["keepalives_interval"]))),
+                          keepalives_count=max(1, int(round(lim["keepalives_count"]))))
+        return params
+
+    def _open_connection(self) -> Any:
+        self.silent = None
+        return self.pg.connect(self.url, **self._params())
+
     def _connect(self, writing: bool) -> Any:
         try:
-            conn = self.pg.connect(self.url, autocommit=True,
-                                   connect_timeout=max(1, int(round(self.timeout))))
-            ms = int(self.timeout * 1000)
-            conn.execute(f"SET lock_timeout = {ms}")
-            conn.execute("SET client_min_messages = warning")
+            conn = self._open_connection()
         except self.pg.Error as e:
             raise self._unreachable(e, writing) from None
         self.own_pids.add(conn.info.backend_pid)
         return conn
+
+    def _answered(self, conn: Any) -> Callable[[], Any]:
+        """``with store._answered(conn)():`` one statement on ``conn``, given up (its
+        socket shut: the driver raises "connection lost") when no answer came within
+        the statement limit and :data:`ANSWER_GRACE`."""
+        limit = self.limits["statement"]
+
+        @contextlib.contextmanager
+        def guard() -> Iterator[None]:
+            if not limit:
+                yield
+                return
+            wait = limit + ANSWER_GRACE
+
+            def fired() -> None:
+                self.silent = wait
+            token = _WATCHDOG.arm(conn, wait, fired)
+            try:
+                yield
+            finally:
+                _WATCHDOG.disarm(token)
+        return guard
+
+    def _run(self, conn: Any, sql: str) -> None:
+        """One statement of the store's own on the raw connection (ROLLBACK, COMMIT,
+        LISTEN), within the answer limit."""
+        with self._answered(conn)():
+            conn.execute(sql)
 
     def _live(self, writing: bool) -> PgConnection:
         """The connection, opened again if it was lost."""
         if self.db is None or self.db.closed or self.db.broken:
             self._drop()
             self.db = self._connect(writing)
-        return PgConnection(self.db)
+        return PgConnection(self.db, self._answered(self.db))
 
     def _drop(self) -> None:
         if getattr(self, "db", None) is not None:
@@ -265,15 +440,24 @@ class PgStore(Store):
 
     def _read_only(self) -> bool:
         try:
+            # a standby, a read-only session, or a role that may not write the games
+            # (SELECT only: issue 35)
             row = self._live(False).execute(
                 "SELECT current_setting('transaction_read_only') = 'on' "
-                "OR pg_is_in_recovery()").fetchone()
+                "OR pg_is_in_recovery() "
+                "OR NOT has_table_privilege('games', 'INSERT') "
+                "OR NOT has_table_privilege('games', 'UPDATE') "
+                "OR NOT has_table_privilege('actions', 'INSERT') "
+                "OR NOT has_table_privilege('actions', 'DELETE')").fetchone()
             return bool(row[0])
         except self.pg.Error:
             return False
 
     # -- the messages -----------------------------------------------------------------
     def _why(self, e: BaseException) -> str:
+        if self.silent is not None:
+            return (f"the server did not answer within {self.silent:g} s: it may be stopped "
+                    "or overloaded")
         state = getattr(e, "sqlstate", None)
         text = " ".join(str(e).split())[:200] or type(e).__name__
         why = _REASONS.get(state or "")
@@ -294,6 +478,12 @@ class PgStore(Store):
                                     f"reached ({why}); nothing of this change was written.")
         return StoreError(f"The club database {self.path} cannot be reached ({why}). Nothing "
                           "was changed; reload the page once it is back.")
+
+    def _commit_unknown(self, why: str) -> CommitUnknown:
+        return CommitUnknown(f"Not confirmed: the connection to the club database {self.path} "
+                             f"was lost while this change was being saved ({why}), and what "
+                             "was stored could not be read back: it may have been saved. "
+                             "Reload the page to see what is stored.")
 
     def _busy(self, writing: bool) -> StoreBusy:
         if writing:
@@ -316,6 +506,14 @@ class PgStore(Store):
         if self._lost(e):
             self._drop()
             return self._unreachable(e, writing)
+        if state == "57014" and "statement timeout" in str(e):
+            why = (f"a statement took longer than {self.limits['statement']:g} s "
+                   "(COMPANION_PG_STATEMENT_TIMEOUT)")
+            if writing:
+                return StoreWriteFailed(f"Not saved: the club database {self.path} could not "
+                                        f"be written ({why}). Nothing of this change was "
+                                        "written.")
+            return StoreError(f"cannot read the club database {self.path} ({why})")
         if state in _BUSY_STATES:
             return self._busy(writing)
         if writing:
@@ -411,18 +609,108 @@ class PgStore(Store):
     def _check(self, c: Any, gid: str, rev: int | None,
                n_ok: Callable[[int], bool], stale: str) -> int:
         c.execute("SELECT rev FROM games WHERE id=? FOR UPDATE", (gid,))
-        return super()._check(c, gid, rev, n_ok, stale)
+        now = super()._check(c, gid, rev, n_ok, stale)
+        self.checked = (gid, now)          # what a lost COMMIT is read back against
+        return now
+
+    def _new_id(self) -> str:
+        gid = super()._new_id()
+        self.creating = gid                # what a lost COMMIT of a new game looks for
+        return gid
+
+    # -- a COMMIT whose answer was lost: read back what is stored ----------------------
+    def _settled(self, write: Callable[[], _T],
+                 stored: Callable[[PgConnection], tuple[bool, _T] | None]) -> _T:
+        """``write()``; when the connection was lost during its COMMIT, what is stored is
+        read back on a new connection, under the write lock (so the lost transaction
+        has ended either way): ``stored(conn)`` gives (True, the write's value) when the
+        change is there, (False, …) when it is not, None when it cannot tell.  The
+        write then returns as saved, or says that nothing of it was written, or, when
+        nothing can be read back, that it may have been saved (:class:`CommitUnknown`)."""
+        self.checked = None
+        try:
+            return write()
+        except CommitUnknown as lost:
+            why = getattr(lost, "why", "")
+            if self.silent is not None:    # a server that does not answer: no read back
+                raise lost from None
+            try:
+                found = self._read_back(stored)
+            except (StoreError, self.pg.Error):
+                raise lost from None
+            if found is None:
+                raise lost from None
+            if found[0]:
+                return found[1]
+            raise StoreWriteFailed(
+                f"Not saved: the club database {self.path} cannot be reached ({why}); "
+                "nothing of this change was written.") from None
+
+    def _read_back(self, stored: Callable[[PgConnection], _T]) -> _T:
+        self._drop()
+        c = self._live(writing=True)       # a new connection
+        try:
+            c.execute("BEGIN")
+            c.execute(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            return stored(c)
+        finally:
+            db = self.db
+            if db is not None and not db.closed and not db.broken:
+                try:
+                    self._run(db, "ROLLBACK")
+                except self.pg.Error:
+                    self._drop()
 
     # every write of one game names it in its NOTIFY (the payload)
     def append(self, gid: str, index: int, action: JSON, *, rev: int | None = None) -> int:
+        text = json.dumps(action)
+
+        def stored(c: PgConnection) -> tuple[bool, int] | None:
+            row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
+            if row is None or self.checked is None or self.checked[0] != gid:
+                return None
+            have = c.execute("SELECT action FROM actions WHERE game_id=? AND idx=?",
+                             (gid, index)).fetchone()
+            now = self.checked[1]
+            return (have is not None and have[0] == text and row[0] > now), now + 1
         try:
-            return self._of(gid, lambda: super(PgStore, self).append(gid, index, action, rev=rev))
+            return self._settled(
+                lambda: self._of(gid, lambda: super(PgStore, self).append(
+                    gid, index, action, rev=rev)), stored)
         except self.pg.IntegrityError:
             raise StaleGame("this game was changed in another tab or window; it has been "
                             "reloaded") from None
 
     def pop(self, gid: str, index: int, *, rev: int | None = None) -> int:
-        return self._of(gid, lambda: super(PgStore, self).pop(gid, index, rev=rev))
+        def stored(c: PgConnection) -> tuple[bool, int] | None:
+            row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
+            if row is None or self.checked is None or self.checked[0] != gid:
+                return None
+            n = c.execute("SELECT COUNT(*) FROM actions WHERE game_id=?", (gid,)).fetchone()[0]
+            now = self.checked[1]
+            return (n <= index and row[0] > now), now + 1
+        return self._settled(
+            lambda: self._of(gid, lambda: super(PgStore, self).pop(gid, index, rev=rev)),
+            stored)
+
+    def create(self, record: JSON, title: str | None = None, *,
+               write: Write | str = Write.NEW_GAME) -> str:
+        self.creating = None
+
+        def stored(c: PgConnection) -> tuple[bool, str] | None:
+            gid = self.creating
+            if gid is None:
+                return None
+            row = c.execute("SELECT 1 FROM games WHERE id=?", (gid,)).fetchone()
+            return row is not None, gid
+        return self._settled(lambda: super(PgStore, self).create(record, title, write=write),
+                             stored)
+
+    def delete(self, gid: str) -> None:
+        def stored(c: PgConnection) -> tuple[bool, None]:
+            row = c.execute("SELECT 1 FROM games WHERE id=?", (gid,)).fetchone()
+            return row is None, None
+        self._settled(lambda: self._of(gid, lambda: super(PgStore, self).delete(gid)), stored)
 
     def set_cards(self, gid: str, cards: list[JSON]) -> None:
         self._of(gid, lambda: super(PgStore, self).set_cards(gid, cards))
@@ -436,9 +724,6 @@ class PgStore(Store):
     def set_manual(self, gid: str, manual: list[JSON]) -> None:
         self._of(gid, lambda: super(PgStore, self).set_manual(gid, manual))
 
-    def delete(self, gid: str) -> None:
-        self._of(gid, lambda: super(PgStore, self).delete(gid))
-
     def _of(self, gid: str, write: Callable[[], _T]) -> _T:
         self.notify_gid = gid
         try:
@@ -450,10 +735,14 @@ class PgStore(Store):
     # a read that found the connection lost is made once more on a new one: a page whose
     # database came back reads again at once (a write is never made twice on its own)
     def _again(self, read: Callable[[], _T]) -> _T:
+        had = self.db is not None and not self.db.closed and not self.db.broken
         try:
             return read()
         except StoreError:
-            if self.db is not None:        # not a lost connection (_mapped drops it)
+            # not a lost connection (_mapped drops it), a new connection that could not
+            # be opened, or a server that did not answer (stopped: a new connection
+            # would wait as long again)
+            if not had or self.db is not None or self.silent is not None:
                 raise
         return read()
 
@@ -502,9 +791,8 @@ class PgStore(Store):
                     pass
                 self.listener = None
             try:
-                conn = self.pg.connect(self.url, autocommit=True,
-                                       connect_timeout=max(1, int(round(self.timeout))))
-                conn.execute(f"LISTEN {CHANNEL}")
+                conn = self._open_connection()
+                self._run(conn, f"LISTEN {CHANNEL}")
             except self.pg.Error as e:
                 raise self._unreachable(e, writing=False) from None
             self.listener = conn
@@ -548,10 +836,22 @@ class _PgTx:
         if exc_type is None:
             try:
                 c.execute("SELECT pg_notify(?, ?)", (CHANNEL, s.notify_gid))
-                c.execute("COMMIT")
-                return False
             except s.pg.Error as e:
                 exc = e
+            else:
+                try:
+                    c.execute("COMMIT")
+                    return False
+                except s.pg.Error as e:
+                    if s._lost(e):
+                        # the COMMIT may have been made before the connection went:
+                        # the write reads back what is stored (PgStore._settled)
+                        why = s._why(e)
+                        s._drop()
+                        lost = s._commit_unknown(why)
+                        lost.why = why          # type: ignore[attr-defined]
+                        raise lost from None
+                    exc = e
         self._rollback()
         if isinstance(exc, s.pg.Error) and not isinstance(exc, s.pg.IntegrityError):
             raise s._mapped(exc, writing=True) from None
@@ -565,7 +865,7 @@ class _PgTx:
             return
         try:
             if db.info.transaction_status != self.store.pg.pq.TransactionStatus.IDLE:
-                db.execute("ROLLBACK")
+                self.store._run(db, "ROLLBACK")
         except self.store.pg.Error:
             pass
 
@@ -595,7 +895,7 @@ class _PgRead:
         db = s.db
         if self.snapshot and db is not None and not db.closed and not db.broken:
             try:
-                db.execute("COMMIT" if exc is None else "ROLLBACK")
+                s._run(db, "COMMIT" if exc is None else "ROLLBACK")
             except s.pg.Error:
                 pass
         cause = exc.__cause__ if exc is not None and not isinstance(exc, s.pg.Error) else exc

@@ -518,7 +518,7 @@ class Store:
         if Write(write) not in (Write.NEW_GAME, Write.IMPORT):
             raise ValueError(f"a game is created by a new game or an import, not {write!r}")
         self.require(write)
-        gid = uuid.uuid4().hex[:12]
+        gid = self._new_id()
         now = time.time()
         setup = record["setup"]
         title = title or f"{', '.join(setup['players'])} ({time.strftime('%Y-%m-%d %H:%M')})"
@@ -535,6 +535,10 @@ class Store:
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
                           (gid, i, json.dumps(a)))
         return gid
+
+    def _new_id(self) -> str:
+        """A new game's id."""
+        return uuid.uuid4().hex[:12]
 
     def _check(self, c: sqlite3.Connection, gid: str, rev: int | None,
                n_ok: Callable[[int], bool], stale: str) -> int:
@@ -833,6 +837,41 @@ class _Read:
             raise StoreError(f"cannot read the saved-games file {self.store.path} "
                              f"({_reason(exc)})") from None
         return False
+
+
+class MemoryStore(Store):
+    """A copy of another store's games in an SQLite database in memory, for what must be
+    computed from a store that cannot be written (History's derived tables of a
+    read-only file or a SELECT-only PostgreSQL role, companion.table.history.current):
+    nothing written to it is kept.  ``path`` is the original's (for messages)."""
+
+    def __init__(self, source: Store, *, schema: Sequence[str] = (),
+                 tables: Sequence[str] = ()):
+        """Copy ``games`` and ``actions`` of ``source``, then, after the statements of
+        ``schema`` (CREATE TABLE …), the rows of ``tables`` (the columns both have)."""
+        self.path = source.path
+        self.timeout = source.timeout
+        self.role = source.role
+        self.table = source.table
+        self.notice = None
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA foreign_keys = ON")
+        _prepare(conn)
+        for stmt in schema:
+            conn.execute(stmt)
+        self._conn = conn
+        present = [t for t in ("games", "actions", *tables) if has_table(source, t)]
+        conn.execute("BEGIN")
+        with source.reading() as src:
+            for table in present:
+                cols = [d[0] for d in src.execute(f"SELECT * FROM {table} LIMIT 0").description]
+                mine = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+                both = [c for c in cols if c in mine]
+                rows = src.execute(f"SELECT {', '.join(both)} FROM {table}").fetchall()
+                conn.executemany(f"INSERT INTO {table}({', '.join(both)}) "
+                                 f"VALUES ({', '.join('?' * len(both))})",
+                                 [tuple(r) for r in rows])
+        conn.execute("COMMIT")
 
 
 #: the club database's address: a ``postgresql://`` URL makes every page use PostgreSQL
