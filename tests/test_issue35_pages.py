@@ -79,6 +79,14 @@ def check_shown(shown: dict, first: str, second: str) -> None:
     assert shown["viewer"] >= 4
 
 
+def check_exports(html: str, *, memory: bool) -> None:
+    """The final table's exports of a finished game (ui/play_exports.py): made, with the
+    note when History was computed in memory."""
+    assert "export-bgstats" in html and "export-bgg" in html, html[:500]
+    assert ("computed in memory" in html) is memory
+    assert "Not saved" not in html
+
+
 # run as a user without root's permission override: the tab on a read-only folder
 _TAB_SCRIPT = """
 import json, sys
@@ -86,9 +94,12 @@ sys.path.insert(0, sys.argv[2])
 from companion.table.store import Store
 from test_issue35_pages import Shell, tab_shows
 from companion.ui.history_tab import HistoryTab
+from companion.ui.play_exports import final_exports
 store = Store(sys.argv[1])
 tab = HistoryTab(Shell(store))
-print(json.dumps(tab_shows(tab)))
+shown = tab_shows(tab)
+shown["final_exports"] = final_exports(store, sys.argv[3])
+print(json.dumps(shown))
 """
 
 
@@ -107,11 +118,13 @@ def test_the_history_tab_of_a_read_only_folder_shows_every_game_with_the_note(tm
         env = {"PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
                "COMPANION_HOME": str(folder)}
         r = subprocess.run(_as_user([sys.executable, "-c", _TAB_SCRIPT, str(path),
-                                     str(Path(__file__).parent)]),
+                                     str(Path(__file__).parent), second]),
                            cwd=str(ROOT), env=env, capture_output=True, text=True,
                            timeout=300)
         assert r.returncode == 0, r.stderr[-3000:]
-        check_shown(json.loads(r.stdout.strip().splitlines()[-1]), first, second)
+        shown = json.loads(r.stdout.strip().splitlines()[-1])
+        check_shown(shown, first, second)
+        check_exports(shown["final_exports"], memory=True)
         assert digest(path) == before
         assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite"]
     finally:
@@ -129,6 +142,8 @@ def test_the_history_tab_of_a_writable_store_keeps_history_there_without_a_note(
     assert tab.memory_note.value == ""
     assert sorted(gid for _, gid in tab.list.options) == sorted([first, second])
     assert s.query_one("SELECT COUNT(*) FROM g_results") == (2,)       # saved there
+    from companion.ui.play_exports import final_exports
+    check_exports(final_exports(s, second), memory=False)
     s.close()
 
 
@@ -147,6 +162,8 @@ def test_the_history_tab_of_a_select_only_role_shows_every_game_with_the_note(pg
         check_shown(tab_shows(tab), first, second)
         tab.refresh()                                    # again: a new copy, the same
         assert sorted(gid for _, gid in tab.list.options) == sorted([first, second])
+        from companion.ui.play_exports import final_exports
+        check_exports(final_exports(s, second), memory=True)
         assert s.query("SELECT game_id, derived_at FROM g_results ORDER BY game_id") == before
         s.close()
     finally:
