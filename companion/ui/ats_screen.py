@@ -27,7 +27,7 @@ from .ats_entry import AtsEntry
 from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
 from .ats_views import AtsViews
-from .common import ERR, Built, Via, ask_undo, log, log_path
+from .common import ERR, Built, Via, ask_undo, log, log_path, refresh_undo
 from .explorer import Explorer
 from .modes import ModePanel
 from .playdetails import DetailsForm, FinalExports, PlayDetailsPart, PlayTimer
@@ -164,9 +164,8 @@ class AtsScreen:
         self.undo_btn.add_class("undo")
         writes(self.undo_btn)
         self.undo_btn.on_click(self.guarded(lambda _: self._ask_undo()))
-        self.undo_box = w.HBox()
+        self.undo_box = writes(w.HBox())              # "Yes, undo it"
         self.undo_box.add_class("undo-confirm")
-        writes(self.undo_box)
         self.new_btn = w.Button(description="New game / saved games", icon="plus",
                                 layout=w.Layout(width="auto"))
         self.new_btn.add_class("new-game")
@@ -314,6 +313,7 @@ class AtsScreen:
         self.final_part._refresh_final()
         self.explorer.refresh()
         self._apply_role()
+        refresh_undo(self)          # *Undo last action* only where the session allows it
 
     def _waiting(self) -> list[str]:
         """Players still to act, in the order the rules ask for."""

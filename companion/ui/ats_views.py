@@ -165,6 +165,8 @@ class AtsViews:
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.screen.refresh()
         if change.added or change.undone:
+            # a refusal shown here spoke of the game as it was (issue 35)
+            self.screen.page.forget_refusal(self.screen)
             show_note(self.screen.live_note, note)
 
     def _refresh_views(self) -> None:

@@ -26,6 +26,17 @@ def log_path():
     return d / "dashboard.log"
 
 
+def refresh_undo(screen) -> None:
+    """Both game screens' *Undo last action* (``screen.undo_btn``) shown only while the
+    session lets this page undo in its game (GameSession.may_undo, companion/ui/seats.py:
+    not on a seat's page of a finished game, nor on a view; issue 35); where it may not,
+    an open "Undo …?" row goes too.  No rule here: the session answers."""
+    may = screen.session.may_undo()
+    screen.undo_btn.layout.display = "" if may else "none"
+    if not may:
+        screen.undo_box.children = []
+
+
 def ask_undo(screen, question, css: str, undo) -> None:
     """Both game screens' "Undo …?" row: ``question(last action)`` (plain text, escaped
     here) with *Yes, undo it* (class ``{css}-yes``) and *Keep it* (``{css}-no``) in

@@ -40,6 +40,11 @@ class HistoryTab:
         :meth:`refresh` (the first sync's progress bar is then in view)."""
         self.app = app
         self.store = app.store
+        #: where History is read: the store, or its copy in memory when the store cannot
+        #: be written (companion.table.history.current; :meth:`refresh`)
+        self.view = self.store
+        self.memory_note = w.HTML(layout=w.Layout(display="none"))
+        self.memory_note.add_class("history-memory-note")
         self.progress = Progress("history-progress", "Updating the history")
         self.filter = w.Text(placeholder="player, game, date, location, notes",
                              description="Find")
@@ -105,7 +110,7 @@ class HistoryTab:
         self.plays_btn.on_click(g(lambda _: self.make_plays_csv()))
         self.stat.observe(g(lambda _: self.show_stat()), "value")
         self.box = w.VBox([
-            self.progress.box,
+            self.progress.box, self.memory_note,
             w.HTML("<h3>Games</h3>"), w.HBox([self.filter, self.order]), self.list,
             self.list_note,
             w.HBox([self.open_btn, self.delete_btn, self.upload, self.plays_upload]),
@@ -122,20 +127,37 @@ class HistoryTab:
 
     # -- list -------------------------------------------------------------------------
     def refresh(self):
+        """The games, the statistics and the charts, from History brought up to date.
+
+        Issue 35: "Read-only stores show everything they hold: History, statistics and
+        exports computed in memory when the derived tables cannot be written, with a
+        one-line note."  History is the command line's: :func:`companion.table.history.
+        current` syncs the store, or, when its derived tables cannot be written (a
+        read-only SQLite file or folder, a SELECT-only PostgreSQL role, a full disk),
+        gives a copy in memory brought up to date there, and the note this tab shows in
+        one line.  Everything the tab reads of History (the list, the tables, the
+        charts, the people tables, the plays CSV, a game's VP by year) is read from
+        :attr:`view`; nothing is written to a store that cannot be written."""
+        # the first sync after an upgrade derives every game: a bar with counts
+        try:
+            view, note = history.current(self.store, progress=self.progress)
+        finally:
+            self.progress.hide()
+        if self.view is not self.store and self.view is not view:
+            self.view.close()               # the copy made at the last refresh
+        self.view = view
+        self.memory_note.value = (f"<div class='history-memory-note'><small>{escape(note)}"
+                                  "</small></div>") if note else ""
+        self.memory_note.layout.display = "" if note else "none"
         # one sync and one read of each table for everything below (issue 26)
-        with stats.one_read(self.store):
+        with stats.one_read(self.view):
             self._refresh()
 
     def _refresh(self):
-        # the first sync after an upgrade derives every game: a bar with counts
-        try:
-            history.sync(self.store, progress=self.progress)
-        finally:
-            self.progress.hide()
-        stats.mark_synced(self.store)       # the tables below: no sync again
-        self._games = stats.games(self.store)
+        stats.mark_synced(self.view)        # the tables below: no sync again
+        self._games = stats.games(self.view)
         self.refresh_list()
-        self._tables = stats.all_statistics(self.store)
+        self._tables = stats.all_statistics(self.view)
         keep = self.stat.value
         names = list(self._tables) + [PEOPLE_PREFIX + n for n in stats.PEOPLE]
         self._quiet = True              # one drawing of the table, below
@@ -150,7 +172,7 @@ class HistoryTab:
 
     def make_plays_csv(self):
         """The plays CSV of every finished game, as a link to save it."""
-        csv = history.plays_csv(self.store)
+        csv = history.plays_csv(self.view)
         self.links.value = data_link(csv, "plays.csv", "text/csv",
                                      "Export all finished plays (CSV for play loggers)",
                                      "history-plays-csv export-link")
@@ -223,7 +245,7 @@ class HistoryTab:
         if sheet:
             links.append(data_link(sheet, f"score-sheet-{gid}.html", "text/html",
                                    "Printable score sheet", "history-sheet export-link"))
-        by_year = stats.vp_by_year(self.store, gid)
+        by_year = stats.vp_by_year(self.view, gid)
         chart = scalable(render.vp_chart_svg(by_year, title="VP gained during the game, by year "
                                              "(before the end scoring)")) \
             if not by_year.empty else ""
@@ -375,7 +397,7 @@ class HistoryTab:
         if df is None and name and name.startswith(PEOPLE_PREFIX):
             fn = stats.PEOPLE.get(name[len(PEOPLE_PREFIX):])
             if fn is not None:
-                df = self._tables[name] = fn(self.store)
+                df = self._tables[name] = fn(self.view)
         return df
 
     def show_stat(self, keep_sort: bool = False):

@@ -19,7 +19,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..table import plays_export
+from ..table import history, plays_export
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 
@@ -75,14 +75,31 @@ def _data_link(data: bytes, filename: str, mime: str, label: str, cls: str) -> s
 def final_exports(store, gid: str, *, progress=None, slug: str = "play") -> str:
     """The final table's exports of one finished game as HTML (every text escaped,
     everything inline: works offline): BG Stats' play file and BoardGameGeek's play
-    XML as downloads, BG Stats' "create play" link and its QR code."""
+    XML as downloads, BG Stats' "create play" link and its QR code.  A store whose
+    History cannot be written (read-only) gives them from History computed in memory
+    (companion.table.history.current, as the History tab and the command line), with its
+    one-line note (issue 35)."""
+    view, memory = history.current(store, progress=progress)
+    try:
+        html = _final_exports(view, gid, slug)
+    finally:
+        if view is not store:
+            view.close()
+    if memory:
+        html += (f"<div class='play-exports-memory-note'><small>{escape(memory)}</small>"
+                 "</div>")
+    return html
+
+
+def _final_exports(store, gid: str, slug: str) -> str:
+    """:func:`final_exports` from a store whose History is up to date."""
     note = ""
     try:
         bgg_ids = plays_export.load_settings()["bgg_ids"]
     except CompanionError as e:            # a broken settings file: ids left out, said
         bgg_ids = {}
         note = f"<div><small>BoardGameGeek ids not used: {escape(str(e))}</small></div>"
-    found = plays_export.plays(store, {gid}, finished_only=True, progress=progress)
+    found = plays_export.plays(store, {gid}, finished_only=True)
     if not found:
         return ("<div class='play-exports'><i>This play cannot be exported yet (its final "
                 "scoring is not complete).</i></div>")

@@ -13,6 +13,8 @@ role's (companion.core.roles), each function one of its methods (``self``: the s
 - :func:`check_undo`: a seat undoes only its own player's last action, one naming no
   player (any seat may enter those), or the action this page itself recorded last (one
   it entered for another player with :func:`act_for`: the friend without a phone).
+- :func:`may_undo`: whether the page shows *Undo last action* at all now (its role and
+  the seat rules of the open game: not on a view, not once the game is over for a seat).
 - :func:`act_for`, :func:`check_seat`: the explicit switch, one action for another player.
 
 Every refusal is a one-line :class:`RoleRefused` (a ``CompanionError``); nothing is
@@ -108,6 +110,23 @@ def check_undo(self: GameSession) -> dict:
                       f"{seat}'s page cannot undo {who}'s action "
                       f"({_line(self.describe(last))}): {who} undoes it on {who}'s page, "
                       "or the host on the laptop.")
+
+
+def may_undo(self: GameSession) -> bool:
+    """Whether this page may undo in its open game now: its role may undo and the seat
+    rules (:func:`seat_may`) let it undo in this game (a seat's page of a finished game,
+    or a seat name that is no player of it, may not).  The screens show *Undo last
+    action* only then (issue 35: a seat's page of a finished game still showed it).
+    Which action is last (its player's, or nothing to undo) is :func:`check_undo`'s, at
+    the tap: the button does not come and go with every action."""
+    if self.game is None:
+        return False
+    try:
+        self.require(Write.UNDO)
+        seat_may(self, Write.UNDO)
+    except CompanionError:
+        return False
+    return True
 
 
 def act_for(self: GameSession, player: str | None) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.errors import CompanionError
+from ..core.errors import CompanionError, IllegalAction, RoleRefused
 from ..core.htmlsafe import escape
 from ..core.roles import Role, role_of_page
 from ..table import club
@@ -105,20 +105,48 @@ class Shell:
         html = f"<div style='color:{colour};font-weight:600;padding:4px 0'>{escape(text)}</div>"
         self.status.value = html
         self._local(html)
+        self._refusal = None
 
-    def error(self, text: str):
+    def error(self, text: str, *, refusal: bool = False):
+        """A message in red.  ``refusal``: a tap refused by a rule or by the page's role
+        (``guarded``: RoleRefused, IllegalAction), which speaks of the game as it was:
+        once another page changes that game it is taken away (:meth:`forget_refusal`)."""
         html = (f"<div class='status-error' style='color:{ERR};font-weight:600;"
                 f"padding:4px 0'>⚠ {escape(text)}</div>")
         self.status.value = html
         self._local(html)
+        self._refusal = (html, self._message_screen()) if refusal else None
+
+    #: the refusal shown now, and the screen it was shown for (error(refusal=True))
+    _refusal: tuple[str, Any] | None = None
+
+    def forget_refusal(self, screen: Any) -> None:
+        """Another page changed ``screen``'s game (the live poll): a refusal shown for that
+        screen ("Ben's page cannot undo Ana's action", "not your turn") spoke of the game
+        as it was and no longer applies, so it is taken away from the status line and the
+        boxes beside the entry (issue 35).  This page's own news stays: what it recorded,
+        "Not recorded: …" (its entry refused because another page wrote first), "Not
+        saved: …", and any message shown after the refusal."""
+        if self._refusal is None or self._refusal[1] is not screen:
+            return
+        html = self._refusal[0]
+        self._refusal = None
+        if self.status.value == html:
+            self.status.value = ""
+        for box in getattr(screen, "local_boxes", ()):
+            if box.value == html:
+                box.value = ""
+
+    def _message_screen(self) -> Any:
+        """The screen a message is shown for: the tab shown (None: History)."""
+        i = self.tabs.selected_index
+        return self.main if i is None else self.shown_screen()
 
     def _local(self, html: str):
         """The same message next to where the person acts (turn entry, final screen), when
         it comes from a screen that has such boxes (``local_boxes``: the first game's; the
         other tabs use the status line only)."""
-        i = self.tabs.selected_index
-        screen = self.main if i is None else self.shown_screen()
-        for box in getattr(screen, "local_boxes", ()):
+        for box in getattr(self._message_screen(), "local_boxes", ()):
             box.value = html
 
     def guarded(self, fn, *, nothing_done: str | None = None):
@@ -141,7 +169,8 @@ class Shell:
                 if nothing_done:
                     self.error(f"{nothing_done}: {getattr(e, 'fault', None) or e}")
                 else:
-                    self.error(str(e))
+                    # a rule's or the role's refusal speaks of the game as it is now
+                    self.error(str(e), refusal=isinstance(e, (RoleRefused, IllegalAction)))
             except Exception as e:   # a bug: log it, say plainly what may not be saved
                 log.error("callback failed:\n%s", traceback.format_exc())
                 if nothing_done:

@@ -25,7 +25,7 @@ from ..core.htmlsafe import colour, escape
 import ipywidgets as w
 
 from .playdetails import PlayDetailsPart, PlayTimer
-from .common import Via, ask_undo  # noqa: F401 (Via: re-exported)
+from .common import Via, ask_undo, refresh_undo  # noqa: F401 (Via: re-exported)
 from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
@@ -205,6 +205,7 @@ class SseTab:
         undo.add_class("sse-undo")
         writes(undo)
         undo.on_click(self.guarded(lambda _: self._ask_undo()))
+        self.undo_btn = undo
         self.undo_box = w.HBox()
         self.undo_box.add_class("sse-undo-confirm")
         writes(self.undo_box)
@@ -298,6 +299,7 @@ class SseTab:
         self.final_part.refresh()
         self.views_part.refresh()
         self.app._apply_role()
+        refresh_undo(self)          # *Undo last action* only where the session allows it
 
     def _refresh_final(self):
         """PlayDetailsPart's call after the play details are saved."""

@@ -118,6 +118,8 @@ class SseViews:
         s.timer.bind(s.gid, s.session.meta)
         s.refresh()
         if change.added or change.undone:
+            # a refusal shown here spoke of the game as it was (issue 35)
+            s.app.forget_refusal(s)
             show_note(self.live_note, note)
 
     def refresh(self) -> None:
