@@ -95,6 +95,13 @@ class GameSession:
     #: (game id, index, action): the last action this page recorded, the one a seat may
     #: undo although it is another player's (entered for him with act_for)
     entered: tuple[str, int, dict] | None = field(default=None, repr=False)
+    #: under ``--lan`` (issue 35: a role is a capability): the public id of the
+    #: capability the page was opened with (the server wrote it into the page's query;
+    #: companion.table.capabilities), checked before every write (a re-issued link stops
+    #: working at once) ...
+    cap_id: str | None = None
+    #: ... and the one game a seat's capability is bound to (its seat nowhere else)
+    seat_game: str | None = None
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
 
@@ -124,13 +131,16 @@ class GameSession:
         self.store.role = self.role
 
     def require(self, write: Write | str) -> None:
-        """Refuse ``write`` (RoleRefused, one line) unless the page's role may make it."""
+        """Refuse ``write`` (RoleRefused, one line) unless the page's role may make it,
+        and the capability it was opened with still works (issue 35)."""
         check_role(self.role, write)
+        seats.check_capability(self, write)
 
     # -- a seat is its player's, in its game (issue 35): companion/ui/seats.py --------
     set_seat, _seat_in_game, _seat_may = seats.set_seat, seats.seat_in_game, seats.seat_may
     check_undo, act_for, _check_seat = seats.check_undo, seats.act_for, seats.check_seat
     is_seat = property(seats.is_seat)
+    bind_capability = seats.bind_capability
 
     # -- opening --------------------------------------------------------------------
     def open(self, gid: str) -> Any:
