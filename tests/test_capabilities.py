@@ -183,8 +183,9 @@ def test_no_address_raises_the_role_the_credential_gives():
 
 def test_the_request_credential_is_the_role_decided_once():
     """``_grant``: the token is the host's; ``?cap=`` a capability's role (a re-issued one:
-    no role, so the page answers with the login form); a login cookie whose user is a
-    capability is checked again; a wrong token is no role."""
+    no role, so the page answers with the login form); a login cookie's user (signed by
+    the server) names the capability by its public id and is checked again (a re-issued
+    one is no role); a wrong token, or a cookie of another kind, is no role."""
     ana = caps.seat("G1", "Ana")
     old = caps.seat("G1", "Ben")
     caps.reissue("G1", "Ben")
@@ -202,10 +203,14 @@ def test_the_request_credential_is_the_role_decided_once():
         "    return None if r is None else [r.role, r.cap.player if r.cap else None, r.fresh]\n"
         "print(json.dumps([g(token=T), g(token='nope'), g(cap=sys.argv[1]),\n"
         "                  g(cap=sys.argv[2]), g(), g(cap='x' * 32),\n"
-        "                  v['_grant_of_cap'](sys.argv[1], False).role]))\n")
-    got = _server(code, ana.secret, old.secret)
+        "                  v['_grant_of_cap'](sys.argv[1], False).role,\n"
+        "                  v['_grant_of_cookie']('companion-cap-' + sys.argv[3]).cap.player,\n"
+        "                  v['_grant_of_cookie']('companion-cap-' + sys.argv[4]),\n"
+        "                  v['_grant_of_cookie']('companion-host').role,\n"
+        "                  v['_grant_of_cookie']('Anonymous Io')]))\n")
+    got = _server(code, ana.secret, old.secret, ana.id, old.id)
     assert got == [["host", None, True], None, ["seat", "Ana", True], None, None, None,
-                   "seat"]
+                   "seat", "Ana", None, "host", None]
 
 
 # -- the page's session enforces it -------------------------------------------------------

@@ -172,6 +172,17 @@ def verify(secret: str | None) -> Capability | None:
     return cap
 
 
+def by_id(cid: str | None) -> Capability | None:
+    """The capability whose public id is ``cid`` (None: unknown or re-issued).  For a
+    signed login cookie, which holds the id, never the secret."""
+    if not cid:
+        return None
+    try:
+        return load().get(cid)
+    except CapabilityError:
+        return None
+
+
 def is_current(cid: str | None) -> bool:
     """Whether the capability with public id ``cid`` still works (not re-issued)."""
     if not cid:

@@ -325,7 +325,8 @@ def _token_of(handler) -> str:
 
 
 # --- a role is a capability, not an address (issue 35) ---------------------------------
-#: the login cookie's user names: the host's, and a capability's (its secret after it)
+#: the login cookie's user names: the host's, and a capability's (its public id after it:
+#: the cookie is signed, and request logs show the user's name)
 HOST_USER = "companion-host"
 CAP_USER = "companion-cap-"
 #: the page address's keys that only the server writes into the kernel's query
@@ -345,13 +346,24 @@ class _Grant:
 
     @property
     def username(self) -> str:
-        return HOST_USER if self.cap is None else CAP_USER + self.cap.secret
+        return HOST_USER if self.cap is None else CAP_USER + self.cap.id
 
 
 def _grant_of_cap(secret: str, fresh: bool):
     from companion.table import capabilities
     cap = capabilities.verify(secret)
     return _Grant(cap.role, cap, fresh) if cap is not None else None
+
+
+def _grant_of_cookie(name: str):
+    """The role a login cookie's user name carries (None: none, or re-issued)."""
+    if name == HOST_USER:
+        return _Grant("host")
+    if name.startswith(CAP_USER):
+        from companion.table import capabilities
+        cap = capabilities.by_id(name[len(CAP_USER):])
+        return _Grant(cap.role, cap) if cap is not None else None
+    return None                       # a cookie of another kind gives no role
 
 
 async def _grant(handler, token: str):
@@ -379,12 +391,7 @@ async def _grant(handler, token: str):
             user = await user
     except Exception:                              # noqa: BLE001 - a bad cookie is no login
         return None
-    name = str(getattr(user, "username", "") or "")
-    if name == HOST_USER:
-        return _Grant("host")
-    if name.startswith(CAP_USER):
-        return _grant_of_cap(name[len(CAP_USER):], False)
-    return None                       # a cookie of another kind gives no role
+    return _grant_of_cookie(str(getattr(user, "username", "") or ""))
 
 
 def _login(handler, grant) -> None:
@@ -428,6 +435,13 @@ def _page_query(query: str, grant) -> str:
     return urlencode(out)
 
 
+def _without_credentials(path: str, query: str) -> str:
+    """``path?query`` less ``token``, ``cap`` and ``capid``."""
+    from urllib.parse import parse_qsl, urlencode
+    rest = urlencode([(k, v) for k, v in parse_qsl(query) if k not in _SERVER_KEYS])
+    return path + ("?" + rest if rest else "")
+
+
 def _rewrite_query(request, query: str) -> None:
     """Make ``query`` the request's (Voila hands ``request.query`` to the page's kernel)."""
     from tornado.httputil import parse_qs_bytes
@@ -452,12 +466,9 @@ def _identity_provider_class():
             still in force (a re-issued seat's cookie is cleared, so that the login form
             does not send it back to a page that refuses it)."""
             user = super().user_from_cookie(cookie_value)
-            name = str(getattr(user, "username", "") or "")
-            if name == HOST_USER:
-                return user
-            if name.startswith(CAP_USER) and _grant_of_cap(name[len(CAP_USER):], False):
-                return user
-            return None
+            if _grant_of_cookie(str(getattr(user, "username", "") or "")) is None:
+                return None
+            return user
 
     return CompanionIdentityProvider
 
@@ -487,8 +498,11 @@ class _Gate:
             grant = await _grant(self, token)
             if grant is None:
                 if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD"):
+                    # the login form, then the page without the refused credential (a
+                    # browser already logged in goes back with the role it has)
+                    nxt = _without_credentials(self.request.path, self.request.query or "")
                     self.redirect(url_concat(self.settings.get("login_url", "/login"),
-                                             {"next": self.request.uri}))
+                                             {"next": nxt}))
                     return None
                 raise tornado.web.HTTPError(403)
             if grant.role != "host" and rel.startswith("/voila/query/"):
