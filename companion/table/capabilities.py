@@ -80,10 +80,10 @@ def cap_id(secret: str) -> str:
 
 
 # -- the file -------------------------------------------------------------------------
-_cache: dict[str, tuple[tuple, dict[str, Capability]]] = {}
+_cache: dict[str, tuple[tuple[int, int, int], dict[str, Capability]]] = {}
 
 
-def _stamp(p: Path) -> tuple | None:
+def _stamp(p: Path) -> tuple[int, int, int] | None:
     try:
         st = p.stat()
     except FileNotFoundError:

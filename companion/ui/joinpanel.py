@@ -84,7 +84,7 @@ def join_panel_html(base: str | None, *, token: str | None, gid: str | None,
             "game in that seat, or as the table view.</div>" + "".join(cards) + "</div>")
 
 
-def links_stamp() -> tuple | None:
+def links_stamp() -> tuple[int, int] | None:
     """What the panel's links depend on besides the game (the capability file: a seat
     re-issued or joined), for a screen's cache of its panel."""
     from .live import capabilities_in_force
