@@ -402,6 +402,10 @@ def _login(handler, grant) -> None:
     user = User(grant.username, grant.role, grant.role, grant.role[:1].upper(), None, None)
     if isinstance(handler, JupyterHandler):
         handler._jupyter_current_user = user
+        if grant.fresh and grant.cap is None:
+            # the token itself, as jupyter_server's own token login marks it (its XSRF
+            # check lets a request that carries the token through: the shutdown beacon)
+            handler._token_authenticated = True
         provider = handler.settings.get("identity_provider")
         if grant.fresh and provider is not None:
             provider.set_login_cookie(handler, user)
