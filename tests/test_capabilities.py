@@ -162,8 +162,9 @@ def test_no_address_raises_the_role_the_credential_gives():
         "ana, view = c.verify(sys.argv[1]), c.verify(sys.argv[2])\n"
         "asks = json.loads(sys.argv[3])\n"
         "out = {}\n"
-        "for name, grant in (('ana', v['_Grant']('seat', ana)), ('view', v['_Grant']('table', view)),\n"
-        "                    ('host', v['_Grant']('host'))):\n"
+        "G = v['_Grant']\n"
+        "for name, grant in (('ana', G('seat', ana)), ('view', G('table', view)),\n"
+        "                    ('host', G('host'))):\n"
         "    out[name] = [dict(parse_qsl(v['_page_query'](q, grant))) for q in asks]\n"
         "print(json.dumps(out))\n")
     got = _server(code, ana.secret, view.secret, json.dumps(asks))

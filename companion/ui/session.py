@@ -95,13 +95,8 @@ class GameSession:
     #: (game id, index, action): the last action this page recorded, the one a seat may
     #: undo although it is another player's (entered for him with act_for)
     entered: tuple[str, int, dict] | None = field(default=None, repr=False)
-    #: under ``--lan`` (issue 35: a role is a capability): the public id of the
-    #: capability the page was opened with (the server wrote it into the page's query;
-    #: companion.table.capabilities), checked before every write (a re-issued link stops
-    #: working at once) ...
-    cap_id: str | None = None
-    #: ... and the one game a seat's capability is bound to (its seat nowhere else)
-    seat_game: str | None = None
+    cap_id: str | None = None           # under --lan (issue 35, seats.py): the page's
+    seat_game: str | None = None        # capability's id; a seat's capability's one game
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
 
@@ -131,8 +126,7 @@ class GameSession:
         self.store.role = self.role
 
     def require(self, write: Write | str) -> None:
-        """Refuse ``write`` (RoleRefused, one line) unless the page's role may make it,
-        and the capability it was opened with still works (issue 35)."""
+        """Refuse ``write`` (RoleRefused, one line) unless the role (and capability) allow it."""
         check_role(self.role, write)
         seats.check_capability(self, write)
 

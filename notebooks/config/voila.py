@@ -92,6 +92,18 @@ jupyter_server 2; what it sets up:
   drawn when the server starts and reaches only the kernels (``VOILA_WS_BASE_URL``
   in the server's environment, which every kernel inherits; Voila's server never
   reads it).  The public ``/voila/query/<kernel>`` needs the token like any route.
+* **A role is a capability, not an address** (issue 35).  With a token in force, the
+  gate also decides each request's role, once (``_grant``): the token is the host's; a
+  ``?cap=`` is a seat's (bound to its player and game) or the table view's capability
+  (``companion.table.capabilities``: ``capabilities.json`` in COMPANION_HOME); else the
+  login cookie, whose user is the role it was given (``companion-host`` or
+  ``companion-cap-<id>``, looked up again at every request: a re-issued link's cookie no
+  longer logs in).  The page's query that reaches its kernel is then the gate's
+  (``_page_query``): a seat's page is always its seat in its game (or a view of it),
+  whatever the address asks, with ``capid`` (the capability's public id) for the page's
+  session; the host's keeps its address less the token.  ``COMPANION_CAPS=1`` in the
+  kernels' environment tells the page to read it so.  The public ``/voila/query/`` socket
+  is the host's only.  docs/store.md, *How a page gets its role*.
 * **Hashed static files are immutable** (issue 20: returning phones).  Voila is
   not a ServerApp, so jupyter_server's ``static_immutable_cache`` is never set, and
   the labextensions route marks everything ``no-cache`` (a request per file per
