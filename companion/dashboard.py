@@ -57,9 +57,11 @@ Options:
                      but prefer COMPANION_TOKEN or --token-file (a command line is
                      visible to other users while the command starts)
   --show-token       with your own token (COMPANION_TOKEN, --token-file, --token):
-                     print it at start, in the address and in the table view's QR
-                     code; without it your token is never printed (a random token
-                     always is: nobody else knows it)
+                     print it at start, in the host's address; without it your
+                     token is never printed (a random token always is: nobody
+                     else knows it).  The token is the host's: the table view's
+                     QR code and each seat's carry a capability instead (a view,
+                     a seat), never the token
   --allow-host NAME  also answer requests addressed to NAME (a host name or an
                      address this machine is reached by); may be repeated
   --database URL     keep the saved games in the club's PostgreSQL database
@@ -71,9 +73,11 @@ Options:
   -h, --help         this help
 
 Without a token option, --lan uses COMPANION_TOKEN if it is set, otherwise a
-random token printed at start, with a QR code of the table view's address
-for a phone's camera (your own token is printed, QR code included, only with
---show-token). Requests whose Host: is not this machine (127.0.0.1,
+random token printed at start (your own token is printed only with
+--show-token).  The address with the token is the host's page: open it on
+this laptop only.  A QR code of the table view's address (a view-only
+capability, no token) is printed for the TV's or a phone's camera; each
+seat's code is on the host's page. Requests whose Host: is not this machine (127.0.0.1,
 localhost, and under --lan this machine's names and addresses) are refused.
 A page's kernel stops when its tab closes, or after
 {cull} s idle without a page. {pool} kernels
@@ -290,25 +294,32 @@ def main(argv: list[str] | None = None) -> int:
         printed = token_source == "random" or o.show_token
         shown = ((_read_token_file(token_file) if token_source == "file" else o.token)
                  if printed else "<your token>")
+        # the token is the host's (issue 35: a role is a capability): the other devices
+        # join with the table view's capability printed below or a seat's code
         if lan_ip:
             public_url = f"http://{lan_ip}:{o.port}/"
-            print(f"Open http://{lan_ip}:{o.port}/?token={shown} on any device at the table.")
+            print(f"The host's page (this laptop only: the token gives every right): "
+                  f"http://{lan_ip}:{o.port}/?token={shown}")
         else:
             public_url = ""
-            print(f"Open http://<this machine's IP>:{o.port}/?token={shown} on any device at the table")
+            print(f"The host's page (this laptop only: the token gives every right): "
+                  f"http://<this machine's IP>:{o.port}/?token={shown}")
             print("(could not work out this machine's LAN address).")
         print(f"On this machine: http://127.0.0.1:{o.port}/?token={shown}")
-        if public_url and printed:
+        if not printed:
+            print("(Your own token is not printed; add --show-token to print it.)")
+        if public_url:
             print()
-            print("The table view (scan with a phone's camera; each seat's code is on the game's page):")
+            print("The table view (scan with the TV's or a phone's camera: it may look, not "
+                  "write); each seat's code is on the host's page:")
             try:
-                from .table.joining import qr_text
-                print(qr_text(f"{public_url}?view=table&token={shown}"), end="")
+                from .table import capabilities
+                from .table.joining import join_url, qr_text
+                url = join_url(public_url, view="table", cap=capabilities.view().secret)
+                print(qr_text(url), end="")
+                print(url)
             except Exception:                  # noqa: BLE001 - a QR code is a convenience
                 print("(no QR code)")
-        elif public_url:
-            print("(No QR code of the table view: it would print your own token. Add "
-                  "--show-token to print it; the codes are also on the game's page.)")
         del shown
     else:
         public_url = f"http://127.0.0.1:{o.port}/"

@@ -457,6 +457,15 @@ def _qr(token: str) -> str:
     return qr_text(f"http://{LAN_IP}:9123/?view=table&token={token}")
 
 
+def _view_qr() -> str:
+    """The table view's QR code as ./dashboard --lan prints it: its view-only capability,
+    never the token (issue 35, "A role is a capability, not an address")."""
+    from companion.table import capabilities
+    from companion.table.joining import join_url, qr_text
+    return qr_text(join_url(f"http://{LAN_IP}:9123/", view="table",
+                            cap=capabilities.view().secret))
+
+
 @pytest.mark.parametrize("how", ["COMPANION_TOKEN", "--token-file"])
 def test_your_own_token_is_not_printed_not_even_in_the_qr_code(tmp_path, start_dashboard,
                                                                 how):
@@ -471,30 +480,33 @@ def test_your_own_token_is_not_printed_not_even_in_the_qr_code(tmp_path, start_d
         f.write_text(TOKEN + "\n")
         out = start_dashboard("--token-file", str(f))
     assert "?token=<your token>" in out and TOKEN not in out
-    assert _qr(TOKEN) not in out and "█" not in out, out     # no QR code at all
+    assert _qr(TOKEN) not in out, out
+    assert _view_qr() in out            # the table view's QR code: a capability, no token
     assert "--show-token" in out                             # how to ask for it
 
 
 @pytest.mark.parametrize("how", ["COMPANION_TOKEN", "--token-file"])
 def test_show_token_prints_your_token_and_its_qr_code(tmp_path, start_dashboard, how):
     """Issue 35: your own token is printed "unless you ask for it": ``--show-token``
-    asks, and the address and the table view's QR code then carry it."""
+    asks, and the host's address then carries it; the table view's QR code carries its
+    view-only capability, never the token (the token is the host's role)."""
     if how == "COMPANION_TOKEN":
         out = start_dashboard("--show-token", env={"COMPANION_TOKEN": TOKEN})
     else:
         f = tmp_path / "token"
         f.write_text(TOKEN + "\n")
         out = start_dashboard("--token-file", str(f), "--show-token")
-    assert f"http://{LAN_IP}:9123/?token={TOKEN}" in out and _qr(TOKEN) in out
+    assert f"http://{LAN_IP}:9123/?token={TOKEN}" in out
+    assert _qr(TOKEN) not in out and _view_qr() in out
 
 
 def test_a_random_token_is_printed_with_its_qr_code(start_dashboard):
-    """Issue 35 keeps the random token's QR code (nobody else knows that token): the
-    address and the QR code carry it."""
+    """Issue 35 prints the random token (nobody else knows that token) in the host's
+    address; the table view's QR code carries its view-only capability, not the token."""
     import re
     out = start_dashboard()
-    token = re.search(rf"http://{LAN_IP}:9123/\?token=([A-Za-z0-9_-]+) ", out).group(1)
-    assert len(token) >= 16 and _qr(token) in out
+    token = re.search(rf"http://{LAN_IP}:9123/\?token=([A-Za-z0-9_-]+)\s", out).group(1)
+    assert len(token) >= 16 and _qr(token) not in out and _view_qr() in out
 
 
 def test_show_token_applies_only_with_lan(capsys):

@@ -6,7 +6,9 @@ set by ./dashboard) with a query saying what the page is for:
 - ``seat=<player name>``: that player's phone;
 - ``view=table``: the read-only table view;
 - ``game=<id>``: that saved game (the most recent one otherwise);
-- ``token=<token>``: the access token under ``./dashboard --lan``.
+- ``token=<token>``: the access token under ``./dashboard --lan`` (the host's);
+- ``cap=<secret>``: a seat's or the table view's capability under ``--lan`` (issue 35,
+  :mod:`companion.table.capabilities`), given instead of the token.
 
 Every value is percent-encoded (``quote(..., safe='')``), so a seat name with spaces,
 accents, ``&``, ``=``, ``#`` or ``+`` stays one parameter and reads back unchanged through
@@ -27,11 +29,12 @@ if TYPE_CHECKING:                 # segno is imported where a code is drawn, not
     import segno
 
 #: the query keys join_url writes, in this order
-KEYS = ("game", "seat", "view", "token")
+KEYS = ("game", "seat", "view", "token", "cap")
 
 
 def join_url(base: str, *, token: str | None = None, seat: str | None = None,
-             view: str | None = None, game: str | None = None) -> str:
+             view: str | None = None, game: str | None = None,
+             cap: str | None = None) -> str:
     """The address of a page of the dashboard at ``base`` (``http://host:port/``).
 
     Parameters left None (or empty) are not written.  A query already in ``base`` is
@@ -42,7 +45,7 @@ def join_url(base: str, *, token: str | None = None, seat: str | None = None,
     parts = urlsplit(base.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"join_url: not an http(s) address: {base!r}")
-    values = {"game": game, "seat": seat, "view": view, "token": token}
+    values = {"game": game, "seat": seat, "view": view, "token": token, "cap": cap}
     query = [f"{k}={quote(str(values[k]), safe='')}" for k in KEYS if values[k]]
     if parts.query:
         query.insert(0, parts.query)

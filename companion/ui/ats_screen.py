@@ -177,7 +177,7 @@ class AtsScreen:
         self.score_details.add_class("score-details")
         # folded: the player's own station is the grid of the entry; a tap opens the rest
         # (widgets keep their open state across refreshes, unlike <details> in HTML)
-        self.more = w.Accordion(children=[self.score_details, self.stations, self.views_part.join_box],
+        self.more = w.Accordion(children=[self.score_details, self.stations, self.views_part.join_panel],
                                 selected_index=None)
         self.more.set_title(0, "Races and last actions")
         self.more.set_title(1, "All stations")

@@ -11,7 +11,7 @@ from ..ats.game import describe_action as describe  # the page's words are the e
 from ..ats.scoring import objective_claims
 from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
-from .joinpanel import join_panel_html, public_url
+from .joinpanel import Reissue, join_panel_html, links_stamp, public_url
 from .live import show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
@@ -40,6 +40,9 @@ class AtsViews:
         self.join_box = w.HTML()
         self.join_box.add_class("join-box")
         self._join_for: tuple | None = None
+        # under --lan, the host's New link for a seat (issue 35)
+        self.reissue = Reissue(screen.session, self.guarded, self.say, self._rejoin)
+        self.join_panel = w.VBox([self.join_box, self.reissue.box])
         self.setup_join = w.HTML()
         self.setup_join.add_class("setup-join")
         self.setup_join_panel = w.Accordion(children=[self.setup_join], selected_index=None)
@@ -78,13 +81,22 @@ class AtsViews:
                 players = list(self.screen.store.load(gid)["setup"].get("players") or [])
             except CompanionError:
                 gid = None
-        return join_panel_html(public_url(), token=self.screen.page.token, gid=gid, players=players)
+        return join_panel_html(public_url(), token=self.screen.page.token, gid=gid,
+                               players=players, role=self.screen.session.role)
 
     def _refresh_join(self) -> None:
-        key = (self.screen.gid, self.screen.page.token, public_url())
+        key = (self.screen.gid, self.screen.page.token, public_url(), self.screen.session.role,
+               links_stamp())
         if key != self._join_for:
             self._join_for = key
             self.join_box.value = self.join_html(self.screen.gid)
+        g = self.screen.game
+        self.reissue.update(self.screen.gid, list(g.setup.players) if g is not None else [])
+
+    def _rejoin(self) -> None:
+        """The panel again (a seat's link re-issued)."""
+        self._join_for = None
+        self._refresh_join()
 
     def _refresh_setup_join(self) -> None:
         self.setup_join.value = self.join_html(self.screen.setup_part.saved.value or None)

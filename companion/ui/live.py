@@ -40,11 +40,14 @@ MAX_VALUE = 80
 
 
 def parse_query(qs: str | None) -> dict[str, str]:
-    """``seat``, ``view`` and ``game`` from a page's query string; anything else (the token
-    too) is dropped.  Values are stripped and cut to :data:`MAX_VALUE` characters."""
+    """``seat``, ``view``, ``game``, ``tab`` and ``capid`` from a page's query string;
+    anything else (the token too) is dropped.  Values are stripped and cut to
+    :data:`MAX_VALUE` characters.  ``capid`` (issue 35) is the public id of the capability
+    the server gave the page (16 hex digits); only :func:`capabilities_in_force` makes it
+    count."""
     out: dict[str, str] = {}
     for key, values in parse_qs((qs or "").lstrip("?"), keep_blank_values=False).items():
-        if key in ("seat", "view", "game", "tab") and values:
+        if key in ("seat", "view", "game", "tab", "capid") and values:
             v = values[-1].strip()[:MAX_VALUE]
             if v:
                 out[key] = v
@@ -52,7 +55,18 @@ def parse_query(qs: str | None) -> dict[str, str]:
         out.pop("view")
     if "tab" in out and not _TAB.fullmatch(out["tab"]):
         out.pop("tab")
+    if "capid" in out and not re.fullmatch(r"[0-9a-f]{16}", out["capid"]):
+        out.pop("capid")
     return out
+
+
+def capabilities_in_force() -> bool:
+    """Whether the server gives roles by capability (issue 35: a token is in force,
+    ``./dashboard --lan``): notebooks/config/voila.py sets ``COMPANION_CAPS=1`` in the
+    kernels' environment, and then writes every page's query itself (the address's
+    ``seat``, ``view`` and ``game`` are what the page's credential allows, and
+    ``capid`` names that credential).  Without it (127.0.0.1), the address decides."""
+    return os.environ.get("COMPANION_CAPS", "") == "1"
 
 
 _TAB = re.compile(r"[a-z0-9-]{1,60}")

@@ -47,9 +47,35 @@ def set_seat(self: GameSession, name: str | None) -> str | None:
     return self.seat
 
 
+def bind_capability(self: GameSession, cap_id: str | None, game: str | None) -> None:
+    """Under ``--lan`` (issue 35): the page was opened with the capability ``cap_id``
+    (its public id, from the server); a seat's capability is bound to ``game``: its seat
+    is its player's there and nowhere else (another game opened on the page is a view)."""
+    self.cap_id = cap_id or None
+    self.seat_game = game or None
+    if self.seat_name is not None:
+        self.seat = seat_in_game(self)
+
+
+def check_capability(self: GameSession, write: Write | str) -> None:
+    """Refuse every write of a page whose capability the host has re-issued (a lost or
+    borrowed phone): one line, nothing written.  Nothing for a page opened without one."""
+    if self.cap_id is None:
+        return
+    from ..table import capabilities
+    if not capabilities.is_current(self.cap_id):
+        raise RoleRefused(str(self.role), str(Write(write)),
+                          f"This page's link no longer works (the host gave this seat a new "
+                          f"one): it cannot {words_of(write)}; scan the new code on the "
+                          "host's page.")
+
+
 def seat_in_game(self: GameSession) -> str | None:
-    """The open game's player the seat's name is (None: none, or no game open)."""
+    """The open game's player the seat's name is (None: none, no game open, or a game
+    other than the one the page's capability is bound to)."""
     if self.seat_name is None or self.game is None:
+        return None
+    if self.seat_game is not None and self.gid != self.seat_game:
         return None
     name = self.seat_name.lower()
     return next((p for p in self.game.setup.players if p.lower() == name), None)
@@ -76,6 +102,11 @@ def seat_may(self: GameSession, write: Write | str, gid: str | None = None) -> N
         raise RoleRefused(str(Role.SEAT), str(write),
                           f"{name}'s page cannot {words_of(write)} for another game than "
                           "the one it shows: do it on the host's page (the laptop).")
+    if self.seat is None and self.seat_game is not None and target != self.seat_game:
+        raise RoleRefused(str(Role.SEAT), str(write),
+                          f"{name}'s link is for another game: this page is a view of this "
+                          f"one and cannot {words_of(write)}; do it on the host's page "
+                          "(the laptop).")
     if self.seat is None:
         players = _line(", ".join(self.game.setup.players))
         raise RoleRefused(str(Role.SEAT), str(write),

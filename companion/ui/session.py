@@ -95,6 +95,8 @@ class GameSession:
     #: (game id, index, action): the last action this page recorded, the one a seat may
     #: undo although it is another player's (entered for him with act_for)
     entered: tuple[str, int, dict] | None = field(default=None, repr=False)
+    cap_id: str | None = None           # under --lan (issue 35, seats.py): the page's
+    seat_game: str | None = None        # capability's id; a seat's capability's one game
 
     _PARTS = ("format", "setup", "cards", "manual", "meta", "title")
 
@@ -124,14 +126,16 @@ class GameSession:
         self.store.role = self.role
 
     def require(self, write: Write | str) -> None:
-        """Refuse ``write`` (RoleRefused, one line) unless the page's role may make it."""
+        """Refuse ``write`` (RoleRefused, one line) unless the role (and capability) allow it."""
         check_role(self.role, write)
+        seats.check_capability(self, write)
 
     # -- a seat is its player's, in its game (issue 35): companion/ui/seats.py --------
     set_seat, _seat_in_game, _seat_may = seats.set_seat, seats.seat_in_game, seats.seat_may
     check_undo, act_for, _check_seat = seats.check_undo, seats.act_for, seats.check_seat
     may_undo = seats.may_undo
     is_seat = property(seats.is_seat)
+    bind_capability = seats.bind_capability
 
     # -- opening --------------------------------------------------------------------
     def open(self, gid: str) -> Any:

@@ -20,8 +20,8 @@ from ..table import club
 from ..table.store import StaleGame, Store, open_store
 from . import screens
 from .common import ERR, OK, log, log_path
-from .live import (SCREEN_CLASS, Heartbeat, Poller, live_widgets, page_token, parse_query,
-                   query_string, show, tab_slug)
+from .live import (SCREEN_CLASS, Heartbeat, Poller, capabilities_in_force, live_widgets,
+                   page_token, parse_query, query_string, show, tab_slug)
 from .playdetails import CSS as DETAILS_CSS
 from .session import GameSession
 from .style import CSS
@@ -257,6 +257,12 @@ class Shell:
         # the page's role first (companion.core.roles): nothing below may write what the
         # address does not allow, not even a resume of a finished game
         self.session.set_role(role_of_page(q.get("seat"), q.get("view")))
+        # under --lan the server wrote this query from the page's credential (issue 35,
+        # notebooks/config/voila.py: the role is the capability's, never the address's):
+        # a seat's capability binds the page's seat to its one game
+        capid = q.get("capid") if capabilities_in_force() else None
+        seat_cap = bool(capid and q.get("seat") and q.get("view") != "table")
+        self.session.bind_capability(capid, (q.get("game") or "(no game)") if seat_cap else None)
         # ... and its seat's name, for every tab's game (issue 35: a seat writes only to
         # a game whose player it is)
         self.session.set_seat(q.get("seat") if q.get("view") != "table" else None)

@@ -131,7 +131,9 @@ class SseTab:
         # the page's role (the app's: one address, one role for every tab), before the
         # latest game is opened below
         self.session = GameSession(app.store, again="enter the action again",
-                                   role=app.session.role, seat_name=app.session.seat_name)
+                                   role=app.session.role, seat_name=app.session.seat_name,
+                                   cap_id=app.session.cap_id,
+                                   seat_game=app.session.seat_game)
         self.live = SessionPart(self, self.session)   # store, game, gid, rev; open, poll
         self.details = PlayDetailsPart(self)          # the play timer, details, exports
         self.seat: str | None = None            # the seat's player (SessionPart.view_of)
@@ -235,7 +237,7 @@ class SseTab:
                              self.hint, self.extra])
         self.entry.add_class("sse-entry")
         writes(self.entry)
-        self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html()), self.join_box],
+        self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html()), self.views_part.join_panel],
                                 selected_index=None)
         self.more.set_title(0, "What-if: every destination of the selected ship")
         self.more.set_title(1, "Legend")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as w
 
 from ..core.htmlsafe import escape
-from .joinpanel import join_panel_html, public_url
+from .joinpanel import Reissue, join_panel_html, links_stamp, public_url
 from .live import live_widgets, show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
@@ -30,10 +30,18 @@ class SseViews:
         self.join_box = w.HTML()
         self.join_box.add_class("sse-join-box")
         self.join_for: tuple | None = None
+        # under --lan, the host's New link for a seat (issue 35)
+        self.reissue = Reissue(screen.session, screen.guarded, screen.app.say, self._rejoin)
+        self.join_panel = w.VBox([self.join_box, self.reissue.box])
         # a seat moves only its own ships (issue 20): "waiting for Bob" and the explicit
         # switch "Enter Bob's move (no phone)"
         self.seat_switch = SeatSwitch(self.act_for, lambda: self.act_for(None),
                                       screen.guarded)
+
+    def _rejoin(self) -> None:
+        """The panel again (a seat's link re-issued)."""
+        self.join_for = None
+        self.refresh()
 
     # -- a seat stays its player (issue 20) ---------------------------------------------
     def act_for(self, player: str | None) -> None:
@@ -126,11 +134,13 @@ class SseViews:
         s = self.screen
         g = s.game
         show_live(self.live_state, len(g.actions), s.gid)
-        key = (s.gid, s.app.token, public_url())
+        key = (s.gid, s.app.token, public_url(), s.session.role, links_stamp())
         if key != self.join_for:
             self.join_for = key
             self.join_box.value = join_panel_html(public_url(), token=s.app.token,
-                                                  gid=s.gid, players=list(g.setup.players))
+                                                  gid=s.gid, players=list(g.setup.players),
+                                                  role=s.session.role)
+        self.reissue.update(s.gid, list(g.setup.players))
         if s.view == "table":             # the play timer is a control: not shown here
             s.timer.button.layout.display = "none"
             s.entry.layout.display = "none"

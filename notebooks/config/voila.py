@@ -92,6 +92,18 @@ jupyter_server 2; what it sets up:
   drawn when the server starts and reaches only the kernels (``VOILA_WS_BASE_URL``
   in the server's environment, which every kernel inherits; Voila's server never
   reads it).  The public ``/voila/query/<kernel>`` needs the token like any route.
+* **A role is a capability, not an address** (issue 35).  With a token in force, the
+  gate also decides each request's role, once (``_grant``): the token is the host's; a
+  ``?cap=`` is a seat's (bound to its player and game) or the table view's capability
+  (``companion.table.capabilities``: ``capabilities.json`` in COMPANION_HOME); else the
+  login cookie, whose user is the role it was given (``companion-host`` or
+  ``companion-cap-<id>``, looked up again at every request: a re-issued link's cookie no
+  longer logs in).  The page's query that reaches its kernel is then the gate's
+  (``_page_query``): a seat's page is always its seat in its game (or a view of it),
+  whatever the address asks, with ``capid`` (the capability's public id) for the page's
+  session; the host's keeps its address less the token.  ``COMPANION_CAPS=1`` in the
+  kernels' environment tells the page to read it so.  The public ``/voila/query/`` socket
+  is the host's only.  docs/store.md, *How a page gets its role*.
 * **Hashed static files are immutable** (issue 20: returning phones).  Voila is
   not a ServerApp, so jupyter_server's ``static_immutable_cache`` is never set, and
   the labextensions route marks everything ``no-cache`` (a request per file per
@@ -324,23 +336,160 @@ def _token_of(handler) -> str:
     return str(getattr(provider, "token", "") or "")
 
 
-async def _authenticated(handler, token: str) -> bool:
+# --- a role is a capability, not an address (issue 35) ---------------------------------
+#: the login cookie's user names: the host's, and a capability's (its public id after it:
+#: the cookie is signed, and request logs show the user's name)
+HOST_USER = "companion-host"
+CAP_USER = "companion-cap-"
+#: the page address's keys that only the server writes into the kernel's query
+_SERVER_KEYS = ("token", "cap", "capid")
+
+
+class _Grant:
+    """What a request's credential gives: ``host`` (the token), or a capability of
+    companion.table.capabilities (a seat bound to its player and game, the table view)."""
+
+    __slots__ = ("role", "cap", "fresh")
+
+    def __init__(self, role: str, cap=None, fresh: bool = False):
+        self.role, self.cap = role, cap
+        #: given in this request (query or header): the login cookie is set to it
+        self.fresh = fresh
+
+    @property
+    def username(self) -> str:
+        return HOST_USER if self.cap is None else CAP_USER + self.cap.id
+
+
+def _grant_of_cap(secret: str, fresh: bool):
+    from companion.table import capabilities
+    cap = capabilities.verify(secret)
+    return _Grant(cap.role, cap, fresh) if cap is not None else None
+
+
+def _grant_of_cookie(name: str):
+    """The role a login cookie's user name carries (None: none, or re-issued)."""
+    if name == HOST_USER:
+        return _Grant("host")
+    if name.startswith(CAP_USER):
+        from companion.table import capabilities
+        cap = capabilities.by_id(name[len(CAP_USER):])
+        return _Grant(cap.role, cap) if cap is not None else None
+    return None                       # a cookie of another kind gives no role
+
+
+async def _grant(handler, token: str):
+    """The ONE place a request's role is decided (with a token in force): the token
+    (``?token=``, ``Authorization: token``) is the host's; else ``?cap=`` a seat's or the
+    table view's capability; else the login cookie, whose user is the role it was given
+    (its capability checked again: a re-issued seat's cookie no longer works).  None: not
+    authenticated.  The address's ``seat``, ``view`` and ``game`` never raise it."""
     given = handler.get_query_argument("token", "")
     if not given:
         m = _AUTH_HEADER.fullmatch(handler.request.headers.get("Authorization", "").strip())
         given = m.group(1).strip() if m else ""
     if given:
-        return hmac.compare_digest(given.encode(), token.encode())
+        ok = hmac.compare_digest(given.encode(), token.encode())
+        return _Grant("host", None, True) if ok else None
+    cap = handler.get_query_argument("cap", "")
+    if cap:
+        return _grant_of_cap(cap, True)
     provider = handler.settings.get("identity_provider")
     if provider is None:
-        return False
+        return None
     try:
         user = provider.get_user_cookie(handler)
         if hasattr(user, "__await__"):
             user = await user
     except Exception:                              # noqa: BLE001 - a bad cookie is no login
-        return False
-    return user is not None
+        return None
+    return _grant_of_cookie(str(getattr(user, "username", "") or ""))
+
+
+def _login(handler, grant) -> None:
+    """The request is the grant's user (jupyter_server's own check then agrees), and a
+    credential given in the address goes into the login cookie: the role it was given."""
+    from jupyter_server.auth.identity import User
+    from jupyter_server.base.handlers import JupyterHandler
+    user = User(grant.username, grant.role, grant.role, grant.role[:1].upper(), None, None)
+    if isinstance(handler, JupyterHandler):
+        handler._jupyter_current_user = user
+        if grant.fresh and grant.cap is None:
+            # the token itself, as jupyter_server's own token login marks it (its XSRF
+            # check lets a request that carries the token through: the shutdown beacon)
+            handler._token_authenticated = True
+        provider = handler.settings.get("identity_provider")
+        if grant.fresh and provider is not None:
+            provider.set_login_cookie(handler, user)
+
+
+def _page_query(query: str, grant) -> str:
+    """The page's query as its kernel gets it: what the grant allows, written by the
+    server.  The host's page keeps its address (less the token); a seat's page is its
+    player's seat in its game (or, asked with ``view=table``, a view of that game); the
+    table view is the table view.  ``capid`` (a capability's public id, never its secret)
+    lets the page's session see a re-issued link at once."""
+    from urllib.parse import parse_qsl, urlencode
+    asked = {k: v for k, v in parse_qsl(query, keep_blank_values=False)
+             if k not in _SERVER_KEYS}
+    if grant.cap is None:
+        return urlencode(asked)
+    out = {}
+    if grant.role == "seat":
+        out["game"] = grant.cap.game
+        if asked.get("view") == "table":
+            out["view"] = "table"
+        else:
+            out["seat"] = grant.cap.player
+    else:
+        if asked.get("game"):
+            out["game"] = asked["game"]
+        out["view"] = "table"
+    if asked.get("tab"):
+        out["tab"] = asked["tab"]
+    out["capid"] = grant.cap.id
+    return urlencode(out)
+
+
+def _without_credentials(path: str, query: str) -> str:
+    """``path?query`` less ``token``, ``cap`` and ``capid``."""
+    from urllib.parse import parse_qsl, urlencode
+    rest = urlencode([(k, v) for k, v in parse_qsl(query) if k not in _SERVER_KEYS])
+    return path + ("?" + rest if rest else "")
+
+
+def _rewrite_query(request, query: str) -> None:
+    """Make ``query`` the request's (Voila hands ``request.query`` to the page's kernel)."""
+    from tornado.httputil import parse_qs_bytes
+    request.query = query
+    request.uri = request.path + ("?" + query if query else "")
+    request.query_arguments = parse_qs_bytes(query, keep_blank_values=True)
+    request.arguments = {k: list(v) for k, v in request.query_arguments.items()}
+
+
+def _identity_provider_class():
+    from jupyter_server.auth.identity import PasswordIdentityProvider, User
+
+    class CompanionIdentityProvider(PasswordIdentityProvider):
+        """The login form with the token (and jupyter_server's own token login) makes
+        the host's user: the role the login cookie carries (issue 35)."""
+
+        def generate_anonymous_user(self, handler):
+            return User(HOST_USER, "host", "host", "H", None, None)
+
+        def user_from_cookie(self, cookie_value: str):
+            """A login cookie is only as good as its role: the host's, or a capability
+            still in force (a re-issued seat's cookie is cleared, so that the login form
+            does not send it back to a page that refuses it)."""
+            user = super().user_from_cookie(cookie_value)
+            if _grant_of_cookie(str(getattr(user, "username", "") or "")) is None:
+                return None
+            return user
+
+    return CompanionIdentityProvider
+
+
+c.Voila.identity_provider_class = _identity_provider_class()
 
 
 class _Gate:
@@ -360,13 +509,26 @@ class _Gate:
         exempt = (_NO_TOKEN.fullmatch(rel) is not None
                   and not any(bad in rel for bad in ("..", "%", "\\", "//")))
         exempt = exempt or getattr(self, "_companion_kernel_route", False)
-        if token and not exempt and not await _authenticated(self, token):
+        if token and not exempt:
             from voila.handler import VoilaHandler
-            if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD"):
-                self.redirect(url_concat(self.settings.get("login_url", "/login"),
-                                         {"next": self.request.uri}))
-                return None
-            raise tornado.web.HTTPError(403)
+            grant = await _grant(self, token)
+            if grant is None:
+                if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD"):
+                    # the login form, then the page without the refused credential (a
+                    # browser already logged in goes back with the role it has)
+                    nxt = _without_credentials(self.request.path, self.request.query or "")
+                    self.redirect(url_concat(self.settings.get("login_url", "/login"),
+                                             {"next": nxt}))
+                    return None
+                raise tornado.web.HTTPError(403)
+            if grant.role != "host" and rel.startswith("/voila/query/"):
+                raise tornado.web.HTTPError(403)     # a page's address is the host's business
+            _login(self, grant)
+            if isinstance(self, VoilaHandler):
+                _rewrite_query(self.request, _page_query(self.request.query or "", grant))
+                if grant.cap is not None:
+                    from companion.table import capabilities
+                    capabilities.mark_joined(grant.cap.id)
         result = super().prepare(*args, **kwargs)
         if result is not None and hasattr(result, "__await__"):
             result = await result
@@ -542,6 +704,11 @@ def _read_token() -> str | None:
 _TOKEN = _read_token()
 if _TOKEN is not None:
     c.Voila.token = _TOKEN
+    # the kernels' session: a page's role is its credential's, which the server wrote
+    # into the page's query (issue 35; companion.ui.shell.Shell.apply_query)
+    os.environ["COMPANION_CAPS"] = "1"
+else:
+    os.environ.pop("COMPANION_CAPS", None)
 
 _SCRUB = re.compile(r"((?:token|_xsrf)=)[^&\s\"']+", re.I)
 _HIDDEN = [(v, name) for v, name in ((_TOKEN, "[token]"), (_KERNEL_SECRET, "[secret]")) if v]

@@ -47,6 +47,7 @@ SECONDS = {
     "test_widgets_recover.py::test_a_page_whose_widgets_never_came_reloads_itself_and_says_so": 66,
     "test_club_servers.py::test_two_servers_one_postgresql": 62,
     "test_browser_seat.py::test_a_seat_stays_its_player_in_both_games": 58,
+    "test_capability_roles.py::test_a_seat_link_gives_ana_her_seat_in_her_game_and_never_more": 60,
     "test_seed_pages.py::test_every_page_shows_the_seeded_order_of_a_tie": 53,
     "test_sleep.py::test_a_seat_cut_off_says_so_takes_nothing_and_comes_back[sse-12-True]": 53,
     "test_objectives_typed.py::test_objectives_typed_drawn_claimed_and_qualeens_secret": 53,
