@@ -282,3 +282,17 @@ def test_join_links_carry_capabilities_under_lan_and_only_on_the_hosts_page(monk
     assert f"cap={caps.view().secret}" in links["Table view (read-only)"]
     for role in (Role.SEAT, Role.TABLE):
         assert join_links(base, token=token, gid="G1", players=PLAYERS, role=role) == []
+
+
+def test_a_capability_in_a_logged_address_is_scrubbed():
+    """A seat's link carries its capability (``?cap=``), a secret like the token: the
+    server's log shows ``cap=[cap]``, never the secret (the public ``capid`` may show)."""
+    ana = caps.seat("G1", "Ana")
+    code = (
+        "import logging\n"
+        "rec = logging.getLogRecordFactory()('tornado.access', 20, 'x.py', 1,\n"
+        "    '200 GET /?cap=%s&capid=%s (127.0.0.1) 3.1ms', (sys.argv[1], sys.argv[2]), None)\n"
+        "print(json.dumps(rec.getMessage()))\n")
+    line = _server(code, ana.secret, ana.id)
+    assert ana.secret not in line
+    assert "cap=[cap]" in line and f"capid={ana.id}" in line, line

@@ -55,7 +55,7 @@ jupyter_server 2; what it sets up:
   are removed from the server's environment before any kernel starts.  A
   token shorter than 16 characters stops the server.  Request logs scrub
   ``token=`` (jupyter_server's ``log_request``) and every log record has the
-  token's value replaced by ``[token]``.
+  token's value replaced by ``[token]``, and a capability's (``cap=``) by ``[cap]``.
 * **No stylesheet from the internet.**  Voila's lab page links two Font Awesome
   stylesheets on cdn.jsdelivr.net; a stylesheet in ``<head>`` holds the page until
   it loads or fails, so on a table's network without internet (or a slow one) every
@@ -710,9 +710,15 @@ if _TOKEN is not None:
 else:
     os.environ.pop("COMPANION_CAPS", None)
 
-_SCRUB = re.compile(r"((?:token|_xsrf)=)[^&\s\"']+", re.I)
+#: a credential in a logged address: the token, the XSRF cookie, a seat's or the table
+#: view's capability (``cap=``; its public id ``capid=`` may show)
+_SCRUB = re.compile(r"(\b(?:token|_xsrf|cap)=)[^&\s\"']+", re.I)
 _HIDDEN = [(v, name) for v, name in ((_TOKEN, "[token]"), (_KERNEL_SECRET, "[secret]")) if v]
 _old_factory = logging.getLogRecordFactory()
+
+
+def _scrubbed(m: re.Match) -> str:
+    return m.group(1) + ("[cap]" if m.group(1).lower() == "cap=" else "[token]")
 
 
 def _record_factory(*args, **kwargs):
@@ -721,10 +727,11 @@ def _record_factory(*args, **kwargs):
         msg = record.getMessage()
     except Exception:                              # noqa: BLE001 - leave odd records alone
         return record
-    if any(v in msg for v, _ in _HIDDEN) or (_TOKEN and "token=" in msg.lower()):
+    low = msg.lower()
+    if any(v in msg for v, _ in _HIDDEN) or (_TOKEN and ("token=" in low or "cap=" in low)):
         for v, name in _HIDDEN:
             msg = msg.replace(v, name)
-        record.msg = _SCRUB.sub(r"\1[token]", msg) if _TOKEN else msg
+        record.msg = _SCRUB.sub(_scrubbed, msg) if _TOKEN else msg
         record.args = ()
     return record
 
