@@ -273,6 +273,50 @@ def test_fifty_pages_leave_no_kernels_and_flat_memory(server):
     assert figures[PAGES] <= 1.5 * figures[5], figures
 
 
+def test_fifty_bare_page_loads_stay_under_the_kernel_cap_and_go_within_a_minute(server):
+    """Issue 35: "every GET / with the token starts a kernel of about 120 MB that lives 20
+    minutes unless a page unloads it. 30 requests: 52 kernels, +3.7 GB."  "Kernels are
+    bounded: a cap on kernels (total, and per client) with a clear page when it is
+    reached; a kernel whose page never connects is ended within a minute."
+
+    50 bare ``GET /`` with the token from one client (no websocket ever comes): past the
+    client's pages waiting for their websocket (3 here) each gets the 429 page in one
+    paragraph and starts no kernel; the kernels of those that never connected are ended
+    (8 s here, 60 s by default), and a real page then comes up.  Real pages (each
+    connects) fill the server up to its total (6 here): the next gets the 503 page."""
+    s = server(env={"COMPANION_TOKEN": TOKEN, "COMPANION_POOL_SIZE": "1",
+                    "COMPANION_MAX_KERNELS": "6", "COMPANION_MAX_WAITING_PAGES": "3",
+                    "COMPANION_UNCONNECTED_SECONDS": "8", "COMPANION_CULL_INTERVAL": "2"})
+    assert wait_for(lambda: "is filled with" in s.log_path.read_text(errors="replace"),
+                    timeout=90), s.log_tail()
+    statuses, peak = [], 0
+    for _ in range(50):
+        status, _, body = request(s.port, "GET", f"/?token={TOKEN}")
+        statuses.append(status)
+        peak = max(peak, len(kernel_pids(s)))
+        if status == 429:
+            text = body.decode()
+            assert "Too many pages at once" in text and "Wait a minute" in text
+            assert "Traceback" not in text and TOKEN not in text
+    assert statuses[:3] == [200, 200, 200] and set(statuses[3:]) == {429}, statuses
+    assert peak <= 1 + 3 + 1, peak          # the pool (refilled) and the three waiting pages
+    # the three kernels whose page never came are ended within the minute (8 s here)
+    assert wait_for(lambda: len(kernel_pids(s)) == 1, timeout=60), kernel_pids(s)
+    assert "its page never connected" in s.log_path.read_text(errors="replace")
+    # real pages (each connects its websocket) up to the total, then the 503 page
+    kids = [open_page(s.port, close="none", token=TOKEN) for _ in range(5)]
+    assert len(set(kids)) == 5
+    assert wait_for(lambda: len(kernel_pids(s)) == 6, timeout=60), kernel_pids(s)
+    status, headers, body = request(s.port, "GET", f"/?token={TOKEN}")
+    assert status == 503, (status, body[:300])
+    assert "Too many pages are open" in body.decode() and "Nothing of the game is lost" in \
+        body.decode()
+    assert len(kernel_pids(s)) == 6
+    # a connected page's kernel is not ended as one that never connected
+    time.sleep(10)
+    assert len(kernel_pids(s)) == 6
+
+
 # ---------------------------------------------------------------------------
 # Host allowlist, /logout, a real tab closed
 # ---------------------------------------------------------------------------

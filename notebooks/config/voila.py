@@ -8,10 +8,15 @@ jupyter_server 2; what it sets up:
 * **Kernels are culled.**  Each page load starts a kernel (about 115 MB).
   ``MappingKernelManager`` culls a kernel that has been idle and without a
   connected page for ``COMPANION_CULL_IDLE`` seconds (default 1200), checked
-  every ``COMPANION_CULL_INTERVAL`` seconds (default 60).  A page left open
+  every ``COMPANION_CULL_INTERVAL`` seconds (default 20).  A page left open
   keeps its kernel (``cull_connected = False``).  A kernel still starting is not
   culled (for up to 120 s): on a busy machine a start took longer than a short idle
   timeout, and the page waiting for that kernel hung.
+* **Kernels are bounded** (issue 35).  At most ``COMPANION_MAX_KERNELS`` (24, the pool's
+  included): the next page load gets a one-paragraph page (503).  A client may have at
+  most ``COMPANION_MAX_WAITING_PAGES`` (8) loaded pages whose kernel websocket has not
+  come (a 429 page past it), and a kernel whose page never connected is ended
+  ``COMPANION_UNCONNECTED_SECONDS`` (60) after its last activity.
 * **Preheated kernels** (issue 14).  Voila keeps a pool of
   ``COMPANION_POOL_SIZE`` kernels (default 4: a seat each for a 4-player table joining
   at once; 0 turns preheating off) that
@@ -127,7 +132,7 @@ MIN_TOKEN = 16
 
 # --- kernels: idle culling ---------------------------------------------------
 c.MappingKernelManager.cull_idle_timeout = int(os.environ.get("COMPANION_CULL_IDLE", "1200"))
-c.MappingKernelManager.cull_interval = int(os.environ.get("COMPANION_CULL_INTERVAL", "60"))
+c.MappingKernelManager.cull_interval = int(os.environ.get("COMPANION_CULL_INTERVAL", "20"))
 c.MappingKernelManager.cull_connected = False
 c.MappingKernelManager.cull_busy = False
 
@@ -142,6 +147,81 @@ c.MappingKernelManager.cull_busy = False
 STARTING_GRACE = 120
 
 
+# --- kernels: bounded (issue 35) ---------------------------------------------------
+#: A page load starts a kernel of about 120 MB; 30 bare ``GET /`` once made 52 kernels
+#: (+3.7 GB).  So: at most MAX_KERNELS kernels at once (the pool's included): a page past
+#: it gets a one-paragraph page (503) instead of a kernel; a client (an address) may have
+#: at most MAX_WAITING pages loaded whose kernel websocket has not come yet (a browser
+#: connects within seconds; a bare GET never does): past it, a 429 page; and a kernel
+#: whose page never connected is ended UNCONNECTED_SECONDS after its last activity (the
+#: culler looks every COMPANION_CULL_INTERVAL, 20 s).
+def _bounded_int(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name, str(default)).strip() or str(default)
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"dashboard: {name} must be a whole number, not {raw!r}") from None
+    if not low <= value <= high:
+        raise SystemExit(f"dashboard: {name} must be between {low} and {high}")
+    return value
+
+
+MAX_KERNELS = _bounded_int("COMPANION_MAX_KERNELS", 24, 2, 500)
+MAX_WAITING = _bounded_int("COMPANION_MAX_WAITING_PAGES", 8, 1, 100)
+UNCONNECTED_SECONDS = _bounded_int("COMPANION_UNCONNECTED_SECONDS", 60, 5, 3600)
+#: kernels a page's websocket has reached (their page came); the rest may be ended early
+EVER_CONNECTED: set[str] = set()
+#: client address -> times of its page loads not yet followed by a kernel websocket
+_WAITING: dict[str, list[float]] = {}
+
+_FULL_PAGE = (
+    "<!DOCTYPE html><html><head><meta charset='utf-8'><meta name='viewport' "
+    "content='width=device-width'><title>Star Companion: {title}</title></head>"
+    "<body style='font:16px/1.4 sans-serif;margin:24px;max-width:36em'>"
+    "<h1 style='font-size:20px'>{title}</h1><p>{text}</p>"
+    "<p><a href='javascript:location.reload()'>Reload this page</a></p></body></html>")
+
+
+def _page_bounds(handler) -> bool:
+    """A page load (``GET /``) within the bounds; False: the refusal page was sent."""
+    import time as _time
+    now = _time.monotonic()
+    client = handler.request.remote_ip or "?"
+    waiting = [t for t in _WAITING.get(client, ()) if now - t < UNCONNECTED_SECONDS]
+    manager = handler.settings.get("kernel_manager")
+    running = len(manager.list_kernel_ids()) if manager is not None else 0
+    if running >= MAX_KERNELS:
+        handler.set_status(503)
+        handler.set_header("Retry-After", "60")
+        handler.finish(_FULL_PAGE.format(
+            title="Too many pages are open",
+            text=f"This table's server has {running} pages open, its most. Close a tab on "
+                 "a device that no longer needs it (or wait a minute for pages that went "
+                 "away to be closed), then reload this page. Nothing of the game is lost."))
+        return False
+    if len(waiting) >= MAX_WAITING:
+        _WAITING[client] = waiting
+        handler.set_status(429)
+        handler.set_header("Retry-After", str(UNCONNECTED_SECONDS))
+        handler.finish(_FULL_PAGE.format(
+            title="Too many pages at once",
+            text=f"This device asked for {len(waiting)} pages that have not come up yet. "
+                 "Wait a minute, then reload this page. Nothing of the game is lost."))
+        return False
+    waiting.append(now)
+    _WAITING[client] = waiting
+    return True
+
+
+def _page_connected(handler, kernel_id: str) -> None:
+    """A kernel websocket came: its kernel's page is there, and one of its client's page
+    loads is no longer waiting."""
+    EVER_CONNECTED.add(kernel_id)
+    waiting = _WAITING.get(handler.request.remote_ip or "?")
+    if waiting:
+        waiting.pop(0)
+
+
 def _install_no_cull_while_starting() -> None:
     from datetime import datetime, timezone
 
@@ -152,12 +232,21 @@ def _install_no_cull_while_starting() -> None:
 
     async def cull_kernel_if_idle(self, kernel_id):
         kernel = self._kernels.get(kernel_id)
+        last = getattr(kernel, "last_activity", None) if kernel is not None else None
+        age = (datetime.now(timezone.utc) - last).total_seconds() if last is not None else 0.0
         if kernel is not None and getattr(kernel, "execution_state", None) == "starting":
-            last = getattr(kernel, "last_activity", None)
-            age = ((datetime.now(timezone.utc) - last).total_seconds()
-                   if last is not None else 0.0)
             if age < max(STARTING_GRACE, self.cull_idle_timeout):
                 return None
+        elif (kernel is not None and kernel_id not in EVER_CONNECTED
+              and not self._kernel_connections.get(kernel_id, 0)
+              and age > UNCONNECTED_SECONDS):
+            # a page that never connected (a bare GET, a tab closed at once): ended within
+            # about a minute, not after the idle timeout (issue 35: kernels are bounded).
+            # Voila's own cull_kernel_if_idle keeps a ready pool kernel from coming here.
+            self.log.warning("companion: ending kernel %s: its page never connected in %d s",
+                             kernel_id, int(age))
+            await self.shutdown_kernel(kernel_id)
+            return None
         return await stock(self, kernel_id)
 
     cull_kernel_if_idle._companion = True
@@ -529,6 +618,13 @@ class _Gate:
                 if grant.cap is not None:
                     from companion.table import capabilities
                     capabilities.mark_joined(grant.cap.id)
+        from voila.handler import VoilaHandler
+        if (isinstance(self, VoilaHandler) and self.request.method == "GET"
+                and rel.rstrip("/") == "" and not _page_bounds(self)):
+            return None                               # too many kernels: said on a page
+        kernel_id = (getattr(self, "path_kwargs", None) or {}).get("kernel_id")
+        if kernel_id and rel.endswith("/channels"):
+            _page_connected(self, kernel_id)
         result = super().prepare(*args, **kwargs)
         if result is not None and hasattr(result, "__await__"):
             result = await result
