@@ -133,9 +133,8 @@ class GameSession:
     # -- a seat is its player's, in its game (issue 35): companion/ui/seats.py --------
     set_seat, _seat_in_game, _seat_may = seats.set_seat, seats.seat_in_game, seats.seat_may
     check_undo, act_for, _check_seat = seats.check_undo, seats.act_for, seats.check_seat
-    may_undo = seats.may_undo
+    may_undo, bind_capability = seats.may_undo, seats.bind_capability
     is_seat = property(seats.is_seat)
-    bind_capability = seats.bind_capability
 
     # -- opening --------------------------------------------------------------------
     def open(self, gid: str) -> Any:
