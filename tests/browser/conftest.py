@@ -109,6 +109,14 @@ def pytest_runtest_makereport(item, call):
         console = getattr(item, "_companion_console", [])
         report.sections.append(
             ("browser", shot + "\nconsole (last 50):\n" + "\n".join(console[-50:])))
+    if report.when == "call" and report.failed:
+        # every page dashboard_driver.open_page opened for this test: what its watchdog
+        # said (why it reloaded, a tap it did not take), in order
+        import dashboard_driver
+        said = [f"page {i} ({p.url}): {line}" for i, p in enumerate(dashboard_driver.OPENED)
+                for line in getattr(p, "console", []) if "companion watchdog" in line]
+        if said:
+            report.sections.append(("watchdog", "\n".join(said[-60:])))
     server = item.funcargs.get("voila_server") if hasattr(item, "funcargs") else None
     if report.when == "call" and report.failed and server is not None:
         # every failing test with a server keeps the server's log (its kernels' too)
@@ -127,6 +135,15 @@ def pytest_runtest_makereport(item, call):
                 except Exception as exc:    # noqa: BLE001
                     report.sections.append((f"voila {name}[{i}]", f"no log: {exc}"))
     return report
+
+
+@pytest.fixture(autouse=True)
+def _pages_of_this_test():
+    """dashboard_driver.OPENED holds the pages open_page opens for one test only."""
+    import dashboard_driver
+    dashboard_driver.OPENED.clear()
+    yield
+    dashboard_driver.OPENED.clear()
 
 
 @pytest.fixture

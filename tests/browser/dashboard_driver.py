@@ -236,6 +236,9 @@ WRITING_WORDS = ("Delete", "Import", "Start the game", "Undo", "New game", "time
 
 #: a phone's screen
 PHONE = {"width": 390, "height": 844}
+#: the pages open_page opened for the running test (its failure report shows what their
+#: watchdogs said: tests/browser/conftest.py)
+OPENED: list = []
 
 
 def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000,
@@ -253,6 +256,7 @@ def open_page(browser, url, *, viewport=None, contexts=None, timeout=60_000,
     page.on("pageerror", lambda exc: page.errors.append(exc.message))
     page.console = []          # the page watchdog's words among them ("reloading (why)")
     page.on("console", lambda msg: page.console.append(f"[{msg.type}] {msg.text}"))
+    OPENED.append(page)
     page.goto(url, timeout=timeout)
     page.locator(ready).first.wait_for(state="attached", timeout=timeout)
     return page
