@@ -15,6 +15,7 @@ screen's build is over.  It must then get every message the kernel sent.
 from __future__ import annotations
 
 import os
+import queue
 import tempfile
 import time
 
@@ -29,20 +30,48 @@ from conftest import ROOT  # noqa: E402
 
 
 def _run(kc, code: str, timeout: float = 240) -> tuple[str, list[dict]]:
-    """Execute ``code``; the messages of its run (the kernel's own, read at once)."""
+    """Execute ``code``; the messages of its run (the kernel's own, read at once).  The
+    run ends with its "idle" status, or, should ZeroMQ's own limit have dropped that one
+    too (it drops for a reader that is merely slow, as this process is beside a CPU hog:
+    seen in a full run), with its execute reply once IOPub is quiet (a reply on the
+    shell channel is never dropped)."""
     msg_id = kc.execute(code)
     seen: list[dict] = []
+    reply = None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        m = kc.get_iopub_msg(timeout=timeout)
+        try:
+            m = kc.get_iopub_msg(timeout=2)
+        except queue.Empty:
+            if reply is None:
+                reply = _reply(kc, msg_id, 0.1)
+                if reply is None:
+                    continue
+            break                               # the run is over, its idle was lost
         if m["parent_header"].get("msg_id") != msg_id:
             continue
         seen.append(m)
         if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
-            reply = kc.get_shell_msg(timeout=timeout)
-            assert reply["content"]["status"] == "ok", reply["content"]
-            return msg_id, seen
-    raise AssertionError(f"no end of run within {timeout} s")
+            break
+    else:
+        raise AssertionError(f"no end of run within {timeout} s")
+    if reply is None:
+        reply = _reply(kc, msg_id, timeout)
+    assert reply is not None, f"no reply to the run within {timeout} s"
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return msg_id, seen
+
+
+def _reply(kc, msg_id: str, timeout: float) -> dict | None:
+    """The shell reply to ``msg_id`` (earlier replies, kernel_info's, are passed over)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            m = kc.get_shell_msg(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+        if m["parent_header"].get("msg_id") == msg_id:
+            return m
 
 
 def _late_count(sock, msg_id: str) -> int:
@@ -137,7 +166,10 @@ def test_a_late_reader_gets_every_widget_message_of_a_burst_past_zeromqs_limit(
 
 
 def test_zeromqs_own_limit_loses_part_of_the_same_burst(companion_home):
-    """The cause, shown: with ZeroMQ's 1,000 the same late reader loses messages."""
+    """The cause, shown: with ZeroMQ's 1,000 the same late reader loses messages: of the
+    9,000 and more widget messages of the burst (all of them reach it with the
+    dashboard's limit: the test above) it gets about 2,000 (two queues of 1,000).  The
+    count of the reader that reads at once is no measure here: beside a CPU hog it may
+    lose some too."""
     sent, got = _burst(companion_home, "1000", BIG_SCREEN)
-    assert sent >= 3000, sent
-    assert got < sent, (sent, got)
+    assert 0 < got < 3000, (sent, got)
