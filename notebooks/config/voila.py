@@ -231,15 +231,24 @@ def _install_no_cull_while_starting() -> None:
         return
 
     async def cull_kernel_if_idle(self, kernel_id):
+        import time as _time
         kernel = self._kernels.get(kernel_id)
         last = getattr(kernel, "last_activity", None) if kernel is not None else None
         age = (datetime.now(timezone.utc) - last).total_seconds() if last is not None else 0.0
+        unconnected = (kernel is not None and kernel_id not in EVER_CONNECTED
+                       and not self._kernel_connections.get(kernel_id, 0))
+        taken = _TAKEN.get(kernel_id)
+        if unconnected and taken is not None:
+            # a pool kernel a page has just taken: idle in the pool for minutes, its page
+            # not connected yet.  Neither culler may end it before that page has had
+            # UNCONNECTED_SECONDS to come (seen: a phone's reloaded page stayed blank)
+            age = _time.monotonic() - taken
+            if age < UNCONNECTED_SECONDS:
+                return None
         if kernel is not None and getattr(kernel, "execution_state", None) == "starting":
             if age < max(STARTING_GRACE, self.cull_idle_timeout):
                 return None
-        elif (kernel is not None and kernel_id not in EVER_CONNECTED
-              and not self._kernel_connections.get(kernel_id, 0)
-              and age > UNCONNECTED_SECONDS):
+        elif unconnected and age > UNCONNECTED_SECONDS:
             # a page that never connected (a bare GET, a tab closed at once): ended within
             # about a minute, not after the idle timeout (issue 35: kernels are bounded).
             # Voila's own cull_kernel_if_idle keeps a ready pool kernel from coming here.
@@ -254,6 +263,32 @@ def _install_no_cull_while_starting() -> None:
 
 
 _install_no_cull_while_starting()
+
+
+#: pool kernels a page took (kernel id -> time.monotonic() when Voila handed it the
+#: page's address): the culler leaves them to their page for UNCONNECTED_SECONDS
+_TAKEN: dict[str, float] = {}
+
+
+def _install_taken_mark() -> None:
+    import time as _time
+
+    from voila.request_info_handler import RequestInfoSocketHandler
+    stock = RequestInfoSocketHandler.__dict__["send_updates"].__func__
+    if getattr(stock, "_companion", False):
+        return
+
+    def send_updates(cls, msg):
+        kernel_id = msg.get("kernel_id") if isinstance(msg, dict) else None
+        if kernel_id:
+            _TAKEN[kernel_id] = _time.monotonic()
+        return stock(cls, msg)
+
+    send_updates._companion = True
+    RequestInfoSocketHandler.send_updates = classmethod(send_updates)
+
+
+_install_taken_mark()
 
 
 # --- kernels: preheated pool --------------------------------------------------------
