@@ -122,6 +122,12 @@ def pytest_runtest_makereport(item, call):
         # every failing test with a server keeps the server's log (its kernels' too)
         try:
             report.sections.append(("voila", server.log_tail(120)))
+            # the kernels' story from the whole log (a tail can be all one page's 404s)
+            story = [line for line in server.log_path.read_text(errors="replace").splitlines()
+                     if re.search(r"Kernel started|pre-heated|Culling|ending kernel|Kernel "
+                                  r"shutdown|waits for its page|Connecting to kernel|"
+                                  r"is filled with", line)]
+            report.sections.append(("voila kernels", "\n".join(story[-80:])))
         except Exception as exc:        # noqa: BLE001 - evidence, never a second failure
             report.sections.append(("voila", f"no log: {exc}"))
     if report.when == "call" and report.failed and hasattr(item, "funcargs"):

@@ -59,5 +59,5 @@
 
   var timer = setInterval(function () {
     if (installed || (attempt() && installed)) { clearInterval(timer); }
-  }, 50);
+  }, 200);
 })();
