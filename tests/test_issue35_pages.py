@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import uuid
@@ -28,7 +27,8 @@ from companion.table.store import MemoryStore, Store, open_store
 from companion.ui.app import App
 from test_history import records
 from test_seat_rules import discard, host_session, seat_session, sse_move
-from test_store_limits import ROOT, _as_user, _history_store, _with_user, digest
+from test_store_limits import (ROOT, _as_user, _history_store, _with_user, digest,
+                               read_only_history_folder)
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 
@@ -107,14 +107,7 @@ def test_the_history_tab_of_a_read_only_folder_shows_every_game_with_the_note(tm
     """The tab failed with "Not saved: … could not be written" on a read-only folder once
     a game had been added after History was last derived; it now shows History computed
     in memory, says so in one line, and writes nothing."""
-    folder = Path("/tmp") / f"ro-history-tab-{uuid.uuid4().hex[:8]}"
-    folder.mkdir()
-    try:
-        path = folder / "games.sqlite"
-        first, second = _history_store(path)
-        before = digest(path)
-        path.chmod(0o444)
-        folder.chmod(0o555)
+    with read_only_history_folder("ro-history-tab") as (folder, path, first, second, before):
         env = {"PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
                "COMPANION_HOME": str(folder)}
         r = subprocess.run(_as_user([sys.executable, "-c", _TAB_SCRIPT, str(path),
@@ -127,9 +120,6 @@ def test_the_history_tab_of_a_read_only_folder_shows_every_game_with_the_note(tm
         check_exports(shown["final_exports"], memory=True)
         assert digest(path) == before
         assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite"]
-    finally:
-        folder.chmod(0o755)
-        shutil.rmtree(folder)
 
 
 def test_the_history_tab_of_a_writable_store_keeps_history_there_without_a_note(tmp_path):

@@ -12,6 +12,7 @@ History of a store that can only be read.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -345,12 +346,12 @@ def _check_history_commands(run, out_dir: Path, first: str, second: str) -> None
     assert r.returncode == 0 and "exported 2 record(s)" in r.stdout, r.stdout + r.stderr
 
 
-def test_history_of_a_read_only_folder_is_computed_in_memory(tmp_path):
-    """"A read-only store hides History: once the History tables are behind the games
-    (any game added), `history plays`, `history stats` and `history export` on a
-    read-only SQLite folder ... fail with "Not saved: … could not be written"" (issue
-    35): they show every game, say in one line that nothing was saved, write nothing."""
-    folder = Path("/tmp") / f"ro-history-{uuid.uuid4().hex[:8]}"
+@contextlib.contextmanager
+def read_only_history_folder(prefix: str):
+    """A folder under /tmp holding a games.sqlite whose History is behind its games,
+    made read-only (file 0444, folder 0555; the commands run under ``_as_user``):
+    (folder, path, first game, second game, the file's digest).  Removed afterwards."""
+    folder = Path("/tmp") / f"{prefix}-{uuid.uuid4().hex[:8]}"
     folder.mkdir()
     try:
         path = folder / "games.sqlite"
@@ -358,6 +359,18 @@ def test_history_of_a_read_only_folder_is_computed_in_memory(tmp_path):
         before = digest(path)
         path.chmod(0o444)
         folder.chmod(0o555)
+        yield folder, path, first, second, before
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def test_history_of_a_read_only_folder_is_computed_in_memory(tmp_path):
+    """"A read-only store hides History: once the History tables are behind the games
+    (any game added), `history plays`, `history stats` and `history export` on a
+    read-only SQLite folder ... fail with "Not saved: … could not be written"" (issue
+    35): they show every game, say in one line that nothing was saved, write nothing."""
+    with read_only_history_folder("ro-history") as (folder, path, first, second, before):
         out_dir = tmp_path / "out"
         out_dir.mkdir()
         out_dir.chmod(0o777)
@@ -369,9 +382,6 @@ def test_history_of_a_read_only_folder_is_computed_in_memory(tmp_path):
         _check_history_commands(run, out_dir, first, second)
         assert digest(path) == before
         assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite"]
-    finally:
-        folder.chmod(0o755)
-        shutil.rmtree(folder)
 
 
 def test_history_current_on_a_writable_store_saves_it(tmp_path):
