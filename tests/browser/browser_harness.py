@@ -171,6 +171,9 @@ class VoilaServer:
             f"--port={self.port}",
             f"--Voila.ip={self.ip}",
             "--Voila.port_retries=0",
+            # every line with its time: a failing test's report shows how long things took
+            "--Voila.log_format=%(asctime)s [%(name)s] %(message)s",
+            "--Voila.log_datefmt=%H:%M:%S",
         ]
         if self.config:
             cmd.append(f"--Voila.config_file_paths={CONFIG_DIR}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -112,11 +113,8 @@ def pytest_runtest_makereport(item, call):
     if report.when == "call" and report.failed:
         # every page dashboard_driver.open_page opened for this test: what its watchdog
         # said (why it reloaded, a tap it did not take), in order
-        import dashboard_driver
-        said = [f"page {i} ({p.url}): {line}" for i, p in enumerate(dashboard_driver.OPENED)
-                for line in getattr(p, "console", []) if "companion watchdog" in line]
-        if said:
-            report.sections.append(("watchdog", "\n".join(said[-60:])))
+        if WATCHDOG_SAID:
+            report.sections.append(("watchdog", "\n".join(WATCHDOG_SAID[-60:])))
     server = item.funcargs.get("voila_server") if hasattr(item, "funcargs") else None
     if report.when == "call" and report.failed and server is not None:
         # every failing test with a server keeps the server's log (its kernels' too)
@@ -143,13 +141,29 @@ def pytest_runtest_makereport(item, call):
     return report
 
 
+#: what the watchdog of every page of the running test said (why it reloaded, a tap it
+#: did not take), in order, with the page's address: a failing test's report shows it
+WATCHDOG_SAID: list[str] = []
+
+
+def _hear_watchdog(page) -> None:
+    """Keep every 'companion watchdog' console line of ``page`` (any context made by
+    the chromium fixture's new_context) in WATCHDOG_SAID."""
+    def heard(msg):
+        if "companion watchdog" in msg.text:
+            WATCHDOG_SAID.append(f"{time.strftime('%H:%M:%S')} {page.url}: {msg.text}")
+    page.on("console", heard)
+
+
 @pytest.fixture(autouse=True)
 def _pages_of_this_test():
     """dashboard_driver.OPENED holds the pages open_page opens for one test only."""
     import dashboard_driver
     dashboard_driver.OPENED.clear()
+    WATCHDOG_SAID.clear()
     yield
     dashboard_driver.OPENED.clear()
+    WATCHDOG_SAID.clear()
 
 
 @pytest.fixture
@@ -189,6 +203,7 @@ def chromium():
         def new_context(*args, **kwargs):
             ctx = bare(*args, **kwargs)
             ctx.add_init_script(path=str(ORDERED_SYNC_JS))
+            ctx.on("page", _hear_watchdog)
             return ctx
         browser.bare_new_context = bare
         browser.new_context = new_context
