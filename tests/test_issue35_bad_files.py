@@ -22,13 +22,13 @@ import errno
 import html
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from as_user import as_user
 import fuzzkit
 from companion.table import plays_export, plays_import
 from companion.table.store import open_store
@@ -292,16 +292,12 @@ KINDS = {"catalogue": (_catalogue_file, "my-cards.yaml"), "tiles": (_tiles_file,
 
 def _run_as_a_user(home: Path, *args: str) -> subprocess.CompletedProcess:
     """``python -m companion ARGS`` with COMPANION_HOME=home, without root's permission
-    override (as tests/test_store_hostile.py: a folder's mode then binds root too)."""
+    override (tests/as_user.py: a folder's mode then binds root too)."""
     env = {k: v for k, v in os.environ.items() if k != "COMPANION_DEBUG"}
     env["COMPANION_HOME"] = str(home)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT)] + ([env["PYTHONPATH"]]
                                                         if env.get("PYTHONPATH") else []))
-    cmd = [sys.executable, "-m", "companion", *args]
-    if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip("setpriv is not installed: cannot drop root's permission override")
-        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", *cmd]
+    cmd = as_user([sys.executable, "-m", "companion", *args])
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120,
                           cwd=str(ROOT))
 

@@ -27,7 +27,8 @@ from companion.table.store import MemoryStore, Store, open_store
 from companion.ui.app import App
 from test_history import records
 from test_seat_rules import discard, host_session, seat_session, sse_move
-from test_store_limits import (ROOT, _as_user, _history_store, _with_user, digest,
+from as_user import as_user
+from test_store_limits import (ROOT, _history_store, _with_user, digest,
                                read_only_history_folder)
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
@@ -110,7 +111,7 @@ def test_the_history_tab_of_a_read_only_folder_shows_every_game_with_the_note(tm
     with read_only_history_folder("ro-history-tab") as (folder, path, first, second, before):
         env = {"PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
                "COMPANION_HOME": str(folder)}
-        r = subprocess.run(_as_user([sys.executable, "-c", _TAB_SCRIPT, str(path),
+        r = subprocess.run(as_user([sys.executable, "-c", _TAB_SCRIPT, str(path),
                                      str(Path(__file__).parent), second]),
                            cwd=str(ROOT), env=env, capture_output=True, text=True,
                            timeout=300)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from as_user import as_user
 from companion.ats.game import Game
 from companion.table.store import (APPLICATION_ID, StaleGame, Store, StoreBusy, StoreNotOurs, StoreWriteFailed)
 
@@ -214,11 +215,8 @@ def test_a_read_only_file_says_not_saved_as_a_user_without_root_override(tmp_pat
                 out["error"] = str(e)
             print(json.dumps(out))
         """)
-        if shutil.which("setpriv") is None:
-            pytest.skip("setpriv is not installed: cannot drop root's permission override")
         # root ignores file modes: drop the capabilities that let it, as a user has none
-        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner",
-               sys.executable, "-c", code] if os.geteuid() == 0 else [sys.executable, "-c", code]
+        cmd = as_user([sys.executable, "-c", code])
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
         out = json.loads(r.stdout)
@@ -540,10 +538,7 @@ def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left(tmp_path):
         except StoreError as e:
             print(e)
     """)
-    if shutil.which("setpriv") is None:
-        pytest.skip("setpriv is not installed: cannot drop root's permission override")
-    cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner",
-           sys.executable, "-c", code] if os.geteuid() == 0 else [sys.executable, "-c", code]
+    cmd = as_user([sys.executable, "-c", code])
     folder.chmod(0o555)
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from as_user import as_user
 from companion.core.errors import StoreError, StoreWriteFailed
 from companion.table.store import Store, open_store
 
@@ -304,23 +305,13 @@ def _history_store(path_or_url) -> tuple[str, str]:
     return first, second
 
 
-def _as_user(code_args: list[str]) -> list[str]:
-    """A command run as a user without root's permission override (tests may run as
-    root, where file modes do not stop writes: tests/test_store_hostile.py)."""
-    if os.geteuid() != 0:
-        return code_args
-    if shutil.which("setpriv") is None:
-        pytest.skip("setpriv is not installed: cannot drop root's permission override")
-    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", *code_args]
-
-
 def _cli(args: list[str], env_extra: dict[str, str], user: bool = False):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)
     env.pop("COMPANION_DEBUG", None)
     env.update(env_extra)
     cmd = [sys.executable, "-m", "companion", *args]
-    return subprocess.run(_as_user(cmd) if user else cmd, cwd=str(ROOT), env=env,
+    return subprocess.run(as_user(cmd) if user else cmd, cwd=str(ROOT), env=env,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -349,7 +340,7 @@ def _check_history_commands(run, out_dir: Path, first: str, second: str) -> None
 @contextlib.contextmanager
 def read_only_history_folder(prefix: str):
     """A folder under /tmp holding a games.sqlite whose History is behind its games,
-    made read-only (file 0444, folder 0555; the commands run under ``_as_user``):
+    made read-only (file 0444, folder 0555; the commands run under ``as_user``):
     (folder, path, first game, second game, the file's digest).  Removed afterwards."""
     folder = Path("/tmp") / f"{prefix}-{uuid.uuid4().hex[:8]}"
     folder.mkdir()
