@@ -146,6 +146,68 @@ def test_a_stopped_server_says_so_within_10_s_and_loses_nothing(pg_server, pg_ur
         s.close()
 
 
+@pytest.mark.postgres
+def test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer(pg_server, pg_url):
+    """Issue 35: "with the server stopped (SIGSTOP) for 30 s ... the host page kept
+    showing '● live' and a pending undo, with no message"; done when "PostgreSQL stopped
+    for 30 s (a message within 10 s, the page says it is not connected, nothing lost)".
+    A host's page (the real screen, its live poll as the kernel runs it) polls while the
+    server is stopped: within 10 s its live line says "not connected to the games'
+    store" (no "● live" in it) and its message line why; no poll waits on the server (a
+    poll that did would freeze the page's kernel, and its heartbeat with it); the game
+    stays on the screen.  After SIGCONT the line is live again without a reload, and
+    another connection's write reaches the page."""
+    from companion.ats.game import Game
+    from companion.ui.app import App
+    setup = open_store(pg_url)
+    gid = setup.create(Game({"players": ["Ana", "Ben"]}).to_record())
+    setup.close()
+    page = App(open_store(pg_url))
+    assert page.gid == gid
+    page.live_tick()
+    assert "live-on" in page.live_state.value and "games' store" not in page.live_state.value
+    pids = _server_processes(pg_server[0])
+    said, slowest, polls = None, 0.0, 0
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 30:
+            t = time.monotonic()
+            page.live_tick()
+            slowest, polls = max(slowest, time.monotonic() - t), polls + 1
+            if said is None and "not connected to the games' store" in page.live_state.value:
+                said = time.monotonic() - t0
+            if said is not None and time.monotonic() - t0 > said + 4:
+                break                        # polls go on answering while it is stopped
+            time.sleep(0.4)
+        line, status = page.live_state.value, page.status.value
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+    assert said is not None and said < 10, (said, line)
+    assert "live-on" not in line and "actions: 0" in line
+    assert "cannot be reached" in status and "did not answer" in status, status
+    assert slowest < 2.0, f"a poll waited {slowest:.1f} s on the stopped server"
+    assert page.gid == gid and polls > 10
+    # the server is back: the line is live again, and the page follows other writes
+    t0 = time.monotonic()
+    while "games' store" in page.live_state.value and time.monotonic() - t0 < 30:
+        page.live_tick()
+        time.sleep(0.4)
+    assert "live-on" in page.live_state.value and "games' store" not in page.live_state.value
+    other = open_store(pg_url)
+    rev = other.revision(gid)
+    other.append(gid, 0, {"player": "Ana", "do": "discard", "card": "Garden"}, rev=rev)
+    other.close()
+    t0 = time.monotonic()
+    while "actions: 1" not in page.live_state.value and time.monotonic() - t0 < 10:
+        page.live_tick()
+        time.sleep(0.2)
+    assert "actions: 1" in page.live_state.value and page.gid == gid
+    page.store.close()
+
+
 # ------------------------------------------------------------ a lost COMMIT
 @pytest.fixture
 def commit_fault(monkeypatch):

@@ -113,6 +113,10 @@ class StoreError(CompanionError):
     """The saved-games file cannot be used."""
 
 
+class GameNotFound(StoreError):
+    """No saved game has that id (it was deleted, or never saved here)."""
+
+
 class StaleGame(CompanionError):
     """Another tab or window changed this game; reload it."""
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from ..core.errors import (CompanionError, IllegalAction, MissingEntry, StoreWriteFailed,
-                           UnknownCardValues)
+from ..core.errors import (CompanionError, GameNotFound, IllegalAction, MissingEntry,
+                           StoreWriteFailed, UnknownCardValues)
 from ..core.jsontypes import JSON
 from . import registry
 from . import plays_import
@@ -291,7 +291,7 @@ def set_play_details(store: Store, gid: str, meta: JSON, *,
     with store.transaction() as c:
         row = c.execute("SELECT meta, setup FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
-            raise StoreError(f"no saved game with id {gid}")
+            raise GameNotFound(f"no saved game with id {gid}")
         stored = json_or(row[0], {})
         if expect_timer is not _ANY:
             from .playtime import timer
@@ -324,7 +324,7 @@ def play_details(store: Store, gid: str) -> JSON:
     from ..core.errors import StoreError
     row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
-        raise StoreError(f"no saved game with id {gid}")
+        raise GameNotFound(f"no saved game with id {gid}")
     return details(json_or(row[0], {}), _players_of(row[1]))
 
 
@@ -439,7 +439,7 @@ def _record_of(gid: str, loaded: dict[str, Any]) -> JSON:
     """The record as :meth:`Store.load` gives it, from :func:`_load_many`'s row."""
     from ..core.errors import StoreError
     if gid not in loaded:
-        raise StoreError(f"no saved game with id {gid}")
+        raise GameNotFound(f"no saved game with id {gid}")
     (setup, cards, manual, meta_text, title, fmt), actions = loaded[gid]
     acts = [json.loads(a) for a in actions]
     meta = json.loads(meta_text)

@@ -77,6 +77,10 @@ LIMITS = {
 #: seconds beyond the statement limit the client waits for an answer before it gives
 #: the connection up as lost (the server itself ends a statement at its limit)
 ANSWER_GRACE = 2.0
+#: a live page's poll (data_version) asks the server for an answer (SELECT 1, which waits
+#: on no lock) this often, without waiting for it, and gives the server this long to
+#: answer (seconds): a stopped server is noticed within the two (issue 35: within 10 s)
+PROBE_EVERY, PROBE_LIMIT = 2.0, 5.0
 
 
 def limits() -> dict[str, float]:
@@ -328,6 +332,10 @@ class PgStore(Store):
         self.listener: Any = None            # the LISTEN connection (data_version)
         self.own_pids: set[int] = set()
         self.changes = 0                     # data_version's counter
+        self.probe_sent: float | None = None   # data_version's question, still unanswered
+        self.answered_at = 0.0               # when the listener last answered one
+        self.reopening: Any = None           # the listener being opened again (a thread)
+        self.down: str | None = None         # why the listener was lost (until reopened)
         self.notify_gid = ""                 # the game the running write is about
         self.limits = limits()               # docs/store.md, "Limits"
         if self.limits["statement"]:         # a lock is waited for `timeout` s (busy) first
@@ -423,6 +431,7 @@ class PgStore(Store):
 
     def close(self) -> None:
         self._drop()
+        self.reopening = None                # a listener still being opened closes itself
         if getattr(self, "listener", None) is not None:
             try:
                 self.listener.close()
@@ -780,33 +789,103 @@ class PgStore(Store):
     def data_version(self) -> int:
         """A number that grows whenever another connection (another server's page, the
         command line) has committed a write since this one last looked: the writes'
-        ``NOTIFY companion_store`` drained without waiting from a connection that
-        ``LISTEN``\\s (this store's own writes do not count).  A listening connection
-        that was lost is opened again and counts as a change (one may have been missed)."""
+        ``NOTIFY companion_store`` read without waiting from a connection that
+        ``LISTEN``\\s (this store's own writes do not count).  A live page calls it a few
+        times a second, so it never waits on the server: every :data:`PROBE_EVERY` s it
+        sends ``SELECT 1`` and looks for the answer at the next calls; a server that has
+        not answered within the answer limit (stopped, overloaded, the network gone) is
+        one :class:`StoreError` (issue 35: a page must not show "live" then).  A lost
+        listening connection is opened again in the background (a stopped server would
+        hold the page's kernel for the connect limit); until it is, each call raises
+        the same error; once it is, it counts as a change (one may have been missed)."""
         if self.listener is None or self.listener.closed or self.listener.broken:
-            if self.listener is not None:
+            self._drop_listener()
+            if self.down is None:            # the first time, or a connection just lost
                 try:
-                    self.listener.close()
-                except Exception:  # noqa: BLE001
-                    pass
-                self.listener = None
-            try:
-                conn = self._open_connection()
-                self._run(conn, f"LISTEN {CHANNEL}")
-            except self.pg.Error as e:
-                raise self._unreachable(e, writing=False) from None
-            self.listener = conn
+                    conn = self._open_connection()
+                    self._run(conn, f"LISTEN {CHANNEL}")
+                except self.pg.Error as e:
+                    raise self._listener_lost(e) from None
+            else:
+                conn = self._reopened()
+                if conn is None:
+                    raise StoreError(self.down)
+            self.listener, self.down = conn, None
+            self.answered_at, self.probe_sent = time.monotonic(), None
             self.changes += 1
             return self.changes
+        pg, now = self.listener.pgconn, time.monotonic()
         try:
-            for n in self.listener.notifies(timeout=0):
-                if n.pid not in self.own_pids:
+            pg.consume_input()               # what has come, without waiting
+            while (n := pg.notifies()) is not None:
+                if n.be_pid not in self.own_pids:
                     self.changes += 1
+            limit = self.limits["statement"] and PROBE_LIMIT    # 0: no limit at all
+            if self.probe_sent is not None:
+                if not pg.is_busy():
+                    while pg.get_result() is not None:
+                        pass
+                    self.probe_sent, self.answered_at = None, now
+                elif limit and now - self.probe_sent > limit:
+                    raise self._listener_lost(None, f"the server did not answer within "
+                                                    f"{limit:g} s: it may be stopped or "
+                                                    "overloaded")
+            elif now - self.answered_at >= PROBE_EVERY:
+                pg.send_query(b"SELECT 1")
+                pg.flush()
+                self.probe_sent = now
         except self.pg.Error as e:
-            self.listener = None if self.listener.broken or self.listener.closed \
-                else self.listener
-            raise self._unreachable(e, writing=False) from None
+            raise self._listener_lost(e) from None
         return self.changes
+
+    def _drop_listener(self) -> None:
+        if self.listener is not None:
+            try:
+                self.listener.close()
+            except Exception:  # noqa: BLE001 - a broken connection: nothing to keep
+                pass
+            self.listener = None
+        self.probe_sent = None
+
+    def _listener_lost(self, e: BaseException | None, why: str | None = None) -> StoreError:
+        """The listening connection is gone: closed here, opened again in the background
+        by the next calls; the error every call raises until then."""
+        self._drop_listener()
+        self.down = (f"The club database {self.path} cannot be reached "
+                     f"({why or self._why(e or OSError('connection lost'))}). Nothing was "
+                     "changed.")
+        return StoreError(self.down)
+
+    def _reopened(self) -> Any | None:
+        """The listening connection opened again by a background thread (started by the
+        first call); None while it is still being opened.  An attempt that failed raises
+        its error (the next call starts another)."""
+        t = self.reopening
+        if t is None:
+            box: dict[str, Any] = {}
+
+            def work() -> None:
+                try:
+                    conn = self.pg.connect(self.url, **self._params())
+                    with self._answered(conn)():
+                        conn.execute(f"LISTEN {CHANNEL}")
+                    if self.reopening is not box["me"]:      # the store was closed meanwhile
+                        conn.close()
+                        return
+                    box["conn"] = conn
+                except Exception as e:  # noqa: BLE001 - given to the page's next poll
+                    box["error"] = e
+            t = threading.Thread(target=work, daemon=True, name="companion-pg-listen")
+            t.box = box  # type: ignore[attr-defined]
+            self.reopening = box["me"] = t
+            t.start()
+            return None
+        if t.is_alive():
+            return None
+        self.reopening = None
+        if "conn" in t.box:
+            return t.box["conn"]
+        raise self._listener_lost(t.box.get("error"))
 
 
 class _PgTx:

@@ -31,7 +31,7 @@ from types import TracebackType
 from typing import Any, Callable, Literal, Protocol, Sequence
 
 from ..core.errors import (CompanionError, StaleGame as StaleGame, StoreBusy as StoreBusy,  # noqa: F401
-                     StoreError as StoreError, StoreNotOurs,
+                     GameNotFound as GameNotFound, StoreError as StoreError, StoreNotOurs,
                      StoreWriteFailed as StoreWriteFailed)
 from ..core.gamekind import StoreStep
 from ..core.jsontypes import JSON
@@ -601,7 +601,7 @@ class Store:
         with self.transaction() as c:
             row = c.execute("SELECT cards, format FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
-                raise StoreError(f"no saved game with id {gid}")
+                raise GameNotFound(f"no saved game with id {gid}")
             merge = registry.kind_of(row[1]).merge_card
             have = {}
             for d in json.loads(row[0]):
@@ -627,7 +627,7 @@ class Store:
         with self.transaction() as c:
             row = c.execute("SELECT manual FROM games WHERE id=?", (gid,)).fetchone()
             if row is None:
-                raise StoreError(f"no saved game with id {gid}")
+                raise GameNotFound(f"no saved game with id {gid}")
             have = {key(m): m for m in json.loads(row[0])}
             for m in entries:
                 if m.get("player") is None:      # "nobody claimed it" replaces any claim
@@ -674,7 +674,7 @@ class Store:
         with self._reading() as c:
             row = c.execute("SELECT rev FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
-            raise StoreError(f"no saved game with id {gid}")
+            raise GameNotFound(f"no saved game with id {gid}")
         rev: int = row[0]
         return rev
 
@@ -682,7 +682,7 @@ class Store:
         row = c.execute("SELECT setup, cards, manual, meta, title, format FROM games "
                         "WHERE id=?", (gid,)).fetchone()
         if row is None:
-            raise StoreError(f"no saved game with id {gid}")
+            raise GameNotFound(f"no saved game with id {gid}")
         actions = [json.loads(a) for (a,) in c.execute(
             "SELECT action FROM actions WHERE game_id=? ORDER BY idx", (gid,))]
         meta = json.loads(row[3])

@@ -184,7 +184,8 @@ class AtsViews:
     def _refresh_views(self) -> None:
         """The parts of the screen that depend on the seat or the table view."""
         g = self.screen.game
-        show_live(self.screen.live_state, len(g.actions), self.screen.gid)
+        show_live(self.screen.live_state, len(g.actions), self.screen.gid,
+                  self.screen.live.session.trouble)
         st = g.state
         self._refresh_join()
         if self.screen.view == "table":             # the play timer is a control: not shown here

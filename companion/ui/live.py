@@ -224,17 +224,62 @@ def live_widgets() -> tuple[Any, Any]:
     return state, note
 
 
-def show_live(state: Any, actions: int, game: str | None = None) -> None:
+def show_live(state: Any, actions: int, game: str | None = None,
+              trouble: str | None = None) -> None:
     """The live line: "● live · actions: N".  "● live" is shown only while the page's
     watchdog (notebooks/config/jupyter/nbconvert/templates/star-companion/index.html.j2) hears the kernel's heartbeat
     (``body.companion-live``); while it does not, the line says "○ not connected"
     (``body.companion-offline``) or neither.  ``data-game`` / ``data-actions`` say what
-    the page shows, for the watchdog's check after a reconnection."""
+    the page shows, for the watchdog's check after a reconnection.  ``trouble``: the
+    kernel's last poll of the store got no answer (why, :func:`poll_store`): the line says
+    "○ not connected to the games' store" whatever the watchdog hears (issue 35)."""
     gid = f" data-game='{escape(game)}'" if game else ""
+    if trouble:
+        state.value = (f"<span class='live-line live-store-down' data-actions='{int(actions)}'"
+                       f"{gid} title='{escape(trouble)}'><span class='live-store'>○ not "
+                       "connected to the games' store · </span>"
+                       f"actions: {int(actions)}</span>")
+        return
     state.value = (f"<span class='live-line' data-actions='{int(actions)}'{gid}>"
                    "<span class='live-on'><span class='live-dot'>●</span> live · </span>"
                    "<span class='live-off'>○ not connected · </span>"
                    f"actions: {int(actions)}</span>")
+
+
+def poll_store(session: Any, screen: Any) -> Any:
+    """One poll of the store for a game screen (``session``: its GameSession; ``screen``
+    has ``live_state``, ``error``, ``_gone``); the change, or None.  A game deleted
+    meanwhile sends the page to its setup.  A store that does not answer (a stopped
+    database server, a lost connection, a file that cannot be read) keeps the game on
+    the screen and says so: once as a message, and on the live line until a poll gets an
+    answer again (issue 35: a page must not show "● live" while nothing can be saved)."""
+    from ..core.errors import CompanionError, GameNotFound, StoreError
+    try:
+        change = session.poll()
+    except GameNotFound:
+        if session.gid is not None:
+            screen._gone()
+        return None
+    except StoreError as e:
+        if session.trouble is None:
+            screen.error(f"{e} Nothing on this page was lost; it goes on showing the game "
+                         "and says when the store answers again.")
+        session.trouble = str(e)
+        _live_line(session, screen)
+        return None
+    except CompanionError:               # the record cannot be read as a game any more
+        if session.gid is not None:
+            screen._gone()
+        return None
+    if session.trouble is not None:
+        session.trouble = None
+        _live_line(session, screen)
+    return change
+
+
+def _live_line(session: Any, screen: Any) -> None:
+    if session.game is not None:
+        show_live(screen.live_state, len(session.game.actions), session.gid, session.trouble)
 
 
 class Heartbeat:

@@ -31,6 +31,7 @@ from ..table.registry import load_game
 from ..core.roles import Role, Write, check as check_role, role_of_page
 from ..table.store import StaleGame, Store, StoreBusy, StoreWriteFailed
 from . import seats
+from .live import poll_store
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class GameSession:
     words: Callable[[dict], str] | None = None   # how the screen puts an action in words
     again: str = PageBehind.AGAIN                # what a refused page asks the person to do
     seen: int | None = None                      # the store's data_version last polled
+    trouble: str | None = None                   # why the last poll got no answer (issue 35)
     seat: str | None = None                      # a seat page (?seat=Ana): Ana, a player of
     #                                              the open game (None: the page is a view)
     seat_name: str | None = None                 # the address's seat as typed (set_seat)
@@ -491,10 +493,5 @@ class SessionPart:
         return s.seat
 
     def poll(self) -> Change:
-        """One poll of the store; a game deleted meanwhile sends the page to its setup."""
-        try:
-            return self.session.poll()
-        except CompanionError:
-            if self.gid is not None:
-                self.screen._gone()
-            return Change()
+        """One poll of the store (companion.ui.live.poll_store)."""
+        return poll_store(self.session, self.screen) or Change()

@@ -133,7 +133,7 @@ class SseViews:
     def refresh(self) -> None:
         s = self.screen
         g = s.game
-        show_live(self.live_state, len(g.actions), s.gid)
+        show_live(self.live_state, len(g.actions), s.gid, s.session.trouble)
         key = (s.gid, s.app.token, public_url(), s.session.role, links_stamp())
         if key != self.join_for:
             self.join_for = key

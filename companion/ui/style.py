@@ -149,11 +149,14 @@ CSS += SSE_HISTORY_CSS
 #: "● live" only while the page template's watchdog hears the kernel's heartbeat
 #: (``body.companion-live``); "○ not connected" while it knows it does not
 #: (``body.companion-offline``); neither before it knows (a page without the watchdog).
+#: "○ not connected to the games' store" (``.live-store``) while the kernel's polls of the
+#: store get no answer (companion.ui.live.poll_store, issue 35).
 LIVE_CSS = """<style>
 .live-state .live-on, .live-state .live-off { display: none; }
 body.companion-live .live-state .live-on { display: inline; }
 body.companion-offline .live-state .live-off { display: inline; color: #b3261e;
   font-weight: 600; }
+.live-state .live-store { color: #b3261e; font-weight: 600; }
 .companion-heartbeat { display: none !important; }
 </style>"""
 CSS += LIVE_CSS
