@@ -21,6 +21,8 @@ Screenshots: tests/artifacts/club-*.png.
 """
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pytest
@@ -32,6 +34,7 @@ from dashboard_driver import (PHONE, ats_enter, ats_shows, fill_names, open_page
                               writing_controls)
 from companion.ats.game import Game
 from companion.table.store import open_store
+from test_store_limits import _server_processes
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -117,7 +120,7 @@ def clicked(page, g, *args) -> float:
     return time.monotonic()
 
 
-def test_two_servers_one_postgresql(club, pages):
+def test_two_servers_one_postgresql(club, pages, pg_server):
     a, b, url = club
     assert a.port != b.port and a.home != b.home
     # ---- server A: the host page (a laptop) starts a game in the club database
@@ -217,6 +220,44 @@ def test_two_servers_one_postgresql(club, pages):
     t = clicked(ben, g, "Ben", "discard", "Garden")
     shows_within(host, g, "B's action on A's host (end of turn)", t)
     expect(host.locator(".turn-info")).to_contain_text("Turn 2")
+
+    # ---- the database server stops (SIGSTOP, issue 35): "a message within 10 s, the page
+    # says it is not connected, nothing lost"; an entry made meanwhile is not saved, and
+    # says so; after SIGCONT both servers' pages are live again without a reload
+    pids = _server_processes(pg_server[0])
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        t0 = time.monotonic()
+        for p in (host, ben):
+            expect(live_line(p)).to_contain_text("not connected to the games' store",
+                                                 timeout=12_000)
+            expect(live_line(p).locator(".live-on")).to_be_hidden()
+        said = time.monotonic() - t0
+        expect(host.locator(".companion-status")).to_contain_text("cannot be reached")
+        screenshot(host, "club-07-a-host-database-stopped")
+        screenshot(ben, "club-07-b-ben-database-stopped")
+        host_kernel = host.evaluate("window.jupyterapp.widgetManager.kernel.id")
+        # an entry while it is stopped: one line, not saved (a write waits for the
+        # answer limit), the entry kept; the shadow game does not take it
+        host.select_option(".entry-player select", "Ben")
+        host.locator(".entry-action button", has_text="Discard for 3 credits").click()
+        host.fill(".entry-card input", "Garden")
+        host.click(".do-discard")
+        expect(host.locator(".companion-status .status-error")).to_contain_text(
+            "Not saved", timeout=20_000)
+        assert "Traceback" not in host.locator("body").inner_text()
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+    print(f"club: the stopped database said on both servers' pages within {said:.1f} s")
+    assert said < 12
+    for p in (host, ben):
+        expect(live_line(p)).not_to_contain_text("games' store", timeout=20_000)
+        is_live(p)
+    assert host.evaluate("window.jupyterapp.widgetManager.kernel.id") == host_kernel
+    screenshot(host, "club-08-a-host-database-back")
+    assert wait_stored(url, gid, 3).actions == g.actions      # nothing lost, nothing added
 
     # ---- the club database holds exactly what was entered, each for its player
     final = wait_stored(url, gid, len(g.actions))
