@@ -281,7 +281,6 @@ def set_play_details(store: Store, gid: str, meta: JSON, *,
     kept.  The game is not replayed: g_details is written in the same
     transaction.  Returns the game's details (companion.table.playtime.details)."""
     from .playtime import details
-    from ..core.errors import StoreError
     keys = ("timer", "duration_min", "location", "notes", "new_players", "expansions")
     # the page's role first (companion.core.roles): a tap of the timer or a details form
     _require(store, Write.TIMER if expect_timer is not _ANY else Write.DETAILS)
@@ -321,7 +320,6 @@ def set_play_details(store: Store, gid: str, meta: JSON, *,
 def play_details(store: Store, gid: str) -> JSON:
     """The stored details of one game (companion.table.playtime.details of its meta)."""
     from .playtime import details
-    from ..core.errors import StoreError
     row = store.query_one("SELECT meta, setup FROM games WHERE id=?", (gid,))
     if row is None:
         raise GameNotFound(f"no saved game with id {gid}")
@@ -437,7 +435,6 @@ def _load_many(store: Store, gids: list[str]) -> dict[str, Any]:
 
 def _record_of(gid: str, loaded: dict[str, Any]) -> JSON:
     """The record as :meth:`Store.load` gives it, from :func:`_load_many`'s row."""
-    from ..core.errors import StoreError
     if gid not in loaded:
         raise GameNotFound(f"no saved game with id {gid}")
     (setup, cards, manual, meta_text, title, fmt), actions = loaded[gid]
