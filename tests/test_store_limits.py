@@ -178,9 +178,7 @@ def test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer(pg
             slowest, polls = max(slowest, time.monotonic() - t), polls + 1
             if said is None and "not connected to the games' store" in page.live_state.value:
                 said = time.monotonic() - t0
-            if said is not None and time.monotonic() - t0 > said + 4:
-                break                        # polls go on answering while it is stopped
-            time.sleep(0.4)
+            time.sleep(0.4)                  # the issue's 30 s: polls go on answering
         line, status = page.live_state.value, page.status.value
     finally:
         for pid in pids:
@@ -189,7 +187,7 @@ def test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer(pg
     assert "live-on" not in line and "actions: 0" in line
     assert "cannot be reached" in status and "did not answer" in status, status
     assert slowest < 2.0, f"a poll waited {slowest:.1f} s on the stopped server"
-    assert page.gid == gid and polls > 10
+    assert page.gid == gid and polls > 30
     # the server is back: the line is live again, and the page follows other writes
     t0 = time.monotonic()
     while "games' store" in page.live_state.value and time.monotonic() - t0 < 30:
