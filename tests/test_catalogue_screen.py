@@ -191,6 +191,21 @@ def test_saving_the_last_entry_wraps_to_the_first(screen):
     assert screen.selected == LISTED[0]
 
 
+def test_an_objective_claimed_at_the_table_may_be_typed_as_shared(screen):
+    # B 6: "Each Objective can only be claimed by 1 player unless stated otherwise":
+    # the box shown only for an objective claimed at the table, kept in the catalogue
+    screen.select("Fixture: Objective")
+    form = screen.form
+    form.measure.value = "credit"
+    assert form.shared.layout.display == "none"
+    form.measure.value = "manual"
+    assert form.shared.layout.display == "" and form.shared.value is False
+    form.shared.value = True
+    form.save.click()
+    mine = {c.name: c for c in load_user_cards()}
+    assert mine["Fixture: Objective"].extra.get("shared") is True
+
+
 def test_skip_goes_to_the_next_without_saving(screen, home):
     screen.skip()
     assert screen.selected == LISTED[0]

@@ -135,6 +135,40 @@ def test_a_secret_objective_claimed_at_the_table_asks_who_and_vp():
     assert int(lines[lines.source.str.contains("secret objective of Cy")].vp.sum()) == 6
 
 
+def test_a_claimed_objective_claimed_by_two_players_gives_the_bonus_to_nobody():
+    # B 6: "Each Objective can only be claimed by 1 player unless stated otherwise. If 2
+    # or more players are tied for any Objective, no bonus is given." (issue 36: both got
+    # the bonus)
+    cat = _catalogue()
+    g = _finished({"objectives": ["Test: claimed at the table"]}, cat, build=False)
+    g.manual.append({"source": "Test: claimed at the table", "player": "Ana", "vp": 5})
+    g.manual.append({"source": "Test: claimed at the table", "player": "Ben", "vp": 5})
+    lines = g.score().lines
+    got = lines[lines.source == "Test: claimed at the table"]
+    assert sorted(got.player) == ["Ana", "Ben"] and list(got.vp) == [0, 0]
+    assert all("a tie gives the bonus to nobody (B 6)" in r for r in got.rule)
+    # the same record read back (a file, the store) scores the same
+    again = Game.from_record(g.to_record(), catalogue=cat)
+    assert again.score().to_json() == g.score().to_json()
+    # one claim: its VP
+    one = _finished({"objectives": ["Test: claimed at the table"]}, cat, build=False)
+    one.manual.append({"source": "Test: claimed at the table", "player": "Ana", "vp": 5})
+    lines = one.score().lines
+    assert list(lines[lines.source == "Test: claimed at the table"].vp) == [5]
+    # "unless stated otherwise": a card typed as claimable by several gives each claim
+    shared = make_objective("Test: claimed at the table", measure="manual", shared=True)
+    assert shared.to_dict()["shared"] is True
+    cat2 = _catalogue(shared)
+    g2 = _finished({"objectives": ["Test: claimed at the table"]}, cat2, build=False)
+    g2.manual += [{"source": "Test: claimed at the table", "player": p, "vp": 5}
+                  for p in ("Ana", "Ben")]
+    lines = g2.score().lines
+    got = lines[lines.source == "Test: claimed at the table"]
+    assert sorted(got.player) == ["Ana", "Ben"] and list(got.vp) == [5, 5]
+    with pytest.raises(CatalogueError, match="true or false"):
+        parse_card({**shared.to_dict(), "shared": "yes"})
+
+
 # -- copies ---------------------------------------------------------------------------
 def test_a_build_past_the_copies_typed_is_refused_with_the_rule_copies():
     cat = Catalogue.shipped()

@@ -54,7 +54,7 @@ def _shown(v: Any) -> str:
 # ---------------------------------------------------------------------------
 CARD_KEYS = {"name", "category", "types", "cost", "energy", "vp", "max", "abilities",
              "set", "kind", "copies", "source", "notes", "secret_objective",
-             "most", "least"}
+             "most", "least", "shared"}
 NUMBER_KEYS = ("cost", "energy", "vp")
 #: a cost printed "X" (Revival FAQ: "X is always considered to be 1"): stored and shown
 #: as printed, used as X_VALUE by the engine
@@ -206,7 +206,7 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
     _validate_extra(raw, file=file, name=name)
     extra = {k: copy.deepcopy(v) for k, v in raw.items()
              if k in ("set", "kind", "copies", "source", "notes", "secret_objective",
-                      "most", "least")}
+                      "most", "least", "shared")}
     if category == "objective" or "most" in raw or "least" in raw:
         _validate_objective(raw, file=file, name=name)
     return Card(name=name, category=category, types=types, max=mx, abilities=abilities,
@@ -228,8 +228,9 @@ def _validate_extra(raw: dict[str, Any], *, file: str | None, name: str) -> None
     if copies is not None and not in_range(copies, 0):
         raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT} (got "
                              f"{_shown(copies)})", file=file, card=name, key="copies")
-    if "secret_objective" in raw and not isinstance(raw["secret_objective"], bool):
-        raise CatalogueError("must be true or false", file=file, card=name, key="secret_objective")
+    for k in ("secret_objective", "shared"):
+        if k in raw and not isinstance(raw[k], bool):
+            raise CatalogueError("must be true or false", file=file, card=name, key=k)
 
 
 def _validate_objective(raw: dict[str, Any], *, file: str | None, name: str) -> None:
@@ -264,14 +265,18 @@ MANUAL_OBJECTIVE = "manual"
 
 def make_objective(name: str, *, measure: str, most: bool = True, vp: int | None = None,
                    types: Iterable[str] | None = None, copies: int | None = None,
-                   notes: str | None = None) -> Card:
+                   notes: str | None = None, shared: bool = False) -> Card:
     """An objective card as the players type it once from the physical card: its
     name, what it measures (a key of :data:`OBJECTIVE_MEASURES`, or
     :data:`MANUAL_OBJECTIVE` for a condition the players judge at the table),
     most or least, and the bonus VP.  Validated like any catalogue entry
-    (CatalogueError naming the key); ``source`` says the players typed it."""
+    (CatalogueError naming the key); ``source`` says the players typed it.
+    ``shared``: the card says more than one player may claim it (B 6: "Each Objective
+    can only be claimed by 1 player unless stated otherwise")."""
     raw: dict[str, Any] = {"name": name, "category": "objective", "vp": vp,
                            "source": "typed by the players"}
+    if shared:
+        raw["shared"] = True
     if measure == MANUAL_OBJECTIVE:
         raw["abilities"] = [{"when": "end", "manual": True}]
     else:

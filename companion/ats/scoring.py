@@ -357,10 +357,20 @@ def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: li
             if not got:
                 missing.append(f"who claimed the objective '{obj.name}' (or nobody)")
                 continue
-            for m in got:
-                if m.get("player"):
-                    out.append(_line(m["player"], "objectives", label, None,
-                                     "objective, claim typed by the players", m["vp"]))
+            claims = [m for m in got if m.get("player")]
+            claimants = sorted({m["player"] for m in claims})
+            if len(claimants) > 1 and not obj.extra.get("shared"):
+                # B 6: "Each Objective can only be claimed by 1 player unless stated
+                # otherwise. If 2 or more players are tied for any Objective, no bonus
+                # is given."
+                for p in claimants:
+                    out.append(_line(p, "objectives", label, None,
+                                     f"objective claimed by {' and '.join(claimants)}: a "
+                                     "tie gives the bonus to nobody (B 6)", 0))
+                continue
+            for m in claims:
+                out.append(_line(m["player"], "objectives", label, None,
+                                 "objective, claim typed by the players", m["vp"]))
             continue
         if obj.vp is None:
             if lenient:

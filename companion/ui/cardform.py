@@ -208,6 +208,10 @@ class CardForm:
                                     style={"button_width": "auto"},
                                     layout=w.Layout(width="100%", max_width="100%"))
         self.most.add_class("form-most")
+        # B 6: "claimed by 1 player unless stated otherwise": the card says otherwise
+        self.shared = w.Checkbox(value=bool(card.extra.get("shared")), indent=False,
+                                 description="the card says more than one player may claim it")
+        self.shared.add_class("form-shared")
         okinds = list(spec.get("types") or []) if isinstance(spec, Mapping) else []
         self.otype1 = _field(w.Dropdown(options=TYPE_CHOICES, value=okinds[0] if okinds else "",
                                         description="of type"), "form-objective-type1")
@@ -287,7 +291,8 @@ class CardForm:
             measure_row = w.HBox([self.measure], layout=w.Layout(flex_flow="row wrap",
                                                                  width="100%"))
             measure_row.add_class("form-row")
-            fields += [measure_row, self.most, self.objective_types, self.objective_vp]
+            fields += [measure_row, self.most, self.objective_types, self.objective_vp,
+                       self.shared]
         if self.is_location:
             numbers = w.HBox([self.cost, self.energy, self.vp, self.max, self.copies],
                              layout=w.Layout(flex_flow="row wrap", width="100%"))
@@ -331,6 +336,7 @@ class CardForm:
         self.most.layout.display = "none" if m == MANUAL_OBJECTIVE else ""
         # claimed at the table: the VP are typed then, with the claim
         self.objective_vp.layout.display = "none" if m == MANUAL_OBJECTIVE else ""
+        self.shared.layout.display = "" if m == MANUAL_OBJECTIVE else "none"
         self.vp.description = "Bonus VP"
 
     def _suggest(self) -> None:
@@ -395,7 +401,8 @@ class CardForm:
             vp = None if m == MANUAL_OBJECTIVE else _num(self.vp.value, "Bonus VP")
             return make_objective(name, measure=m, most=self.most.value == "most", vp=vp,
                                   types=[self.otype1.value, self.otype2.value],
-                                  notes=c.extra.get("notes"))
+                                  notes=c.extra.get("notes"),
+                                  shared=m == MANUAL_OBJECTIVE and self.shared.value)
         d = c.to_dict()
         d["name"] = name
         if self.is_location:
