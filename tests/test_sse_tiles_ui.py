@@ -45,15 +45,18 @@ class Taps:
         text_widget.value = text
 
 
-#: made-up tiles (test inputs): 7 systems each, as (brush, hex) taps
+#: made-up tiles (test inputs): 7 systems each, as (brush, hex) taps.  Together (homeworld
+#: tiles 0-3, main tiles 0-6) they hold at most 3 nebulae of each colour, as the box does
+#: ("There are three Nebula Systems of each color"; a map with more is refused)
 def homeworld_tile(k: int) -> list[tuple[str, tuple[int, int]]]:
     out = [("home", (0, 0))]
-    brushes = ["1●", "2●", "red", "empty", "3●", "blue"]
+    brushes = (["1●", "2●", "red", "empty", "3●", "blue"] if k == 0 else
+               ["1●", "2●", "3●", "empty", "3●", "1●"])
     return out + [(brushes[(i + k) % 6], h) for i, h in enumerate(RING)]
 
 
 def main_tile(k: int) -> list[tuple[str, tuple[int, int]]]:
-    brushes = ["2●", "green", "1●", "empty", "3●", "red"]
+    brushes = ["2●", ("green", "blue", "red")[k % 3], "1●", "empty", "3●", "2●"]
     return [("empty", (0, 0))] + [(brushes[(i + k) % 6], h) for i, h in enumerate(RING)]
 
 
@@ -257,6 +260,35 @@ def _typed_box(tab, taps: Taps | None = None) -> None:
     for k in range(4):
         type_tile(typer, taps, f"M{k + 1}", "main", main_tile(k))
     draw_form(tab.setup_part.forms, taps, "our-3p", FORM_3P)
+
+
+def test_tiles_that_lay_more_nebulae_than_the_box_start_nothing_and_say_why(tab):
+    """Issue 36: "There are three Nebula Systems of each color": main tiles typed with a
+    red nebula each lay a map of 4 red ones; Start says so in one line, starts nothing,
+    and keeps what was typed and laid."""
+    typer, taps = tab.setup_part.tiles, Taps()
+    for k in range(3):
+        type_tile(typer, taps, f"H{k + 1}", "homeworld", homeworld_tile(k))
+    red = ["2●", "red", "1●", "empty", "3●", "2●"]
+    for k in range(4):
+        type_tile(typer, taps, f"M{k + 1}", "main",
+                  [("empty", (0, 0))] + [(red[i], h) for i, h in enumerate(RING)])
+    draw_form(tab.setup_part.forms, taps, "our-3p", FORM_3P)
+    setup, lay = tab.setup_part, tab.setup_part.laying
+    setup.map_pick.value = ":tiles"
+    lay.form_pick.value = "our-3p"
+    lay.shuffle_btn.click()
+    laid = lay.choices()
+    for i, n in enumerate(("Ann", "Bob", "Cid")):
+        setup.names[i].value = n
+    setup.ships.value = 2
+    setup.start_btn.click()
+    said = tab.app.status.value
+    assert "the map has 5 red nebulae" in said and "three Nebula Systems of each color" in said
+    assert "Traceback" not in said
+    assert tab.gid is None and tab.store.games() == []
+    assert sorted(tiles.load_tiles()) == ["H1", "H2", "H3", "M1", "M2", "M3", "M4"]
+    assert lay.choices() == laid
 
 
 def test_laying_a_3_player_map_by_shuffle_takes_at_most_12_taps_and_starts_on_it(tab):

@@ -75,10 +75,10 @@ class MapError(RecordError):
 
 #: the check of a map's ``layout`` (companion.sse.laying.layout_problem, registered by
 #: laying when the package is imported: laying builds on this module, not the reverse)
-_layout_check: Callable[[Any], str | None] | None = None
+_layout_check: Callable[[Any, Any], str | None] | None = None
 
 
-def register_layout_check(check: Callable[[Any], str | None]) -> None:
+def register_layout_check(check: Callable[[Any, Any], str | None]) -> None:
     """Set the check :meth:`HexMap.from_dict` applies to a map's ``layout``."""
     global _layout_check
     _layout_check = check
@@ -275,7 +275,7 @@ class HexMap:
         if layout is not None:
             if _layout_check is None:          # cannot happen: the package registers it
                 raise MapError("map: layout cannot be checked here")
-            problem = _layout_check(layout)
+            problem = _layout_check(layout, systems)
             if problem:
                 raise MapError(f"map: {problem}" if problem.startswith("layout")
                                else f"map: layout: {problem}")

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 from ..core import chance
 from ..core.safeio import check_tree, terminal_line
 from .forms import Form, FormError
-from .hexmap import Hex, HexMap, MapError, System, label, register_layout_check
+from .hexmap import COLOURS, Hex, HexMap, MapError, System, label, register_layout_check
 from .tiles import BOX, SectorTile, TileError, id_problem
 
 DEALT = ("hand", "shuffle")
@@ -243,16 +243,29 @@ def _parse_layout(layout: Any) -> tuple[Form, list[Placement], dict[str, SectorT
     return form, placements, tiles, dealt, n
 
 
-def layout_problem(layout: Any) -> str | None:
+def layout_problem(layout: Any, systems: Mapping[Hex, System] | None = None) -> str | None:
     """Why ``layout`` is not a record map's layout (malformed, or one that cannot be laid),
-    or None.  A query: JSON only, size-limited."""
+    or None.  With ``systems`` (the map's own), also why they are not what the layout's
+    tiles lay (issue 36: a map whose systems differ from the tiles its own layout names);
+    an unexplored system stands where the tiles lay an empty one (its tile face down).
+    A query: JSON only, size-limited."""
     try:
         form, placements, tiles, dealt, n = _parse_layout(layout)
-        lay(form, placements, tiles, dealt=dealt, shuffle=n)
+        laid = lay(form, placements, tiles, dealt=dealt, shuffle=n)
     except (LayError, FormError, TileError, MapError) as e:
         return str(e)
     except RecursionError:
         return "layout: nested too deeply"
+    if systems is None:
+        return None
+    for h in sorted(set(systems) | set(laid.systems)):
+        got, want = systems.get(h), laid.systems.get(h)
+        if got == want or (got is not None and want is not None and got.kind == "unexplored"
+                           and want.kind == "empty"):
+            continue
+        return (f"the map differs from the sector tiles its layout lays: at {label(h)} the "
+                f"map has {got.describe() if got else 'no system'}, the tiles lay "
+                f"{want.describe() if want else 'no system'}")
     return None
 
 
@@ -261,6 +274,30 @@ def relay(layout: Any, *, unexplored: bool = False) -> HexMap:
     tiles), with ``unexplored`` as :func:`lay`'s."""
     form, placements, tiles, dealt, n = _parse_layout(copy.deepcopy(layout))
     return lay(form, placements, tiles, unexplored=unexplored, dealt=dealt, shuffle=n)
+
+
+def box_problem(the_map: HexMap, copies: int = 1) -> str | None:
+    """Why ``the_map`` cannot be made with ``copies`` boxes of the game (the epic game mixes
+    two: "shuffle the Main Sector Tiles from both copies of the game"), or None (issue 36:
+    a record could name 4 red nebulae or 8 main sector tiles).  The book: "There are
+    three Nebula Systems of each color"; Components: "7 Main Sector Tiles"."""
+    counts = the_map.counts()
+    for colour in COLOURS:
+        n = counts.get(f"nebula {colour}", 0)
+        if n > 3 * copies:
+            return (f"the map has {n} {colour} nebulae; "
+                    + ("the book: \"There are three Nebula Systems of each color\""
+                       if copies == 1 else f"the epic game's {copies} boxes hold {3 * copies} "
+                       "of each color (\"There are three Nebula Systems of each color\")"))
+    if the_map.layout:
+        form = Form.from_dict(the_map.layout.get("form"))
+        mains = sum(1 for place in form.places if place.kind == "main")
+        if mains > BOX["main"] * copies:
+            return (f"the map is laid from {mains} main sector tiles; the box has "
+                    f"{BOX['main']} (Components: \"{BOX['main']} Main Sector Tiles\")"
+                    + (f", the epic game's {copies} boxes {BOX['main'] * copies}"
+                       if copies > 1 else ""))
+    return None
 
 
 register_layout_check(layout_problem)

@@ -73,6 +73,10 @@ class SseSetup:
         mode = d.get("mode", "standard")
         if mode not in MODES:
             raise RecordError(f"setup.mode must be one of {', '.join(MODES)}")
+        from .laying import box_problem
+        problem = box_problem(the_map, copies=2 if mode == "epic" else 1)
+        if problem:
+            raise RecordError(f"setup.map: {problem}")
         variants = d.get("variants") or {}
         if not isinstance(variants, dict):
             raise RecordError("setup.variants must be an object")
