@@ -127,8 +127,9 @@ def george_base():
                     # B 3 draws 4 objectives for 4 players; the book's example names
                     # only these 2 ("There is one granting +5 VPs to the player with the
                     # most Military locations ... There is also an Objective granting +5
-                    # VPs to the player with the most credits"): the others are unknown
-                    book_setup=False)
+                    # VPs to the player with the most credits"): the others are unknown,
+                    # and the record says so (docs/record-format.md, on_trust)
+                    options={"on_trust": ["objectives"]})
     m, f, c = build(MILITARY), build(FILLER3), build(CHEAP)
     play(game, {
         "George": GEORGE_BASE_PLAN,

@@ -79,9 +79,11 @@ N = None            # a discard (+3 credits)
 
 
 def _ats(players, plans, *, objectives=(), races=None, turns=None):
-    # 1 objective for 2 players (B 8 draws 2): hand-computed fixtures, book_setup=False
+    # 1 objective for 2 players (B 8 draws 2): hand-computed fixtures, whose records say
+    # they name only some of the objectives drawn (on_trust, issue 36)
     g = new_game(players, cards=CARDS, objectives=list(objectives), races=dict(races or {}),
-                 catalogue=Catalogue.shipped(), book_setup=False)
+                 catalogue=Catalogue.shipped(),
+                 options={"on_trust": ["objectives"]} if objectives else None)
     return play(g, plans, turns=turns)
 
 
@@ -184,7 +186,7 @@ WAITING_CARDS = CARDS + [
 
 def _waiting(players, plans, **kw):
     g = new_game(players, cards=WAITING_CARDS, catalogue=Catalogue.shipped(),
-                 book_setup=False, **kw)      # 1 objective of the book's 2 (B 8)
+                 options={"on_trust": ["objectives"]}, **kw)   # 1 objective of the book's 2
     return play(g, plans)
 
 

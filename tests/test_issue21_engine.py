@@ -24,7 +24,16 @@ PLAYERS = ["Ana", "Ben", "Cy"]
 
 
 def replayed(game: Game) -> Game:
-    return Game.from_record(json.loads(json.dumps(game.to_record())))
+    """The game as the store opens it (its own record, trusted)."""
+    return Game.from_record(json.loads(json.dumps(game.to_record())), trusted=True)
+
+
+def from_a_file(game: Game, **setup_options) -> Game:
+    """The game's record read as a file from another table would be (issue 36: with the
+    checks of a new game and a live entry), ``setup_options`` added to its setup's."""
+    rec = json.loads(json.dumps(game.to_record()))
+    rec["setup"]["options"].update(setup_options)
+    return Game.from_record(rec)
 
 
 def act(player: str, do: str, card: str = "Garden", **kw) -> dict:
@@ -87,7 +96,9 @@ def test_spaceship_on_a_space_built_on_the_same_turn_is_refused():
         h.push(act("Ana", "build", "Fixture: shipyard", at=[0, 1],
                    spaceships=[{"player": "Ben", "at": [0, 1]}]))
     assert e.value.rule == "spaceships"
-    # a record stored before the refusal (the spaceship was lost) still opens
+    # a record stored before the refusal (the spaceship was lost) still opens from the
+    # store; the same record from a file is refused as the live entry was (issue 36:
+    # "a spaceship whose space was built on ...: refused live, silently lost from a file")
     old = ships_game(spaceship_filled="lost")
     old.push(act("Ana", "build", "Fixture: shipyard", at=[0, 1],
                  spaceships=[{"player": "Ben", "at": [0, 1]}]))
@@ -95,9 +106,14 @@ def test_spaceship_on_a_space_built_on_the_same_turn_is_refused():
     old.push(act("Cy", "discard"))
     rec = json.loads(json.dumps(old.to_record()))
     del rec["setup"]["options"]["spaceship_filled"]
-    back = Game.from_record(rec)
+    back = Game.from_record(rec, trusted=True)
     assert back.state.station("Ben").blocked == set()
     assert any("is lost" in line.rule for line in back.state.players["Ana"].ledger)
+    with pytest.raises(IllegalAction) as e:
+        Game.from_record(json.loads(json.dumps(rec)))
+    assert e.value.rule == "spaceship" and "on its way to that space" in str(e.value)
+    # with the option the table played (the spaceship is lost), the file reads
+    assert from_a_file(old).state.station("Ben").blocked == set()
 
 
 def test_a_spaceship_whose_space_is_built_on_is_refused_by_default_and_never_offered():
@@ -214,12 +230,18 @@ def test_advisor_tiles_one_per_player_between_neighbours():
         tile("T1", "Ana", "Ben"), tile("T2", "Ben", "Ana")]}})
     assert set(two.state.advisors) == {"T1", "T2"}
     # a record stored before the check (2 tiles for 3 players) still opens and replays
+    # from the store; from a file it is refused with the same rule, unless it says it
+    # takes the tiles on trust (issue 36)
     old = Game({"players": PLAYERS, "options": {"advisors": [
         tile("AB", "Ana", "Ben"), tile("BC", "Ben", "Cy")]}}, book_setup=False)
     for p in PLAYERS:
         old.push(act(p, "discard"))
     assert replayed(old).state.advisors == old.state.advisors
     assert replayed(old).score().to_json() == old.score().to_json()
+    with pytest.raises(IllegalAction) as e:
+        from_a_file(old)
+    assert e.value.rule == "advisor-tiles" and "2 Influence tile(s) for 3 players" in str(e.value)
+    assert from_a_file(old, on_trust=["advisor-tiles"]).state.advisors == old.state.advisors
 
 
 def test_objectives_as_many_as_players_and_two_with_two_players():
@@ -247,9 +269,23 @@ def test_objectives_as_many_as_players_and_two_with_two_players():
         == names[:2]
     assert new({"players": PLAYERS, "objectives": names[:3]}).setup.objectives == names[:3]
     assert new({"players": PLAYERS}).setup.objectives == []       # without the module
-    # a record stored with fewer objectives still opens
+    # a record stored with fewer objectives still opens from the store; from a file it
+    # is refused, unless it says it names only some (the base rulebook's worked example)
     old = new({"players": PLAYERS, "objectives": names[:1]}, book_setup=False)
     assert replayed(old).setup.objectives == names[:1]
+    with pytest.raises(IllegalAction) as e:
+        from_a_file(old)
+    assert e.value.rule == "objectives" and "1 objective(s) named for 3 players" in str(e.value)
+    assert from_a_file(old, on_trust=["objectives"]).setup.objectives == names[:1]
+    # B 3: "Put these cards face up on the table": a secret objective is another card
+    with pytest.raises(IllegalAction, match="secret objective 'Fixture: objective 1' is one "
+                       "of the objectives face up") as e:
+        new({"players": PLAYERS, "objectives": names[:3], "races": {"Cy": "Qualeen"},
+             "secret_objectives": {"Cy": names[0]}})
+    assert e.value.rule == "objectives"
+    assert new({"players": PLAYERS, "objectives": names[:3], "races": {"Cy": "Qualeen"},
+                "secret_objectives": {"Cy": names[3]}}).setup.secret_objectives == \
+        {"Cy": names[3]}
 
 
 def test_the_new_rule_codes_are_registered():

@@ -241,7 +241,7 @@ def test_small_star_empires_refuses_a_table_its_scoring_does_not_ask_for(store):
     # a standard game over
     from ssekit import grid
     g = SseGame({"players": ["Ann", "Bob"],
-                 "map": grid("H1 Nr Nr Nr Nr Nr\nE E E E E E\nE E E E E H2").to_dict(),
+                 "map": grid("H1 Nr Nr Nr Ng Ng\nE E E E E E\nE E E E E H2").to_dict(),
                  "pieces": {"ships": 1}, "options": {"pieces": "custom"}})
     while not g.state.finished:
         m = g.legal_moves(g.current, 0)[0]

@@ -48,7 +48,7 @@ def placement_cell(step: Step, ps: PlayerState) -> Cell:
                             f"{station.cells[cell].label}", action=a)
     if cell in station.spaceships:
         raise IllegalAction("spaceship", "a spaceship occupies that space", action=a)
-    if (ps.name, cell) in reserved(state, step.strict):
+    if (ps.name, cell) in reserved(state, not step.boxed):
         raise IllegalAction("spaceship", "a spaceship is on its way to that space this "
                             "turn: it is placed after every player's action on an empty "
                             "space (R 3)", action=a)
@@ -115,7 +115,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         # round_end_report() until a `remove` entry fixes it (B 5).
         raise IllegalAction("max", f"MAX {card.limit}: the station already has {copies} "
                             f"'{card.name}'", action=a)
-    if not step.strict:
+    if step.boxed:
         check_copies(state, card, a)
     cost, energy = card.known("cost"), card.known("energy")
     if ps.credits < cost:
@@ -167,7 +167,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
         if check is not None:
             check(ab, a, card.name, others)
     if card.abilities or a.get("spaceships") or a.get("spaceships_removed"):
-        ships = check_spaceships(state, ps.name, card, a, built=cell, strict=step.strict)
+        ships = check_spaceships(state, ps.name, card, a, built=cell, strict=not step.boxed)
         removed = check_removals(state, ps.name, card, a)
     else:                           # what they do for a card without abilities
         ships, removed = [], []

@@ -105,6 +105,9 @@ class Game(LegalityQueries):
     """Setup + actions; the state is derived by replaying them."""
 
     format: ClassVar[str] = FORMAT
+    #: read from a record from outside (a file, an import): its replays keep the box's
+    #: checks (copies, a spaceship's space), as live entries do (:meth:`from_record`)
+    outside: bool = False
 
     def __init__(self, setup: Setup | dict[str, Any], *, cards: Iterable[dict[str, Any]] = (),
                  catalogue: Catalogue | None = None, manual: Iterable[dict[str, Any]] = (),
@@ -112,18 +115,20 @@ class Game(LegalityQueries):
         """A new game of ``setup``.  ``book_setup`` (the default): the setup must follow
         the books' setup rules (:func:`~companion.ats.setup.check_book_setup`: the
         number of objectives, B 3 / B 8; the Influence tiles, R 4), else IllegalAction
-        (rule ``objectives`` or ``advisor-tiles``).  :meth:`from_record` replays a
-        stored record without that check, so older records still open."""
+        (rule ``objectives`` or ``advisor-tiles``), but for the rules the setup's
+        ``options.on_trust`` lists (a partial record that says so).  :meth:`from_record`
+        checks it for a record from outside, not for the store's own (older games still
+        open)."""
         self.setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
-        if book_setup:
-            check_book_setup(self.setup)
         base = catalogue if catalogue is not None else Catalogue.default()
         own = _record_cards(list(cards))
         self._own: dict[str, Card] = {c.name.lower(): c for c in own}
         self.catalogue = base.overlay(own)
         self.actions: list[dict[str, Any]] = []
         self.manual: list[dict[str, Any]] = list(manual)
-        self._check_setup_names()
+        self._check_setup_names()               # a name first: then how many
+        if book_setup:
+            check_book_setup(self.setup, self.setup.options.get("on_trust", ()))
         self.state = State.initial(self.setup)
         #: the states before the last actions, newest last (``_before[-1]`` is the state
         #: before ``actions[-1]``): a cache that lets :meth:`pop` skip the replay.  Never
@@ -143,13 +148,21 @@ class Game(LegalityQueries):
         store, a game's own :meth:`to_record`): those checks are skipped.  The rules are
         checked by the replay either way, and the game shares no dict or list with
         ``record`` (card definitions are parsed into new objects; the setup, actions and
-        manual entries are copied)."""
+        manual entries are copied).
+
+        A record from outside meets the checks of a new game and a live entry that no
+        real game can break (issue 36: one checking path): the books' setup rules
+        (:func:`~companion.ats.setup.check_book_setup`, less what ``options.on_trust``
+        lists), the copies the box holds, a spaceship's space.  What a table may enter
+        after the fact stays a replay's (a MAX broken and removed at the round's end,
+        B 5; the random orders the record stores)."""
         if not trusted:
             validate_record(record)
         actions = record.get("actions") or []
         game = cls(copy_json(record["setup"]), cards=record.get("cards") or [],
                    catalogue=catalogue, manual=copy_json(record.get("manual") or []),
-                   book_setup=False)
+                   book_setup=not trusted)
+        game.outside = not trusted
         state = game.state
         last = len(actions) - 1
         # a trusted build, reactor or discard holding nothing nested but its cell and
@@ -517,9 +530,11 @@ class Game(LegalityQueries):
     # -- the rules ---------------------------------------------------------------------
     def _apply(self, state: State, action: Any, *, strict: bool,
                end_turn: bool = True) -> dict[str, Any]:
-        """Check and apply one action to ``state`` (mutated).  Returns it normalised."""
+        """Check and apply one action to ``state`` (mutated).  Returns it normalised.  A
+        game read from a record from outside (:meth:`from_record`) replays it with the
+        box's checks (``outside``)."""
         return apply(self.catalogue, state, action, strict=strict, end_turn=end_turn,
-                     draw_order=self.turn_order)
+                     draw_order=self.turn_order, outside=self.outside)
 
     # -- the order of play, advisors, the round's end --------------------------------
     def waiting_in_order(self) -> list[str]:

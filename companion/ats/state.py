@@ -152,6 +152,15 @@ class Step:
     strict: bool = False
     end_turn: bool = True
     draw_order: Callable[[State], list[str]] | None = None
+    #: a record from outside replayed (a file, an import: issue 36)
+    outside: bool = False
+
+    @property
+    def boxed(self) -> bool:
+        """Whether the checks no real game can break apply (the copies the box holds, a
+        spaceship's space): to a new entry, and to a record from outside replayed; not to
+        the store's own records (older games still open as they were entered)."""
+        return not self.strict or self.outside
 
     @property
     def index(self) -> int:

@@ -44,7 +44,8 @@ assert tuple(TURN_ACTIONS) == ACTIONS and set(SIDE_HANDLERS) == set(SIDE_ENTRIES
 
 def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
           end_turn: bool = True,
-          draw_order: Callable[[State], list[str]] | None = None) -> dict[str, Any]:
+          draw_order: Callable[[State], list[str]] | None = None,
+          outside: bool = False) -> dict[str, Any]:
     """Check and apply one entry to ``state`` (changed in place).  Returns it
     normalised; raises IllegalAction (and ``state`` must then be dropped)."""
     if not isinstance(action, dict):
@@ -54,7 +55,7 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
     if extra:
         raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in the action",
                             action=a)
-    step = Step(catalogue, state, a, strict, end_turn, draw_order)
+    step = Step(catalogue, state, a, strict, end_turn, draw_order, outside)
     do = a.get("do")
     if do in SIDE_ENTRIES:              # tuples: ``do`` may be any JSON value here
         return side_entry(step, SIDE_HANDLERS[do])
@@ -67,14 +68,14 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
     state.acted.append(ps.name)
     if state.setup.options.get("advisors"):     # Influence tiles in play (R 4)
         influence(state, ps.name, card, a, step.index)
-    if not step.strict:     # a new entry: every spaceship on its way still has its space
+    if step.boxed:          # a new entry: every spaceship on its way still has its space
         check_waiting_ships(state, a)
     state.index += 1
     if state.setup.consecutive and state.pending:
         # Revival 2-player rules: the action resolves in full, abilities included,
         # before the other player chooses (R 2.2, R 5)
         try:
-            resolve_all(catalogue, state, state.pending, step.strict)
+            resolve_all(catalogue, state, state.pending, not step.boxed)
         except IllegalAction as e:
             raise e.with_action(a)
         state.pending = []
@@ -158,7 +159,7 @@ def end_of_turn(step: Step) -> None:
         order = resolution_order(state, step.a, step.strict)
         for owner in order:
             for p in [p for p in state.pending if p.owner == owner]:
-                resolve(step.catalogue, state, p, step.strict)
+                resolve(step.catalogue, state, p, not step.boxed)
         state.pending = []
     state.acted = []
     state.virtual_done = []
