@@ -73,6 +73,19 @@ def test_one_influence_tile_for_two_players(tmp_path, run_cli):
                            "1 Influence tile(s) for 2 players")
 
 
+def test_an_influence_tile_between_players_who_do_not_sit_side_by_side(tmp_path, run_cli):
+    # R 4: "place one randomly between each player and the player on his left"
+    four = ["Ana", "Ben", "Cy", "Dee"]
+    tiles = [{"name": n, "between": list(pair), "actions": ["build"], "slots": 2}
+             for n, pair in (("AC", ("Ana", "Cy")), ("BC", ("Ben", "Cy")),
+                             ("CD", ("Cy", "Dee")), ("DA", ("Dee", "Ana")))]
+    g = Game({"players": four, "options": {"advisors": tiles}}, book_setup=False)
+    rec = json.loads(json.dumps(g.to_record()))
+    _refused_on_every_path(tmp_path, run_cli, rec, "advisor-tiles",
+                           "the Influence tile 'AC' lies between Ana and Cy, who do not sit "
+                           "side by side")
+
+
 def test_a_secret_objective_that_is_face_up(tmp_path, run_cli):
     # B 3: "Put these cards face up on the table": the secret one is another card
     rec = _record({"objectives": NAMES[:2], "races": {"Ben": "Qualeen"},
