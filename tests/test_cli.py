@@ -97,7 +97,12 @@ def test_empty_game_in_progress(run_cli, tmp_path):
 def test_check(run_cli):
     proc = run_cli("check", GEORGE)
     assert proc.returncode == 0
-    assert proc.stdout.strip() == "ok: 96 actions, finished"
+    # the base rulebook's worked example names 2 of George's 4 objectives, and says so
+    assert proc.stdout.strip().splitlines() == [
+        "ok: 96 actions, finished",
+        "taken on trust (setup.options.on_trust): 2 objective(s) named for 4 players: the "
+        "book draws 4 (B 3: \"as many Objectives as the number of players\"); name every "
+        "objective drawn (add the missing ones to the catalogue), or play without objectives"]
     proc = run_cli("check", SANDRA)
     assert proc.stdout.strip() == "ok: 9 actions, year 1, turn 4"
 

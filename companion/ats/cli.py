@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..core.safeio import terminal_text
+from .setup import book_setup_problems
 
 
 def out(text: str = "") -> None:
@@ -39,7 +40,6 @@ def check_game(game: Any, args: argparse.Namespace) -> int:
     where = "finished" if st.finished else f"year {st.year}, turn {st.turn}"
     out(f"ok: {len(game.actions)} actions, {where}")
     # what the record takes on trust of the books' setup rules, as it says (issue 36)
-    from .setup import book_setup_problems
     trusted = set(game.setup.options.get("on_trust", ()))
     for code, msg in book_setup_problems(game.setup):
         if code in trusted:
