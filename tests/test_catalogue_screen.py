@@ -299,3 +299,27 @@ def test_the_class_hooks(screen):
     for hook in hooks - {"card-form"}:
         assert f"``{hook}``" in mod.__doc__, hook
 
+
+
+def test_an_objective_typed_on_the_setup_screen_is_offered_at_once(home, tmp_path):
+    """Issue 36: "after typing 7 objective cards on the catalogue screen, *pick* still
+    lists only the one shipped, until a reload".  The host's setup screen: the catalogue
+    screen opened inside it, an objective typed and saved; the pick list offers it at
+    once, and what was picked stays picked."""
+    from companion.table.store import Store
+    from companion.ui.app import App
+    app = App(Store(tmp_path / "games.sqlite"))
+    setup = app.setup_part
+    setup.show_setup()
+    assert "Test: least credits" not in setup.objective_pick.options
+    setup.objective_pick.value = ("Accelerated Construction",)
+    app.catalogue_panel.selected_index = 0           # open *Cards still unknown*
+    cat_screen = setup.catalogue_screen
+    form = cat_screen.add_objective()
+    form.name.value = "Test: least credits"
+    form.measure.value = "credit"
+    form.most.value = "least"
+    form.vp.value = "3"
+    form.save.click()
+    assert "Test: least credits" in setup.objective_pick.options
+    assert setup.objective_pick.value == ("Accelerated Construction",)

@@ -162,7 +162,26 @@ class AtsSetup:
 
     def _catalogue_saved(self, card):
         self.cat_export.value = self._catalogue_link()
+        self.refresh_choices()
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
+
+    def refresh_choices(self) -> None:
+        """The objective pick list and the race lists from the catalogue as it is now: a
+        card typed on the catalogue screen is offered at once (issue 36: the pick list
+        kept the shipped objective only, until a reload).  What was picked and is still
+        there stays picked."""
+        cat = Catalogue.default()
+        objectives = tuple(cat.names("objective"))
+        if tuple(self.objective_pick.options) != objectives:
+            keep = tuple(o for o in self.objective_pick.value if o in objectives)
+            self.objective_pick.options = objectives
+            self.objective_pick.value = keep
+        races = [("draw at random", "*")] + [(r, r) for r in cat.names("race")]
+        for box in self.race_boxes:
+            if [tuple(o) for o in box.options] != races:
+                was = box.value
+                box.options = races
+                box.value = was if any(v == was for _, v in races) else "*"
 
     def _setup_visibility(self):
         self.race_box.layout.display = "" if self.use_races.value else "none"
@@ -183,6 +202,7 @@ class AtsSetup:
             self.saved.value = games[0]["id"]
 
     def show_setup(self):
+        self.refresh_choices()
         self._fill_saved()
         self.screen.views_part._refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
