@@ -277,3 +277,37 @@ def test_a_page_whose_game_was_deleted_elsewhere_records_nothing_and_says_so(sto
     assert "Something went wrong" not in page1.status.value
     assert page1.body.children == (page1.setup_screen,)    # back to the setup screen
     assert store.games() == []                             # nothing was written
+
+
+# -------------------------------------------- issue 36: U-Cannon with advisors, no dead end
+def test_u_cannon_with_an_advisor_asks_its_types_in_the_form_then_builds(store):
+    """Issue 36: "U-Cannon with advisors is a dead end: every cell shows green, a click
+    says 'printed values … not known yet; enter types', and no form opens".  R 4: an
+    advisor reacts to the type of what is built next to it, so the shipped U-Cannon
+    (cost, energy and VP known from R, its type not) needs its type now: the click opens
+    the card form with the type asked, and once typed the same click builds it."""
+    tile = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:military"],
+            "slots": 2}
+    app = open_app(store, options={"advisors": [tile]})
+    enter(app, "Ana", "build", "U-Cannon")
+    app._clicked((0, 1))
+    assert app.form_box.children, "no form opened"
+    assert "Enter the printed values of &#x27;U-Cannon&#x27; first (types)" in app.status.value
+    assert store.load(app.gid)["actions"] == []
+    box = app.form_box.children[0]
+    type1 = next(x for x in _walk(box) if "form-type1" in getattr(x, "_dom_classes", ()))
+    assert "form-needed" in type1._dom_classes
+    type1.value = "military"
+    save = next(x for x in _walk(box) if "form-save" in getattr(x, "_dom_classes", ()))
+    save.click()
+    app._clicked((0, 1))
+    if app.extra.children:                         # the energy payer: the default one
+        app._confirm()
+    stored = store.load(app.gid)["actions"]
+    assert [(a["player"], a["card"], a["at"]) for a in stored] == [("Ana", "U-Cannon", [0, 1])]
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)

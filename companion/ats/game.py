@@ -30,7 +30,7 @@ from . import scoring
 from .abilitykinds import Asking, kind_of
 from .action_kinds import ActionKind, action_kinds
 from .actions import from_dict as action_from_dict
-from .build import energy_options, legal_cells
+from .build import energy_options, legal_cells, types_needed_now
 from .catalogue import Card, Catalogue, parse_entries
 from .effects import settle_own
 from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
@@ -396,6 +396,11 @@ class Game(LegalityQueries):
         if not missing and station is not None and card.max is None \
                 and station.copies_of(card.name) >= 1:
             missing = ["max"]
+        if not missing and card.types is None and player in self.state.players \
+                and types_needed_now(self.catalogue, self.state, player):
+            # an advisor, an objective or an ability in play reads the type now (issue 36:
+            # U-Cannon with advisors: the build said "enter types", and no form opened)
+            missing = ["types"]
         if missing:
             try:                        # a cell that no values can make legal: say so first
                 cell = as_cell(a.get("at"))
