@@ -433,11 +433,7 @@ class PgStore(Store):
         self._drop()
         self.reopening = None                # a listener still being opened closes itself
         if getattr(self, "listener", None) is not None:
-            try:
-                self.listener.close()
-            except Exception:  # noqa: BLE001
-                pass
-            self.listener = None
+            self._drop_listener()
 
     def __del__(self) -> None:
         # a page's store lives as long as its kernel and is seldom closed: its
