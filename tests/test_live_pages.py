@@ -238,3 +238,31 @@ def test_a_page_built_before_the_game_opens_the_latest_game_when_its_address_com
     reopen(store).delete(later)
     again.apply_query("")
     assert again.gid == other.gid
+
+
+def test_a_poll_whose_read_failed_reads_the_change_again_at_the_next_poll(store):
+    """fresh13's red run: a host page stayed at "actions: 5" while another page had
+    recorded the 6th.  A poll that saw the store change but could not read it (a busy
+    file, a lost server) must not count the change as seen: the next poll reads it."""
+    from companion.core.errors import StoreBusy
+    one, two = pages(store)
+    tick(one), tick(two)
+    enter(one, "Ana", "Garden")
+    one._discard()
+    real = two.store.load_revision
+    calls = []
+
+    def busy_once(gid):
+        calls.append(gid)
+        if len(calls) == 1:
+            raise StoreBusy("the saved-games file is busy (test)")
+        return real(gid)
+
+    two.store.load_revision = busy_once
+    tick(two)                                 # the change is seen, its read fails
+    assert "actions: 0" in two.live_state.value
+    assert "not connected to the games' store" in two.live_state.value
+    tick(two)                                 # no new write since: read again all the same
+    assert len(calls) >= 2                   # read again (sync, then its reload)
+    assert "actions: 1" in two.live_state.value
+    assert "games' store" not in two.live_state.value

@@ -830,7 +830,12 @@ class _Read:
             try:
                 self.conn.execute("COMMIT")
             except sqlite3.Error:
-                pass
+                # never leave the read open: the connection would go on reading this
+                # snapshot, and a live page would not see another page's change again
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
         if isinstance(exc, sqlite3.Error):
             if _is_busy(exc):
                 raise self.store._busy(writing=False) from None

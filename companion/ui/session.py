@@ -235,8 +235,11 @@ class GameSession:
         v = self.store.data_version()
         if v == self.seen:
             return Change()
+        change = self.sync()
+        # kept only once the page has read the change: a read that failed (a busy file,
+        # a lost server) is tried again at the next poll, not taken as seen for ever
         self.seen = v
-        return self.sync()
+        return change
 
     # -- writing --------------------------------------------------------------------
     # every write of a screen goes through one of these: the role is checked first

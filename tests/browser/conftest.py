@@ -111,8 +111,24 @@ def pytest_runtest_makereport(item, call):
         report.sections.append(
             ("browser", shot + "\nconsole (last 50):\n" + "\n".join(console[-50:])))
     if report.when == "call" and report.failed:
-        # every page dashboard_driver.open_page opened for this test: what its watchdog
-        # said (why it reloaded, a tap it did not take), in order
+        # every page dashboard_driver.open_page opened for this test: what it shows now
+        # (its live line, its message line) and a screenshot, so that a failure on one
+        # page says what the others did (fresh13: was the other page's entry recorded?)
+        import dashboard_driver
+        shown = []
+        for i, other in enumerate(list(dashboard_driver.OPENED)):
+            try:
+                live = other.evaluate("""() => [...document.querySelectorAll(
+                    '.live-state, .companion-status')].map(e => e.innerText.trim())
+                    .filter(t => t).join(' | ')""")
+                name = re.sub(r"[^\w.-]+", "_", item.nodeid.split("::", 1)[-1])
+                shot = screenshot(other, f"FAILED-{name}-page{i}")
+                shown.append(f"page {i} {other.url}: {live!r}\n    {shot}")
+            except Exception as exc:    # noqa: BLE001 - evidence, never a second failure
+                shown.append(f"page {i}: {exc}")
+        if shown:
+            report.sections.append(("pages", "\n".join(shown)))
+        # ... and what its watchdog said (why it reloaded, a tap it did not take), in order
         if WATCHDOG_SAID:
             report.sections.append(("watchdog", "\n".join(WATCHDOG_SAID[-60:])))
     server = item.funcargs.get("voila_server") if hasattr(item, "funcargs") else None

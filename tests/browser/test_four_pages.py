@@ -192,7 +192,9 @@ def test_four_pages_among_the_stars_timing_rules(voila_server, table_pages):
         n = len(g.actions)
         for player in waiting:
             ats_enter(entered_on[player], g, player, "discard")
-            for p in (host, ben, table):
+            # the page it was entered on first: a failure then says which side missed
+            on = entered_on[player]
+            for p in (on, *(p for p in (host, ben, table) if p is not on)):
                 ats_shows(p, g, timeout=15_000)
         wait_actions(voila_server, gid, n + len(waiting))
         says_not_connected(ana)
