@@ -11,7 +11,7 @@ import ipywidgets as w
 from ..ats import render, whatif
 from ..core.errors import CompanionError
 from .cardform import CardForm
-from .common import CELL_PX, LEGAL, cell_class
+from .common import CELL_PX, ERR, LEGAL, cell_class
 
 
 
@@ -223,6 +223,80 @@ class AtsEntry:
         if not name:
             raise CompanionError("Type the discarded card's name first (discards are public).")
         self.screen._push({"player": player, "do": "discard", "card": name})
+
+    # -- a card the catalogue does not name (issue 36) ---------------------------------
+    def not_a_location(self, name: str, card):
+        """The entry's hint for a typed name that is no location card: close names (as
+        buttons too), or none; a name the catalogue does not know at all is offered as a
+        new card.  Returns the name when its new-card form is open (it stays open)."""
+        sc = self.screen
+        sug = sc.game.catalogue.suggest(name, n=4)
+        if sug:   # still typing, or a small slip: suggest, do not shout
+            sc.hint.value = f"Did you mean: {escape(', '.join(sug))}?"
+        else:
+            sc.hint.value = (f"<span style='color:{ERR}'>No location card called "
+                             f"'{escape(name)}'.</span>")
+        if card is not None:
+            return None
+        if sc._form_for == name:
+            return name                      # its new-card form stays open
+        sc.extra.children = self.new_card_offer(name, sug)
+        return None
+
+    def new_card_offer(self, name: str, suggestions) -> list:
+        """What a typed name the catalogue does not know offers: each close name as a
+        button (a tap takes it) and "'NAME' is a new card: add it", which opens the card
+        form for it (most Revival cards are not shipped: the player types each once)."""
+        kids: list = []
+        for n in list(suggestions)[:4]:
+            b = w.Button(description=n, tooltip=f"take '{n}'",
+                         layout=w.Layout(width="auto", max_width="100%", min_height="44px"))
+            b.add_class("entry-suggestion")
+            b.on_click(self.guarded(lambda _, n=n: self._take_name(n)))
+            kids.append(b)
+        add = w.Button(description=f"'{name}' is a new card: add it", icon="plus",
+                       tooltip="type its printed values once, from the physical card",
+                       layout=w.Layout(width="auto", max_width="100%", min_height="44px"))
+        add.add_class("entry-new-card")
+        add.on_click(self.guarded(lambda _: self._ask_new(name)))
+        kids.append(add)
+        row = w.HBox(kids, layout=w.Layout(flex_flow="row wrap", width="100%"))
+        row.add_class("entry-offer")
+        return [row]
+
+    def _take_name(self, name: str) -> None:
+        self.screen.entry_card.value = name
+
+    def _ask_new(self, name: str):
+        """The card form for a new location card called ``name`` (set preset to Revival
+        in a game that plays Revival's cards); saved like typed values: the game, the
+        player's catalogue, the game's cards in the store."""
+        from ..ats.catalogue import Card
+        setup = self.screen.game.state.setup
+        revival = setup.options.get("two_player") == "revival" or len(setup.players) >= 5
+        blank = Card(name=name, extra={"set": "revival"} if revival else {})
+        self.screen._form_for = name
+        form = CardForm(blank, self.guarded(self._save_new), self.guarded(self._close_form),
+                        new=True, name_given=True,
+                        preview=self._previewer(self.screen.entry_player.value, None))
+        self.screen.form_box.children = [form.box]
+        self.screen.extra.children = []
+        form.focus()
+        self.screen.hint.value = (f"'{escape(name)}' is not in your catalogue: type it from "
+                                  "the physical card once.")
+        return form
+
+    def _save_new(self, card):
+        game = self.screen.game
+        if game.catalogue.get(card.name) is not None:
+            raise CompanionError(f"'{card.name}' is in your catalogue already: type that "
+                                 "name in the card box instead.")
+        self.screen.session.save_card(card)
+        self._close_form()
+        self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
+        self.screen.entry_card.value = card.name
+        self.say(f"Added '{card.name}' to your catalogue; choose where to build it.")
+        self.screen.refresh()
 
     # -- unknown card values ---------------------------------------------------------------
     def _ask_values(self, name: str, fields, *, cell=None, box=None):

@@ -372,12 +372,7 @@ class AtsScreen:
         elif not name:
             self.hint.value = "Type the selected card's name first."
         elif card is None or card.category not in ("location", "conflict"):
-            sug = g.catalogue.suggest(name, n=4)
-            if sug:   # still typing, or a small slip: suggest, do not shout
-                self.hint.value = f"Did you mean: {escape(', '.join(sug))}?"
-            else:
-                self.hint.value = (f"<span style='color:{ERR}'>No location card called "
-                                   f"'{escape(name)}'.</span>")
+            form_for = self.entry_part.not_a_location(name, card)
         elif do == "conflict":
             if card.category != "conflict":
                 self.hint.value = (f"<span style='color:{ERR}'>'{escape(name)}' is not a Conflict "

@@ -164,7 +164,8 @@ class CardForm:
     """
 
     def __init__(self, card: Card, on_save, on_cancel, *, missing: list[str] | None = None,
-                 preview=None, new: bool = False, suggest=None, on_pick=None):
+                 preview=None, new: bool = False, suggest=None, on_pick=None,
+                 name_given: bool = False):
         self.card = card
         self.on_save, self.on_cancel = on_save, on_cancel
         self.preview = preview
@@ -181,18 +182,37 @@ class CardForm:
         if self.new:
             head = (f"<b>Type a new {what}</b> from the physical card, once: its name"
                     + (", what it measures, most or least, and the bonus VP"
-                       if self.is_objective else "") + " (saved in your catalogue; Enter saves).")
+                       if self.is_objective else
+                       ", its set, cost, energy, VP, MAX, type(s) and ability"
+                       if self.is_location else "")
+                    + " (saved in your catalogue; Enter saves).")
         else:
             head = (f"<b>Enter the printed values of '{escape(card.name)}'</b> from the physical "
                     f"{what} (once: they are saved in your catalogue; Enter saves).{need}")
         self.intro = w.HTML(f"<div class='card-form-intro'>{head}</div>",
                             layout=w.Layout(width="100%"))
-        self.name = _field(w.Text(value="" if self.new else card.name, description="Name",
+        # name_given: a new card whose name the player has typed already (a build of a
+        # card the catalogue does not name: issue 36), shown for a check, still editable
+        self.name = _field(w.Text(value=card.name if (not self.new or name_given) else "",
+                                  description="Name",
                                   placeholder="as printed on the card"), "form-name",
                            max_width="420px", flex="1 1 100%")
         self.did_you_mean = w.HBox([], layout=w.Layout(flex_flow="row wrap", width="100%"))
         self.did_you_mean.add_class("form-did-you-mean")
         self.name.observe(lambda _: self._suggest(), "value")
+        # a new location card: the box it comes from and basic or special (B components:
+        # "Basic Location Cards", "Special Location Cards"; R: the Revival box's own)
+        given_set = str(card.extra.get("set") or "")
+        self.card_set = _field(w.Dropdown(
+            options=[("base game", "base"), ("Revival", "revival"), ("not sure", "")],
+            value=given_set if given_set in ("base", "revival") else "",
+            description="Set"), "form-set", max_width="300px", flex="1 1 200px")
+        given_kind = str(card.extra.get("kind") or "")
+        self.card_kind = _field(w.Dropdown(
+            options=[("basic location", "basic"), ("special location", "special"),
+                     ("not sure", "")],
+            value=given_kind if given_kind in ("basic", "special") else "",
+            description="Kind"), "form-kind", max_width="300px", flex="1 1 200px")
         self.copies = _field(w.Text(value=_s(card.copies), description="Copies",
                                     placeholder="in the box (optional)"), "form-copies")
         spec = card.extra.get("most") or card.extra.get("least") or {}
@@ -273,7 +293,8 @@ class CardForm:
             if x not in self.ab1.texts() + self.ab2.texts():
                 x.on_msg(self._msg)
         for x in (self.cost, self.energy, self.vp, self.max, self.type1, self.type2, self.name,
-                  self.copies, self.measure, self.most, self.otype1, self.otype2):
+                  self.copies, self.measure, self.most, self.otype1, self.otype2,
+                  self.card_set, self.card_kind):
             x.observe(lambda _: self._changed(), "value")
         fields: list = []
         if self.new:
@@ -300,7 +321,12 @@ class CardForm:
                            layout=w.Layout(flex_flow="row wrap", width="100%"))
             numbers.add_class("form-row")
             kinds.add_class("form-row")
-            fields = [numbers, kinds]
+            if self.new and card.category == "location":
+                origin = w.HBox([self.card_set, self.card_kind],
+                                layout=w.Layout(flex_flow="row wrap", width="100%"))
+                origin.add_class("form-row")
+                fields.append(origin)
+            fields += [numbers, kinds]
         buttons = w.HBox([self.save, self.add_second, self.cancel],
                          layout=w.Layout(flex_flow="row wrap", width="100%"))
         buttons.add_class("form-buttons")
@@ -374,8 +400,11 @@ class CardForm:
 
     def focus(self) -> None:
         """Put the cursor in the first value still needed (call once the form is shown)."""
-        if self.new:
+        if self.new and not self.name.value:
             self.name.focus()
+            return
+        if self.new and self.is_location:
+            self.cost.focus()                # the name is typed: the first printed value
             return
         if self.is_objective:
             (self.measure if "what it measures" in self.missing else self.vp).focus()
@@ -418,6 +447,12 @@ class CardForm:
             if len(set(types)) != len(types):
                 raise ValueError("the two types must differ")
             d["types"] = types
+            if self.new and c.category == "location":
+                for key, box in (("set", self.card_set), ("kind", self.card_kind)):
+                    if box.value:
+                        d[key] = box.value
+                    else:
+                        d.pop(key, None)
         parts = [self.ab1.value()] + ([self.ab2.value()] if self._second_shown else [])
         d["abilities"] = [a for a in parts if a]
         d["source"] = "typed by the players"

@@ -25,6 +25,12 @@ bonus VP, typed once from the physical card; the box holds
 typed.  A name that may be an objective already there shows *Did you mean …?*
 buttons; clicking one opens that objective.
 
+*Add a location card* (issue 36) does the same for a location card the catalogue does
+not name (most of the Revival box's cards, and any card of a printing we do not
+ship): its name, set (base game or Revival), kind (basic or special), printed
+values, type(s) and ability.  A card the catalogue does not know that a player
+builds in a game opens the same form from the turn entry (``entry-new-card``).
+
 Stable CSS class hooks:
 
 ========================  ======================================================
@@ -43,6 +49,7 @@ Stable CSS class hooks:
 ``catalogue-form``        the box under the selected row: the card form and Skip
 ``catalogue-skip``        Button: go to the next entry without saving
 ``catalogue-add-objective`` Button: type a new objective card
+``catalogue-add-location`` Button: type a new location card
 ``catalogue-objectives``  HTML: the objective cards the catalogue holds (of the box's 8)
 ========================  ======================================================
 
@@ -191,6 +198,10 @@ class CatalogueScreen:
                                              layout=w.Layout(width="auto", min_height="44px"))
         self.add_objective_button.add_class("catalogue-add-objective")
         self.add_objective_button.on_click(lambda _: self.add_objective())
+        self.add_location_button = w.Button(description="Add a location card", icon="plus",
+                                            layout=w.Layout(width="auto", min_height="44px"))
+        self.add_location_button.add_class("catalogue-add-location")
+        self.add_location_button.on_click(lambda _: self.add_location())
         self.objectives = w.HTML()
         self.objectives.add_class("catalogue-objectives")
         self.new_box = w.VBox(layout=w.Layout(width="100%"))
@@ -203,7 +214,9 @@ class CatalogueScreen:
         self.filter.observe(lambda _: self._show(), "value")
         self.category.observe(lambda _: self._show(), "value")
         self.box = w.VBox([w.HTML(STYLE), self.title, self.objectives,
-                           self.add_objective_button, self.new_box, tools, self.count,
+                           w.HBox([self.add_objective_button, self.add_location_button],
+                                  layout=w.Layout(flex_flow="row wrap", width="100%")),
+                           self.new_box, tools, self.count,
                            self.message, self.list],
                           layout=w.Layout(width="100%", max_width="960px"))
         self.box.add_class("catalogue-screen")
@@ -302,14 +315,24 @@ class CatalogueScreen:
     def add_objective(self) -> CardForm:
         """Open an empty form for an objective card the catalogue does not name yet (the
         one already open if nothing is typed in it yet)."""
-        if self.new_form is not None and not self.new_form.name.value.strip():
+        return self._add_new("objective")
+
+    def add_location(self) -> CardForm:
+        """Open an empty form for a location card the catalogue does not name yet (issue
+        36: most of the Revival box's 90 location cards are not shipped; the player types
+        each from the physical card once: name, set, kind, values, types, ability)."""
+        return self._add_new("location")
+
+    def _add_new(self, category: str) -> CardForm:
+        if self.new_form is not None and self.new_form.card.category == category \
+                and not self.new_form.name.value.strip():
             self.new_form.focus()
             return self.new_form
         cat = getattr(self, "catalogue", None)
-        blank = Card(name="New objective", category="objective")
+        blank = Card(name=f"New {category}", category=category)
 
         def suggest(typed: str) -> list[str]:
-            return cat.suggest(typed, categories=("objective",)) if cat is not None else []
+            return cat.suggest(typed, categories=(category,)) if cat is not None else []
 
         self.new_form = CardForm(blank, self._save_new, self.close_new, new=True,
                                  suggest=suggest, on_pick=self._pick_existing)
@@ -365,9 +388,10 @@ class CatalogueScreen:
         if note is None:
             return
         self.refresh()
-        self.message.value = (f"<span style='color:{OK}'>Saved the objective "
+        what = CATEGORY_LABEL.get(card.category, card.category)
+        self.message.value = (f"<span style='color:{OK}'>Saved the {escape(what)} "
                               f"'{escape(card.name)}' in your catalogue.</span>{note}")
-        self.add_objective()          # the next card of the box, at once
+        self._add_new(card.category)          # the next card of the box, at once
 
     # -- the form ---------------------------------------------------------------------
     def select(self, name: str | None) -> CardForm | None:
