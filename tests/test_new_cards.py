@@ -154,3 +154,21 @@ def test_a_new_card_form_with_blank_values_says_what_is_missing(store):
     hook(form, "form-save").click()
     assert "Cost" in hook(form, "form-message").value
     assert NEW not in {c.name for c in load_user_cards()}
+
+
+def test_a_discard_of_a_card_not_in_the_catalogue_adds_its_name_only(store):
+    """A discard uses no printed value: the new card is added by its name, every value
+    null (asked the first time it is built), and the discard is recorded."""
+    app = revival_game(store)
+    active = app.entry_player.value
+    app.entry_action.value = "discard"
+    app.entry_card.value = NEW
+    offer = hook(app.extra, "entry-new-card")
+    offer.click()
+    assert app.form_box.children == ()
+    mine = {c.name: c for c in load_user_cards()}
+    assert (mine[NEW].cost, mine[NEW].vp, mine[NEW].abilities) == (None, None, None)
+    assert "by its name" in app.status.value
+    app._discard()
+    acts = store.load(app.gid)["actions"]
+    assert [(a["player"], a["do"], a["card"]) for a in acts] == [(active, "discard", NEW)]

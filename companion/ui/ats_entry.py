@@ -225,10 +225,12 @@ class AtsEntry:
         self.screen._push({"player": player, "do": "discard", "card": name})
 
     # -- a card the catalogue does not name (issue 36) ---------------------------------
-    def not_a_location(self, name: str, card):
+    def not_a_location(self, name: str, card, do: str = "build"):
         """The entry's hint for a typed name that is no location card: close names (as
         buttons too), or none; a name the catalogue does not know at all is offered as a
-        new card.  Returns the name when its new-card form is open (it stays open)."""
+        new card: its form for a build, its name only for an action that does not use its
+        values (a discard, a reactor: its values are asked when it is first built).
+        Returns the name when its new-card form is open (it stays open)."""
         sc = self.screen
         sug = sc.game.catalogue.suggest(name, n=4)
         if sug:   # still typing, or a small slip: suggest, do not shout
@@ -240,10 +242,10 @@ class AtsEntry:
             return None
         if sc._form_for == name:
             return name                      # its new-card form stays open
-        sc.extra.children = self.new_card_offer(name, sug)
+        sc.extra.children = self.new_card_offer(name, sug, name_only=do != "build")
         return None
 
-    def new_card_offer(self, name: str, suggestions) -> list:
+    def new_card_offer(self, name: str, suggestions, *, name_only: bool = False) -> list:
         """What a typed name the catalogue does not know offers: each close name as a
         button (a tap takes it) and "'NAME' is a new card: add it", which opens the card
         form for it (most Revival cards are not shipped: the player types each once)."""
@@ -258,7 +260,8 @@ class AtsEntry:
                        tooltip="type its printed values once, from the physical card",
                        layout=w.Layout(width="auto", max_width="100%", min_height="44px"))
         add.add_class("entry-new-card")
-        add.on_click(self.guarded(lambda _: self._ask_new(name)))
+        add.on_click(self.guarded(lambda _: self._add_name_only(name) if name_only
+                                  else self._ask_new(name)))
         kids.append(add)
         row = w.HBox(kids, layout=w.Layout(flex_flow="row wrap", width="100%"))
         row.add_class("entry-offer")
@@ -271,10 +274,7 @@ class AtsEntry:
         """The card form for a new location card called ``name`` (set preset to Revival
         in a game that plays Revival's cards); saved like typed values: the game, the
         player's catalogue, the game's cards in the store."""
-        from ..ats.catalogue import Card
-        setup = self.screen.game.state.setup
-        revival = setup.options.get("two_player") == "revival" or len(setup.players) >= 5
-        blank = Card(name=name, extra={"set": "revival"} if revival else {})
+        blank = self._new_blank(name)
         self.screen._form_for = name
         form = CardForm(blank, self.guarded(self._save_new), self.guarded(self._close_form),
                         new=True, name_given=True,
@@ -285,6 +285,24 @@ class AtsEntry:
         self.screen.hint.value = (f"'{escape(name)}' is not in your catalogue: type it from "
                                   "the physical card once.")
         return form
+
+    def _new_blank(self, name: str):
+        from ..ats.catalogue import Card
+        setup = self.screen.game.state.setup
+        revival = setup.options.get("two_player") == "revival" or len(setup.players) >= 5
+        return Card(name=name, extra={"set": "revival"} if revival else {})
+
+    def _add_name_only(self, name: str) -> None:
+        """A new card for an action that does not use its values: its name only (every
+        value null, asked the first time it is built: never a number nobody typed)."""
+        from ..ats.catalogue import parse_card
+        card = parse_card({**self._new_blank(name).to_dict(), "source": "typed by the players"},
+                          file="your entry")
+        self.screen.session.save_card(card)
+        self.screen.entry_card.value = card.name
+        self.say(f"Added '{card.name}' to your catalogue by its name; its printed values "
+                 "are asked the first time it is built.")
+        self.screen.refresh()
 
     def _save_new(self, card):
         game = self.screen.game

@@ -369,10 +369,12 @@ class AtsScreen:
                                else "Everyone has acted.")
         elif do == "discard":
             self.hint.value = escape(self.kinds["discard"].hint)
+            if name and card is None:
+                self.entry_part.not_a_location(name, card, do)
         elif not name:
             self.hint.value = "Type the selected card's name first."
         elif card is None or card.category not in ("location", "conflict"):
-            form_for = self.entry_part.not_a_location(name, card)
+            form_for = self.entry_part.not_a_location(name, card, do)
         elif do == "conflict":
             if card.category != "conflict":
                 self.hint.value = (f"<span style='color:{ERR}'>'{escape(name)}' is not a Conflict "
