@@ -237,30 +237,33 @@ def test_objectives_all_named_when_the_catalogue_knows_them():
         assert "objectives_from_box" not in s["options"]
 
 
-def test_qualeen_gets_a_secret_objective_distinct_from_the_public_ones():
+def test_qualeen_draws_the_physical_secret_objective_nothing_is_drawn_for_it():
+    # B FAQ, Qualeen: "If I draw the "Accelerated Construction" Objective, do I still
+    # reveal it at the end of the game?" -- the Qualeen player draws the card and keeps
+    # it secret: the setup draw records none (issue 36), it says who draws it
     cat = _objectives(7)
     seen = 0
     for seed in range(60):
         s = draw_setup(PLAYERS[:4], seed=seed, races=True, objectives=True, catalogue=cat)
         qualeen = [p for p, r in s["races"].items() if r == "Qualeen"]
+        assert "secret_objectives" not in s
+        assert "secret_objective_from_box" not in s["options"]
+        notes = s["options"].get("setup_notes", [])
         if qualeen:
             seen += 1
-            assert list(s["secret_objectives"]) == qualeen
-            assert s["secret_objectives"][qualeen[0]] not in s["objectives"]
+            who = qualeen[0]
+            assert (f"{who} (Qualeen) draws a secret objective card from the box and keeps "
+                    f"it; {who}'s page asks which one.") in notes
         else:
-            assert "secret_objectives" not in s
+            assert not any("secret objective" in n for n in notes)
     assert seen > 0
 
 
-def test_qualeen_secret_objective_from_the_box_with_the_shipped_catalogue(shipped):
+def test_qualeen_secret_objective_with_the_shipped_catalogue_is_never_drawn(shipped):
     for seed in range(60):
         s = draw_setup(PLAYERS[:6], seed=seed, races=True, objectives=True, catalogue=shipped)
-        qualeen = [p for p, r in s["races"].items() if r == "Qualeen"]
-        if not qualeen:
-            continue
-        o = s["options"]
-        named = s.get("secret_objectives", {})
-        assert (qualeen[0] in named) != (o.get("secret_objective_from_box") == qualeen[0])
+        assert "secret_objectives" not in s
+        assert "secret_objective_from_box" not in s["options"]
 
 
 def test_objectives_from_the_box_when_the_catalogue_names_none():
@@ -268,9 +271,10 @@ def test_objectives_from_the_box_when_the_catalogue_names_none():
     for seed in range(10):
         s = draw_setup(PLAYERS[:6], seed=seed, races=True, objectives=True, catalogue=cat)
         assert s["objectives"] == [] and s["options"]["objectives_from_box"] == 6
-        # 6 public + 1 secret <= the 8 objective cards of the box: the Qualeen always gets one
+        # the Qualeen draws the physical secret objective (issue 36): only a note
         if "Qualeen" in s["races"].values():
-            assert "secret_objective_from_box" in s["options"]
+            assert any("draws a secret objective card from the box" in n
+                       for n in s["options"]["setup_notes"])
         assert any("objective" in n for n in s["options"]["setup_notes"])
 
 

@@ -8,7 +8,8 @@ Pure module, no widgets.  Two entry points:
   ``.table()`` is a pandas DataFrame (what, count, how, source); ``.text()``
   the same as plain text.
 * :func:`draw_setup` -> a dict ready to merge into a record's ``setup``:
-  races, objectives, a secret objective for a race that holds one (Qualeen),
+  races, objectives (no secret objective for a race that holds one, Qualeen: its
+  player draws the physical card; :func:`secret_note`),
   the basic locations chosen for 5-6 players and for the Revival 2-player
   rules, the Revival first active player, and the game's ``seed`` so the draw
   can be repeated (records written before issue 20 kept it in ``options.seed``).
@@ -437,8 +438,7 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
 
     ``random.Random(seed)`` draws (as before issue 20, so a record whose
     ``options.seed`` came from this draw still redraws the same), in this order: races (one each, distinct),
-    the objective cards (as many as players, 2 in a 2-player game), a secret
-    objective for a race that holds one (Qualeen), the basic locations for
+    the objective cards (as many as players, 2 in a 2-player game), the basic locations for
     5-6 players or the Revival 2-player rules, and the Revival first active
     player.  The same seed, options and catalogue give the same draw.
 
@@ -477,13 +477,13 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
                          f"{', '.join(boxed)} take a tile at random from the others{_leave_out(known)}.")
 
     # -- objectives (B 3: as many as players; B 8: 2 in a 2-player game).  The
-    #    whole pile is shuffled even without objectives, for a secret objective.
+    #    whole pile is shuffled even without objectives (as before: the same seed
+    #    still draws the same basic locations and first player).
     known_obj = cat.names("objective")
     order = rng.sample(_pool(known_obj, BASE_OBJECTIVES, "base"), max(len(known_obj), BASE_OBJECTIVES))
-    taken = 0
     if objectives:
         n = min(comp.objectives, len(order))
-        drawn, taken = order[:n], n
+        drawn = order[:n]
         setup["objectives"] = [o for o in drawn if isinstance(o, str)]
         k = n - len(setup["objectives"])
         if k:
@@ -494,22 +494,12 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
         if n < comp.objectives:
             notes.append(f"Objectives: only {n} objective cards exist, not {comp.objectives}.")
 
-    # -- a secret objective for a race that holds one (Qualeen, B FAQ)
+    # -- a race that holds a secret objective (Qualeen, B FAQ): its player draws the
+    #    physical card and keeps it; nothing is drawn here (its page asks which one)
     for p, r in race_of.items():
         card = cat.get(r) if isinstance(r, str) else None
-        if not (card and card.extra.get("secret_objective")):
-            continue
-        if taken < len(order):
-            secret, taken = order[taken], taken + 1
-            if isinstance(secret, str):
-                setup["secret_objectives"] = {p: secret}
-            else:
-                options["secret_objective_from_box"] = p
-                notes.append(f"{p} ({r}) draws a secret objective at random from the objective cards "
-                             f"the catalogue does not name and nobody drew{_leave_out(known_obj)}; "
-                             "add it to the catalogue to score it.")
-        else:
-            notes.append(f"{p} ({r}): no objective card is left for the secret objective.")
+        if card and card.extra.get("secret_objective"):
+            notes.append(secret_note(p, r))
 
     # -- basic locations: 5-6 players (R 6) and the Revival 2-player rules (R 2.1)
     if comp.two_player == "revival" or (comp.players >= 5 and not comp.all_in):
@@ -573,6 +563,24 @@ def without_modules(drawn: dict[str, Any], *, races: bool, objectives: bool) -> 
             "options": options}
 
 
+def secret_note(player: str, race: str) -> str:
+    """What the setup says of a race that holds a secret objective (B FAQ: Qualeen): its
+    player draws the physical card and keeps it; the companion draws nothing for it."""
+    return (f"{player} ({race}) draws a secret objective card from the box and keeps it; "
+            f"{player}'s page asks which one.")
+
+
+def secret_notes(races: dict[str, str], catalogue: Catalogue | None = None) -> list[str]:
+    """:func:`secret_note` for every player whose race holds a secret objective."""
+    cat = catalogue if catalogue is not None else Catalogue.default()
+    out = []
+    for p, r in races.items():
+        card = cat.get(r)
+        if card is not None and card.extra.get("secret_objective"):
+            out.append(secret_note(p, r))
+    return out
+
+
 def objectives_wanted(players: int) -> int:
     """How many objective cards a game uses (B 3): one per player, 2 in a 2-player game."""
     return 2 if players == 2 else players
@@ -587,7 +595,9 @@ def complete_choices(players: list[str], *, races: dict[str, str | None] | None 
     ``races``: the race each player chose (``None``: draw one).  A drawn race is one
     nobody chose (any race once every race is taken).  ``objectives``: the objective
     cards picked (empty: draw :func:`objectives_wanted` of them).  A race that holds a
-    secret objective (Qualeen) gets one of the objectives not in play.  Returns
+    secret objective (Qualeen) gets none here: its player draws the physical card and
+    keeps it secret, and that player's page asks which one (``secret_objectives`` stays
+    empty; :func:`secret_note` says so).  Returns
     ``{"races": {...}, "objectives": [...], "secret_objectives": {...}}`` for the
     record's ``setup``.  The draw comes from the new game's ``seed``
     (``chance.rng(seed, "setup-choices")``; a fresh seed when none is given; ``rng``
@@ -607,14 +617,9 @@ def complete_choices(players: list[str], *, races: dict[str, str | None] | None 
             r = races.get(p)
             got_races[p] = r if r else (free.pop() if free else rng.choice(pool))
     got_objectives: list[str] = []
-    secret: dict[str, str] = {}
+    secret: dict[str, str] = {}       # never drawn here (Qualeen: the player draws it)
     if use_objectives:
         pool = cat.names("objective")
         want = objectives_wanted(len(players))
         got_objectives = list(objectives or []) or rng.sample(pool, min(want, len(pool)))
-        rest = [o for o in pool if o not in got_objectives]
-        for p, r in got_races.items():
-            card = cat.get(r)
-            if card is not None and card.extra.get("secret_objective") and rest:
-                secret[p] = rest.pop(rng.randrange(len(rest)))
     return {"races": got_races, "objectives": got_objectives, "secret_objectives": secret}

@@ -163,6 +163,8 @@ class Game(LegalityQueries):
                    catalogue=catalogue, manual=copy_json(record.get("manual") or []),
                    book_setup=not trusted)
         game.outside = not trusted
+        if not trusted:         # the typed entries meet the page's checks (issue 36)
+            game.check_secret_entries(game.manual)
         state = game.state
         last = len(actions) - 1
         # a trusted build, reactor or discard holding nothing nested but its cell and
@@ -593,7 +595,10 @@ class Game(LegalityQueries):
         ``at``, ``note``); its player is one of this game's (a secret objective names its
         holder); once the game is over, it answers something the final scoring asks for
         (:func:`scoring.manual_requests`, re-entering a value already typed included).
-        Raises :class:`IllegalAction`: ``malformed``, ``wrong-player`` or ``manual-vp``."""
+        A secret objective (:data:`scoring.SECRET`) is never a card face up nor another
+        player's secret one (:meth:`check_secret_entries`, rule ``objectives``).
+        Raises :class:`IllegalAction`: ``malformed``, ``wrong-player``, ``objectives`` or
+        ``manual-vp``."""
         entries = list(entries)
         players = list(self.setup.players)
         for i, m in enumerate(entries):
@@ -612,6 +617,7 @@ class Game(LegalityQueries):
             if m["source"] == scoring.SECRET and who is None:
                 raise IllegalAction("malformed", "a secret objective entry names the player "
                                     "whose race holds it")
+        self.check_secret_entries(entries)
         if not self.state.finished or not entries:
             return
         # what the final scoring asks for when these entries' own sources are not typed yet
@@ -636,6 +642,41 @@ class Game(LegalityQueries):
                 who = f" of {m['player']}" if m.get("player") else ""
                 raise IllegalAction("manual-vp", f"the final scoring asks for no entry "
                                     f"'{m['source']}'{who}{where}")
+
+
+    def check_secret_entries(self, entries: Iterable[dict[str, Any]]) -> None:
+        """Refuse a secret objective entry (:data:`scoring.SECRET`, its ``note`` the card's
+        name) that names, case-insensitively, an objective face up (``setup.objectives``)
+        or another player's secret objective (the setup's, this game's typed entries, or
+        another of ``entries``): B 3 puts the drawn objectives "face up on the table";
+        the secret one is another card, and each card is one card.  Raises
+        :class:`IllegalAction` ``objectives`` (the code of the setup's same check,
+        :func:`~companion.ats.setup.book_setup_problems`).  A query: nothing changes."""
+        entries = list(entries)
+        face_up = {o.lower(): o for o in self.setup.objectives}
+        for m in entries:
+            note = m.get("note")
+            if m.get("source") != scoring.SECRET or not isinstance(note, str) or not note:
+                continue
+            who = m.get("player")
+            if note.lower() in face_up:
+                raise IllegalAction("objectives", f"{who}'s secret objective '{note}' is one "
+                                    "of the objectives face up (B 3: \"Put these cards face up "
+                                    "on the table\"; the secret one is another card): choose "
+                                    f"the card {who} holds")
+            others: dict[str, str] = {p: o for p, o in self.setup.secret_objectives.items()
+                                      if p != who}
+            for other in list(self.manual) + entries:
+                q, o = other.get("player"), other.get("note")
+                if (other.get("source") == scoring.SECRET and q != who and isinstance(q, str)
+                        and isinstance(o, str) and o and q not in self.setup.secret_objectives):
+                    others[q] = o
+            taken = next((q for q, o in others.items() if o.lower() == note.lower()), None)
+            if taken is not None:
+                raise IllegalAction("objectives", f"{who}'s secret objective '{note}' is "
+                                    f"{taken}'s secret objective already: each objective card "
+                                    "is one card (B 3: \"Put these cards face up on the "
+                                    "table\"; a secret one is another card)")
 
 
 def _answers(m: dict[str, Any], req: dict[str, Any]) -> bool:

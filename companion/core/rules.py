@@ -205,6 +205,35 @@ def texts(game: str) -> dict[str, str]:
     return {str(r): r.texts[game] for r in Rule if game in r.texts}
 
 
+#: the sections docs/rules.md adds after the table: what the table does where the books
+#: leave the table to do it, the book's part and our rulings told apart
+SECTIONS = [
+    "## Qualeen's secret objective",
+    "",
+    "The book's part (B FAQ, Qualeen: \"If I draw the \"Accelerated Construction\" Objective,",
+    "do I still reveal it at the end of the game?\"; B 3: \"Put these cards face up on the",
+    "table where everyone can see them\"): the Qualeen player holds one more objective card,",
+    "kept secret and revealed at the end, and it is never one of the objectives face up.",
+    "",
+    "What the companion does (our rulings, issue 36):",
+    "",
+    "- A new game draws nothing for it: the Qualeen player draws a physical objective card",
+    "  from the box and keeps it.  The setup says \"Cy (Qualeen) draws a secret objective card",
+    "  from the box and keeps it; Cy's page asks which one\".",
+    "- Cy's own seat page (`?seat=Cy`) asks which card it is during the game and saves it as",
+    "  the record's manual entry `{\"source\": \"secret objective\", \"player\": \"Cy\", \"note\":",
+    "  <card>, \"vp\": 0}`; that page then shows it.  Another seat's page cannot save it; the",
+    "  host's page asks only in a folded panel, for a player without a phone, and never shows",
+    "  the name.  No other page, the table view and the History tab included, shows it before",
+    "  the final table.",
+    "- A card face up, or another player's secret objective, is refused (`objectives`) on the",
+    "  page, in a record read from a file and on the command line (`check`, `score`).",
+    "- The final table scores the card Cy said (only Cy may claim it); a card not said during",
+    "  the game is asked there.  Accelerated Construction may be revealed when fulfilled",
+    "  (B FAQ): the players type its claim at the end like any objective typed at the table.",
+]
+
+
 def markdown() -> str:
     """docs/rules.md: one table, code | game(s) | text, in the Enum's order."""
     def cell(s: str) -> str:
@@ -222,4 +251,5 @@ def markdown() -> str:
     for r in Rule:
         games = ", ".join(GAME_LABELS[g] for g in r.games)
         lines.append(f"| `{r}` | {games} | {cell(r.text())} |")
+    lines += ["", *SECTIONS]
     return "\n".join(lines) + "\n"

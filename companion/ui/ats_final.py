@@ -161,6 +161,14 @@ class AtsFinal:
         rows, entries = [], []
         for req in requests:
             if req["kind"] == "secret":
+                seat = self.screen.seat
+                if seat and req["player"] != seat:
+                    # a secret objective is saved on its own player's page only (issue 36)
+                    rows.append(w.HTML(
+                        f"<div class='secret-objective-elsewhere'>{escape(req['player'])} "
+                        f"reveals {escape(req['player'])}'s secret objective on "
+                        f"{escape(req['player'])}'s own page (or the host's).</div>"))
+                    continue
                 row, entry = self._secret_row(req)
                 rows.append(row)
                 entries.append(entry)

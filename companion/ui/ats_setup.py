@@ -267,6 +267,10 @@ class AtsSetup:
             extra += f" Objectives: {', '.join(objectives)}."
         if races:
             extra += " Races: " + ", ".join(f"{p} {r}" for p, r in races.items()) + "."
+            # Qualeen (B FAQ): the player draws the physical card; the page asks which one
+            notes = decks.secret_notes(races, game.catalogue)
+            if notes:
+                extra += " " + " ".join(notes)
         self.say(f"New game started. Year 1 begins: everyone takes {START_CREDITS} credits.{extra}")
 
     def _resume_selected(self):

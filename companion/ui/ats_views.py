@@ -8,9 +8,10 @@ import ipywidgets as w
 
 from ..ats import render
 from ..ats.game import describe_action as describe  # the page's words are the engine's
-from ..ats.scoring import objective_claims
+from ..ats.scoring import objective_claims, secret_holders
 from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
+from .ats_secret import AtsSecret
 from .joinpanel import Reissue, join_panel_html, links_stamp, public_url
 from .live import show, show_live, show_note
 from .seatswitch import SeatSwitch
@@ -32,6 +33,8 @@ class AtsViews:
         self.seat_station.add_class("seat-station")
         self.table_stations = w.HTML()
         self.table_stations.add_class("table-stations")
+        # Qualeen's secret objective, asked on its own seat page (issue 36): ats_secret.py
+        self.secret = AtsSecret(screen)
         # a seat stays its player (issue 20): "done, waiting for …" and the explicit switch
         self.seat_switch = SeatSwitch(self._act_for, lambda: self._act_for(None),
                                       self.guarded)
@@ -191,6 +194,8 @@ class AtsViews:
         if self.screen.view == "table":             # the play timer is a control: not shown here
             self.screen.timer.button.layout.display = "none"
         self._refresh_seat_bar()
+        self._place_secret()
+        self.secret.refresh()
         if self.screen.seat:
             ps = st.players[self.screen.seat]
             to_act = (" · your turn to act" if self.screen.seat in st.waiting else
@@ -213,6 +218,16 @@ class AtsViews:
             show(self.table_stations, render.legend_html() + "".join(parts))
         else:
             show(self.table_stations, "")
+
+    def _place_secret(self) -> None:
+        """The secret objective's panel goes under the seat's score line, once (the play
+        screen is the screen's; this part adds its own panel to it)."""
+        box = getattr(self.screen, "play_screen", None)
+        if box is None or self.secret.box in box.children:
+            return
+        kids = list(box.children)
+        at = kids.index(self.seat_score) + 1 if self.seat_score in kids else 0
+        box.children = kids[:at] + [self.secret.box] + kids[at:]
 
     def _refresh_info(self):
         st = self.screen.game.state
@@ -247,7 +262,8 @@ class AtsViews:
         """The objectives in play, each with who leads it now (a query of the engine)."""
         g = self.screen.game
         setup = g.setup
-        if not setup.objectives and not setup.secret_objectives:
+        holders = secret_holders(g, g.state)     # never the name: revealed at the end
+        if not setup.objectives and not holders:
             self.screen.objectives_panel.value = ""
             return
         parts = []
@@ -273,7 +289,7 @@ class AtsViews:
                                 r.claimant != "nobody (tie)" else "tied: nobody leads")
                         lead += f" <small>({measures})</small>"
             parts.append(f"<li><b>{escape(name)}</b> — {lead}</li>")
-        for p in setup.secret_objectives:
+        for p in holders:
             parts.append(f"<li>{escape(p)} holds a secret objective (revealed at the end)</li>")
         self.screen.objectives_panel.value = (f"<div><b>Objectives in play</b>{note}<ul style='margin:2px "
                                        f"0 2px 18px;padding:0'>{''.join(parts)}</ul></div>")

@@ -16,6 +16,8 @@ role's (companion.core.roles), each function one of its methods (``self``: the s
 - :func:`may_undo`: whether the page shows *Undo last action* at all now (its role and
   the seat rules of the open game: not on a view, not once the game is over for a seat).
 - :func:`act_for`, :func:`check_seat`: the explicit switch, one action for another player.
+- :func:`check_secret`: a secret objective (Qualeen) is saved on its own player's seat
+  page only (or the host's): never for another player, not even with the switch.
 
 Every refusal is a one-line :class:`RoleRefused` (a ``CompanionError``); nothing is
 written.  The host and the table view are the roles' alone.  tests/test_seat_rules.py.
@@ -182,3 +184,29 @@ def check_seat(self: GameSession, action: dict) -> None:
         return              # (a seat's page whose seat is no player: seat_may refused)
     raise CompanionError(f"This is {self.seat}'s page: to enter {who}'s action, choose "
                          "'Enter for another player' first.")
+
+
+def check_secret(self: GameSession, entries: list[dict], *,
+                 before: list[dict] | None = None) -> None:
+    """A seat's page saves a secret objective entry (``scoring.SECRET``: which objective
+    card a Qualeen holds, kept secret until the end) for its own player only: not for
+    another player, not even with the switch (:func:`act_for`), since the card is that
+    player's secret.  Refused with :class:`RoleRefused`, one line, nothing written.
+    Nothing for other pages (the host enters it for a player without a phone).
+    ``before``: the entries stored now, when ``entries`` replaces them all (the entries
+    added or taken away are checked)."""
+    from ..ats.scoring import SECRET
+    if not is_seat(self):
+        return
+    if before is not None:
+        entries = [m for m in entries if m not in before] + [m for m in before
+                                                             if m not in entries]
+    for m in entries:
+        who = m.get("player") if isinstance(m, dict) else None
+        if not isinstance(m, dict) or m.get("source") != SECRET or who == self.seat:
+            continue
+        name = _line(self.seat or self.seat_name or "this seat")
+        who = _line(who or "another player")
+        raise RoleRefused(str(Role.SEAT), str(Write.FINAL),
+                          f"{name}'s page cannot save {who}'s secret objective: {who} "
+                          f"enters it on {who}'s own page (or the host on the laptop).")

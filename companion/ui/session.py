@@ -387,7 +387,7 @@ class GameSession:
         merged into the game's cards (a replay when one was not in its catalogue)."""
         self.require(Write.FINAL)
         self._seat_may(Write.FINAL)
-        entries = list(entries)
+        seats.check_secret(self, entries := list(entries))   # a secret: its own seat's only
         self._check_manual(entries)
         cards = [c for c in cards if c is not None]
         manual = self.store.add_manual(self._open_gid(), entries)
@@ -404,7 +404,7 @@ class GameSession:
         """Replace the game's final-scoring entries (SSE's epic table), engine-checked."""
         self.require(Write.FINAL)
         self._seat_may(Write.FINAL)
-        manual = list(manual)
+        seats.check_secret(self, manual := list(manual), before=getattr(self.game, "manual", None))
         self._check_manual(manual)
         self.store.set_manual(self._open_gid(), manual)
         self.game.manual = manual
