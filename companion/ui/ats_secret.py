@@ -89,10 +89,12 @@ class SecretAsk:
         try:
             self.part.screen.session.add_manual([entry], cards=[card])
         except (IllegalAction, RoleRefused) as e:
+            # said once, where the player is looking (not again in the status line and
+            # beside the turn entry); nothing was saved
             self.msg.value = (f"<div class='secret-ask-refused' style='color:#b00020'>"
                               f"⚠ {escape(str(e))}"
                               "</div>")
-            raise
+            return
         self.msg.value = ""
         self.which.value = CHOOSE
         self.other.value = ""
