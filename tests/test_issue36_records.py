@@ -133,3 +133,26 @@ def test_a_partial_record_says_what_it_takes_on_trust_and_check_prints_it(run_cl
     with pytest.raises(IllegalAction) as e:
         Game.from_record(rec)
     assert e.value.rule == "objectives"
+
+
+def test_a_spaceship_whose_space_was_built_on(tmp_path, run_cli):
+    """R 3: "take a Spaceship token and place it on an empty space adjacent to an existing
+    card in that Station".  Issue 36: "a spaceship whose space was built on: refused live,
+    silently lost from a file".  The record is made as a table that played the spaceship
+    as lost would store it (``spaceship_filled: lost``), then that option is taken out:
+    the file no longer says so, and every path refuses it as the live entry is refused."""
+    ship_cards = [
+        fixture_card("Fixture: shipyard", types=["military"], cost=1, energy=0, vp=1,
+                     abilities=[{"when": "immediate", "spaceships": 1, "target": "other"}]),
+        fixture_card("Fixture: plain", types=["business"], cost=1, energy=0, vp=2),
+    ]
+    g = Game({"players": ["Ana", "Ben", "Cy"],
+              "options": {"spaceships": True, "spaceship_filled": "lost"}},
+             cards=ship_cards, book_setup=False)
+    g.push({"player": "Ana", "do": "build", "card": "Fixture: shipyard", "at": [0, 1],
+            "spaceships": [{"player": "Ben", "at": [0, 1]}]})
+    g.push({"player": "Ben", "do": "build", "card": "Fixture: plain", "at": [0, 1]})
+    g.push({"player": "Cy", "do": "discard", "card": "Garden"})
+    rec = json.loads(json.dumps(g.to_record()))
+    del rec["setup"]["options"]["spaceship_filled"]
+    _refused_on_every_path(tmp_path, run_cli, rec, "spaceship", "on its way to that space")
