@@ -172,3 +172,35 @@ def test_a_discard_of_a_card_not_in_the_catalogue_adds_its_name_only(store):
     app._discard()
     acts = store.load(app.gid)["actions"]
     assert [(a["player"], a["do"], a["card"]) for a in acts] == [(active, "discard", NEW)]
+
+
+def test_a_hostile_card_name_is_shown_as_text_and_kept_as_typed(store):
+    """Script and a spreadsheet formula typed as a card's name: the hint shows them as
+    text (escaped), the card form saves the name as typed, nothing runs."""
+    app = revival_game(store)
+    app.entry_action.value = "build"
+    hostile = "<img src=x onerror=alert(1)>=HYPERLINK(\"x\")"
+    app.entry_card.value = hostile
+    assert "<img" not in app.hint.value and "&lt;img" in app.hint.value
+    hook(app.extra, "entry-new-card").click()
+    form = app.form_box.children[0]
+    assert hook(form, "form-name").value == hostile
+    assert "<img" not in app.hint.value
+    fill(form)
+    hook(form, "form-save").click()
+    assert hostile in {c.name for c in load_user_cards()}
+    assert "<img" not in app.status.value
+
+
+def test_an_empty_or_control_character_name_is_refused_by_the_form(store):
+    app = revival_game(store)
+    app.entry_action.value = "build"
+    app.entry_card.value = NEW
+    hook(app.extra, "entry-new-card").click()
+    form = app.form_box.children[0]
+    fill(form)
+    for bad in ("", "   ", "Plasma\x07Refinery"):
+        hook(form, "form-name").value = bad
+        hook(form, "form-save").click()
+        assert hook(form, "form-message").value, repr(bad)
+    assert not load_user_cards()
