@@ -292,15 +292,17 @@ def test_u_cannon_with_an_advisor_asks_its_types_in_the_form_then_builds(store):
     enter(app, "Ana", "build", "U-Cannon")
     app._clicked((0, 1))
     assert app.form_box.children, "no form opened"
-    assert "Enter the printed values of &#x27;U-Cannon&#x27; first (types)" in app.status.value
+    assert "Enter the printed values of &#x27;U-Cannon&#x27; first (types): once saved, the " \
+        "build at [0, 1] goes on." in app.status.value
     assert store.load(app.gid)["actions"] == []
     box = app.form_box.children[0]
     type1 = next(x for x in _walk(box) if "form-type1" in getattr(x, "_dom_classes", ()))
     assert "form-needed" in type1._dom_classes
     type1.value = "military"
     save = next(x for x in _walk(box) if "form-save" in getattr(x, "_dom_classes", ()))
+    # issue 37: "Every form that interrupts an action finishes that action when saved":
+    # the save goes on with the click it interrupted, no second tap on the cell
     save.click()
-    app._clicked((0, 1))
     if app.extra.children:                         # the energy payer: the default one
         app._confirm()
     stored = store.load(app.gid)["actions"]
@@ -311,3 +313,29 @@ def _walk(widget):
     yield widget
     for child in getattr(widget, "children", ()):
         yield from _walk(child)
+
+
+def test_a_pay_or_lose_build_says_what_waits_for_the_end_of_the_turn(store):
+    """Issue 37: "School of Alien Cultures: after Confirm build nothing visible changes (the
+    pay-or-lose resolves at the turn's end, a documented ruling): the screen does not say
+    so" -> "Every pending effect is shown where the player looks ('Ben: pays 1 credit or
+    loses 2 VP at the end of this turn')".  B Playing Order: effects on other players are
+    "carried out after all other players' actions are completed"."""
+    app = open_app(store)
+    assert app.entry_part.pending_line.value == ""
+    enter(app, "Ana", "build", "Fixture: pay or lose")
+    app._clicked((0, 1))
+    app._school["Ben"].value = "pay"
+    app._school["Cleo"].value = "lose"
+    app._confirm()
+    line = app.entry_part.pending_line.value
+    assert "At the end of this turn" in line
+    assert "Ben: pays 1 credit (Ana&#x27;s Fixture: pay or lose) at the end of this turn" in line
+    assert "Cleo: loses 2 VP (Ana&#x27;s Fixture: pay or lose) at the end of this turn" in line
+    assert app.entry_part.pending_line.layout.display == ""
+    # the turn ends: the effects are done, the line goes
+    for p in ("Ben", "Cleo"):
+        enter(app, p, "discard", "Garden")
+        app._discard()
+    assert app.entry_part.pending_line.value == ""
+    assert app.entry_part.pending_line.layout.display == "none"

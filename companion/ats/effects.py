@@ -147,3 +147,40 @@ def settle_own(catalogue: Catalogue, state: State, player: str) -> None:
         state.pending = [p for p in state.pending if id(p) not in ids]
         for p in own:
             resolve(catalogue, state, p)
+
+
+def pending_words(state: State) -> list[str]:
+    """The effects that wait for the end of this turn (B Playing Order: effects that touch
+    other players are "carried out after all other players' actions are completed"), in
+    words, for the screen (issue 37: "Every pending effect is shown where the player
+    looks").  A query: nothing changes."""
+    out: list[str] = []
+    for p in state.pending:
+        if p.kind == "choice":
+            ab = p.data
+            pay, lose = getattr(ab, "pay", None), getattr(ab, "lose", None)
+            for other in state.setup.players:
+                if other == p.owner:
+                    continue
+                said = p.choices.get(other)
+                if said == "pay" and pay is not None:
+                    what = f"pays {pay} credit{'' if pay == 1 else 's'}"
+                    if state.players[other].credits < pay:
+                        what += f" (has {state.players[other].credits}: loses {lose} VP instead)"
+                elif said == "lose" and lose is not None:
+                    what = f"loses {lose} VP"
+                else:
+                    what = f"pays {pay} credit(s) or loses {lose} VP"
+                out.append(f"{other}: {what} ({p.owner}'s {p.card}) at the end of this turn")
+        elif p.kind == "spaceships":
+            out.append(f"{p.owner}'s {p.card}: its spaceships go into place at the end of "
+                       "this turn")
+        elif p.kind == "conflict":
+            out.append(f"{p.owner}'s Conflict {p.card}: its effects at the end of this turn")
+        elif p.kind == "ability":
+            out.append(f"{p.owner}'s {p.card}: its VP (counted on the other stations) at the "
+                       "end of this turn")
+        elif p.kind in ("own", "gain"):
+            out.append(f"{p.owner}'s {p.card}: its VP and effects at {p.owner}'s step of the "
+                       "end of this turn (timing rules)")
+    return out

@@ -29,6 +29,24 @@ class AtsEntry:
         self._school: dict[str, w.ToggleButtons] = {}
         self._manual: w.Text | None = None
         self._ships = None
+        # the click a card-values form interrupted: (player, action, card, cell); once
+        # the values are saved the same action goes on (issue 37: "every form that
+        # interrupts an action finishes that action when saved")
+        self._resume: tuple | None = None
+        # what waits for the end of this turn, on every page (issue 37: School of Alien
+        # Cultures' pay-or-lose resolves then, and nothing on the screen said so)
+        self.pending_line = w.HTML(layout=w.Layout(display="none"))
+        self.pending_line.add_class("pending-effects")
+
+    def show_pending(self) -> None:
+        """The effects that wait for the end of this turn (the engine's words)."""
+        from ..ats.effects import pending_words
+        words = pending_words(self.screen.game.state) if self.screen.game else []
+        self.pending_line.value = ("<div class='pending-effects-list'><b>At the end of this "
+                                   "turn:</b><ul style='margin:2px 0 2px 18px;padding:0'>"
+                                   + "".join(f"<li>{escape(x)}</li>" for x in words)
+                                   + "</ul></div>") if words else ""
+        self.pending_line.layout.display = "" if words else "none"
 
     # -- the clickable grid -------------------------------------------------------------
     def _button(self, cell):
@@ -128,8 +146,10 @@ class AtsEntry:
         if "values" in needs:
             v = needs["values"]
             self._ask_values(v["card"], v["fields"], cell=cell)
+            self._resume = (player, do, name, tuple(cell))
             self.error(f"Enter the printed values of '{v['card']}' first "
-                       f"({', '.join(v['fields'])}), then click the cell again.")
+                       f"({', '.join(v['fields'])}): once saved, the "
+                       f"{'build' if do == 'build' else 'action'} at {list(cell)} goes on.")
             return
         extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
         if extras:
@@ -356,14 +376,20 @@ class AtsEntry:
     def _close_form(self):
         self.screen.form_box.children = []
         self.screen._form_for = None
+        self._resume = None
 
     def _save_values(self, card):
         # the role, the open game's check (refused: nothing saved), the catalogue, the
         # game's cards, and a replay that picks up values other pages saved meanwhile
         # (StoreWriteFailed: form kept)
         self.screen.session.save_card(card)
+        resume = self._resume
         self._close_form()
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.screen.refresh()
+        sc = self.screen
+        if resume is not None and not sc.game.state.finished and resume[:3] == (
+                sc.entry_player.value, sc.entry_action.value, sc._card_name()):
+            self._clicked(resume[3])         # the click the form interrupted goes on
 

@@ -229,6 +229,7 @@ class AtsScreen:
         writes(self.undo_row)             # undo and new game: both write
         self.play_screen = w.VBox([
             self.turn_info, self.timer.button, self.live_state, self.views_part.seat_score, self.live_note,
+            self.entry_part.pending_line,
             self.mode_panel.box, self.entry, self.final_box, self.undo_row, self.undo_box,
             self.scoreboard, self.views_part.seat_station, self.objectives_panel, self.views_part.table_stations,
             self.more, self.explorer.box])
@@ -296,6 +297,7 @@ class AtsScreen:
         self.views_part._refresh_objectives()
         self.views_part._refresh_scoreboard()
         self.mode_panel.refresh()
+        self.entry_part.show_pending()
         self.views_part._check_acting_for()
         waiting = self._waiting()
         opts = self.views_part._entry_options(waiting)
