@@ -41,6 +41,12 @@ class Explorer:
         self.now.add_class("wi-ended-now")
         self.chart = w.HTML()
         self.chart.add_class("wi-chart")
+        # the player shown follows who acts now (issue 37: in Revival the explorer showed
+        # the first player in the other's turn, every cell "revival-order") until the
+        # person picks one; the page's own seat first
+        self._picked = False
+        self._setting = False
+        self.player.observe(lambda _: self._setting or setattr(self, "_picked", True), "value")
         for x in (self.player, self.card):
             x.observe(app.guarded(lambda _: self.refresh()), "value")
         self.hand.observe(app.guarded(lambda _: self.refresh()), "value")
@@ -66,15 +72,41 @@ class Explorer:
         names = game.catalogue.names("location")
         self.card.options = tuple(names)
         players = list(game.setup.players)
+        self._picked = False
         if list(self.player.options) != players:
-            self.player.options = players
-            self.player.value = players[0]
+            self._setting = True
+            try:
+                self.player.options = players
+                self.player.value = players[0]
+            finally:
+                self._setting = False
+        self._follow(game)
+
+    def _follow(self, game) -> bool:
+        """Show the player who acts now (the page's seat if it still acts this turn), unless
+        the person picked one.  True if the player shown changed (the change's own
+        refresh has drawn the explorer for them)."""
+        if self._picked or game.state.finished:
+            return False
+        waiting = game.waiting_in_order()
+        seat = getattr(self.app, "seat", None)
+        now = seat if seat in waiting else (waiting[0] if waiting else None)
+        if now is None or now == self.player.value or now not in self.player.options:
+            return False
+        self._setting = True
+        try:
+            self.player.value = now
+        finally:
+            self._setting = False
+        return True
 
     def refresh(self):
         g = self.app.game
         if g is None or not self.open:
             return
         st = g.state
+        if self._follow(g):
+            return
         try:
             proj = whatif.if_ended_now(g)
         except CompanionError as e:     # the game is over and its final scoring waits

@@ -1,0 +1,45 @@
+"""Issue 37, the Among the Stars entry as a real table met it (in-process, the page's own
+widgets; the browser path of the same screens is tests/browser/test_revival_two_players.py
+and tests/browser/test_table_game.py)."""
+from __future__ import annotations
+
+from companion.ats.game import Game
+from companion.ui.app import App
+
+
+def revival_in_year_two(store) -> App:
+    """A Revival 2-player game (R 2.2: "the active player ... alternates by round") played
+    to year 2 with discards: Ben is the active player and acts first."""
+    g = Game({"players": ["Ana", "Ben"], "options": {"two_player": "revival"}},
+             book_setup=False)
+    while g.state.year == 1:
+        g.push({"player": g.waiting_in_order()[0], "do": "discard", "card": "Garden"})
+    assert g.setup.active_player(2) == "Ben" and g.waiting_in_order()[0] == "Ben"
+    store.create(g.to_record())
+    return App(store)
+
+
+def test_the_what_if_explorer_opens_on_the_player_who_acts_now(store):
+    """Issue 37: "What-if in Revival opens on the first player even when it is the other's
+    turn: every cell reads 'revival-order' and every ranked option is illegal"."""
+    app = revival_in_year_two(store)
+    app.explorer.box.selected_index = 0
+    app.explorer.refresh()
+    assert app.explorer.player.value == "Ben"
+    app.explorer.card.value = "Garden"
+    assert "revival-order" not in app.explorer.heat.value
+    # a player the person picks stays picked
+    app.explorer.player.value = "Ana"
+    app.explorer.refresh()
+    assert app.explorer.player.value == "Ana"
+
+
+def test_a_seat_page_explorer_shows_its_own_player_while_it_still_acts(store):
+    g = Game({"players": ["Ana", "Ben", "Cy"]}, book_setup=False)
+    store.create(g.to_record())
+    app = App(store)
+    app.apply_query("seat=Cy")
+    assert app.seat == "Cy"
+    app.explorer.box.selected_index = 0
+    app.explorer.refresh()
+    assert app.explorer.player.value == "Cy"
