@@ -43,3 +43,19 @@ def test_a_seat_page_explorer_shows_its_own_player_while_it_still_acts(store):
     app.explorer.box.selected_index = 0
     app.explorer.refresh()
     assert app.explorer.player.value == "Cy"
+
+
+def test_the_table_views_refusal_names_a_page_that_can_do_the_write():
+    """Issue 37: "The table view's refusal for host-only writes says 'do it on a player's
+    page or the host's page', but a seat cannot do them either"."""
+    from companion.core.roles import ALLOWED, Role, Write, may, refusal
+    for write in Write:
+        text = refusal(Role.TABLE, write)
+        if write in (Write.ACTION, Write.UNDO):
+            continue
+        if may(Role.SEAT, write):
+            assert "a player's page or the host's page" in text, write
+        else:
+            assert "do it on the host's page (the laptop)" in text, write
+            assert "player's page" not in text, write
+    assert Write.NEW_GAME not in ALLOWED[Role.SEAT]

@@ -97,8 +97,12 @@ def refusal(role: Role | str, write: Write | str) -> str:
     if role is Role.TABLE:
         if write in (Write.ACTION, Write.UNDO):
             return "The table view records nothing: enter actions on a player's page."
-        return (f"The table view records nothing: it cannot {_WORDS[write]}; do it on a "
-                "player's page or the host's page (the laptop).")
+        # where it can be done: a seat may do some writes, the host every one (issue 37:
+        # the refusal named a player's page for writes a seat cannot make either)
+        where = ("a player's page or the host's page (the laptop)"
+                 if write in ALLOWED[Role.SEAT] else "the host's page (the laptop)")
+        return (f"The table view records nothing: it cannot {_WORDS[write]}; do it on "
+                f"{where}.")
     return (f"A seat's page cannot {_WORDS[write]}: do it on the host's page (the laptop).")
 
 
