@@ -139,7 +139,8 @@ class SseTab:
         self.seat: str | None = None            # the seat's player (SessionPart.view_of)
         self.view: str | None = app.view
         self.selected: int | None = None        # the current player's selected ship
-        self._quiet = False                     # the entry's observers hushed (Quiet)
+        # the entry's observers hushed (Quiet); (game, player, actions) of the piece chosen
+        self._quiet, self._piece_for = False, None
         self.title = w.HTML("<h3 style='margin:4px 0'>Small Star Empires</h3>")
         self.body = w.VBox()
         # the page title names this tab (App._tab_opened): no second title here (issue 15)
@@ -381,24 +382,24 @@ class SseTab:
                                "piece or another ship.")
 
     def _refresh_piece(self):
-        """The piece choice of the player to move, back to City (the usual piece).
-
-        Called on every new situation (a move, undo, reload, a new or resumed game, another
-        ship selected), so a Trade Station is only ever placed on purpose.  The options are
-        the pieces the engine says the player can place, each with how many are left; a
-        kind with none left is not offered."""
+        """The piece choice of the player to move: City on a new situation (a move, an undo,
+        a game opened), else kept (issue 37: "tap Trade Station, then tap a ship: the choice
+        silently goes back to City"); the pieces the engine offers, with how many left."""
         g = self.game
         st = g.state
         player = st.current
         can = g.placeable_pieces(player) if player is not None else ()
         left = g.pieces_left(player) if player is not None else {}
         opts = [(f"{PIECE_NAMES[p]} ({left[p]} left)", p) for p in can]
+        situation = (self.gid, player, len(g.actions))
+        keep = self.piece.value if self._piece_for == situation else None
+        self._piece_for = situation
         with self._hush():
             with self.piece.hold_sync():
                 self.piece.options = opts
                 self.piece.tooltips = [f"{left[p]} {PLURAL[p] if left[p] != 1 else PIECE_NAMES[p]} "
                                        f"left in {player}'s reserve" for p in can]
-                self.piece.value = usual_piece(can)
+                self.piece.value = keep if keep in can else usual_piece(can)
         gone = [PLURAL[p] for p in left if left[p] == 0]
         # the rule quoted on the note (companion.core.rules.Rule: no-pieces)
         self.piece_note.value = (f"<span style='color:#8a4b00' title='{escape(rule_text('no-pieces'))}'>"
@@ -416,8 +417,7 @@ class SseTab:
         self.select(self.ship_pick.value)
 
     def select(self, ship: int | None) -> None:
-        """Ship ``ship`` of the player to move selected (on the board or above it): its
-        piece back to City, its legal destinations in green, its what-if."""
+        """Ship ``ship`` selected: its legal destinations in green, its what-if (the piece stays)."""
         self.selected = ship
         self.reveal_part.clear()
         self._refresh_piece()

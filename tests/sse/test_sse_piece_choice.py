@@ -3,7 +3,8 @@
 Engine: ``placeable_pieces`` / ``pieces_left`` say what the player can place, and
 ``legal_moves(..., piece=)`` offers only the destinations that take the selected piece.
 Tab (in-process): the "Colonise with" choice goes back to City after every move, undo,
-reload, new game and ship change; it shows how many of each piece are left and never
+another page's move, a game opened or a new game, and stays chosen when another ship is
+tapped (issue 37); it shows how many of each piece are left and never
 offers a kind with none left; the green cells are legal for the piece actually selected.
 Found at a table: after one Trade Station the choice stayed on Trade Station, so 7 of the
 next 9 placements were Trade Stations by accident, and once they ran out the cells stayed
@@ -188,21 +189,23 @@ def test_choice_goes_back_to_city_after_undo_reload_ship_change_and_new_game(tab
     tab._ask_undo()
     tab._undo()
     assert g.current == "Ann" and tab.piece.value == "city"
-    # another ship (by the ship picker and by clicking on the board)
+    # another ship (by the ship picker and by clicking on the board): the piece chosen
+    # stays chosen (issue 37: "tap Trade Station, then tap a ship: the choice silently
+    # goes back to City, and a City is recorded")
     select(tab, 0)
     tab.piece.value = "trade_station"
     tab.ship_pick.value = 1
-    assert tab.selected == 1 and tab.piece.value == "city"
-    tab.piece.value = "trade_station"
+    assert tab.selected == 1 and tab.piece.value == "trade_station"
     tab._clicked(g.state.players["Ann"].ships[0].at)
-    assert tab.piece.value == "city"
+    assert tab.selected == 0 and tab.piece.value == "trade_station"
+    tab.piece.value = "city"
     # reload (a stale store, another tab's move) and resume
     tab.piece.value = "trade_station"
     tab._reload()
-    assert tab.piece.value == "city"
+    assert tab.piece.value == "trade_station"         # nothing changed: kept
     tab.piece.value = "trade_station"
-    tab.open_game(tab.gid)
-    assert tab.piece.value == "city"
+    tab.open_game(tab.gid)                            # the same game, nothing recorded
+    assert tab.piece.value == "trade_station"
     # a new game
     tab.piece.value = "trade_station"
     start(tab, LINE)
@@ -255,3 +258,16 @@ def test_green_cells_are_legal_for_the_selected_piece(tab):
     assert not g.actions
     tab.piece.value = "city"
     assert (2, 0) in green(tab)
+
+
+def test_trade_station_then_a_ship_records_a_trade_station(tab):
+    """Issue 37: "tap Trade Station, then tap a ship: the choice silently goes back to City,
+    and a City is recorded. It only works ship first, then piece."  "A chosen piece or
+    action stays chosen until the player changes it or the action is recorded."."""
+    g = start(tab, LINE, ships=2)
+    tab.piece.value = "trade_station"            # the piece first ...
+    select(tab)                                  # ... then the ship
+    assert tab.piece.value == "trade_station"
+    tab._clicked((1, 0))
+    assert g.actions[-1]["piece"] == "trade_station"
+    assert tab.piece.value == "city"             # recorded: the next choice starts at City
