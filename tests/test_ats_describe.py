@@ -45,7 +45,7 @@ OTHER_KINDS = [
     ({"player": "Ben", "do": "conflict", "card": "Fixture: conflict", "effects": {}},
      "Ben applied the Conflict 'Fixture: conflict' (1 credit)"),
     ({"player": "Ben", "do": "remove_spaceships", "card": "Garden", "cells": [[1, 0], [0, 2]]},
-     "Ben discarded Garden and removed the spaceships at [[1, 0], [0, 2]]"),
+     "Ben discarded Garden and removed the spaceships at [1, 0] and [0, 2]"),
     ({"seat": "virtual 1", "do": "virtual", "card": "Garden"},
      "virtual 1 lost Garden to the face-up pile"),
     ({"player": "Ana", "do": "remove", "card": "Garden", "at": [0, 3]},

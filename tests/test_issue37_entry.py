@@ -59,3 +59,29 @@ def test_the_table_views_refusal_names_a_page_that_can_do_the_write():
             assert "do it on the host's page (the laptop)" in text, write
             assert "player's page" not in text, write
     assert Write.NEW_GAME not in ALLOWED[Role.SEAT]
+
+
+def test_opening_a_finished_game_does_not_say_resumed(store):
+    """Issue 37: "opening a finished game says 'Resumed'"."""
+    g = Game({"players": ["Ana", "Ben"]}, book_setup=False)
+    while not g.state.finished:
+        g.push({"player": g.waiting_in_order()[0], "do": "discard", "card": "Garden"})
+    store.create(g.to_record(), title="done")
+    app = App(store)
+    assert "Resumed" not in app.status.value
+    assert "Opened the finished game &#x27;done&#x27;: its final table is below." in \
+        app.status.value
+
+
+def test_an_export_is_named_after_its_game_and_day():
+    """Issue 37: "the exported file is always `among-the-stars-game.json`"."""
+    from types import SimpleNamespace
+    from companion.ui.common import export_name
+    s = SimpleNamespace(gid="94707ed69f2b", meta={"timer": {"started": 1_800_000_000.0}})
+    name = export_name("among-the-stars", s)
+    assert name.startswith("among-the-stars-20") and name.endswith("-94707ed69f2b.json")
+    assert export_name("small-star-empires", s, "final-table", "csv").startswith(
+        "small-star-empires-final-table-20")
+    # no play date, a hostile id: letters, digits and dashes only
+    odd = SimpleNamespace(gid="../<x>", meta={})
+    assert export_name("among-the-stars", odd) == "among-the-stars-x.json"

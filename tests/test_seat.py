@@ -219,7 +219,7 @@ def test_the_switch_enters_one_action_for_another_player_then_back(store):
     assert names == ["Ben", "Cleo"]                     # those still to act, not Ana
     next(b for b in bar.pick.children if getattr(b, "description", "") == "Ben").click()
     assert ana.session.acting_for == "Ben" and ana.entry_player.value == "Ben"
-    assert "Entering for BEN" in bar.banner.value and bar.banner.layout.display == ""
+    assert "Entering for Ben" in bar.banner.value and bar.banner.layout.display == ""
     assert bar.switch.layout.display == "none"
     enter(ana)
     ana._discard()
@@ -266,7 +266,7 @@ def test_the_banner_escapes_the_players_name(store):
     ana = App(Store(store.path))
     ana.apply_query("seat=Ana")
     ana._act_for("<b>Zed</b>")
-    assert "Entering for &lt;B&gt;ZED&lt;/B&gt;" in ana.seat_switch.banner.value
+    assert "Entering for &lt;b&gt;Zed&lt;/b&gt;" in ana.seat_switch.banner.value
     assert "<b>Zed</b>" not in ana.seat_switch.banner.value
 
 
@@ -320,7 +320,7 @@ def test_a_small_star_empires_seat_enters_the_other_players_move_by_the_switch(s
     sse_move(tab)
     tab.seat_switch.switch.click()                        # "Enter Ben's move (no phone)"
     assert tab.session.acting_for == "Ben" and tab.entry.layout.display == ""
-    assert "Entering for BEN" in tab.seat_switch.banner.value
+    assert "Entering for Ben" in tab.seat_switch.banner.value
     sse_move(tab)
     assert [a["player"] for a in store.load(tab.gid)["actions"]] == ["Ana", "Ben"]
     assert tab.session.acting_for is None

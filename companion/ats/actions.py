@@ -186,8 +186,11 @@ class RemoveSpaceships(AtsAction):
     cells: tuple[Cell, ...] | None = None
 
     def what(self) -> str:
-        return (f"discarded {self.get('card')} and removed the spaceships at "
-                f"{self.get('cells')}")
+        cells = [str(list(c)) for c in (self.get("cells") or ())]
+        where = (", ".join(cells[:-1]) + " and " + cells[-1] if len(cells) > 1
+                 else cells[0] if cells else "no space")
+        return (f"discarded {self.get('card')} and removed the spaceship"
+                f"{'s' if len(cells) != 1 else ''} at {where}")
 
 
 @dataclass(frozen=True, kw_only=True)

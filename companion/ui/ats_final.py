@@ -13,6 +13,7 @@ from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..ats.catalogue import Catalogue
 from ..ats.kind import KIND
 from ..ats.scoring import SECRET, secret_objectives
+from .common import export_name
 from .writes import writes
 
 
@@ -96,15 +97,17 @@ class AtsFinal:
         lines_html = lines.to_html(index=False, classes="final-lines", border=0)
         rec_link = self.screen._stored_record_b64(g)     # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
+        names = (export_name(KIND.family, self.screen.session),
+                 export_name(KIND.family, self.screen.session, "final-table", "csv"))
         self.screen.final_box.children = [self.screen.final_msg, w.HTML(
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
             f"<div class='scroll-x'>{table_html}</div><details><summary>Every VP with its source"
             f"</summary><div class='scroll-x'>{lines_html}</div></details>"
-            f"<p><a class='export-json export-link' download='{KIND.family}-game.json' "
+            f"<p><a class='export-json export-link' download='{names[0]}' "
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
-            f"<a class='export-csv export-link' download='final-table.csv' "
+            f"<a class='export-csv export-link' download='{names[1]}' "
             f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
             self.screen.final_details_box, self.screen.exports.panel]
         self.screen._fill_final_details()

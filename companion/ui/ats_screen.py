@@ -108,7 +108,8 @@ class AtsScreen:
         if games:
             try:
                 self.open_game(games[0]["id"])
-                self.say(f"Resumed '{games[0]['title']}'.")
+                self.say(f"Opened the finished game '{games[0]['title']}': its final table is "
+                         "below." if self.game.state.finished else f"Resumed '{games[0]['title']}'.")
                 return
             except CompanionError as e:
                 self.error(f"Could not resume the last game: {e}")

@@ -111,3 +111,19 @@ class Built:
             if self.then is not None:
                 self.then(obj, part)
         return part
+
+
+def export_name(family: str, session, what: str = "game", ext: str = "json") -> str:
+    """The file name of a game's export: its family, the day it was played (its play
+    timer's start) and its id, e.g. ``among-the-stars-2026-11-28-94707ed69f2b.json``
+    (issue 37: every export was ``among-the-stars-game.json``).  Only letters, digits
+    and dashes: safe as a download name on every system."""
+    import re
+    import time
+    started = ((session.meta or {}).get("timer") or {}).get("started") \
+        if isinstance((session.meta or {}).get("timer"), dict) else None
+    day = (time.strftime("%Y-%m-%d", time.localtime(started))
+           if isinstance(started, (int, float)) and not isinstance(started, bool) else "")
+    gid = re.sub(r"[^A-Za-z0-9-]", "", str(session.gid or ""))[:40]
+    parts = [family, what if what != "game" else "", day, gid]
+    return "-".join(p for p in parts if p) + f".{ext}"

@@ -1,7 +1,7 @@
 """A seat page's own bar (issue 20): a seat stays its player.  It says when the seat's player
 is done and who the table waits for, and offers the explicit switch to enter one action for
 another player (a friend without a phone): a 44 px button, then a choice of player; while the
-switch is on, a large banner names that player ("Entering for BEN") with a Cancel.  The switch
+switch is on, a large banner names that player ("Entering for Ben": the name as typed) with a Cancel.  The switch
 itself is :meth:`companion.ui.session.GameSession.act_for`; after one recorded action the
 session is back to the seat's player.  Shared by both game screens; no game rule here (the
 screen says who may be chosen)."""
@@ -66,7 +66,7 @@ class SeatSwitch:
         if acting_for is not None:
             self.opened = False
             self.banner.value = (f"<div class='acting-for-banner' style='{BANNER_STYLE}'>"
-                                 f"Entering for {escape(acting_for.upper())}</div>"
+                                 f"Entering for {escape(acting_for)}</div>"
                                  f"<div style='font-size:0.9em'>One action for "
                                  f"<b>{escape(acting_for)}</b>, then this page is "
                                  f"{escape(seat)}'s again.</div>")

@@ -12,6 +12,7 @@ import ipywidgets as w
 from ..core import chance
 from ..table import playtime
 from ..table.csvsafe import frame_csv
+from .common import export_name
 from ..core.errors import CompanionError, MissingEntry
 from ..core.htmlsafe import escape
 from ..sse.game import FORMAT, SseGame
@@ -170,6 +171,8 @@ class SseFinal:
                                          "largest_territory": "largest territory size"})
         rec = s._stored_record_b64(g)          # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
+        names = (export_name(KIND.family, s.session),
+                 export_name(KIND.family, s.session, "final-table", "csv"))
         self.final.value = (
             f"<div class='sse-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
@@ -180,9 +183,9 @@ class SseFinal:
             + t.to_html(index=False, classes="sse-final-table", border=0) + "</div>"
             + "<details><summary>Every VP with its source</summary><div class='scroll-x'>"
             + result.lines.to_html(index=False, border=0) + "</div></details>"
-            f"<p><a class='sse-export-json export-link' download='{KIND.family}-game.json' "
+            f"<p><a class='sse-export-json export-link' download='{names[0]}' "
             f"href='data:application/json;base64,{rec}'>Export the record (JSON)</a>"
-            f"<a class='sse-export-csv export-link' download='sse-final-table.csv' "
+            f"<a class='sse-export-csv export-link' download='{names[1]}' "
             f"href='data:text/csv;base64,{csv}'>Export the table (CSV)</a></p>"
             + map_svg(g.state.map, g.state, size=26))
         if g.setup.campaign is not None:

@@ -3,7 +3,7 @@ Ben's seat pages on phones (390x844) and the host page on a laptop.
 
 Among the Stars ("During these turns, all players play simultaneously."): Ana acts on her
 page, which then still enters for Ana, says "done, waiting for …" and shows her station;
-she enters Ben's action through the switch ("Entering for BEN"), it is recorded as Ben's,
+she enters Ben's action through the switch ("Entering for Ben"), it is recorded as Ben's,
 and her page is Ana's again.  Small Star Empires ("on your turn, you MUST do the
 following: Move one of you ships and then colonize the system you have moved into."): Ana's
 page moves only her ships, says "waiting for Ben", refuses a tap on Ben's ship and enters
@@ -133,7 +133,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
     expect(ana.locator(".seat-pick-player")).to_have_text(["Ben", "Cleo"])
     assert_layout(ana, "AtS seat page, choosing the player")
     ana.locator(".seat-pick-player", has_text="Ben").click()
-    expect(ana.locator(".acting-for-banner")).to_have_text("Entering for BEN")
+    expect(ana.locator(".acting-for-banner")).to_have_text("Entering for Ben")
     expect(ana.locator(".acting-for-cancel")).to_have_text("Cancel: back to Ana")
     expect(ana.locator(".entry-card")).to_be_visible()
     expect(ana.locator(".entry-player select")).to_have_value("Ben")
@@ -156,7 +156,7 @@ def ats_part(voila_server, chromium, base, sep) -> None:
     # 3. the switch can be cancelled: nothing is entered for Cleo
     ana.click(".seat-switch")
     ana.locator(".seat-pick-player", has_text="Cleo").click()
-    expect(ana.locator(".acting-for-banner")).to_have_text("Entering for CLEO")
+    expect(ana.locator(".acting-for-banner")).to_have_text("Entering for Cleo")
     ana.click(".acting-for-cancel")
     expect(ana.locator(".acting-for-banner")).to_have_count(0)
     expect(ana.locator(".seat-done")).to_have_text("Ana: done, waiting for Cleo")
@@ -237,7 +237,7 @@ def sse_part(voila_server, chromium, base, sep) -> None:
 
     # 2. Ana enters Ben's move through the switch; then her page is hers again
     ana.click(".sse-play .seat-switch")
-    expect(ana.locator(".sse-play .acting-for-banner")).to_have_text("Entering for BEN")
+    expect(ana.locator(".sse-play .acting-for-banner")).to_have_text("Entering for Ben")
     expect(ana.locator(".sse-entry")).to_be_visible()
     expect(ana.locator(".sse-message")).to_be_hidden()        # the refusal is answered
     assert_layout(ana, "SSE seat page, entering for Ben")

@@ -79,7 +79,7 @@ def enter(page, game, player, do, card="Garden", at=None) -> dict:
     if player != seat:
         page.click(".seat-switch")
         page.locator(".seat-pick-player", has_text=player).click()
-        expect(page.locator(".acting-for-banner")).to_have_text(f"Entering for {player.upper()}")
+        expect(page.locator(".acting-for-banner")).to_have_text(f"Entering for {player}")
     page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
     page.fill(".entry-card input", card)
     action = {"player": player, "do": do, "card": card}
