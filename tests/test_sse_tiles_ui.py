@@ -160,7 +160,11 @@ def test_a_tile_is_edited_and_deleted_from_the_list(tab):
     _save(typer).click()
     assert len(tiles.load_tiles()["M1"].systems) == 6
     delete = next(b for b in _buttons(typer.listing) if "sse-tile-delete" in b._dom_classes)
-    delete.click()
+    delete.click()          # issue 37: "deleting a typed sector tile asks no confirmation"
+    assert "M1" in tiles.load_tiles() and "Delete tile M1?" in typer.message.value
+    again = next(b for b in _buttons(typer.listing) if "sse-tile-delete" in b._dom_classes)
+    assert again.description == "tap again to delete M1"
+    again.click()
     assert tiles.load_tiles() == {} and "Deleted tile M1" in typer.message.value
 
 

@@ -125,6 +125,8 @@ class TileTyper:
         new.on_click(guarded(lambda _: self.clear()))
         self.message = w.HTML()
         self.message.add_class("sse-tile-message")
+        #: the tile whose delete was tapped once: a second tap deletes it (issue 37)
+        self.confirm_delete: str | None = None
         self.unknown = w.HTML()
         self.unknown.add_class("sse-tile-unknown")
         self.listing = w.VBox()
@@ -239,7 +241,10 @@ class TileTyper:
             b = w.Button(description=tid, tooltip=f"edit {tid}", layout=w.Layout(width="auto"))
             b.add_class("sse-tile-edit")
             b.on_click(lambda _, tid=tid: self._guarded_edit(tid))
-            d = w.Button(description="delete", icon="trash", layout=w.Layout(width="auto"))
+            sure = self.confirm_delete == tid
+            d = w.Button(description=f"tap again to delete {tid}" if sure else "delete",
+                         icon="trash", button_style="danger" if sure else "",
+                         layout=w.Layout(width="auto"))
             d.add_class("sse-tile-delete")
             d.on_click(lambda _, tid=tid: self._guarded_delete(tid))
             other = f", other side {t.other_side}" if t.other_side else ""
@@ -262,12 +267,22 @@ class TileTyper:
         self.on_change()
 
     def _guarded_edit(self, tid: str) -> None:
+        self.confirm_delete = None
         try:
             self.edit(tid)
         except CompanionError as e:
             _say(self.message, str(e), False)
 
     def _guarded_delete(self, tid: str) -> None:
+        """The first tap asks; a second tap on the same tile deletes it (issue 37:
+        "deleting a typed sector tile asks no confirmation")."""
+        if self.confirm_delete != tid:
+            self.confirm_delete = tid
+            self.refresh()
+            _say(self.message, f"Delete tile {tid}? Its systems are lost: tap 'tap again to "
+                 f"delete {tid}' to delete it, or go on typing to keep it.", False)
+            return
+        self.confirm_delete = None
         try:
             self.delete(tid)
         except CompanionError as e:
