@@ -85,3 +85,22 @@ def test_an_export_is_named_after_its_game_and_day():
     # no play date, a hostile id: letters, digits and dashes only
     odd = SimpleNamespace(gid="../<x>", meta={})
     assert export_name("among-the-stars", odd) == "among-the-stars-x.json"
+
+
+def test_the_vp_chart_names_each_line_at_its_end():
+    """Issue 37: "the VP-by-year chart's names are not next to their lines"."""
+    import re
+    import pandas as pd
+    from companion.ats.render import vp_chart_svg
+    df = pd.DataFrame({"Ana": [5, 20, 30], "<b>Ben</b>": [2, 4, 6], "Cy": [2, 4, 7]},
+                      index=pd.Index([1, 2, 3], name="year"))
+    svg = vp_chart_svg(df)
+    names = {m.group(3): (float(m.group(1)), float(m.group(2))) for m in re.finditer(
+        r'<text class="vp-chart-name" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg)}
+    assert set(names) == {"Ana 30", "&lt;b&gt;Ben&lt;/b&gt; 6", "Cy 7"}
+    ends = {m.group(3): float(m.group(2)) for m in re.finditer(
+        r'<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*><title>([^,]*), year 3', svg)}
+    # each name beside its own line's last point (within a line of text)
+    assert abs(names["Ana 30"][1] - ends["Ana"]) < 14
+    # close lines' names do not overlap
+    assert abs(names["Cy 7"][1] - names["&lt;b&gt;Ben&lt;/b&gt; 6"][1]) >= 12

@@ -212,6 +212,7 @@ def vp_chart_svg(df: Any, *, width: int = 420, height: int = 220, title: str = "
            f'<text x="{left - 4}" y="{ys(0) + 4}" text-anchor="end">0</text>']
     for i, y in enumerate(years):
         out.append(f'<text x="{xs(i)}" y="{height - 10}" text-anchor="middle">year {y}</text>')
+    ends: list[tuple[float, int, str, int]] = []        # (y, k, player, last VP)
     for k, player in enumerate(df.columns):
         colour = CHART_COLOURS[k % len(CHART_COLOURS)]
         pts = " ".join(f"{xs(i)},{ys(int(v))}" for i, v in enumerate(df[player]))
@@ -219,7 +220,17 @@ def vp_chart_svg(df: Any, *, width: int = 420, height: int = 220, title: str = "
         for i, v in enumerate(df[player]):
             out.append(f'<circle cx="{xs(i)}" cy="{ys(int(v))}" r="3" fill="{colour}">'
                        f'<title>{escape(str(player))}, year {years[i]}: {int(v)} VP</title></circle>')
-        out.append(f'<text x="{width - right + 8}" y="{top + 14 * k + 4}" fill="{colour}">'
-                   f'{escape(str(player))}</text>')
+        last = int(df[player].iloc[-1]) if len(df[player]) else 0
+        ends.append((ys(last), k, str(player), last))
+    # each name next to the end of its own line (issue 37: the names were a list in the
+    # corner, not next to their lines), moved apart just enough not to overlap
+    placed: list[float] = []
+    for y_end, k, player, last in sorted(ends):
+        at = max(y_end + 4, placed[-1] + 13) if placed else y_end + 4
+        placed.append(at)
+        x_end = xs(len(years) - 1) if years else left
+        out.append(f'<text class="vp-chart-name" x="{x_end + 8}" y="{at}" '
+                   f'fill="{CHART_COLOURS[k % len(CHART_COLOURS)]}">'
+                   f'{escape(player)} {last}</text>')
     out.append("</svg>")
     return "".join(out)
