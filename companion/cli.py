@@ -174,7 +174,9 @@ def cmd_history(args) -> int:
             ids = history.import_records(store, args.paths, progress=bar)
         finally:
             bar.end()
-        out(f"imported {len(ids)} game(s) into {store.path}")
+        # the new games, then what was already there (issue 37: an import is idempotent)
+        out(f"imported {len(ids)} game(s) into {store.path}"
+            f"{history.import_details(ids) if isinstance(ids, history.ImportedRecords) else ''}")
     elif args.what == "export" and fmt != "records":
         from .table import plays_export
         if len(args.paths) != 1:
@@ -183,8 +185,16 @@ def cmd_history(args) -> int:
         bgg_ids = {**plays_export.load_settings()["bgg_ids"],
                    **plays_export.parse_bgg_ids(args.bgg_id)}
         view = _history_of(store, args)
-        n = plays_export.FORMATS[fmt](view, args.paths[0], finished_only=not args.all,
-                                     bgg_ids=bgg_ids)
+        missing: list[str] = []
+        if fmt == "bgg":
+            n = plays_export.write_bgg(view, args.paths[0], finished_only=not args.all,
+                                       bgg_ids=bgg_ids, missing=missing)
+        else:
+            n = plays_export.FORMATS[fmt](view, args.paths[0], finished_only=not args.all,
+                                         bgg_ids=bgg_ids)
+        if missing:          # issue 37: asked once, with the command that keeps it
+            err(f"note: {plays_export.bgg_id_request(missing)}: history bgg-ids "
+                + " ".join(f'"{g}=ID"' for g in missing))
         out(f"exported {n} play(s) to {args.paths[0]} "
             f"({'BG Stats play file' if fmt == 'bgstats' else 'BoardGameGeek play XML'})")
     elif args.what == "export":

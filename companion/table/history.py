@@ -729,14 +729,104 @@ def read_any_record(path: str | Path) -> JSON:
     return record
 
 
+class ImportedRecords(list[str]):
+    """What :func:`import_records` did (issue 37): the new games' ids (the list itself,
+    as before), ``already``: ``(file, the game already there)`` for each record the
+    store already had (the same record: :func:`record_identity`), and ``replaced``:
+    the plays imported from another logger that a record of the same play replaced."""
+
+    def __init__(self, ids: Iterable[str] = (), already: Iterable[tuple[str, str]] = (),
+                 replaced: Iterable[str] = ()) -> None:
+        super().__init__(ids)
+        self.already: list[tuple[str, str]] = list(already)
+        self.replaced: list[str] = list(replaced)
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _setup_key(fmt: Any, setup: Any) -> str:
+    import hashlib
+    return hashlib.sha256(_canon([fmt or registry.DEFAULT_FORMAT, setup]).encode()).hexdigest()
+
+
+def record_identity(rec: JSON) -> str:
+    """What makes two records the same game, whatever their file is called: its
+    format, its setup (with its seed: every new game has its own) and its actions;
+    not its meta (title, play details) nor its cards' typed values.  An imported
+    play's is its key (``setup.key``: its BG Stats uuid, BGG play id or content)."""
+    import hashlib
+    if rec.get("format") == IMPORTED_FORMAT:
+        return f"play:{rec['setup']['key']}"
+    return _setup_key(rec.get("format"), rec.get("setup")) + ":" + hashlib.sha256(
+        _canon(rec.get("actions") or []).encode()).hexdigest()
+
+
+def record_played(rec: JSON) -> float | None:
+    """When a record was played: its ``meta.played`` (written by :func:`export_records`),
+    else its play timer's start; None when it says neither."""
+    m, tm = rec.get("meta"), None
+    meta: dict[str, Any] = m if isinstance(m, dict) else {}
+    tm = meta.get("timer")
+    timer: dict[str, Any] = tm if isinstance(tm, dict) else {}
+    for t in (meta.get("played"), timer.get("started")):
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and _played(t) > 0:
+            return float(t)
+    return None
+
+
+def _play_content(rec: JSON, d: dict[str, Any] | None) -> str | None:
+    """:func:`plays_import.content_hash` of a finished record (its game, day, players
+    and scores), the same play as logged in BG Stats or on BGG; None when unknown."""
+    if rec.get("format") == IMPORTED_FORMAT:
+        s = rec["setup"]
+        return plays_import.content_hash(s["game"], float(s["played"]), s["players"],
+                                         s["scores"])
+    played = record_played(rec)
+    if d is None or not d["finished"] or played is None:
+        return None
+    players = list(d["players"])
+    return plays_import.content_hash(d["format"], played, players,
+                                     [d["results"].get(p, {}).get("total") for p in players])
+
+
+def _stored_games(store: Store, setups: set[str]) -> tuple[dict[str, tuple[str, str]],
+                                                           dict[str, tuple[str, str]]]:
+    """The stored games a new record may be: ({identity: (id, title)} of the games whose
+    setup one of ``setups`` is, {play content: (id, title)} of the imported plays)."""
+    same: dict[str, tuple[str, str]] = {}
+    plays: dict[str, tuple[str, str]] = {}
+    for gid, title, fmt, setup_text in store.query("SELECT id, title, format, setup FROM games"):
+        try:
+            setup = json.loads(setup_text)
+            if fmt == IMPORTED_FORMAT:
+                rec = {"format": fmt, "setup": setup}
+                same[record_identity(rec)] = (gid, title or gid)
+                plays[_play_content(rec, None) or ""] = (gid, title or gid)
+            elif _setup_key(fmt, setup) in setups:
+                same[record_identity(store.load(gid))] = (gid, title or gid)
+        except (ValueError, TypeError, KeyError, AttributeError, CompanionError):
+            continue                   # a damaged row: history flags it; it matches nothing
+    plays.pop("", None)
+    return same, plays
+
+
 def import_records(store: Store, paths: Iterable[str | Path], *,
-                   progress: Progress | None = None) -> list[str]:
+                   progress: Progress | None = None) -> ImportedRecords:
     """Import record files (or every *.json in a folder).  Every file is read by
     the bounded reader and checked by replaying it before anything is stored: a
     bad file stops the import with a message naming it, and then nothing at all
     is imported.  ``progress(done, total)``: total is twice the number of files
     (each file is checked, then stored).  Refused before any file is read when the
-    page's role may not import (companion.core.roles)."""
+    page's role may not import (companion.core.roles).
+
+    Idempotent (issue 37): a record the store already has (:func:`record_identity`:
+    the same game, whatever the file is called) is not stored again but listed in
+    ``already``; a finished record of a play imported from BG Stats / BGG (the same
+    game, day, players and scores) replaces that play (its location, notes, length
+    and new players kept where the record has none), so they count as one play; a
+    record is dated when it was played (:func:`record_played`), not when imported."""
     _require(store, Write.IMPORT)
     files: list[Path] = []
     for p in paths:
@@ -744,15 +834,19 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
         files += sorted(p.glob("*.json")) if p.is_dir() else [p]
         if len(files) > MAX_IMPORT_FILES:
             raise CompanionError(f"more than {MAX_IMPORT_FILES} record files in one import")
-    checked = []
+    checked: list[tuple[Path, JSON, dict[str, Any] | None]] = []
     total = 2 * len(files)
     if progress is not None and files:
         progress(0, total)
     for i, f in enumerate(files, 1):
+        d = None
         try:
             rec = read_any_record(f)
             if rec.get("format") != IMPORTED_FORMAT:   # an imported play has nothing to replay
-                open_game(rec)
+                try:
+                    d = derive(rec)    # replayed and scored: its play, to match (issue 37)
+                except CompanionError:
+                    open_game(rec)     # the replay decides, as before
         except CompanionError as e:
             raise CompanionError(f"{f}: {_why(e)}") from None
         except Exception as e:       # a record the engine cannot replay: refused, not a crash
@@ -760,18 +854,95 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
                 raise
             raise CompanionError(f"{f}: the record cannot be replayed ({type(e).__name__})") \
                 from None
-        checked.append(rec)
+        checked.append((f, rec, d))
         if progress is not None:
             progress(i, total)
     if not files:
         raise CompanionError("no record files (*.json) to import")
-    ids = []
-    for i, rec in enumerate(checked, 1):
-        ids.append(store.create(rec, title=(rec.get("meta") or {}).get("title"),
-                                write=Write.IMPORT))
-        if progress is not None:
-            progress(len(files) + i, total)
-    return ids
+    same, plays = _stored_games(store, {_setup_key(r.get("format"), r.get("setup"))
+                                        for _, r, _ in checked})
+    any_plays = any(r.get("format") == IMPORTED_FORMAT for _, r, _ in checked)
+    stored_contents = plays_import.stored_contents(store) if any_plays else set()
+    keys = plays_import.imported_keys(store) if any_plays else set()
+    out = ImportedRecords()
+    drop: list[str] = []
+    try:
+        for i, (f, rec, d) in enumerate(checked, 1):
+            ident, content = record_identity(rec), _play_content(rec, d)
+            there = same.get(ident) or (
+                (ident, "the same play") if rec.get("format") == IMPORTED_FORMAT and (
+                    ident[len("play:"):] in keys
+                    or content in stored_contents) else None)
+            if there is not None:
+                out.already.append((f.name, there[1]))
+            else:
+                rec = dict(rec)
+                played = record_played(rec)
+                play = plays.pop(content, None) if content and rec.get("format") \
+                    != IMPORTED_FORMAT else None
+                if play is not None:            # the same play, logged elsewhere: one play
+                    rec["meta"] = _with_play_details(rec.get("meta"), store.load(play[0]))
+                    drop.append(play[0])
+                    out.replaced.append(play[1])
+                meta = dict(rec.get("meta") or {})
+                meta.pop("played", None)         # kept as the game's date, not in its meta
+                rec["meta"] = meta
+                gid = store.create(rec, title=meta.get("title"), write=Write.IMPORT)
+                out.append(gid)
+                same[ident] = (gid, meta.get("title") or gid)
+                if content:
+                    stored_contents.add(content)
+                if played is not None:          # dated when it was played
+                    with store.transaction() as c:
+                        c.execute("UPDATE games SET created=? WHERE id=?", (played, gid))
+            if progress is not None:
+                progress(len(files) + i, total)
+        for gid in drop:
+            store.delete(gid)
+    except Exception:
+        # a write failed half-way: the games stored so far are taken out again
+        for gid in out:
+            try:
+                store.delete(gid)
+            except CompanionError:
+                pass
+        raise
+    return out
+
+
+def _with_play_details(meta: Any, play: JSON) -> JSON:
+    """A record's meta with the play details of the same play imported from another
+    logger where the record has none (location, notes, length, new players)."""
+    out = dict(meta or {})
+    for k in ("location", "notes", "duration_min", "new_players"):
+        v = (play.get("meta") or {}).get(k)
+        if v and not out.get(k):
+            out[k] = v
+    return out
+
+
+def import_summary(result: ImportedRecords) -> str:
+    """What an import did, in words: "Imported 1 new game; 1 already there (a.json:
+    Ann, Bea)" (the History tab; the command line says the same after its count)."""
+    n = len(result)
+    words = f"Imported {n} new game{'' if n == 1 else 's'}"
+    return words + import_details(result)
+
+
+def import_details(result: ImportedRecords) -> str:
+    """The part of :func:`import_summary` after the count ("" when nothing more)."""
+    words = ""
+    if result.replaced:
+        words += (f"; {len(result.replaced)} replace{'s' if len(result.replaced) == 1 else ''} "
+                  f"the same play imported from another logger ("
+                  + ", ".join(terminal_line(t)[:80] for t in result.replaced[:3])
+                  + (", …" if len(result.replaced) > 3 else "") + ")")
+    if result.already:
+        words += (f"; {len(result.already)} already there ("
+                  + "; ".join(f"{terminal_line(f)[:60]}: {terminal_line(t)[:80]}"
+                              for f, t in result.already[:3])
+                  + ("; …" if len(result.already) > 3 else "") + ")")
+    return words
 
 
 def export_records(store: Store, folder: str | Path, ids: Collection[str] | None = None, *,
@@ -790,13 +961,19 @@ def export_records(store: Store, folder: str | Path, ids: Collection[str] | None
     used: set[str] = set()
     out = []
     todo = [g for g in store.games(format=None) if ids is None or g["id"] in ids]
+    created = {str(gid): _played(t) for gid, t in store.query("SELECT id, created FROM games")}
+    created = {gid: t for gid, t in created.items() if t > 0}
     if progress is not None and todo:
         progress(0, len(todo))
     for done, g in enumerate(todo, 1):
         if progress is not None and done > 1:
             progress(done - 1, len(todo))
         try:
-            data = dumps(store.load(g["id"])).encode("utf-8")
+            rec = store.load(g["id"])
+            if g["id"] in created and not isinstance(rec["meta"].get("played"), (int, float)):
+                # the game's date travels with it (issue 37): imported, it keeps it
+                rec["meta"]["played"] = created[g["id"]]
+            data = dumps(rec).encode("utf-8")
         except Exception as e:          # a crafted or damaged row: reported, not a crash
             if os.environ.get("COMPANION_DEBUG"):
                 raise

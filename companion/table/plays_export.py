@@ -503,11 +503,31 @@ def bgg_xml(the_plays: list[JSON], *, bgg_ids: Mapping[str, Any] | None = None) 
         + "\n"
 
 
+def bgg_id_missing(the_plays: Iterable[JSON], *,
+                   bgg_ids: Mapping[str, Any] | None = None) -> list[str]:
+    """The games of ``the_plays`` whose BoardGameGeek id the player has not set yet
+    (issue 37): their BGG XML names the game but carries no ``objectid``, so a reader
+    (bgg-api's ``game_id``) finds no game.  No id is ever guessed or shipped."""
+    bgg = game_bgg_ids(bgg_ids)
+    return sorted({str(pl["game"]) for pl in the_plays if not bgg.get(pl["game"])})
+
+
+def bgg_id_request(games: Sequence[str]) -> str:
+    """The one message that asks for the missing BoardGameGeek id(s), once."""
+    return (f"no BoardGameGeek id for {', '.join(games)} yet: the BoardGameGeek play XML "
+            "names the game but carries no game id (objectid), so readers find no game. "
+            "Type it once (the number in the game's boardgamegeek.com/boardgame/<id>/ "
+            f"address); it is kept in {SETTINGS_FILE} in your data folder")
+
+
 def write_bgg(store: Store, path: str | Path, ids: Collection[str] | None = None, *,
               finished_only: bool = True, bgg_ids: Mapping[str, Any] | None = None,
-              progress: Progress | None = None) -> int:
-    """Write BoardGameGeek's play XML; returns the number of plays written."""
+              progress: Progress | None = None, missing: list[str] | None = None) -> int:
+    """Write BoardGameGeek's play XML; returns the number of plays written.
+    ``missing``: filled with the games whose BGG id is not set (:func:`bgg_id_missing`)."""
     the_plays = plays(store, ids, finished_only=finished_only, progress=progress)
+    if missing is not None:
+        missing += bgg_id_missing(the_plays, bgg_ids=bgg_ids)
     _write(path, bgg_xml(the_plays, bgg_ids=bgg_ids))
     return len(the_plays)
 

@@ -16,6 +16,7 @@ import pandas as pd
 from ..table import history, plays_import, registry, stats
 from ..ats import render
 from ..core.errors import CompanionError
+from .history_view import GameExports
 from .history_view import (bars_svg, data_link, game_state, scalable, search_sort,  # noqa: F401
                            sort_games)
 from .play_exports import Progress
@@ -77,6 +78,7 @@ class HistoryTab:
         self.list_note = w.HTML()
         self.list_note.add_class("history-games-note")
         self.viewer = w.VBox()
+        self.exports = GameExports(self)       # a game's BG Stats / BGG files (issue 37)
         self.viewer.add_class("history-viewer")
         self.stat = w.Dropdown(options=[], description="Table",
                                layout=w.Layout(width="440px"))
@@ -250,6 +252,10 @@ class HistoryTab:
                                              "(before the end scoring)")) \
             if not by_year.empty else ""
         rows.append(w.HTML("<div class='history-links'>" + "".join(links) + "</div>" + chart))
+        if not game.state.finished:
+            rows.append(w.HTML("<small>Exports to BG Stats / BoardGameGeek: when it is over."))
+        else:
+            rows.append(self.exports.show(gid, registry.kind_of(rec).logger_names[0]))
         self.viewer.children = rows
         self.show_step()
 
@@ -334,8 +340,13 @@ class HistoryTab:
                 with open(p, "wb") as out:
                     out.write(content)
                 paths.append(p)
-            ids = self.app.session.import_records(paths)
-        self.app.say(f"Imported {len(ids)} game(s).")
+            try:
+                ids = self.app.session.import_records(paths)
+            finally:
+                self.upload.value = ()             # the same file can be chosen again
+        # what was new and what was already there (issue 37: an import is idempotent)
+        self.app.say(history.import_summary(history.ImportedRecords(
+            ids, getattr(ids, "already", ()), getattr(ids, "replaced", ()))) + ".")
         self.refresh()
 
     def do_import_plays(self):

@@ -1,7 +1,8 @@
 """The History tab's pure helpers (split out of companion.ui.history_tab, which
 imports them from here): download links, bar charts, scalable SVG, the games list's
-orders, the statistics tables' search and sort, a game's state in the list.  No
-widgets, no writes."""
+orders, the statistics tables' search and sort, a game's state in the list; and
+:class:`GameExports`, an opened game's exports to BG Stats / BoardGameGeek (issue 37),
+whose one write is the BoardGameGeek id the player types (loggers.json)."""
 from __future__ import annotations
 
 import base64
@@ -106,3 +107,65 @@ def game_state(r) -> str:
     if r.status == "finished":
         return f"won by {r.winners}"
     return "in progress"
+
+
+class GameExports:
+    """An opened game's exports in the History tab (issue 37): the final screen's BG
+    Stats play file, BoardGameGeek play XML and create-play link
+    (companion.ui.play_exports.final_exports).  While the game's BoardGameGeek id is
+    not set, the box above them asks for it once (never guessed, never shipped):
+    saved in loggers.json in the player's data folder, every export then carries it."""
+
+    def __init__(self, tab):
+        import ipywidgets as w
+        self.tab, self.gid, self.game = tab, None, ""
+        self.words = w.HTML()
+        self.id_box = w.Text(placeholder="BoardGameGeek id, e.g. the number in its address",
+                             layout=w.Layout(width="320px", max_width="100%"))
+        self.id_box.add_class("history-bgg-id")
+        save = w.Button(description="Save the BoardGameGeek id",
+                        layout=w.Layout(width="auto"))
+        save.add_class("history-bgg-id-save")
+        save.on_click(tab.app.guarded(lambda _: self.save_id()))
+        self.ask = w.VBox([self.words, w.HBox([self.id_box, save])])
+        self.ask.add_class("history-bgg-ask")
+        self.html = w.HTML()
+        self.html.add_class("history-game-exports-links")
+        self.box = w.VBox([w.HTML("<b>Send this play to BG Stats or BoardGameGeek</b>"),
+                           self.ask, self.html])
+        self.box.add_class("history-game-exports")
+
+    def show(self, gid: str, game: str):
+        """The exports of game ``gid`` (of the game called ``game`` in the loggers)."""
+        self.gid, self.game = gid, game
+        self.refresh()
+        return self.box
+
+    def refresh(self) -> None:
+        from ..core.errors import CompanionError
+        from ..table import plays_export
+        from .play_exports import final_exports
+        try:
+            missing = not plays_export.load_settings()["bgg_ids"].get(self.game)
+        except CompanionError:        # a broken settings file: final_exports says so
+            missing = False
+        self.words.value = ("<div class='history-bgg-ask-words'>"
+                            + escape(plays_export.bgg_id_request([self.game])).capitalize()[:1]
+                            + escape(plays_export.bgg_id_request([self.game]))[1:] + ".</div>")
+        self.ask.layout.display = "" if missing else "none"
+        slug = "-".join(self.game.lower().replace(":", "").split())
+        self.html.value = final_exports(self.tab.view, self.gid, slug=slug)
+
+    def save_id(self) -> None:
+        from ..core.errors import CompanionError
+        from ..core.roles import Write
+        from ..table import plays_export
+        self.tab.app.session.require(Write.IMPORT)     # the host's settings, as an import
+        value = self.id_box.value.strip()
+        if not value:
+            raise CompanionError(f"Type the BoardGameGeek id of {self.game} first.")
+        plays_export.save_bgg_ids({self.game: value})  # checked there: a whole number
+        self.id_box.value = ""
+        self.tab.app.say(f"Saved: {self.game} is BoardGameGeek game {value}; every export "
+                         "to BoardGameGeek and BG Stats now carries it.")
+        self.refresh()

@@ -1,0 +1,182 @@
+"""Issue 37, the imports and History's exports (docs/history.md, "Importing twice,
+the date played, one play" and "A game's exports from History").
+
+From the issue: "Imports: the same record file imported twice with `history import`
+becomes two games (Cy shows two wins); the History tab does not duplicate it but says
+'Imported 1 game(s)' both times; a record and the BG Stats play of the same game count
+as two plays; an imported record is dated when it was imported, not when it was
+played."  And: "the BGG XML has no game id (`bgg-api` reads `game_id=None`)".
+
+The store tests run on both backends (the ``store`` fixture of tests/test_history.py:
+SQLite, and PostgreSQL marked ``postgres``)."""
+from __future__ import annotations
+
+import json
+import time
+import xml.etree.ElementTree as ET
+
+from boardgamegeek.loaders.plays import add_plays_from_xml, create_plays_from_xml
+
+from companion.table import history, plays_export, plays_import, stats
+
+from test_history import records, store  # noqa: F401  (the store fixture: both backends)
+
+NO_IDS = {g: None for g in plays_export.GAMES}
+#: 2021-03-04 20:00 local time: when the fixture game G1 "was played"
+PLAYED = time.mktime((2021, 3, 4, 20, 0, 0, 0, 0, -1))
+
+
+def _record_file(tmp_path, name="g1.json", **meta):
+    rec = records()["G1"]
+    rec["meta"] = {"title": "Ann and Bea, at the club", **meta}
+    path = tmp_path / name
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    return path
+
+
+def _wins(store):
+    history.sync(store)
+    return sorted(store.query("SELECT player, won FROM g_players"))
+
+
+def test_the_same_record_imported_twice_is_one_game(store, tmp_path):
+    """"the same record file imported twice with `history import` becomes two games
+    (Cy shows two wins)": the record's own identity (format, setup with its seed,
+    actions), not the file name, makes it the same game; the second import says so."""
+    first = history.import_records(store, [_record_file(tmp_path)])
+    assert len(first) == 1 and first.already == []
+    wins = _wins(store)
+    again = history.import_records(store, [_record_file(tmp_path, "renamed copy.json",
+                                                        notes="typed later")])
+    assert list(again) == [] and again.already == [("renamed copy.json",
+                                                    "Ann and Bea, at the club")]
+    assert len(store.games(format=None)) == 1
+    assert _wins(store) == wins
+    words = history.import_summary(again)
+    assert words == ("Imported 0 new games; 1 already there "
+                     "(renamed copy.json: Ann and Bea, at the club)")
+    assert history.import_summary(first) == "Imported 1 new game"
+
+
+def test_two_copies_in_one_import_are_one_game(store, tmp_path):
+    """The same rule inside one import: two files of the same record store one game."""
+    a = _record_file(tmp_path, "a.json")
+    b = _record_file(tmp_path, "b.json")
+    got = history.import_records(store, [a, b])
+    assert len(got) == 1 and [f for f, _ in got.already] == ["b.json"]
+
+
+def test_an_imported_record_keeps_the_date_it_was_played(store, tmp_path):
+    """"an imported record is dated when it was imported, not when it was played": its
+    play timer's start, or the date its export wrote (meta.played), is its date."""
+    timer = {"started": PLAYED, "pauses": [], "stopped": PLAYED + 3600}
+    history.import_records(store, [_record_file(tmp_path, timer=timer)])
+    df = stats.games(store)
+    assert df.date.tolist() == ["2021-03-04 20:00"]
+
+
+def test_an_exported_record_brought_back_keeps_its_date(make_store, tmp_path):
+    """A game without a timer: its export carries its date (meta.played) and the
+    import dates it so, without keeping that key in the stored meta."""
+    a = make_store()
+    history.import_records(a, [_record_file(tmp_path, played=PLAYED)])
+    out = history.export_records(a, tmp_path / "out")
+    assert json.loads(out[0].read_text())["meta"]["played"] == PLAYED
+    assert "played" not in a.load(a.games(format=None)[0]["id"])["meta"]
+    assert stats.games(a).date.tolist() == ["2021-03-04 20:00"]
+
+
+def _same_play_bgstats(store, tmp_path):
+    """The BG Stats export of the play of G1 (its day, players and scores)."""
+    history.sync(store)
+    seats = store.query("SELECT player, total, won FROM g_players ORDER BY seat")
+    doc = {"players": [{"id": i, "name": p} for i, (p, _, _) in enumerate(seats, 1)],
+           "games": [{"id": 1, "name": "Among the Stars"}], "locations": [],
+           "plays": [{"uuid": "5A1E-PLAY", "playDate": "2021-03-04 21:30:00", "gameRefId": 1,
+                      "durationMin": 75,
+                      "playerScores": [{"playerRefId": i, "score": str(t), "winner": bool(w)}
+                                       for i, (_, t, w) in enumerate(seats, 1)]}]}
+    path = tmp_path / "bgstats.bgsplay"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_a_record_and_the_bg_stats_play_of_the_same_game_are_one_play(store, tmp_path):
+    """"a record and the BG Stats play of the same game count as two plays": the record
+    first, then its play logged in BG Stats (the record dated by its export)."""
+    history.import_records(store, [_record_file(tmp_path, played=PLAYED)])
+    bgs = _same_play_bgstats(store, tmp_path)
+    result = plays_import.import_plays(store, [bgs], bgg_ids=NO_IDS)
+    assert (result["imported"], result["duplicates"]) == ([], 1)
+    assert len(store.games(format=None)) == 1
+
+
+def test_the_record_of_an_imported_play_replaces_it(make_store, tmp_path):
+    """The other order: the play from BG Stats first, then the game's record: one play,
+    the record (it replays), with the play's length kept; the page and the command line
+    say which play it replaced."""
+    probe = make_store()
+    history.import_records(probe, [_record_file(tmp_path, "probe.json", played=PLAYED)])
+    bgs = _same_play_bgstats(probe, tmp_path)
+    store = make_store()                # the same database: the probe's game goes
+    for g in store.games(format=None):
+        store.delete(g["id"])
+    plays_import.import_plays(store, [bgs], bgg_ids=NO_IDS)
+    got = history.import_records(store, [_record_file(tmp_path, played=PLAYED)])
+    games = store.games(format=None)
+    assert len(got) == 1 and [g["id"] for g in games] == list(got)
+    assert store.load(got[0]).get("format") != plays_import.IMPORTED_FORMAT
+    assert history.play_details(store, got[0])["duration_min"] == 75
+    assert len(got.replaced) == 1 and "replaces the same play" in history.import_summary(got)
+    df = stats.games(store)
+    assert len(df) == 1 and df.date.tolist() == ["2021-03-04 20:00"]
+
+
+def test_cli_history_import_twice_says_already_there(run_cli, tmp_path):
+    """`history import` of the same record twice: one game, and the second run says it
+    was already there."""
+    home = tmp_path / "home"
+    path = _record_file(tmp_path)
+    r1 = run_cli("history", "import", path, home=home)
+    assert r1.returncode == 0 and "imported 1 game(s)" in r1.stdout, r1.stderr
+    r2 = run_cli("history", "import", path, home=home)
+    assert r2.returncode == 0, r2.stderr
+    assert "imported 0 game(s)" in r2.stdout
+    assert "1 already there (g1.json: Ann and Bea, at the club)" in r2.stdout
+    r3 = run_cli("history", "plays", home=home)
+    assert r3.stdout.count("\n") == 2, r3.stdout           # the header and one play
+
+
+def _bgg_read(text: str):
+    root = ET.fromstring(text.encode("utf-8"))
+    plays = create_plays_from_xml(root)
+    add_plays_from_xml(plays, root)
+    return plays
+
+
+def test_bgg_xml_carries_the_game_id_the_player_typed(run_cli, tmp_path):
+    """"the BGG XML has no game id (`bgg-api` reads `game_id=None`)": without the id the
+    export says once how to set it; set once (a setting in the player's data folder, no
+    number shipped), bgg-api reads it back as the play's game_id."""
+    home = tmp_path / "home"
+    assert run_cli("history", "import", _record_file(tmp_path), home=home).returncode == 0
+    xml = tmp_path / "plays.xml"
+    r = run_cli("history", "export", "--format", "bgg", xml, home=home)
+    assert r.returncode == 0, r.stderr
+    assert "no BoardGameGeek id for Among the Stars" in r.stderr
+    assert 'history bgg-ids "Among the Stars=ID"' in r.stderr
+    assert _bgg_read(xml.read_text(encoding="utf-8"))[0].game_id is None
+    assert run_cli("history", "bgg-ids", "Among the Stars=4242", home=home).returncode == 0
+    assert json.loads((home / "loggers.json").read_text())["bgg_ids"]["Among the Stars"] == 4242
+    r = run_cli("history", "export", "--format", "bgg", xml, home=home)
+    assert r.returncode == 0 and "no BoardGameGeek id" not in r.stderr, r.stderr
+    plays = _bgg_read(xml.read_text(encoding="utf-8"))
+    assert [(p.game_id, p.game_name) for p in plays] == [(4242, "Among the Stars")]
+
+
+def test_bgg_id_missing_names_the_games():
+    """The helper the History tab and the command line share."""
+    plays = [{"game": "Among the Stars"}, {"game": "Small Star Empires"}]
+    ids = {**NO_IDS, "Small Star Empires": 7}
+    assert plays_export.bgg_id_missing(plays, bgg_ids=ids) == ["Among the Stars"]
+    assert "Type it once" in plays_export.bgg_id_request(["Among the Stars"])
