@@ -158,13 +158,11 @@ class GameExports:
 
     def save_id(self) -> None:
         from ..core.errors import CompanionError
-        from ..core.roles import Write
-        from ..table import plays_export
-        self.tab.app.session.require(Write.IMPORT)     # the host's settings, as an import
         value = self.id_box.value.strip()
         if not value:
             raise CompanionError(f"Type the BoardGameGeek id of {self.game} first.")
-        plays_export.save_bgg_ids({self.game: value})  # checked there: a whole number
+        # through the page's session: the host's settings, as an import (a whole number)
+        self.tab.app.session.save_bgg_ids({self.game: value})
         self.id_box.value = ""
         self.tab.app.say(f"Saved: {self.game} is BoardGameGeek game {value}; every export "
                          "to BoardGameGeek and BG Stats now carries it.")

@@ -298,27 +298,27 @@ class GameSession:
         self.require(Write.DELETE)
         self.store.delete(gid)
 
-    def import_records(self, paths) -> list[str]:
-        """Import record files (History); returns the new games' ids."""
+    def import_records(self, paths) -> list[str]:     # record files (History): new ids
         from ..table import history
         self.require(Write.IMPORT)
         return history.import_records(self.store, paths)
 
-    def import_plays(self, paths) -> dict:
-        """Plays from BG Stats / BoardGameGeek: {"imported", "duplicates", "other_games"}."""
+    def import_plays(self, paths) -> dict:    # BG Stats / BGG: imported, duplicates, ...
         from ..table import plays_import
         self.require(Write.IMPORT)
         return plays_import.import_plays(self.store, paths)
 
-    def import_catalogue(self, path) -> list[str]:
-        """Merge a catalogue file into the player's own (my-cards.yaml)."""
+    def import_catalogue(self, path) -> list[str]:   # merged into my-cards.yaml
         from ..ats.catalogue import import_user_catalogue
         self.require(Write.IMPORT)
         return import_user_catalogue(path, role=self.role)
 
-    def save_map(self, hexmap: Any, name: str | None = None) -> Any:
-        """Save a Small Star Empires map from the map editor into the player's maps
-        folder (role: Write.MAP); returns its path."""
+    def save_bgg_ids(self, ids: dict) -> None:   # BoardGameGeek game ids typed (issue 37)
+        from ..table import plays_export
+        self.require(Write.IMPORT)               # the host's settings, as an import
+        plays_export.save_bgg_ids(ids)
+
+    def save_map(self, hexmap: Any, name: str | None = None) -> Any:  # maps folder; path
         from ..sse.hexmap import save_user_map
         self.require(Write.MAP)
         return save_user_map(hexmap, name, role=self.role)
