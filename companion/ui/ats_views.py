@@ -16,6 +16,7 @@ from .joinpanel import Reissue, join_panel_html, links_stamp, public_url
 from .live import show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
+from .tableview import TV_CLASS, ats_display
 
 
 class AtsViews:
@@ -210,14 +211,11 @@ class AtsViews:
         else:
             show(self.seat_score, "")
             show(self.seat_station, "")
-        if self.screen.view == "table":
-            parts = [f"<div class='station' style='display:inline-block;vertical-align:top;"
-                     f"margin:6px 14px 6px 0;max-width:100%'>"
-                     f"{render.station_svg(st.players[p].station, title=p, cell_size=48)}</div>"
-                     for p in st.setup.players]
-            show(self.table_stations, render.legend_html() + "".join(parts))
-        else:
-            show(self.table_stations, "")
+        # the table view is a display (issue 37): companion/ui/tableview.py
+        tv = self.screen.view == "table"
+        (self.screen.play_screen.add_class if tv else self.screen.play_screen.remove_class)(TV_CLASS)
+        show(self.table_stations, ats_display(g, self.screen._waiting(),
+                                              self.screen.objectives_panel.value) if tv else "")
 
     def _place_secret(self) -> None:
         """The secret objective's panel goes under the seat's score line, once (the play

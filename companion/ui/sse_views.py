@@ -14,6 +14,7 @@ from .joinpanel import Reissue, join_panel_html, links_stamp, public_url
 from .live import live_widgets, show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
+from .tableview import TV_CLASS, sse_display
 
 if TYPE_CHECKING:
     from .sse_tab import SseTab
@@ -37,6 +38,9 @@ class SseViews:
         # switch "Enter Bob's move (no phone)"
         self.seat_switch = SeatSwitch(self.act_for, lambda: self.act_for(None),
                                       screen.guarded)
+        # the table view's display (issue 37): the map and the scores, large
+        self.display = w.HTML(layout=w.Layout(display="none"))
+        self.display.add_class("tv-display")
 
     def _rejoin(self) -> None:
         """The panel again (a seat's link re-issued)."""
@@ -145,6 +149,7 @@ class SseViews:
             s.timer.button.layout.display = "none"
             s.entry.layout.display = "none"
         self.refresh_seat_bar()
+        self.refresh_display()
         if s.seat:
             st = g.state
             totals = g.score(project=False).totals()
@@ -158,3 +163,15 @@ class SseViews:
                  f"{' · passed' if ps.passed else ''}{to_move}</div>")
         else:
             show(self.seat_score, "")
+
+    def refresh_display(self) -> None:
+        """The table view's display, first on the play screen (companion/ui/tableview.py);
+        elsewhere it takes no room."""
+        s = self.screen
+        box = getattr(s, "play_screen", None)
+        tv = s.view == "table"
+        if box is not None:
+            if tv and self.display not in box.children:
+                box.children = [self.display, *box.children]
+            (box.add_class if tv else box.remove_class)(TV_CLASS)
+        show(self.display, sse_display(s.game) if tv else "")

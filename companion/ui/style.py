@@ -183,3 +183,77 @@ TILES_CSS = """<style>
 .companion-root .sse-lay .widget-hbox .widget-dropdown { flex: 1 1 0; min-width: 0; }
 </style>"""
 CSS += TILES_CSS
+
+# ------------------------------------------------- the table view as a display (issue 37)
+#: ``?view=table`` on the TV or laptop in the middle of the table (companion/ui/tableview.py):
+#: the display (``.tv``) fills the viewport under the tabs; a landscape screen shows the
+#: stations in a row (or the map) with the scores in large type; a phone held upright
+#: stacks them.  The play screen carries ``tv-on`` while it is the display: what the
+#: display replaces (turn line, scoreboard, objectives) is hidden, the title too.
+TABLE_VIEW_CSS = """<style>
+.companion-root:has(.tv-on) > .companion-title { display: none !important; }
+.companion-root .tv-on > .turn-info, .companion-root .tv-on > .scoreboard,
+.companion-root .tv-on > .objectives-panel, .companion-root .tv-on > .timer-row,
+.companion-root .tv-on > .sse-score, .companion-root .tv-on > .sse-score-more,
+.companion-root .tv-on > .sse-more { display: none !important; }
+.companion-root .tv { --tv-top: 150px; --tv-band: clamp(16px, 1.8vw, 46px);
+  display: grid; gap: 1vh 1.5vw; box-sizing: border-box; width: 100%;
+  height: calc(100vh - var(--tv-top)); min-height: 360px; line-height: 1.2; }
+.companion-root .tv-ats { grid-template-rows: minmax(0, 1fr) auto; }
+.companion-root .tv-sse { --tv-top: 96px; --tv-band: clamp(16px, 1.6vw, 42px);
+  grid-template-columns: minmax(0, 1fr) clamp(240px, 22vw, 560px); }
+.companion-root .tv-stations { display: grid; min-height: 0; gap: 1vh 1.5vw;
+  grid-template-columns: repeat(var(--tv-cols), minmax(0, 1fr)); grid-auto-rows: minmax(0, 1fr); }
+.companion-root .tv-station { display: flex; flex-direction: column; min-height: 0; min-width: 0; }
+.companion-root .tv-name { font-size: clamp(16px, 1.7vw, 42px); font-weight: bold;
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.companion-root .tv-name .tv-vp { font-weight: normal; margin-left: 0.6em; color: #333; }
+.companion-root .tv-acted { color: #1b7f3b; }
+.companion-root .tv-svg { flex: 1 1 0; min-height: 0; display: flex; align-items: center;
+  justify-content: center; }
+.companion-root .tv-svg svg { width: calc(100% * var(--tv-w)); height: calc(100% * var(--tv-h));
+  max-width: none; max-height: none; }
+.companion-root .tv-map { min-height: 0; min-width: 0; display: flex; align-items: center;
+  justify-content: center; }
+.companion-root .tv-map svg.sse-map { width: 100% !important; height: 100% !important;
+  max-width: none !important; }
+.companion-root .tv-band { display: flex; flex-wrap: wrap; align-items: flex-start;
+  gap: 1vh 3vw; font-size: var(--tv-band); min-width: 0; }
+.companion-root .tv-sse .tv-band { flex-direction: column; flex-wrap: nowrap; overflow: auto; }
+.companion-root .tv-where { font-size: clamp(20px, 2.5vw, 60px); }
+.companion-root .tv-turn { font-weight: bold; }
+.companion-root .tv-of, .companion-root .tv-last { font-size: 0.6em; color: #444; font-weight: normal; }
+.companion-root .widget-html-content table.tv-score { border-collapse: collapse; font-size: var(--tv-band); }
+.companion-root table.tv-score th { font-size: 0.6em; text-align: right; padding: 0 0.4em;
+  border-bottom: 2px solid #999; }
+.companion-root table.tv-score th:first-child, .companion-root table.tv-score td:first-child
+  { text-align: left; }
+.companion-root table.tv-score td { padding: 0.05em 0.4em; text-align: right;
+  font-variant-numeric: tabular-nums; }
+.companion-root table.tv-score td.vp { font-weight: bold; }
+.companion-root table.tv-score td.tv-who { white-space: nowrap; }
+.companion-root .widget-html-content .tv-sse table.tv-score th { white-space: normal; }
+.companion-root table.tv-score tr.tv-todo td.tv-who { color: #1e3a8a; font-weight: bold; }
+.companion-root table.tv-score tr.tv-todo td.tv-who::after { content: " ◀"; }
+.companion-root .tv-dot { display: inline-block; width: 0.7em; height: 0.7em; border-radius: 50%;
+  margin-right: 0.3em; vertical-align: middle; }
+.companion-root .tv-objectives { font-size: clamp(13px, 1vw, 26px); max-width: 40vw; }
+.companion-root .tv-legend { font-size: 12px; }
+.companion-root .tv-legend .legend, .companion-root .tv-legend .sse-legend { font-size: clamp(11px, 0.7vw, 18px) !important; }
+.companion-root .tv-ats .tv-legend { flex: 1 1 100%; }
+@media (max-aspect-ratio: 1/1) {
+  /* a phone (or a screen) held upright: everything stacked, the page scrolls */
+  .companion-root .tv { height: auto; min-height: 0; grid-template-columns: minmax(0, 1fr);
+    grid-template-rows: auto; }
+  .companion-root .tv-stations { grid-template-columns: repeat(min(var(--tv-n), 2), minmax(0, 1fr));
+    grid-auto-rows: auto; }
+  .companion-root .tv-svg { flex: none; display: block; text-align: center; }
+  .companion-root .tv-svg svg { width: calc(100% * var(--tv-w)); height: auto; }
+  .companion-root .tv-map svg.sse-map { height: auto !important; }
+  .companion-root .tv-band { font-size: clamp(18px, 4.6vw, 40px); }
+  .companion-root .widget-html-content table.tv-score { font-size: clamp(18px, 4.6vw, 40px); }
+  .companion-root .tv-where { font-size: clamp(20px, 5.6vw, 48px); }
+  .companion-root .tv-objectives { max-width: none; font-size: 15px; }
+}
+</style>"""
+CSS += TABLE_VIEW_CSS

@@ -1,0 +1,138 @@
+"""The table view as a display (issue 37): the screen of ``?view=table`` on the TV or the
+laptop in the middle of the table.
+
+Pure: a game in, HTML out (every piece of user text through :func:`escape`); it holds no
+rule and writes nothing.  :func:`ats_display` draws every player's station side by side,
+scaled together so that all of them fill the width, with a band underneath: where the game
+is ("Year 2 · Turn 3 of 7"), who is still to act and the scoreboard (VP, credits, energy
+cubes, locations) in large type.  :func:`sse_display` draws the Small Star Empires map on
+most of the screen with the same band beside it.  The sizes are the viewport's (CSS grid,
+``vw``/``vh``, ``clamp()``: companion/ui/style.py ``TABLE_VIEW_CSS``); a phone held
+upright gets the same pieces stacked.
+
+The game screens put the HTML in one widget of their play screen and mark the play
+screen with :data:`TV_CLASS` (companion/ui/ats_views.py, companion/ui/sse_views.py): the
+stylesheet then hides what the display replaces.  The refresh is the screens' own (the
+page's poll of the store), so the display follows every action entered elsewhere.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..ats import render as ats_render
+from ..core.errors import CompanionError
+from ..core.htmlsafe import colour, escape
+from ..sse import render as sse_render
+
+#: the class a play screen carries while it is the table view's display
+TV_CLASS = "tv-on"
+#: the drawing size of one station cell (the SVG is scaled to its box anyway)
+CELL = 48
+#: a station is drawn at the scale of one at least this wide and tall (in cells): a new
+#: station (one or two cells) is not blown up to the whole screen
+MIN_COLS, MIN_ROWS = 3, 3
+_SIZE = re.compile(r'width="(\d+)" height="(\d+)"')
+
+
+def _stations_cols(n: int) -> int:
+    """Stations side by side on a landscape screen: one row up to 4 players, else 3 a row."""
+    return n if n <= 4 else 3
+
+
+def _svg_box(svg: str) -> tuple[int, int]:
+    m = _SIZE.search(svg)
+    return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+
+
+def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str:
+    """The Among the Stars display of ``game``: the stations, the turn, who is still to
+    act (``waiting``, in the rules' order), the scoreboard and ``objectives_html`` (the
+    screen's objectives panel, already escaped)."""
+    st = game.state
+    players = list(st.setup.players)
+    svgs = {p: ats_render.station_svg(st.players[p].station, cell_size=CELL) for p in players}
+    step = CELL + ats_render.GAP
+    boxes = {p: _svg_box(s) for p, s in svgs.items()}
+    # one scale for every station: each SVG's box is its share of the largest one's, and
+    # the SVGs keep their proportions inside (preserveAspectRatio's default)
+    wmax = max([b[0] for b in boxes.values()] + [MIN_COLS * step + ats_render.GAP])
+    hmax = max([b[1] for b in boxes.values()] + [MIN_ROWS * step + ats_render.GAP])
+    cells = []
+    for p in players:
+        bw, bh = boxes[p]
+        ps = st.players[p]
+        mark = ("<span class='tv-acted' title='acted this turn'>✓</span>"
+                if p in st.acted and not st.finished else "")
+        cells.append(
+            f"<div class='tv-station' data-player='{escape(p)}'>"
+            f"<div class='tv-name'>{escape(p)} {mark}<span class='tv-vp'>{ps.vp} VP</span></div>"
+            f"<div class='tv-svg' style='--tv-w:{bw / wmax:.4f};--tv-h:{bh / hmax:.4f}'>"
+            f"{svgs[p]}</div></div>")
+    if st.finished:
+        where = "<div class='tv-turn'>The game is over</div>"
+    else:
+        n = st.setup.turns_in_year(st.year)
+        who = ", ".join(escape(p) for p in waiting)
+        where = (f"<div class='tv-turn'>Year {st.year} · Turn {st.turn}"
+                 f"<span class='tv-of'> of {n}</span></div>"
+                 f"<div class='tv-waiting'>waiting for: <b>{who or 'nobody'}</b></div>")
+    rows = []
+    for p in players:
+        ps = st.players[p]
+        todo = "tv-todo" if p in waiting and not st.finished else "tv-done"
+        rows.append(
+            f"<tr class='tv-row {todo}' data-player='{escape(p)}'><td class='tv-who'>"
+            f"{escape(p)}</td><td class='vp'>{ps.vp}</td><td class='credits'>{ps.credits}</td>"
+            f"<td class='cubes'>{ps.station.cubes()}</td>"
+            f"<td class='locations'>{len(ps.station.locations(reactors=False))}</td></tr>")
+    score = ("<table class='tv-score'><tr><th>Player</th><th>VP</th><th>Credits</th>"
+             "<th>Cubes</th><th>Locations</th></tr>" + "".join(rows) + "</table>")
+    extra = (f"<div class='tv-objectives'>{objectives_html}</div>" if objectives_html else "")
+    return (f"<div class='tv tv-ats' style='--tv-cols:{_stations_cols(len(players))};"
+            f"--tv-n:{len(players)}'>"
+            f"<div class='tv-main tv-stations'>{''.join(cells)}</div>"
+            f"<div class='tv-band'><div class='tv-where'>{where}</div>{score}{extra}"
+            f"<div class='tv-legend'>{ats_render.legend_html()}</div></div></div>")
+
+
+def sse_display(game: Any) -> str:
+    """The Small Star Empires display of ``game``: the map, who is to move, the scores
+    (VP now, the score if the game ended now, Cities and Trade Stations left)."""
+    st = game.state
+    players = list(st.setup.players)
+    svg = sse_render.map_svg(st.map, st, size=30)
+    try:
+        ended = game.score(project=True).table.set_index("player")["total"]
+    except CompanionError:   # a score that cannot be projected yet: shown as "?"
+        ended = None
+    last = ""
+    if game.actions:
+        last = (f"<div class='tv-last'>last: "
+                f"{escape(game.describe(game.actions[-1]))}</div>")
+    if st.finished:
+        where = (f"<div class='tv-turn'>The game is over</div>"
+                 f"<div class='tv-waiting'>{escape(st.end_reason)}</div>")
+    else:
+        passed = [p for p in players if st.players[p].passed]
+        where = (f"<div class='tv-turn'>Move {st.moves + 1}</div>"
+                 f"<div class='tv-waiting'>to move: <b>{escape(st.current)}</b></div>"
+                 + (f"<div class='tv-last'>passed: {escape(', '.join(passed))}</div>"
+                    if passed else "") + last)
+    rows = []
+    for p in players:
+        ps = st.players[p]
+        dot = (f"<span class='tv-dot' style='background:{colour(st.setup.colour(p))}'></span>")
+        todo = "tv-todo" if p == st.current and not st.finished else "tv-done"
+        total = int(ended[p]) if ended is not None and p in ended.index else "?"
+        rows.append(
+            f"<tr class='tv-row {todo}' data-player='{escape(p)}'><td class='tv-who'>{dot}"
+            f"{escape(p)}{' (passed)' if ps.passed else ''}</td><td class='vp'>{ps.vp}</td>"
+            f"<td class='if-ended'>{total}</td><td class='cities'>{ps.cities}</td>"
+            f"<td class='trade'>{ps.trade_stations}</td></tr>")
+    score = ("<table class='tv-score'><tr><th>Player</th><th>VP</th><th>If ended</th>"
+             "<th>Cities</th><th>Trade St.</th></tr>" + "".join(rows) + "</table>")
+    return (f"<div class='tv tv-sse' style='--tv-n:{len(players)}'>"
+            f"<div class='tv-main tv-map'>{svg}</div>"
+            f"<div class='tv-band'><div class='tv-where'>{where}</div>{score}"
+            f"<div class='tv-legend'>{sse_render.legend_html()}</div></div></div>")
