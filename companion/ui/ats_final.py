@@ -13,7 +13,7 @@ from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..ats.catalogue import Catalogue
 from ..ats.kind import KIND
 from ..ats.scoring import SECRET, secret_objectives
-from .common import export_name
+from .common import export_name, stacked_table_html
 from .writes import writes
 
 
@@ -103,7 +103,7 @@ class AtsFinal:
             f"<div class='final-winner' style='font-size:1.3em;margin:6px 0'><b>★ "
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
-            f"<div class='scroll-x'>{table_html}</div><details><summary>Every VP with its source"
+            f"<div class='scroll-x final-wide'>{table_html}</div>{stacked_table_html(t)}<details><summary>Every VP with its source"
             f"</summary><div class='scroll-x'>{lines_html}</div></details>"
             f"<p><a class='export-json export-link' download='{names[0]}' "
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"

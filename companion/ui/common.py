@@ -127,3 +127,33 @@ def export_name(family: str, session, what: str = "game", ext: str = "json") -> 
     gid = re.sub(r"[^A-Za-z0-9-]", "", str(session.gid or ""))[:40]
     parts = [family, what if what != "game" else "", day, gid]
     return "-".join(p for p in parts if p) + f".{ext}"
+
+
+#: on a phone the wide final table gives way to one card per player (issue 37: "on a phone
+#: the final table's breakdown columns (objectives included) hide behind a sideways scroll
+#: with no cue"); on a wider screen the table as before
+STACKED_STYLE = ("<style>.final-cards{display:none}.final-card{border:1px solid #ccc;"
+                 "border-radius:6px;padding:4px 8px;margin:4px 0}.final-card dl{display:grid;"
+                 "grid-template-columns:1fr auto;gap:0 12px;margin:2px 0}.final-card dt{color:"
+                 "#555;white-space:nowrap}.final-card dd{margin:0;text-align:right;font-variant-numeric:"
+                 "tabular-nums}@media (max-width:560px){.final-wide{display:none}"
+                 ".final-cards{display:block}}</style>")
+
+
+def stacked_table_html(df, name_column: str = "player") -> str:
+    """The rows of a final table as one card per row (the name, then every column as
+    "label  value"), shown instead of the table on a screen narrower than 560 px.  Every
+    value is escaped."""
+    from ..core.htmlsafe import escape
+    cards = []
+    for _, row in df.iterrows():
+        items = "".join(
+            f"<dt>{escape(str(col))}</dt><dd>{escape('' if _blank(row[col]) else str(row[col]))}</dd>"
+            for col in df.columns if col != name_column)
+        cards.append(f"<div class='final-card'><b>{escape(str(row[name_column]))}</b>"
+                     f"<dl>{items}</dl></div>")
+    return STACKED_STYLE + "<div class='final-cards'>" + "".join(cards) + "</div>"
+
+
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or str(v) in ("<NA>", "nan")

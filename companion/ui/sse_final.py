@@ -12,7 +12,7 @@ import ipywidgets as w
 from ..core import chance
 from ..table import playtime
 from ..table.csvsafe import frame_csv
-from .common import export_name
+from .common import export_name, stacked_table_html
 from ..core.errors import CompanionError, MissingEntry
 from ..core.htmlsafe import escape
 from ..sse.game import FORMAT, SseGame
@@ -179,8 +179,9 @@ class SseFinal:
             f"<div class='sse-tiebreak' data-decided='{result.decided_by}'>"
             f"{escape(tiebreak_words(result.decided_by))}</div>"
             # wide tables scroll in their own box; the final position is drawn here only
-            + "<div class='scroll-x'>"
+            + "<div class='scroll-x final-wide'>"
             + t.to_html(index=False, classes="sse-final-table", border=0) + "</div>"
+            + stacked_table_html(t)
             + "<details><summary>Every VP with its source</summary><div class='scroll-x'>"
             + result.lines.to_html(index=False, border=0) + "</div></details>"
             f"<p><a class='sse-export-json export-link' download='{names[0]}' "

@@ -148,7 +148,18 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     page.reload()
     page.locator(".start-game, .scoreboard").first.wait_for(state="visible")
     page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
-    page.locator(".sse-final-table").wait_for(state="visible")
+    page.locator(".sse-final-table").wait_for(state="attached")
+    # issue 37: "on a phone the final table's breakdown columns (objectives included) hide
+    # behind a sideways scroll with no cue": on a phone one card per player, every column
+    # on the screen; the wide table on a laptop
+    if size == "phone":
+        page.locator(".final-cards").first.wait_for(state="visible")
+        assert page.evaluate("""() => [...document.querySelectorAll('.final-card')]
+            .filter(c => c.offsetParent !== null)
+            .every(c => c.getBoundingClientRect().right <= window.innerWidth
+                        && c.scrollWidth <= c.clientWidth + 1)""")
+    else:
+        page.locator(".sse-final-table").wait_for(state="visible")
     # the final position is drawn once (the SVG in the final panel), not twice
     assert page.locator(".sse-play svg.sse-map").count() == 1
     assert not page.locator(".sse-play .sse-board").is_visible()
