@@ -135,7 +135,7 @@ def export_name(family: str, session, what: str = "game", ext: str = "json") -> 
 STACKED_STYLE = ("<style>.final-cards{display:none}.final-card{border:1px solid #ccc;"
                  "border-radius:6px;padding:4px 8px;margin:4px 0}.final-card dl{display:grid;"
                  "grid-template-columns:1fr auto;gap:0 12px;margin:2px 0}.final-card dt{color:"
-                 "#555;white-space:nowrap}.final-card dd{margin:0;text-align:right;font-variant-numeric:"
+                 "#555;white-space:nowrap}.final-card dd{margin:0;text-align:right;white-space:nowrap;font-variant-numeric:"
                  "tabular-nums}@media (max-width:560px){.final-wide{display:none}"
                  ".final-cards{display:block}}</style>")
 
