@@ -939,6 +939,7 @@ def test_all_statistics_has_every_table(full):
     assert list(tables) == [
         "games", "win rate by player", "win rate by race", "scores", "average breakdown",
         "VP by year (average)", "objectives deciding the winner", "cards built", "tiebreaks",
+        "Small Star Empires: win rate by player",
         "Small Star Empires: win rate by seat",
         "Small Star Empires: trade stations and territory"]
     assert all(isinstance(df, pd.DataFrame) for df in tables.values())

@@ -74,7 +74,7 @@ def check_shown(shown: dict, first: str, second: str) -> None:
     assert sorted(shown["games"]) == sorted([first, second])
     assert "win rate by player" in shown["tables"]
     assert "George" in shown["win_rate"] and "No finished games" not in shown["win_rate"]
-    assert "Win rate by player" in shown["charts"]
+    assert "win rate by player" in shown["charts"]
     assert "history-table" in shown["people"] or "No finished games" in shown["people"]
     assert "history-plays-csv" in shown["plays_csv"]
     assert shown["viewer"] >= 4

@@ -80,7 +80,9 @@ KIND = register(GameKind(
     # games saved before setup.options.pieces (when any ship and piece count was
     # accepted) are marked custom so they still resume (legacy_setup)
     store_steps=(StoreStep("sse-pieces-custom", legacy_setup),),
-    statistics=(StatTable("Small Star Empires: win rate by seat", "win_rates", {"by": "seat"}),
+    statistics=(StatTable("Small Star Empires: win rate by player", "win_rates",
+                          {"by": "player"}),
+                StatTable("Small Star Empires: win rate by seat", "win_rates", {"by": "seat"}),
                 StatTable("Small Star Empires: trade stations and territory", "shares",
                           {"parts": {"trade_station_share": "trade_stations",
                                      "territory_share": "territory"}})),

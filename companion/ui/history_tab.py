@@ -460,11 +460,14 @@ class HistoryTab:
                                + chart)
 
     def show_charts(self):
-        wr = self._tables["win rate by player"]
         bd = self._tables["average breakdown"]
         parts = []
-        if not wr.empty:
-            parts.append(bars_svg(list(wr.player), list(wr.win_rate), title="Win rate by player"))
+        # every game's win rate by player (issue 37: the chart left out Small Star Empires)
+        for name, wr in self._tables.items():
+            if name.endswith("win rate by player") and not wr.empty:
+                title = f"{name.split(':')[0]}: win rate by player" if ":" in name else \
+                    "Among the Stars: win rate by player"
+                parts.append(bars_svg(list(wr.player), list(wr.win_rate), title=title))
         if not bd.empty:
             parts.append(bars_svg(list(bd.category), list(bd.average),
                                   title="Average VP by category", fmt="{:.1f}"))
