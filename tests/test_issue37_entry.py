@@ -104,3 +104,19 @@ def test_the_vp_chart_names_each_line_at_its_end():
     assert abs(names["Ana 30"][1] - ends["Ana"]) < 14
     # close lines' names do not overlap
     assert abs(names["Cy 7"][1] - names["&lt;b&gt;Ben&lt;/b&gt; 6"][1]) >= 12
+
+
+def test_the_history_list_shows_the_chosen_games_whole_line(store):
+    """Issue 37: "the History game list is cut off on a phone": a list line cannot wrap,
+    so the chosen game's whole line is shown under the list, wrapped (escaped)."""
+    g = Game({"players": ["Ana", "<b>Ben</b>"]}, book_setup=False)
+    store.create(g.to_record(), title="long")
+    app = App(store)
+    app.tabs.selected_index = len(app.formats)            # History
+    tab = app.history
+    tab.refresh()
+    assert tab.list.options
+    label = tab.list.options[0][0]
+    assert "&lt;b&gt;Ben&lt;/b&gt;" in tab.chosen.value and "<b>Ben</b>" not in tab.chosen.value
+    assert "white-space:normal" in tab.chosen.value and "Chosen:" in tab.chosen.value
+    assert label.split(" · ")[1] in tab.chosen.value

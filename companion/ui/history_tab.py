@@ -77,6 +77,10 @@ class HistoryTab:
         self.links = w.HTML()
         self.list_note = w.HTML()
         self.list_note.add_class("history-games-note")
+        # the chosen game's whole line, wrapped (issue 37: a list line is cut on a phone)
+        self.chosen = w.HTML()
+        self.chosen.add_class("history-chosen")
+        self.list.observe(lambda _: self._show_chosen(), "value")
         self.viewer = w.VBox()
         self.exports = GameExports(self)       # a game's BG Stats / BGG files (issue 37)
         self.viewer.add_class("history-viewer")
@@ -114,7 +118,7 @@ class HistoryTab:
         self.box = w.VBox([
             self.progress.box, self.memory_note,
             w.HTML("<h3>Games</h3>"), w.HBox([self.filter, self.order]), self.list,
-            self.list_note,
+            self.chosen, self.list_note,
             w.HBox([self.open_btn, self.delete_btn, self.upload, self.plays_upload]),
             self.confirm, w.HBox([self.plays_btn, self.links]),
             self.viewer,
@@ -206,6 +210,12 @@ class HistoryTab:
         self.list.options = opts
         if opts:
             self.list.value = opts[0][1]
+        self._show_chosen()
+
+    def _show_chosen(self) -> None:
+        label = next((t for t, v in self.list.options if v == self.list.value), "")
+        self.chosen.value = (f"<div style='white-space:normal;overflow-wrap:anywhere'>"
+                             f"<b>Chosen:</b> {escape(label)}</div>" if label else "")
 
     # -- one game -----------------------------------------------------------------------
     def open_selected(self):
