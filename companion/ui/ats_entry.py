@@ -258,8 +258,8 @@ class AtsEntry:
         else:
             sc.hint.value = (f"<span style='color:{ERR}'>No location card called "
                              f"'{escape(name)}'.</span>")
-        if card is not None:
-            return None
+        if card is not None or do not in ("build", "discard", "reactor"):
+            return None                      # a conflict is no location card to add
         if sc._form_for == name:
             return name                      # its new-card form stays open
         sc.extra.children = self.new_card_offer(name, sug, name_only=do != "build")
