@@ -56,6 +56,10 @@ OTHER_KINDS = [
      "Ben took the bonus of the advisor on 'Fixture: tile'"),
     ({"player": "Ben", "do": "advisor", "tile": "Fixture: tile", "take": "decline"},
      "Ben declined the advisor's bonus on 'Fixture: tile' for 1 VP"),
+    ({"do": "lay", "player": "Ana", "cells": [{"at": [0, 0], "reactor": True, "cubes": 0},
+                                              {"at": [0, 1], "card": "Garden"}],
+      "credits": 7, "vp": 23},
+     "Ana laid the station from the table (2 cells, 7 credits, 23 VP on the score track)"),
     ({"do": "something else"}, "something else"),
 ]
 

@@ -232,8 +232,23 @@ class Advisor(AtsAction):
                 else f"declined the advisor's bonus on '{self.get('tile')}' for 1 VP")
 
 
+@dataclass(frozen=True, kw_only=True)
+class Lay(AtsAction):
+    """``lay``: a player's station as it lies on the table, with the credits and the
+    score track's VP (issue 39, :mod:`companion.ats.lay`); its ``cells``, ``credits``,
+    ``vp`` and ``spaceships`` are kept as ``key=JSON``:
+    ``Ana lay cells=[{"at":[0,0],"reactor":true,"cubes":0},...] credits=7 vp=23``."""
+    kind: ClassVar[str] = "lay"
+
+    def what(self) -> str:
+        cells = self.get("cells")
+        n = len(cells) if isinstance(cells, list) else 0
+        return (f"laid the station from the table ({n} cell{'' if n == 1 else 's'}, "
+                f"{self.get('credits')} credits, {self.get('vp')} VP on the score track)")
+
+
 KINDS: dict[str, type[AtsAction]] = {c.kind: c for c in (
-    Build, Reactor, Discard, Conflict, RemoveSpaceships, Virtual, Remove, Advisor)}
+    Build, Reactor, Discard, Conflict, RemoveSpaceships, Virtual, Remove, Advisor, Lay)}
 TAKES = ("bonus", "decline")
 _DIGITS = re.compile(r"[0-9]{1,6}\Z")
 

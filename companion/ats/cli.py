@@ -44,4 +44,10 @@ def check_game(game: Any, args: argparse.Namespace) -> int:
     for code, msg in book_setup_problems(game.setup):
         if code in trusted:
             out(f"taken on trust (setup.options.on_trust): {msg}")
+    # a position laid from the table (issue 39): what its final position cannot show
+    for a in game.actions:
+        if a.get("do") == "lay":
+            out(f"taken on trust (laid from the table): VP during the game taken from the "
+                f"score track: {a['player']} {a['vp']} VP; {a['player']}'s credits "
+                f"{a['credits']} as laid")
     return 0

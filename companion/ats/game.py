@@ -217,6 +217,8 @@ class Game(LegalityQueries):
         names += list(self.setup.races.values()) + list(self.setup.objectives)
         names += list(self.setup.secret_objectives.values())
         names += [a["card"] for a in self.actions if a.get("card")]
+        names += [c["card"] for a in self.actions if a.get("do") == "lay"     # issue 39
+                  for c in a.get("cells") or () if c.get("card")]
         seen, out = set(), []
         for n in names:
             c = self.catalogue.get(n)

@@ -111,8 +111,8 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
     lines: list[dict[str, Any]] = []
     for p in setup.players:
         for l in state.players[p].ledger:
-            lines.append(_line(p, "during_game", l.source, l.cell,
-                               f"year {l.year} turn {l.turn}: {l.rule}", l.vp))
+            when = "" if l.category == "track" else f"year {l.year} turn {l.turn}: "
+            lines.append(_line(p, "during_game", l.source, l.cell, when + l.rule, l.vp))
     if final and not project:
         open_ = game.unsettled_advisors(state) if hasattr(game, "unsettled_advisors") else {}
         if open_:

@@ -21,10 +21,13 @@ YEARS = 4
 MODES = ("standard", "aggressive")
 ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 #: entries that are not a player's action for the turn
-SIDE_ENTRIES = ("virtual", "remove", "advisor")
+SIDE_ENTRIES = ("virtual", "remove", "advisor", "lay")
+#: ``setup.options.laid``: the game is laid from the table (issue 39), each station
+#: entered as it lies with a ``lay`` entry; "final": the position at the game's end
+LAID = ("final",)
 ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
                "resolve_order", "note", "effects", "spaceships", "cells", "seat", "turn_order",
-               "tile", "take", "reactor_spaceships", "spaceships_removed"}
+               "tile", "take", "reactor_spaceships", "spaceships_removed", "credits", "vp"}
 ADVISOR_ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 VIRTUAL_SEATS = ("virtual 1", "virtual 2")
 CONFLICT_COST = 1
@@ -138,6 +141,10 @@ class Setup:
         if not (isinstance(trust, list) and set(trust) <= set(ON_TRUST)):
             raise RecordError(f"setup.options.on_trust lists what a partial record takes on "
                               f"trust of the books' setup rules: {', '.join(ON_TRUST)}")
+        if "laid" in options and options["laid"] not in LAID:
+            raise RecordError("setup.options.laid says the game is laid from the table: "
+                              + ", ".join(f"'{v}'" for v in LAID)
+                              + " (the position at the game's end)")
         sup = options.get("reactor_supply", 0)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")

@@ -73,6 +73,8 @@ class State:
     #: simultaneous play: this turn's advisor moves (player, tile, index), made at the
     #: turn's end in score order (R 4, R 5, B Playing Order)
     advisor_moves: list[tuple[str, str, int]] = field(default_factory=list)
+    #: the players whose station was laid from the table (``lay`` entries, issue 39)
+    laid: list[str] = field(default_factory=list)
 
     @classmethod
     def initial(cls, setup: Setup) -> "State":
@@ -93,7 +95,7 @@ class State:
                      self.turn, list(self.acted), self.reactor_supply, list(self.pending),
                      list(self.discards), self.finished, self.index, list(self.virtual_done),
                      list(self.face_up), list(self.turn_order), dict(self.advisors),
-                     list(self.advisor_claims), list(self.advisor_moves))
+                     list(self.advisor_claims), list(self.advisor_moves), list(self.laid))
 
     @property
     def waiting(self) -> list[str]:

@@ -16,6 +16,7 @@ from ..core.errors import IllegalAction
 from .build import build_location, build_reactor, discard
 from .catalogue import Card, Catalogue
 from .effects import resolution_order, resolve, resolve_all
+from .lay import lay
 from .modes import (advisor_claim, check_round_end_settled, conflict, influence, location_card,
                     move_advisors, remove, timing_order, virtual_seat)
 from .setup import ACTION_KEYS, ACTIONS, SIDE_ENTRIES, START_CREDITS, YEARS
@@ -38,6 +39,7 @@ SIDE_HANDLERS: dict[str, SideHandler] = {
     "virtual": virtual_seat,
     "advisor": advisor_claim,
     "remove": remove,
+    "lay": lay,
 }
 assert tuple(TURN_ACTIONS) == ACTIONS and set(SIDE_HANDLERS) == set(SIDE_ENTRIES)
 
@@ -57,6 +59,11 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
                             action=a)
     step = Step(catalogue, state, a, strict, end_turn, draw_order, outside)
     do = a.get("do")
+    if state.setup.options.get("laid") and do != "lay" and not state.finished:
+        raise IllegalAction("lay", "this game is laid from the table (setup.options.laid): "
+                            "lay every player's station first (still to lay: "
+                            + ", ".join(p for p in state.setup.players if p not in state.laid)
+                            + ")", action=a)
     if do in SIDE_ENTRIES:              # tuples: ``do`` may be any JSON value here
         return side_entry(step, SIDE_HANDLERS[do])
     if do not in ACTIONS:
@@ -132,6 +139,12 @@ def side_entry(step: Step, handler: SideHandler) -> dict[str, Any]:
     """An entry that is not a player's action for the turn (virtual seat, advisor,
     round-end removal): entered for the current year and turn."""
     state, a = step.state, step.a
+    if a["do"] == "lay":                # a station as it lies: no year or turn (issue 39)
+        if state.finished:
+            raise IllegalAction("game-over", "the game has ended after year 4", action=a)
+        handler(step)
+        state.index += 1
+        return a
     # the round-end fix of year 4 comes after the last turn: allowed once the game is over
     if state.finished and a["do"] not in ("remove", "advisor"):
         raise IllegalAction("game-over", "the game has ended after year 4", action=a)

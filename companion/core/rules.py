@@ -130,6 +130,13 @@ class Rule(StrEnum):
     ADVISOR = "advisor", {
         ATS: "Advisors (R 4): at each round's end the player an advisor leans to takes its "
              "bonus or declines it for 1 VP"}
+    LAY = "lay", {
+        ATS: "a position laid from the table (setup.options.laid) is entered station by "
+             "station, one lay entry per player, before any other action; every location "
+             "orthogonally connected to the Main Reactor at [0, 0] (B 4)"}
+    CUBES = "cubes", {
+        ATS: "a reactor comes into play with 2 Energy Cubes (B 3, B 4: \"They both come into "
+             "play with 2 Energy Cubes on them\") and only loses them: it never holds more"}
     NOTHING_TO_UNDO = "nothing-to-undo", {
         ATS: "there is no action to undo (in a what-if sandbox: no action of its own)",
         SSE: "there is no action to undo (the game has none)"}

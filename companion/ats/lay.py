@@ -1,0 +1,245 @@
+"""Among the Stars, a position laid from the table (issue 39, "Score the table as it
+lies"): a ``lay`` entry gives one player's station as it lies, with the credits in
+front of the player and the VP of the score track, instead of every action from the
+first.  A game whose setup says ``options.laid: "final"`` holds one ``lay`` entry per
+player, before any other action; once every station is laid the game is at its end
+and :mod:`companion.ats.scoring` gives the final table (B 6) as for a game entered
+turn by turn.  The VP during the game are the track's, typed: the companion cannot
+check them.
+
+The entry::
+
+    {"do": "lay", "player": "Ana",
+     "cells": [{"at": [0, 0], "reactor": true, "cubes": 0},
+               {"at": [0, 1], "card": "Garden"},
+               {"at": [1, 0], "reactor": true, "cubes": 1}],
+     "credits": 7, "vp": 23, "spaceships": [[2, 2]]}
+
+What a final position lets the companion check, each refused with its rule code,
+naming the card and the cell: the entry's shape (``malformed``), a cell given twice or
+a card on the Main Reactor (``occupied``), a card in no catalogue (``unknown-card``), a
+Conflict card in a station (``conflict``), more than 2 cubes on a reactor (``cubes``), a
+location not connected to the Main Reactor (``not-adjacent``, B 4), a card's MAX
+(``max``), the copies the box holds when typed (``copies``), more Power Reactors than
+the supply (``reactor-supply``), the Limited Space area (``limited-space``), a spaceship
+not on an empty space next to a card of the station (``spaceships``, R 3), and when a
+lay may come (``lay``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import IllegalAction, UnknownCardValues
+from .build import copies_built
+from .modes import location_card
+from .setup import YEARS
+from .state import Step, gain
+from .station import LOCATION, MAIN, MAIN_REACTOR, REACTOR, Cell, Placed, Station, as_cell
+
+#: the keys of a ``lay`` entry and of each of its cells
+LAY_KEYS = {"do", "player", "cells", "credits", "vp", "spaceships", "note"}
+CELL_KEYS = {"at", "card", "reactor", "cubes"}
+#: the cubes a reactor comes into play with (B 3, B 4: "They both come into play with 2
+#: Energy Cubes on them"); no ability adds any
+REACTOR_CUBES = 2
+#: the words of the VP line a laid station's track gives (the breakdown shows them)
+TRACK_RULE = "VP during the game: from the score track, typed"
+#: B 4, Build Location, the sentence the connection check quotes
+ADJACENT_QUOTE = ("B 4: \"build it anywhere in your Space Station adjacent to an "
+                  "already-built location\"")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 999
+
+
+def _where(entry: dict[str, Any]) -> str:
+    what = f"'{entry['card']}'" if "card" in entry else (
+        "the Main Reactor" if tuple(entry["at"]) == MAIN else "a Power Reactor")
+    return f"{what} at {list(entry['at'])}"
+
+
+def _cells(a: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entry's cells, their shape checked (``malformed``), ``at`` as lists."""
+    raw = a.get("cells")
+    if not isinstance(raw, list):
+        raise IllegalAction("malformed", "cells is a list of {\"at\": [row, col], \"card\": "
+                            "name} and {\"at\": [row, col], \"reactor\": true, \"cubes\": n}",
+                            action=a)
+    out = []
+    for i, c in enumerate(raw):
+        if not isinstance(c, dict) or not CELL_KEYS.issuperset(c):
+            raise IllegalAction("malformed", f"cells[{i}] is {{\"at\", \"card\"}} or {{\"at\", "
+                                "\"reactor\": true, \"cubes\"}}", action=a)
+        try:
+            at = as_cell(c.get("at"))
+        except ValueError as e:
+            raise IllegalAction("malformed", f"cells[{i}]: {e}", action=a) from None
+        if c.get("reactor") is True and "card" not in c:
+            if not _whole(c.get("cubes")):
+                raise IllegalAction("malformed", f"cells[{i}]: the reactor at {list(at)} needs "
+                                    "its energy cubes (\"cubes\": a whole number)", action=a)
+            out.append({"at": list(at), "reactor": True, "cubes": c["cubes"]})
+        elif "reactor" not in c and "cubes" not in c and isinstance(c.get("card"), str) \
+                and c["card"].strip():
+            out.append({"at": list(at), "card": c["card"]})
+        else:
+            raise IllegalAction("malformed", f"cells[{i}] at {list(at)}: either a location "
+                                "(\"card\") or a reactor (\"reactor\": true, \"cubes\")",
+                                action=a)
+    return out
+
+
+def lay(step: Step) -> None:
+    """``do: lay``: one player's station as it lies, with credits and track VP."""
+    state, a = step.state, step.a
+    setup = state.setup
+    player = a.get("player")
+    if not isinstance(player, str) or player not in state.players:
+        raise IllegalAction("wrong-player", f"'{player}' is not a player in this game", action=a)
+    if setup.options.get("laid") is None:
+        raise IllegalAction("lay", "a station is laid from the table only in a game whose setup "
+                            "says so (setup.options.laid: \"final\")", action=a)
+    if player in state.laid:
+        raise IllegalAction("lay", f"{player}'s station is laid already (undo that entry to "
+                            "lay it again)", action=a)
+    if state.index != len(state.laid):
+        raise IllegalAction("lay", "a station is laid before any other action of the game",
+                            action=a)
+    extra = set(a) - LAY_KEYS
+    if extra:
+        raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in a lay entry",
+                            action=a)
+    for key in ("credits", "vp"):
+        if not _whole(a.get(key)):
+            raise IllegalAction("malformed", f"{key}: the {key} in front of {player} "
+                                "(a whole number from 0)" if key == "credits" else
+                                f"vp: {player}'s position on the score track (a whole "
+                                "number from 0)", action=a)
+    cells = _cells(a)
+    # each cell once; the Main Reactor at [0, 0] (B 3)
+    seen: dict[Cell, dict[str, Any]] = {}
+    for c in cells:
+        at = as_cell(c["at"])
+        if at in seen:
+            raise IllegalAction("occupied", f"{list(at)} is laid twice: {_where(seen[at])} and "
+                                f"{_where(c)}", action=a)
+        if at == MAIN and "card" in c:
+            raise IllegalAction("occupied", f"[0, 0] holds the Main Reactor (B 3), not "
+                                f"'{c['card']}'", action=a)
+        seen[at] = c
+    if MAIN not in seen:
+        raise IllegalAction("malformed", "give the Main Reactor's energy cubes: {\"at\": [0, 0], "
+                            "\"reactor\": true, \"cubes\": n}", action=a)
+    # the cards, the cubes, the area
+    station = Station(bounds=setup.bounds_of(player))
+    cards = {}
+    for c in cells:
+        at = as_cell(c["at"])
+        if "card" in c:
+            try:
+                card = location_card(step.catalogue, c["card"])
+            except IllegalAction as e:
+                raise IllegalAction(e.rule, f"{e.detail} at {list(at)}", action=a) from None
+            if card.category == "conflict":
+                raise IllegalAction("conflict", f"'{card.name}' at {list(at)} is a Conflict card: "
+                                    "it is applied, never built (B 7)", action=a)
+            c["card"] = card.name
+            cards[at] = card
+        elif c["cubes"] > REACTOR_CUBES:
+            raise IllegalAction("cubes", f"{_where(c)} holds {c['cubes']} cubes: a reactor comes "
+                                f"into play with {REACTOR_CUBES} (B 4: \"They both come into "
+                                "play with 2 Energy Cubes on them\") and only loses them",
+                                action=a)
+        if not station.in_bounds(at):
+            raise IllegalAction("limited-space", f"{_where(c)} is outside the agreed area "
+                                f"{list(station.bounds or [])}", action=a)
+    # connected to the Main Reactor, orthogonally (B 4)
+    reached, todo = {MAIN}, [MAIN]
+    while todo:
+        r, col = todo.pop()
+        for n in ((r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)):
+            if n in seen and n not in reached:
+                reached.add(n)
+                todo.append(n)
+    for c in cells:
+        if as_cell(c["at"]) not in reached:
+            raise IllegalAction("not-adjacent", f"{_where(c)} is not connected to the Main "
+                                "Reactor through orthogonally adjacent locations "
+                                f"({ADJACENT_QUOTE})", action=a)
+    # MAX in one station, the copies of the box in every station laid
+    by_name: dict[str, list[Cell]] = {}
+    for at, card in cards.items():
+        by_name.setdefault(card.name, []).append(at)
+    for name, where in by_name.items():
+        card = cards[where[0]]
+        if len(where) > 1 and card.max is None:
+            raise UnknownCardValues(card.name, ["max"], action=a,
+                                    why=f"the station holds {len(where)} copies")
+        if card.limit is not None and len(where) > card.limit:
+            raise IllegalAction("max", f"MAX {card.limit}: {player}'s station holds "
+                                f"{len(where)} '{name}' (at "
+                                + ", ".join(str(list(w)) for w in sorted(where)) + ")", action=a)
+        if card.copies is not None:
+            built = copies_built(state, name) + len(where)
+            if built > card.copies:
+                raise IllegalAction("copies", f"the box holds {card.copies} "
+                                    f"cop{'y' if card.copies == 1 else 'ies'} of '{name}' and "
+                                    f"{built} are laid (at "
+                                    + ", ".join(str(list(w)) for w in sorted(where))
+                                    + f" in {player}'s station); correct the number of copies "
+                                    "in your catalogue if the box holds more", action=a)
+    reactors = sum(1 for at, c in seen.items() if "card" not in c and at != MAIN)
+    if reactors > state.reactor_supply:
+        raise IllegalAction("reactor-supply", f"{player}'s station holds {reactors} Power "
+                            f"Reactors and the supply has {state.reactor_supply} left",
+                            action=a)
+    # spaceships (Revival, R 3): on an empty space next to a card of the station
+    ships: list[Cell] = []
+    if "spaceships" in a:
+        raw = a["spaceships"]
+        if not setup.options.get("spaceships"):
+            raise IllegalAction("malformed", "spaceships are in play with the Revival "
+                                "spaceships only (setup.options.spaceships)", action=a)
+        try:
+            ships = [as_cell(x) for x in raw] if isinstance(raw, list) else []
+        except ValueError as e:
+            raise IllegalAction("malformed", f"spaceships: {e}", action=a) from None
+        if not isinstance(raw, list):
+            raise IllegalAction("malformed", "spaceships is a list of [row, col]", action=a)
+        for s in ships:
+            if s in seen:
+                raise IllegalAction("spaceships", f"a spaceship at {list(s)} is on "
+                                    f"{_where(seen[s])}: R 3, \"on an empty space\"", action=a)
+            if ships.count(s) > 1:
+                raise IllegalAction("spaceships", f"two spaceships at {list(s)}: at most 1 per "
+                                    "space (R 3)", action=a)
+            r, col = s
+            if not any(n in seen for n in ((r - 1, col), (r + 1, col), (r, col - 1),
+                                           (r, col + 1))):
+                raise IllegalAction("spaceships", f"the spaceship at {list(s)} is next to no "
+                                    f"card of {player}'s station: R 3, \"on an empty space "
+                                    "adjacent to an existing card in that Station\"", action=a)
+        a["spaceships"] = [list(s) for s in ships]
+    # lay it
+    for c in cells:
+        at = as_cell(c["at"])
+        if at == MAIN:
+            station.place(at, Placed(MAIN_REACTOR, cubes=c["cubes"]))
+        elif "card" in c:
+            card = cards[at]
+            station.place(at, Placed(LOCATION, card.name, card.types, cost=card.cost))
+        else:
+            station.place(at, Placed(REACTOR, cubes=c["cubes"]))
+    station.spaceships = set(ships)
+    a["cells"] = cells
+    ps = state.players[player]
+    ps.station = station
+    ps.credits = a["credits"]
+    state.reactor_supply -= reactors
+    gain(state, player, a["vp"], "track", "score track", None, TRACK_RULE, state.index)
+    state.laid.append(player)
+    if len(state.laid) == len(state.players):       # every station laid: the game's end
+        state.finished = True
+        state.year = YEARS
+        state.turn = setup.turns_in_year(YEARS)
