@@ -98,6 +98,9 @@ def test_main_paths_fit_the_screen(voila_server, page, size, monkeypatch):
     store.close()
     page.reload()
     page.locator(".final-table").wait_for(state="attached")
+    # issue 37: "opening a finished game says 'Resumed'"
+    expect(page.locator(".companion-status")).to_contain_text(
+        "Opened the finished game 'Dora and Eli': its final table is below.")
     # issue 37: "on a phone the final table's breakdown columns (objectives included) hide
     # behind a sideways scroll with no cue": on a phone one card per player, every column
     # on the screen; the wide table on a laptop
