@@ -159,6 +159,11 @@ class VoilaServer:
         env["JUPYTER_PATH"] = os.pathsep.join(
             [jupyter] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep)
                          if p and p != jupyter])
+        # the dashboard keeps 4 preheated kernels (a 4-player table joining at once); a test
+        # server keeps 2 unless the test says (test_page_start_pool.py: 4): each pool kernel
+        # costs ~1.6 CPU-s at start, on a 2-core machine running 3 tests at once (issue 34)
+        if self.config:
+            env.setdefault("COMPANION_POOL_SIZE", "2")
         env.update(self.extra_env)
         return env
 
