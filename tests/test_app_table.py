@@ -20,6 +20,10 @@ PAY_OR_LOSE = {"name": "Fixture: pay or lose", "types": ["diplomatic"], "cost": 
                "abilities": [{"when": "immediate", "choice": "pay_or_lose", "pay": 1, "lose": 2}]}
 MANUAL = {"name": "Fixture: manual", "types": ["business"], "cost": 0, "energy": 0, "vp": 0,
           "max": "none", "abilities": [{"when": "immediate", "manual": True}]}
+#: a card whose numbers are known and whose type is not (as the shipped U-Cannon: cost,
+#: energy and VP from R's example, no type): its type is what the test types
+TYPE_UNKNOWN = {"name": "Fixture: type unknown", "types": None, "cost": 0, "energy": 0,
+                "vp": 1, "max": "none", "abilities": []}
 UNKNOWN = {"name": "Fixture: unknown", "types": ["military"], "cost": None, "energy": None,
            "vp": None, "max": None, "abilities": None}
 
@@ -27,7 +31,8 @@ UNKNOWN = {"name": "Fixture: unknown", "types": ["military"], "cost": None, "ene
 def open_app(store, **setup) -> App:
     save_user_card(parse_card(UNKNOWN))
     # setups with fewer objectives than B 3 draws: fixtures, so book_setup=False
-    game = Game({"players": PLAYERS, **setup}, cards=[PAY_OR_LOSE, MANUAL], book_setup=False)
+    game = Game({"players": PLAYERS, **setup}, cards=[PAY_OR_LOSE, MANUAL, TYPE_UNKNOWN],
+                book_setup=False)
     store.create(game.to_record())
     return App(store)
 
@@ -280,19 +285,20 @@ def test_a_page_whose_game_was_deleted_elsewhere_records_nothing_and_says_so(sto
 
 
 # -------------------------------------------- issue 36: U-Cannon with advisors, no dead end
-def test_u_cannon_with_an_advisor_asks_its_types_in_the_form_then_builds(store):
+def test_a_card_of_unknown_type_with_an_advisor_asks_its_types_in_the_form_then_builds(store):
     """Issue 36: "U-Cannon with advisors is a dead end: every cell shows green, a click
     says 'printed values … not known yet; enter types', and no form opens".  R 4: an
-    advisor reacts to the type of what is built next to it, so the shipped U-Cannon
-    (cost, energy and VP known from R, its type not) needs its type now: the click opens
+    advisor reacts to the type of what is built next to it, so a card whose type is not
+    known (the shipped U-Cannon's: cost, energy and VP from R, no type; here a fixture of
+    that shape, so that no real card is given a type) needs its type now: the click opens
     the card form with the type asked, and once typed the same click builds it."""
     tile = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:military"],
             "slots": 2}
     app = open_app(store, options={"advisors": [tile]})
-    enter(app, "Ana", "build", "U-Cannon")
+    enter(app, "Ana", "build", TYPE_UNKNOWN["name"])
     app._clicked((0, 1))
     assert app.form_box.children, "no form opened"
-    assert "Enter the printed values of &#x27;U-Cannon&#x27; first (types): once saved, the " \
+    assert "Enter the printed values of &#x27;Fixture: type unknown&#x27; first (types): once saved, the " \
         "build at [0, 1] goes on." in app.status.value
     assert store.load(app.gid)["actions"] == []
     box = app.form_box.children[0]
@@ -306,7 +312,7 @@ def test_u_cannon_with_an_advisor_asks_its_types_in_the_form_then_builds(store):
     if app.extra.children:                         # the energy payer: the default one
         app._confirm()
     stored = store.load(app.gid)["actions"]
-    assert [(a["player"], a["card"], a["at"]) for a in stored] == [("Ana", "U-Cannon", [0, 1])]
+    assert [(a["player"], a["card"], a["at"]) for a in stored] == [("Ana", TYPE_UNKNOWN["name"], [0, 1])]
 
 
 def _walk(widget):

@@ -3,9 +3,8 @@ that is not in the catalogue is offered as 'a new card: add it' (name, kind, set
 values, ability) when it is first built, and on the catalogue screen beside *Add an
 objective card*.  It is kept in the player's catalogue and shared like the rest."
 
-The card's name is the issue's example of a Revival card we do not ship; its values here
-are what a player types in the test, not the printed card's (nobody gives us those), and
-no assertion depends on them being the real ones.  The browser path is
+The card is a "Fixture: ..." card (a real card's name with numbers typed by a test would
+be a value nobody can source); its values are what a player types in the test.  The browser path is
 tests/browser/test_new_card_browser.py.
 """
 from __future__ import annotations
@@ -18,7 +17,7 @@ from companion.ui.app import App
 from companion.ui.cardform import CardForm
 from companion.ui.catalogue_screen import CatalogueScreen
 
-NEW = "Plasma Refinery"          # issue 36: "Any other Revival card ('Plasma Refinery')"
+NEW = "Fixture: a Revival card we do not ship"   # issue 36: "Any other Revival card"
 #: what the player types from the physical card in these tests (test values)
 TYPED = {"cost": "1", "energy": "0", "vp": "2", "max": ""}
 
@@ -199,7 +198,7 @@ def test_an_empty_or_control_character_name_is_refused_by_the_form(store):
     hook(app.extra, "entry-new-card").click()
     form = app.form_box.children[0]
     fill(form)
-    for bad in ("", "   ", "Plasma\x07Refinery"):
+    for bad in ("", "   ", "Fixture: a\x07card"):
         hook(form, "form-name").value = bad
         hook(form, "form-save").click()
         assert hook(form, "form-message").value, repr(bad)

@@ -5,7 +5,8 @@ and tests/sse/test_sse_piece_choice.py say how):
 Among the Stars, on the laptop's page of a 3-player game with one Influence tile (R 4):
 - "'Did you mean …' suggestions are not tappable": a close name is a button that takes it;
 - "The first build of an unknown card: after saving its values the player must tap the
-  cell again": U-Cannon's type is needed by the click (an advisor reacts to the type built
+  cell again": a card's type (a fixture shaped as the shipped U-Cannon: numbers known,
+  no type) is needed by the click (an advisor reacts to the type built
   next to it); once typed and saved the build is recorded, no second tap;
 - "School of Alien Cultures: after Confirm build nothing visible changes": the pay or lose
   is listed for the end of the turn (a "Fixture: pay or lose" card, the School's ability);
@@ -37,6 +38,9 @@ PLAYERS = ["Ana", "Ben", "Cy"]
 PAY_OR_LOSE = {"name": "Fixture: pay or lose", "types": ["diplomatic"], "cost": 0, "energy": 0,
                "vp": 0, "max": "none",
                "abilities": [{"when": "immediate", "choice": "pay_or_lose", "pay": 1, "lose": 2}]}
+#: numbers known, type not (the shape of the shipped U-Cannon); the test types its type
+TYPE_UNKNOWN = {"name": "Fixture: type unknown", "types": None, "cost": 0, "energy": 0,
+                "vp": 1, "max": "none", "abilities": []}
 TILE = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:military"],
         "slots": 2}
 
@@ -57,7 +61,7 @@ def type_card(page, player: str, do: str, card: str) -> None:
 
 
 def test_the_among_the_stars_entry_finishes_what_it_starts(voila_server, pages):
-    g = Game({"players": PLAYERS, "options": {"advisors": [TILE]}}, cards=[PAY_OR_LOSE],
+    g = Game({"players": PLAYERS, "options": {"advisors": [TILE]}}, cards=[PAY_OR_LOSE, TYPE_UNKNOWN],
              book_setup=False)
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="issue 37")
@@ -66,14 +70,14 @@ def test_the_among_the_stars_entry_finishes_what_it_starts(voila_server, pages):
     ats_shows(page, g, timeout=60_000)
 
     # a close name is a button that takes it
-    type_card(page, "Ana", "build", "U-Canon")
-    pick_it = page.locator(".entry-suggestion", has_text="U-Cannon")
+    type_card(page, "Ana", "build", "Fixture: type unknwn")
+    pick_it = page.locator(".entry-suggestion", has_text=TYPE_UNKNOWN["name"])
     expect(pick_it).to_be_visible()
     screenshot(page, "i37-01-suggestion")
     pick_it.click()
-    expect(page.locator(".entry-card input")).to_have_value("U-Cannon")
+    expect(page.locator(".entry-card input")).to_have_value(TYPE_UNKNOWN["name"])
 
-    # the click asks U-Cannon's type; saved, the same build goes on
+    # the click asks the card's type; saved, the same build goes on
     cell(page, (0, 1)).click()
     form = page.locator(".card-form")
     expect(form).to_be_visible()
@@ -82,13 +86,12 @@ def test_the_among_the_stars_entry_finishes_what_it_starts(voila_server, pages):
     screenshot(page, "i37-02-types-asked")
     form.locator(".form-save").click()
     expect(form).to_have_count(0)
-    card = g.catalogue["U-Cannon"]
     from companion.ats.catalogue import parse_card
-    g.define(parse_card({**card.to_dict(), "types": ["military"]}))
-    g.push({"player": "Ana", "do": "build", "card": "U-Cannon", "at": [0, 1]})
+    g.define(parse_card({**TYPE_UNKNOWN, "types": ["military"]}))
+    g.push({"player": "Ana", "do": "build", "card": TYPE_UNKNOWN["name"], "at": [0, 1]})
     ats_shows(page, g, timeout=20_000)
     assert [(a["player"], a["card"], a["at"]) for a in stored_actions(voila_server, gid)] == \
-        [("Ana", "U-Cannon", [0, 1])]
+        [("Ana", TYPE_UNKNOWN["name"], [0, 1])]
 
     # School of Alien Cultures' pay or lose: listed for the end of the turn
     type_card(page, "Ben", "build", PAY_OR_LOSE["name"])

@@ -6,9 +6,9 @@ A Revival 2-player game (R 2.1) in the server's store; three phones at 390x844: 
 seat, Ben's seat and the table view.  Ana types a card the catalogue does not name, is
 offered "… is a new card: add it", types it once (a blank value first: refused with the
 field named), builds it; Ben builds the same card with no form; the table view shows
-both; ``star-companion catalogue export`` carries the card.  The card's name is the
-issue's example of a Revival card we do not ship; its values are what the test types
-(nobody gives us the printed ones), and nothing here depends on them being the real ones.
+both; ``star-companion catalogue export`` carries the card.  The card is a
+"Fixture: ..." card: a real card's name with numbers typed by a test would be a value
+nobody can source; its values are what the test types, as a player would.
 
 Screenshots: tests/artifacts/newcard-*.png.
 """
@@ -30,7 +30,7 @@ from companion.ats.game import Game
 
 pytestmark = pytest.mark.browser
 
-NEW = "Plasma Refinery"
+NEW = "Fixture: a Revival card we do not ship"
 PLAYERS = ["Ana", "Ben"]
 #: typed by the test as a player would from the physical card (test values)
 TYPED = {"cost": "1", "energy": "0", "vp": "2"}
