@@ -165,3 +165,18 @@ def play_record(players: list[str], plans: dict[str, list], **kw) -> dict:
     game = new_game(players, **kw)
     play(game, plans, **play_kw)
     return game.to_record()
+
+
+def play_to_the_end(g, first: dict | None = None):
+    """Play an Among the Stars game to its end: ``first`` (an action) once, at its player's
+    first turn to act, every other action a discard of Garden (named only, never valued).
+    Returns the game (changed in place)."""
+    pending = first
+    while not g.finished:
+        for p in list(g.state.waiting):
+            if pending is not None and p == pending["player"]:
+                g.push(dict(pending))
+                pending = None
+            else:
+                g.push({"player": p, "do": "discard", "card": "Garden"})
+    return g

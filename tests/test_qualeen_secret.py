@@ -27,7 +27,7 @@ from companion.core.errors import IllegalAction, RoleRefused
 from companion.table.store import Store
 from companion.ui.app import App
 from companion.ui.session import GameSession
-from recordkit import fixture_objective
+from recordkit import fixture_objective, play_to_the_end
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 OBJ = [fixture_objective("Fixture: most credits", vp=3, most={"per": "credit"}),
@@ -38,6 +38,8 @@ OBJ = [fixture_objective("Fixture: most credits", vp=3, most={"per": "credit"}),
 NAMES = [o["name"] for o in OBJ]
 FACE_UP = ["Fixture: most credits", "Fixture: least credits", "Fixture: least reactors"]
 SECRET_CARD = "Fixture: most reactors"
+#: Cy builds the only extra Power Reactor on the way to the end
+CY_REACTOR = {"player": "Cy", "do": "reactor", "card": "Garden", "at": [0, 1]}
 
 
 def _game() -> Game:
@@ -236,15 +238,7 @@ def test_a_record_file_with_a_face_up_secret_is_refused_by_check_and_score(tmp_p
 def _play_to_the_end(store, gid) -> str:
     """The stored game played to its end (Cy builds the only extra Power Reactor)."""
     rec = store.load(gid)
-    g = Game.from_record(rec, trusted=True)
-    first = True
-    while not g.finished:
-        for p in list(g.state.waiting):
-            if first and p == "Cy":
-                g.push({"player": "Cy", "do": "reactor", "card": "Garden", "at": [0, 1]})
-                first = False
-            else:
-                g.push({"player": p, "do": "discard", "card": "Garden"})
+    g = play_to_the_end(Game.from_record(rec, trusted=True), CY_REACTOR)
     rec["actions"] = g.to_record()["actions"]
     return store.create(rec)
 

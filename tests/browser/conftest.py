@@ -244,3 +244,32 @@ def page(chromium, request):
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture
+def shadow_home(tmp_path, monkeypatch):
+    """The test process's own COMPANION_HOME (its shadow games read no player's files);
+    the server has its own (voila_server.home).  Files ask for it with
+    ``pytest.mark.usefixtures("shadow_home")``."""
+    home = tmp_path / "shadow-home"
+    home.mkdir()
+    monkeypatch.setenv("COMPANION_HOME", str(home))
+
+
+@pytest.fixture
+def open_pages(chromium):
+    """``open_pages(url, viewport=..., ready=...)``: dashboard_driver.open_page, each page
+    in a browser context of its own (its own cookies: a device of its own); all closed
+    at the end of the test."""
+    from dashboard_driver import open_page
+    contexts: list = []
+    yield lambda url, **kw: open_page(chromium, url, contexts=contexts, **kw)
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def phones(open_pages):
+    """``phones(url)``: :func:`open_pages` at a phone's size (390x844)."""
+    from dashboard_driver import PHONE
+    return lambda url, **kw: open_pages(url, **{"viewport": PHONE, **kw})

@@ -70,3 +70,16 @@ def layout_problems(page) -> list[str]:
 def assert_layout(page, where: str) -> None:
     problems = layout_problems(page)
     assert not problems, f"{where}: {len(problems)} layout problem(s):\n" + "\n".join(problems[:40])
+
+
+def cards_fit(page) -> list[str]:
+    """The first label of each final card shown; asserts every card is within the screen
+    and needs no sideways scroll."""
+    got = page.evaluate("""() => [...document.querySelectorAll('.final-card')]
+        .filter(c => c.offsetParent !== null)
+        .map(c => ({first: c.querySelector('dt').textContent.trim(),
+                    fits: c.getBoundingClientRect().left >= 0
+                          && c.getBoundingClientRect().right <= window.innerWidth
+                          && c.scrollWidth <= c.clientWidth + 1}))""")
+    assert got and all(c["fits"] for c in got), got
+    return [c["first"] for c in got]

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import (ACTION_LABEL, PHONE, ats_shows, cell, open_page, store_of,
+from dashboard_driver import (ACTION_LABEL, PHONE, ats_shows, cell, store_of,
                               stored_actions, wait_legal, wait_taking_entries)
 from companion.ats.game import Game
 from companion.sse import SseGame
@@ -45,13 +45,6 @@ TILE = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:milit
         "slots": 2}
 
 
-@pytest.fixture
-def pages(chromium):
-    contexts: list = []
-    yield lambda url, **kw: open_page(chromium, url, contexts=contexts, **kw)
-    for ctx in contexts:
-        ctx.close()
-
 
 def type_card(page, player: str, do: str, card: str) -> None:
     wait_taking_entries(page)
@@ -60,13 +53,13 @@ def type_card(page, player: str, do: str, card: str) -> None:
     page.fill(".entry-card input", card)
 
 
-def test_the_among_the_stars_entry_finishes_what_it_starts(voila_server, pages):
+def test_the_among_the_stars_entry_finishes_what_it_starts(voila_server, open_pages):
     g = Game({"players": PLAYERS, "options": {"advisors": [TILE]}}, cards=[PAY_OR_LOSE, TYPE_UNKNOWN],
              book_setup=False)
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="issue 37")
     s.close()
-    page = pages(voila_server.url)
+    page = open_pages(voila_server.url)
     ats_shows(page, g, timeout=60_000)
 
     # a close name is a button that takes it
@@ -119,12 +112,12 @@ def test_the_among_the_stars_entry_finishes_what_it_starts(voila_server, pages):
     screenshot(page, "i37-04-explorer")
 
 
-def test_small_star_empires_records_the_piece_chosen_before_the_ship(voila_server, pages):
+def test_small_star_empires_records_the_piece_chosen_before_the_ship(voila_server, open_pages):
     g = SseGame({"players": ["Ana", "Ben"], "map": "basic-2p", "pieces": {"ships": 2}})
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="issue 37 sse")
     s.close()
-    page = pages(f"{voila_server.url}?game={gid}", viewport=PHONE)
+    page = open_pages(f"{voila_server.url}?game={gid}", viewport=PHONE)
     sse_settle(page, g)
     player = g.current
     choose_piece(page, g, "trade_station")                 # the piece first ...

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import ARTIFACTS, screenshot
-from dashboard_driver import open_page, open_tab, store_of
+from dashboard_driver import open_tab, store_of
 from companion.ats.game import Game
 from companion.core.errors import CompanionError
 from companion.sse import SseGame
@@ -93,23 +93,14 @@ def check_size(page, main: str, width: int, height: int) -> dict:
     return got
 
 
-@pytest.fixture
-def pages(chromium):
-    contexts: list = []
-    yield lambda url, size, ready: open_page(chromium, url, contexts=contexts, ready=ready,
-                                             viewport={"width": size[0], "height": size[1]})
-    for ctx in contexts:
-        ctx.close()
-
-
-def test_the_table_view_of_among_the_stars_is_a_display(voila_server, pages):
+def test_the_table_view_of_among_the_stars_is_a_display(voila_server, open_pages):
     g = ats_game()
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="issue 37")
     s.close()
     for width, height in SIZES:
-        page = pages(f"{voila_server.url}?view=table&game={gid}", (width, height),
-                     ".tv-stations")
+        page = open_pages(f"{voila_server.url}?view=table&game={gid}",
+                          viewport={"width": width, "height": height}, ready=".tv-stations")
         expect(page.locator(".tv-stations svg")).to_have_count(len(PLAYERS), timeout=60_000)
         expect(page.locator(".tv-waiting")).to_have_text(
             f"waiting for: {', '.join(g.waiting_in_order())}")
@@ -137,14 +128,15 @@ def test_the_table_view_of_among_the_stars_is_a_display(voila_server, pages):
         page.context.close()
 
 
-def test_the_table_view_of_small_star_empires_is_a_display(voila_server, pages):
+def test_the_table_view_of_small_star_empires_is_a_display(voila_server, open_pages):
     g = SseGame(SSE_SETUP)
     sse_move(g)
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="issue 37 sse")
     s.close()
     for width, height in SIZES:
-        page = pages(f"{voila_server.url}?view=table&game={gid}", (width, height), ".tv-map")
+        page = open_pages(f"{voila_server.url}?view=table&game={gid}", viewport={"width": width, "height": height},
+                          ready=".tv-map")
         expect(page.locator(".tv-waiting")).to_have_text(f"to move: {g.current}",
                                                          timeout=60_000)
         page.wait_for_timeout(500)

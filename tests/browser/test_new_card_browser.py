@@ -23,7 +23,7 @@ import yaml
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import (ACTION_LABEL, PHONE, ats_shows, cell, open_page, store_of, stored_actions,
+from dashboard_driver import (ACTION_LABEL, ats_shows, cell, store_of, stored_actions,
                               wait_legal, wait_taking_entries)
 from companion.ats.catalogue import parse_card
 from companion.ats.game import Game
@@ -35,13 +35,6 @@ PLAYERS = ["Ana", "Ben"]
 #: typed by the test as a player would from the physical card (test values)
 TYPED = {"cost": "1", "energy": "0", "vp": "2"}
 
-
-@pytest.fixture
-def phones(chromium):
-    contexts: list = []
-    yield lambda url: open_page(chromium, url, viewport=PHONE, contexts=contexts)
-    for ctx in contexts:
-        ctx.close()
 
 
 def build_new_card(page, g, player: str) -> None:

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from browser_harness import screenshot
 from dashboard_driver import cell, fill_names, open_setup_options, settle, wait_stored
-from layout import assert_layout
+from layout import assert_layout, cards_fit
 from companion import Game
 from companion.table.store import Store
 
@@ -106,10 +106,7 @@ def test_main_paths_fit_the_screen(voila_server, page, size, monkeypatch):
     # on the screen; the wide table on a laptop
     if size == "phone":
         page.locator(".final-cards").first.wait_for(state="visible")
-        assert page.evaluate("""() => [...document.querySelectorAll('.final-card')]
-            .filter(c => c.offsetParent !== null)
-            .every(c => c.getBoundingClientRect().right <= window.innerWidth
-                        && c.scrollWidth <= c.clientWidth + 1)""")
+        cards_fit(page)
         expect(page.locator(".final-card").first).to_contain_text("objectives")
     else:
         page.locator(".final-table").wait_for(state="visible")

@@ -16,7 +16,7 @@ import test_sse as ui                      # the SSE page helpers (settle, hexbt
 from browser_harness import screenshot
 from companion.sse import SseGame
 from companion.table.store import Store
-from layout import assert_layout
+from layout import assert_layout, cards_fit
 
 pytestmark = pytest.mark.browser
 
@@ -154,10 +154,7 @@ def test_sse_and_history_fit_the_screen(voila_server, page, size):
     # on the screen; the wide table on a laptop
     if size == "phone":
         page.locator(".final-cards").first.wait_for(state="visible")
-        assert page.evaluate("""() => [...document.querySelectorAll('.final-card')]
-            .filter(c => c.offsetParent !== null)
-            .every(c => c.getBoundingClientRect().right <= window.innerWidth
-                        && c.scrollWidth <= c.clientWidth + 1)""")
+        cards_fit(page)
     else:
         page.locator(".sse-final-table").wait_for(state="visible")
     # the final position is drawn once (the SVG in the final panel), not twice

@@ -16,12 +16,12 @@ from __future__ import annotations
 import pytest
 
 from browser_harness import screenshot
-from dashboard_driver import PHONE, open_page, store_of
+from dashboard_driver import store_of
 from companion.ats.game import Game
 from companion.ui.session import GameSession
-from recordkit import fixture_objective
+from recordkit import fixture_objective, play_to_the_end
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("shadow_home")]
 
 PLAYERS = ["Ana", "Ben", "Cy"]
 OBJ = [fixture_objective("Fixture: most credits", vp=3, most={"per": "credit"}),
@@ -30,37 +30,17 @@ OBJ = [fixture_objective("Fixture: most credits", vp=3, most={"per": "credit"}),
        fixture_objective("Fixture: most reactors", vp=4, most={"per": "reactor"})]
 FACE_UP = [o["name"] for o in OBJ[:3]]
 SECRET_CARD = "Fixture: most reactors"
+#: Cy builds the only extra Power Reactor on the way to the end
+CY_REACTOR = {"player": "Cy", "do": "reactor", "card": "Garden", "at": [0, 1]}
 WAIT_MS = 30_000
 
-
-@pytest.fixture(autouse=True)
-def shadow_home(tmp_path, monkeypatch):
-    home = tmp_path / "shadow-home"
-    home.mkdir()
-    monkeypatch.setenv("COMPANION_HOME", str(home))
-
-
-@pytest.fixture
-def phones(chromium):
-    contexts: list = []
-    yield lambda url: open_page(chromium, url, viewport=PHONE, contexts=contexts)
-    for ctx in contexts:
-        ctx.close()
 
 
 def _all_but_the_last_action() -> tuple[dict, dict]:
     """A record played to its last action (Cy builds the only extra Power Reactor), and
     that last action."""
-    g = Game({"players": PLAYERS, "races": {"Cy": "Qualeen"}, "objectives": FACE_UP},
-             cards=OBJ)
-    first = True
-    while not g.finished:
-        for p in list(g.state.waiting):
-            if first and p == "Cy":
-                g.push({"player": "Cy", "do": "reactor", "card": "Garden", "at": [0, 1]})
-                first = False
-            else:
-                g.push({"player": p, "do": "discard", "card": "Garden"})
+    g = play_to_the_end(Game({"players": PLAYERS, "races": {"Cy": "Qualeen"},
+                              "objectives": FACE_UP}, cards=OBJ), CY_REACTOR)
     last = g.pop()
     return g.to_record(), last
 

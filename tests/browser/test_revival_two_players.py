@@ -21,6 +21,7 @@ import yaml
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
+from layout import cards_fit
 from dashboard_driver import act, cell, choose, fill_names, open_setup_options, settle, \
     wait_legal
 from companion import Game
@@ -198,19 +199,6 @@ _TOTAL_BOX = """(sel) => {
   return {heads: heads.map(h => h.textContent.trim()), left: r.left, right: r.right,
           width: window.innerWidth};
 }"""
-
-
-def cards_fit(page) -> list[str]:
-    """The first label of each final card shown; asserts every card is within the screen
-    and needs no sideways scroll."""
-    got = page.evaluate("""() => [...document.querySelectorAll('.final-card')]
-        .filter(c => c.offsetParent !== null)
-        .map(c => ({first: c.querySelector('dt').textContent.trim(),
-                    fits: c.getBoundingClientRect().left >= 0
-                          && c.getBoundingClientRect().right <= window.innerWidth
-                          && c.scrollWidth <= c.clientWidth + 1}))""")
-    assert got and all(c["fits"] for c in got), got
-    return [c["first"] for c in got]
 
 
 def test_final_tables_on_a_phone_show_the_total_without_swiping(voila_server, page):
