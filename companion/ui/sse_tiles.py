@@ -248,8 +248,11 @@ class TileTyper:
             d.add_class("sse-tile-delete")
             d.on_click(lambda _, tid=tid: self._guarded_delete(tid))
             other = f", other side {t.other_side}" if t.other_side else ""
+            # a row that wraps: on a phone the asking "tap again to delete" button takes a
+            # line of its own instead of cutting the tile's name and its own words
             rows.append(w.HBox([b, w.HTML(f"{escape(t.kind)}, {len(t.systems)} systems"
-                                          f"{escape(other)}"), d]))
+                                          f"{escape(other)}"), d],
+                               layout=w.Layout(flex_flow="row wrap")))
         self.listing.children = rows
         missing = tiles.unknown_tiles(typed)
         left = ", ".join(f"{n} {k}" for k, n in missing.items() if n)

@@ -66,6 +66,8 @@ def test_tiles_typed_form_drawn_map_laid_and_played_at_phone_size(voila_server, 
     page.goto(voila_server.url)
     page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
     page.locator(".sse-setup").wait_for(state="visible")
+    # the header names the game of the tab (issue 37 saw "Among the Stars" here)
+    expect(page.locator(".companion-title")).to_have_text("Small Star Empires — table companion")
     page.locator(".sse-tile-panel .jupyter-widget-Collapse-header").nth(0).click()
     page.locator(".sse-tile-grid").wait_for(state="visible")
     # the 19 hexes of the grid, each a touch target at least 44 px tall, inside the screen
@@ -86,6 +88,23 @@ def test_tiles_typed_form_drawn_map_laid_and_played_at_phone_size(voila_server, 
     tiles_path = voila_server.home / "sse-tiles.json"
     assert sorted(load_tiles(tiles_path)) == ["H1", "H2"]
     screenshot(page, "sse-tiles-typed-phone")
+
+    # ------------------- deleting a typed tile asks first (issue 37): the first tap only asks
+    type_tile(page, "H9", [("home", (0, 0))] + list(zip(TILES["H1"], RING)))
+    expect(page.locator(".sse-tile-message")).to_contain_text("Saved tile H9")
+    delete_h9 = page.locator(".sse-tile-list .sse-tile-delete").nth(2)
+    delete_h9.click()
+    expect(page.locator(".sse-tile-message")).to_contain_text("Delete tile H9?")
+    expect(delete_h9).to_have_text("tap again to delete H9")
+    for button in (delete_h9, page.locator(".sse-tile-list .sse-tile-edit").nth(2)):
+        box = button.bounding_box()              # whole on the phone's screen, not cut
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        assert button.evaluate("(b) => b.scrollWidth <= b.clientWidth"), button.inner_text()
+    assert sorted(load_tiles(tiles_path)) == ["H1", "H2", "H9"]     # nothing deleted yet
+    screenshot(page, "sse-tiles-delete-asks-phone")
+    delete_h9.click()
+    expect(page.locator(".sse-tile-list .sse-tile-edit")).to_have_text(["H1", "H2"])
+    assert sorted(load_tiles(tiles_path)) == ["H1", "H2"]
 
     # ------------------------------------------- a wrong entry: one line, nothing saved
     type_tile(page, "H3", [("home", (0, 0)), ("home", (1, 0))])
