@@ -29,6 +29,25 @@ WAIT_MS = 30_000
 PLAYED = time.mktime((2021, 3, 4, 20, 0, 0, 0, 0, -1))
 
 
+PHONE = {"width": 390, "height": 844}
+
+#: each player's name on the VP chart, with the end of the line of the same colour (SVG units)
+_NAMES_AND_ENDS = """(svg) => {
+  const width = svg.viewBox.baseVal && svg.viewBox.baseVal.width
+      ? svg.viewBox.baseVal.width : svg.width.baseVal.value;
+  const ends = {};
+  for (const pl of svg.querySelectorAll('polyline')) {
+    const pts = pl.points; const p = pts.getItem(pts.numberOfItems - 1);
+    ends[pl.getAttribute('stroke')] = {x: p.x, y: p.y};
+  }
+  return Array.from(svg.querySelectorAll('text.vp-chart-name')).map(t => {
+    const b = t.getBBox(); const end = ends[t.getAttribute('fill')];
+    return {name: t.textContent, left: b.x, right: b.x + b.width, y_mid: b.y + b.height / 2,
+            x_end: end.x, y_end: end.y, svg_width: width};
+  });
+}"""
+
+
 def _choose(page, path) -> None:
     with page.expect_file_chooser() as chooser:
         page.click(".history-import")
@@ -67,6 +86,23 @@ def test_history_imports_a_record_once_and_exports_it(voila_server, page, tmp_pa
     page.click(".history-open")
     box = page.locator(".history-game-exports")
     expect(box).to_be_visible(timeout=WAIT_MS)
+    # -- on a phone: the chosen game's whole line, and each name at the end of its line -----
+    page.set_viewport_size(PHONE)
+    chosen = page.locator(".history-chosen")
+    expect(chosen).to_contain_text(before[0].replace("\u00a0", " ").split(" · won by")[0])
+    line = chosen.bounding_box()
+    assert line["x"] >= 0 and line["x"] + line["width"] <= PHONE["width"], line
+    assert chosen.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
+    chart = page.locator(".history-game .vp-chart, .vp-chart").first
+    chart.scroll_into_view_if_needed()
+    ends = chart.evaluate(_NAMES_AND_ENDS)
+    assert sorted(e["name"].split(" ")[0] for e in ends) == ["Ann", "Bea"], ends
+    for e in ends:
+        assert e["left"] >= e["x_end"], e                 # right of its own line's end
+        assert abs(e["y_mid"] - e["y_end"]) <= 13 * len(ends), e   # beside it, not a corner
+        assert e["right"] <= e["svg_width"], e             # not cut by the chart's edge
+    screenshot(page, "issue37-02b-phone-chosen-and-chart")
+    page.set_viewport_size({"width": 1280, "height": 900})
     ask = page.locator(".history-bgg-ask")
     expect(ask).to_contain_text("No BoardGameGeek id for Among the Stars", timeout=WAIT_MS)
     screenshot(page, "issue37-02-asks-the-bgg-id")
