@@ -180,3 +180,59 @@ def test_bgg_id_missing_names_the_games():
     ids = {**NO_IDS, "Small Star Empires": 7}
     assert plays_export.bgg_id_missing(plays, bgg_ids=ids) == ["Among the Stars"]
     assert "Type it once" in plays_export.bgg_id_request(["Among the Stars"])
+
+
+def _record_at(tmp_path, name: str, n: int):
+    """The fixture game G1 as exported after its first ``n`` actions."""
+    rec = records()["G1"]
+    rec["meta"] = {"title": "Ann and Bea, at the club"}
+    rec["actions"] = rec["actions"][:n]
+    path = tmp_path / name
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    return path, rec
+
+
+def test_a_record_played_on_after_its_export_brings_the_stored_game_up_to_date(store, tmp_path):
+    """A game exported at action 30, then played on to its end elsewhere (another laptop, a
+    table that went on without the store): importing the longer record is not a second
+    game (two plays of one evening) but the same game with the actions it lacked."""
+    full = records()["G1"]["actions"]
+    early, _ = _record_at(tmp_path, "at-30.json", 30)
+    first = history.import_records(store, [early])
+    assert len(first) == 1
+    gid = first[0]
+    later, rec = _record_at(tmp_path, "the-end.json", len(full))
+    got = history.import_records(store, [later])
+    assert list(got) == [] and got.already == []
+    assert got.continued == [("the-end.json", "Ann and Bea, at the club", len(full) - 30)]
+    assert history.import_summary(got) == (
+        f"Imported 0 new games; 1 brought up to date (Ann and Bea, at the club: "
+        f"{len(full) - 30} more actions)")
+    assert [g["id"] for g in store.games(format=None)] == [gid]
+    assert store.load(gid)["actions"] == full
+    # the same file again: already there; the older file too, said to be behind
+    again = history.import_records(store, [later, early])
+    assert list(again) == [] and again.continued == []
+    assert again.already == [
+        ("the-end.json", "Ann and Bea, at the club"),
+        ("at-30.json", f"Ann and Bea, at the club ({len(full) - 30} actions further in the "
+                       "store)")]
+    assert len(store.games(format=None)) == 1
+
+
+def test_a_record_that_went_another_way_is_a_game_of_its_own(store, tmp_path):
+    """Not a continuation: the same setup whose actions differ from the stored game's
+    (the same turn entered in another order) is kept as a game of its own; the stored
+    game is not touched."""
+    full = records()["G1"]["actions"]
+    stored, _ = _record_at(tmp_path, "stored.json", 31)
+    gid = history.import_records(store, [stored])[0]
+    other = records()["G1"]
+    other["meta"] = {"title": "the other way"}
+    other["actions"] = [*full[:28], full[29], full[28]]     # Bea, then Ann, in year 3 turn 3
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(other), encoding="utf-8")
+    got = history.import_records(store, [path])
+    assert len(got) == 1 and got.continued == [] and got.already == []
+    assert store.load(gid)["actions"] == full[:31]
+    assert store.load(got[0])["actions"] == other["actions"]

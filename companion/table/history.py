@@ -732,14 +732,19 @@ def read_any_record(path: str | Path) -> JSON:
 class ImportedRecords(list[str]):
     """What :func:`import_records` did (issue 37): the new games' ids (the list itself,
     as before), ``already``: ``(file, the game already there)`` for each record the
-    store already had (the same record: :func:`record_identity`), and ``replaced``:
-    the plays imported from another logger that a record of the same play replaced."""
+    store already had (the same record: :func:`record_identity`), ``replaced``:
+    the plays imported from another logger that a record of the same play replaced, and
+    ``continued``: ``(file, the game, actions added)`` for each record that is a stored
+    game played on after it was exported (the same setup and seed, the stored actions
+    its first ones): the stored game gets the actions it lacks."""
 
     def __init__(self, ids: Iterable[str] = (), already: Iterable[tuple[str, str]] = (),
-                 replaced: Iterable[str] = ()) -> None:
+                 replaced: Iterable[str] = (),
+                 continued: Iterable[tuple[str, str, int]] = ()) -> None:
         super().__init__(ids)
         self.already: list[tuple[str, str]] = list(already)
         self.replaced: list[str] = list(replaced)
+        self.continued: list[tuple[str, str, int]] = list(continued)
 
 
 def _canon(value: Any) -> str:
@@ -791,12 +796,19 @@ def _play_content(rec: JSON, d: dict[str, Any] | None) -> str | None:
                                      [d["results"].get(p, {}).get("total") for p in players])
 
 
+#: the stored games of one setup (and seed): (id, title, their actions)
+_SameSetup = dict[str, list[tuple[str, str, list[Any]]]]
+
+
 def _stored_games(store: Store, setups: set[str]) -> tuple[dict[str, tuple[str, str]],
-                                                           dict[str, tuple[str, str]]]:
+                                                           dict[str, tuple[str, str]],
+                                                           _SameSetup]:
     """The stored games a new record may be: ({identity: (id, title)} of the games whose
-    setup one of ``setups`` is, {play content: (id, title)} of the imported plays)."""
+    setup one of ``setups`` is, {play content: (id, title)} of the imported plays,
+    {setup key: [(id, title, actions)]} of the games of those setups)."""
     same: dict[str, tuple[str, str]] = {}
     plays: dict[str, tuple[str, str]] = {}
+    by_setup: _SameSetup = {}
     for gid, title, fmt, setup_text in store.query("SELECT id, title, format, setup FROM games"):
         try:
             setup = json.loads(setup_text)
@@ -804,12 +816,53 @@ def _stored_games(store: Store, setups: set[str]) -> tuple[dict[str, tuple[str, 
                 rec = {"format": fmt, "setup": setup}
                 same[record_identity(rec)] = (gid, title or gid)
                 plays[_play_content(rec, None) or ""] = (gid, title or gid)
-            elif _setup_key(fmt, setup) in setups:
-                same[record_identity(store.load(gid))] = (gid, title or gid)
+            elif (key := _setup_key(fmt, setup)) in setups:
+                stored = store.load(gid)
+                same[record_identity(stored)] = (gid, title or gid)
+                by_setup.setdefault(key, []).append(
+                    (gid, title or gid, list(stored.get("actions") or [])))
         except (ValueError, TypeError, KeyError, AttributeError, CompanionError):
             continue                   # a damaged row: history flags it; it matches nothing
     plays.pop("", None)
-    return same, plays
+    return same, plays, by_setup
+
+
+def _played_on(rec: JSON, by_setup: _SameSetup) -> tuple[str, str, list[Any]] | None:
+    """The stored game that ``rec`` continues: the same setup and seed, and its actions
+    the record's first ones (the game was played on after it was exported)."""
+    actions = list(rec.get("actions") or [])
+    for gid, title, stored in by_setup.get(_setup_key(rec.get("format"), rec.get("setup")), []):
+        if len(stored) < len(actions) and actions[:len(stored)] == stored:
+            return gid, title, stored
+    return None
+
+
+def _further_along(rec: JSON, by_setup: _SameSetup) -> tuple[str, str] | None:
+    """The stored game that has been played on past ``rec`` (an older export of it: the
+    same setup and seed, the record's actions its first ones): (id, "title (N actions
+    further in the store)")."""
+    actions = list(rec.get("actions") or [])
+    for gid, title, stored in by_setup.get(_setup_key(rec.get("format"), rec.get("setup")), []):
+        if len(stored) > len(actions) and stored[:len(actions)] == actions:
+            n = len(stored) - len(actions)
+            return gid, f"{title} ({n} action{'' if n == 1 else 's'} further in the store)"
+    return None
+
+
+def _continue_game(store: Store, gid: str, stored: list[Any], rec: JSON) -> int:
+    """Add to stored game ``gid`` the actions of ``rec`` after its own (each append checks
+    the game's revision: a page that added one meanwhile makes it stop, refused), then the
+    record's typed card values and manual entries (merged: none is lost).  The number of
+    actions added."""
+    _, rev = store.load_revision(gid)
+    actions = list(rec.get("actions") or [])
+    for index in range(len(stored), len(actions)):
+        rev = store.append(gid, index, actions[index], rev=rev)
+    if rec.get("cards"):
+        store.merge_cards(gid, list(rec["cards"]))
+    if rec.get("manual"):
+        store.add_manual(gid, list(rec["manual"]))
+    return len(actions) - len(stored)
 
 
 def import_records(store: Store, paths: Iterable[str | Path], *,
@@ -859,8 +912,8 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
             progress(i, total)
     if not files:
         raise CompanionError("no record files (*.json) to import")
-    same, plays = _stored_games(store, {_setup_key(r.get("format"), r.get("setup"))
-                                        for _, r, _ in checked})
+    same, plays, by_setup = _stored_games(store, {_setup_key(r.get("format"), r.get("setup"))
+                                                  for _, r, _ in checked})
     any_plays = any(r.get("format") == IMPORTED_FORMAT for _, r, _ in checked)
     stored_contents = plays_import.stored_contents(store) if any_plays else set()
     keys = plays_import.imported_keys(store) if any_plays else set()
@@ -873,8 +926,19 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
                 (ident, "the same play") if rec.get("format") == IMPORTED_FORMAT and (
                     ident[len("play:"):] in keys
                     or content in stored_contents) else None)
+            later = None if there is not None or rec.get("format") == IMPORTED_FORMAT \
+                else _played_on(rec, by_setup)
+            if there is None and later is None and rec.get("format") != IMPORTED_FORMAT:
+                there = _further_along(rec, by_setup)   # an older export of a stored game
             if there is not None:
                 out.already.append((f.name, there[1]))
+            elif later is not None:            # played on after its export: brought up to date
+                gid, title, stored = later
+                out.continued.append((f.name, title, _continue_game(store, gid, stored, rec)))
+                same[ident] = (gid, title)
+                by_setup[_setup_key(rec.get("format"), rec.get("setup"))] = [
+                    (g, t, list(rec.get("actions") or []) if g == gid else a)
+                    for g, t, a in by_setup[_setup_key(rec.get("format"), rec.get("setup"))]]
             else:
                 rec = dict(rec)
                 played = record_played(rec)
@@ -932,6 +996,11 @@ def import_summary(result: ImportedRecords) -> str:
 def import_details(result: ImportedRecords) -> str:
     """The part of :func:`import_summary` after the count ("" when nothing more)."""
     words = ""
+    if result.continued:
+        words += (f"; {len(result.continued)} brought up to date ("
+                  + "; ".join(f"{terminal_line(t)[:80]}: {n} more action{'' if n == 1 else 's'}"
+                              for _, t, n in result.continued[:3])
+                  + ("; …" if len(result.continued) > 3 else "") + ")")
     if result.replaced:
         words += (f"; {len(result.replaced)} replace{'s' if len(result.replaced) == 1 else ''} "
                   f"the same play imported from another logger ("

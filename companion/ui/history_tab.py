@@ -355,8 +355,9 @@ class HistoryTab:
             finally:
                 self.upload.value = ()             # the same file can be chosen again
         # what was new and what was already there (issue 37: an import is idempotent)
-        self.app.say(history.import_summary(history.ImportedRecords(
-            ids, getattr(ids, "already", ()), getattr(ids, "replaced", ()))) + ".")
+        result = ids if isinstance(ids, history.ImportedRecords) \
+            else history.ImportedRecords(ids)
+        self.app.say(history.import_summary(result) + ".")
         self.refresh()
 
     def do_import_plays(self):

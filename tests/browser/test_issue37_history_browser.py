@@ -59,14 +59,25 @@ def test_history_imports_a_record_once_and_exports_it(voila_server, page, tmp_pa
     rec["meta"] = {"title": "Ann and Bea, at the club", "played": PLAYED}
     path = tmp_path / "g1.json"
     path.write_text(json.dumps(rec), encoding="utf-8")
+    # the same game exported at its 30th action, before it was played to its end
+    early = dict(rec, actions=rec["actions"][:30])
+    early_path = tmp_path / "g1-at-30.json"
+    early_path.write_text(json.dumps(early), encoding="utf-8")
+    more = len(rec["actions"]) - 30
     page.goto(voila_server.url)
     page.locator(".companion-title").wait_for(state="visible", timeout=60_000)
     open_tab(page, "History", history_games=0)
     status = page.locator(".companion-status")
-    _choose(page, path)
+    _choose(page, early_path)
     expect(status).to_contain_text("Imported 1 new game", timeout=WAIT_MS)
     options = page.locator(".history-games option")
     expect(options).to_have_count(1, timeout=WAIT_MS)
+    # the game played on: the same game brought up to date, not a second one
+    _choose(page, path)
+    expect(status).to_contain_text(f"Imported 0 new games; 1 brought up to date (Ann and Bea, "
+                                   f"at the club: {more} more actions)", timeout=WAIT_MS)
+    expect(options).to_have_count(1)
+    expect(options.first).to_contain_text("won by", timeout=WAIT_MS)
     before = options.all_inner_texts()
     assert before[0].replace("\u00a0", " ").startswith("2021-03-04 20:00 · Among the Stars · Ann, Bea · won by"), before
     # the same file again: nothing added, and the page says so
@@ -93,7 +104,7 @@ def test_history_imports_a_record_once_and_exports_it(voila_server, page, tmp_pa
     line = chosen.bounding_box()
     assert line["x"] >= 0 and line["x"] + line["width"] <= PHONE["width"], line
     assert chosen.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1")
-    chart = page.locator(".history-game .vp-chart, .vp-chart").first
+    chart = page.locator(".vp-chart:visible").first      # the opened game's
     chart.scroll_into_view_if_needed()
     ends = chart.evaluate(_NAMES_AND_ENDS)
     assert sorted(e["name"].split(" ")[0] for e in ends) == ["Ann", "Bea"], ends
