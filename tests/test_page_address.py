@@ -130,3 +130,45 @@ def test_a_page_without_its_address_stays_the_table_view_and_says_so(tmp_path, m
     assert "did not receive its address" in app.status.value
     assert "reload the page" in app.status.value
     store.close()
+
+
+def test_the_server_keeps_the_address_for_a_kernel_whose_socket_lost_it():
+    """Voila writes a page's address to its preheated kernel's socket and keeps it only
+    when no socket is there: a write into a socket that was closing ("Error sending
+    message") lost it, and the kernel, connecting again, waited for ever (a blank page:
+    issue 34).  The dashboard's config (notebooks/config/voila.py, loaded in a process
+    of its own) keeps it until the kernel says "received": the kernel's own route sends
+    it again, Voila's public route does not, and once received nobody gets it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    config = Path(__file__).resolve().parent.parent / "notebooks" / "config" / "voila.py"
+    prog = (
+        "import json, runpy\n"
+        "from traitlets.config import Config\n"
+        f"v = runpy.run_path({str(config)!r}, init_globals={{'get_config': Config}})\n"
+        "from voila.request_info_handler import RequestInfoSocketHandler as R\n"
+        "K = v['_kernel_query_handler']()\n"
+        "class Closing:\n"
+        "    def write_message(self, m):\n"
+        "        raise RuntimeError('closed')\n"
+        "def socket(cls):\n"
+        "    h = cls.__new__(cls)\n"
+        "    h.application = type('App', (), {'settings': {}})()\n"
+        "    h.got = []\n"
+        "    h.write_message = h.got.append\n"
+        "    return h\n"
+        "R._waiters['k-1'] = Closing()\n"
+        "R.send_updates({'kernel_id': 'k-1', 'payload': 'QUERY_STRING=seat%3DAna'})\n"
+        "public = socket(R); R.open(public, 'k-1'); R.on_close(public)\n"
+        "again = socket(K); again.open('k-1')\n"
+        "again.on_message('received'); again.on_close()\n"
+        "later = socket(K); later.open('k-1')\n"
+        "print(json.dumps([public.got, again.got, later.got]))\n")
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    public, again, later = json.loads(out.stdout.strip().splitlines()[-1])
+    assert public == []                                  # not to anyone with the token
+    assert again == ["QUERY_STRING=seat%3DAna"]          # the kernel connecting again
+    assert later == []                                   # received: gone

@@ -140,8 +140,17 @@ def _preheated_query() -> str | None:
         def receive() -> None:
             async def recv() -> Any:
                 import websockets
-                async with websockets.connect(url, open_timeout=QUERY_OPEN_TIMEOUT) as ws:
-                    return await ws.recv()
+                # a dead socket is seen within about 15 s (pings), not 40 s (the library's
+                # 20 + 20): the kernel then connects again and the server sends the
+                # address it kept (notebooks/config/voila.py, send_updates)
+                async with websockets.connect(url, open_timeout=QUERY_OPEN_TIMEOUT,
+                                              ping_interval=5, ping_timeout=10) as ws:
+                    info = await ws.recv()
+                    try:               # the server forgets the address it kept for us
+                        await ws.send("received")
+                    except Exception:  # noqa: BLE001 - the address is here all the same
+                        pass
+                    return info
             loop = asyncio.new_event_loop()
             try:
                 got["info"] = loop.run_until_complete(recv())

@@ -268,6 +268,9 @@ _install_no_cull_while_starting()
 #: pool kernels a page took (kernel id -> time.monotonic() when Voila handed it the
 #: page's address): the culler leaves them to their page for UNCONNECTED_SECONDS
 _TAKEN: dict[str, float] = {}
+#: the page's address sent to a kernel that has not said "received" yet (kernel id ->
+#: the message): sent again when that kernel's socket opens again
+_UNACKED: dict[str, str] = {}
 
 
 def _install_taken_mark() -> None:
@@ -282,6 +285,13 @@ def _install_taken_mark() -> None:
         kernel_id = msg.get("kernel_id") if isinstance(msg, dict) else None
         if kernel_id:
             _TAKEN[kernel_id] = _time.monotonic()
+            # kept for the kernel until it says it has it: Voila writes the page's address
+            # to the kernel's socket and keeps it only when no socket is there, so a write
+            # into a socket that was closing ("Error sending message") or dead lost it, and
+            # the kernel, connecting again, waited for an address that never came (its
+            # page blank: issue 34).  Only the kernel's own route sends it again
+            # (KernelQuerySocketHandler.open); the kernel's "received" forgets it.
+            _UNACKED[kernel_id] = msg.get("payload")
         return stock(cls, msg)
 
     send_updates._companion = True
@@ -731,7 +741,19 @@ def _kernel_query_handler():
             app = self.settings.get("voila")
             log = getattr(app, "log", None) or logging.getLogger("Voila")
             log.info("companion: kernel %s waits for its page", kernel_id)
-            return super().open(kernel_id)
+            self._companion_kernel = kernel_id
+            super().open(kernel_id)
+            if kernel_id in _UNACKED and kernel_id not in RequestInfoSocketHandler._cache:
+                log.warning("companion: kernel %s connected again: its page's address is "
+                            "sent again", kernel_id)
+                self.write_message(_UNACKED[kernel_id])
+
+        def on_message(self, message) -> None:
+            """The kernel's "received": its page's address arrived; nobody gets it again."""
+            kernel_id = getattr(self, "_companion_kernel", None)
+            if message == "received" and kernel_id:
+                _UNACKED.pop(kernel_id, None)
+                RequestInfoSocketHandler._cache.pop(kernel_id, None)
 
         def on_close(self) -> None:
             """Forget this socket only.  Voila's ``on_close`` deletes the last kernel it
