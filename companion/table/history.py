@@ -854,7 +854,7 @@ def _continue_game(store: Store, gid: str, stored: list[Any], rec: JSON) -> int:
     the game's revision: a page that added one meanwhile makes it stop, refused), then the
     record's typed card values and manual entries (merged: none is lost).  The number of
     actions added."""
-    _, rev = store.load_revision(gid)
+    rev = store.revision(gid)
     actions = list(rec.get("actions") or [])
     for index in range(len(stored), len(actions)):
         rev = store.append(gid, index, actions[index], rev=rev)
@@ -936,9 +936,9 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
                 gid, title, stored = later
                 out.continued.append((f.name, title, _continue_game(store, gid, stored, rec)))
                 same[ident] = (gid, title)
-                by_setup[_setup_key(rec.get("format"), rec.get("setup"))] = [
-                    (g, t, list(rec.get("actions") or []) if g == gid else a)
-                    for g, t, a in by_setup[_setup_key(rec.get("format"), rec.get("setup"))]]
+                key = _setup_key(rec.get("format"), rec.get("setup"))
+                by_setup[key] = [(g, t, list(rec.get("actions") or []) if g == gid else a)
+                                 for g, t, a in by_setup[key]]
             else:
                 rec = dict(rec)
                 played = record_played(rec)

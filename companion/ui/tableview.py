@@ -45,6 +45,18 @@ def _svg_box(svg: str) -> tuple[int, int]:
     return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
 
 
+def _score_row(player: str, to_act: bool, who_html: str, cells: list[tuple[str, Any]]) -> str:
+    """One player's row of the display's scoreboard (``who_html``: already escaped)."""
+    return (f"<tr class='tv-row {'tv-todo' if to_act else 'tv-done'}' "
+            f"data-player='{escape(player)}'><td class='tv-who'>{who_html}</td>"
+            + "".join(f"<td class='{c}'>{v}</td>" for c, v in cells) + "</tr>")
+
+
+def _score_table(heads: list[str], rows: list[str]) -> str:
+    return ("<table class='tv-score'><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr>"
+            + "".join(rows) + "</table>")
+
+
 def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str:
     """The Among the Stars display of ``game``: the stations, the turn, who is still to
     act (``waiting``, in the rules' order), the scoreboard and ``objectives_html`` (the
@@ -80,14 +92,11 @@ def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str
     rows = []
     for p in players:
         ps = st.players[p]
-        todo = "tv-todo" if p in waiting and not st.finished else "tv-done"
-        rows.append(
-            f"<tr class='tv-row {todo}' data-player='{escape(p)}'><td class='tv-who'>"
-            f"{escape(p)}</td><td class='vp'>{ps.vp}</td><td class='credits'>{ps.credits}</td>"
-            f"<td class='cubes'>{ps.station.cubes()}</td>"
-            f"<td class='locations'>{len(ps.station.locations(reactors=False))}</td></tr>")
-    score = ("<table class='tv-score'><tr><th>Player</th><th>VP</th><th>Credits</th>"
-             "<th>Cubes</th><th>Locations</th></tr>" + "".join(rows) + "</table>")
+        rows.append(_score_row(p, p in waiting and not st.finished, escape(p),
+                               [("vp", ps.vp), ("credits", ps.credits),
+                                ("cubes", ps.station.cubes()),
+                                ("locations", len(ps.station.locations(reactors=False)))]))
+    score = _score_table(["Player", "VP", "Credits", "Cubes", "Locations"], rows)
     extra = (f"<div class='tv-objectives'>{objectives_html}</div>" if objectives_html else "")
     return (f"<div class='tv tv-ats' style='--tv-cols:{_stations_cols(len(players))};"
             f"--tv-n:{len(players)}'>"
@@ -123,15 +132,12 @@ def sse_display(game: Any) -> str:
     for p in players:
         ps = st.players[p]
         dot = (f"<span class='tv-dot' style='background:{colour(st.setup.colour(p))}'></span>")
-        todo = "tv-todo" if p == st.current and not st.finished else "tv-done"
         total = int(ended[p]) if ended is not None and p in ended.index else "?"
-        rows.append(
-            f"<tr class='tv-row {todo}' data-player='{escape(p)}'><td class='tv-who'>{dot}"
-            f"{escape(p)}{' (passed)' if ps.passed else ''}</td><td class='vp'>{ps.vp}</td>"
-            f"<td class='if-ended'>{total}</td><td class='cities'>{ps.cities}</td>"
-            f"<td class='trade'>{ps.trade_stations}</td></tr>")
-    score = ("<table class='tv-score'><tr><th>Player</th><th>VP</th><th>If ended</th>"
-             "<th>Cities</th><th>Trade St.</th></tr>" + "".join(rows) + "</table>")
+        rows.append(_score_row(p, p == st.current and not st.finished,
+                               f"{dot}{escape(p)}{' (passed)' if ps.passed else ''}",
+                               [("vp", ps.vp), ("if-ended", total), ("cities", ps.cities),
+                                ("trade", ps.trade_stations)]))
+    score = _score_table(["Player", "VP", "If ended", "Cities", "Trade St."], rows)
     return (f"<div class='tv tv-sse' style='--tv-n:{len(players)}'>"
             f"<div class='tv-main tv-map'>{svg}</div>"
             f"<div class='tv-band'><div class='tv-where'>{where}</div>{score}"

@@ -93,6 +93,15 @@ def check_size(page, main: str, width: int, height: int) -> dict:
     return got
 
 
+def written_elsewhere(server, gid: str, g, act: dict) -> None:
+    """Store ``act``, just pushed on the shadow game ``g``, as another page's kernel does."""
+    s = store_of(server)
+    try:
+        s.append(gid, len(g.actions) - 1, act)
+    finally:
+        s.close()
+
+
 def test_the_table_view_of_among_the_stars_is_a_display(voila_server, open_pages):
     g = ats_game()
     s = store_of(voila_server)
@@ -111,10 +120,8 @@ def test_the_table_view_of_among_the_stars_is_a_display(voila_server, open_pages
         print(width, got, font_px(page, ".tv-score"))
         if width == 1920:
             # an action written elsewhere (another page's kernel): on the display
-            s = store_of(voila_server)
-            act = g.push({"player": "Ben", "do": "discard", "card": "Garden"})
-            s.append(gid, len(g.actions) - 1, act)
-            s.close()
+            written_elsewhere(voila_server, gid, g,
+                              g.push({"player": "Ben", "do": "discard", "card": "Garden"}))
             expect(page.locator(".tv-waiting")).to_have_text("waiting for: Cy, Dov",
                                                              timeout=LIVE_MS)
             ben = g.state.players["Ben"]
@@ -144,10 +151,7 @@ def test_the_table_view_of_small_star_empires_is_a_display(voila_server, open_pa
         shot(page, f"tableview-sse-{width}")
         print(width, got, font_px(page, ".tv-score"))
         if width == 1920:
-            s = store_of(voila_server)
-            act = sse_move(g)
-            s.append(gid, len(g.actions) - 1, act)
-            s.close()
+            written_elsewhere(voila_server, gid, g, sse_move(g))
             expect(page.locator(".tv-waiting")).to_have_text(f"to move: {g.current}",
                                                              timeout=LIVE_MS)
             open_tab(page, "History")
