@@ -506,22 +506,59 @@ def test_six_pages_finding_one_damaged_file_at_once_keep_it_once_and_share_the_n
     """Each of the dashboard's preheated kernels opens the file when the server
     starts.  One damaged file must be kept once (not the new file moved aside by a
     page that came second, nor a traceback because the file had gone), and every
-    page must say where it was kept."""
+    page must say where it was kept.
+
+    Seen 7 times in 150 rounds beside a browser run: a page that had connected to the
+    damaged file just before another moved it aside read the new file's -wal as its
+    own and wrote the new database into the kept file (0 or 4096 bytes left of the
+    damaged one), or failed with "disk I/O error".  Ten rounds here."""
+    for round_ in range(10):
+        folder = tmp_path / f"r{round_}"
+        folder.mkdir()
+        path = folder / "games.sqlite"
+        path.write_bytes(GARBAGE)
+        stores, errors = open_at_once(path)
+        assert errors == [], (round_, errors)
+        aside = [p for p in folder.glob("games.sqlite.damaged-*")
+                 if not p.name.endswith(("-wal", "-shm"))]
+        assert len(aside) == 1 and aside[0].read_bytes() == GARBAGE, (
+            round_, [(p.name, p.stat().st_size) for p in folder.iterdir()])
+        assert len(stores) == 6
+        for s in stores:
+            assert "was damaged" in s.notice and str(aside[0]) in s.notice
+            assert "no file was deleted" in s.notice
+        gid = stores[0].create(SETUP_ONLY)          # they all write the same new file
+        for s in stores:
+            assert [g["id"] for g in s.games()] == [gid]
+            s.close()
+
+
+def test_a_damaged_file_is_not_moved_while_a_page_is_opening_it(tmp_path):
+    """The move waits for every page that is opening the file (the folder's lock,
+    shared while opening, exclusive while moving); then it happens, whole."""
+    import fcntl
     path = tmp_path / "games.sqlite"
     path.write_bytes(GARBAGE)
-    stores, errors = open_at_once(path)
-    assert errors == []
+    opened: list[Store] = []
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH)                  # a page opening the file
+        mover = threading.Thread(target=lambda: opened.append(Store(path)))
+        mover.start()
+        mover.join(timeout=1.5)
+        assert mover.is_alive() and path.read_bytes() == GARBAGE    # it waits: not moved
+        assert not list(tmp_path.glob("games.sqlite.damaged-*"))
+    finally:
+        os.close(fd)                                    # that page has opened it
+    mover.join(timeout=60)
+    assert not mover.is_alive() and len(opened) == 1
     aside = [p for p in tmp_path.glob("games.sqlite.damaged-*")
              if not p.name.endswith(("-wal", "-shm"))]
     assert len(aside) == 1 and aside[0].read_bytes() == GARBAGE
-    assert len(stores) == 6
-    for s in stores:
-        assert "was damaged" in s.notice and str(aside[0]) in s.notice
-        assert "no file was deleted" in s.notice
-    gid = stores[0].create(SETUP_ONLY)              # they all write the same new file
-    for s in stores:
-        assert [g["id"] for g in s.games()] == [gid]
-        s.close()
+    assert str(aside[0]) in opened[0].notice
+    assert neighbours(path) == sorted(["games.sqlite", "games.sqlite-shm", "games.sqlite-wal",
+                                       aside[0].name])          # no lock file beside it
+    opened[0].close()
 
 
 def test_a_damaged_file_in_a_read_only_folder_is_reported_and_left(tmp_path):

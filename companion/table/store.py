@@ -21,6 +21,7 @@ Hostile and broken files (docs/store.md):
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -28,14 +29,14 @@ import time
 import uuid
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Literal, Protocol, Sequence
+from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from ..core.errors import (CompanionError, StaleGame as StaleGame, StoreBusy as StoreBusy,  # noqa: F401
                      GameNotFound as GameNotFound, StoreError as StoreError, StoreNotOurs,
                      StoreWriteFailed as StoreWriteFailed)
 from ..core.gamekind import StoreStep
 from ..core.jsontypes import JSON
-from ..core.paths import side_lock, side_lock_path, user_dir
+from ..core.paths import user_dir
 from ..core.roles import Role, Write, check as check_role
 from . import registry
 
@@ -218,6 +219,34 @@ class _NotADatabase(Exception):
     """Internal: the file is not a (healthy) SQLite database; it may be moved aside."""
 
 
+@contextlib.contextmanager
+def _folder_lock(path: Path, *, shared: bool) -> Iterator[None]:
+    """The saved-games file's folder locked (``flock``, between pages' kernels and
+    processes): shared while a page opens the file, exclusive while a damaged file is
+    moved aside (Store._put_aside).  The folder, not a side file, so that nothing new
+    lies beside the file.  No lock where there is no ``flock`` (Windows) or no folder
+    to open: the open then says what is wrong itself."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 class _IoError(StoreError):
     """Internal: SQLite's I/O error on opening.  Also what a page gets when another
     page moves a damaged file (and its -wal/-shm) aside under it: opened again once,
@@ -310,13 +339,14 @@ class Store:
         self.role = Role(role)
         self.notice: str | None = None     # a damaged file put aside, or a read-only file
         try:
-            try:
+            # opened under the folder's lock, shared: a damaged file is moved aside under it,
+            # exclusive (_put_aside), never while a page is opening it.  Seen without it
+            # (6 pages at once, 7 times in 150): a page's connection made on the damaged
+            # file before the move read the new file's -wal (SQLite finds it by name) as
+            # its own and wrote the new database into the kept damaged file (0 or 4096
+            # bytes left of it), or failed with "disk I/O error" / "locking protocol"
+            with _folder_lock(self.path, shared=True):
                 self._conn = self._open()
-            except _IoError:
-                # another page may be moving a damaged file aside (_put_aside, under the
-                # side lock): once it has, open what is there now
-                with side_lock(self.path, best_effort=True):
-                    self._conn = self._open()
         except _NotADatabase as e:
             self._conn = self._put_aside(str(e))
         except StoreError as e:
@@ -339,7 +369,7 @@ class Store:
         dashboard's pool opens it when the server starts).  Only one of them may
         move it: the others would move the new file, or find nothing to move.
         So the move is made under a lock, after looking again."""
-        with side_lock(self.path, best_effort=True):
+        with _folder_lock(self.path, shared=False):
             try:
                 return self._open()         # another page has already put it aside
             except _NotADatabase:
@@ -377,11 +407,12 @@ class Store:
         c = self._conn
         if c.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None:
             return None
-        if not side_lock_path(self.path).exists():
+        aside = self.path.name + ".damaged-"
+        if not any(p.name.startswith(aside) for p in self.path.parent.iterdir()):
             return None                     # no damaged file was ever put aside here
         # the page that moved it may not have written its note yet: it does so
         # before it lets go of the lock
-        with side_lock(self.path, best_effort=True):
+        with _folder_lock(self.path, shared=False):
             if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' "
                          "AND name='store_notes'").fetchone() is None:
                 return None

@@ -189,7 +189,12 @@ def _page_bounds(handler) -> bool:
     client = handler.request.remote_ip or "?"
     waiting = [t for t in _WAITING.get(client, ()) if now - t < UNCONNECTED_SECONDS]
     manager = handler.settings.get("kernel_manager")
-    running = len(manager.list_kernel_ids()) if manager is not None else 0
+    # a kernel still starting (the pool refilling) or shutting down is a process with its
+    # memory all the same, but jupyter_client lists it only once it is ready: counted too
+    # (seen: the sixth kernel of a full server, still starting, let a seventh page in)
+    running = (len(set(manager.list_kernel_ids())
+                   | set(getattr(manager, "_pending_kernels", None) or ()))
+               if manager is not None else 0)
     if running >= MAX_KERNELS:
         handler.set_status(503)
         handler.set_header("Retry-After", "60")

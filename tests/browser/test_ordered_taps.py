@@ -42,7 +42,7 @@ def _type_with_late_answers(context, url: str, tid: str) -> tuple[str, bool]:
     page.locator(".sse-tile-panel .jupyter-widget-Collapse-header").nth(0).click()
     page.locator(".sse-tile-grid").wait_for(state="visible")
     assert sockets, "the page's kernel websocket was not routed"
-    sockets[-1]["drop"] = True                       # from now on the kernel answers late
+    sockets.drop_from_now()                          # from now on the kernel answers late
     type_tile(page, tid, [("home", (0, 0))] + list(zip(RING_BRUSHES, RING)))
     msg = page.locator(".sse-tile-message")
     expect(msg).to_contain_text(tid)

@@ -7,8 +7,8 @@ page's watchdog (the page template's script) sees that the screen its kernel say
 (the beat's ``data-screen``) is not on the page, or that ipywidgets shows its error
 placeholder, and reloads the page with ``tab=`` of that screen; the reloaded page says why.
 
-Here the loss is made for real, between the server and the browser: the page's kernel
-websocket is routed through Playwright, and every widget creation message (``comm_open``)
+Here the loss is made for real, in the browser, before ipywidgets sees it: the page's
+WebSocket is wrapped (an init script), and every widget creation message (``comm_open``)
 of the Small Star Empires tab's first screen is dropped, as ZeroMQ dropped them.  Voila as
 ./dashboard runs it (the page template is the dashboard config's), a phone's size.
 """
@@ -24,35 +24,91 @@ from browser_harness import WIDGET_TIMEOUT_MS, screenshot
 pytestmark = [pytest.mark.browser, pytest.mark.dashboard_config]
 
 
-def route_kernel_sockets(page, drop: bytes, first_drops: bool = False) -> list[dict]:
-    """Route the page's kernel websockets through Playwright; from the server to the
-    page, a message holding ``drop`` is dropped while its connection's ``"drop"`` is
-    true (``first_drops``: from the start, on the first connection only).  One dict per
-    connection, in order: ``drop`` and the count ``dropped``."""
-    sockets: list[dict] = []
+#: the page's own WebSocket, wrapped before any script of the page runs: a kernel
+#: connection's message holding NEEDLE is dropped (before ipywidgets' handler sees it)
+#: while that connection's ``drop`` is on; each connection's record lives in the tab's
+#: sessionStorage, so that it outlives the page's own reloads
+_DROP_SCRIPT = r"""(() => {
+  const NEEDLE = %(needle)s, FIRST = %(first)s, KEY = 'companion-test-ws-drop';
+  const read = () => { try { return JSON.parse(sessionStorage.getItem(KEY)) || []; }
+                       catch (e) { return []; } };
+  const write = (v) => sessionStorage.setItem(KEY, JSON.stringify(v));
+  const Native = window.WebSocket;
+  const here = {last: null};
+  window.companionTestDrop = here;
+  function Dropping(url, protocols) {
+    const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    if (!/\/api\/kernels\/[^/]+\/channels/.test(String(url))) return ws;
+    const log = read(), index = log.length;
+    log.push({drop: FIRST && index === 0, dropped: 0});
+    write(log);
+    const me = {on: FIRST && index === 0, index};
+    here.last = me;
+    ws.addEventListener('message', (ev) => {
+      if (!me.on) return;
+      const text = typeof ev.data === 'string' ? ev.data
+        : (ev.data instanceof ArrayBuffer ? new TextDecoder().decode(ev.data) : '');
+      if (!text.includes(NEEDLE)) return;
+      ev.stopImmediatePropagation();
+      const l = read(); l[index].dropped += 1; write(l);
+    });
+    return ws;
+  }
+  Dropping.prototype = Native.prototype;
+  Object.assign(Dropping, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Dropping;
+})();"""
 
-    def route(ws):
-        me = {"drop": first_drops and not sockets, "dropped": 0}
-        relayed = not sockets               # only the first connection is made to lose any
-        sockets.append(me)
-        server = ws.connect_to_server()
-        if not relayed:
-            # the reloaded page's connection: Playwright forwards it both ways itself, not
-            # through this test's Python relay (whose handlers run only while the test is
-            # inside a Playwright call: fresh12 and CI saw the reloaded page stay blank)
-            return
-        ws.on_message(lambda m: server.send(m))
 
-        def from_server(m):
-            raw = m if isinstance(m, (bytes, bytearray)) else m.encode()
-            if me["drop"] and drop in raw:
-                me["dropped"] += 1
-                return
-            ws.send(m)
-        server.on_message(from_server)
+class KernelSockets:
+    """The page's kernel websocket connections, in order, each ``{"drop", "dropped"}``
+    (read from the tab, across its reloads); :meth:`drop_from_now` makes the page's
+    current connection lose what comes next."""
 
-    page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), route)
-    return sockets
+    def __init__(self, page):
+        self.page = page
+
+    def _all(self) -> list[dict]:
+        return self.page.evaluate(
+            "() => JSON.parse(sessionStorage.getItem('companion-test-ws-drop') || '[]')")
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, i: int) -> dict:
+        return self._all()[i]
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+    def drop_from_now(self) -> None:
+        assert self.page.evaluate(
+            """() => { const me = window.companionTestDrop && window.companionTestDrop.last;
+                       if (!me) return false;
+                       me.on = true;
+                       const l = JSON.parse(sessionStorage.getItem('companion-test-ws-drop'));
+                       l[me.index].drop = true;
+                       sessionStorage.setItem('companion-test-ws-drop', JSON.stringify(l));
+                       return true; }"""), "the page has no kernel connection"
+
+
+def route_kernel_sockets(page, drop: bytes, first_drops: bool = False) -> KernelSockets:
+    """Make the page's kernel websockets lose messages from the server holding ``drop``
+    (``first_drops``: from the start, on the tab's first connection only; else from
+    :meth:`KernelSockets.drop_from_now`, on the connection open then).
+
+    Done inside the page (its WebSocket wrapped by an init script), where ipywidgets
+    would have received them: Playwright's own websocket routing, used before, relayed
+    every message of the page, and its reloaded page came up blank now and then (a
+    kernel idle and connected, no widget ever shown: fresh12, fresh14, fresh18, CI),
+    a loss of the test's relay, never seen on a page without it."""
+    import json
+    page.add_init_script(_DROP_SCRIPT % {"needle": json.dumps(drop.decode()),
+                                         "first": "true" if first_drops else "false"})
+    return KernelSockets(page)
 
 
 def test_a_tab_whose_widgets_were_lost_reloads_itself_and_says_so(voila_server, chromium):
@@ -68,7 +124,7 @@ def test_a_tab_whose_widgets_were_lost_reloads_itself_and_says_so(voila_server, 
         page.locator(".start-game").wait_for(state="visible")
         first = len(sockets)
         assert first >= 1, "the page's kernel websocket was not routed"
-        sockets[-1]["drop"] = True                 # this page loses what comes next
+        sockets.drop_from_now()                    # this page loses what comes next
         page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
         # the kernel built the tab (its title says so), the page never gets it
         page.locator(".companion-title").filter(has_text="Small Star Empires").wait_for()
