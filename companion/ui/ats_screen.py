@@ -224,8 +224,7 @@ class AtsScreen:
         writes(self.mode_panel.box)
         # top to bottom as a hand on a phone needs it: where we are, the entry and its
         # grid, undo; then the scores, the objectives, and the rest folded
-        # (a seat page adds its own score line and station; the table view hides every
-        # control that writes and shows all stations: ats_views.py)
+        # (a seat page adds its score line and station; the table view: ats_views.py)
         self.undo_row = w.HBox([self.undo_btn, self.new_btn])
         writes(self.undo_row)             # undo and new game: both write
         self.play_screen = w.VBox([
@@ -309,7 +308,8 @@ class AtsScreen:
             with self._hush(), self.entry_player.hold_sync():
                 self.entry_player.options = opts
                 self.entry_player.value = keep or self.views_part._default_player(waiting)
-        self.entry.layout.display = "none" if st.finished or self.view == "table" else ""
+        self.entry.layout.display = ("none" if st.finished or self.view == "table"
+                                     or self.mode_panel.laying else "")
         self.views_part._refresh_views()
         self._refresh_entry()
         self.views_part._refresh_stations()
@@ -450,7 +450,7 @@ class AtsScreen:
             else:
                 msg += (f" Year {st.year} begins: everyone takes {START_CREDITS} credits; cards now pass "
                         f"{st.passing}.")
-        elif not st.acted:
+        elif not st.acted and not g.setup.options.get("laid"):     # issue 39: no turns
             msg += f" Turn {st.turn} begins."
         self.say(msg)
         self.refresh()

@@ -66,6 +66,12 @@ class AtsSetup:
                                                description="pick", rows=4)
         self.objective_note = w.HTML("<i>Pick objectives, or pick none to draw as many as "
                                      "players (2 in a 2-player game).</i>")
+        # issue 39: a game played without the companion, scored as its stations lie
+        self.laid = w.Checkbox(value=False, description="Score a finished game: lay each "
+                               "station as it lies on the table", indent=False,
+                               style={"description_width": "initial"},
+                               layout=w.Layout(width="auto"))
+        self.laid.add_class("setup-laid")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("start-game")
         writes(self.start_btn, host_only=True)
@@ -128,7 +134,7 @@ class AtsSetup:
             self.options_panel, self.details_panel,
             self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
-            self.start_btn]), host_only=True)
+            self.laid, self.start_btn]), host_only=True)
         self.new_game_box.add_class("setup-new-game")
         self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
         self.setup_role_note.add_class("setup-role-note")
@@ -244,6 +250,8 @@ class AtsSetup:
             use_objectives=self.use_objectives.value, catalogue=cat, seed=seed)
         races, objectives, secret = got["races"], got["objectives"], got["secret_objectives"]
         options.update(self.mode_setup.options(names))
+        if self.laid.value:
+            options["laid"] = "final"
         if drawn:             # the seeded draw replaces the races and objectives picked above
             # ... but a box unticked after the draw is the table's choice: no races (and
             # no race's secret objective), no objectives
@@ -257,7 +265,8 @@ class AtsSetup:
             setup["secret_objectives"] = secret
         game = Game(chance.new_game(setup, seed))
         rec = game.to_record()
-        rec["meta"] = playtime.start(meta)        # the play timer starts with the game
+        # the play timer starts with the game (not for a game already played)
+        rec["meta"] = meta if self.laid.value else playtime.start(meta)
         gid = self.screen.session.create(rec)
         self.mode_setup.next_game()
         self.setup_details.notes.value = ""       # the location stays for the next game
@@ -271,6 +280,11 @@ class AtsSetup:
             notes = decks.secret_notes(races, game.catalogue)
             if notes:
                 extra += " " + " ".join(notes)
+        if self.laid.value:
+            self.laid.value = False
+            self.say("New game to score: lay each player's station as it lies on the table "
+                     f"(each seat's page lays its own).{extra}")
+            return
         self.say(f"New game started. Year 1 begins: everyone takes {START_CREDITS} credits.{extra}")
 
     def _resume_selected(self):

@@ -230,12 +230,21 @@ class ModePanel:
         self.box.add_class("mode-panel")
         # the Remove spaceships picker kept while its entry is the same: (key, widgets)
         self._removal: tuple | None = None
+        # a game laid from the table (issue 39): the station-laying panel, its draft kept
+        from .ats_lay import LayPanel
+        self.lay = LayPanel(app)
+        self.laying = False          # a station is still to be laid: the entry is hidden
 
     # -- the panel above turn entry ----------------------------------------------------
     def refresh(self):
         g = self.app.game
         st = g.state
         kids = []
+        lay = self.lay.refresh()
+        self.laying = lay is not None
+        if lay is not None:
+            self.box.children = [lay]
+            return
         broken = round_end_report(g)
         if broken:
             # B 5 "Before beginning the next round": the fix is made at the round's end

@@ -1,0 +1,179 @@
+"""Issue 39, the page (no browser): *Score a finished game* on the setup screen, and each
+station laid as it lies through the play screen's laying panel (companion/ui/ats_lay.py),
+driven by its widgets as a hand would: tap a cell, say what lies there, the credits and
+the track's VP, *Lay the station*.  The engine checks the entry (companion/ats/lay.py):
+a refusal names the card, the cell and the rule, nothing is recorded and the draft stays.
+
+The books' sentences relied on:
+- B 4: "build it anywhere in your Space Station adjacent to an already-built location"
+  (a card not connected to the Main Reactor is refused).
+- B 6: "Gain 1 VP for every Power Reactor that DOES NOT contain any Energy cubes."; "Gain
+  1 VP for every 3 credits remaining."
+
+Every number is a fixture's ("Fixture: ..." cards defined in the record)."""
+from __future__ import annotations
+
+import html
+import re
+
+from companion.ats.game import Game
+from companion.table.store import Store
+from companion.ui.app import App
+from recordkit import fixture_card
+
+PLAYERS = ["Ana", "Ben"]
+POST = "Fixture: lay post"          # 2 VP printed (a fixture's number)
+PLOT = "Fixture: lay plot"          # 1 VP printed
+CARDS = [fixture_card(POST, types=["military"], cost=1, energy=0, vp=2, max=2),
+         fixture_card(PLOT, types=["business"], cost=1, energy=0, vp=1)]
+
+
+def find(box, cls):
+    out = []
+
+    def walk(x):
+        if cls in getattr(x, "_dom_classes", ()):
+            out.append(x)
+        for k in getattr(x, "children", ()):
+            walk(k)
+    walk(box)
+    return out
+
+
+def one(box, cls):
+    got = find(box, cls)
+    assert len(got) == 1, (cls, len(got))
+    return got[0]
+
+
+def said(app) -> str:
+    """The status line as the player reads it (tags dropped, entities read)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", app.status.value))
+
+
+def shown(widget) -> bool:
+    return widget.layout.display != "none"
+
+
+def laid_game(store) -> str:
+    g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=CARDS)
+    return store.create(g.to_record(), title="laid")
+
+
+def tap(app, at):
+    cls = "lay-at-" + "_".join(str(x).replace("-", "m") for x in at)
+    one(app.root, cls).click()
+
+
+def put(app, at, what, *, card=None, cubes=None):
+    tap(app, at)
+    panel = one(app.root, "lay-panel")
+    one(panel, "lay-what").value = what
+    if card is not None:
+        one(panel, "lay-card").value = card
+    if cubes is not None:
+        one(panel, "lay-cubes").value = cubes
+    one(panel, "lay-put").click()
+
+
+def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
+    app = App(store)
+    for name, box in zip(PLAYERS, app.name_boxes):
+        box.value = name
+    one(app.root, "setup-laid").value = True
+    one(app.root, "start-game").click()
+    assert "lay each player's station" in said(app)
+    g = app.game
+    assert g.setup.options.get("laid") == "final" and not g.state.finished
+    rec = store.load(store.games()[0]["id"])
+    assert "timer" not in (rec.get("meta") or {})          # a game already played
+    # the turn entry is hidden; the laying panel shows, for the host, either station
+    assert not shown(one(app.root, "turn-entry"))
+    panel = one(app.root, "lay-panel")
+    assert one(panel, "lay-player").options == tuple(PLAYERS)
+
+
+def test_a_station_laid_by_taps_is_one_lay_entry_and_a_refusal_keeps_the_draft(store):
+    gid = laid_game(store)
+    app = App(store)
+    app.open_game(gid)
+    panel = one(app.root, "lay-panel")
+    one(panel, "lay-player").value = "Ana"
+    put(app, (0, 0), "reactor", cubes=1)                      # the Main Reactor, 1 cube
+    put(app, (0, 1), "card", card=POST)
+    put(app, (-1, 1), "card", card=PLOT)
+    put(app, (1, 0), "reactor", cubes=0)
+    # B 4: a card must be connected: (0, 1) emptied leaves the plot at (-1, 1) alone
+    put(app, (0, 1), "empty")
+    one(panel, "lay-credits").value = 7
+    one(panel, "lay-vp").value = 20
+    one(panel, "lay-station").click()
+    words = said(app)
+    assert "not connected to the Main Reactor" in words and PLOT in words and "[-1, 1]" in words
+    assert store.load(gid)["actions"] == []                   # nothing recorded
+    # the draft stayed: put the post back, lay it
+    put(app, (0, 1), "card", card=POST)
+    assert one(panel, "lay-credits").value == 7 and one(panel, "lay-vp").value == 20
+    one(panel, "lay-station").click()
+    actions = [{k: v for k, v in a.items() if k not in ("year", "turn")}
+               for a in store.load(gid)["actions"]]
+    assert actions == [{"do": "lay", "player": "Ana", "credits": 7, "vp": 20,
+                        "cells": [{"at": [-1, 1], "card": PLOT},
+                                  {"at": [0, 0], "reactor": True, "cubes": 1},
+                                  {"at": [0, 1], "card": POST},
+                                  {"at": [1, 0], "reactor": True, "cubes": 0}]}], actions
+    assert app.game.state.laid == ["Ana"]
+    assert one(panel, "lay-player").options == ("Ben",)       # only Ben's is still to lay
+    # Ben's: the Main Reactor only, then the game is over and scored (B 6)
+    put(app, (0, 0), "reactor", cubes=2)
+    one(panel, "lay-vp").value = 18
+    one(panel, "lay-station").click()
+    st = app.game.state
+    assert st.finished and not shown(one(app.root, "turn-entry"))
+    table = app.game.score().table.set_index("player")
+    # Ana: 20 on the track + 1 for the reactor at [1, 0] without cubes + 2 for 7 credits
+    # (B 6); the cards' printed VP were gained when built: the track holds them. Ben: 18
+    assert table.loc["Ana", "total"] == 20 + 1 + 7 // 3 and table.loc["Ben", "total"] == 18
+    words = final_words(app).split()
+    assert words[words.index("Ana") + 1:words.index("Ana") + 3] == ["23", "1"], words  # total, rank
+
+
+def final_words(app) -> str:
+    """The final table's text on the page."""
+    out: list[str] = []
+
+    def walk(x):
+        v = getattr(x, "value", None)
+        if isinstance(v, str):
+            out.extend(re.findall(r"<table[^>]*final-table.*?</table>", v, flags=re.S))
+        for k in getattr(x, "children", ()):
+            walk(k)
+    walk(app.root)
+    return html.unescape(re.sub(r"<[^>]+>", " ", " ".join(out)))
+
+
+def test_a_seat_lays_its_own_station_only(store):
+    gid = laid_game(store)
+    ben = App(Store(store.path))
+    ben.apply_query(f"game={gid}&seat=Ben")
+    panel = one(ben.root, "lay-panel")
+    assert one(panel, "lay-player").options == ("Ben",)
+    assert not shown(one(panel, "lay-player"))              # nothing to choose
+    put(ben, (0, 0), "reactor", cubes=0)
+    one(panel, "lay-station").click()
+    assert [a["player"] for a in store.load(gid)["actions"]] == ["Ben"]
+    # his station is laid: the page says the others are laying theirs
+    assert "Your station is laid" in one(ben.root, "lay-title").value
+
+
+def test_a_name_not_in_the_catalogue_is_not_laid_and_is_said(store):
+    gid = laid_game(store)
+    app = App(store)
+    app.open_game(gid)
+    hostile = "<script>alert(1)</script>=HYPERLINK(\"x\")"
+    put(app, (0, 1), "card", card=hostile)
+    one(app.root, "lay-station").click()
+    assert "not in your catalogue" in said(app) and "<script>" not in app.status.value
+    assert store.load(gid)["actions"] == []
+    # the grid shows the typed name escaped (a button's text, never HTML)
+    assert any(b.description == hostile for b in find(app.root, "lay-location"))
