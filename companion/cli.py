@@ -174,9 +174,9 @@ def cmd_history(args) -> int:
             ids = history.import_records(store, args.paths, progress=bar)
         finally:
             bar.end()
-        # the new games, then what was already there (issue 37: an import is idempotent)
-        out(f"imported {len(ids)} game(s) into {store.path}"
-            f"{history.import_details(ids) if isinstance(ids, history.ImportedRecords) else ''}")
+        # the page's words (issue 37): the new games, what was already there, what was
+        # brought up to date or replaced; then where
+        out(f"{history.import_summary(ids)} into {store.path}")
     elif args.what == "export" and fmt != "records":
         from .table import plays_export
         if len(args.paths) != 1:

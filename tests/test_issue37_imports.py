@@ -17,7 +17,12 @@ import xml.etree.ElementTree as ET
 
 from boardgamegeek.loaders.plays import add_plays_from_xml, create_plays_from_xml
 
+import pytest
+
+from companion.core.errors import StoreWriteFailed
 from companion.table import history, plays_export, plays_import, stats
+from companion.table.pgstore import PgStore
+from companion.table.store import Store
 
 from test_history import records, store  # noqa: F401  (the store fixture: both backends)
 
@@ -132,19 +137,142 @@ def test_the_record_of_an_imported_play_replaces_it(make_store, tmp_path):
     assert len(df) == 1 and df.date.tolist() == ["2021-03-04 20:00"]
 
 
+def _play_then_record(make_store, tmp_path):
+    """A store holding G1's play as imported from BG Stats (nothing else), and G1's
+    record file, dated when it was played: the record will replace the play."""
+    probe = make_store()
+    history.import_records(probe, [_record_file(tmp_path, "probe.json", played=PLAYED)])
+    bgs = _same_play_bgstats(probe, tmp_path)
+    store = make_store()                # the same database: the probe's game goes
+    for g in store.games(format=None):
+        store.delete(g["id"])
+    plays_import.import_plays(store, [bgs], bgg_ids=NO_IDS)
+    return store, _record_file(tmp_path, played=PLAYED)
+
+
+def _stored(store):
+    """Every stored game: (id, record, the date it is stored with), by id."""
+    when = dict(store.query("SELECT id, created FROM games"))
+    return sorted((g["id"], store.load(g["id"]), when[g["id"]])
+                  for g in store.games(format=None))
+
+
+FAULT = "companion_test_fault"
+
+
+def _fault(store, event: str, when: str = "") -> None:
+    """From now on every ``event`` ("DELETE", "INSERT", "UPDATE OF created") on the table
+    games (``when``: of the rows where this SQL condition holds) fails as a failed write
+    does: on SQLite an error raised inside the store's own connection (a trigger calling a
+    function that raises), on PostgreSQL an error the server raises (a trigger).  The
+    store turns it into its one-line StoreWriteFailed; :func:`_no_fault` ends it."""
+    if isinstance(store, PgStore):
+        with store.transaction() as c:
+            c.execute(f"CREATE OR REPLACE FUNCTION {FAULT}() RETURNS trigger LANGUAGE plpgsql "
+                      "AS $f$ BEGIN RAISE EXCEPTION 'the disk failed (a test fault)'; END $f$")
+            c.execute(f"CREATE TRIGGER {FAULT} BEFORE {event} ON games FOR EACH ROW "
+                      + (f"WHEN ({when}) " if when else "") + f"EXECUTE FUNCTION {FAULT}()")
+        return
+
+    def fail() -> None:
+        raise OSError("the disk failed (a test fault)")
+    store._conn.create_function(FAULT, 0, fail)
+    with store.transaction() as c:
+        c.execute(f"CREATE TRIGGER {FAULT} BEFORE {event} ON games "
+                  + (f"WHEN {when} " if when else "") + f"BEGIN SELECT {FAULT}(); END")
+
+
+def _no_fault(store) -> None:
+    with store.transaction() as c:
+        c.execute(f"DROP TRIGGER {FAULT}" + (" ON games" if isinstance(store, PgStore) else ""))
+
+
+def test_a_replacement_that_fails_at_the_removal_leaves_the_play(make_store, tmp_path):
+    """A finished record replacing the play imported from BG Stats: the new game, its date
+    and the removal of the play are one write.  The write fails at the removal (the
+    database refuses to delete a row): nothing of it is kept, the store holds exactly the
+    play it held, no second play of one game, no game dated today.  Once the store works
+    again, the same import leaves one play, the record, dated when it was played."""
+    store, record = _play_then_record(make_store, tmp_path)
+    before = _stored(store)
+    assert [r["format"] for _, r, _ in before] == [plays_import.IMPORTED_FORMAT]
+    _fault(store, "DELETE")
+    with pytest.raises(StoreWriteFailed):
+        history.import_records(store, [record])
+    _no_fault(store)
+    assert _stored(store) == before
+    got = history.import_records(store, [record])
+    assert len(got) == 1 and len(got.replaced) == 1
+    after = _stored(store)
+    assert [(gid, r["format"], when) for gid, r, when in after] == \
+        [(got[0], "among-the-stars/1", PLAYED)]
+    assert history.play_details(store, got[0])["duration_min"] == 75   # the play's, kept
+    assert stats.games(store).date.tolist() == ["2021-03-04 20:00"]
+
+
+def test_a_later_failure_puts_the_replaced_play_back(make_store, tmp_path):
+    """An import that fails after a record replaced a play (the next file's game cannot be
+    written) is taken out whole, as before: the replaced play is back as it was (its
+    record, its date), and the record's game is gone."""
+    store, record = _play_then_record(make_store, tmp_path)
+    before = [(r, when) for _, r, when in _stored(store)]
+    other = records()["G2"]
+    other["meta"] = {"title": "cannot be written"}
+    other_path = tmp_path / "g2.json"
+    other_path.write_text(json.dumps(other), encoding="utf-8")
+    _fault(store, "INSERT", "NEW.title = 'cannot be written'")
+    with pytest.raises(StoreWriteFailed):
+        history.import_records(store, [record, other_path])
+    _no_fault(store)
+    assert [(r, when) for _, r, when in _stored(store)] == before
+
+
+def test_an_imported_record_is_dated_in_the_write_that_stores_it(make_store, tmp_path):
+    """The date played goes into the new game itself, not into a second write after it
+    (the game is never stored dated today): a store that refuses to change a stored
+    game's date still takes the import, dated when played."""
+    store = make_store()
+    _fault(store, "UPDATE OF created")
+    got = history.import_records(store, [_record_file(tmp_path, played=PLAYED)])
+    _no_fault(store)
+    assert store.query("SELECT id, created FROM games") == [(got[0], PLAYED)]
+
+
 def test_cli_history_import_twice_says_already_there(run_cli, tmp_path):
     """`history import` of the same record twice: one game, and the second run says it
-    was already there."""
+    was already there, in the page's words (history.import_summary) and then where."""
     home = tmp_path / "home"
     path = _record_file(tmp_path)
+    db = home / "games.sqlite"
     r1 = run_cli("history", "import", path, home=home)
-    assert r1.returncode == 0 and "imported 1 game(s)" in r1.stdout, r1.stderr
+    assert r1.returncode == 0, r1.stderr
+    assert r1.stdout == f"Imported 1 new game into {db}\n"
     r2 = run_cli("history", "import", path, home=home)
     assert r2.returncode == 0, r2.stderr
-    assert "imported 0 game(s)" in r2.stdout
-    assert "1 already there (g1.json: Ann and Bea, at the club)" in r2.stdout
+    assert r2.stdout == (f"Imported 0 new games; 1 already there (g1.json: Ann and Bea, at "
+                         f"the club) into {db}\n")
+    assert "game(s)" not in r1.stdout + r2.stdout
     r3 = run_cli("history", "plays", home=home)
     assert r3.stdout.count("\n") == 2, r3.stdout           # the header and one play
+
+
+def test_cli_says_which_play_a_record_replaced(run_cli, tmp_path):
+    """The play from BG Stats imported on the command line, then its game's record: the
+    line says what the page says, "1 replaces the same play …", then where."""
+    home = tmp_path / "home"
+    probe = Store(tmp_path / "probe.sqlite")
+    try:
+        history.import_records(probe, [_record_file(tmp_path, "probe.json", played=PLAYED)])
+        bgs = _same_play_bgstats(probe, tmp_path)
+    finally:
+        probe.close()
+    assert run_cli("history", "import", bgs, home=home).returncode == 0
+    r = run_cli("history", "import", _record_file(tmp_path, played=PLAYED), home=home)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ("Imported 1 new game; 1 replaces the same play imported from another "
+                        "logger (Among the Stars, 2021-03-04 (BG Stats)) into "
+                        f"{home / 'games.sqlite'}\n"), r.stdout
+    assert run_cli("history", "plays", home=home).stdout.count("\n") == 2
 
 
 def _bgg_read(text: str):

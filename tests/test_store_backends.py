@@ -569,7 +569,7 @@ def test_the_command_line_uses_the_database_of_the_environment(pg_url, run_cli, 
                                                                tmp_path):
     monkeypatch.setenv("COMPANION_DATABASE_URL", pg_url)
     r = run_cli("history", "import", str(SAMPLE_FILE))
-    assert r.returncode == 0 and "imported 1 game(s) into postgresql://" in r.stdout, r.stderr
+    assert r.returncode == 0 and "Imported 1 new game into postgresql://" in r.stdout, r.stderr
     monkeypatch.delenv("COMPANION_DATABASE_URL")
     r = run_cli("--database", pg_url, "history", "plays")
     assert r.returncode == 0 and "George;Sandra;Thalia;Milo" in r.stdout, r.stderr

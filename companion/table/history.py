@@ -878,8 +878,10 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
     the same game, whatever the file is called) is not stored again but listed in
     ``already``; a finished record of a play imported from BG Stats / BGG (the same
     game, day, players and scores) replaces that play (its location, notes, length
-    and new players kept where the record has none), so they count as one play; a
-    record is dated when it was played (:func:`record_played`), not when imported."""
+    and new players kept where the record has none), so they count as one play: the
+    record's game, its date and the play's removal are one write (``Store.create(...,
+    created=, replaces=)``); a record is dated when it was played
+    (:func:`record_played`), not when imported, in the write that stores it."""
     _require(store, Write.IMPORT)
     files: list[Path] = []
     for p in paths:
@@ -918,7 +920,9 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
     stored_contents = plays_import.stored_contents(store) if any_plays else set()
     keys = plays_import.imported_keys(store) if any_plays else set()
     out = ImportedRecords()
-    drop: list[str] = []
+    # the plays replaced by a record (the record's new id -> the play's record, title
+    # and date): put back if the import fails later (issue 37)
+    swapped: dict[str, tuple[JSON, str, float]] = {}
     try:
         for i, (f, rec, d) in enumerate(checked, 1):
             ident, content = record_identity(rec), _play_content(rec, d)
@@ -944,34 +948,51 @@ def import_records(store: Store, paths: Iterable[str | Path], *,
                 played = record_played(rec)
                 play = plays.pop(content, None) if content and rec.get("format") \
                     != IMPORTED_FORMAT else None
+                old: tuple[JSON, str, float] | None = None
                 if play is not None:            # the same play, logged elsewhere: one play
-                    rec["meta"] = _with_play_details(rec.get("meta"), store.load(play[0]))
-                    drop.append(play[0])
-                    out.replaced.append(play[1])
+                    old = _kept_play(store, play[0])
+                    rec["meta"] = _with_play_details(rec.get("meta"), old[0])
                 meta = dict(rec.get("meta") or {})
                 meta.pop("played", None)         # kept as the game's date, not in its meta
                 rec["meta"] = meta
-                gid = store.create(rec, title=meta.get("title"), write=Write.IMPORT)
+                # one write: the game, dated when it was played, and the play it replaces
+                # removed with it (a failure keeps neither: never two plays of one game)
+                gid = store.create(rec, title=meta.get("title"), write=Write.IMPORT,
+                                   created=played, replaces=None if play is None else play[0])
                 out.append(gid)
+                if play is not None and old is not None:    # (both, or neither)
+                    swapped[gid] = old
+                    out.replaced.append(play[1])
                 same[ident] = (gid, meta.get("title") or gid)
                 if content:
                     stored_contents.add(content)
-                if played is not None:          # dated when it was played
-                    with store.transaction() as c:
-                        c.execute("UPDATE games SET created=? WHERE id=?", (played, gid))
             if progress is not None:
                 progress(len(files) + i, total)
-        for gid in drop:
-            store.delete(gid)
     except Exception:
-        # a write failed half-way: the games stored so far are taken out again
+        # a write failed half-way: the games stored so far are taken out again, and a
+        # play a record replaced comes back in the same write as the record goes
         for gid in out:
             try:
-                store.delete(gid)
+                if gid in swapped:
+                    rec_, title, when = swapped[gid]
+                    store.create(rec_, title=title, write=Write.IMPORT, created=when,
+                                 replaces=gid)
+                else:
+                    store.delete(gid)
             except CompanionError:
                 pass
         raise
     return out
+
+
+def _kept_play(store: Store, gid: str) -> tuple[JSON, str, float]:
+    """A stored game as :meth:`Store.create` takes it back: its record (the title out of
+    its meta), its title and its stored date."""
+    rec = store.load(gid)
+    meta = dict(rec.get("meta") or {})
+    title = str(meta.pop("title", None) or gid)
+    row = store.query_one("SELECT created FROM games WHERE id=?", (gid,))
+    return {**rec, "meta": meta}, title, float(row[0]) if row else time.time()
 
 
 def _with_play_details(meta: Any, play: JSON) -> JSON:
@@ -987,7 +1008,7 @@ def _with_play_details(meta: Any, play: JSON) -> JSON:
 
 def import_summary(result: ImportedRecords) -> str:
     """What an import did, in words: "Imported 1 new game; 1 already there (a.json:
-    Ann, Bea)" (the History tab; the command line says the same after its count)."""
+    Ann, Bea)" (the History tab; the command line says the same, then " into <store>")."""
     n = len(result)
     words = f"Imported {n} new game{'' if n == 1 else 's'}"
     return words + import_details(result)

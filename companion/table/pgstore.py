@@ -699,7 +699,10 @@ class PgStore(Store):
             stored)
 
     def create(self, record: JSON, title: str | None = None, *,
-               write: Write | str = Write.NEW_GAME) -> str:
+               write: Write | str = Write.NEW_GAME, created: float | None = None,
+               replaces: str | None = None) -> str:
+        # one transaction, as on SQLite: the new game (with its date) is there exactly
+        # when the game it replaces is gone, so a lost COMMIT reads back the new game only
         self.creating = None
 
         def stored(c: PgConnection) -> tuple[bool, str] | None:
@@ -708,8 +711,8 @@ class PgStore(Store):
                 return None
             row = c.execute("SELECT 1 FROM games WHERE id=?", (gid,)).fetchone()
             return row is not None, gid
-        return self._settled(lambda: super(PgStore, self).create(record, title, write=write),
-                             stored)
+        return self._settled(lambda: super(PgStore, self).create(
+            record, title, write=write, created=created, replaces=replaces), stored)
 
     def delete(self, gid: str) -> None:
         def stored(c: PgConnection) -> tuple[bool, None]:

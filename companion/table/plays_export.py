@@ -230,7 +230,8 @@ def plays(store: Store, ids: Collection[str] | None = None, *, finished_only: bo
             "finished": bool(finished), "duration_min": dur,
             "location": loc or "", "notes": notes or "", "new_players": new,
             "expansions": expansions, "decided_by": decided, "explanation": expl,
-            "start_player": start, "board": kind.board(setup),
+            # an imported play's board is not in its file: left unknown, not "standard"
+            "start_player": start, "board": "" if isinstance(key, str) else kind.board(setup),
             "players": [{"name": p, "seat": seat, "score": total, "rank": rank,
                          "winner": p in win, "role": roles.get(p), "new": p in new,
                          "start": p == start, "breakdown": json_or(bd, {})}

@@ -543,12 +543,21 @@ class Store:
         check_role(self.role, write)
 
     def create(self, record: JSON, title: str | None = None, *,
-               write: Write | str = Write.NEW_GAME) -> str:
+               write: Write | str = Write.NEW_GAME, created: float | None = None,
+               replaces: str | None = None) -> str:
         """Store a new game; ``write`` says what it is for the page's role: a new
-        game, or an import (a record file)."""
+        game, or an import (a record file).
+
+        ``created``: the game's date (seconds since 1970: when it was played, for an
+        import), else now.  ``replaces``: the id of a stored game this one takes the
+        place of (the same play imported from another logger, issue 37), removed in the
+        same transaction: either the new game is stored, with its date, and that game
+        is gone, or nothing changed (the page's role must also allow a delete)."""
         if Write(write) not in (Write.NEW_GAME, Write.IMPORT):
             raise ValueError(f"a game is created by a new game or an import, not {write!r}")
         self.require(write)
+        if replaces is not None:
+            self.require(Write.DELETE)
         gid = self._new_id()
         now = time.time()
         setup = record["setup"]
@@ -559,12 +568,15 @@ class Store:
         with self.transaction() as c:
             c.execute("INSERT INTO games(id, title, created, updated, setup, cards, manual, meta, "
                       "format) VALUES (?,?,?,?,?,?,?,?,?)",
-                      (gid, title, now, now, json.dumps(setup), json.dumps(record.get("cards") or []),
+                      (gid, title, now if created is None else float(created), now,
+                       json.dumps(setup), json.dumps(record.get("cards") or []),
                        json.dumps(record.get("manual") or []), json.dumps(meta),
                        record.get("format", registry.DEFAULT_FORMAT)))
             for i, a in enumerate(record.get("actions") or []):
                 c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
                           (gid, i, json.dumps(a)))
+            if replaces is not None:
+                c.execute("DELETE FROM games WHERE id=?", (replaces,))
         return gid
 
     def _new_id(self) -> str:

@@ -410,7 +410,9 @@ class HistoryTab:
             + "<table class='history-table history-imported-scores'><tr><th>player</th>"
               "<th>score</th><th>rank</th><th>won</th></tr>" + rows + "</table>"
             + data_link(history.dumps(rec), f"{gid}.json", "application/json",
-                        "Export this record (JSON)", "history-export-json export-link"))]
+                        "Export this record (JSON)", "history-export-json export-link")),
+            # to the other logger (issue 37): an imported BG Stats play to BGG, and back
+            self.exports.show(gid, registry.kind_of(s["game"]).logger_names[0], s.get("source"))]
 
     # -- statistics ---------------------------------------------------------------------
     def table(self, name: str):

@@ -114,11 +114,14 @@ class GameExports:
     Stats play file, BoardGameGeek play XML and create-play link
     (companion.ui.play_exports.final_exports).  While the game's BoardGameGeek id is
     not set, the box above them asks for it once (never guessed, never shipped):
-    saved in loggers.json in the player's data folder, every export then carries it."""
+    saved in loggers.json in the player's data folder, every export then carries it.
+    A play imported from BG Stats or BoardGameGeek (``source``) is offered to the other
+    logger only, and the box says so in one line (play_exports.SENT_BACK)."""
 
     def __init__(self, tab):
         import ipywidgets as w
         self.tab, self.gid, self.game = tab, None, ""
+        self.source: str | None = None     # the logger an imported play came from
         self.words = w.HTML()
         self.id_box = w.Text(placeholder="BoardGameGeek id, e.g. the number in its address",
                              layout=w.Layout(width="320px", max_width="100%"))
@@ -131,13 +134,16 @@ class GameExports:
         self.ask.add_class("history-bgg-ask")
         self.html = w.HTML()
         self.html.add_class("history-game-exports-links")
-        self.box = w.VBox([w.HTML("<b>Send this play to BG Stats or BoardGameGeek</b>"),
-                           self.ask, self.html])
+        self.heading = w.HTML()
+        self.heading.add_class("history-game-exports-heading")
+        self.box = w.VBox([self.heading, self.ask, self.html])
         self.box.add_class("history-game-exports")
 
-    def show(self, gid: str, game: str):
-        """The exports of game ``gid`` (of the game called ``game`` in the loggers)."""
-        self.gid, self.game = gid, game
+    def show(self, gid: str, game: str, source: str | None = None):
+        """The exports of game ``gid`` (of the game called ``game`` in the loggers);
+        ``source``: the logger a play imported from another one came from ("bgstats",
+        "bgg"; None for a game played here)."""
+        self.gid, self.game, self.source = gid, game, source
         self.refresh()
         return self.box
 
@@ -152,9 +158,14 @@ class GameExports:
         self.words.value = ("<div class='history-bgg-ask-words'>"
                             + escape(plays_export.bgg_id_request([self.game])).capitalize()[:1]
                             + escape(plays_export.bgg_id_request([self.game]))[1:] + ".</div>")
-        self.ask.layout.display = "" if missing else "none"
+        # an imported play goes to the other logger only (play_exports.SENT_BACK)
+        to = {"bgstats": "BoardGameGeek", "bgg": "BG Stats"}.get(self.source or "",
+                                                                 "BG Stats or BoardGameGeek")
+        self.heading.value = f"<b>Send this play to {escape(to)}</b>"
+        # asked for the BoardGameGeek XML: not for a play BoardGameGeek has already
+        self.ask.layout.display = "" if missing and self.source != "bgg" else "none"
         slug = "-".join(self.game.lower().replace(":", "").split())
-        self.html.value = final_exports(self.tab.view, self.gid, slug=slug)
+        self.html.value = final_exports(self.tab.view, self.gid, slug=slug, source=self.source)
 
     def save_id(self) -> None:
         from ..core.errors import CompanionError

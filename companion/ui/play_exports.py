@@ -72,16 +72,28 @@ def _data_link(data: bytes, filename: str, mime: str, label: str, cls: str) -> s
             f"href='data:{mime};base64,{b64}'>{escape(label)}</a>")
 
 
-def final_exports(store, gid: str, *, progress=None, slug: str = "play") -> str:
+#: what is not offered for a play imported from a logger (the source's key in
+#: companion.table.plays_import.SOURCES): that logger has the play already
+SENT_BACK = {
+    "bgstats": ("This play came from BG Stats, which has it already: no BG Stats file or "
+                "link here (it would be a second play there). Send it to BoardGameGeek."),
+    "bgg": ("This play came from BoardGameGeek, which has it already: no BoardGameGeek "
+            "XML here. Send it to BG Stats."),
+}
+
+
+def final_exports(store, gid: str, *, progress=None, slug: str = "play",
+                  source: str | None = None) -> str:
     """The final table's exports of one finished game as HTML (every text escaped,
     everything inline: works offline): BG Stats' play file and BoardGameGeek's play
     XML as downloads, BG Stats' "create play" link and its QR code.  A store whose
     History cannot be written (read-only) gives them from History computed in memory
     (companion.table.history.current, as the History tab and the command line), with its
-    one-line note (issue 35)."""
+    one-line note (issue 35).  ``source``: the logger a play was imported from
+    ("bgstats", "bgg"): its own exports are left out, in one line (:data:`SENT_BACK`)."""
     view, memory = history.current(store, progress=progress)
     try:
-        html = _final_exports(view, gid, slug)
+        html = _final_exports(view, gid, slug, source)
     finally:
         if view is not store:
             view.close()
@@ -91,7 +103,7 @@ def final_exports(store, gid: str, *, progress=None, slug: str = "play") -> str:
     return html
 
 
-def _final_exports(store, gid: str, slug: str) -> str:
+def _final_exports(store, gid: str, slug: str, source: str | None = None) -> str:
     """:func:`final_exports` from a store whose History is up to date."""
     note = ""
     try:
@@ -105,30 +117,40 @@ def _final_exports(store, gid: str, slug: str) -> str:
                 "scoring is not complete).</i></div>")
     play = found[0]
     day = time.strftime("%Y-%m-%d", time.localtime(play["played"]))
-    doc = plays_export.bgstats_document([play], bgg_ids=bgg_ids)
-    bgs = _data_link((json.dumps(doc, indent=1) + "\n").encode(), f"{slug}-{day}.bgsplay",
-                     "application/json", "⬇ BG Stats play file", "export-bgstats")
-    xml = _data_link(plays_export.bgg_xml([play], bgg_ids=bgg_ids).encode(),
-                     f"{slug}-{day}-bgg.xml", "application/xml",
-                     "⬇ BoardGameGeek play (XML)", "export-bgg")
-    link = plays_export.bgstats_play_link(play, bgg_ids=bgg_ids)
-    open_link = (f"<a class='export-bgstats-link export-link' target='_blank' "
-                 f"rel='noopener noreferrer' href='{escape(link)}'>Open in BG Stats "
-                 "(create play)</a>")
+    to_bgstats, to_bgg = source != "bgstats", source != "bgg"
+    if source in SENT_BACK:         # an imported play: not back to where it came from
+        note = f"<div class='play-exports-sent-back'>{escape(SENT_BACK[source])}</div>" + note
+    bgs = xml = open_link = qr_html = ""
+    if to_bgstats:
+        doc = plays_export.bgstats_document([play], bgg_ids=bgg_ids)
+        bgs = _data_link((json.dumps(doc, indent=1) + "\n").encode(), f"{slug}-{day}.bgsplay",
+                         "application/json", "⬇ BG Stats play file", "export-bgstats")
+        link = plays_export.bgstats_play_link(play, bgg_ids=bgg_ids)
+        open_link = (f"<a class='export-bgstats-link export-link' target='_blank' "
+                     f"rel='noopener noreferrer' href='{escape(link)}'>Open in BG Stats "
+                     "(create play)</a>")
+        qr_html = _qr_html(link)
+    if to_bgg:
+        xml = _data_link(plays_export.bgg_xml([play], bgg_ids=bgg_ids).encode(),
+                         f"{slug}-{day}-bgg.xml", "application/xml",
+                         "⬇ BoardGameGeek play (XML)", "export-bgg")
+    return (f"<div class='play-exports'><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
+
+
+def _qr_html(link: str) -> str:
+    """BG Stats' create-play link as a QR code (or the line saying it is too long)."""
     qr = plays_export.qr_svg(link)
     if qr is None:
-        qr_html = ("<div class='export-qr-missing'><small>The play is too long for a QR "
-                   "code (long notes?): use the link.</small></div>")
-    else:
-        # segno's SVG holds the QR's paths only (no text of ours): inline, with a viewBox
-        # so that it scales down to a phone's width instead of being cut
-        m = re.match(r'<svg width="(\d+)" height="(\d+)"', qr)
-        if m:
-            qr = qr.replace("<svg ", f'<svg viewBox="0 0 {m.group(1)} {m.group(2)}" ', 1)
-        qr_html = ("<div class='export-qr' title='QR code of the BG Stats create-play link'>"
-                   f"{qr}<div><small>Scan it with the phone that has BG Stats: it opens the "
-                   "same link.</small></div></div>")
-    return (f"<div class='play-exports'><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
+        return ("<div class='export-qr-missing'><small>The play is too long for a QR "
+                "code (long notes?): use the link.</small></div>")
+    # segno's SVG holds the QR's paths only (no text of ours): inline, with a viewBox
+    # so that it scales down to a phone's width instead of being cut
+    m = re.match(r'<svg width="(\d+)" height="(\d+)"', qr)
+    if m:
+        qr = qr.replace("<svg ", f'<svg viewBox="0 0 {m.group(1)} {m.group(2)}" ', 1)
+    return ("<div class='export-qr' title='QR code of the BG Stats create-play link'>"
+            f"{qr}<div><small>Scan it with the phone that has BG Stats: it opens the "
+            "same link.</small></div></div>")
 
 
 class FinalExports:
