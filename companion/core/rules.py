@@ -65,7 +65,10 @@ class Rule(StrEnum):
     NOT_ADJACENT = "not-adjacent", {
         ATS: "a location must be built orthogonally adjacent to a built location "
              "(B 4, Build Location)"}
-    OCCUPIED = "occupied", {ATS: "that cell already holds a location"}
+    OCCUPIED = "occupied", {
+        ATS: "that cell already holds a location",
+        SSE: "a system holds one City or Trade Station (S Colonize: \"No other players may "
+             "later colonize that system\")"}
     NO_ENERGY = "no-energy", {
         ATS: "the energy must come from reactors within distance 2, counted through built "
              "locations (B 4; FAQ)"}
@@ -133,7 +136,10 @@ class Rule(StrEnum):
     LAY = "lay", {
         ATS: "a position laid from the table (setup.options.laid) is entered station by "
              "station, one lay entry per player, before any other action; every location "
-             "orthogonally connected to the Main Reactor at [0, 0] (B 4)"}
+             "orthogonally connected to the Main Reactor at [0, 0] (B 4)",
+        SSE: "a position laid from the table (setup.options.laid: final or now) is entered "
+             "one lay entry per player, before any other action; in a game laid now, one "
+             "entry says whose turn it is (next)"}
     CUBES = "cubes", {
         ATS: "a reactor comes into play with 2 Energy Cubes (B 3, B 4: \"They both come into "
              "play with 2 Energy Cubes on them\") and only loses them: it never holds more"}
@@ -192,6 +198,18 @@ class Rule(StrEnum):
     OPEN_BORDERS = "open-borders", {
         SSE: "Open Borders: passing an opponent's system costs one of your unused Cities, "
              "paid to that opponent (S Open Borders)"}
+    SHIPS = "ships", {
+        SSE: "a laid position holds each player's ships (S Setup: \"each player starts with "
+             "2-4 ships\"; the setup's number), each where a move can leave it: its "
+             "homeworld, a system its player colonised (S Colonize: \"you MUST COLONIZE the "
+             "system your ship has moved into\"), or the revealed tile that damaged it"}
+    TRACK = "track", {
+        SSE: "a laid position's score track holds at least the VP the map shows were scored "
+             "during play (planets, Unexplored tiles); more only where a Nordinn Empire "
+             "destroyed a City (S Colonize, S Unexplored Systems)"}
+    NOT_OVER = "not-over", {
+        SSE: "a position laid at the game's end: every player's reserve is empty, or no "
+             "player can move (S Game End)"}
     DAMAGED = "damaged", {
         SSE: "damaging a ship (an expansion's effect) needs the damaged-ships variant, and "
              "the ship must be undamaged"}

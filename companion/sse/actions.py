@@ -1,6 +1,6 @@
 """Small Star Empires actions as values with a notation (issue 23), after python-chess's
 ``Move``: one frozen dataclass per kind :data:`companion.sse.turns.HANDLERS` applies
-(``move``, ``damage``), each with
+(``move``, ``damage``, ``lay``), each with
 
 - ``to_dict()``: exactly the JSON the record stores (same keys, same order);
 - :func:`from_dict`: the right class for an action of the record (a RecordError names an
@@ -42,7 +42,8 @@ Hex = tuple[int, int]
 
 #: the order of an action's keys when it is built here (companion.sse.turns.ACTION_ORDER)
 KEY_ORDER = ("do", "player", "ship", "from", "to", "via", "piece", "pay", "reveal", "destroy",
-             "then", "note")
+             "then", "pieces", "revealed", "conquered", "ships", "vp", "received", "paid", "next",
+             "note")
 VIAS = ("line", "wormhole")
 #: the fields held typed (the others are kept as ``key=JSON``)
 TYPED = ("player", "ship", "from", "to", "via", "piece")
@@ -159,7 +160,27 @@ class DamageShip(SseAction):
         return f"damaged ship {self.get('ship')} at {self.get('from')}"
 
 
-KINDS: dict[str, type[SseAction]] = {c.kind: c for c in (MoveShip, DamageShip)}
+@dataclass(frozen=True, kw_only=True)
+class LayPosition(SseAction):
+    """``lay``: a player's pieces as they lie on the table, with the score track's VP
+    (issue 39, :mod:`companion.sse.lay`); ``pieces``, ``ships``, ``vp`` and the others are
+    kept as ``key=JSON``: ``Ana lay pieces=[{"at":[1,0],"piece":"city"}] vp=2``."""
+    kind: ClassVar[str] = "lay"
+
+    def what(self) -> str:
+        pieces = self.get("pieces")
+        n = len(pieces) if isinstance(pieces, list) else 0
+        text = f"laid the position from the table ({n} piece{'' if n == 1 else 's'}"
+        ships = self.get("ships")
+        if isinstance(ships, list):
+            text += f", {len(ships)} ship{'' if len(ships) == 1 else 's'}"
+        text += f", {self.get('vp')} VP on the score track)"
+        if self.get("next") is True:
+            text += "; their turn next"
+        return text
+
+
+KINDS: dict[str, type[SseAction]] = {c.kind: c for c in (MoveShip, DamageShip, LayPosition)}
 
 
 def _typed(key: str, value: Any) -> Any:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..core.safeio import terminal_text
 from .game import SseGame
+from .lay import trusted
 from .record import read_record
 from .scoring import CATEGORIES, tiebreak_words
 
@@ -61,6 +62,9 @@ def check_game(game: SseGame, args: argparse.Namespace) -> int:
     st = game.state
     where = f"finished: {st.end_reason}" if st.finished else f"{st.current} to move"
     out(f"ok: {len(game.actions)} actions, {where}")
+    # a position laid from the table (issue 39): what its map cannot show
+    for line in trusted(game.actions, st):
+        out(line)
     return 0
 
 

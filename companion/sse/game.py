@@ -76,7 +76,8 @@ class SseGame(LegalityQueries):
         self.meta = dict(meta or {})
         self.actions: list[dict[str, Any]] = []
         self.state = State.initial(self.setup)
-        settle(self.state, 0)
+        if not self.setup.laid:         # laid from the table: the turn comes after the lay
+            settle(self.state, 0)
         self._history: list[State] = []
 
     # -- record in and out ---------------------------------------------------------

@@ -58,8 +58,14 @@ PLANETS = (1, 3)
 #: says "When you enter and reveal this system, colonize it with a City."
 BLOCKING_EFFECTS = ("asteroid_field", "nordinn_empire")
 MODES = ("standard", "epic")
+#: ``setup.options.laid`` (issue 39, companion/sse/lay.py): the game is laid from the table,
+#: one ``lay`` entry per player; "final": the position at the game's end (scored at once),
+#: "now": a game under way, which goes on action by action
+LAID = ("final", "now")
+#: the keys only a ``lay`` entry has
+LAY_ONLY_KEYS = {"pieces", "revealed", "conquered", "ships", "vp", "received", "paid", "next"}
 ACTION_KEYS = {"do", "player", "ship", "from", "to", "piece", "via", "pay", "reveal", "destroy",
-               "then", "note"}
+               "then", "note"} | LAY_ONLY_KEYS
 DEFAULT_COLOURS = ["#e0a800", "#8e44ad", "#e8590c", "#1c7c7c"]
 
 #: code -> what the rule says in this game: the texts of companion.core.rules.Rule
@@ -76,6 +82,8 @@ class IllegalMove(IllegalAction):
         head = str(a.get("player", "?"))
         if a.get("do") == "damage":
             head += f" damage ship {a.get('ship', '?')}"
+        elif a.get("do") == "lay":
+            head += " lay"
         else:
             head += " move"
             if a.get("ship") is not None:

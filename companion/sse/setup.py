@@ -13,7 +13,7 @@ from ..core.errors import CompanionError, RecordError
 from . import hexmap as hm
 from .hexmap import HexMap, System
 from .rules import (BOOK_SHIPS, BOX, CAMPAIGN_PIECES, CAMPAIGN_TARGET, DEFAULT_COLOURS,
-                    EPIC_NEBULAE, MODES, NEBULA_TABLE, OPTIONS, VARIANTS, is_whole)
+                    EPIC_NEBULAE, LAID, MODES, NEBULA_TABLE, OPTIONS, VARIANTS, is_whole)
 
 
 @dataclass
@@ -89,9 +89,14 @@ class SseSetup:
         if not isinstance(options, dict):
             raise RecordError("setup.options must be an object")
         for k, v in options.items():
+            if k == "laid":                 # not a reading of the book: issue 39's entry
+                if v not in LAID:
+                    raise RecordError("setup.options.laid says the game is laid from the "
+                                      f"table: one of {', '.join(LAID)}")
+                continue
             if k not in OPTIONS:
                 raise RecordError(f"setup.options: unknown option '{k}' (known: "
-                                  f"{', '.join(OPTIONS)})")
+                                  f"{', '.join([*OPTIONS, 'laid'])})")
             if v not in OPTIONS[k]:
                 raise RecordError(f"setup.options.{k} is one of {', '.join(OPTIONS[k])}")
         campaign = d.get("campaign")
@@ -177,6 +182,12 @@ class SseSetup:
 
     def variant(self, name: str) -> bool:
         return bool(self.variants.get(name))
+
+    @property
+    def laid(self) -> str | None:
+        """``options.laid`` (issue 39): "final" or "now" when the game is laid from the
+        table (companion/sse/lay.py), else None."""
+        return self.options.get("laid")
 
     def option(self, name: str) -> str:
         """A reading of the book (:data:`OPTIONS`): the record's, else the literal one."""

@@ -81,6 +81,12 @@ class State:
     end_reason: str = ""
     index: int = 0
     moves: int = 0
+    #: the players whose pieces were laid from the table (``lay`` entries, issue 39)
+    laid: list[str] = field(default_factory=list)
+    #: a game laid now: the player whose turn it is once every player is laid
+    laid_next: str | None = None
+    #: the laid players whose entry gives their ships (optional in a final position)
+    laid_ships: list[str] = field(default_factory=list)
 
     @classmethod
     def initial(cls, setup: SseSetup) -> "State":
@@ -97,7 +103,8 @@ class State:
         return State(self.setup, self.map, {k: v.copy() for k, v in self.players.items()},
                      dict(self.colonies), dict(self.revealed), dict(self.blocked),
                      set(self.conquered), self.current, self.finished, self.end_reason,
-                     self.index, self.moves)
+                     self.index, self.moves, list(self.laid), self.laid_next,
+                     list(self.laid_ships))
 
     # -- who controls what ---------------------------------------------------------
     def controller(self, h: Hex) -> str | None:

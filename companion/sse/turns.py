@@ -12,10 +12,12 @@ from typing import Any, Callable
 
 from ..core.errors import IllegalAction, RecordError
 from ..core.record import copy_json
+from ..core.safeio import terminal_line
 from .effects import damage_ship, explore
 from .hexmap import as_hex, label
+from .lay import lay
 from .movement import can_move, colonise, route
-from .rules import ACTION_KEYS, IllegalMove, is_whole
+from .rules import ACTION_KEYS, LAY_ONLY_KEYS, IllegalMove, is_whole
 from .state import PlayerState, Ship, State
 
 #: the order of an action's keys as stored
@@ -51,10 +53,21 @@ def _dispatch(st: State, action: Any) -> dict[str, Any]:
     handler = HANDLERS.get(do) if isinstance(do, str) else None
     if handler is None:
         kinds = " or ".join(repr(k) for k in HANDLERS)
-        raise IllegalAction("malformed", f"'do' is {kinds}, not {do!r}", action=a)
+        raise IllegalAction("malformed", f"'do' is {kinds}, not {terminal_line(repr(do), 80)}",
+                            action=a)
+    if do != "lay":
+        lay_only = sorted(set(a) & LAY_ONLY_KEYS)
+        if lay_only:
+            raise IllegalAction("malformed", f"'{lay_only[0]}' is only for a lay entry", action=a)
+        if st.setup.laid and len(st.laid) < len(st.players):
+            raise IllegalAction("lay", "this game is laid from the table (setup.options.laid): "
+                                "lay every player's pieces first (still to lay: "
+                                + ", ".join(p for p in st.setup.players if p not in st.laid)
+                                + ")", action=a)
     player = a.get("player")
     if not isinstance(player, str) or player not in st.players:
-        raise IllegalAction("wrong-player", f"{player!r} is not a player of this game", action=a)
+        raise IllegalAction("wrong-player", f"{terminal_line(repr(player), 80)} is not a "
+                            "player of this game", action=a)
     return handler(st, st.players[player], a)
 
 
@@ -177,8 +190,20 @@ def apply_move(st: State, ps: PlayerState, a: dict[str, Any]) -> dict[str, Any]:
     return ordered(a)
 
 
-#: the action kinds (``a["do"]``; ``"move"`` when absent) and how each is applied
-HANDLERS: dict[str, Handler] = {"move": apply_move, "damage": apply_damage}
+def apply_lay(st: State, ps: PlayerState, a: dict[str, Any]) -> dict[str, Any]:
+    """``"lay"``: ``ps``'s pieces as they lie on the table (companion/sse/lay.py).  Once
+    every player is laid, a game laid now goes on: the turn is the ``next`` player's (or,
+    if that player cannot move, the next one's who can, S Game End)."""
+    stored = lay(st, ps, a)
+    if st.setup.laid == "now" and len(st.laid) == len(st.players):
+        assert st.laid_next is not None          # lay() refused a last entry without it
+        settle(st, st.setup.players.index(st.laid_next))
+    return stored
+
+
+#: the action kinds (``a["do"]``; ``"move"`` when absent) and how each is applied; ``lay``:
+#: a player's pieces as they lie on the table (issue 39, companion/sse/lay.py)
+HANDLERS: dict[str, Handler] = {"move": apply_move, "damage": apply_damage, "lay": apply_lay}
 
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 import companion.sse.game as game_module
 from companion.core.errors import IllegalAction
-from companion.sse.turns import HANDLERS, apply_damage, apply_move
+from companion.sse.turns import HANDLERS, apply_damage, apply_lay, apply_move
 
 from ssekit import game
 
@@ -74,7 +74,7 @@ def test_no_import_cycle_inside_the_package():
 
 
 def test_action_kinds_are_a_table_of_handlers():
-    assert HANDLERS == {"move": apply_move, "damage": apply_damage}
+    assert HANDLERS == {"move": apply_move, "damage": apply_damage, "lay": apply_lay}
 
 
 def test_unknown_action_kind_names_the_table():
@@ -82,9 +82,9 @@ def test_unknown_action_kind_names_the_table():
     with pytest.raises(IllegalAction) as e:
         g.check({"do": "fly", "player": "Ann", "ship": 0, "to": [1, 0]})
     assert e.value.rule == "malformed"
-    assert "'do' is 'move' or 'damage', not 'fly'" in str(e.value)
+    assert "'do' is 'move' or 'damage' or 'lay', not 'fly'" in str(e.value)
     # an unhashable kind is refused the same way, not with a TypeError
-    assert "'do' is 'move' or 'damage', not ['move']" in g.why_illegal(
+    assert "'do' is 'move' or 'damage' or 'lay', not ['move']" in g.why_illegal(
         {"do": ["move"], "player": "Ann", "ship": 0, "to": [1, 0]})
 
 
