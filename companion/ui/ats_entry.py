@@ -12,6 +12,7 @@ from ..ats import render, whatif
 from ..core.errors import CompanionError
 from .cardform import CardForm
 from .common import CELL_PX, ERR, LEGAL, cell_class
+from .style import scroll_into_view
 
 
 
@@ -335,6 +336,7 @@ class AtsEntry:
         self.screen.entry_card.value = card.name
         self.say(f"Added '{card.name}' to your catalogue; choose where to build it.")
         self.screen.refresh()
+        self.in_view()
 
     # -- unknown card values ---------------------------------------------------------------
     def _ask_values(self, name: str, fields, *, cell=None, box=None):
@@ -384,12 +386,26 @@ class AtsEntry:
         # (StoreWriteFailed: form kept)
         self.screen.session.save_card(card)
         resume = self._resume
+        shown = bool(self.screen.form_box.children)     # the entry's own form (not another's)
         self._close_form()
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.screen.refresh()
         sc = self.screen
-        if resume is not None and not sc.game.state.finished and resume[:3] == (
-                sc.entry_player.value, sc.entry_action.value, sc._card_name()):
-            self._clicked(resume[3])         # the click the form interrupted goes on
+        try:
+            if resume is not None and not sc.game.state.finished and resume[:3] == (
+                    sc.entry_player.value, sc.entry_action.value, sc._card_name()):
+                self._clicked(resume[3])         # the click the form interrupted goes on
+        finally:                                  # refused too: its message is shown
+            if shown:
+                self.in_view(resume[3] if resume is not None else None)
+
+    def in_view(self, cell=None) -> None:
+        """Once a form over the entry is saved: the entry's message and the cell the form
+        interrupted (else the grid) back on the screen (issue 37: on a phone the player
+        had scrolled down to the form's Save; the grid and the message were above)."""
+        sc = self.screen
+        b = self._buttons.get(tuple(cell)) if cell is not None else None
+        scroll_into_view(b if b is not None and b in sc.grid.children else sc.grid,
+                         sc.entry_msg)
 

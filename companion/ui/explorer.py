@@ -9,6 +9,7 @@ import ipywidgets as w
 
 from ..ats import render, whatif
 from ..core.errors import CompanionError
+from .style import scroll_into_view
 from .writes import writes
 
 TOP_ROWS = 15
@@ -208,10 +209,17 @@ class Explorer:
         entry = app.entry_part          # the screen's turn entry owns the card-values form
         preview = entry._previewer(player, None) if card.category in ("location", "conflict") \
             else None
-        form = CardForm(card, app.guarded(entry._save_values), app.guarded(self._close_form),
+        form = CardForm(card, app.guarded(self._save_values), app.guarded(self._close_form),
                         missing=list(need["fields"]), preview=preview)
         self._form_for = card.name
         self.form_box.children = [form.box]
+
+    def _save_values(self, card):
+        """Saved through the page's own save (its refresh draws the heatmap the values
+        unlock); then the best cell and the heatmap on the screen (issue 37: on a phone
+        the player had scrolled down to the form's Save, above them)."""
+        self.app.entry_part._save_values(card)
+        scroll_into_view(self.heat, self.best)
 
     def _close_form(self):
         self.form_box.children = []

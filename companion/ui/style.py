@@ -9,8 +9,12 @@ Applies to everything under ``.companion-root`` (both games' tabs and History):
 * SVG pictures (stations, hex maps, charts) scale down to the width.
 
 Class hooks used here: ``scroll-x`` (a box that scrolls sideways inside
-itself), ``station-grid`` and ``sse-board`` (grids that scroll in their box).
+itself), ``station-grid`` and ``sse-board`` (grids that scroll in their box),
+``turn-entry`` / ``values-form`` (the card form beside the grid, issue 37) and
+``scroll-here-<n>`` (:func:`scroll_into_view`: an element the page brings into view).
 """
+import itertools
+
 TOUCH_PX = 44
 
 CSS = f"""<style>
@@ -257,3 +261,39 @@ TABLE_VIEW_CSS = """<style>
 }
 </style>"""
 CSS += TABLE_VIEW_CSS
+
+# ------------------------------------------- the card-values form beside the grid (issue 37)
+#: "At 1366x768 the form pushes the station below the screen": from 900 px wide, while the
+#: turn entry (``.turn-entry``) holds a card form (``.values-form > .card-form``: unknown
+#: printed values, a new card), the form stands in a column of its own beside the entry,
+#: from the entry's top: the grid, the cell to tap and the form's Save are on one screen.
+#: The entry's own rows keep their heights (the last row, empty, takes what the form adds).
+#: Narrower, the form stays above the grid (one column) and the kernel brings the message
+#: and the grid back into view once it is saved (:func:`scroll_into_view`).
+CARD_FORM_CSS = """<style>
+@media (min-width: 900px) {
+  .companion-root .turn-entry:has(> .values-form > .card-form) { display: grid;
+    grid-template-columns: minmax(0, 1fr) clamp(500px, 50%, 640px);
+    grid-template-rows: repeat(8, auto) 1fr; column-gap: 16px;
+    align-content: start; align-items: start; }
+  .companion-root .turn-entry:has(> .values-form > .card-form) > * { grid-column: 1; }
+  .companion-root .turn-entry:has(> .values-form > .card-form) > .values-form {
+    grid-column: 2; grid-row: 1 / -1; }
+}
+</style>"""
+CSS += CARD_FORM_CSS
+
+#: the class token the page template's hook watches (index.html.j2, "brought into view")
+SCROLL_TOKEN = "scroll-here-"
+_scrolls = itertools.count(1)
+
+
+def scroll_into_view(*widgets) -> None:
+    """Bring ``widgets`` on the screen, in this order (issue 37: "on a phone the player
+    scrolls back up" once a form above the grid is saved).  Each gets a new class token
+    ``scroll-here-<n>``; the page template scrolls an element whose class gains one into
+    view with ``scrollIntoView({block: 'nearest'})``: nothing moves when it is on the
+    screen already.  A page without the template ignores the token."""
+    for wd in widgets:
+        keep = [c for c in wd._dom_classes if not c.startswith(SCROLL_TOKEN)]
+        wd._dom_classes = (*keep, f"{SCROLL_TOKEN}{next(_scrolls)}")
