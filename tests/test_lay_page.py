@@ -177,3 +177,13 @@ def test_a_name_not_in_the_catalogue_is_not_laid_and_is_said(store):
     assert store.load(gid)["actions"] == []
     # the grid shows the typed name escaped (a button's text, never HTML)
     assert any(b.description == hostile for b in find(app.root, "lay-location"))
+
+
+def test_the_table_display_says_who_is_still_to_lay():
+    from companion.ui.tableview import ats_display
+    g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=CARDS)
+    g.push({"do": "lay", "player": "Ben", "credits": 0, "vp": 3,
+            "cells": [{"at": [0, 0], "reactor": True, "cubes": 2}]})
+    text = html.unescape(re.sub(r"<[^>]+>", " ", ats_display(g, g.waiting_in_order())))
+    assert "Laying the table" in text and "still to lay:  Ana " in text, text
+    assert "Year 1" not in text and "waiting for" not in text

@@ -96,6 +96,12 @@ class SseSetupForm:
         self.tile_panel.set_title(1, "Forms")
         self.tile_panel.add_class("sse-tile-panel")
         writes(self.tile_panel)                   # a seat types tiles; the table view none
+        # issue 39: a game played without the companion, scored as its pieces lie (sse_lay.py)
+        self.laid = w.Checkbox(value=False, description="Score a finished game: lay each "
+                               "player's pieces as they lie on the map", indent=False,
+                               style={"description_width": "initial"},
+                               layout=w.Layout(width="auto"))
+        self.laid.add_class("sse-setup-laid")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         writes(self.start_btn, host_only=True)
@@ -141,7 +147,7 @@ class SseSetupForm:
                    f"{offer.ships_words()} ships depending on the number of players (see its "
                    "setup picture) — choose the number.</small></div>"),
             self.ships, self.options, self.details_panel, self.v_campaign, self.campaign_note,
-            self.start_btn]), host_only=True)
+            self.laid, self.start_btn]), host_only=True)
         self.new_game_box.add_class("sse-setup-new-game")
         self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
         self.setup_role_note.add_class("sse-setup-role-note")
@@ -276,10 +282,14 @@ class SseSetupForm:
             record_meta = {"campaign": uuid.uuid4().hex[:12]}
         setup = chance.new_game(self._pieces_option(setup),      # a fresh seed (issue 20)
                                 self.laying.seed if tiles else None)
+        laid = bool(self.laid.value)
+        if laid:                                  # the engine checks every lay entry
+            setup["options"] = {**(setup.get("options") or {}), "laid": "final"}
         game = SseGame(setup)
         rec = game.to_record()
-        # the play timer starts with the game
-        rec["meta"] = playtime.start({**details_meta, **record_meta})
+        # the play timer starts with the game (not for a game played already)
+        meta = {**details_meta, **record_meta}
+        rec["meta"] = meta if laid else playtime.start(meta)
         title = f"Small Star Empires: {', '.join(names)}"
         if self.v_campaign.value:
             title += " (campaign game 1)"
@@ -290,6 +300,11 @@ class SseSetupForm:
         s.open_game(gid)
         self._to_top()
         extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
+        if laid:
+            self.laid.value = False
+            s.app.say(f"Small Star Empires: new game to score on '{m.name}': lay each player's "
+                      f"pieces as they lie on the map (each seat's page lays its own).{extra}")
+            return
         s.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
 
     def resume(self):

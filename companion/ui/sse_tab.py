@@ -38,6 +38,7 @@ from .sse_reveal import SseReveal
 from .sse_final import SseFinal
 from .sse_setup import SseEditor, SseSetupForm
 from .sse_views import SseViews
+from .sse_lay import SseLay
 from .sse_board import (COL_PX, HEX_H, HEX_W, KIND_LABEL, LEGAL, MIN_COL_PX, MIN_HEX_H, PALETTE,  # noqa: F401
                         ROW_PX, HexBoard, SseBoard, col_css, hex_class, system_cell)
 
@@ -59,8 +60,7 @@ STYLE = """<style>
 
 
 class SseTab:
-    # -- what the session and play-details parts hold (companion.ui.session.SessionPart,
-    # companion.ui.playdetails.PlayDetailsPart) ------------------------------------------
+    # -- what the session and play-details parts hold (SessionPart, PlayDetailsPart) -----
     store = Via("live")
     role = Via("live")
     game = Via("live")
@@ -128,8 +128,7 @@ class SseTab:
 
     def __init__(self, app):
         self.app = app
-        # the page's role (the app's: one address, one role for every tab), before the
-        # latest game is opened below
+        # the page's role (the app's: one role for every tab), before the latest game opens
         self.session = GameSession(app.store, again="enter the action again",
                                    role=app.session.role, seat_name=app.session.seat_name,
                                    cap_id=app.session.cap_id,
@@ -146,8 +145,7 @@ class SseTab:
         # the page title names this tab (App._tab_opened): no second title here (issue 15)
         self.box = w.VBox([w.HTML(STYLE), self.body])
         self.box.add_class("sse-root")
-        # the play timer (issue 16), compact, beside the turn line: the entry and the
-        # board stay on the first screen
+        # the play timer (issue 16), compact, beside the turn line (entry, board: 1st screen)
         self.timer = PlayTimer(self.session, "sse-timer", compact=True)
         writes(self.timer.button)
         self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
@@ -157,6 +155,7 @@ class SseTab:
         self.board_part = SseBoard(self)
         self.final_part = SseFinal(self)
         self.setup_part = SseSetupForm(self)
+        self.lay_part = SseLay(self)              # pieces laid as they lie (issue 39)
         self.editor_part = SseEditor(self, self.setup_part)
         self._build_play()
         games = self.store.games(format=FORMAT, table=self.store.table)
@@ -192,8 +191,7 @@ class SseTab:
     def _build_play(self):
         self.turn = w.HTML()
         self.turn.add_class("sse-turn")
-        # the options are the pieces the engine says the player to move can place, with how
-        # many are left (see _refresh_piece); every new situation starts again from City
+        # the engine's pieces for the player to move, how many left (_refresh_piece)
         self.piece = w.ToggleButtons(options=[], description="Colonise with")
         self.piece.add_class("sse-piece")
         self.piece_note = w.HTML()
@@ -229,8 +227,7 @@ class SseTab:
         # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen
         self.undo_row = w.HBox([undo, self.damage_btn, self.live_state])
         self.timer_row.add_class("timer-row")
-        # the message of this tab next to the entry (a copy of the status line while the
-        # tab is shown): a refused click's rule stays in view above the board
+        # the status line copied next to the entry: a refused click's rule stays in view
         self.msg = w.HTML(layout=w.Layout(display="none"))
         self.msg.add_class("sse-message")
         self.app.status.observe(self._mirror_status, "value")
@@ -244,12 +241,11 @@ class SseTab:
         self.more.set_title(1, "Legend")
         self.more.set_title(2, "Join from other devices (QR codes)")
         self.more.add_class("sse-more")
-        # top to bottom as a hand on a phone needs it (issue 15): where we are, the entry and
-        # its message, the board, undo; then the scores, and the rest folded
+        # top to bottom as a hand on a phone needs it (issue 15); the rest folded
         self.play_screen = w.VBox([
             self.timer_row, self.seat_score, self.live_note, self.seat_switch.box, self.entry,
-            self.msg, self.board.box, self.final, self.final_extra, self.epic_box,
-            self.campaign_box, self.undo_row, self.undo_box,
+            self.lay_part.box, self.msg, self.board.box, self.final, self.final_extra,
+            self.epic_box, self.campaign_box, self.undo_row, self.undo_box,
             self.scoreboard, self.score_more, self.more, new])
         self.play_screen.add_class("sse-play")
 
@@ -286,11 +282,13 @@ class SseTab:
         st = g.state
         self.damage_btn.layout.display = "" if may_damage(st) else "none"
         self.views_part.check_acting_for()
-        # a seat page moves only its own ships (or the one player the switch names)
-        self.entry.layout.display = ("none" if st.finished or not self.views_part.may_enter()
-                                     else "")
-        # at the end the final panel draws the board (once)
-        self.board.box.layout.display = "none" if st.finished else ""
+        # a seat page moves only its own ships (or the one player the switch names); while
+        # pieces are laid (issue 39) the laying panel, not the entry; at the end the final
+        # panel draws the board (once)
+        laying = self.lay_part.refresh()
+        self.entry.layout.display = ("none" if st.finished or laying
+                                     or not self.views_part.may_enter() else "")
+        self.board.box.layout.display = "none" if st.finished or laying else ""
         self._refresh_turn()
         self.timer.over = st.finished
         self.timer.show()               # the clock as of now (the heartbeat ticks it: tick())
@@ -317,7 +315,7 @@ class SseTab:
         if self.app.tabs.selected_index != 1:
             return
         self.msg.value = change["new"] or ""
-        self.msg.layout.display = "" if self.msg.value else "none"
+        self.msg.layout.display = "" if self.msg.value and not self.lay_part.laying() else "none"
 
     def _refresh_turn(self):
         """One line (issue 15): who is to move, the move number, the last move, who passed."""
@@ -329,6 +327,8 @@ class SseTab:
         if g.actions:
             a = g.actions[-1]
             last = f" · last: {escape(g.describe(a))}"
+        if self.lay_part.turn_line(self.turn):
+            return
         if st.finished:
             self.turn.value = (f"<div class='sse-turn-line sse-turn-over'><b>The game is over: "
                                f"{escape(st.end_reason)}.</b></div>")
@@ -434,9 +434,8 @@ class SseTab:
     def push(self, action: dict):
         g = self.game
         try:
-            # the store first: another page's change refuses it (PageBehind: the session
-            # shows the current game); a file that cannot be written keeps the selection
-            # and the form (pressing again retries)
+            # the store first: another page's change refuses it (PageBehind); a file that
+            # cannot be written keeps the selection and the form (pressing again retries)
             norm = self.session.push(action)
         except PageBehind:
             self._behind()
@@ -452,7 +451,7 @@ class SseTab:
                      and st.players[p].passed_at == st.index]
             if newly:
                 msg += f" {', '.join(newly)} cannot move and pass{'es' if len(newly) == 1 else ''} for the rest of the game."
-            msg += f" {st.current} to move."
+            msg += f" {st.current} to move." if st.current else self.lay_part.still_words()
         self.app.say(msg)
         self.refresh()
 

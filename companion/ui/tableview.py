@@ -57,6 +57,20 @@ def _score_table(heads: list[str], rows: list[str]) -> str:
             + "".join(rows) + "</table>")
 
 
+def _still_to_lay(st: Any) -> list[str]:
+    """The players whose position is still to be laid from the table (issue 39), in seat
+    order; [] for a game entered action by action."""
+    if not st.setup.options.get("laid"):
+        return []
+    return [p for p in st.setup.players if p not in st.laid]
+
+
+def _laying(todo: list[str]) -> str:
+    """The band's line while positions are laid from the table (issue 39)."""
+    return ("<div class='tv-turn'>Laying the table</div>"
+            f"<div class='tv-waiting'>still to lay: <b>{escape(', '.join(todo))}</b></div>")
+
+
 def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str:
     """The Among the Stars display of ``game``: the stations, the turn, who is still to
     act (``waiting``, in the rules' order), the scoreboard and ``objectives_html`` (the
@@ -81,8 +95,11 @@ def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str
             f"<div class='tv-name'>{escape(p)} {mark}<span class='tv-vp'>{ps.vp} VP</span></div>"
             f"<div class='tv-svg' style='--tv-w:{bw / wmax:.4f};--tv-h:{bh / hmax:.4f}'>"
             f"{svgs[p]}</div></div>")
+    todo = _still_to_lay(st)
     if st.finished:
         where = "<div class='tv-turn'>The game is over</div>"
+    elif todo:
+        where = _laying(todo)
     else:
         n = st.setup.turns_in_year(st.year)
         who = ", ".join(escape(p) for p in waiting)
@@ -119,9 +136,12 @@ def sse_display(game: Any) -> str:
     if game.actions:
         last = (f"<div class='tv-last'>last: "
                 f"{escape(game.describe(game.actions[-1]))}</div>")
+    todo = _still_to_lay(st)
     if st.finished:
         where = (f"<div class='tv-turn'>The game is over</div>"
                  f"<div class='tv-waiting'>{escape(st.end_reason)}</div>")
+    elif todo:
+        where = _laying(todo) + last
     else:
         passed = [p for p in players if st.players[p].passed]
         where = (f"<div class='tv-turn'>Move {st.moves + 1}</div>"

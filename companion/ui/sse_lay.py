@@ -1,0 +1,238 @@
+"""Small Star Empires, the pieces laid as they lie on the map (issue 39, "Score the table
+as it lies"): a part of the play screen (:class:`companion.ui.sse_tab.SseTab`), shown
+instead of the ship and move entry while the game's setup says ``options.laid`` and a
+player's pieces are still to be laid.
+
+The map is drawn as the board is now (the pieces laid so far, and the draft of the player
+being laid).  The player chooses City, Trade Station or Nothing, taps the systems where
+such a piece of theirs lies, types the VP on the score track, and presses *Lay X's
+pieces*: one ``lay`` entry (companion/sse/lay.py) through the screen's write path
+(:meth:`SseTab.push`: the session, then the engine), so that the engine checks it (two
+pieces on one system, a homeworld, more Cities than the setup gives, ...); a refusal is
+said beside the button, naming the system and the rule, nothing recorded, the draft kept.
+A seat's page lays its own player's pieces; the host's page any player's still to lay;
+the table view none.  When every player is laid the final screen shows the final table.
+
+No rule here: any system may be tapped; what may lie there is the engine's to say.  Only
+``"final"`` games are laid here with pieces and track VP (no ships, no Unexplored tiles,
+no conquest markers, no Open Borders counts: the engine's entry has them optional in a
+final game).  Every text shown is escaped.  The draft lives in this page's kernel until
+it is laid (a reload starts it again).
+
+Stable CSS hooks: ``sse-lay-panel`` (the panel), ``sse-laid-title``, ``sse-laid-player``,
+``sse-laid-what``, ``sse-laid-count``, ``sse-laid-board`` (its hexes: ``hx_q_r``),
+``sse-laid-vp``, ``sse-laid-message``, ``sse-laid-go``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import ipywidgets as w
+
+from ..core.errors import CompanionError
+from ..core.htmlsafe import escape
+from ..sse.game import PIECE_NAMES
+from .sse_board import HexBoard, system_cell
+
+if TYPE_CHECKING:
+    from .sse_tab import SseTab
+
+#: what a tap puts on a system (the engine decides whether it may lie there)
+WHAT = [("City", "city"), ("Trade Station", "trade_station"), ("Nothing", "empty")]
+LETTER = {"city": "C", "trade_station": "T"}
+CSS = "<style>.sse-laid-message:empty{display:none}</style>"
+
+
+class Draft:
+    """One player's pieces as tapped so far, and the track's VP."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[tuple[int, int], str] = {}
+        self.vp = 0
+
+    def entry(self, player: str) -> dict:
+        """The ``lay`` entry of this draft (docs/record-format.md)."""
+        return {"do": "lay", "player": player,
+                "pieces": [{"at": list(h), "piece": self.pieces[h]}
+                           for h in sorted(self.pieces)],
+                "vp": self.vp}
+
+
+class SseLay:
+    """The laying panel of ``screen`` (see the module's docstring)."""
+
+    def __init__(self, screen: SseTab) -> None:
+        self.screen = screen
+        guarded = screen.guarded
+        self.drafts: dict[str, Draft] = {}
+        self.title = w.HTML()
+        self.title.add_class("sse-laid-title")
+        self.player = w.Dropdown(description="Pieces of", options=[])
+        self.player.add_class("sse-laid-player")
+        self.player.observe(guarded(lambda _: self.draw()), "value")
+        self.what = w.ToggleButtons(options=WHAT, value="city", description="Tap to put")
+        self.what.add_class("sse-laid-what")
+        self.count = w.HTML()
+        self.count.add_class("sse-laid-count")
+        self.board = HexBoard(guarded(self.tap), css="sse-laid-board")
+        self.vp = w.BoundedIntText(value=0, min=0, max=999, description="Track VP",
+                                   tooltip="the player's VP on the score track at the game's "
+                                   "end, before the end-game points",
+                                   style={"description_width": "initial"},
+                                   layout=w.Layout(width="160px"))
+        self.vp.add_class("sse-laid-vp")
+        self.vp.observe(guarded(lambda ch: self._typed(ch["new"])), "value")
+        self.message = w.HTML()
+        self.message.add_class("sse-laid-message")
+        self.go = w.Button(description="Lay the pieces", button_style="primary", icon="flag",
+                           layout=w.Layout(width="auto", min_height="44px"))
+        self.go.add_class("sse-laid-go")
+        self.go.on_click(guarded(lambda _: self.lay()))
+        self.controls = w.VBox([self.player, self.what, self.count, self.board.box, self.vp,
+                                self.message, self.go])
+        self.box = w.VBox([w.HTML(CSS), self.title, self.controls],
+                          layout=w.Layout(display="none"))
+        self.box.add_class("sse-lay-panel")
+
+    # -- whose pieces ---------------------------------------------------------------------
+    def still_to_lay(self) -> list[str]:
+        g = self.screen.game
+        if g is None or not g.setup.laid or g.state.finished:
+            return []
+        return [p for p in g.setup.players if p not in g.state.laid]
+
+    def laying(self) -> bool:
+        return bool(self.still_to_lay())
+
+    def turn_line(self, turn: w.HTML) -> bool:
+        """The turn line while pieces are still to be laid (True), else nothing (False)."""
+        todo = self.still_to_lay()
+        if todo:
+            turn.value = (f"<div class='sse-turn-line sse-turn-laying'><b>Laying the table"
+                          f"</b> · still to lay: {escape(', '.join(todo))}</div>")
+        return bool(todo)
+
+    def still_words(self) -> str:
+        todo = self.still_to_lay()
+        return f" Still to lay: {', '.join(todo)}." if todo else ""
+
+    def refresh(self) -> bool:
+        """The panel shown (True) while pieces are to be laid; hidden otherwise."""
+        todo = self.still_to_lay()
+        if not todo:
+            self.drafts.clear()
+            self.board.draw({})          # no hidden hex stands for another game's board
+            self.box.layout.display = "none"
+            return False
+        s = self.screen
+        st = s.game.state
+        self.box.layout.display = ""
+        laid = ", ".join(st.laid)
+        self.title.value = ("<h3 style='margin:4px 0'>Lay each player's pieces as they lie</h3>"
+                            f"<div>Still to lay: <b>{escape(', '.join(todo))}</b>"
+                            + (f"; laid: {escape(laid)}" if laid else "") + ". Choose City or "
+                            "Trade Station, tap each system where one of the player's lies, "
+                            "then type the VP on the score track.</div>")
+        mine = [] if s.view == "table" else [p for p in ([s.seat] if s.seat else todo)
+                                             if p in todo]
+        if s.view == "table":
+            self.title.value += "<div><i>The players lay their pieces on their pages.</i></div>"
+        elif not mine:
+            self.title.value += ("<div><i>Your pieces are laid: the others are laying "
+                                 "theirs.</i></div>")
+        self.controls.layout.display = "" if mine else "none"
+        if not mine:
+            return True
+        keep = self.player.value if self.player.value in mine else mine[0]
+        with self.player.hold_sync():
+            self.player.options = mine
+            self.player.value = keep
+        self.player.layout.display = "none" if len(mine) == 1 else ""
+        self.draw()
+        return True
+
+    def _draft(self) -> Draft:
+        p = self.player.value
+        if p not in self.drafts:
+            self.drafts[p] = Draft()
+        return self.drafts[p]
+
+    def _typed(self, value: int) -> None:
+        if self.player.value:
+            self._draft().vp = int(value)
+
+    # -- the map --------------------------------------------------------------------------
+    def draw(self) -> None:
+        if not self.player.value:
+            return
+        s = self.screen
+        st = s.game.state
+        player = self.player.value
+        d = self._draft()
+        seats = {i + 1: p for i, p in enumerate(st.setup.players)}
+        cells = {}
+        for h, sy in st.map.systems.items():
+            c = system_cell(sy)
+            tip = f"[{h[0]}, {h[1]}] {sy.describe()}"
+            if sy.kind == "homeworld":
+                owner = seats.get(sy.home)
+                c = {"label": f"{owner} home" if owner else f"home {sy.home}",
+                     "fill": st.setup.colour(owner) if owner else "#fff", "text": "white"}
+            base = c["label"] if sy.kind != "nebula" else (sy.colour or "")
+            col = st.colonies.get(h)
+            state = ""
+            if col is not None:                     # laid already (another entry)
+                c = {"label": f"{LETTER[col.piece]} {base}".strip(),
+                     "fill": st.setup.colour(col.owner), "text": "white"}
+                tip += f" — {col.owner}'s {PIECE_NAMES[col.piece]}"
+                state = "colony"
+            piece = d.pieces.get(h)
+            if piece is not None:                   # this draft's
+                c = {"label": f"{LETTER[piece]} {base}".strip(),
+                     "fill": st.setup.colour(player), "text": "white"}
+                tip += f" — {player}'s {PIECE_NAMES[piece]} (to lay)"
+                state = "selected colony"
+            c["tip"], c["state"] = tip, state
+            cells[h] = c
+        self.board.draw(cells)
+        n = {k: sum(1 for v in d.pieces.values() if v == k) for k in LETTER}
+        self.count.value = (f"<div>{escape(player)}: <b>{n['city']}</b> Cit"
+                            f"{'y' if n['city'] == 1 else 'ies'} and <b>{n['trade_station']}"
+                            f"</b> Trade Station{'' if n['trade_station'] == 1 else 's'} "
+                            "tapped</div>")
+        self.vp.value = d.vp
+        self.go.description = f"Lay {player}'s pieces"
+
+    def tap(self, h) -> None:
+        """A system tapped: the chosen piece put there (tapped again, or Nothing: taken
+        away).  No rule: the engine checks the whole entry when it is laid."""
+        if not self.player.value or self.controls.layout.display == "none":
+            return
+        d = self._draft()
+        what = self.what.value
+        if what == "empty" or d.pieces.get(h) == what:
+            d.pieces.pop(h, None)
+        else:
+            d.pieces[h] = what
+        self.message.value = ""
+        self.draw()
+
+    # -- lay it ---------------------------------------------------------------------------
+    def lay(self) -> None:
+        player = self.player.value
+        if not player:
+            return
+        d = self._draft()
+        d.vp = int(self.vp.value)
+        self.message.value = ""
+        try:
+            self.screen.push(d.entry(player))
+        except CompanionError as e:
+            # said beside the button too (the status line is at the page's top)
+            self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ Not "
+                                  f"laid: {escape(str(e))}</div>")
+            raise
+        if player in self.screen.game.state.laid:     # recorded
+            self.drafts.pop(player, None)
+            self.message.value = (f"<div class='sse-laid-done' style='color:#1b6e20'>✓ "
+                                  f"{escape(player)}'s pieces are laid.</div>")
