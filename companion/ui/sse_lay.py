@@ -90,8 +90,10 @@ class SseLay:
         self.go.on_click(guarded(lambda _: self.lay()))
         self.controls = w.VBox([self.player, self.what, self.count, self.board.box, self.vp,
                                 self.message, self.go])
-        self.box = w.VBox([w.HTML(CSS), self.title, self.controls],
-                          layout=w.Layout(display="none"))
+        # in the page only while laying: its board is an .sse-board too, and the play
+        # screen's own board must be the only one there once the game is laid
+        self.kids = (w.HTML(CSS), self.title, self.controls)
+        self.box = w.VBox([], layout=w.Layout(display="none"))
         self.box.add_class("sse-lay-panel")
 
     # -- whose pieces ---------------------------------------------------------------------
@@ -123,10 +125,13 @@ class SseLay:
             self.drafts.clear()
             self.board.draw({})          # no hidden hex stands for another game's board
             self.box.layout.display = "none"
+            self.box.children = ()
             return False
         s = self.screen
         st = s.game.state
         self.box.layout.display = ""
+        if self.box.children != self.kids:
+            self.box.children = self.kids
         laid = ", ".join(st.laid)
         self.title.value = ("<h3 style='margin:4px 0'>Lay each player's pieces as they lie</h3>"
                             f"<div>Still to lay: <b>{escape(', '.join(todo))}</b>"
