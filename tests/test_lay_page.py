@@ -19,6 +19,8 @@ import re
 from companion.ats.game import Game
 from companion.table.store import Store
 from companion.ui.app import App
+from companion.ui.ats_lay import cell_class
+from widgetkit import find, one, said, shown
 from recordkit import fixture_card
 
 PLAYERS = ["Ana", "Ben"]
@@ -28,41 +30,13 @@ CARDS = [fixture_card(POST, types=["military"], cost=1, energy=0, vp=2, max=2),
          fixture_card(PLOT, types=["business"], cost=1, energy=0, vp=1)]
 
 
-def find(box, cls):
-    out = []
-
-    def walk(x):
-        if cls in getattr(x, "_dom_classes", ()):
-            out.append(x)
-        for k in getattr(x, "children", ()):
-            walk(k)
-    walk(box)
-    return out
-
-
-def one(box, cls):
-    got = find(box, cls)
-    assert len(got) == 1, (cls, len(got))
-    return got[0]
-
-
-def said(app) -> str:
-    """The status line as the player reads it (tags dropped, entities read)."""
-    return html.unescape(re.sub(r"<[^>]+>", "", app.status.value))
-
-
-def shown(widget) -> bool:
-    return widget.layout.display != "none"
-
-
 def laid_game(store) -> str:
     g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=CARDS)
     return store.create(g.to_record(), title="laid")
 
 
 def tap(app, at):
-    cls = "lay-at-" + "_".join(str(x).replace("-", "m") for x in at)
-    one(app.root, cls).click()
+    one(app.root, cell_class(at)).click()
 
 
 def put(app, at, what, *, card=None, cubes=None):

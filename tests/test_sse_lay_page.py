@@ -22,32 +22,7 @@ from companion.ui.app import App
 from companion.ui.sse_board import hex_class
 
 from test_sse_lay_position import HAND, LAYS, MAP, PLAYERS, setup
-
-
-def find(box, cls):
-    out = []
-
-    def walk(x):
-        if cls in getattr(x, "_dom_classes", ()):
-            out.append(x)
-        for k in getattr(x, "children", ()):
-            walk(k)
-    walk(box)
-    return out
-
-
-def one(box, cls):
-    got = find(box, cls)
-    assert len(got) == 1, (cls, len(got))
-    return got[0]
-
-
-def said(app) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", app.status.value))
-
-
-def shown(widget) -> bool:
-    return widget.layout.display != "none"
+from widgetkit import find, one, said, shown
 
 
 def sse_app(store, query: str | None = None) -> App:

@@ -33,6 +33,11 @@ CSS = ("<style>.lay-grid .lay-cell{white-space:normal!important;height:auto!impo
        ".lay-message:empty{display:none}</style>")
 
 
+def cell_class(at: tuple[int, int]) -> str:
+    """The CSS class of the grid's cell ``at``: ``lay-at-0_m1`` for [0, -1]."""
+    return "lay-at-" + "_".join(str(x).replace("-", "m") for x in at)
+
+
 class Draft:
     """One player's station as typed so far: cells, spaceships, credits, track VP."""
 
@@ -200,7 +205,7 @@ class LayPanel:
                      layout=w.Layout(width="auto", min_height="44px"))
         b.add_class("lay-cell")
         b.add_class(f"lay-{kind}")
-        b.add_class("lay-at-" + "_".join(str(x).replace("-", "m") for x in at))  # [0,-1]: 0_m1
+        b.add_class(cell_class(at))
         if at == self.selected:
             b.add_class("lay-selected")
             b.button_style = "info"

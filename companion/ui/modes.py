@@ -21,6 +21,7 @@ from ..ats.setup import MAX_SPACESHIP_REMOVAL
 from ..core import chance
 from ..core.errors import CompanionError
 from ..ats.game import ADVISOR_ACTIONS, round_end_report
+from .ats_lay import LayPanel
 from .shippicker import SHIP, ShipPicker  # noqa: F401 (re-exported)
 
 ACTION_CHOICES = [(a, a) for a in ADVISOR_ACTIONS] + [(f"build {t}", f"build:{t}") for t in TYPES]
@@ -231,7 +232,6 @@ class ModePanel:
         # the Remove spaceships picker kept while its entry is the same: (key, widgets)
         self._removal: tuple | None = None
         # a game laid from the table (issue 39): the station-laying panel, its draft kept
-        from .ats_lay import LayPanel
         self.lay = LayPanel(app)
         self.laying = False          # a station is still to be laid: the entry is hidden
 

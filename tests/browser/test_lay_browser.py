@@ -28,6 +28,7 @@ from playwright.sync_api import expect
 from browser_harness import screenshot
 from dashboard_driver import store_of, wait_taking_entries
 from companion.ats.game import Game
+from companion.ui.ats_lay import cell_class
 from recordkit import fixture_card
 
 pytestmark = pytest.mark.browser
@@ -40,7 +41,7 @@ CARDS = [fixture_card(POST, types=["military"], cost=1, energy=0, vp=2, max=2),
 
 
 def at_class(at) -> str:
-    return ".lay-at-" + "_".join(str(x).replace("-", "m") for x in at)
+    return "." + cell_class(at)
 
 
 def put(page, at, what: str, *, card: str | None = None, cubes: str | None = None) -> None:
