@@ -831,3 +831,38 @@ def test_the_dashboard_config_never_culls_a_kernel_still_starting():
          str(CONFIG_DIR)], capture_output=True, text=True, timeout=120, env=base)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[False, True, True]", run.stdout
+
+
+def test_the_culler_forgets_what_it_kept_for_kernels_that_ended():
+    """Stop 40's review: the page's address kept for a kernel until it says "received"
+    (and the taken / ever-connected marks) stayed for the server's lifetime when the
+    kernel ended first.  The culler's pass drops them for every kernel the manager no
+    longer has, and keeps those of a kernel it still has."""
+    code = (
+        "import asyncio, logging\n"
+        "from datetime import timedelta\n"
+        "from jupyter_server._tz import utcnow\n"
+        "from jupyter_server.services.kernels.kernelmanager import MappingKernelManager as M\n"
+        "g = M.cull_kernel_if_idle.__globals__\n"
+        "for kid in ('gone', 'k'):\n"
+        "    g['_TAKEN'][kid] = 1.0; g['_UNACKED'][kid] = 'address'\n"
+        "    g['EVER_CONNECTED'].add(kid)\n"
+        "class K:\n"
+        "    execution_state = 'idle'; kernel_name = 'python3'\n"
+        "    last_activity = utcnow() - timedelta(seconds=1)\n"
+        "    kernel_spec = type('S', (), {'metadata': {}})()\n"
+        "class Fake:\n"
+        "    cull_idle_timeout = 600; cull_busy = False; cull_connected = False\n"
+        "    log = logging.getLogger('t')\n"
+        "    def __init__(s): s._kernels = {'k': K()}; s._kernel_connections = {'k': 1}\n"
+        "    async def shutdown_kernel(s, kid): raise AssertionError(kid)\n"
+        "asyncio.run(M.cull_kernel_if_idle(Fake(), 'k'))\n"
+        "print(sorted(g['_TAKEN']), sorted(g['_UNACKED']), sorted(g['EVER_CONNECTED']))\n")
+    base = {k: v for k, v in os.environ.items() if k != "COMPANION_KERNEL_TRANSPORT"}
+    run = subprocess.run(
+        [sys.executable, "-c",
+         "import sys\nfrom traitlets.config.loader import PyFileConfigLoader\n"
+         "PyFileConfigLoader('voila.py', path=sys.argv[1]).load_config()\n" + code,
+         str(CONFIG_DIR)], capture_output=True, text=True, timeout=120, env=base)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "['k'] ['k'] ['k']", run.stdout

@@ -227,6 +227,17 @@ def _page_connected(handler, kernel_id: str) -> None:
         waiting.pop(0)
 
 
+def _forget_ended_kernels(alive) -> None:
+    """Drop what this module keeps per kernel (taken, address not yet received, ever
+    connected) for kernels the manager no longer has (``alive``: its kernels by id): a
+    kernel that ended before its page connected or said "received" left its entry for
+    the server's lifetime.  Called by the culler, every cull interval."""
+    for kept in (_TAKEN, _UNACKED):
+        for kernel_id in [k for k in kept if k not in alive]:
+            kept.pop(kernel_id, None)
+    EVER_CONNECTED.intersection_update(alive)
+
+
 def _install_no_cull_while_starting() -> None:
     from datetime import datetime, timezone
 
@@ -237,6 +248,7 @@ def _install_no_cull_while_starting() -> None:
 
     async def cull_kernel_if_idle(self, kernel_id):
         import time as _time
+        _forget_ended_kernels(self._kernels)
         kernel = self._kernels.get(kernel_id)
         last = getattr(kernel, "last_activity", None) if kernel is not None else None
         age = (datetime.now(timezone.utc) - last).total_seconds() if last is not None else 0.0
