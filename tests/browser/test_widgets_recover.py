@@ -184,6 +184,8 @@ def test_a_page_whose_widgets_never_came_reloads_itself_and_says_so(voila_server
     context.set_default_timeout(WIDGET_TIMEOUT_MS)
     page = context.new_page()
     sockets = route_kernel_sockets(page, b"comm", first_drops=True)   # the first loses them
+    said: list[str] = []
+    page.on("console", lambda m: "companion watchdog: reloading" in m.text and said.append(m.text))
     try:
         t0 = time.monotonic()
         page.goto(voila_server.url)
@@ -193,6 +195,10 @@ def test_a_page_whose_widgets_never_came_reloads_itself_and_says_so(voila_server
         note = page.locator(".companion-recovered")
         note.wait_for(state="visible", timeout=120_000)
         assert "did not come up" in note.inner_text()
+        # the line says what the blank page had: the server's HTML brought the notebook's
+        # output (widget views to draw), the kernel's widget states never came
+        evidence = [re.search(r"(\d+) outputs in the HTML, (\d+) widget models", m) for m in said]
+        assert evidence and evidence[0] and int(evidence[0][1]) > 0, said
         took = time.monotonic() - t0
         assert 40 < took < 120, took                # 45 s after it loaded, not before
         page.locator(".start-game").wait_for(state="visible")
