@@ -337,6 +337,8 @@ class Game(LegalityQueries):
         st = self.state
         if st.finished or player not in st.players or player in st.acted:
             return False
+        if self.setup.options.get("laid") and len(st.laid) < len(st.players):
+            return False                # a game laid from the table: every station first
         if self.unsettled_advisors() or self.round_end_due():
             return False
         if self.setup.options.get("timing_rules") or self.setup.active_player(st.year) in st.waiting:

@@ -15,6 +15,29 @@ The entry::
                {"at": [1, 0], "reactor": true, "cubes": 1}],
      "credits": 7, "vp": 23, "spaceships": [[2, 2]]}
 
+A game *under way* says ``options.laid: "now"`` and ``options.laid_at: {"year": Y,
+"turn": T}`` (:meth:`~companion.ats.setup.Setup.check_laid_at`): the position is laid
+at the start of year Y's turn T, every player still to act.  The state stands at that
+year and turn from the start (:meth:`~companion.ats.state.State.initial`), each entry
+lays its station as for a final position (the same checks), and once every station is
+laid the game goes on action by action with every rule checked, exactly as if entered
+from the start: builds adjacent, energy through built locations, credits, MAX, the
+copies (the laid stations' counted), the reactor supply (less the laid reactors), the
+year's end (+10 credits, B 4), the round's end (B 5) and the final scoring after year 4
+(B 6), the track's VP kept as the line "from the score track, typed".  ``credits`` is
+what lies in front of the player now: at a year's first turn, the year's 10 included
+("At the beginning of every round, each player should: Take 10 credits").
+
+What a laid-now game cannot know, and does not invent: the hands and the deck are not
+kept by the engine at all (each action names the card selected, and a card is checked
+for what it is, never against a hand); the discard pile (``State.discards``) and the
+virtual seats' face-up pile (``State.face_up``) start empty and no rule reads them; the
+VP each laid card gave when built are not known, so a laid location removed at a
+round's end (B 5) loses "the amount listed on the card, plus 3" as the book says when
+"the VPs cannot be calculated" (the lay checks MAX and connection, so none is due);
+where the Influence tiles' advisors stand (R 4) cannot be read from a station, so
+``laid: "now"`` with ``options.advisors`` is refused (enter such a game from its start).
+
 What a final position lets the companion check, each refused with its rule code,
 naming the card and the cell: the entry's shape (``malformed``), a cell given twice or
 a card on the Main Reactor (``occupied``), a card in no catalogue (``unknown-card``), a
@@ -99,13 +122,14 @@ def lay(step: Step) -> None:
         raise IllegalAction("wrong-player", f"'{player}' is not a player in this game", action=a)
     if setup.options.get("laid") is None:
         raise IllegalAction("lay", "a station is laid from the table only in a game whose setup "
-                            "says so (setup.options.laid: \"final\")", action=a)
+                            "says so (setup.options.laid: \"final\" or \"now\")", action=a)
+    if state.index != len(state.laid):
+        raise IllegalAction("lay", "a station is laid before any other action of the game "
+                            f"({state.index - len(state.laid)} entered after the stations "
+                            "laid: undo them to lay again)", action=a)
     if player in state.laid:
         raise IllegalAction("lay", f"{player}'s station is laid already (undo that entry to "
                             "lay it again)", action=a)
-    if state.index != len(state.laid):
-        raise IllegalAction("lay", "a station is laid before any other action of the game",
-                            action=a)
     extra = set(a) - LAY_KEYS
     if extra:
         raise IllegalAction("malformed", f"unknown key '{sorted(extra)[0]}' in a lay entry",
@@ -239,7 +263,10 @@ def lay(step: Step) -> None:
     state.reactor_supply -= reactors
     gain(state, player, a["vp"], "track", "score track", None, TRACK_RULE, state.index)
     state.laid.append(player)
-    if len(state.laid) == len(state.players):       # every station laid: the game's end
-        state.finished = True
+    if len(state.laid) == len(state.players) and setup.options.get("laid") == "final":
+        state.finished = True                       # every station laid: the game's end
         state.year = YEARS
         state.turn = setup.turns_in_year(YEARS)
+    # laid "now": the state stands at the start of ``options.laid_at``'s turn already
+    # (State.initial); once every station is laid the turn's actions come, every rule
+    # checked as for a game entered from its start (turns.apply)

@@ -23,8 +23,12 @@ ACTIONS = ("build", "reactor", "discard", "conflict", "remove_spaceships")
 #: entries that are not a player's action for the turn
 SIDE_ENTRIES = ("virtual", "remove", "advisor", "lay")
 #: ``setup.options.laid``: the game is laid from the table (issue 39), each station
-#: entered as it lies with a ``lay`` entry; "final": the position at the game's end
-LAID = ("final",)
+#: entered as it lies with a ``lay`` entry; "final": the position at the game's end;
+#: "now": a game under way, at the start of the turn ``options.laid_at`` names
+LAID = ("final", "now")
+#: the keys of ``setup.options.laid_at`` (a game laid "now": the year and turn whose
+#: first action comes next, every player still to act)
+LAID_AT_KEYS = ("year", "turn")
 ACTION_KEYS = {"year", "turn", "player", "do", "card", "at", "energy_from", "choices", "manual_vp",
                "resolve_order", "note", "effects", "spaceships", "cells", "seat", "turn_order",
                "tile", "take", "reactor_spaceships", "spaceships_removed", "credits", "vp"}
@@ -143,8 +147,8 @@ class Setup:
                               f"trust of the books' setup rules: {', '.join(ON_TRUST)}")
         if "laid" in options and options["laid"] not in LAID:
             raise RecordError("setup.options.laid says the game is laid from the table: "
-                              + ", ".join(f"'{v}'" for v in LAID)
-                              + " (the position at the game's end)")
+                              "'final' (the position at the game's end) or 'now' (a game "
+                              "under way, at the turn setup.options.laid_at names)")
         sup = options.get("reactor_supply", 0)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
@@ -155,8 +159,52 @@ class Setup:
         if "seed" in options and (isinstance(old, bool) or not isinstance(old, int)):
             raise RecordError("setup.options.seed (the seed of an older record's setup draw) "
                               "must be a whole number")
-        return cls(players, mode, dict(races), list(objectives), dict(secret), dict(options),
-                   seed)
+        setup = cls(players, mode, dict(races), list(objectives), dict(secret), dict(options),
+                    seed)
+        setup.check_laid_at()
+        return setup
+
+    def check_laid_at(self) -> None:
+        """``options.laid_at`` (issue 39, a game laid "now"): ``{"year": Y, "turn": T}``,
+        the turn whose first action comes next, with 1 <= Y <= 4 and T one of that year's
+        turns (:meth:`turns_in_year`: 6, or 7 in the aggressive mode's years with
+        Conflict cards, B 7).  Required with ``laid: "now"``, refused otherwise; refused
+        with the Influence tiles (R 4): where their advisors stand cannot be read from
+        the stations laid.  Raises RecordError."""
+        laid, at = self.options.get("laid"), self.options.get("laid_at")
+        if laid != "now":
+            if "laid_at" in self.options:
+                raise RecordError("setup.options.laid_at names the turn of a game laid under "
+                                  "way: it comes with setup.options.laid: \"now\"")
+            return
+        shape = ("setup.options.laid_at is {\"year\": Y, \"turn\": T}: the year (1 to "
+                 f"{YEARS}) and turn whose first action comes next, every player still to act")
+        if not (isinstance(at, dict) and set(at) == set(LAID_AT_KEYS)
+                and all(isinstance(at[k], int) and not isinstance(at[k], bool)
+                        for k in LAID_AT_KEYS)):
+            raise RecordError(f"{shape}, not {at!r}")
+        year, turn = at["year"], at["turn"]
+        if not 1 <= year <= YEARS:
+            raise RecordError(f"{shape}: the game lasts {YEARS} years (B 4: \"The game is "
+                              f"played over a period of 4 years\"), not year {year}")
+        turns = self.turns_in_year(year)
+        if not 1 <= turn <= turns:
+            raise RecordError(f"{shape}: year {year} has {turns} turns (B 4: \"Every round "
+                              f"consists of 6 turns\"; B 7: 7 cards a year in the aggressive "
+                              f"mode's years with Conflict cards), not turn {turn}")
+        if self.options.get("advisors"):
+            raise RecordError("setup.options.laid \"now\" with the Influence tiles "
+                              "(setup.options.advisors): where each advisor stands (R 4) "
+                              "cannot be read from the stations laid; enter this game from "
+                              "its start")
+
+    @property
+    def laid_at(self) -> tuple[int, int] | None:
+        """A game laid "now" (issue 39): the (year, turn) it goes on from; else None."""
+        at = self.options.get("laid_at")
+        if self.options.get("laid") != "now" or not isinstance(at, dict):
+            return None
+        return int(at["year"]), int(at["turn"])
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"players": list(self.players), "mode": self.mode,

@@ -81,7 +81,10 @@ class State:
         players = {p: PlayerState(p, credits=START_CREDITS,
                                   station=Station(bounds=setup.bounds_of(p)))
                    for p in setup.players}
-        return cls(setup, players, reactor_supply=setup.reactor_supply,
+        # a game laid under way (issue 39, ``options.laid: "now"``) stands at the start of
+        # the turn ``options.laid_at`` names while its stations are laid
+        year, turn = setup.laid_at or (1, 1)
+        return cls(setup, players, year=year, turn=turn, reactor_supply=setup.reactor_supply,
                    advisors={t["name"]: 0 for t in setup.options.get("advisors") or []})
 
     def copy(self, only: str | None = None) -> "State":

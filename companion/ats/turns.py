@@ -59,7 +59,8 @@ def apply(catalogue: Catalogue, state: State, action: Any, *, strict: bool,
                             action=a)
     step = Step(catalogue, state, a, strict, end_turn, draw_order, outside)
     do = a.get("do")
-    if state.setup.options.get("laid") and do != "lay" and not state.finished:
+    if state.setup.options.get("laid") and do != "lay" and not state.finished \
+            and len(state.laid) < len(state.players):
         raise IllegalAction("lay", "this game is laid from the table (setup.options.laid): "
                             "lay every player's station first (still to lay: "
                             + ", ".join(p for p in state.setup.players if p not in state.laid)
