@@ -12,8 +12,9 @@ refusal names the card, the cell and the rule, with nothing recorded.  A seat's 
 its own station; the host's page any still to lay; the table view none.
 
 No rule here: the grid only offers the cells around what is laid; what may lie there is
-the engine's to say.  Every text shown is escaped.  The draft lives in this page's kernel
-until it is laid (a reload starts it again)."""
+the engine's to say.  Every text shown is escaped.  The draft is kept in the store after
+every tap (companion.table.drafts) until it is laid: a reload, a phone whose kernel was
+culled, or the host's page finds it again."""
 from __future__ import annotations
 
 from typing import Any
@@ -59,6 +60,36 @@ class Draft:
         if self.ships:
             a["spaceships"] = [list(s) for s in sorted(self.ships)]
         return a
+
+    def to_json(self) -> dict[str, Any]:
+        """What is kept in the store between taps (companion.table.drafts)."""
+        return {"cells": [{"at": list(at), **c} for at, c in sorted(self.cells.items())],
+                "ships": [list(s) for s in sorted(self.ships)],
+                "credits": self.credits, "vp": self.vp}
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Draft":
+        """A draft read back; anything that does not read as one is left out."""
+        d = cls()
+        if not isinstance(data, dict):
+            return d
+
+        def cell(x: Any) -> tuple[int, int] | None:
+            ok = isinstance(x, list) and len(x) == 2 and all(type(v) is int for v in x)
+            return (x[0], x[1]) if ok else None
+        for c in data.get("cells") or []:
+            at = cell(c.get("at")) if isinstance(c, dict) else None
+            if at is None:
+                continue
+            if isinstance(c.get("card"), str) and at != MAIN:
+                d.cells[at] = {"card": c["card"][:200]}
+            elif c.get("reactor") is True and c.get("cubes") in (0, 1, 2):
+                d.cells[at] = {"reactor": True, "cubes": c["cubes"]}
+        d.ships = {at for at in map(cell, data.get("ships") or []) if at is not None}
+        for key in ("credits", "vp"):
+            v = data.get(key)
+            setattr(d, key, v if type(v) is int and 0 <= v <= 999 else 0)
+        return d
 
     def extent(self) -> tuple[int, int, int, int]:
         """Rows and columns shown: what is laid and one cell around it."""
@@ -165,14 +196,28 @@ class LayPanel:
         return self.box
 
     def _typed(self, key: str, value: int) -> None:
-        if self.player.value:
+        if self.player.value and getattr(self._draft(), key) != int(value):
             setattr(self._draft(), key, int(value))
+            self._keep()
 
     def _draft(self) -> Draft:
+        """The player's draft: this page's, else the one kept in the store (a reload, a
+        phone whose kernel was culled, another device), else a new one."""
         player = self.player.value
         if player not in self.drafts:
-            self.drafts[player] = Draft()
+            kept = self.app.session.draft("lay", player)
+            self.drafts[player] = Draft.from_json(kept) if kept is not None else Draft()
         return self.drafts[player]
+
+    def _keep(self) -> None:
+        """The draft kept in the store after each tap (nothing typed is lost); a store
+        that does not answer is said beside the button, the draft stays on this page."""
+        try:
+            self.app.session.save_draft("lay", self.player.value, self._draft().to_json())
+        except CompanionError as e:
+            self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ Your "
+                                  f"taps are on this page but were not saved: "
+                                  f"{escape(str(e))}</div>")
 
     # -- the grid ---------------------------------------------------------------------
     def _draw(self) -> None:
@@ -260,6 +305,7 @@ class LayPanel:
             d.cells.pop(at, None)
             d.ships.discard(at)
         self.message.value = ""
+        self._keep()
         self._draw()
 
     # -- lay it -----------------------------------------------------------------------
@@ -287,3 +333,4 @@ class LayPanel:
         if player in self.app.game.state.laid:      # recorded (not a page behind the store)
             self.drafts.pop(player, None)
             self.selected = MAIN
+            self.app.session.drop_draft("lay", player)

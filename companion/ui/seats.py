@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import CompanionError, RoleRefused
 from ..core.roles import Role, Write, words_of
+from ..table import drafts
 
 if TYPE_CHECKING:
     from .session import GameSession
@@ -210,3 +211,39 @@ def check_secret(self: GameSession, entries: list[dict], *,
         raise RoleRefused(str(Role.SEAT), str(Write.FINAL),
                           f"{name}'s page cannot save {who}'s secret objective: {who} "
                           f"enters it on {who}'s own page (or the host on the laptop).")
+
+
+# -- drafts (issue 39: what a player typed and has not recorded yet, kept in the store) --
+def _draft_for(self: GameSession, player: str, kind: str) -> str:
+    """The open game's id, once ``player``'s draft may be kept by this page: the host's
+    page any player's, a seat's its own player's only (not with the switch either: the
+    draft is that player's), the table view none (its role writes nothing)."""
+    self.require(Write.ACTION)
+    gid = self._open_gid()
+    if player not in getattr(self.game.setup, "players", ()):
+        raise CompanionError(f"'{_line(player)}' is not a player of this game")
+    if is_seat(self) and player != self.seat:
+        raise RoleRefused(str(Role.SEAT), str(Write.ACTION),
+                          f"This is {_line(self.seat or 'a seat')}'s page: it keeps no draft "
+                          f"for {_line(player)}.")
+    return gid
+
+
+def save_draft(self: GameSession, kind: str, player: str, body: Any) -> None:
+    """Keep ``player``'s draft (companion.table.drafts) of the open game."""
+    drafts.save(self.store, _draft_for(self, player, kind), player, kind, body)
+
+
+def draft(self: GameSession, kind: str, player: str) -> Any:
+    """``player``'s draft kept for the open game, or None (also when this page may not
+    keep one for that player)."""
+    if self.gid is None or self.game is None:
+        return None
+    if is_seat(self) and player != self.seat:
+        return None
+    return drafts.load(self.store, self.gid, player, kind)
+
+
+def drop_draft(self: GameSession, kind: str, player: str) -> None:
+    """Forget ``player``'s draft of the open game (laid)."""
+    drafts.drop(self.store, _draft_for(self, player, kind), player, kind)

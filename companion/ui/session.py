@@ -14,12 +14,11 @@ its game without the store agreeing first:
 - every other write of a page goes through the session too (issue 23), the role checked
   first: ``save_card``, ``add_manual``/``set_manual`` (the engine's ``check_manual``
   first), ``set_play_details``, ``create``, ``delete``, the imports, ``save_map``, the
-  sector tiles and forms (issue 24).  tests/test_writes_through_session.py checks it.
+  sector tiles and forms (issue 24), a laying draft.  tests/test_writes_through_session.py.
 - a seat's page writes only to its player's game, and no finished game's actions
-  (issue 35: :mod:`companion.ui.seats`).
+  (issue 35: :mod:`companion.ui.seats`); it keeps only its player's drafts (issue 39).
 - :meth:`GameSession.sync` is what a live page polls: the game replayed when the store
-  holds what this page has not seen; the :class:`Change` says what moved.  No widgets
-  here (tests/test_session.py).
+  holds what this page has not seen (a :class:`Change`).  No widgets (tests/test_session.py).
 """
 from __future__ import annotations
 
@@ -136,6 +135,7 @@ class GameSession:
     set_seat, _seat_in_game, _seat_may = seats.set_seat, seats.seat_in_game, seats.seat_may
     check_undo, act_for, _check_seat = seats.check_undo, seats.act_for, seats.check_seat
     may_undo, bind_capability = seats.may_undo, seats.bind_capability
+    save_draft, draft, drop_draft = seats.save_draft, seats.draft, seats.drop_draft
     is_seat = property(seats.is_seat)
 
     # -- opening --------------------------------------------------------------------

@@ -16,8 +16,9 @@ the table view none.  When every player is laid the final screen shows the final
 No rule here: any system may be tapped; what may lie there is the engine's to say.  Only
 ``"final"`` games are laid here with pieces and track VP (no ships, no Unexplored tiles,
 no conquest markers, no Open Borders counts: the engine's entry has them optional in a
-final game).  Every text shown is escaped.  The draft lives in this page's kernel until
-it is laid (a reload starts it again).
+final game).  Every text shown is escaped.  The draft is kept in the store after every
+tap (companion.table.drafts) until it is laid: a reload, a phone whose kernel was culled,
+or the host's page finds it again.
 
 Stable CSS hooks: ``sse-lay-panel`` (the panel), ``sse-laid-title``, ``sse-laid-player``,
 ``sse-laid-what``, ``sse-laid-count``, ``sse-laid-board`` (its hexes: ``hx_q_r``),
@@ -56,6 +57,26 @@ class Draft:
                 "pieces": [{"at": list(h), "piece": self.pieces[h]}
                            for h in sorted(self.pieces)],
                 "vp": self.vp}
+
+    def to_json(self) -> dict:
+        """What is kept in the store between taps (companion.table.drafts)."""
+        return {"pieces": [[list(h), p] for h, p in sorted(self.pieces.items())],
+                "vp": self.vp}
+
+    @classmethod
+    def from_json(cls, data) -> "Draft":
+        """A draft read back; anything that does not read as one is left out."""
+        d = cls()
+        if not isinstance(data, dict):
+            return d
+        for item in data.get("pieces") or []:
+            if (isinstance(item, list) and len(item) == 2 and item[1] in LETTER
+                    and isinstance(item[0], list) and len(item[0]) == 2
+                    and all(type(v) is int for v in item[0])):
+                d.pieces[(item[0][0], item[0][1])] = item[1]
+        vp = data.get("vp")
+        d.vp = vp if type(vp) is int and 0 <= vp <= 999 else 0
+        return d
 
 
 class SseLay:
@@ -157,14 +178,28 @@ class SseLay:
         return True
 
     def _draft(self) -> Draft:
+        """The player's draft: this page's, else the one kept in the store (a reload, a
+        phone whose kernel was culled, another device), else a new one."""
         p = self.player.value
         if p not in self.drafts:
-            self.drafts[p] = Draft()
+            kept = self.screen.session.draft("lay", p)
+            self.drafts[p] = Draft.from_json(kept) if kept is not None else Draft()
         return self.drafts[p]
 
+    def _keep(self) -> None:
+        """The draft kept in the store after each tap; a store that does not answer is
+        said beside the button, the draft stays on this page."""
+        try:
+            self.screen.session.save_draft("lay", self.player.value, self._draft().to_json())
+        except CompanionError as e:
+            self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ Your "
+                                  f"taps are on this page but were not saved: "
+                                  f"{escape(str(e))}</div>")
+
     def _typed(self, value: int) -> None:
-        if self.player.value:
+        if self.player.value and self._draft().vp != int(value):
             self._draft().vp = int(value)
+            self._keep()
 
     # -- the map --------------------------------------------------------------------------
     def draw(self) -> None:
@@ -220,6 +255,7 @@ class SseLay:
         else:
             d.pieces[h] = what
         self.message.value = ""
+        self._keep()
         self.draw()
 
     # -- lay it ---------------------------------------------------------------------------
@@ -239,5 +275,6 @@ class SseLay:
             raise
         if player in self.screen.game.state.laid:     # recorded
             self.drafts.pop(player, None)
+            self.screen.session.drop_draft("lay", player)
             self.message.value = (f"<div class='sse-laid-done' style='color:#1b6e20'>✓ "
                                   f"{escape(player)}'s pieces are laid.</div>")
