@@ -161,3 +161,30 @@ def test_the_table_display_says_who_is_still_to_lay():
     text = html.unescape(re.sub(r"<[^>]+>", " ", ats_display(g, g.waiting_in_order())))
     assert "Laying the table" in text and "still to lay:  Ana " in text, text
     assert "Year 1" not in text and "waiting for" not in text
+
+
+def test_a_name_picked_whole_is_put_at_once_and_a_name_that_begins_another_waits(store):
+    """bench/bench_layout.py: a 20-card station took 96 taps, 20 of them *Put it here*
+    after a name picked from the list.  A catalogue name whole that no other name begins
+    with is put on the cell as soon as it is in the field; one that begins another name
+    (the player may be typing on) waits for *Put it here*."""
+    longer = POST + " annex"                                  # begins with POST's name
+    cards = CARDS + [fixture_card(longer, types=["military"], cost=1, energy=0, vp=1)]
+    g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=cards)
+    gid = store.create(g.to_record(), title="laid")
+    app = App(store)
+    app.open_game(gid)
+    panel = one(app.root, "lay-panel")
+    tap(app, (0, 1))
+    one(panel, "lay-card").value = PLOT                       # picked: no Put pressed
+    grid = one(app.root, "lay-grid")
+    assert one(grid, cell_class((0, 1))).description == PLOT
+    tap(app, (1, 0))
+    one(panel, "lay-card").value = POST                       # begins "… annex": waits
+    assert one(one(app.root, "lay-grid"), cell_class((1, 0))).description == "+"
+    one(panel, "lay-put").click()
+    assert one(one(app.root, "lay-grid"), cell_class((1, 0))).description == POST
+    # tapping a laid cell again shows its name without putting anything twice
+    tap(app, (0, 1))
+    assert one(panel, "lay-card").value == PLOT
+    assert one(one(app.root, "lay-grid"), cell_class((0, 1))).description == PLOT

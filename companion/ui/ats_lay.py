@@ -119,6 +119,9 @@ class LayPanel:
         self.card = w.Combobox(placeholder="the card's name, as printed", ensure_option=False,
                                layout=w.Layout(width="300px", max_width="100%"))
         self.card.add_class("lay-card")
+        # a name picked (or typed) whole that no other name begins with is put at once
+        self.card.observe(app.guarded(lambda ch: self._named(ch["new"])), "value")
+        self.quiet = False              # the page itself is setting the name field
         self.cubes = w.ToggleButtons(options=[("0 cubes", 0), ("1 cube", 1), ("2 cubes", 2)],
                                      value=0)
         self.cubes.add_class("lay-cubes")
@@ -261,19 +264,37 @@ class LayPanel:
         self.selected = at
         d = self._draft()
         c = d.cells.get(at)
-        with self.what.hold_trait_notifications():
-            if at == MAIN or (c is not None and "card" not in c):
-                self.what.value = "reactor"
-                self.cubes.value = c["cubes"] if c is not None else 0
-            elif c is not None:
-                self.what.value = "card"
-                self.card.value = c["card"]
-            elif at in d.ships:
-                self.what.value = "ship"
-            else:
-                self.what.value = "card"
-                self.card.value = ""
+        self.quiet = True
+        try:
+            with self.what.hold_trait_notifications():
+                if at == MAIN or (c is not None and "card" not in c):
+                    self.what.value = "reactor"
+                    self.cubes.value = c["cubes"] if c is not None else 0
+                elif c is not None:
+                    self.what.value = "card"
+                    self.card.value = c["card"]
+                elif at in d.ships:
+                    self.what.value = "ship"
+                else:
+                    self.what.value = "card"
+                    self.card.value = ""
+        finally:
+            self.quiet = False
         self._draw()
+        if self.what.value == "card" and at != MAIN:
+            self.card.focus()           # the keyboard up at once: one tap less a card
+
+    def _named(self, value: str) -> None:
+        """The name field changed: a catalogue name whole that no other name begins with
+        (the list's pick, or typed to its end) is put on the cell at once."""
+        name = (value or "").strip()
+        if self.quiet or not name or self.what.value != "card" or self.selected == MAIN:
+            return
+        names = self.card.options or ()
+        if name in names and not any(n != name and n.startswith(name) for n in names):
+            c = self._draft().cells.get(self.selected)
+            if c is None or c.get("card") != name:
+                self._put()
 
     def _show_editor(self) -> None:
         at = self.selected
