@@ -311,3 +311,33 @@ def test_cli_refuses_an_impossible_layout_in_one_line(tmp_path, run_cli):
     lines = r.stderr.strip().splitlines()
     assert r.returncode == 2 and len(lines) == 1, r.stderr
     assert "[rule: not-adjacent]" in lines[0] and "at [3, 3]" in lines[0]
+
+
+def test_a_laid_card_whose_abilities_nobody_typed_is_asked_before_the_final_table():
+    """bench/bench_layout.py found it: a station laid from the table holds cards that were
+    never built here, so no build asked for their abilities, and the final table scored
+    no end-of-game ability for a card whose abilities are unknown.  The book: "If, on the
+    other hand, it is written within a yellow box, then you don't do anything else at
+    the moment. You will check it again at the end of the game."  So the final table
+    waits for them, as a build would have, and scores them once typed."""
+    from companion.ats.catalogue import parse_card
+    unknown = "Fixture: abilities not typed"
+    g = Game({"players": PLAYERS, "objectives": OBJECTIVES, "options": {"laid": "final"}},
+             cards=copy.deepcopy(CARDS) + [{**fixture_card(unknown, types=["business"],
+                                                             cost=1, energy=0, vp=1),
+                                            "abilities": None}])
+    lays = copy.deepcopy(LAYS)
+    lays[2]["cells"].append(card([-1, 1], unknown))          # beside Cleo's plot at [0, 1]
+    for a in lays:
+        g.push(a)
+    needs = g.final_needs()["values"]
+    assert [(v["card"], v["fields"]) for v in needs] == [(unknown, ["abilities"])], needs
+    # typed from the physical card: a yellow box of +3 (a fixture's number)
+    typed = parse_card({**fixture_card(unknown, types=["business"], cost=1, energy=0,
+                                           vp=1),
+                            "abilities": [{"when": "end", "flat": 3,
+                                           "note": "test fixture: +3 at the end"}]})
+    g.define(typed)
+    assert g.final_needs()["values"] == []
+    table = g.score().table.set_index("player")
+    assert table.loc["Cleo", "total"] == 42 + 3              # the hand's 42, and the +3

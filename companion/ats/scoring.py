@@ -463,12 +463,19 @@ def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[di
             continue
         if ("most" in obj.extra or "least" in obj.extra) and obj.vp is None:
             add(obj, ["vp"], "the objective is scored at the end")
+    # a station laid from the table (issue 39): its cards were never built here, so no
+    # build asked for their abilities; B 6 scores "all end-of-game abilities", which a
+    # card whose abilities nobody typed may hold
+    laid = bool(state.setup.options.get("laid"))
     for p in state.setup.players:
         st = state.players[p].station
         for cell, placed in sorted(st.cells.items()):
             if placed.kind != LOCATION:
                 continue
             card = game.catalogue[str(placed.card)]
+            if laid and card.abilities is None:
+                add(card, ["abilities"], "laid from the table: its end-of-game ability, if "
+                    "it has one, is scored (B 6)")
             for i, ab in enumerate(card.abilities or ()):
                 if ab.when == "end" and ability_unknowns(ab):
                     add(card, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],
