@@ -72,6 +72,24 @@ class AtsSetup:
                                style={"description_width": "initial"},
                                layout=w.Layout(width="auto"))
         self.laid.add_class("setup-laid")
+        # ... or a game under way (issue 39): the stations as they lie now, then play on
+        self.laid_now = w.Checkbox(value=False, description="A game under way: lay each station "
+                                   "as it lies now, then play on from", indent=False,
+                                   style={"description_width": "initial"},
+                                   layout=w.Layout(width="auto"))
+        self.laid_now.add_class("setup-laid-now")
+        self.laid_year = w.Dropdown(options=[(f"year {y}", y) for y in range(1, 5)], value=1,
+                                    layout=w.Layout(width="110px"))
+        self.laid_year.add_class("setup-laid-year")
+        self.laid_turn = w.Dropdown(options=[(f"turn {t}", t) for t in range(1, 8)], value=1,
+                                    layout=w.Layout(width="110px"))
+        self.laid_turn.add_class("setup-laid-turn")
+        self.laid_at = w.HBox([self.laid_year, self.laid_turn,
+                               w.HTML("<i>(the turn whose first card comes next)</i>")],
+                              layout=w.Layout(display="none", flex_flow="row wrap"))
+        self.laid.observe(self.guarded(lambda ch: self._laid_choice("final", ch["new"])), "value")
+        self.laid_now.observe(self.guarded(lambda ch: self._laid_choice("now", ch["new"])),
+                              "value")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("start-game")
         writes(self.start_btn, host_only=True)
@@ -134,7 +152,7 @@ class AtsSetup:
             self.options_panel, self.details_panel,
             self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
-            self.laid, self.start_btn]), host_only=True)
+            self.laid, self.laid_now, self.laid_at, self.start_btn]), host_only=True)
         self.new_game_box.add_class("setup-new-game")
         self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
         self.setup_role_note.add_class("setup-role-note")
@@ -252,6 +270,10 @@ class AtsSetup:
         options.update(self.mode_setup.options(names))
         if self.laid.value:
             options["laid"] = "final"
+        elif self.laid_now.value:
+            options["laid"] = "now"
+            options["laid_at"] = {"year": int(self.laid_year.value),
+                                  "turn": int(self.laid_turn.value)}
         if drawn:             # the seeded draw replaces the races and objectives picked above
             # ... but a box unticked after the draw is the table's choice: no races (and
             # no race's secret objective), no objectives
@@ -266,7 +288,8 @@ class AtsSetup:
         game = Game(chance.new_game(setup, seed))
         rec = game.to_record()
         # the play timer starts with the game (not for a game already played)
-        rec["meta"] = meta if self.laid.value else playtime.start(meta)
+        laid = options.get("laid")
+        rec["meta"] = meta if laid else playtime.start(meta)
         gid = self.screen.session.create(rec)
         self.mode_setup.next_game()
         self.setup_details.notes.value = ""       # the location stays for the next game
@@ -280,12 +303,25 @@ class AtsSetup:
             notes = decks.secret_notes(races, game.catalogue)
             if notes:
                 extra += " " + " ".join(notes)
-        if self.laid.value:
-            self.laid.value = False
+        if laid:
+            self.laid.value = self.laid_now.value = False
+            if laid == "now":
+                at = options["laid_at"]
+                self.say(f"Game under way at year {at['year']}, turn {at['turn']}: lay each "
+                         "player's station as it lies now, with the credits in front of them "
+                         "and the VP on the score track (each seat's page lays its own); then "
+                         f"play on, every rule checked. The play timer is not started.{extra}")
+                return
             self.say("New game to score: lay each player's station as it lies on the table "
                      f"(each seat's page lays its own).{extra}")
             return
         self.say(f"New game started. Year 1 begins: everyone takes {START_CREDITS} credits.{extra}")
+
+    def _laid_choice(self, which: str, on: bool) -> None:
+        """A finished game or one under way: one or the other, the turn shown with it."""
+        if on:
+            (self.laid_now if which == "final" else self.laid).value = False
+        self.laid_at.layout.display = "" if self.laid_now.value else "none"
 
     def _resume_selected(self):
         if not self.saved.value:
