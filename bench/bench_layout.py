@@ -357,11 +357,12 @@ def main() -> int:
           "catalogue)")
     print(f"  first time: {c1.n_taps} taps, {c1.name_keys + c1.other_keys} keystrokes, then "
           f"REFUSED: \"{words.strip()[:150]}...\"; the page shows "
-          f"{'a' if forms else 'no'} card form for it: MAX is typed elsewhere (the "
-          "catalogue; that path is not driven nor counted here), at least "
-          f"{len(str(PLACEHOLDER_MAX))} keystroke (the bench's "
+          + ("a card form for it beside the button: a tap on MAX, at least "
+             if forms else "no card form for it: MAX is typed elsewhere (the catalogue; not "
+             "driven nor counted here), at least ")
+          + f"{len(str(PLACEHOLDER_MAX))} keystroke (the bench's "
           f"{PLACEHOLDER_MAX} is a PLACEHOLDER typed as the player would, not a printed "
-          "number), then Lay again (1 tap)")
+          "number)" + (", Save (1 tap)" if forms else "") + ", then Lay again (1 tap)")
     print(f"  returning table (MAX already in the player's catalogue): {c2.n_taps} taps, "
           f"{c2.name_keys + c2.other_keys} keystrokes, laid at once")
     print("  the 20 distinct names a station above: the lay asked for no card value")

@@ -188,3 +188,29 @@ def test_a_name_picked_whole_is_put_at_once_and_a_name_that_begins_another_waits
     tap(app, (0, 1))
     assert one(panel, "lay-card").value == PLOT
     assert one(one(app.root, "lay-grid"), cell_class((0, 1))).description == PLOT
+
+
+def test_a_max_the_lay_needs_is_asked_beside_the_button_and_the_lay_goes_on(store):
+    """bench/bench_layout.py: two copies of a card whose MAX nobody typed were refused
+    with no form on the page (the value had to be typed elsewhere).  The card form opens
+    in the panel, beside the button; once saved (the catalogue keeps it), Lay goes on."""
+    no_max = "Fixture: lay max unknown"
+    cards = CARDS + [fixture_card(no_max, types=["business"], cost=1, energy=0, vp=1,
+                                  max=None)]
+    g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=cards)
+    gid = store.create(g.to_record(), title="laid")
+    app = App(store)
+    app.open_game(gid)
+    one(app.root, "lay-player").value = "Ana"
+    put(app, (0, 1), "card", card=no_max)
+    put(app, (0, 2), "card", card=no_max)
+    one(app.root, "lay-station").click()
+    assert "max" in said(app).lower() and store.load(gid)["actions"] == []
+    form = one(one(app.root, "lay-values"), "form-max")
+    form.value = "2"                                   # typed from the card (a fixture's)
+    one(one(app.root, "lay-values"), "form-save").click()
+    assert find(one(app.root, "lay-panel"), "form-max") == []       # the form is gone
+    assert "press Lay again" in html.unescape(re.sub(r"<[^>]+>", "", one(
+        app.root, "lay-message").value))
+    one(app.root, "lay-station").click()
+    assert [a["do"] for a in store.load(gid)["actions"]] == ["lay"], said(app)

@@ -21,7 +21,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.errors import CompanionError
+from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
 
 #: what a cell may be given on the page (the engine decides whether it may)
@@ -148,9 +148,14 @@ class LayPanel:
         self.credits.observe(app.guarded(lambda ch: self._typed("credits", ch["new"])), "value")
         self.vp.observe(app.guarded(lambda ch: self._typed("vp", ch["new"])), "value")
         self.editor = w.VBox([self.cell_line, self.what, self.card, self.cubes, self.put])
+        # the card form for printed values the lay needs (a MAX when a station holds two
+        # copies): asked here, beside the button, as a build asks them beside its grid
+        self.values = w.VBox()
+        self.values.add_class("lay-values")
+        self.asked: Any = None          # the card definition the form was opened for
         self.box = w.VBox([w.HTML(CSS), self.title, self.player, self.grid, self.editor,
                            w.HBox([self.credits, self.vp], layout=w.Layout(flex_flow="row wrap")),
-                           self.message, self.lay])
+                           self.message, self.values, self.lay])
         self.box.add_class("lay-panel")
 
     # -- which station ----------------------------------------------------------------
@@ -163,10 +168,15 @@ class LayPanel:
     def refresh(self) -> w.Widget | None:
         """The panel for the mode panel, or None when nothing is to be laid here."""
         todo = self.still_to_lay()
+        g = self.app.game
+        if self.asked is not None and (g is None or g.catalogue.get(self.asked.name)
+                                       is not self.asked):
+            self.asked, self.values.children = None, ()      # its values were saved
+            self.message.value = ("<div class='lay-saved'>The card's values are saved: press "
+                                  "<b>Lay</b> again.</div>") if todo else ""
         if not todo:
             self.drafts.clear()
             return None
-        g = self.app.game
         names = tuple(g.catalogue.names("location"))
         if self.card.options != names:
             self.card.options = names
@@ -346,6 +356,13 @@ class LayPanel:
                     "catalogue (setup screen, Cards still unknown) by its name and printed "
                     "values.")
             self.app.push_entry(d.entry(player))
+        except UnknownCardValues as e:
+            # the values typed from the physical card, once (the catalogue keeps them)
+            self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ "
+                                  f"{escape(str(e))}</div>")
+            self.asked = self.app.game.catalogue.get(e.card)
+            self.app.entry_part._ask_values(e.card, e.fields, box=self.values)
+            raise
         except CompanionError as e:
             # said beside the button too (the status line is at the page's top)
             self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ "
