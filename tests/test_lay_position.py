@@ -341,3 +341,31 @@ def test_a_laid_card_whose_abilities_nobody_typed_is_asked_before_the_final_tabl
     assert g.final_needs()["values"] == []
     table = g.score().table.set_index("player")
     assert table.loc["Cleo", "total"] == 42 + 3              # the hand's 42, and the +3
+
+
+@pytest.mark.parametrize("change, rule, where", [
+    # B 4: "build it anywhere in your Space Station adjacent to an already-built location"
+    (lambda a: a["cells"].append(card([5, 5], PLOT)), "not-adjacent", "[5, 5]"),
+    # MAX 2 on the fixture military post: a third in one station
+    (lambda a: a["cells"].append(card([-1, 1], MILITARY)), "max", MILITARY),
+    # the box holds 1 copy of the fixture (its "copies"): a second laid
+    (lambda a: a["cells"].extend([card([-1, 1], ONE_COPY), card([-1, 0], ONE_COPY)]),
+     "copies", ONE_COPY),
+])
+def test_an_impossible_layout_is_refused_in_one_line_by_the_cli(tmp_path, run_cli, change, rule,
+                                                                 where):
+    """Issue 39: an impossible layout (a disconnected card, MAX exceeded, a copy more than
+    the box holds) is refused in one line by ``python -m companion check`` and ``score``,
+    naming the card or cell and the rule, as on the page."""
+    rec = new_game().to_record()
+    bad = copy.deepcopy(LAYS[0])
+    change(bad)
+    rec["actions"] = [bad]
+    path = tmp_path / "laid.json"
+    path.write_text(json.dumps(rec))
+    for command in ("check", "score"):
+        out = run_cli(command, str(path))
+        assert out.returncode == 2 and out.stdout == "", (out.stdout, out.stderr)
+        lines = out.stderr.splitlines()
+        assert len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+        assert f"[rule: {rule}]" in lines[0] and where in lines[0], lines[0]
