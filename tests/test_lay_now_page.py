@@ -73,6 +73,7 @@ def test_laid_now_then_played_on_with_every_rule_checked_and_an_undo(store):
     one(ben.root, "lay-credits").value = 4
     one(ben.root, "lay-station").click()
     assert [a["do"] for a in store.load(gid)["actions"]] == ["lay", "lay"], said(ben)
+    assert "Turn 3 begins" in said(ben), said(ben)       # every station laid: play on
     app.live_tick()                              # the page's live poll
     # every station laid: the laying panel goes, the turn entry comes, at year 2 turn 3
     assert not app.game.state.finished and (app.game.state.year, app.game.state.turn) == (2, 3)

@@ -450,8 +450,8 @@ class AtsScreen:
             else:
                 msg += (f" Year {st.year} begins: everyone takes {START_CREDITS} credits; cards now pass "
                         f"{st.passing}.")
-        elif not st.acted and not g.setup.options.get("laid"):     # issue 39: no turns
-            msg += f" Turn {st.turn} begins."
+        elif not st.acted and len(st.laid) == (len(st.players) if st.laid else 0):
+            msg += f" Turn {st.turn} begins."      # issue 39: once every station is laid
         self.say(msg)
         self.refresh()
 
