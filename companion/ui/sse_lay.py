@@ -13,12 +13,13 @@ said beside the button, naming the system and the rule, nothing recorded, the dr
 A seat's page lays its own player's pieces; the host's page any player's still to lay;
 the table view none.  When every player is laid the final screen shows the final table.
 
-No rule here: any system may be tapped; what may lie there is the engine's to say.  Only
-``"final"`` games are laid here with pieces and track VP (no ships, no Unexplored tiles,
-no conquest markers, no Open Borders counts: the engine's entry has them optional in a
-final game).  Every text shown is escaped.  The draft is kept in the store after every
-tap (companion.table.drafts) until it is laid: a reload, a phone whose kernel was culled,
-or the host's page finds it again.
+No rule here: any system may be tapped; what may lie there is the engine's to say.  A
+``"final"`` game is laid here with pieces and track VP, a game under way (``"now"``)
+with its ships and whose turn it is too (no Unexplored tiles, no conquest markers, no
+Open Borders counts yet: the engine's entry has them optional).  Every text shown is
+escaped.  The draft is kept in the store after every tap (companion.table.drafts) until
+it is laid: a reload, a phone whose kernel was culled, or the host's page finds it
+again.
 
 Stable CSS hooks: ``sse-lay-panel`` (the panel), ``sse-laid-title``, ``sse-laid-player``,
 ``sse-laid-what``, ``sse-laid-count``, ``sse-laid-board`` (its hexes: ``hx_q_r``),
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 #: what a tap puts on a system (the engine decides whether it may lie there)
 WHAT = [("City", "city"), ("Trade Station", "trade_station"), ("Nothing", "empty")]
+#: ... and in a game under way (``laid: "now"``), where each ship stands
+SHIP = ("Ship", "ship")
 LETTER = {"city": "C", "trade_station": "T"}
 CSS = "<style>.sse-laid-message:empty{display:none}</style>"
 
@@ -50,18 +53,25 @@ class Draft:
     def __init__(self) -> None:
         self.pieces: dict[tuple[int, int], str] = {}
         self.vp = 0
+        self.ships: list[tuple[int, int]] = []      # a game under way: where each stands
+        self.next = False                           # ... and whether it is this player's turn
 
-    def entry(self, player: str) -> dict:
-        """The ``lay`` entry of this draft (docs/record-format.md)."""
-        return {"do": "lay", "player": player,
-                "pieces": [{"at": list(h), "piece": self.pieces[h]}
-                           for h in sorted(self.pieces)],
-                "vp": self.vp}
+    def entry(self, player: str, now: bool = False) -> dict:
+        """The ``lay`` entry of this draft (docs/record-format.md); ``now``: a game under
+        way (its ships and whose turn it is)."""
+        a = {"do": "lay", "player": player,
+             "pieces": [{"at": list(h), "piece": self.pieces[h]} for h in sorted(self.pieces)],
+             "vp": self.vp}
+        if now:
+            a["ships"] = [{"at": list(h)} for h in sorted(self.ships)]
+            a["next"] = self.next
+        return a
 
     def to_json(self) -> dict:
         """What is kept in the store between taps (companion.table.drafts)."""
         return {"pieces": [[list(h), p] for h, p in sorted(self.pieces.items())],
-                "vp": self.vp}
+                "vp": self.vp, "ships": [list(h) for h in sorted(self.ships)],
+                "next": self.next}
 
     @classmethod
     def from_json(cls, data) -> "Draft":
@@ -76,6 +86,9 @@ class Draft:
                 d.pieces[(item[0][0], item[0][1])] = item[1]
         vp = data.get("vp")
         d.vp = vp if type(vp) is int and 0 <= vp <= 999 else 0
+        d.ships = [(h[0], h[1]) for h in (data.get("ships") or [])[:16]
+                   if isinstance(h, list) and len(h) == 2 and all(type(v) is int for v in h)]
+        d.next = data.get("next") is True
         return d
 
 
@@ -95,6 +108,10 @@ class SseLay:
         self.what.add_class("sse-laid-what")
         self.count = w.HTML()
         self.count.add_class("sse-laid-count")
+        self.next = w.Checkbox(value=False, description="It is this player's turn now",
+                               indent=False, layout=w.Layout(width="auto"))
+        self.next.add_class("sse-laid-next")
+        self.next.observe(guarded(lambda ch: self._next(ch["new"])), "value")
         self.board = HexBoard(guarded(self.tap), css="sse-laid-board")
         self.vp = w.BoundedIntText(value=0, min=0, max=999, description="Track VP",
                                    tooltip="the player's VP on the score track at the game's "
@@ -110,7 +127,7 @@ class SseLay:
         self.go.add_class("sse-laid-go")
         self.go.on_click(guarded(lambda _: self.lay()))
         self.controls = w.VBox([self.player, self.what, self.count, self.board.box, self.vp,
-                                self.message, self.go])
+                                self.next, self.message, self.go])
         # in the page only while laying: its board is an .sse-board too, and the play
         # screen's own board must be the only one there once the game is laid
         self.kids = (w.HTML(CSS), self.title, self.controls)
@@ -154,11 +171,18 @@ class SseLay:
         if self.box.children != self.kids:
             self.box.children = self.kids
         laid = ", ".join(st.laid)
+        now = self.now()
+        opts = WHAT[:2] + [SHIP] + WHAT[2:] if now else WHAT
+        if list(self.what.options) != opts:
+            self.what.options = opts
+        self.next.layout.display = "" if now else "none"
         self.title.value = ("<h3 style='margin:4px 0'>Lay each player's pieces as they lie</h3>"
                             f"<div>Still to lay: <b>{escape(', '.join(todo))}</b>"
                             + (f"; laid: {escape(laid)}" if laid else "") + ". Choose City or "
                             "Trade Station, tap each system where one of the player's lies, "
-                            "then type the VP on the score track.</div>")
+                            + ("then Ship and each system where one of their ships stands, "
+                               "whether it is their turn, " if now else "then ")
+                            + "the VP on the score track.</div>")
         mine = [] if s.view == "table" else [p for p in ([s.seat] if s.seat else todo)
                                              if p in todo]
         if s.view == "table":
@@ -176,6 +200,16 @@ class SseLay:
         self.player.layout.display = "none" if len(mine) == 1 else ""
         self.draw()
         return True
+
+    def now(self) -> bool:
+        """A game under way (``laid: "now"``): ships and whose turn are laid too."""
+        g = self.screen.game
+        return g is not None and g.setup.laid == "now"
+
+    def _next(self, on: bool) -> None:
+        if self.player.value and self._draft().next != bool(on):
+            self._draft().next = bool(on)
+            self._keep()
 
     def _draft(self) -> Draft:
         """The player's draft: this page's, else the one kept in the store (a reload, a
@@ -232,25 +266,48 @@ class SseLay:
                      "fill": st.setup.colour(player), "text": "white"}
                 tip += f" — {player}'s {PIECE_NAMES[piece]} (to lay)"
                 state = "selected colony"
+            ships = d.ships.count(h)
+            if ships:                               # this draft's ships (a game under way)
+                c = {**c, "label": f"{'▲' * ships} {c['label']}".strip()}
+                tip += f" — {ships} of {player}'s ships"
             c["tip"], c["state"] = tip, state
             cells[h] = c
         self.board.draw(cells)
         n = {k: sum(1 for v in d.pieces.values() if v == k) for k in LETTER}
+        ships = (f", <b>{len(d.ships)}</b> of {st.setup.ships} ships"
+                 if self.now() else "")
         self.count.value = (f"<div>{escape(player)}: <b>{n['city']}</b> Cit"
                             f"{'y' if n['city'] == 1 else 'ies'} and <b>{n['trade_station']}"
-                            f"</b> Trade Station{'' if n['trade_station'] == 1 else 's'} "
-                            "tapped</div>")
+                            f"</b> Trade Station{'' if n['trade_station'] == 1 else 's'}"
+                            f"{ships} tapped</div>")
         self.vp.value = d.vp
+        self.next.value = d.next
         self.go.description = f"Lay {player}'s pieces"
 
     def tap(self, h) -> None:
         """A system tapped: the chosen piece put there (tapped again, or Nothing: taken
-        away).  No rule: the engine checks the whole entry when it is laid."""
+        away, with the ships there); Ship: one more of the player's ships there, as many
+        as the setup gives (tapped again once all stand: taken away).  No rule: the engine
+        checks the whole entry when it is laid."""
         if not self.player.value or self.controls.layout.display == "none":
             return
         d = self._draft()
         what = self.what.value
-        if what == "empty" or d.pieces.get(h) == what:
+        if what == "ship":
+            if len(d.ships) < self.screen.game.setup.ships:
+                d.ships.append(h)
+            elif h in d.ships:
+                d.ships.remove(h)
+            else:
+                self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ "
+                                      f"{escape(self.player.value)} has "
+                                      f"{self.screen.game.setup.ships} ships, all placed: tap "
+                                      "one again (or Nothing) to move it.</div>")
+                return
+        elif what == "empty":
+            d.pieces.pop(h, None)
+            d.ships = [x for x in d.ships if x != h]
+        elif d.pieces.get(h) == what:
             d.pieces.pop(h, None)
         else:
             d.pieces[h] = what
@@ -267,7 +324,7 @@ class SseLay:
         d.vp = int(self.vp.value)
         self.message.value = ""
         try:
-            self.screen.push(d.entry(player))
+            self.screen.push(d.entry(player, now=self.now()))
         except CompanionError as e:
             # said beside the button too (the status line is at the page's top)
             self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ Not "

@@ -102,6 +102,15 @@ class SseSetupForm:
                                style={"description_width": "initial"},
                                layout=w.Layout(width="auto"))
         self.laid.add_class("sse-setup-laid")
+        self.laid_now = w.Checkbox(value=False, description="A game under way: lay each "
+                                   "player's pieces and ships as they lie now, then play on",
+                                   indent=False, style={"description_width": "initial"},
+                                   layout=w.Layout(width="auto"))
+        self.laid_now.add_class("sse-setup-laid-now")
+        self.laid.observe(guarded(lambda ch: ch["new"] and setattr(
+            self.laid_now, "value", False)), "value")
+        self.laid_now.observe(guarded(lambda ch: ch["new"] and setattr(
+            self.laid, "value", False)), "value")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         writes(self.start_btn, host_only=True)
@@ -147,7 +156,7 @@ class SseSetupForm:
                    f"{offer.ships_words()} ships depending on the number of players (see its "
                    "setup picture) — choose the number.</small></div>"),
             self.ships, self.options, self.details_panel, self.v_campaign, self.campaign_note,
-            self.laid, self.start_btn]), host_only=True)
+            self.laid, self.laid_now, self.start_btn]), host_only=True)
         self.new_game_box.add_class("sse-setup-new-game")
         self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
         self.setup_role_note.add_class("sse-setup-role-note")
@@ -282,9 +291,9 @@ class SseSetupForm:
             record_meta = {"campaign": uuid.uuid4().hex[:12]}
         setup = chance.new_game(self._pieces_option(setup),      # a fresh seed (issue 20)
                                 self.laying.seed if tiles else None)
-        laid = bool(self.laid.value)
+        laid = "final" if self.laid.value else "now" if self.laid_now.value else None
         if laid:                                  # the engine checks every lay entry
-            setup["options"] = {**(setup.get("options") or {}), "laid": "final"}
+            setup["options"] = {**(setup.get("options") or {}), "laid": laid}
         game = SseGame(setup)
         rec = game.to_record()
         # the play timer starts with the game (not for a game played already)
@@ -301,7 +310,13 @@ class SseSetupForm:
         self._to_top()
         extra = " This map is approximate: check it matches your tiles." if m.approximate else ""
         if laid:
-            self.laid.value = False
+            self.laid.value = self.laid_now.value = False
+            if laid == "now":
+                s.app.say(f"Small Star Empires: game under way on '{m.name}': lay each player's "
+                          "pieces and ships as they lie now, and say whose turn it is (each "
+                          "seat's page lays its own); then play on, every rule checked. The "
+                          f"play timer is not started.{extra}")
+                return
             s.app.say(f"Small Star Empires: new game to score on '{m.name}': lay each player's "
                       f"pieces as they lie on the map (each seat's page lays its own).{extra}")
             return
