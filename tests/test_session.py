@@ -50,17 +50,42 @@ def test_a_push_is_stored_and_the_other_page_sees_it_on_sync(store, ats_pages):
 
 
 def test_a_page_behind_records_nothing_and_says_what_the_other_page_did(store, ats_pages):
+    # the same player's action entered on another page meanwhile (two devices): refused
     gid, one, two = ats_pages
     one.push(discard("Ana"))
     with pytest.raises(PageBehind) as e:
-        two.push(discard("Ben"))
+        two.push(discard("Ana", "U-Cannon"))
     assert "Not recorded: this game was changed on another page or tab" in str(e.value)
     assert "added: Ana discard Garden" in str(e.value)
-    # nothing was recorded for Ben, and the page now shows the stored game
-    assert [a["player"] for a in stored_actions(store, gid)] == ["Ana"]
+    # nothing was recorded twice, and the page now shows the stored game
+    assert [a["card"] for a in stored_actions(store, gid)] == ["Garden"]
     assert [a["player"] for a in two.game.actions] == ["Ana"]
-    two.push(discard("Ben"))                               # entered again: accepted
+    two.push(discard("Ben"))                               # the next entry: accepted
     assert [a["player"] for a in stored_actions(store, gid)] == ["Ana", "Ben"]
+
+
+def test_another_players_action_on_a_page_behind_is_recorded_after_the_replay(store, ats_pages):
+    """Issue 39 (two seats a second apart, found by the 4-seat laying browser test): the
+    book's turn is simultaneous ("each player ... selects one card"), so Ben's action
+    entered on a page that had not seen Ana's is recorded once the store is replayed, if it
+    is still legal; the page then shows both."""
+    gid, one, two = ats_pages
+    one.push(discard("Ana"))
+    norm = two.push(discard("Ben"))
+    assert norm["player"] == "Ben"
+    assert [a["player"] for a in stored_actions(store, gid)] == ["Ana", "Ben"]
+    assert [a["player"] for a in two.game.actions] == ["Ana", "Ben"] and not two.behind()
+    assert two.rev == store.revision(gid)
+
+
+def test_a_page_behind_an_undo_records_nothing(store, ats_pages):
+    gid, one, two = ats_pages
+    one.push(discard("Ana"))
+    two.sync()
+    one.undo()                                             # undone on the other page
+    with pytest.raises(PageBehind, match="undone: Ana discard Garden"):
+        two.push(discard("Ben"))
+    assert stored_actions(store, gid) == []
 
 
 def test_an_undo_on_one_page_is_an_undone_change_on_the_other(store, ats_pages):

@@ -30,48 +30,8 @@ from ..table.registry import load_game
 from ..core.roles import Role, Write, check as check_role, role_of_page
 from ..table.store import StaleGame, Store, StoreBusy, StoreWriteFailed
 from . import seats
+from .changes import Change, PageBehind, diff as _diff
 from .live import poll_store
-
-
-@dataclass(frozen=True)
-class Change:
-    """What the store holds that the page had not seen: actions added and actions undone
-    (in the order they were played), and whether anything else of the record changed
-    (card values, manual VP, play details)."""
-    added: tuple[dict, ...] = ()
-    undone: tuple[dict, ...] = ()
-    other: bool = False
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.undone or self.other)
-
-    def words(self, describe: Callable[[dict], str], most: int = 4) -> str:
-        """'added: Ana built Garden at [0, 1]; undone: …' (at most ``most`` items)."""
-        items = [f"added: {describe(a)}" for a in self.added]
-        items += [f"undone: {describe(a)}" for a in self.undone]
-        if not items:
-            return "nothing visible"
-        return "; ".join(items[:most]) + (" …" if len(items) > most else "")
-
-
-class PageBehind(CompanionError):
-    """The page had not seen another page's change: nothing was recorded.  The session
-    has replayed the store; ``change`` says what the other page did."""
-
-    AGAIN = "choose the player and enter the action again"
-
-    def __init__(self, change: Change, describe: Callable[[dict], str], again: str = AGAIN):
-        self.change = change
-        super().__init__(
-            f"Not recorded: this game was changed on another page or tab "
-            f"({change.words(describe)}). The board now shows the current game; {again}.")
-
-
-def _diff(before: list[dict], after: list[dict]) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
-    same = 0
-    while same < min(len(before), len(after)) and before[same] == after[same]:
-        same += 1
-    return tuple(after[same:]), tuple(before[same:])
 
 
 @dataclass
@@ -261,7 +221,7 @@ class GameSession:
             self.rev = self.store.append(self._open_gid(), len(g.actions) - 1, norm, rev=self.rev)
         except StaleGame:
             g.pop()
-            raise PageBehind(self._behind(), self.describe, self.again) from None
+            norm, g = self._again_behind(action)
         except (StoreBusy, StoreWriteFailed) as e:
             g.pop()
             raise CompanionError(f"{e} ({self.describe(norm)}: your entry is kept, press "
@@ -272,6 +232,36 @@ class GameSession:
         self.acting_for = None
         self.entered = (self._open_gid(), len(g.actions) - 1, norm)
         return norm
+
+    def _again_behind(self, action: dict, tries: int = 3) -> tuple[dict, Any]:
+        """Another page wrote first.  The store is replayed; if it only added other
+        players' actions (nothing undone, nothing else changed) and ``action`` is still
+        legal on the game as it is now, it is recorded now: seats laying their stations or
+        playing a turn at the same moment each keep their entry (issue 39: the second of
+        two taps a second apart was refused).  Anything else, or still illegal:
+        :class:`PageBehind`, nothing recorded.  Returns the action as recorded and the game."""
+        for _ in range(tries):
+            change = self._behind()
+            who = action.get("player")
+            if (change.undone or change.other or not change.added or who is None
+                    or any(a.get("player") == who for a in change.added)):
+                break
+            g = self.game
+            try:
+                norm = g.push(action)
+            except CompanionError:
+                break                       # not legal any more: the page says what changed
+            try:
+                self.rev = self.store.append(self._open_gid(), len(g.actions) - 1, norm,
+                                             rev=self.rev)
+            except StaleGame:
+                g.pop()
+                continue
+            except BaseException:
+                g.pop()
+                raise
+            return norm, g
+        raise PageBehind(change, self.describe, self.again) from None
 
     def undo(self) -> dict:
         """Take back the last action, in the store first; return it.  Refused with

@@ -67,6 +67,8 @@ SECONDS = {
     "test_club_servers.py::test_small_star_empires_across_two_servers": 31,
     "test_sleep.py::test_a_seat_whose_kernel_was_culled_reloads_into_its_seat_and_game[ats]": 31,
     "test_revival_two_players.py::test_revival_two_player_year_with_spaceships_and_advisors": 31,
+    "test_lay_four_browser.py::test_four_seats_lay_their_stations_and_every_page_shows_the_final_table": 50,
+    "test_lay_now_browser.py::test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_and_an_undo": 35,
 }
 
 
