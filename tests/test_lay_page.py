@@ -133,6 +133,10 @@ def test_a_seat_lays_its_own_station_only(store):
     panel = one(ben.root, "lay-panel")
     assert one(panel, "lay-player").options == ("Ben",)
     assert not shown(one(panel, "lay-player"))              # nothing to choose
+    # nothing of his station is known yet: no made-up turn, VP or credits on his page
+    # (found by the year-2 browser test: "Year 1 · Turn 1", "0 VP · 10 credits")
+    assert "lay your station below" in ben.seat_score.value and "VP" not in ben.seat_score.value
+    assert "Laying the table" in ben.turn_info.value and "Turn" not in ben.turn_info.value
     put(ben, (0, 0), "reactor", cubes=0)
     one(panel, "lay-station").click()
     assert [a["player"] for a in store.load(gid)["actions"]] == ["Ben"]

@@ -201,11 +201,17 @@ class AtsViews:
             ps = st.players[self.screen.seat]
             to_act = (" · your turn to act" if self.screen.seat in st.waiting else
                       " · done" if not st.finished else "")
+            n, cubes, where = ps.credits, ps.station.cubes(), len(
+                ps.station.locations(reactors=False))
+            unlaid = bool(g.setup.options.get("laid")) and self.screen.seat not in st.laid
+            # issue 39: nothing of a station still to lay is known: its numbers wait
             show(self.seat_score,
+                f"<div class='seat-line'><b>{escape(self.screen.seat)}</b> · lay your "
+                "station below</div>" if unlaid else
                 f"<div class='seat-line'><b>{escape(self.screen.seat)}</b> · {ps.vp} VP · "
-                f"{ps.credits} credits · {ps.station.cubes()} cubes · "
-                f"{len(ps.station.locations(reactors=False))} locations{to_act}</div>")
-            show(self.seat_station,
+                f"{n} credit{'' if n == 1 else 's'} · {cubes} cube{'' if cubes == 1 else 's'}"
+                f" · {where} location{'' if where == 1 else 's'}{to_act}</div>")
+            show(self.seat_station, "" if unlaid else
                 "<div class='seat-station-svg' style='max-width:100%;overflow-x:auto'>"
                 + render.station_svg(ps.station, title=self.screen.seat, cell_size=64) + "</div>")
         else:
@@ -232,10 +238,21 @@ class AtsViews:
         if st.finished:
             self.screen.turn_info.value = "<h3 style='margin:4px 0'>The game is over: final scoring</h3>"
             return
+        g = self.screen.game
+        todo = [p for p in st.setup.players if p not in st.laid] if g.setup.options.get(
+            "laid") else []
+        if todo:            # issue 39: no turn is played while the stations are laid
+            at = (f" (the game goes on from year {st.year}, turn {st.turn})"
+                  if g.setup.options.get("laid") == "now" else "")
+            self.screen.turn_info.value = (
+                f"<div style='font-size:1.1em'><b>Laying the table</b> · still to lay: "
+                f"<b>{escape(', '.join(todo))}</b></div><div style='font-size:0.9em;"
+                f"color:#444'>Each station as it lies{escape(at)}; the scores below are the "
+                "laid stations' only.</div>")
+            return
         arrow = "↻" if st.passing == "clockwise" else "↺"
         n = st.setup.turns_in_year(st.year)
         waiting = ", ".join(escape(p) for p in self.screen._waiting())
-        g = self.screen.game
         if g.setup.options.get("timing_rules"):
             waiting += f" <small>(order this turn: {escape(', '.join(g.turn_order()))})</small>"
         active = g.setup.active_player(st.year)

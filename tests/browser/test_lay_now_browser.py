@@ -108,7 +108,10 @@ def test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_an
         expect(p.locator(".lay-panel")).to_be_visible(timeout=60_000)
         expect(p.locator(".turn-entry")).to_be_hidden()
     expect(table.locator(".lay-panel")).to_have_count(0)
-    expect(table.locator(".turn-info")).to_contain_text("Year 2 · Turn 5 of 6")
+    # no turn is played while the stations are laid: the line says so, and where the
+    # game goes on from
+    expect(table.locator(".turn-info")).to_contain_text("Laying the table")
+    expect(table.locator(".turn-info")).to_contain_text("goes on from year 2, turn 5")
 
     # -- each seat lays its own station as it lies ------------------------------------
     put(ana, (0, 0), "Power Reactor", cubes="1 cube")
