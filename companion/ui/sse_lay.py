@@ -266,10 +266,10 @@ class SseLay:
                      "fill": st.setup.colour(player), "text": "white"}
                 tip += f" — {player}'s {PIECE_NAMES[piece]} (to lay)"
                 state = "selected colony"
-            ships = d.ships.count(h)
-            if ships:                               # this draft's ships (a game under way)
-                c = {**c, "label": f"{'▲' * ships} {c['label']}".strip()}
-                tip += f" — {ships} of {player}'s ships"
+            here = d.ships.count(h)
+            if here:                                # this draft's ships (a game under way)
+                c = {**c, "label": f"{'▲' * here} {c['label']}".strip()}
+                tip += f" — {here} of {player}'s ships"
             c["tip"], c["state"] = tip, state
             cells[h] = c
         self.board.draw(cells)

@@ -107,10 +107,8 @@ class SseSetupForm:
                                    indent=False, style={"description_width": "initial"},
                                    layout=w.Layout(width="auto"))
         self.laid_now.add_class("sse-setup-laid-now")
-        self.laid.observe(guarded(lambda ch: ch["new"] and setattr(
-            self.laid_now, "value", False)), "value")
-        self.laid_now.observe(guarded(lambda ch: ch["new"] and setattr(
-            self.laid, "value", False)), "value")
+        self.laid.observe(guarded(lambda ch: self._one_laid(self.laid_now, ch["new"])), "value")
+        self.laid_now.observe(guarded(lambda ch: self._one_laid(self.laid, ch["new"])), "value")
         self.start_btn = w.Button(description="Start the game", button_style="primary", icon="play")
         self.start_btn.add_class("sse-start")
         writes(self.start_btn, host_only=True)
@@ -321,6 +319,11 @@ class SseSetupForm:
                       f"pieces as they lie on the map (each seat's page lays its own).{extra}")
             return
         s.app.say(f"Small Star Empires: new game on '{m.name}'. {game.current} moves first.{extra}")
+
+    def _one_laid(self, other: w.Checkbox, on: bool) -> None:
+        """A finished game or one under way: ticking one unticks the other."""
+        if on:
+            other.value = False
 
     def resume(self):
         if not self.saved.value:
