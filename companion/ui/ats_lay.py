@@ -23,6 +23,7 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
+from .drafting import Drafts
 
 #: what a cell may be given on the page (the engine decides whether it may)
 WHAT = [("Location", "card"), ("Power Reactor", "reactor"), ("Spaceship", "ship"),
@@ -103,7 +104,6 @@ class LayPanel:
 
     def __init__(self, app) -> None:
         self.app = app
-        self.drafts: dict[str, Draft] = {}
         self.selected: tuple[int, int] = MAIN
         self.player = w.Dropdown(description="Station of", options=[])
         self.player.add_class("lay-player")
@@ -144,6 +144,7 @@ class LayPanel:
         self.lay.on_click(app.guarded(lambda _: self._lay()))
         self.message = w.HTML()
         self.message.add_class("lay-message")
+        self.drafts = Drafts(lambda: app.session, Draft, self.message)
         self.what.observe(app.guarded(lambda _: self._show_editor()), "value")
         self.credits.observe(app.guarded(lambda ch: self._typed("credits", ch["new"])), "value")
         self.vp.observe(app.guarded(lambda ch: self._typed("vp", ch["new"])), "value")
@@ -214,25 +215,13 @@ class LayPanel:
             self._keep()
 
     def _draft(self) -> Draft:
-        """The player's draft: this page's, else the one kept in the store (a reload, a
-        phone whose kernel was culled, another device), else a new one."""
-        player = self.player.value
-        if player not in self.drafts:
-            kept = self.app.session.draft("lay", player)
-            self.drafts[player] = Draft.from_json(kept) if kept is not None else Draft()
-        return self.drafts[player]
+        """The player's draft (companion.ui.drafting)."""
+        return self.drafts.get(self.player.value)
 
     def _keep(self) -> None:
-        """The draft kept in the store after each tap (nothing typed is lost); a store
-        that does not answer is said beside the button, the draft stays on this page."""
-        try:
-            self.app.session.save_draft("lay", self.player.value, self._draft().to_json())
-        except CompanionError as e:
-            self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ Your "
-                                  f"taps are on this page but were not saved: "
-                                  f"{escape(str(e))}</div>")
+        """The draft kept in the store after each tap (nothing typed is lost)."""
+        self.drafts.keep(self.player.value)
 
-    # -- the grid ---------------------------------------------------------------------
     def _draw(self) -> None:
         if not self.player.value:
             return
@@ -369,6 +358,5 @@ class LayPanel:
                                   f"{escape(str(e))}</div>")
             raise
         if player in self.app.game.state.laid:      # recorded (not a page behind the store)
-            self.drafts.pop(player, None)
+            self.drafts.laid(player)
             self.selected = MAIN
-            self.app.session.drop_draft("lay", player)

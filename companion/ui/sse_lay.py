@@ -33,6 +33,7 @@ import ipywidgets as w
 
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
+from .drafting import Drafts
 from ..sse.game import PIECE_NAMES
 from .sse_board import HexBoard, system_cell
 
@@ -98,7 +99,6 @@ class SseLay:
     def __init__(self, screen: SseTab) -> None:
         self.screen = screen
         guarded = screen.guarded
-        self.drafts: dict[str, Draft] = {}
         self.title = w.HTML()
         self.title.add_class("sse-laid-title")
         self.player = w.Dropdown(description="Pieces of", options=[])
@@ -122,6 +122,7 @@ class SseLay:
         self.vp.observe(guarded(lambda ch: self._typed(ch["new"])), "value")
         self.message = w.HTML()
         self.message.add_class("sse-laid-message")
+        self.drafts = Drafts(lambda: screen.session, Draft, self.message)
         self.go = w.Button(description="Lay the pieces", button_style="primary", icon="flag",
                            layout=w.Layout(width="auto", min_height="44px"))
         self.go.add_class("sse-laid-go")
@@ -212,23 +213,12 @@ class SseLay:
             self._keep()
 
     def _draft(self) -> Draft:
-        """The player's draft: this page's, else the one kept in the store (a reload, a
-        phone whose kernel was culled, another device), else a new one."""
-        p = self.player.value
-        if p not in self.drafts:
-            kept = self.screen.session.draft("lay", p)
-            self.drafts[p] = Draft.from_json(kept) if kept is not None else Draft()
-        return self.drafts[p]
+        """The player's draft (companion.ui.drafting)."""
+        return self.drafts.get(self.player.value)
 
     def _keep(self) -> None:
-        """The draft kept in the store after each tap; a store that does not answer is
-        said beside the button, the draft stays on this page."""
-        try:
-            self.screen.session.save_draft("lay", self.player.value, self._draft().to_json())
-        except CompanionError as e:
-            self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ Your "
-                                  f"taps are on this page but were not saved: "
-                                  f"{escape(str(e))}</div>")
+        """The draft kept in the store after each tap (nothing typed is lost)."""
+        self.drafts.keep(self.player.value)
 
     def _typed(self, value: int) -> None:
         if self.player.value and self._draft().vp != int(value):
@@ -331,7 +321,6 @@ class SseLay:
                                   f"laid: {escape(str(e))}</div>")
             raise
         if player in self.screen.game.state.laid:     # recorded
-            self.drafts.pop(player, None)
-            self.screen.session.drop_draft("lay", player)
+            self.drafts.laid(player)
             self.message.value = (f"<div class='sse-laid-done' style='color:#1b6e20'>✓ "
                                   f"{escape(player)}'s pieces are laid.</div>")

@@ -403,7 +403,8 @@ def ats_enter(page, game, player, do, card="Garden", at=None) -> dict:
         page.click(".do-discard")
     else:
         action["at"] = list(at)
-        wait_legal(page, game.legal_cells(player, do="reactor"))
+        wait_legal(page, game.legal_cells(player, card) if do == "build"
+                   else game.legal_cells(player, do="reactor"))
         cell(page, at).click()
     return game.push(action)
 

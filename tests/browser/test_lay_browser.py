@@ -44,8 +44,13 @@ def at_class(at) -> str:
     return "." + cell_class(at)
 
 
-def put(page, at, what: str, *, card: str | None = None, cubes: str | None = None) -> None:
-    """Tap the cell, say what lies there, Put it here; wait until the grid shows it."""
+CUBES = {0: "0 cubes", 1: "1 cube", 2: "2 cubes"}
+
+
+def put(page, at, what: str, *, card: str | None = None, cubes: int | str | None = None) -> None:
+    """Tap the cell, say what lies there, Put it here; wait until the grid shows it.
+    ``cubes``: the button's label, or a number (then the cell's cube marks are checked
+    too: ■ each, □ none)."""
     panel = page.locator(".lay-panel")
     panel.locator(at_class(at)).click()
     expect(panel.locator(".lay-cell-line")).to_contain_text(
@@ -59,11 +64,14 @@ def put(page, at, what: str, *, card: str | None = None, cubes: str | None = Non
     if card is not None:
         panel.locator(".lay-card input").fill(card)
     if cubes is not None:
-        panel.locator(".lay-cubes button", has_text=cubes).click()
+        panel.locator(".lay-cubes button",
+                      has_text=CUBES[cubes] if isinstance(cubes, int) else cubes).click()
     panel.locator(".lay-put").click()
     want = {"Location": card, "Nothing": "+"}.get(what) or (
         "Main" if tuple(at) == (0, 0) else "Reactor")
     expect(panel.locator(at_class(at))).to_contain_text(want)
+    if what == "Power Reactor" and isinstance(cubes, int):
+        expect(panel.locator(at_class(at))).to_contain_text("■" * cubes or "□")
 
 
 def number(page, cls: str, value: int) -> None:

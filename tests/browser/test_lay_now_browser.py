@@ -33,8 +33,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import (ACTION_LABEL, ats_shows, cell, store_of, turn_words,
-                              wait_actions, wait_legal, wait_taking_entries)
+from dashboard_driver import (ACTION_LABEL, ats_enter, ats_shows, cell, store_of, turn_words,
+                              wait_actions, wait_taking_entries)
 from test_lay_browser import number, put
 from companion.ats.game import Game
 from recordkit import fixture_card
@@ -72,25 +72,6 @@ def stored(server, gid) -> list:
         return s.load(gid)["actions"]
     finally:
         s.close()
-
-
-def enter(page, g: Game, player: str, do: str, card: str, at=None) -> dict:
-    """``player``'s action on their own seat page (a seat page has no Player list); applied
-    to the shadow game ``g``."""
-    wait_taking_entries(page)
-    assert page.locator(".entry-player select").input_value() == player
-    page.locator(".entry-action button", has_text=ACTION_LABEL[do]).click()
-    page.fill(".entry-card input", card)
-    action = {"player": player, "do": do, "card": card}
-    wait_taking_entries(page)
-    if do == "discard":
-        page.click(".do-discard")
-    else:
-        action["at"] = list(at)
-        wait_legal(page, g.legal_cells(player, card) if do == "build"
-                   else g.legal_cells(player, do="reactor"))
-        cell(page, at).click()
-    return g.push(action)
 
 
 @pytest.mark.dashboard_config
@@ -153,7 +134,7 @@ def test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_an
     expect(table.locator(".turn-entry")).to_be_hidden()
 
     # -- year 2, turn 5 ------------------------------------------------------------------
-    enter(ana, g, "Ana", "build", PLOT, (0, 2))                # 1 credit of her 4, +1 VP
+    ats_enter(ana, g, "Ana", "build", PLOT, (0, 2))                # 1 credit of her 4, +1 VP
     for p in pages:
         ats_shows(p, g)
     # Ben's hall costs 3; he laid 1 credit: B 4 "you have to cover its cost"
@@ -173,10 +154,10 @@ def test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_an
     assert stored(voila_server, gid) == g.actions              # nothing recorded
     for p in (ana, cleo, table):
         ats_shows(p, g)
-    enter(ben, g, "Ben", "discard", HALL)                      # +3 credits
+    ats_enter(ben, g, "Ben", "discard", HALL)                      # +3 credits
     for p in pages:
         ats_shows(p, g)
-    enter(cleo, g, "Cleo", "reactor", PLOT, (0, 1))            # 1 credit, a new reactor
+    ats_enter(cleo, g, "Cleo", "reactor", PLOT, (0, 1))            # 1 credit, a new reactor
     for p in pages:
         ats_shows(p, g)
     assert stored(voila_server, gid) == g.actions
@@ -196,7 +177,7 @@ def test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_an
         expect(p.locator(".turn-info")).to_contain_text("Waiting for: Cleo")
     assert wait_actions(voila_server, gid, 5) == g.actions
     assert g.state.players["Cleo"].station.cells.get((0, 1)) is None
-    enter(cleo, g, "Cleo", "discard", PLOT)
+    ats_enter(cleo, g, "Cleo", "discard", PLOT)
     for p in pages:
         ats_shows(p, g)
 
@@ -205,13 +186,13 @@ def test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_an
     before = {p: g.state.players[p].credits for p in PLAYERS}
     assert before == {"Ana": 4 - 1 + 0, "Ben": 1 + 3, "Cleo": 6 + 3}
     # each entry once every page shows the one before, as the table plays it
-    enter(ana, g, "Ana", "discard", PLOT)                      # +3
+    ats_enter(ana, g, "Ana", "discard", PLOT)                      # +3
     for p in pages:
         ats_shows(p, g)
-    enter(ben, g, "Ben", "build", POST, (0, 2))                # -1, +2 VP
+    ats_enter(ben, g, "Ben", "build", POST, (0, 2))                # -1, +2 VP
     for p in pages:
         ats_shows(p, g)
-    enter(cleo, g, "Cleo", "discard", POST)                    # +3
+    ats_enter(cleo, g, "Cleo", "discard", POST)                    # +3
     # B 4: "At the beginning of every round, each player should: - Take 10 credits"
     assert (g.state.year, g.state.turn) == (3, 1)
     credits = {p: g.state.players[p].credits for p in PLAYERS}
