@@ -15,7 +15,7 @@ from __future__ import annotations
 from companion.ats.game import Game
 from companion.table.store import Store
 from companion.ui.app import App
-from test_lay_page import CARDS, PLAYERS, PLOT, POST, put
+from test_lay_page import CARDS, PLAYERS, PLOT, POST, put, setup_screen
 from widgetkit import one, said, shown
 
 
@@ -43,12 +43,7 @@ def test_a_game_under_way_is_started_from_the_setup_screen_at_its_year_and_turn(
 
 
 def test_turn_7_of_a_standard_year_is_refused_in_one_line(store):
-    app = App(store)
-    for name, box in zip(PLAYERS, app.name_boxes):
-        box.value = name
-    one(app.root, "setup-laid-now").value = True
-    one(app.root, "setup-laid-turn").value = 7
-    one(app.root, "start-game").click()
+    app = setup_screen(store, "setup-laid-now", laid_turn=7)
     words = said(app)
     assert "year 1 has 6 turns" in words and "Traceback" not in words, words
     assert store.games() == []

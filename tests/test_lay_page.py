@@ -50,12 +50,23 @@ def put(app, at, what, *, card=None, cubes=None):
     one(panel, "lay-put").click()
 
 
-def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
+def setup_screen(store, *ticks: str, **numbers: int) -> App:
+    """A host's page with the players' names typed on the setup screen, each of ``ticks``
+    (e.g. ``"setup-laid"``) ticked and each of ``numbers`` (``laid_year=2``: the box
+    ``setup-laid-year``) typed, then *Start* pressed: the path a table takes."""
     app = App(store)
     for name, box in zip(PLAYERS, app.name_boxes):
         box.value = name
-    one(app.root, "setup-laid").value = True
+    for tick in ticks:
+        one(app.root, tick).value = True
+    for key, value in numbers.items():
+        one(app.root, "setup-" + key.replace("_", "-")).value = value
     one(app.root, "start-game").click()
+    return app
+
+
+def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
+    app = setup_screen(store, "setup-laid")
     assert "lay each player's station" in said(app)
     g = app.game
     assert g.setup.options.get("laid") == "final" and not g.state.finished

@@ -69,6 +69,7 @@ SECONDS = {
     "test_revival_two_players.py::test_revival_two_player_year_with_spaceships_and_advisors": 31,
     "test_lay_four_browser.py::test_four_seats_lay_their_stations_and_every_page_shows_the_final_table": 50,
     "test_lay_now_browser.py::test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_and_an_undo": 35,
+    "test_sse_lay_browser.py::test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table": 40,
 }
 
 

@@ -1,7 +1,7 @@
 """Issue 39, "Score the table as it lies", in the browser, for Small Star Empires: a
-3-player game played without the companion, stored by the test with Cleo's pieces laid
-already; Ana and Ben lay theirs on their own seat phones at the same time, the table view
-beside them (390x844 each).  Ana also taps a City onto her own homeworld: refused beside
+3-player game played without the companion, its map laid and stored by the test; Ana, Ben
+and Cleo lay their pieces on their own seat phones at the same time, the table view beside
+them (390x844 each).  Ana also taps a City onto her own homeworld: refused beside
 the button naming the system and the rule (S Movement: your ship CANNOT "MOVE INTO into
 your Homeworld System"), nothing recorded, her draft kept; she takes it away and lays.
 Every page then shows the final table, which equals ``python -m companion score --json``
@@ -12,7 +12,6 @@ Screenshots: tests/artifacts/sse-lay-*.png."""
 from __future__ import annotations
 
 import base64
-import copy
 import json
 import os
 import re
@@ -63,22 +62,30 @@ def lay_pieces(page, entry: dict) -> None:
 
 
 @pytest.mark.dashboard_config
-def test_two_seats_lay_their_pieces_and_every_page_shows_the_final_table(
+def test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table(
         voila_server, phones, tmp_path):
     g = SseGame(setup())
-    g.push(copy.deepcopy(LAYS[2]))                    # Cleo's, laid on the host's page
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="laid at the table")
     s.close()
     ana = phones(f"{voila_server.url}?game={gid}&seat=Ana")
     ben = phones(f"{voila_server.url}?game={gid}&seat=Ben")
+    cleo = phones(f"{voila_server.url}?game={gid}&seat=Cleo")
     table = phones(f"{voila_server.url}?game={gid}&view=table")
-    for p in (ana, ben):
+    for p in (ana, ben, cleo):
         wait_taking_entries(p)
         expect(p.locator(".sse-lay-panel")).to_be_visible(timeout=60_000)
         expect(p.locator(".sse-lay-panel .sse-laid-go")).to_be_visible()
         expect(p.locator(".sse-entry")).to_be_hidden()
-        expect(p.locator(".sse-laid-title")).to_contain_text("laid: Cleo")
+        expect(p.locator(".sse-laid-title")).to_contain_text("Still to lay: Ana, Ben, Cleo")
+    # Cleo lays hers first, alone on her phone
+    lay_pieces(cleo, LAYS[2])
+    expect(cleo.locator(".sse-laid-count")).to_contain_text("5 Cities and 2 Trade Stations")
+    cleo.locator(".sse-laid-go").click()
+    expect(cleo.locator(".sse-laid-title")).to_contain_text("Your pieces are laid",
+                                                            timeout=30_000)
+    for p in (ana, ben):
+        expect(p.locator(".sse-laid-title")).to_contain_text("laid: Cleo", timeout=30_000)
     expect(ana.locator(".sse-laid-go")).to_contain_text("Lay Ana's pieces")
     expect(table.locator(".sse-laid-title")).to_contain_text("on their pages", timeout=60_000)
     expect(table.locator(".sse-laid-go")).to_be_hidden()
@@ -116,17 +123,18 @@ def test_two_seats_lay_their_pieces_and_every_page_shows_the_final_table(
 
     # every page: the final table (the hand computation: Cleo 16, Ben 16, Ana 13; Cleo
     # wins the tie on planets)
-    for p in (ana, ben, table):
+    for p in (ana, ben, cleo, table):
         expect(p.locator(".sse-final .sse-winner")).to_contain_text("Cleo wins", timeout=60_000)
         p.wait_for_function(f"({_FINAL})() !== null", timeout=60_000)
     shown = ana.evaluate(_FINAL)
     assert shown["head"][:2] == ["player", "total"], shown
     totals = {r[0]: r[1] for r in shown["rows"]}
     assert totals == {p: str(sum(HAND[p].values())) for p in PLAYERS}, totals
-    for p in (ben, table):
+    for p in (ben, cleo, table):
         assert p.evaluate(_FINAL) == shown
     screenshot(ana, "sse-lay-04-phone-final")
     screenshot(table, "sse-lay-05-table-final")
+    screenshot(cleo, "sse-lay-06-cleo-final")
 
     # ... and = `python -m companion score --json` of the record exported from the page
     href = ana.locator("a.sse-export-json").first.get_attribute("href")
