@@ -34,7 +34,7 @@ T0 = 1_767_900_000.0                           # 2026-01-08 19:20:00 UTC
 H1 = "<b>&\"Ann'</b>"                          # hostile names: markup, quotes, CDATA end
 H2 = ']]></comments><x y="1">'
 
-# issue 22: the keys every play of a real BG Stats export has (tests/test_issue22_exports.py
+# issue 22: the keys every play of a real BG Stats export has (tests/test_exports_real_readers.py
 # checks them against the stored real export); locationRefId only with a location
 PLAY_KEYS = {"uuid", "modificationDate", "entryDate", "playDate", "usesTeams", "durationMin",
              "ignored", "manualWinner", "rounds", "bggId", "importPlayId", "gameRefId", "board",

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 
 WAIT_MS = 30_000
 REAL = Path(__file__).resolve().parents[1] / "data" / "real" / "bgg_plays_ddmits_trimmed.xml"
-#: a play logged in BG Stats (an export's shape, as tests/test_issue37_imports.py writes
+#: a play logged in BG Stats (an export's shape, as tests/test_imports_twice.py writes
 #: it): names with an apostrophe and an ampersand, a location with markup (kept as text)
 LOCATION = "<b>Hall A</b> & bar"
 BGSTATS = {"players": [{"id": 1, "name": "Ann O'Neil"}, {"id": 2, "name": "Bea & Co"}],

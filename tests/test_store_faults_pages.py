@@ -93,7 +93,7 @@ _TAB_SCRIPT = """
 import json, sys
 sys.path.insert(0, sys.argv[2])
 from companion.table.store import Store
-from test_issue35_pages import Shell, tab_shows
+from test_store_faults_pages import Shell, tab_shows
 from companion.ui.history_tab import HistoryTab
 from companion.ui.play_exports import final_exports
 store = Store(sys.argv[1])

@@ -3,7 +3,7 @@
 (or the map) and a band with the turn, who is still to act and the scoreboard; the
 player's names are text; the host's and a seat's pages keep their layout; the display
 follows an action written elsewhere on the page's next poll.  The browser test (sizes,
-fonts, screenshots) is tests/browser/test_issue37_table_view_browser.py."""
+fonts, screenshots) is tests/browser/test_table_view_display_browser.py."""
 from __future__ import annotations
 
 from companion.ats.game import Game

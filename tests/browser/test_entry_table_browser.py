@@ -1,5 +1,5 @@
 """Issue 37 in Chromium, the entry as a real table met it (each fails on the main before
-this issue, where the in-process tests tests/test_issue37_entry.py, tests/test_app_table.py
+this issue, where the in-process tests tests/test_ats_entry_table.py, tests/test_app_table.py
 and tests/sse/test_sse_piece_choice.py say how):
 
 Among the Stars, on the laptop's page of a 3-player game with one Influence tile (R 4):
