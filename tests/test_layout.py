@@ -206,3 +206,23 @@ def test_the_format_check_sees_a_format_written_in_the_table(tmp_path):
     fake = tmp_path / "m.py"
     fake.write_text('"""about among-the-stars/1"""\nX = "among-the-stars/1"\n', encoding="utf-8")
     assert _strings(fake) == [(2, "among-the-stars/1")]
+
+
+def test_importing_the_package_or_its_base_loads_no_game():
+    """Issue 38: "``companion/__init__.py`` loads no game" (it imported the Among the Stars
+    engine, so every import of the base or the table layer loaded it and pandas); the
+    names it offers scripts still come, each when first asked for."""
+    import subprocess
+    import sys
+    code = ("import sys, companion, companion.core.errors, companion.core.record\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith(('companion.ats', "
+            "'companion.sse', 'pandas')))\n"
+            "assert not loaded, loaded\n"
+            "from companion import Game, IllegalAction, read_record\n"
+            "assert Game.__module__ == 'companion.ats.game'\n"
+            "assert 'companion.ats.game' in sys.modules\n"
+            "try:\n    companion.nothing\nexcept AttributeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "has no attribute 'nothing'" in out.stdout
