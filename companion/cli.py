@@ -258,7 +258,7 @@ def _copy(args) -> int:
     """``history copy --to LOCATION [--from LOCATION]`` (docs/history.md, "Moving a
     history"): every game of one store into another (an SQLite file or a
     postgresql:// URL); the summary paragraph, passwords masked."""
-    from .table.copy import copy_between
+    from .table.store_copy import copy_between
     if not args.to:
         err("error: give the store to copy into: history copy --to FILE-OR-postgresql://URL")
         return 2

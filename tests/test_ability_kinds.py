@@ -13,7 +13,7 @@ import pytest
 
 from companion.ats import abilities as abl
 from companion.ats.abilitykinds import (ABILITY_KINDS, KINDS, NO_KIND, AbilityKind, form_templates,
-                                        kind_of, template_of, validate_ability)
+                                        ability_kind, template_of, validate_ability)
 from companion.ats.catalogue import Catalogue
 from companion.ats.vocabulary import Ability
 from companion.core.errors import CatalogueError, IllegalAction
@@ -46,7 +46,7 @@ def test_every_kind_has_all_its_entries():
         assert isinstance(kind, AbilityKind) and kind.name == name
         assert kind.resolve.strip() and kind.help.strip(), name
         ab = Ability.from_dict(validate_ability(SAMPLES[name], file=None, card="X", i=0))
-        assert kind_of(ab) is kind
+        assert ability_kind(ab) is kind
         assert kind.unknowns(ab) == []
         assert kind.describe(ab).strip()
         # the engine computes it, or the players answer, or it acts on spaceships
@@ -94,7 +94,7 @@ def test_the_answer_entries_do_what_the_build_did():
 
 def test_no_kind_is_evaluated_nor_typed_by_accident():
     ab = Ability.from_dict({"when": "end"})
-    assert kind_of(ab) is NO_KIND
+    assert ability_kind(ab) is NO_KIND
     with pytest.raises(ValueError, match="resolved by the game"):
         abl.value(ab, None)                                            # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""Moving a history: ``history copy`` (issue 26; companion/table/copy.py).
+"""Moving a history: ``history copy`` (issue 26; companion/table/store_copy.py).
 
 Every store here is made by the ``new_store(name)`` fixture, at ``place(name)`` (what
 the command line is given): a store named ``source…`` on the first backend of the
@@ -21,7 +21,7 @@ import pytest
 from companion.core.errors import CompanionError, RoleRefused
 from companion.core.roles import Role
 from companion.table import history, stats
-from companion.table.copy import (COLUMNS, CopyReport, NO_POSTGRES, copy_history, mask,
+from companion.table.store_copy import (COLUMNS, CopyReport, NO_POSTGRES, copy_history, mask,
                                   scrub)
 from companion.table.store import Store, open_store
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from companion.core.errors import IllegalAction, RecordError
-from companion.core.gamekind import GameKind, StatTable, StoreStep, kind_of, register, unregister
+from companion.core.gamekind import GameKind, StatTable, StoreStep, register, registered, unregister
 from companion.table import history, plays_export, registry, stats
 from companion.table.store import Store
 
@@ -139,7 +139,7 @@ def store(tmp_path, tally):
 
 
 def test_registry_knows_the_third_game(tally):
-    assert kind_of(FORMAT) is KIND and registry.kind_of(record([])) is KIND
+    assert registered(FORMAT) is KIND and registry.kind_of(record([])) is KIND
     assert registry.GAMES[FORMAT] is Tally and registry.GAME_NAMES[FORMAT] == "Tally (test game)"
     assert registry.game_class(FORMAT) is Tally
     game = registry.load_game(record(["Ana", "Ben", "Ana"]))

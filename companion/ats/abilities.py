@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .abilitykinds import kind_of
+from .abilitykinds import ability_kind
 # the counters and conditions (counters.py); their names stay importable from here
 from .counters import (REACTOR_COST, X_COST, YEARS, by_table, cond_text,  # noqa: F401
                        condition, known, placed_cost)
@@ -22,7 +22,7 @@ from .vocabulary import Ability
 def value(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
     """VP an ability gives now, caps applied (no explanation: the fast path)."""
     ab = Ability.of(ab)
-    kind = kind_of(ab)
+    kind = ability_kind(ab)
     if kind.value is None:
         raise ValueError("manual and choice abilities are resolved by the game")
     vp = kind.value(ab, ctx)
@@ -33,7 +33,7 @@ def value(ab: Ability | Mapping[str, Any], ctx: Context) -> int:
 def evaluate(ab: Ability | Mapping[str, Any], ctx: Context) -> tuple[int, str]:
     """VP an ability gives now, and a short explanation.  Caps applied."""
     ab = Ability.of(ab)
-    kind = kind_of(ab)
+    kind = ability_kind(ab)
     if kind.evaluate is None:
         raise ValueError("manual and choice abilities are resolved by the game")
     vp, why = kind.evaluate(ab, ctx)
@@ -53,7 +53,7 @@ def describe(ab: Ability | Mapping[str, Any]) -> str:
     """One line a player can read."""
     ab = Ability.of(ab)
     when = {"immediate": "now", "end": "at game end", None: "(timing?)"}[ab.when]
-    s = kind_of(ab).describe(ab)
+    s = ability_kind(ab).describe(ab)
     if ab.has_cap:
         s += f" (max {'?' if ab.cap is None else ab.cap})"
     return f"{s}, {when}"

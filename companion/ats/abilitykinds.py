@@ -409,7 +409,7 @@ NO_KIND = AbilityKind("", (), _validate_any, lambda ab: "VP typed by the players
                       resolve="none", evaluate=_not_evaluated, value=_not_evaluated)
 
 
-def kind_of(ab: Ability) -> AbilityKind:
+def ability_kind(ab: Ability) -> AbilityKind:
     """The table's entry for ``ab``'s kind (:data:`NO_KIND` for none)."""
     return KINDS.get(ab.kind or "", NO_KIND)
 
@@ -457,7 +457,7 @@ def ability_unknowns(ab: Ability | Mapping[str, Any]) -> list[str]:
         out.append("when")
     if ab.has_cap and ab.cap is None:
         out.append("cap")
-    return out + kind_of(ab).unknowns(ab)
+    return out + ability_kind(ab).unknowns(ab)
 
 
 def form_templates() -> dict[str, Template]:
@@ -473,4 +473,4 @@ def template_of(ab: Ability | Mapping[str, Any] | None) -> str:
     """The card form's template key that fits an ability (its values aside)."""
     if not ab:
         return "none"
-    return kind_of(Ability.of(ab)).template_of(Ability.of(ab))
+    return ability_kind(Ability.of(ab)).template_of(Ability.of(ab))

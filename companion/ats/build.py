@@ -13,7 +13,7 @@ import itertools
 from typing import Any
 
 from ..core.errors import IllegalAction, UnknownCardValues
-from .abilitykinds import kind_of
+from .abilitykinds import ability_kind
 from .catalogue import Card, Catalogue
 from .effects import resolve
 from .modes import location_card
@@ -163,7 +163,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     for ab in card.abilities or ():
         if ab.when != "immediate":
             continue
-        check = kind_of(ab).check           # the players' answer (choice, manual VP)
+        check = ability_kind(ab).check           # the players' answer (choice, manual VP)
         if check is not None:
             check(ab, a, card.name, others)
     if card.abilities or a.get("spaceships") or a.get("spaceships_removed"):
@@ -193,7 +193,7 @@ def build(step: Step, ps: PlayerState, card: Card, cell: Cell) -> None:
     for ab in card.abilities or ():
         if ab.when != "immediate":
             continue
-        kind = kind_of(ab)
+        kind = ability_kind(ab)
         if kind.pending and kind.answer is not None:     # the others' answer, after everyone
             choices.append(Pending(ps.name, kind.name, card.name, cell, ab, step.index,
                                    dict(a.get(kind.answer) or {})))

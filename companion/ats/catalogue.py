@@ -22,7 +22,7 @@ from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
 # the ability vocabulary lives in vocabulary.py, its kinds in abilitykinds.py; their
 # names stay importable from here
-from .abilitykinds import ability_unknowns as ability_unknowns, kind_of, validate_ability  # noqa: F401
+from .abilitykinds import ability_unknowns as ability_unknowns, ability_kind, validate_ability  # noqa: F401
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
                          SPACESHIP_TARGETS, TYPES as TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
                          in_range, types_ok)
@@ -303,7 +303,7 @@ def objective_unknowns(card: Card) -> list[str]:
     the table) and, for one that is measured, its bonus VP."""
     if "most" in card.extra or "least" in card.extra:
         return ["vp"] if card.vp is None else []
-    if card.abilities and any(kind_of(ab).typed for ab in card.abilities):
+    if card.abilities and any(ability_kind(ab).typed for ab in card.abilities):
         return []                       # typed: claimed at the table, VP typed then
     return ["what it measures", "vp"] if card.vp is None else ["what it measures"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import abilities as abl
-from .abilitykinds import NO_KIND, kind_of
+from .abilitykinds import NO_KIND, ability_kind
 from ..core import chance
 from ..core.errors import IllegalAction
 from .catalogue import Catalogue
@@ -75,7 +75,7 @@ def own_effects(catalogue: Catalogue, state: State, p: Pending) -> None:
     gain(state, p.owner, card.known("vp"), "printed", card.name, p.cell,
          f"printed VP of '{card.name}'", p.index)
     for ab in card.abilities or ():
-        kind = kind_of(ab)
+        kind = ability_kind(ab)
         if ab.when != "immediate" or (kind.evaluate is None and not kind.typed) \
                 or ab.reads_other_stations:
             continue        # resolved elsewhere (the kind's ``resolve``), or after everyone
@@ -117,7 +117,7 @@ def resolve(catalogue: Catalogue, state: State, p: Pending, strict: bool = True)
             ops = state.players[who]
             ops.credits = max(0, ops.credits + n)
         for conflict_ab in ab.values():
-            if kind_of(conflict_ab) is not NO_KIND and kind_of(conflict_ab).evaluate is not None:
+            if ability_kind(conflict_ab) is not NO_KIND and ability_kind(conflict_ab).evaluate is not None:
                 others = [state.players[o].station for o in state.setup.players if o != p.owner]
                 ctx = abl.Context(owner.station, None, owner.credits, state.year, p.card, others)
                 vp, why = abl.evaluate(conflict_ab, ctx)

@@ -27,7 +27,7 @@ import copy
 from typing import Any, ClassVar, Iterable
 
 from . import scoring
-from .abilitykinds import Asking, kind_of
+from .abilitykinds import Asking, ability_kind
 from .action_kinds import ActionKind, action_kinds
 from .actions import from_dict as action_from_dict
 from .build import energy_options, legal_cells, types_needed_now
@@ -446,7 +446,7 @@ class Game(LegalityQueries):
 
         asking = Asking(card.name, others, bool(self.setup.options.get("spaceships")), spots)
         for ab in card.abilities or ():     # the kind's question (the ability-kind table)
-            kind = kind_of(ab)
+            kind = ability_kind(ab)
             if ab.when != "immediate" or kind.ask is None or kind.answer is None \
                     or kind.answer in a:
                 continue

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from ..core import chance
 from ..core.errors import IllegalAction
-from .abilitykinds import kind_of
+from .abilitykinds import ability_kind
 from .catalogue import Card, Catalogue
 from .setup import CONFLICT_COST, VIRTUAL_SEATS
 from .spaceships import clean_spaceships
@@ -67,7 +67,7 @@ def conflict(step: Step, ps: PlayerState, card: Card) -> None:
         raise IllegalAction("conflict", f"applying a Conflict costs {CONFLICT_COST} credit; "
                             f"{ps.name} has none", action=a)
     effects = a.get("effects")
-    manual = any(kind_of(ab).typed for ab in card.abilities or ())
+    manual = any(ability_kind(ab).typed for ab in card.abilities or ())
     if effects is None and manual:
         raise IllegalAction("manual-vp", "type what the Conflict did: effects = {\"vp\": "
                             "{player: change}, \"credits\": {player: change}}", action=a)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:        # imported where a table is made, not when the module i
     import pandas as pd  # a page's kernel and every command start ~0.3 s sooner
 
 from . import abilities as abl
-from .abilitykinds import ability_unknowns, kind_of
+from .abilitykinds import ability_unknowns, ability_kind
 from ..core.errors import IllegalAction, MissingEntry, UnknownCardValues
 from .modes import round_end_report
 from .catalogue import Card, Catalogue
@@ -252,7 +252,7 @@ def _end_of_game_strict(game: ScoredGame, state: State, p: str, manual: _ManualB
         for ab in card.abilities or ():
             if ab.when != "end":
                 continue
-            if kind_of(ab).typed:
+            if ability_kind(ab).typed:
                 got = manual.find(card.name, p, at=list(cell))
                 if not got:
                     missing.append(f"{p}: VP of '{card.name}' at {list(cell)}")
@@ -278,7 +278,7 @@ def _end_of_game_strict(game: ScoredGame, state: State, p: str, manual: _ManualB
         for ab in race.abilities or ():
             if ab.when != "end":
                 continue
-            if kind_of(ab).typed:
+            if ability_kind(ab).typed:
                 got = manual.find(race.name, p)
                 if not got:
                     missing.append(f"{p}: VP of the race '{race.name}'")
@@ -413,14 +413,14 @@ def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict[s
             if card is None:
                 continue
             for ab in card.abilities or ():
-                if ab.when == "end" and kind_of(ab).typed \
+                if ab.when == "end" and ability_kind(ab).typed \
                         and not book.find(card.name, p, at=list(cell)):
                     out.append({"kind": "ability", "source": card.name, "player": p,
                                 "at": list(cell)})
         race = game.catalogue.get(state.setup.races[p]) if p in state.setup.races else None
         if race is not None:
             for ab in race.abilities or ():
-                if ab.when == "end" and kind_of(ab).typed and not book.find(race.name, p):
+                if ab.when == "end" and ability_kind(ab).typed and not book.find(race.name, p):
                     out.append({"kind": "race", "source": race.name, "player": p})
     for p in _secret_missing(game, state):
         out.append({"kind": "secret", "source": SECRET, "player": p,

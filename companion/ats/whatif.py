@@ -22,7 +22,7 @@ if TYPE_CHECKING:        # imported where a table is made, not when the module i
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from .game import DISCARD_GAIN, Game, PlayerState, State
-from .abilitykinds import kind_of
+from .abilitykinds import ability_kind
 from .catalogue import Card
 from .scoring import CREDITS_PER_VP, Memo, Score, project_player, score
 from .station import Cell, Placed, Station
@@ -55,7 +55,7 @@ def _fill_choices(game: Game, state: State, action: dict[str, Any]) -> dict[str,
     for ab in card.abilities:
         if ab.when != "immediate":
             continue
-        kind = kind_of(ab)      # the answer a trial assumes (the kind's ``default``)
+        kind = ability_kind(ab)      # the answer a trial assumes (the kind's ``default``)
         if kind.default is not None and kind.answer is not None and kind.answer not in action:
             others = [p for p in state.setup.players if p != action["player"]]
             action = {**action, kind.answer: kind.default(ab, others)}

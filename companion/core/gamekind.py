@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from .jsontypes import JSON
 
-__all__ = ["GameKind", "StoreStep", "StatTable", "register", "unregister", "kinds", "kind_of"]
+__all__ = ["GameKind", "StoreStep", "StatTable", "register", "unregister", "kinds", "registered"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,6 @@ def kinds() -> list[GameKind]:
     return list(_KINDS.values())
 
 
-def kind_of(fmt: Any) -> GameKind | None:
+def registered(fmt: Any) -> GameKind | None:
     """The registered game of a record format, or None."""
     return _KINDS.get(fmt) if isinstance(fmt, str) else None

@@ -26,7 +26,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from ..core.gamekind import GameKind, kinds, kind_of as _kind_of_format, register, unregister
+from ..core.gamekind import GameKind, kinds, registered, register, unregister
 from ..core.jsontypes import JSON
 
 __all__ = ["GameProtocol", "GameKind", "BUILTIN_GAMES", "GAMES", "GAME_NAMES", "DEFAULT_FORMAT",
@@ -122,7 +122,7 @@ class _Live(Mapping[str, Any]):
         self._attr = attr
 
     def __getitem__(self, fmt: str) -> Any:
-        kind = _kind_of_format(fmt)
+        kind = registered(fmt)
         if kind is None:
             raise KeyError(fmt)
         return getattr(kind, self._attr)
@@ -155,7 +155,7 @@ def kind_of(record_or_format: Any) -> GameKind:
     for a missing or unknown format."""
     fmt = record_or_format if isinstance(record_or_format, str) \
         else record_format(record_or_format)
-    kind = _kind_of_format(fmt) or _kind_of_format(DEFAULT_FORMAT)
+    kind = registered(fmt) or registered(DEFAULT_FORMAT)
     assert kind is not None
     return kind
 

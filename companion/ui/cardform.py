@@ -64,7 +64,7 @@ import ipywidgets as w
 
 from collections.abc import Mapping
 
-from ..ats.abilitykinds import kind_of
+from ..ats.abilitykinds import ability_kind
 from ..ats.catalogue import (MANUAL_OBJECTIVE, OBJECTIVE_MEASURES, TYPES, X, Card,
                               ability_unknowns, make_objective, objective_unknowns, parse_card)
 # the ability part and its helpers (cardform_ability.py); their names stay importable here
@@ -119,7 +119,7 @@ def describe_values(card: Card) -> str:
     for ab in abilities:
         key = template_of(ab)
         label = TEMPLATES[key][0]
-        n = kind_of(ab).form_n(ab)
+        n = ability_kind(ab).form_n(ab)
         if n is not None:
             label = label.replace("+N", f"{n:+d}")
         when = "at game end" if ab.when == "end" else "now"
@@ -217,7 +217,7 @@ class CardForm:
                                     placeholder="in the box (optional)"), "form-copies")
         spec = card.extra.get("most") or card.extra.get("least") or {}
         measured = isinstance(spec, Mapping) and spec.get("per") in OBJECTIVE_MEASURES
-        manual = bool(card.abilities) and any(kind_of(a).typed for a in card.abilities or ())
+        manual = bool(card.abilities) and any(ability_kind(a).typed for a in card.abilities or ())
         self.measure = _field(w.Dropdown(
             options=[("choose…", "")] + [(v, k) for k, v in OBJECTIVE_MEASURES.items()]
             + [("a condition the players judge (claimed at the table)", MANUAL_OBJECTIVE)],

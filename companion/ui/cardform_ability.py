@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..ats.abilitykinds import form_templates, kind_of, school_label, template_of  # noqa: F401
+from ..ats.abilitykinds import form_templates, ability_kind, school_label, template_of  # noqa: F401
 from ..ats.catalogue import TYPES, X
 from ..ats.vocabulary import Ability
 from ..core.htmlsafe import escape
@@ -151,7 +151,7 @@ class AbilityEditor:
         # the School template carries the card's own pay/lose (and its label says them)
         self.skeletons = {k: copy.deepcopy(v[1]) for k, v in TEMPLATES.items()}
         self.labels = {k: v[0] for k, v in TEMPLATES.items()}
-        own = kind_of(ab).own_template    # e.g. the School's label says its pay/lose
+        own = ability_kind(ab).own_template    # e.g. the School's label says its pay/lose
         if own is not None:
             key = template_of(ab)
             self.labels[key], self.skeletons[key] = own(ab)
@@ -170,7 +170,7 @@ class AbilityEditor:
                                     style={"button_width": "auto"},
                                     layout=w.Layout(width="100%", max_width="100%"))
         self.when.add_class("ability-when")
-        vp = kind_of(ab).form_n(ab)
+        vp = ability_kind(ab).form_n(ab)
         self.vp = _field(w.Text(value=_s(vp), description="N (VP)", placeholder="from the card"),
                          "ability-vp")
         types = (ab.types or (cond.more if cond is not None else ())
