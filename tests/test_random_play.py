@@ -210,7 +210,10 @@ def check_end(game: Any, acts: ModuleType, where: Where, refused: list[dict]) ->
         assert view(game, acts) == here, where("a refused push changed the game")
 
 
-def play(fmt: str, label: str, make: Callable[[int], Any], seed: int, cap: int) -> Any:
+def play(fmt: str, label: str, make: Callable[[int], Any], seed: int, cap: int) -> dict:
+    """One random game played to its end and undone back to the start, every step
+    checked (the module's docstring); its final record (bench/score_outputs.py scores
+    it)."""
     driver = DRIVERS[package_of(fmt)]
     acts = actions_module(fmt)
     rng = random.Random(seed)
@@ -236,6 +239,7 @@ def play(fmt: str, label: str, make: Callable[[int], Any], seed: int, cap: int) 
     assert driver.over(game), where(f"not over after {cap} actions")
     where.step, where.action = len(game.actions), None
     check_end(game, acts, where, pushed[-3:])
+    final = copy.deepcopy(game.to_record())
     # undo all the way back (past what the game keeps for a quick undo: then it
     # replays): every earlier state again, and at last the new game's
     while game.actions:
@@ -250,7 +254,7 @@ def play(fmt: str, label: str, make: Callable[[int], Any], seed: int, cap: int) 
         assert e.rule == "nothing-to-undo", where(str(e))
     else:
         raise AssertionError(where("pop() of a new game did not refuse"))
-    return game
+    return final
 
 
 # ---------------------------------------------------------------------------
