@@ -104,7 +104,7 @@ class AtsFinal:
             f"{escape(result.explanation)}</b></div>"
             f"<div class='final-tiebreak'>{escape(_tiebreak_words(result))}</div>"
             f"<div class='scroll-x final-wide'>{table_html}</div>{stacked_table_html(t)}<details><summary>Every VP with its source"
-            f"</summary><div class='scroll-x'>{lines_html}</div></details>"
+            f"</summary><div class='scroll-x final-sources'>{lines_html}</div></details>"
             f"<p><a class='export-json export-link' download='{names[0]}' "
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
             f"<a class='export-csv export-link' download='{names[1]}' "

@@ -27,7 +27,7 @@ from .ats_entry import AtsEntry
 from .ats_final import AtsFinal
 from .ats_setup import AtsSetup
 from .ats_views import AtsViews
-from .common import ERR, Built, Via, ask_undo, log, log_path, refresh_undo
+from .common import ERR, Built, Via, ask_undo, log, log_path
 from .explorer import Explorer
 from .modes import ModePanel
 from .playdetails import DetailsForm, FinalExports, PlayDetailsPart, PlayTimer
@@ -292,8 +292,7 @@ class AtsScreen:
         g = self.game
         st = g.state
         self.views_part._refresh_info()
-        self.timer.over = st.finished
-        self.timer.show()               # the clock as of now (the heartbeat ticks it: tick())
+        self.views_part._refresh_timer()    # hidden while the stations are laid (issue 39)
         self.views_part._refresh_objectives()
         self.views_part._refresh_scoreboard()
         self.mode_panel.refresh()
@@ -316,7 +315,7 @@ class AtsScreen:
         self.final_part._refresh_final()
         self.explorer.refresh()
         self._apply_role()
-        refresh_undo(self)          # *Undo last action* only where the session allows it
+        self.views_part._refresh_undo()     # only where the session allows it, a lay laid
 
     def _waiting(self) -> list[str]:
         """Players still to act, in the order the rules ask for."""
@@ -457,8 +456,7 @@ class AtsScreen:
 
     # -- undo ----------------------------------------------------------------------------
     def _ask_undo(self):
-        ask_undo(self, lambda last: f"Undo year {last['year']}, turn {last['turn']}: "
-                                    f"{describe(last)}?", "undo", self._undo)
+        ask_undo(self, self.views_part.undo_question, "undo", self._undo)
 
     def _undo(self):
         # refused (PageBehind: the page shows the current game) if another page changed

@@ -11,7 +11,9 @@ from ..ats.game import describe_action as describe  # the page's words are the e
 from ..ats.scoring import objective_claims, secret_holders
 from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
+from ..table import playtime
 from .ats_secret import AtsSecret
+from .common import refresh_undo
 from .joinpanel import Reissue, join_panel_html, links_stamp, public_url
 from .live import show, show_live, show_note
 from .seatswitch import SeatSwitch
@@ -233,14 +235,40 @@ class AtsViews:
         at = kids.index(self.seat_score) + 1 if self.seat_score in kids else 0
         box.children = kids[:at] + [self.secret.box] + kids[at:]
 
+    def still_to_lay(self) -> list[str]:
+        """The players whose station is still to be laid (issue 39; [] otherwise)."""
+        return self.screen.mode_panel.lay.still_to_lay()
+
+    def _refresh_timer(self) -> None:
+        """The play timer as of now; hidden while the stations are laid, until started
+        (nothing is played yet: the table starts it when the game goes on)."""
+        timer = self.screen.timer
+        timer.over = self.screen.game.state.finished
+        timer.show()               # the clock as of now (the heartbeat ticks it: tick())
+        if self.still_to_lay() and playtime.state(timer.meta) == "not started":
+            timer.button.layout.display = "none"
+
+    def _refresh_undo(self) -> None:
+        """*Undo last action* where the session allows it (common.refresh_undo); while
+        the stations are laid, only once a lay is recorded (nothing to undo before)."""
+        refresh_undo(self.screen)
+        if self.still_to_lay() and not self.screen.game.actions:
+            self.screen.undo_btn.layout.display = "none"
+            self.screen.undo_box.children = []
+
+    def undo_question(self, last: dict) -> str:
+        """The "Undo …?" question for the game's last entry (a lay names no turn)."""
+        when = (f" year {last['year']}, turn {last['turn']}" if "year" in last
+                and "turn" in last else "")
+        return f"Undo{when}: {describe(last)}?"
+
     def _refresh_info(self):
         st = self.screen.game.state
         if st.finished:
             self.screen.turn_info.value = "<h3 style='margin:4px 0'>The game is over: final scoring</h3>"
             return
         g = self.screen.game
-        todo = [p for p in st.setup.players if p not in st.laid] if g.setup.options.get(
-            "laid") else []
+        todo = self.still_to_lay()
         if todo:            # issue 39: no turn is played while the stations are laid
             at = (f" (the game goes on from year {st.year}, turn {st.turn})"
                   if g.setup.options.get("laid") == "now" else "")
@@ -289,6 +317,8 @@ class AtsViews:
             note = f" <small>(leaders not known: {escape(e.detail)})</small>"
         else:
             note = ""
+        # issue 39: a station still to lay is not an empty one: nobody is ranked yet
+        todo = self.still_to_lay()
         for name in setup.objectives:
             lead = ""
             if claims is not None:
@@ -299,9 +329,14 @@ class AtsViews:
                         lead = "players say who claims it at the end"
                     else:
                         measures = ", ".join(f"{escape(p)} {int(r[p])}" for p in setup.players
-                                             if p in r and r[p] == r[p])
-                        lead = (f"leads: <b>{escape(str(r.claimant))}</b>" if
-                                r.claimant != "nobody (tie)" else "tied: nobody leads")
+                                             if p in r and r[p] == r[p] and p not in todo)
+                        if todo:
+                            lead = "who leads is known once every station is laid"
+                            measures += ("; " if measures else "") + (
+                                f"still to lay: {escape(', '.join(todo))}")
+                        else:
+                            lead = (f"leads: <b>{escape(str(r.claimant))}</b>" if
+                                    r.claimant != "nobody (tie)" else "tied: nobody leads")
                         lead += f" <small>({measures})</small>"
             parts.append(f"<li><b>{escape(name)}</b> — {lead}</li>")
         for p in holders:
@@ -311,6 +346,7 @@ class AtsViews:
 
     def _refresh_scoreboard(self):
         st = self.screen.game.state
+        todo = self.still_to_lay()
         rows, details = [], []
         for p in st.setup.players:
             ps = st.players[p]
@@ -321,11 +357,15 @@ class AtsViews:
                 what = "—"
             acted = " ✓" if p in st.acted else ""
             race = st.setup.races.get(p, "")
+            # issue 39: a station still to lay has no numbers yet (not the starting VP and credits)
+            nums = (("—",) * 4 if p in todo else (ps.vp, ps.credits, ps.station.cubes(),
+                                                  len(ps.station.locations(reactors=False))))
+            if p in todo:
+                acted = " <small class='not-laid'>not laid yet</small>"
             rows.append(
                 f"<tr class='score-row' data-player='{escape(p)}'><td class='who'><b>{escape(p)}"
-                f"</b>{acted}</td><td class='vp'>{ps.vp}</td><td class='credits'>{ps.credits}</td>"
-                f"<td class='cubes'>{ps.station.cubes()}</td>"
-                f"<td class='locations'>{len(ps.station.locations(reactors=False))}</td></tr>")
+                f"</b>{acted}</td>" + "".join(f"<td class='{c}'>{v}</td>" for c, v in zip(
+                    ("vp", "credits", "cubes", "locations"), nums)) + "</tr>")
             details.append(f"<tr><td><b>{escape(p)}</b></td><td>{escape(race) or '—'}</td>"
                            f"<td>{escape(what)}</td></tr>")
         self.screen.scoreboard.value = (
@@ -339,9 +379,10 @@ class AtsViews:
 
     def _refresh_stations(self):
         st = self.screen.game.state
-        parts = []
+        parts, todo = [], self.still_to_lay()
         for p in st.setup.players:
-            svg = render.station_svg(st.players[p].station, title=p, cell_size=56)
+            svg = (f"<div class='not-laid'><b>{escape(p)}</b>: not laid yet</div>" if p in todo
+                   else render.station_svg(st.players[p].station, title=p, cell_size=56))
             parts.append(f"<div class='station' style='display:inline-block;vertical-align:top;"
                          f"margin:6px 14px 6px 0;max-width:100%'>{svg}</div>")
         self.screen.stations.value = render.legend_html() + "".join(parts)

@@ -9,7 +9,8 @@ Applies to everything under ``.companion-root`` (both games' tabs and History):
 * SVG pictures (stations, hex maps, charts) scale down to the width.
 
 Class hooks used here: ``scroll-x`` (a box that scrolls sideways inside
-itself), ``station-grid`` and ``sse-board`` (grids that scroll in their box),
+itself; ``final-sources``, the final table's sources, is one), ``station-grid``
+and ``sse-board`` (grids that scroll in their box),
 ``turn-entry`` / ``values-form`` (the card form beside the grid, issue 37) and
 ``scroll-here-<n>`` (:func:`scroll_into_view`: an element the page brings into view).
 """
@@ -52,7 +53,11 @@ CSS = f"""<style>
   display: inline-flex; align-items: center; }}
 /* pictures and tables fit the width; wide ones scroll in their own box */
 .companion-root svg {{ max-width: 100%; height: auto; }}
-.companion-root .scroll-x {{ overflow-x: auto; max-width: 100%; }}
+.companion-root .scroll-x {{ overflow-x: auto; max-width: 100%; -webkit-overflow-scrolling: touch; }}
+/* the final table's "Every VP with its source" (long rules in its rows): its own box
+   swipes sideways on a phone, never the page */
+.companion-root .final-sources {{ overflow-x: auto; max-width: 100%;
+  -webkit-overflow-scrolling: touch; }}
 .companion-root .station-grid {{ overflow: auto; max-width: 100%; max-height: 60vh; }}
 .companion-root .sse-board {{ overflow: auto; max-width: 100%; }}
 .companion-root table {{ max-width: 100%; }}
