@@ -26,7 +26,7 @@ from ssekit import grid  # noqa: E402
 
 UI = Path(sse_tab.__file__).parent
 FILES = ["sse_tab.py", "sse_setup.py", "sse_final.py", "sse_views.py", "sse_reveal.py",
-         "sse_board.py", "sse_lay.py"]
+         "sse_board.py", "sse_lay.py", "sse_lay_parts.py"]
 PARTS = {"setup_part": sse_setup.SseSetupForm, "editor_part": sse_setup.SseEditor,
          "board_part": sse_board.SseBoard, "reveal_part": sse_reveal.SseReveal,
          "final_part": sse_final.SseFinal, "views_part": sse_views.SseViews,

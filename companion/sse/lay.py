@@ -204,6 +204,32 @@ def _entry(st: State, a: dict[str, Any]) -> dict[str, Any]:
     return stored
 
 
+def may_lay(st: State) -> frozenset[str]:
+    """What a ``lay`` entry of this game may hold beyond the pieces and the track's VP (a
+    query: the laying panel offers these and nothing else): ``"ships"`` and ``"next"`` in
+    a game under way, ``"damaged"`` ships there with the variants that damage them (S
+    Damaged Ships: "most of the Variants and Expansions ... utilize the 'Damaged Ships'
+    rule"), ``"revealed"`` tiles and ``"conquered"`` systems on a map with Unexplored
+    Systems (the variant, or the map's own), ``"received"`` and ``"paid"`` with Open
+    Borders."""
+    setup = st.setup
+    out = set()
+    if setup.laid == "now":
+        out |= {"ships", "next"}
+        if _damages_ships(st):
+            out.add("damaged")
+    if setup.variant("unexplored") or any(s.kind == "unexplored"
+                                          for s in st.map.systems.values()):
+        out |= {"revealed", "conquered"}
+    if setup.variant("open_borders"):
+        out |= {"received", "paid"}
+    return frozenset(out)
+
+
+def _damages_ships(st: State) -> bool:
+    return st.setup.variant("damaged_ships") or st.setup.variant("unexplored")
+
+
 # ---------------------------------------------------------------------------
 # one player's pieces
 # ---------------------------------------------------------------------------
@@ -439,8 +465,7 @@ def _ships(st: State, ps: PlayerState, ships: list[dict[str, Any]], a: dict[str,
         if at not in st.map:
             raise IllegalAction("off-map", f"{ps.name}'s ship {i} at {label(at)}: there is no "
                                 "system there on the laid map", action=a)
-        if s.get("damaged") and not (st.setup.variant("damaged_ships")
-                                     or st.setup.variant("unexplored")):
+        if s.get("damaged") and not _damages_ships(st):
             raise IllegalAction("damaged", f"{ps.name}'s ship {i} at {label(at)} is damaged: "
                                 "ships are damaged only with the variants (S Damaged Ships)",
                                 action=a)
