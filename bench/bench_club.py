@@ -93,7 +93,7 @@ def new_database(admin: str) -> str:
 
 def make_game(location: str, title: str) -> str:
     from companion.ats.game import Game
-    from companion.table.store import open_store
+    from companion.table.backends import open_store
     s = open_store(location)
     try:
         return s.create(Game({"players": PLAYERS}).to_record(), title=title)
@@ -104,7 +104,8 @@ def make_game(location: str, title: str) -> str:
 # ---------------------------------------------------------------------------- the store
 def appends_per_second(location: str, writers: int, seconds: float, one_game: bool) -> dict:
     """``writers`` threads append for ``seconds``; returns appends/s, refusals, errors."""
-    from companion.table.store import StaleGame, StoreError, open_store
+    from companion.table.store import StaleGame, StoreError
+    from companion.table.backends import open_store
     shared = make_game(location, "bench one game") if one_game else None
     gids = [shared or make_game(location, f"bench writer {i}") for i in range(writers)]
     stores = [open_store(location) for _ in range(writers)]
@@ -160,7 +161,7 @@ def appends_per_second(location: str, writers: int, seconds: float, one_game: bo
 def notify_latency(location: str, samples: int) -> list[float]:
     """ms from the start of an append on one store to another store's data_version()
     changing (polled every millisecond)."""
-    from companion.table.store import open_store
+    from companion.table.backends import open_store
     gid = make_game(location, "bench notify")
     w, r = open_store(location), open_store(location)
     out: list[float] = []

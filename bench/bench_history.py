@@ -82,7 +82,8 @@ for _p in (ROOT, ROOT / "tests", ROOT / "tests" / "sse"):
 from companion.sse.record import FORMAT as SSE_FORMAT  # noqa: E402
 from companion.sse.kind import KIND as SSE_KIND  # noqa: E402
 from companion.table import history, playtime, plays_export, stats  # noqa: E402
-from companion.table.store import Store, open_store  # noqa: E402
+from companion.table.store import Store
+from companion.table.backends import open_store
 
 SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 

@@ -137,7 +137,7 @@ def _history_of(store, args):
 
 def cmd_history(args) -> int:
     from .table import history, stats
-    from .table.store import open_store
+    from .table.backends import open_store
     if args.what == "bgg-ids":
         return _bgg_ids(args)
     if args.what == "copy":
@@ -424,11 +424,11 @@ def main(argv: list[str] | None = None) -> int:
         err("error: give the file to export to / import from")
         return 2
     try:
-        from .table import club
+        from .table import backends, club
         if getattr(args, "table", None) is not None:
             os.environ[club.TABLE_ENV] = club.check_table_name(args.table)   # open_store reads it
         club.table_from_env()            # a bad $COMPANION_TABLE: one line, before anything
-        club.serve_from_env()            # the club's catalogues with a postgresql:// store
+        backends.serve_from_env()        # the club's catalogues with a postgresql:// store
         code = args.func(args)
         sys.stdout.flush()
         return code

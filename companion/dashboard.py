@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         # the club database is checked once before the server starts: one line if it
         # cannot be used (unreachable, not ours, no driver), not a page of errors later
         from .core.errors import StoreError
-        from .table.store import open_store
+        from .table.backends import open_store
         try:
             open_store().close()
         except StoreError as e:

@@ -98,7 +98,7 @@ def backend(request, tmp_path):
 def make_store(backend):
     """``make_store(role=..., timeout=...)``: a new store on the test's backend (every
     call another connection, as another page's kernel or another server)."""
-    from companion.table.store import open_store
+    from companion.table.backends import open_store
     made = []
 
     def make(**kw):
@@ -116,7 +116,7 @@ def make_store(backend):
 def reopen(store, **kw):
     """Another store on the same file or database (another page's kernel)."""
     from companion.table.pgstore import PgStore
-    from companion.table.store import open_store
+    from companion.table.backends import open_store
     return open_store(store.url if isinstance(store, PgStore) else store.path, **kw)
 
 

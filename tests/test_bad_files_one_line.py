@@ -31,7 +31,7 @@ import pytest
 from as_user import as_user
 import fuzzkit
 from companion.table import plays_export, plays_import
-from companion.table.store import open_store
+from companion.table.backends import open_store
 
 ROOT = fuzzkit.ROOT
 NO_IDS = {g: None for g in plays_export.GAMES}

@@ -18,7 +18,8 @@ from companion.core import userdocs
 from companion.core.errors import CompanionError, StoreError
 from companion.sse import tiles as tl
 from companion.table import club
-from companion.table.store import Store, open_store
+from companion.table.store import Store
+from companion.table.backends import open_store
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_sse_tiles import home_tile, line_form, main_tile  # noqa: E402

@@ -23,7 +23,8 @@ from companion.core.roles import Role
 from companion.table import history, stats
 from companion.table.store_copy import (COLUMNS, CopyReport, NO_POSTGRES, copy_history, mask,
                                   scrub)
-from companion.table.store import Store, open_store
+from companion.table.store import Store
+from companion.table.backends import open_store
 
 _SSE_TESTS = str(Path(__file__).resolve().parent / "sse")
 if _SSE_TESTS not in sys.path:

@@ -124,7 +124,7 @@ def test_small_star_empires_pieces_half_laid_come_back_after_a_reload(store):
 
 @pytest.mark.postgres
 def test_drafts_on_the_club_database(pg_url):
-    from companion.table.store import open_store
+    from companion.table.backends import open_store
     s = open_store(pg_url)
     try:
         from companion.ats.game import Game

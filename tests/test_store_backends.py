@@ -26,8 +26,8 @@ import pytest
 from companion.ats.game import Game
 from companion.core.errors import RoleRefused, StoreError
 from companion.core.roles import Role, Write
-from companion.table.store import (StaleGame, Store, StoreBusy, StoreNotOurs, StoreWriteFailed,
-                                   open_store)
+from companion.table.store import StaleGame, Store, StoreBusy, StoreNotOurs, StoreWriteFailed
+from companion.table.backends import open_store
 from pgserver_fixture import set_read_only
 from test_store_hostile import Locker
 
@@ -169,7 +169,7 @@ FORKER = textwrap.dedent("""
     import json, os, random, signal, sys, time
     sys.path.insert(0, sys.argv[1])
     from companion.ats.game import Game
-    from companion.table.store import open_store
+    from companion.table.backends import open_store
     where, gid, kills = sys.argv[2], sys.argv[3], int(sys.argv[4])
     actions = json.loads(open(sys.argv[5]).read())["actions"]
     rnd = random.Random(12)

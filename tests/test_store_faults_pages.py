@@ -23,7 +23,8 @@ import pytest
 
 from companion.ats.game import Game
 from companion.sse import SseGame
-from companion.table.store import MemoryStore, Store, open_store
+from companion.table.store import MemoryStore, Store
+from companion.table.backends import open_store
 from companion.ui.app import App
 from test_history import records
 from test_seat_rules import discard, host_session, seat_session, sse_move

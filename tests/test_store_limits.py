@@ -31,7 +31,8 @@ import pytest
 
 from as_user import as_user
 from companion.core.errors import StoreError, StoreWriteFailed
-from companion.table.store import Store, open_store
+from companion.table.store import Store
+from companion.table.backends import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_FILE = ROOT / "data/samples/george-base-final-scoring.json"

@@ -46,8 +46,7 @@ def create_user_docs(c: Any) -> None:
 
 def is_club(store: object) -> bool:
     """Whether ``store`` is the club's PostgreSQL database (not a laptop's file)."""
-    from .pgstore import PgStore         # psycopg stays unimported for SQLite
-    return isinstance(store, PgStore)
+    return isinstance(store, Store) and store.club
 
 
 class ClubDocuments:
@@ -131,21 +130,6 @@ def serve(store: Store) -> userdocs.UserDocuments:
     return docs
 
 
-def serve_from_env() -> userdocs.UserDocuments:
-    """The command line's documents: the club's when ``$COMPANION_DATABASE_URL`` (or
-    ``--database``) is a ``postgresql://`` address (the database opened at the first
-    document read or written), else the data folder's files; installed."""
-    from .store import DATABASE_ENV, open_store
-    url = os.environ.get(DATABASE_ENV, "").strip()
-    docs: userdocs.UserDocuments
-    if url.startswith(("postgresql://", "postgres://")):
-        docs = ClubDocuments(lambda: open_store(url))
-    else:
-        docs = userdocs.FileDocuments()
-    userdocs.use(docs)
-    return docs
-
-
 # ---------------------------------------------------------------------------
 # the table this server lists
 # ---------------------------------------------------------------------------
@@ -179,5 +163,5 @@ def table_of(meta: object) -> str | None:
 
 
 __all__ = ["USER_DOCS_SCHEMA", "TABLE_ENV", "MAX_TABLE_NAME", "TableNameRefused",
-           "create_user_docs", "is_club", "ClubDocuments", "documents_for", "serve", "serve_from_env",
+           "create_user_docs", "is_club", "ClubDocuments", "documents_for", "serve",
            "check_table_name", "table_from_env", "table_of"]

@@ -1,7 +1,7 @@
 """Saved games in a PostgreSQL database (the club's): the same store as
 :class:`companion.table.store.Store`, on a server several dashboards share.
 
-Chosen by :func:`companion.table.store.open_store` for a ``postgresql://`` (or
+Chosen by :func:`companion.table.backends.open_store` for a ``postgresql://`` (or
 ``postgres://``) address (``COMPANION_DATABASE_URL``, ``--database``).  Same
 tables, same schema steps, same compare-and-set of appends and undos with the
 game's revision, same refusals and one-line messages (docs/store.md, "Two
@@ -319,6 +319,8 @@ class PgStore(Store):
     """The saved games in a PostgreSQL database, as one page uses them: the API of
     :class:`~companion.table.store.Store`.  ``path`` is the address with its password
     masked (for messages)."""
+
+    club = True
 
     def __init__(self, url: str, *, timeout: float = BUSY_TIMEOUT,
                  role: Role | str = Role.HOST):

@@ -326,11 +326,13 @@ class Store:
     :class:`~companion.core.errors.RoleRefused` with nothing written.
 
     ``table``: the table this server serves (``--table``, ``COMPANION_TABLE``, set by
-    :func:`open_store`; companion.table.club): a game created here is tagged with it
+    :func:`companion.table.backends.open_store`; companion.table.club): a game created here is tagged with it
     (``meta["table"]``) and ``games(..., table=store.table)`` lists that table's."""
 
     #: this server's table (None: no table given, nothing tagged)
     table: str | None = None
+    #: the club's shared database (companion.table.pgstore), not a laptop's file
+    club: bool = False
 
     def __init__(self, path: Path | str | None = None, *, timeout: float = BUSY_TIMEOUT,
                  role: Role | str = Role.HOST):
@@ -922,10 +924,6 @@ class MemoryStore(Store):
         conn.execute("COMMIT")
 
 
-#: the club database's address: a ``postgresql://`` URL makes every page use PostgreSQL
-DATABASE_ENV = "COMPANION_DATABASE_URL"
-
-
 def _table_of(meta: Any) -> str | None:
     """The table a stored game's ``meta`` (JSON text) names, if any."""
     try:
@@ -933,26 +931,3 @@ def _table_of(meta: Any) -> str | None:
     except (ValueError, AttributeError):
         return None
     return t if isinstance(t, str) else None
-
-
-def open_store(location: Path | str | None = None, *, role: Role | str = Role.HOST,
-               timeout: float = BUSY_TIMEOUT) -> Store:
-    """The store at ``location``: a ``postgresql://`` (or ``postgres://``) address opens
-    the club database (:class:`companion.table.pgstore.PgStore`), anything else is the
-    path of an SQLite file.  Without a location: ``$COMPANION_DATABASE_URL`` when it is
-    set, else the default file (:func:`default_path`)."""
-    if location is None or location == "":
-        location = os.environ.get(DATABASE_ENV, "").strip() or None
-    from .club import table_from_env         # $COMPANION_TABLE (--table), checked
-    table = table_from_env()
-    store: Store
-    if isinstance(location, str) and location.startswith(("postgresql://", "postgres://")):
-        from .pgstore import PgStore
-        store = PgStore(location, role=role, timeout=timeout)
-    elif isinstance(location, str) and "://" in location:
-        raise StoreError(f"{DATABASE_ENV} (or --database) must be a postgresql:// address "
-                         f"or the path of a saved-games file, not {location.split('://')[0]}://…")
-    else:
-        store = Store(location, role=role, timeout=timeout)
-    store.table = table
-    return store

@@ -34,7 +34,8 @@ from typing import Any, Protocol, Sequence
 
 from ..core.errors import CompanionError, StoreError, StoreWriteFailed
 from ..core.roles import Role, Write
-from .store import Progress, default_path, open_store
+from .store import Progress, default_path
+from .backends import open_store
 
 #: the columns of ``games`` that make a game, in this order
 COLUMNS = ("id", "title", "created", "updated", "setup", "cards", "manual", "meta", "format",
@@ -265,7 +266,7 @@ def default_location() -> str:
 
 def _open(location: str | Path | None, *, source: bool) -> Any:
     """The store at ``location`` (None: the current store), through
-    :func:`companion.table.store.open_store`: a path opens a :class:`Store`, a
+    :func:`companion.table.backends.open_store`: a path opens a :class:`Store`, a
     ``postgresql://`` URL a ``PgStore``.  The source is opened as
     the table view (this copy writes nothing to it)."""
     loc = default_location() if location is None else str(location)

@@ -17,7 +17,8 @@ from ..core.errors import CompanionError, IllegalAction, RoleRefused
 from ..core.htmlsafe import escape
 from ..core.roles import Role, role_of_page
 from ..table import club
-from ..table.store import StaleGame, Store, open_store
+from ..table.store import StaleGame, Store
+from ..table.backends import open_store
 from . import screens
 from .common import ERR, OK, log, log_path
 from .live import (SCREEN_CLASS, Heartbeat, Poller, capabilities_in_force, live_widgets,

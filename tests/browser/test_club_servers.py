@@ -33,7 +33,7 @@ from dashboard_driver import (PHONE, ats_enter, ats_shows, fill_names, open_page
                               says_not_connected, is_live, live_line,
                               writing_controls)
 from companion.ats.game import Game
-from companion.table.store import open_store
+from companion.table.backends import open_store
 from test_store_limits import _server_processes
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
