@@ -250,6 +250,8 @@ def cmd_history(args) -> int:
             out(f"== {n}")
             df = tables[n]
             out(df.to_string() if not df.empty else "(no finished games)")
+            if df.attrs.get("note"):         # e.g. games laid from the table (issue 39)
+                out(terminal_line(str(df.attrs["note"]), 2000))
             out()
     return 0
 

@@ -20,7 +20,8 @@ import pandas as pd
 
 from ..core.gamekind import GameKind
 from .history import sync
-from . import registry
+from . import laid_stats, registry
+from .laid_stats import noted
 from .registry import DEFAULT_FORMAT
 from .store import Store
 
@@ -305,24 +306,28 @@ def vp_by_year(store: Store, game_id: str | None = None) -> pd.DataFrame:
     if game_id is not None:
         df = _frame(store, "SELECT player, year, vp FROM g_year_vp WHERE game_id=?",
                     params=[game_id])
+        # laid from the table (issue 39): only the years known, and the note saying so
+        df, note = laid_stats.one_game_years(store, game_id, df, _rows)
         if df.empty:
-            return pd.DataFrame()
+            return noted(pd.DataFrame(), note)
         order = _frame(store, "SELECT player FROM g_players WHERE game_id=? ORDER BY seat",
                        params=[game_id]).player
         t = df.pivot_table(index="year", columns="player", values="vp", aggfunc="sum",
                            fill_value=0)
-        return t.reindex(columns=list(order)).cumsum()
+        return noted(t.reindex(columns=list(order)).cumsum(), note)
     # summed in SQL (g_year_vp has ~80,000 rows at 10,000 games); the mean of each
     # (player, year) is that exact sum / count, as pandas' was
     df = _frame(
         store, "SELECT y.player, y.year, CAST(SUM(y.vp) AS BIGINT) AS vp_sum, COUNT(*) AS n "
         "FROM g_year_vp y JOIN g_results r USING (game_id) WHERE r.finished = 1 "
         "GROUP BY y.player, y.year")
+    df, note = laid_stats.year_sums(store, df, _rows)     # issue 39: laid games' years
     if df.empty:
-        return pd.DataFrame()
+        return noted(pd.DataFrame(), note)
     df["year"] = df.year.astype("int64")
     df["vp"] = df.vp_sum.astype("int64") / df.n.astype("int64")
-    return df.pivot_table(index="year", columns="player", values="vp", aggfunc="mean").round(2)
+    return noted(df.pivot_table(index="year", columns="player", values="vp",
+                                 aggfunc="mean").round(2), note)
 
 
 def objectives_deciding(store: Store, fmt: str | None = DEFAULT_FORMAT) -> pd.DataFrame:
@@ -372,13 +377,17 @@ def cards(store: Store) -> pd.DataFrame:
             "JOIN g_results r USING (game_id) WHERE r.finished = 1 GROUP BY c.card")
     if df.empty:
         return pd.DataFrame(columns=["card", "built", "games", "average_vp"])
+    # issue 39: the cards of a game laid from the table are built, their VP not known
+    df, note = laid_stats.card_sums(store, df, _has_summaries(store), _rows)
     # as pandas' groupby had them: by card, then the mean (an exact sum / count)
     g = df.sort_values("card", kind="stable").reset_index(drop=True)
     g["built"] = g.built.astype("int64")
     g["games"] = g.games.astype("int64")
-    g["average_vp"] = (g.vp_sum.astype("int64") / g.built).round(2)
+    known = g.vp_built.astype("int64")
+    g["average_vp"] = (g.vp_sum.astype("int64") / known.where(known > 0)).round(2)
     g = g[["card", "built", "games", "average_vp"]]
-    return g.sort_values(["built", "average_vp"], ascending=False).reset_index(drop=True)
+    return noted(g.sort_values(["built", "average_vp"], ascending=False)
+                  .reset_index(drop=True), note)
 
 
 def tiebreaks(store: Store, fmt: str | None = None) -> pd.DataFrame:

@@ -18,7 +18,7 @@ from ..ats import render
 from ..core.errors import CompanionError
 from .history_view import GameExports
 from .history_view import (bars_svg, data_link, game_state, scalable, search_sort,  # noqa: F401
-                           sort_games)
+                           sort_games, stat_note, vp_by_year_html)
 from .play_exports import Progress
 from .playdetails import details_words
 from ..core.roles import Write
@@ -257,10 +257,8 @@ class HistoryTab:
         if sheet:
             links.append(data_link(sheet, f"score-sheet-{gid}.html", "text/html",
                                    "Printable score sheet", "history-sheet export-link"))
-        by_year = stats.vp_by_year(self.view, gid)
-        chart = scalable(render.vp_chart_svg(by_year, title="VP gained during the game, by year "
-                                             "(before the end scoring)")) \
-            if not by_year.empty else ""
+        # a game laid from the table (issue 39): the years not known are said, not drawn
+        chart = vp_by_year_html(stats.vp_by_year(self.view, gid), render.vp_chart_svg)
         rows.append(w.HTML("<div class='history-links'>" + "".join(links) + "</div>" + chart))
         if not game.state.finished:
             rows.append(w.HTML("<small>Exports to BG Stats / BoardGameGeek: when it is over."))
@@ -445,8 +443,9 @@ class HistoryTab:
         if df is None:
             self.stat_out.value = ""
             return
+        note = stat_note(df)     # e.g. the games laid from the table it leaves out (issue 39)
         if df.empty:
-            self.stat_out.value = "<i>No finished games for this table yet.</i>"
+            self.stat_out.value = note or "<i>No finished games for this table yet.</i>"
             return
         shown = search_sort(df, self.stat_find.value, self.stat_sort.value,
                             self.stat_reverse.value)
@@ -463,7 +462,7 @@ class HistoryTab:
                      + scalable(stats.people_chart_svg(name[len(PEOPLE_PREFIX):], shown))
                      + "</div>")
         # a wide table scrolls inside its own box, never the page (issue 15)
-        self.stat_out.value = (count + "<div class='scroll-x'>"
+        self.stat_out.value = (note + count + "<div class='scroll-x'>"
                                + shown.head(MAX_ROWS).to_html(border=0, classes="history-table",
                                                               na_rep="", index=index)
                                + "</div>"

@@ -54,6 +54,23 @@ def scalable(svg: str) -> str:
     return svg.replace("<svg ", f'<svg viewBox="0 0 {m_w.group(1)} {m_h.group(1)}" ', 1)
 
 
+def stat_note(df) -> str:
+    """The note a statistics table carries (``df.attrs["note"]``, companion.table.stats:
+    e.g. the games laid from the table whose figures are not known), as HTML; "" when none."""
+    note = getattr(df, "attrs", {}).get("note") if df is not None else None
+    return (f"<div class='history-stat-note'><small>{escape(str(note))}</small></div>"
+            if note else "")
+
+
+def vp_by_year_html(by_year, chart_svg) -> str:
+    """One game's chart of VP by year (``chart_svg``: the game's line chart of a
+    stats.vp_by_year table), then its note: the years not known of a game laid from
+    the table (issue 39), "" when there is nothing to show."""
+    chart = scalable(chart_svg(by_year, title="VP gained during the game, by year "
+                               "(before the end scoring)")) if not by_year.empty else ""
+    return chart + stat_note(by_year).replace("history-stat-note", "history-vp-by-year-note")
+
+
 def sort_games(df, order: str):
     """The games list in one of :data:`~companion.ui.history_tab.GAME_ORDERS` (stable: ties keep newest first)."""
     if order == "old":
