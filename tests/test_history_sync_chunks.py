@@ -11,7 +11,7 @@ import sqlite3
 import pandas as pd
 import pytest
 
-from companion.table import history, stats
+from companion.table import derived, history, stats
 from companion.table.store import SCHEMA_VERSION, Store
 
 from test_history import fill, records
@@ -40,16 +40,16 @@ def test_a_sync_in_chunks_derives_what_one_game_at_a_time_derives(tmp_path, monk
     a = Store(path=tmp_path / "a.sqlite")
     _copies(a)
     calls = []
-    monkeypatch.setattr(history, "SYNC_CHUNK", 4)
+    monkeypatch.setattr(derived, "SYNC_CHUNK", 4)
     n = history.sync(a, progress=lambda done, total: calls.append((done, total)))
     assert n == 21
     # before the first game, then after each game, in order
     assert calls == [(i, 21) for i in range(22)]
     # the same store derived game by game (each game written alone)
-    monkeypatch.setattr(history, "SYNC_CHUNK", 1)
+    monkeypatch.setattr(derived, "SYNC_CHUNK", 1)
     assert history.sync(a, force=True) == 21
     one_by_one = _dump(a)
-    monkeypatch.setattr(history, "SYNC_CHUNK", 4)
+    monkeypatch.setattr(derived, "SYNC_CHUNK", 4)
     assert history.sync(a, force=True) == 21
     chunked = _dump(a)
     assert chunked == one_by_one
@@ -63,7 +63,7 @@ def test_a_game_whose_rows_cannot_be_written_is_flagged_alone(tmp_path, monkeypa
     s = Store(path=tmp_path / "games.sqlite")
     ids = fill(s)
     bad = ids["G2"]
-    real = history.derive
+    real = derived.derive
 
     def derive(record, *, trusted=False):
         d = real(record, trusted=trusted)
@@ -72,8 +72,8 @@ def test_a_game_whose_rows_cannot_be_written_is_flagged_alone(tmp_path, monkeypa
             # the chunk's write fails, as the one game's write did before chunks
             d["objectives"].append((2 ** 70, d["players"][0], 1))
         return d
-    monkeypatch.setattr(history, "derive", derive)
-    monkeypatch.setattr(history, "SYNC_CHUNK", 100)       # every game in one chunk
+    monkeypatch.setattr(derived, "derive", derive)
+    monkeypatch.setattr(derived, "SYNC_CHUNK", 100)       # every game in one chunk
     assert history.sync(s) == len(ids)
     errors = dict(s.query("SELECT game_id, error FROM g_results"))
     assert errors[bad] == "the derived values cannot be stored (OverflowError)"

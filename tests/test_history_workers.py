@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from companion.core import userdocs
-from companion.table import history, stats
+from companion.table import derived, history, stats
 from companion.table.store import Store
 
 from test_history import RU, _race, broken_record, fill, waiting_records
@@ -39,13 +39,13 @@ WAITING = ("race", "objective", "manual")
 def parallel(monkeypatch):
     """How many games each sync had derived in worker processes (a sync that fell back
     to this process would derive the same rows: this tells them apart)."""
-    real = history._sync_parallel
+    real = derived._sync_parallel
     done: list[int] = []
 
     def spy(*args, **kwargs):
         done.append(real(*args, **kwargs))
         return done[-1]
-    monkeypatch.setattr(history, "_sync_parallel", spy)
+    monkeypatch.setattr(derived, "_sync_parallel", spy)
     return done
 
 
@@ -73,7 +73,7 @@ def test_workers_derive_what_one_process_derives(make_store, monkeypatch, parall
     n = history.sync(a, workers=0)
     one = _dump(a)
     want = stats.all_statistics(a)
-    monkeypatch.setattr(history, "PARALLEL_UNIT", 4)     # several pieces of work
+    monkeypatch.setattr(derived, "PARALLEL_UNIT", 4)     # several pieces of work
     calls = []
     assert history.sync(a, force=True, workers=2,
                         progress=lambda done, total: calls.append((done, total))) == n
@@ -180,8 +180,8 @@ def test_a_worker_that_dies_costs_only_time(tmp_path, monkeypatch, parallel):
     _stock(a, copies=1)
     n = history.sync(a, workers=0)
     one = _dump(a)
-    monkeypatch.setattr(history, "_derive_unit", _dies)
-    monkeypatch.setattr(history, "PARALLEL_UNIT", 3)
+    monkeypatch.setattr(derived, "_derive_unit", _dies)
+    monkeypatch.setattr(derived, "PARALLEL_UNIT", 3)
     calls = []
     assert history.sync(a, force=True, workers=2,
                         progress=lambda done, total: calls.append((done, total))) == n
@@ -262,11 +262,11 @@ def test_workers_start_from_a_jupyter_kernel(tmp_path):
     try:
         code = (
             "import json, sys\n"
-            "from companion.table import history\n"
+            "from companion.table import derived, history\n"
             "from companion.table.store import Store\n"
             "done = []\n"
-            "real = history._sync_parallel\n"
-            "history._sync_parallel = lambda *a, **k: done.append(real(*a, **k)) or done[-1]\n"
+            "real = derived._sync_parallel\n"
+            "derived._sync_parallel = lambda *a, **k: done.append(real(*a, **k)) or done[-1]\n"
             f"s = Store(path={str(tmp_path / 'g.sqlite')!r})\n"
             "n = history.sync(s, workers=2)\n"
             "print(json.dumps({'n': n, 'parallel': done, 'kernel': 'ipykernel' in sys.modules,\n"
@@ -290,9 +290,9 @@ def test_a_large_sync_makes_the_planner_statistics_again(make_store, monkeypatch
     s = make_store()
     fill(s)
     done = []
-    real = history._analyze
-    monkeypatch.setattr(history, "_analyze", lambda store: done.append(1) or real(store))
-    monkeypatch.setattr(history, "ANALYZE_MIN", 5)
+    real = derived._analyze
+    monkeypatch.setattr(derived, "_analyze", lambda store: done.append(1) or real(store))
+    monkeypatch.setattr(derived, "ANALYZE_MIN", 5)
     assert history.sync(s) == 7 and done == [1]
     assert history.sync(s, force=True) == 7 and done == [1, 1]
     fill(s, ["G1"])

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from companion.table import history, playtime, plays_export, stats
+from companion.table import derived, history, playtime, plays_export, stats
 from companion.table.store import Store
 
 from test_history import fill, records
@@ -244,7 +244,7 @@ def test_a_read_only_store_lists_games_without_the_details_table(tmp_path):
 
             def _tx(self):
                 raise sqlite3.OperationalError("attempt to write a readonly database")
-        assert history._ensure_details(RO()) is False
+        assert derived._ensure_details(RO()) is False
     finally:
         conn.close()
     ro = Store(path=path)                                # and the exports still work

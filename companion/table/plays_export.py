@@ -50,7 +50,7 @@ from urllib.parse import quote
 
 from ..core.errors import CompanionError
 from ..core.jsontypes import JSON
-from .history import json_or, has_details, has_summaries, sync
+from .derived import json_or, has_details, has_summaries, sync
 from . import registry
 from .registry import GAME_NAMES
 from ..core.paths import user_dir

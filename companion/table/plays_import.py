@@ -46,10 +46,13 @@ from . import registry
 from .registry import GAME_NAMES
 from ..core.roles import Role, Write, check as check_role
 from ..core.safeio import loads_json, name_problem, read_bytes, decode
+from .derived import has_details, sync
+# an imported play's record: offered here too, as the History tab and docs name them
+from .imported import (IMPORTED_FORMAT as IMPORTED_FORMAT, SOURCES as SOURCES, derive as derive,
+                       validate_record as validate_record)
+from .plays_export import game_bgg_ids, own_play_uuid as _export_uuid
 from .store import Progress, Store
 
-#: the record format of an imported play (the store's ``format`` column)
-IMPORTED_FORMAT = "imported-play/1"
 #: the largest file read (a BG Stats export of a few thousand plays is a few MB)
 MAX_FILE_BYTES = 20_000_000
 #: plays in one file, players in one play
@@ -65,8 +68,6 @@ MAX_SEAT = 1_000
 MAX_BGG_ID = 10**12
 #: the dates a play may carry (1970-01-02 .. 2100-01-01)
 MIN_TIME, MAX_TIME = 86_400, 4_102_444_800
-#: the sources, as stored and shown
-SOURCES = {"bgstats": "BG Stats", "bgg": "BoardGameGeek"}
 
 
 def names() -> dict[str, str]:
@@ -289,14 +290,12 @@ def _game_of(name: Any, bgg_id: Any, ids: Mapping[str, int | None]) -> str | Non
 def _bgg_ids(bgg_ids: Mapping[str, Any] | None) -> dict[str, int | None]:
     """The BGG id of each game that has one: the given ones, else the table's settings
     (loggers.json)."""
-    from .plays_export import game_bgg_ids
     return {g: v for g, v in game_bgg_ids(bgg_ids).items() if v}
 
 
 def own_play_uuid(gid: str) -> str:
     """The BG Stats uuid companion.table.plays_export writes for the game ``gid``."""
-    from .plays_export import own_play_uuid as uid
-    return uid(gid)
+    return _export_uuid(gid)
 
 
 # ---------------------------------------------------------------------------
@@ -503,39 +502,6 @@ def to_record(play: JSON) -> JSON:
             "actions": [], "meta": meta}
 
 
-def validate_record(rec: Any) -> None:
-    """The shape of an imported play's record (no replay: there is nothing to replay)."""
-    setup = rec.get("setup") if isinstance(rec, dict) else None
-    ok = (isinstance(setup, dict) and setup.get("game") in GAME_NAMES
-          and isinstance(setup.get("players"), list) and setup["players"]
-          and all(isinstance(p, str) for p in setup["players"])
-          and isinstance(setup.get("scores"), list) and isinstance(setup.get("ranks"), list)
-          and len(setup["scores"]) == len(setup["players"]) == len(setup["ranks"])
-          and all(v is None or (isinstance(v, int) and not isinstance(v, bool))
-                  for v in setup["scores"] + setup["ranks"])
-          and isinstance(setup.get("winners"), list)
-          and all(w in setup["players"] for w in setup["winners"])
-          and isinstance(setup.get("played"), (int, float)) and isinstance(setup.get("key"), str)
-          and not rec.get("actions"))
-    if not ok:
-        raise CompanionError("an imported play's record is damaged (its game, players, "
-                             "scores, ranks, winners, date or key)")
-
-
-def derive(record: JSON) -> dict[str, Any]:
-    """What the history tables need from an imported play (the file's values; no replay)."""
-    validate_record(record)
-    s = record["setup"]
-    players = list(s["players"])
-    return {"format": s["game"], "players": players, "races": {}, "finished": True,
-            "waiting": None, "year_vp": [], "cards": [], "objectives": [],
-            "explanation": f"imported from {SOURCES.get(s.get('source'), 'another logger')}",
-            "roles": {}, "winners": list(s["winners"]), "decided_by": None,
-            "played": float(s["played"]),
-            "results": {p: {"rank": r, "total": v, "breakdown": {}}
-                        for p, v, r in zip(players, s["scores"], s["ranks"])}}
-
-
 def imported_keys(store: Store) -> set[str]:
     """The keys of every play already here: imported ones (BG Stats uuid, BGG play
     id or content key) and the BG Stats uuid this companion writes for each of its
@@ -558,7 +524,6 @@ def stored_contents(store: Store) -> set[str]:
     """:func:`content_hash` of every finished game already stored (played here or
     imported): the same play logged elsewhere too (BGG plays XML carries no uuid
     this companion knows, and two players may log one play twice) is not added again."""
-    from .history import has_details, sync
     sync(store)
     when = "COALESCE(d.started, r.played)" if has_details(store) else "r.played"
     join = "LEFT JOIN g_details d USING (game_id) " if has_details(store) else ""

@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from ..core.gamekind import GameKind
-from .history import sync
+from .derived import has_details, has_summaries, sync
 from . import laid_stats, registry
 from .laid_stats import noted
 from .registry import DEFAULT_FORMAT
@@ -182,7 +182,6 @@ def _games(store: Store, fmt: str | None) -> pd.DataFrame:
     df["players"] = [", ".join(names[g]) if g in names else "" for g in ids]
     from .registry import GAME_NAMES
     df["game"] = df.format.map(GAME_NAMES).fillna(df.format)
-    from .history import has_details
     det: dict[str, tuple[Any, ...]] = {}
     if has_details(store):
         det = {r[0]: r[1:] for r in _rows(
@@ -246,7 +245,6 @@ def breakdown(store: Store, fmt: str = DEFAULT_FORMAT, *, per_player: bool = Fal
 
 
 def _has_summaries(store: Store) -> bool:
-    from .history import has_summaries
     now = _ONE_READ.get()
     if now is not None and now.store is store:
         if now.summaries is None:
@@ -447,7 +445,6 @@ def _people(store: Store, fmt: str | None = None) -> pd.DataFrame:
     """One row per player of each finished game, in the order the games were
     played: game_id, format, played (the timer's start, else when the game was
     stored), player, seat, rank, total, won, duration_min (None when unknown)."""
-    from .history import has_details
     _sync(store)
     details = has_details(store)
     q = ("SELECT p.game_id, r.format, " + ("COALESCE(d.started, r.played)" if details
