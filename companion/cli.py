@@ -186,17 +186,12 @@ def cmd_history(args) -> int:
                    **plays_export.parse_bgg_ids(args.bgg_id)}
         view = _history_of(store, args)
         missing: list[str] = []
-        if fmt == "bgg":
-            n = plays_export.write_bgg(view, args.paths[0], finished_only=not args.all,
-                                       bgg_ids=bgg_ids, missing=missing)
-        else:
-            n = plays_export.FORMATS[fmt](view, args.paths[0], finished_only=not args.all,
-                                         bgg_ids=bgg_ids)
+        n = plays_export.write_plays(fmt, view, args.paths[0], finished_only=not args.all,
+                                     bgg_ids=bgg_ids, missing=missing)
         if missing:          # issue 37: asked once, with the command that keeps it
             err(f"note: {plays_export.bgg_id_request(missing)}: history bgg-ids "
                 + " ".join(f'"{g}=ID"' for g in missing))
-        out(f"exported {n} play(s) to {args.paths[0]} "
-            f"({'BG Stats play file' if fmt == 'bgstats' else 'BoardGameGeek play XML'})")
+        out(f"exported {n} play(s) to {args.paths[0]} ({plays_export.EXPORTERS[fmt].name})")
     elif args.what == "export":
         if len(args.paths) != 1:
             err("error: give one folder to export the records into")
@@ -320,6 +315,7 @@ def cmd_rules(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .table.plays_export import EXPORTERS     # the formats the page offers too
     p = argparse.ArgumentParser(prog="python -m companion",
                                 description="Among the Stars and Small Star Empires table companion")
     p.add_argument("--database", metavar="URL",
@@ -356,9 +352,10 @@ def build_parser() -> argparse.ArgumentParser:
                                             "(stats), a game id (link), GAME=ID (bgg-ids)")
     h.add_argument("--all", action="store_true",
                    help="plays, export --format bgstats/bgg: games in progress too")
-    h.add_argument("--format", choices=["records", "bgstats", "bgg"], default="records",
-                   help="export: one record file per game (records, the default), BG Stats' "
-                        "play file (bgstats) or BoardGameGeek's play XML (bgg); import: "
+    h.add_argument("--format", choices=["records", *EXPORTERS], default="records",
+                   help="export: one record file per game (records, the default), or "
+                        + ", ".join(f"{e.name} ({k})" for k, e in EXPORTERS.items())
+                        + "; import: "
                         "bgstats/bgg read plays logged there (a .bgsplay or .xml file is read "
                         "so without it)")
     h.add_argument("--bgg-id", action="append", metavar="GAME=ID",

@@ -43,7 +43,8 @@ import os
 import time
 import uuid
 import xml.etree.ElementTree as ET
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias, overload
 from urllib.parse import quote
@@ -352,11 +353,14 @@ def write_bgstats(store: Store, path: str | Path, ids: Collection[str] | None = 
                   finished_only: bool = True, bgg_ids: Mapping[str, Any] | None = None,
                   progress: Progress | None = None) -> int:
     """Write BG Stats' play file; returns the number of plays written."""
-    doc = bgstats_document(plays(store, ids, finished_only=finished_only, progress=progress),
-                           bgg_ids=bgg_ids)
+    return write_plays("bgstats", store, path, ids, finished_only=finished_only,
+                       bgg_ids=bgg_ids, progress=progress)
+
+
+def bgstats_text(the_plays: list[JSON], *, bgg_ids: Mapping[str, Any] | None = None) -> str:
+    """BG Stats' play file of ``the_plays``, as text."""
     # ASCII with \u escapes: any name (even a lone surrogate) gives valid JSON
-    _write(path, json.dumps(doc, indent=1) + "\n")
-    return len(doc["plays"])
+    return json.dumps(bgstats_document(the_plays, bgg_ids=bgg_ids), indent=1) + "\n"
 
 
 def bgstats_play_data(play: JSON, *, bgg_ids: Mapping[str, Any] | None = None) -> JSON:
@@ -526,13 +530,52 @@ def write_bgg(store: Store, path: str | Path, ids: Collection[str] | None = None
               progress: Progress | None = None, missing: list[str] | None = None) -> int:
     """Write BoardGameGeek's play XML; returns the number of plays written.
     ``missing``: filled with the games whose BGG id is not set (:func:`bgg_id_missing`)."""
+    return write_plays("bgg", store, path, ids, finished_only=finished_only, bgg_ids=bgg_ids,
+                       progress=progress, missing=missing)
+
+
+@dataclass(frozen=True)
+class Exporter:
+    """One other logger's play file (issue 38: "one exporter protocol that the CLI and the
+    page both list from"): ``key`` (the command line's ``--format``, an imported play's
+    ``source``), ``name`` (its words), the download's ``link`` words, file ``suffix``,
+    ``mime`` type and ``css`` class on the page, the file's ``text`` for some plays, and
+    the games whose ids it lacks (``missing``: asked once, issue 37)."""
+    key: str
+    name: str
+    link: str
+    suffix: str
+    mime: str
+    css: str
+    text: Callable[..., str]
+    missing: Callable[..., list[str]] | None = None
+
+
+#: every exporter, in the order the page shows them
+EXPORTERS: dict[str, Exporter] = {e.key: e for e in (
+    Exporter("bgstats", "BG Stats play file", "⬇ BG Stats play file", ".bgsplay",
+             "application/json", "export-bgstats", bgstats_text),
+    Exporter("bgg", "BoardGameGeek play XML", "⬇ BoardGameGeek play (XML)", "-bgg.xml",
+             "application/xml", "export-bgg", bgg_xml, bgg_id_missing),
+)}
+
+
+def write_plays(key: str, store: Store, path: str | Path,
+                ids: Collection[str] | None = None, *, finished_only: bool = True,
+                bgg_ids: Mapping[str, Any] | None = None, progress: Progress | None = None,
+                missing: list[str] | None = None) -> int:
+    """Write the plays of ``store`` (``ids``, or all; finished ones only unless said) in
+    the file of the exporter ``key``; returns the number of plays written.  ``missing``:
+    filled with the games whose id that file lacks (:attr:`Exporter.missing`)."""
+    e = EXPORTERS[key]
     the_plays = plays(store, ids, finished_only=finished_only, progress=progress)
-    if missing is not None:
-        missing += bgg_id_missing(the_plays, bgg_ids=bgg_ids)
-    _write(path, bgg_xml(the_plays, bgg_ids=bgg_ids))
+    if missing is not None and e.missing is not None:
+        missing += e.missing(the_plays, bgg_ids=bgg_ids)
+    _write(path, e.text(the_plays, bgg_ids=bgg_ids))
     return len(the_plays)
 
 
+#: the writer of each exporter (as before :data:`EXPORTERS`)
 FORMATS = {"bgstats": write_bgstats, "bgg": write_bgg}
 
 

@@ -12,7 +12,6 @@ companion.table.plays_export.  Every text shown is escaped."""
 from __future__ import annotations
 
 import base64
-import json
 import re
 import time
 from typing import Any
@@ -117,24 +116,21 @@ def _final_exports(store, gid: str, slug: str, source: str | None = None) -> str
                 "scoring is not complete).</i></div>")
     play = found[0]
     day = time.strftime("%Y-%m-%d", time.localtime(play["played"]))
-    to_bgstats, to_bgg = source != "bgstats", source != "bgg"
     if source in SENT_BACK:         # an imported play: not back to where it came from
         note = f"<div class='play-exports-sent-back'>{escape(SENT_BACK[source])}</div>" + note
-    bgs = xml = open_link = qr_html = ""
-    if to_bgstats:
-        doc = plays_export.bgstats_document([play], bgg_ids=bgg_ids)
-        bgs = _data_link((json.dumps(doc, indent=1) + "\n").encode(), f"{slug}-{day}.bgsplay",
-                         "application/json", "⬇ BG Stats play file", "export-bgstats")
+    # a download of each exporter's file (companion.table.plays_export.EXPORTERS, which
+    # the command line's --format lists too), but not back to where a play came from
+    files = "".join(_data_link(e.text([play], bgg_ids=bgg_ids).encode(),
+                               f"{slug}-{day}{e.suffix}", e.mime, e.link, e.css)
+                    for key, e in plays_export.EXPORTERS.items() if key != source)
+    open_link = qr_html = ""
+    if source != "bgstats":        # BG Stats also opens a play from a link (and its QR)
         link = plays_export.bgstats_play_link(play, bgg_ids=bgg_ids)
         open_link = (f"<a class='export-bgstats-link export-link' target='_blank' "
                      f"rel='noopener noreferrer' href='{escape(link)}'>Open in BG Stats "
                      "(create play)</a>")
         qr_html = _qr_html(link)
-    if to_bgg:
-        xml = _data_link(plays_export.bgg_xml([play], bgg_ids=bgg_ids).encode(),
-                         f"{slug}-{day}-bgg.xml", "application/xml",
-                         "⬇ BoardGameGeek play (XML)", "export-bgg")
-    return (f"<div class='play-exports'><div>{bgs}{xml}{open_link}</div>{qr_html}{note}</div>")
+    return (f"<div class='play-exports'><div>{files}{open_link}</div>{qr_html}{note}</div>")
 
 
 def _qr_html(link: str) -> str:
