@@ -14,7 +14,9 @@ its own station; the host's page any still to lay; the table view none.
 No rule here: the grid only offers the cells around what is laid; what may lie there is
 the engine's to say.  Every text shown is escaped.  The draft is kept in the store after
 every tap (companion.table.drafts) until it is laid: a reload, a phone whose kernel was
-culled, or the host's page finds it again."""
+culled, or the host's page finds it again.  A lay undone on a page is its player's draft
+again (:meth:`Draft.from_entry`, kept in the store the same way) and the panel shows that
+player: nothing typed is lost."""
 from __future__ import annotations
 
 from typing import Any
@@ -92,6 +94,13 @@ class Draft:
             setattr(d, key, v if type(v) is int and 0 <= v <= 999 else 0)
         return d
 
+    @classmethod
+    def from_entry(cls, entry: dict[str, Any]) -> "Draft":
+        """The draft a ``lay`` entry was laid from (the inverse of :meth:`entry`): a lay
+        undone is the player's draft again, nothing typed lost."""
+        return cls.from_json({"cells": entry.get("cells"), "ships": entry.get("spaceships"),
+                              "credits": entry.get("credits"), "vp": entry.get("vp")})
+
     def extent(self) -> tuple[int, int, int, int]:
         """Rows and columns shown: what is laid and one cell around it."""
         cells = set(self.cells) | self.ships
@@ -154,6 +163,7 @@ class LayPanel:
         self.values = w.VBox()
         self.values.add_class("lay-values")
         self.asked: Any = None          # the card definition the form was opened for
+        self.pick: str | None = None    # the player whose lay this page undid: shown next
         self.box = w.VBox([w.HTML(CSS), self.title, self.player, self.grid, self.editor,
                            w.HBox([self.credits, self.vp], layout=w.Layout(flex_flow="row wrap")),
                            self.message, self.values, self.lay])
@@ -170,6 +180,7 @@ class LayPanel:
         """The panel for the mode panel, or None when nothing is to be laid here."""
         todo = self.still_to_lay()
         g = self.app.game
+        pick, self.pick = self.pick, None       # asked for once, by this refresh only
         if self.asked is not None and (g is None or g.catalogue.get(self.asked.name)
                                        is not self.asked):
             self.asked, self.values.children = None, ()      # its values were saved
@@ -178,6 +189,8 @@ class LayPanel:
         if not todo:
             self.drafts.clear()
             return None
+        for p in g.state.laid:          # laid: a lay undone later reads the store's draft
+            self.drafts.mine.pop(p, None)
         names = tuple(g.catalogue.names("location"))
         if self.card.options != names:
             self.card.options = names
@@ -201,13 +214,24 @@ class LayPanel:
             self.title.value += ("<div><i>Your station is laid: the others are laying "
                                  "theirs.</i></div>")
             return self.title
-        keep = self.player.value if self.player.value in mine else mine[0]
+        keep = next(p for p in (pick, self.player.value, mine[0]) if p in mine)
         with self.player.hold_sync():
             self.player.options = mine
             self.player.value = keep
         self.player.layout.display = "none" if len(mine) == 1 else ""
         self._draw()
         return self.box
+
+    def undone(self, entry: dict[str, Any]) -> None:
+        """``entry`` was undone on this page (the screen's *Undo*): a lay is its player's
+        draft again, kept in the store as after a tap (other pages find it), and the
+        panel shows that player's station."""
+        player = entry.get("player")
+        if entry.get("do") != "lay" or not isinstance(player, str):
+            return
+        self.drafts.mine[player] = Draft.from_entry(entry)
+        self.drafts.keep(player)
+        self.pick, self.selected = player, MAIN
 
     def _typed(self, key: str, value: int) -> None:
         if self.player.value and getattr(self._draft(), key) != int(value):

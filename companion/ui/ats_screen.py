@@ -467,8 +467,8 @@ class AtsScreen:
         except PageBehind as behind:
             self._entry_again(behind)
             return
-        self.undo_box.children = []
-        self._pending = None
+        self.undo_box.children, self._pending = [], None
+        self.mode_panel.lay.undone(last)          # a lay undone is its draft again (issue 39)
         # the entry shows the undone action again, ready to be corrected
         waiting = self._waiting()
         opts = self.views_part._entry_options(waiting)

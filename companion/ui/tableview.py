@@ -6,7 +6,10 @@ rule and writes nothing.  :func:`ats_display` draws every player's station side 
 scaled together so that all of them fill the width, with a band underneath: where the game
 is ("Year 2 · Turn 3 of 7"), who is still to act and the scoreboard (VP, credits, energy
 cubes, locations) in large type.  :func:`sse_display` draws the Small Star Empires map on
-most of the screen with the same band beside it.  The sizes are the viewport's (CSS grid,
+most of the screen with the same band beside it.  While positions are laid from the table
+(issue 39) the band says "Laying the table · still to lay: …", and a player still to lay
+shows "not laid yet" and "—", never the numbers of a position nobody laid (0 VP, 10
+credits, a whole reserve), and no station drawn.  The sizes are the viewport's (CSS grid,
 ``vw``/``vh``, ``clamp()``: companion/ui/style.py ``TABLE_VIEW_CSS``); a phone held
 upright gets the same pieces stacked.
 
@@ -71,6 +74,12 @@ def _laying(todo: list[str]) -> str:
             f"<div class='tv-waiting'>still to lay: <b>{escape(', '.join(todo))}</b></div>")
 
 
+#: what stands for a number of a position still to be laid (issue 39): not the default
+#: 0 VP and 10 credits of a player who has laid nothing
+NONE = "—"
+NOT_LAID = "<small class='tv-not-laid'>not laid yet</small>"
+
+
 def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str:
     """The Among the Stars display of ``game``: the stations, the turn, who is still to
     act (``waiting``, in the rules' order), the scoreboard and ``objectives_html`` (the
@@ -84,18 +93,24 @@ def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str
     # the SVGs keep their proportions inside (preserveAspectRatio's default)
     wmax = max([b[0] for b in boxes.values()] + [MIN_COLS * step + ats_render.GAP])
     hmax = max([b[1] for b in boxes.values()] + [MIN_ROWS * step + ats_render.GAP])
+    todo = _still_to_lay(st)
     cells = []
     for p in players:
         bw, bh = boxes[p]
         ps = st.players[p]
         mark = ("<span class='tv-acted' title='acted this turn'>✓</span>"
                 if p in st.acted and not st.finished else "")
+        if p in todo:       # issue 39: nothing of it is known yet, no station drawn
+            cells.append(f"<div class='tv-station tv-unlaid' data-player='{escape(p)}'>"
+                         f"<div class='tv-name'>{escape(p)} {NOT_LAID}</div>"
+                         "<div class='tv-svg tv-not-laid' style='min-height:3em;"
+                         "border:2px dashed #bbb;border-radius:8px'></div></div>")
+            continue
         cells.append(
             f"<div class='tv-station' data-player='{escape(p)}'>"
             f"<div class='tv-name'>{escape(p)} {mark}<span class='tv-vp'>{ps.vp} VP</span></div>"
             f"<div class='tv-svg' style='--tv-w:{bw / wmax:.4f};--tv-h:{bh / hmax:.4f}'>"
             f"{svgs[p]}</div></div>")
-    todo = _still_to_lay(st)
     if st.finished:
         where = "<div class='tv-turn'>The game is over</div>"
     elif todo:
@@ -109,10 +124,11 @@ def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str
     rows = []
     for p in players:
         ps = st.players[p]
-        rows.append(_score_row(p, p in waiting and not st.finished, escape(p),
-                               [("vp", ps.vp), ("credits", ps.credits),
-                                ("cubes", ps.station.cubes()),
-                                ("locations", len(ps.station.locations(reactors=False)))]))
+        nums = ((NONE,) * 4 if p in todo else
+                (ps.vp, ps.credits, ps.station.cubes(), len(ps.station.locations(reactors=False))))
+        rows.append(_score_row(p, (p in todo if todo else p in waiting) and not st.finished,
+                               escape(p) + (f" {NOT_LAID}" if p in todo else ""),
+                               list(zip(("vp", "credits", "cubes", "locations"), nums))))
     score = _score_table(["Player", "VP", "Credits", "Cubes", "Locations"], rows)
     extra = (f"<div class='tv-objectives'>{objectives_html}</div>" if objectives_html else "")
     return (f"<div class='tv tv-ats' style='--tv-cols:{_stations_cols(len(players))};"
@@ -153,10 +169,14 @@ def sse_display(game: Any) -> str:
         ps = st.players[p]
         dot = (f"<span class='tv-dot' style='background:{colour(st.setup.colour(p))}'></span>")
         total = int(ended[p]) if ended is not None and p in ended.index else "?"
-        rows.append(_score_row(p, p == st.current and not st.finished,
-                               f"{dot}{escape(p)}{' (passed)' if ps.passed else ''}",
-                               [("vp", ps.vp), ("if-ended", total), ("cities", ps.cities),
-                                ("trade", ps.trade_stations)]))
+        # issue 39: a player still to lay has no VP and no pieces out yet (not 0 VP and
+        # the whole reserve); "if ended" waits for every player's pieces
+        nums = ((NONE,) * 4 if p in todo else
+                (ps.vp, NONE if todo else total, ps.cities, ps.trade_stations))
+        rows.append(_score_row(p, (p in todo if todo else p == st.current) and not st.finished,
+                               f"{dot}{escape(p)}{' (passed)' if ps.passed else ''}"
+                               + (f" {NOT_LAID}" if p in todo else ""),
+                               list(zip(("vp", "if-ended", "cities", "trade"), nums))))
     score = _score_table(["Player", "VP", "If ended", "Cities", "Trade St."], rows)
     return (f"<div class='tv tv-sse' style='--tv-n:{len(players)}'>"
             f"<div class='tv-main tv-map'>{svg}</div>"

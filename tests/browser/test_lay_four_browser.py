@@ -279,6 +279,22 @@ def test_four_seats_lay_their_stations_and_every_page_shows_the_final_table(
         page.locator(".final-box summary, details summary").last.click()
         expect(page.locator(".final-lines")).to_contain_text(
             f"{BUSINESS} (secret objective of Cy)")
+    # "Every VP with its source" open on a phone (390 px): the page itself does not scroll
+    # sideways; the sources' long rows swipe in their own box (or fit)
+    ana = seats["Ana"]
+    expect(ana.locator(".final-sources")).to_be_visible()
+    wide = ana.evaluate("""() => {
+        const s = document.scrollingElement, cells = document.querySelector('#rendered_cells');
+        const box = document.querySelector('.final-sources');
+        box.scrollLeft = 60;
+        return {page: s.scrollWidth, inner: window.innerWidth,
+                cells: cells ? cells.scrollWidth - cells.clientWidth : 0,
+                box: box.scrollWidth, client: box.clientWidth, left: box.scrollLeft};
+    }""")
+    assert wide["inner"] == 390 and wide["page"] <= wide["inner"] + 1, wide
+    assert wide["cells"] <= 1, wide                     # Voila's own scrolling element too
+    assert wide["box"] <= wide["client"] + 1 or wide["left"] > 0, wide   # swipes, or fits
+    screenshot(ana, "lay4-04-ana-sources-open")
 
     # -- = `python -m companion score --json` of the record exported from the page ------
     href = seats["Ana"].locator("a.export-json").first.get_attribute("href")
