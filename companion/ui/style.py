@@ -58,6 +58,9 @@ CSS = f"""<style>
    swipes sideways on a phone, never the page */
 .companion-root .final-sources {{ overflow-x: auto; max-width: 100%;
   -webkit-overflow-scrolling: touch; }}
+/* ... wide enough that its rule column reads in lines, not a word a line (the box
+   swipes instead); CSS: a min-width above the max-width wins */
+.companion-root .final-sources table {{ min-width: 620px; }}
 .companion-root .station-grid {{ overflow: auto; max-width: 100%; max-height: 60vh; }}
 .companion-root .sse-board {{ overflow: auto; max-width: 100%; }}
 .companion-root table {{ max-width: 100%; }}
