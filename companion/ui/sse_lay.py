@@ -88,6 +88,7 @@ class SseLay:
         self.board = HexBoard(guarded(self.tap), css="sse-laid-board")
         #: the Unexplored System whose face-up tile :attr:`tile` says (the last tapped)
         self.at: tuple[int, int] | None = None
+        self.pick: str | None = None    # the player whose lay this page undid: shown next
         self.tile = w.Dropdown(options=tile_choices(), value=NONE, description="Tile",
                                style={"description_width": "initial"},
                                layout=w.Layout(width="auto", max_width="360px"))
@@ -174,6 +175,7 @@ class SseLay:
     def refresh(self) -> bool:
         """The panel shown (True) while pieces are to be laid; hidden otherwise."""
         todo = self.still_to_lay()
+        pick, self.pick = self.pick, None       # asked for once, by this refresh only
         if not todo:
             self.drafts.clear()
             self.at = None
@@ -183,6 +185,8 @@ class SseLay:
             return False
         s = self.screen
         st = s.game.state
+        for p in st.laid:               # laid: a lay undone later reads the store's draft
+            self.drafts.mine.pop(p, None)
         self.box.layout.display = ""
         if self.box.children != self.kids:
             self.box.children = self.kids
@@ -214,13 +218,24 @@ class SseLay:
         self.controls.layout.display = "" if mine else "none"
         if not mine:
             return True
-        keep = self.player.value if self.player.value in mine else mine[0]
+        keep = next(p for p in (pick, self.player.value, mine[0]) if p in mine)
         with self.player.hold_sync():
             self.player.options = mine
             self.player.value = keep
         self.player.layout.display = "none" if len(mine) == 1 else ""
         self.draw()
         return True
+
+    def undone(self, entry: dict) -> None:
+        """``entry`` was undone on this page (the screen's *Undo*): a lay is its player's
+        draft again, kept in the store as after a tap (other pages find it), and the
+        panel shows that player's pieces."""
+        player = entry.get("player")
+        if entry.get("do") != "lay" or not isinstance(player, str):
+            return
+        self.drafts.mine[player] = Draft.from_entry(entry)
+        self.drafts.keep(player)
+        self.pick = player
 
     def now(self) -> bool:
         """A game under way (``laid: "now"``): ships and whose turn are laid too."""

@@ -160,6 +160,27 @@ class Draft:
         d.received, d.paid = _count(data.get("received")), _count(data.get("paid"))
         return d
 
+    @classmethod
+    def from_entry(cls, entry: dict) -> "Draft":
+        """The draft a ``lay`` entry was laid from (the inverse of :meth:`entry`): a lay
+        undone is the player's draft again, nothing typed lost.  Read as a kept draft is
+        (:meth:`from_json`): what does not read is left out."""
+        def tile(d: Any) -> dict:
+            return {k: d[k] for k in ("effect", "planets") if k in d} \
+                if isinstance(d, dict) else {}
+        pieces = [p for p in _items(entry.get("pieces")) if isinstance(p, dict)]
+        alone = [t for t in _items(entry.get("revealed")) if isinstance(t, dict)]
+        ships = [x for x in _items(entry.get("ships")) if isinstance(x, dict)]
+        return cls.from_json({
+            "pieces": [[p.get("at"), p.get("piece")] for p in pieces],
+            "tiles": ([[p.get("at"), tile(p["reveal"])] for p in pieces if "reveal" in p]
+                      + [[t.get("at"), tile(t)] for t in alone]),
+            "conquered": _items(entry.get("conquered")), "vp": entry.get("vp"),
+            "ships": [x.get("at") for x in ships],
+            "damaged": [x.get("damaged") is True for x in ships],
+            "next": entry.get("next"), "received": entry.get("received"),
+            "paid": entry.get("paid")})
+
     # -- taps ----------------------------------------------------------------------------
     def put(self, h: Hex, what: str) -> None:
         """A City or Trade Station tapped at ``h`` (tapped again: taken away, its tile too)."""

@@ -469,6 +469,7 @@ class SseTab:
             raise
         self.undo_box.children = []
         self.forget_selection()
+        self.lay_part.undone(last)              # a lay undone is its draft again (issue 39)
         show(self.live_note, "")
         self.app.say(f"Undone: {self.game.describe(last)}.")
         self.refresh()
