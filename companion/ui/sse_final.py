@@ -76,6 +76,9 @@ class SseFinal:
             proj = None
         rows, details = [], []
         cats = [c for c in CATEGORIES if proj is not None and c in proj.columns]
+        # issue 39: while pieces are laid, a player still to lay has no numbers yet (not
+        # an empty map and a full reserve), and no "if ended" counts them as empty
+        todo = s.lay_part.still_to_lay()
         for p in st.setup.players:
             ps = st.players[p]
             # one ship a line, never cut inside "at [q, r]"
@@ -86,12 +89,14 @@ class SseFinal:
             status = ("<small>passed</small>" if ps.passed else
                       ("<span title='to move'>▶</span>" if p == st.current else ""))
             # compact (issue 15): who, VP, the score if it ended now, the reserves
+            nums = (ps.vp, ended if not todo else "—", ps.cities, ps.trade_stations)
+            if p in todo:
+                nums, status = ("—",) * 4, "<small class='not-laid'>not laid yet</small>"
             rows.append(
                 f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{s._swatch(p)} "
-                f"<b>{escape(p)}</b></td><td class='vp'>{ps.vp}</td>"
-                f"<td class='if-ended'>{ended}</td>"
-                f"<td class='cities'>{ps.cities}</td><td class='trade'>{ps.trade_stations}</td>"
-                f"<td class='status'>{status}</td></tr>")
+                f"<b>{escape(p)}</b></td>" + "".join(f"<td class='{c}'>{v}</td>" for c, v in zip(
+                    ("vp", "if-ended", "cities", "trade"), nums))
+                + f"<td class='status'>{status}</td></tr>")
             parts = "".join(f"<td>{int(proj.loc[p][c])}</td>" for c in cats)
             details.append(f"<tr><td><b>{escape(p)}</b></td><td class='ships'>{ships}</td>"
                            f"{parts}</tr>")

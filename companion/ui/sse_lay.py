@@ -47,6 +47,8 @@ import ipywidgets as w
 from ..core.errors import CompanionError
 from ..core.htmlsafe import escape
 from ..sse.lay import MAX_NUMBER, may_lay
+from ..table import playtime
+from .common import refresh_undo
 from .drafting import Drafts
 from .sse_board import HexBoard
 from .sse_lay_parts import LETTER, NONE, Draft, cells, tile_choices, tile_key, tile_of
@@ -226,6 +228,23 @@ class SseLay:
         self.draw()
         return True
 
+    def show_timer(self, timer) -> None:
+        """The play timer as of now (the heartbeat ticks it); hidden while pieces are laid,
+        until the table starts it (nothing is played yet)."""
+        timer.over = self.screen.game.state.finished
+        timer.show()
+        if self.laying() and playtime.state(timer.meta) == "not started":
+            timer.button.layout.display = "none"
+
+    def show_undo(self) -> None:
+        """*Undo last action* where the session allows it (common.refresh_undo); while
+        pieces are laid, only once a lay is recorded (nothing to undo before)."""
+        s = self.screen
+        refresh_undo(s)
+        if self.laying() and not s.game.actions:
+            s.undo_btn.layout.display = "none"
+            s.undo_box.children = []
+
     def undone(self, entry: dict) -> None:
         """``entry`` was undone on this page (the screen's *Undo*): a lay is its player's
         draft again, kept in the store as after a tap (other pages find it), and the
@@ -236,6 +255,9 @@ class SseLay:
         self.drafts.mine[player] = Draft.from_entry(entry)
         self.drafts.keep(player)
         self.pick = player
+        self.message.value = (f"<div class='sse-laid-undone'>{escape(player)}'s pieces are "
+                              "back as they were tapped: change what is wrong and lay them "
+                              "again.</div>")
 
     def now(self) -> bool:
         """A game under way (``laid: "now"``): ships and whose turn are laid too."""

@@ -25,7 +25,7 @@ from ..core.htmlsafe import colour, escape
 import ipywidgets as w
 
 from .playdetails import PlayDetailsPart, PlayTimer
-from .common import Via, ask_undo, refresh_undo  # noqa: F401 (Via: re-exported)
+from .common import Via, ask_undo  # noqa: F401 (Via: re-exported)
 from .live import show
 from .quiet import Quiet
 from ..core.errors import CompanionError
@@ -290,8 +290,7 @@ class SseTab:
                                      or not self.views_part.may_enter() else "")
         self.board.box.layout.display = "none" if st.finished or laying else ""
         self._refresh_turn()
-        self.timer.over = st.finished
-        self.timer.show()               # the clock as of now (the heartbeat ticks it: tick())
+        self.lay_part.show_timer(self.timer)   # the clock now; none while laying (issue 39)
         self.final_part.refresh_score()
         self._refresh_piece()
         self._refresh_ships()
@@ -300,7 +299,7 @@ class SseTab:
         self.final_part.refresh()
         self.views_part.refresh()
         self.app._apply_role()
-        refresh_undo(self)          # *Undo last action* only where the session allows it
+        self.lay_part.show_undo()   # *Undo last action* where the session allows it
 
     def _refresh_final(self):
         """PlayDetailsPart's call after the play details are saved."""

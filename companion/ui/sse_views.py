@@ -150,7 +150,10 @@ class SseViews:
             s.entry.layout.display = "none"
         self.refresh_seat_bar()
         self.refresh_display()
-        if s.seat:
+        if s.seat and s.seat in s.lay_part.still_to_lay():     # issue 39: no numbers yet
+            show(self.seat_score, f"<div class='seat-line'><b>{escape(s.seat)}</b> · lay your "
+                                  "pieces below</div>")
+        elif s.seat:
             st = g.state
             totals = g.score(project=False).totals()
             ps = st.players[s.seat]

@@ -1,7 +1,9 @@
 """Issue 39, "Score the table as it lies", in the browser, for Small Star Empires: a
 3-player game played without the companion, its map laid and stored by the test; Ana, Ben
 and Cleo lay their pieces on their own seat phones at the same time, the table view beside
-them (390x844 each).  Ana also taps a City onto her own homeworld: refused beside
+them (390x844 each).  Cleo lays hers, undoes it (her pieces come back as tapped) and lays
+them again; her phone then loses its network while the others lay, and shows what was
+laid when it is back; Ben's phone reloads halfway through his taps and keeps them.  Ana also taps a City onto her own homeworld: refused beside
 the button naming the system and the rule (S Movement: your ship CANNOT "MOVE INTO into
 your Homeworld System"), nothing recorded, her draft kept; she takes it away and lays.
 Every page then shows the final table, which equals ``python -m companion score --json``
@@ -22,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import store_of, wait_taking_entries
+from dashboard_driver import is_live, says_not_connected, store_of, wait_taking_entries
 from companion.sse import SseGame
 from companion.ui.sse_board import hex_class
 from test_sse_lay_position import HAND, LAYS, PLAYERS, setup
@@ -78,23 +80,48 @@ def test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table(
         expect(p.locator(".sse-lay-panel .sse-laid-go")).to_be_visible()
         expect(p.locator(".sse-entry")).to_be_hidden()
         expect(p.locator(".sse-laid-title")).to_contain_text("Still to lay: Ana, Ben, Cleo")
-    # Cleo lays hers first, alone on her phone
+    # Cleo lays hers first, alone on her phone; she undoes it (a City forgotten?): her
+    # pieces come back as she had tapped them, nothing typed again; she lays them again
     lay_pieces(cleo, LAYS[2])
     expect(cleo.locator(".sse-laid-count")).to_contain_text("5 Cities and 2 Trade Stations")
     cleo.locator(".sse-laid-go").click()
     expect(cleo.locator(".sse-laid-title")).to_contain_text("Your pieces are laid",
                                                             timeout=30_000)
+    cleo.locator(".sse-undo").click()
+    cleo.locator(".sse-undo-yes").click()
+    expect(cleo.locator(".sse-laid-title")).to_contain_text("Still to lay: Ana, Ben, Cleo",
+                                                            timeout=30_000)
+    expect(cleo.locator(".sse-laid-go")).to_be_visible()
+    expect(cleo.locator(".sse-laid-go")).to_contain_text("Lay Cleo's pieces")
+    expect(cleo.locator(".sse-laid-count")).to_contain_text("5 Cities and 2 Trade Stations")
+    expect(cleo.locator(".sse-lay-panel .sse-laid-vp input")).to_have_value(str(LAYS[2]["vp"]))
+    screenshot(cleo, "sse-lay-01b-cleo-undone")
+    s = store_of(voila_server)
+    assert s.load(gid)["actions"] == []                            # undone in the store
+    s.close()
+    cleo.locator(".sse-laid-go").click()
+    expect(cleo.locator(".sse-laid-title")).to_contain_text("Your pieces are laid",
+                                                            timeout=30_000)
     for p in (ana, ben):
         expect(p.locator(".sse-laid-title")).to_contain_text("laid: Cleo", timeout=30_000)
+    # Cleo's phone loses its network while the others lay: it says so, and when the
+    # network is back it shows what was laid meanwhile
+    cleo.context.set_offline(True)
+    says_not_connected(cleo)
     expect(ana.locator(".sse-laid-go")).to_contain_text("Lay Ana's pieces")
     expect(table.locator(".sse-laid-title")).to_contain_text("on their pages", timeout=60_000)
     expect(table.locator(".sse-laid-go")).to_be_hidden()
     screenshot(ana, "sse-lay-01-phone-empty")
     screenshot(table, "sse-lay-00-table-laying")
 
-    # Ana's pieces, and a City on her own homeworld [0, 0]; Ben's at the same time
+    # Ana's pieces, and a City on her own homeworld [0, 0]; Ben's at the same time, and
+    # his phone reloads halfway (it slept): his taps are still there
     lay_pieces(ana, LAYS[0])
     lay_pieces(ben, LAYS[1])
+    ben.reload()
+    wait_taking_entries(ben)
+    expect(ben.locator(".sse-laid-count")).to_contain_text("5 Cities and 2 Trade Stations",
+                                                           timeout=60_000)
     tap(ana, (0, 0), "City")
     ana.locator(".sse-laid-go").click()
     msg = ana.locator(".sse-laid-message")
@@ -118,6 +145,10 @@ def test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table(
     expect(ben.locator(".sse-laid-title")).to_contain_text("laid: Cleo, Ana", timeout=30_000)
     expect(ben.locator(".sse-lay-panel .sse-laid-vp input")).to_have_value(str(LAYS[1]["vp"]))
     expect(ben.locator(".sse-laid-count")).to_contain_text("5 Cities and 2 Trade Stations")
+    # Cleo's network is back: her page is live and shows Ana laid
+    cleo.context.set_offline(False)
+    is_live(cleo)
+    expect(cleo.locator(".sse-laid-title")).to_contain_text("laid: Cleo, Ana", timeout=30_000)
     ben.locator(".sse-laid-go").click()
     expect(ben.locator(".sse-laid-title")).to_be_hidden(timeout=30_000)     # the game is over
 

@@ -1,9 +1,13 @@
-"""Issue 39, Small Star Empires: "Nothing typed is lost": a lay undone on the page is its
+"""Issue 39, Small Star Empires, the play screen while pieces are laid: a player still to
+lay shows no numbers (not an empty map and a full reserve), no timer runs; and "Nothing
+typed is lost": a lay undone on the page is its
 player's draft again (every piece, the tiles turned face-up, the conquest marker, the
 track's VP), kept in the store where another page finds it, and laid again unchanged
 (the Among the Stars side: tests/test_lay_undo_and_table_view.py).  The position is
 tests/test_sse_lay_variants_page.py's (made-up TEST tiles)."""
 from __future__ import annotations
+
+import re
 
 from companion.table import drafts
 from companion.table.store import Store
@@ -58,6 +62,7 @@ def test_a_lay_undone_on_the_page_is_its_draft_again_and_is_laid_again_unchanged
     assert one(p, "sse-laid-player").value == "Ana"
     assert hex_label(p, (1, 2)) == "NE up" and hex_label(p, (2, 2)).startswith("✖")
     assert one(p, "sse-laid-vp").value == ANA["vp"]
+    assert "back as they were tapped" in one(p, "sse-laid-message").value
     kept = drafts.load(store, gid, "Ana", "lay")
     assert kept is not None and Draft.from_json(kept).entry("Ana") == Draft.from_entry(
         first[0]).entry("Ana")
@@ -68,3 +73,29 @@ def test_a_lay_undone_on_the_page_is_its_draft_again_and_is_laid_again_unchanged
     one(p, "sse-laid-go").click()
     assert stored(store, gid) == first
     assert drafts.load(store, gid, "Ana", "lay") is None
+
+
+def _row(app, player: str) -> str:
+    value = app.sse.scoreboard.value
+    start = value.index(f"data-player='{player}'")
+    return re.sub(r"<[^>]+>", " ", value[start:value.index("</tr>", start)])
+
+
+def test_while_pieces_are_laid_no_player_still_to_lay_shows_numbers_and_no_timer(store):
+    gid = new_game(store, **UNEXPLORED)
+    app = sse_app(store)
+    app.sse.open_game(gid)
+    for p in ("Ana", "Ben", "Cleo"):
+        row = _row(app, p)
+        assert "not laid yet" in row and "16" not in row and " 0 " not in row, row
+    assert app.sse.timer.button.layout.display == "none"      # nothing played yet
+    assert app.sse.undo_btn.layout.display == "none"          # nothing to undo yet
+    lay_ana(panel(app))
+    ana, ben = _row(app, "Ana"), _row(app, "Ben")
+    assert "not laid yet" not in ana and f" {ANA['vp']} " in ana, ana
+    assert "—" in ana                     # "if ended" waits for every player
+    assert "not laid yet" in ben
+    assert app.sse.undo_btn.layout.display == ""              # Ana's lay may be undone
+    seat = sse_app(Store(store.path), f"game={gid}&seat=Ben")
+    assert "lay your pieces below" in seat.sse.seat_score.value
+    assert "VP now" not in seat.sse.seat_score.value
