@@ -16,7 +16,7 @@ from companion.ats.station import Station
 
 ATS = Path(game_module.__file__).resolve().parent
 MODULES = {p.stem: p for p in sorted(ATS.glob("*.py")) if p.stem != "__init__"}
-MAX_LINES = 700
+MAX_LINES = 600
 
 
 def _tree(name: str) -> ast.Module:

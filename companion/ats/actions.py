@@ -363,3 +363,14 @@ def summary(game: Any) -> str:
     return head + "; " + "; ".join(
         f"{nt.name(p.name)} {p.vp} VP {p.credits} credits {p.station.cubes()} energy "
         f"{len(p.station.locations())} locations" for p in st.players.values())
+
+
+def describe_action(a: dict[str, Any]) -> str:
+    """An entry of the record in words: 'Ana built Garden at [0, 1]' (what the page
+    and the History tab show for each step), from its typed action
+    (:func:`companion.ats.actions.from_dict`, :meth:`~companion.ats.actions.AtsAction.words`)."""
+    try:
+        return from_dict({k: v for k, v in a.items() if k in ACTION_KEYS}).words()
+    except RecordError:             # a kind the engine does not know: its name
+        who = a.get("player") or a.get("seat") or ""
+        return f"{who} {a['do']}".strip()

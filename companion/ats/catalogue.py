@@ -1,23 +1,20 @@
 """The card catalogue: shipped YAML, the player's own overlay, and a record's `cards`.
 
-One schema for every entry (location cards, races, objectives).  A number that is
-not known is ``null``; the engine refuses to *use* an unknown number and tells the
-player which values to type from the physical card.  See ``docs/catalogue.md``
-and ``docs/abilities.md``.
+The entries themselves (:class:`Card`, :func:`parse_card`, :func:`merge_card`, the
+limits and objective helpers) are :mod:`companion.ats.cards`; every name of it stays
+importable from here.  This module reads and writes the files (through the bounded
+reader, companion.core.safeio) and lays the layers on each other (:class:`Catalogue`).
+See ``docs/catalogue.md`` and ``docs/abilities.md``.
 """
 from __future__ import annotations
 
-import copy
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import yaml
 
 from ..core import safeio, userdocs
-from ..core.errors import CatalogueError, UnknownCardValues
+from ..core.errors import CatalogueError, RecordError
 from ..core.paths import data_dir, side_lock, user_catalogue_path
 from ..core.roles import Role, Write, check as check_role
 # the ability vocabulary lives in vocabulary.py, its kinds in abilitykinds.py; their
@@ -26,303 +23,17 @@ from .abilitykinds import ability_unknowns as ability_unknowns, ability_kind, va
 from .vocabulary import (ABILITY_COMMON, ABILITY_KINDS, CHOICES, CONDITIONS, COUNTERS,  # noqa: F401
                          SPACESHIP_TARGETS, TYPES as TYPES, VALUE_LIMIT, WHEN, Ability, Condition,
                          in_range, types_ok)
+# the card definitions live in cards.py; their names stay importable from here
+from .cards import (CARD_KEYS as CARD_KEYS, CATEGORIES as CATEGORIES, MANUAL_OBJECTIVE as MANUAL_OBJECTIVE,
+                    MAX_ABILITIES as MAX_ABILITIES, MAX_CARD_CHARS as MAX_CARD_CHARS,
+                    MAX_CARDS as MAX_CARDS, MAX_NAME as MAX_NAME, MAX_NOTES as MAX_NOTES,
+                    NUMBER_KEYS as NUMBER_KEYS, OBJECTIVE_MEASURES as OBJECTIVE_MEASURES,
+                    X as X, X_VALUE as X_VALUE, Card as Card, make_objective as make_objective,
+                    merge_card as merge_card, objective_unknowns as objective_unknowns,
+                    parse_card as parse_card, parse_entries as parse_entries)
 
-CATEGORIES = ("location", "race", "objective", "conflict")
-
-#: entries in one catalogue file (or a record's ``cards``), and in your own catalogue
-MAX_CARDS = 2000
 #: a catalogue file larger than this is refused (by the bytes actually read)
 MAX_CATALOGUE_BYTES = 1_000_000
-#: characters of a card's name (and of ``set``, ``kind``, ``source``); of its ``notes``
-MAX_NAME = safeio.MAX_NAME
-MAX_NOTES = safeio.MAX_NOTE
-#: abilities of one card (the books' cards have at most 3)
-MAX_ABILITIES = 16
-#: characters of one card written as JSON: a card stays small, so a catalogue that
-#: passed import never makes every later command slow (found by bench/fuzz.py:
-#: 3,000 abilities in one card took 5-8 s to read back for every command)
-MAX_CARD_CHARS = 20_000
-
-
-def _shown(v: Any) -> str:
-    """A value as it may appear in a message: short, one line."""
-    return safeio.terminal_line(repr(v), 40)
-
-
-# ---------------------------------------------------------------------------
-# Entries
-# ---------------------------------------------------------------------------
-CARD_KEYS = {"name", "category", "types", "cost", "energy", "vp", "max", "abilities",
-             "set", "kind", "copies", "source", "notes", "secret_objective",
-             "most", "least", "shared"}
-NUMBER_KEYS = ("cost", "energy", "vp")
-#: a cost printed "X" (Revival FAQ: "X is always considered to be 1"): stored and shown
-#: as printed, used as X_VALUE by the engine
-X = "X"
-X_VALUE = 1
-
-
-@dataclass(frozen=True)
-class Card:
-    """One catalogue entry.  ``None`` means *not known yet*."""
-
-    name: str
-    category: str = "location"
-    types: tuple[str, ...] | None = None
-    cost: int | str | None = None        # credits, "X" (counts 1) or None (unknown)
-    energy: int | None = None
-    vp: int | None = None
-    max: int | str | None = None          # N, "none" (no limit) or None (unknown)
-    #: parsed once, when the card is made (abilities written as mappings are parsed)
-    abilities: tuple[Ability, ...] | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
-    #: an objective's measure (its ``most`` or ``least``: a counter), parsed once
-    measure: Ability | None = field(default=None, init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.abilities is not None and not (
-                isinstance(self.abilities, tuple)
-                and all(isinstance(a, Ability) for a in self.abilities)):
-            object.__setattr__(self, "abilities",
-                               tuple(Ability.of(a) for a in self.abilities))
-        spec = self.extra.get("most") or self.extra.get("least")
-        if isinstance(spec, Mapping):
-            object.__setattr__(self, "measure", Ability.from_dict(spec))
-
-    # -- what is missing -------------------------------------------------
-    def unknown_for_build(self) -> list[str]:
-        """Values needed to build this card that are still null."""
-        out = [k for k in NUMBER_KEYS if getattr(self, k) is None]
-        if self.abilities is None:
-            out.append("abilities")
-        else:
-            for i, ab in enumerate(self.abilities):
-                out += [f"ability {i + 1} {u}" for u in ability_unknowns(ab)]
-        return out
-
-    def known(self, key: str) -> int:
-        """The printed number ``key`` (cost, energy, vp) the engine is about to use;
-        UnknownCardValues if nobody has typed it yet."""
-        v = getattr(self, key)
-        if v is None:
-            raise UnknownCardValues(self.name, [key])
-        if v == X:
-            return X_VALUE          # Revival FAQ: "X is always considered to be 1"
-        return int(v)
-
-    @property
-    def copies(self) -> int | None:
-        """How many copies of the card the box holds, as typed by the players (or
-        stated by the books); None = not typed (no limit is checked)."""
-        v = self.extra.get("copies")
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
-
-    def unknown_all(self) -> list[str]:
-        out = self.unknown_for_build()
-        if self.types is None:
-            out.append("types")
-        if self.max is None:
-            out.append("max")
-        return out
-
-    @property
-    def limit(self) -> int | None:
-        """Build limit per station, or None for no limit.  Raises if unknown."""
-        if self.max == "none":
-            return None
-        # max is N or None (unknown) here: the only text it may hold is "none" (validated)
-        return self.max  # type: ignore[return-value]
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name}
-        if self.category != "location":
-            d["category"] = self.category
-        d["types"] = list(self.types) if self.types is not None else None
-        for k in NUMBER_KEYS:
-            d[k] = getattr(self, k)
-        d["max"] = self.max
-        d["abilities"] = ([a.to_dict() for a in self.abilities]
-                          if self.abilities is not None else None)
-        d.update(copy.deepcopy(self.extra))
-        return d
-
-
-def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
-    if not isinstance(raw, dict):
-        raise CatalogueError(f"entry {index} must be a mapping", file=file)
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise CatalogueError(f"entry {index} needs a non-empty 'name'", file=file, key="name")
-    why = safeio.name_problem(name.strip(), MAX_NAME)
-    if why:
-        raise CatalogueError(f"entry {index}: the name {why}", file=file, key="name")
-    name = name.strip()
-    for k in raw:
-        if k not in CARD_KEYS:
-            k = safeio.terminal_line(k, 60)
-            raise CatalogueError(f"unknown key '{k}'", file=file, card=name, key=k)
-    try:
-        size = len(json.dumps(raw, default=str))
-    except (TypeError, ValueError, RecursionError):
-        size = MAX_CARD_CHARS + 1
-    if size > MAX_CARD_CHARS:
-        raise CatalogueError(f"the card is too large ({size} characters as JSON; at most "
-                             f"{MAX_CARD_CHARS})", file=file, card=name)
-    category = raw.get("category", "location")
-    if category not in CATEGORIES:
-        raise CatalogueError(f"must be one of {', '.join(CATEGORIES)}", file=file, card=name,
-                             key="category")
-    types = raw.get("types")
-    if types is not None:
-        if not types_ok(types) or len(types) > 2 or len(set(types)) != len(types):
-            raise CatalogueError(f"must be a list of 0-2 distinct types from {', '.join(TYPES)}",
-                                 file=file, card=name, key="types")
-        types = tuple(types)
-    nums: dict[str, Any] = {}
-    for k in NUMBER_KEYS:
-        v = raw.get(k)
-        if k == "cost" and isinstance(v, str) and v.strip().upper() == X:
-            nums[k] = X             # printed "X" (Revival FAQ: counts 1)
-            continue
-        if v is not None and not in_range(v, 0):
-            raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT}, or null if "
-                                 f"not known{', or X' if k == 'cost' else ''} (the card says "
-                                 f"{_shown(v)})", file=file, card=name, key=k)
-        nums[k] = v
-    mx = raw.get("max")
-    if mx is not None and mx != "none" and not in_range(mx, 1):
-        raise CatalogueError(f"must be a whole number from 1 to {VALUE_LIMIT}, 'none' (no limit), "
-                             "or null if not known", file=file, card=name, key="max")
-    abilities = raw.get("abilities")
-    if abilities is not None:
-        if not isinstance(abilities, list):
-            raise CatalogueError("must be a list (empty for no ability) or null if not known",
-                                 file=file, card=name, key="abilities")
-        if len(abilities) > MAX_ABILITIES:
-            raise CatalogueError(f"{len(abilities)} abilities; a card has at most "
-                                 f"{MAX_ABILITIES}", file=file, card=name, key="abilities")
-        abilities = tuple(Ability.from_dict(validate_ability(a, file=file, card=name, i=i))
-                          for i, a in enumerate(abilities))
-    _validate_extra(raw, file=file, name=name)
-    extra = {k: copy.deepcopy(v) for k, v in raw.items()
-             if k in ("set", "kind", "copies", "source", "notes", "secret_objective",
-                      "most", "least", "shared")}
-    if category == "objective" or "most" in raw or "least" in raw:
-        _validate_objective(raw, file=file, name=name)
-    return Card(name=name, category=category, types=types, max=mx, abilities=abilities,
-                extra=extra, **nums)
-
-
-def _validate_extra(raw: dict[str, Any], *, file: str | None, name: str) -> None:
-    """The informational keys: short texts, notes of a few KB, copies 0..99."""
-    for k in ("set", "kind", "source"):
-        v = raw.get(k)
-        if v is not None and (not isinstance(v, str) or safeio.name_problem(v, MAX_NAME)):
-            raise CatalogueError(f"must be a text of at most {MAX_NAME} characters on one line",
-                                 file=file, card=name, key=k)
-    notes = raw.get("notes")
-    if notes is not None and not (isinstance(notes, str) and len(notes) <= MAX_NOTES):
-        raise CatalogueError(f"must be a text of at most {MAX_NOTES} characters", file=file,
-                             card=name, key="notes")
-    copies = raw.get("copies")
-    if copies is not None and not in_range(copies, 0):
-        raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT} (got "
-                             f"{_shown(copies)})", file=file, card=name, key="copies")
-    for k in ("secret_objective", "shared"):
-        if k in raw and not isinstance(raw[k], bool):
-            raise CatalogueError("must be true or false", file=file, card=name, key=k)
-
-
-def _validate_objective(raw: dict[str, Any], *, file: str | None, name: str) -> None:
-    for k in ("most", "least"):
-        if k in raw:
-            m = raw[k]
-            if (not isinstance(m, dict) or not isinstance(m.get("per"), str)
-                    or m["per"] not in COUNTERS):
-                raise CatalogueError(f"must be a mapping with 'per': one of {', '.join(COUNTERS)}",
-                                     file=file, card=name, key=k)
-            bad = set(m) - {"per"} - set(COUNTERS[m["per"]])
-            if bad:
-                raise CatalogueError(f"unknown key '{sorted(bad)[0]}'", file=file, card=name, key=k)
-            if "types" in m and not types_ok(m["types"]):
-                raise CatalogueError("types must be a list of location types", file=file,
-                                     card=name, key=k)
-
-
-#: what an objective may measure, in words (the counters an objective card can name)
-OBJECTIVE_MEASURES = {
-    "station_location": "locations in the station",
-    "credit": "credits",
-    "reactor": "reactors",
-    "empty_reactor": "reactors with no energy cubes",
-    "energy_cube": "energy cubes left",
-    "distinct_type": "different location types",
-    "spaceship": "spaceships",
-}
-#: an objective the players claim at the table (its condition is not a counter)
-MANUAL_OBJECTIVE = "manual"
-
-
-def make_objective(name: str, *, measure: str, most: bool = True, vp: int | None = None,
-                   types: Iterable[str] | None = None, copies: int | None = None,
-                   notes: str | None = None, shared: bool = False) -> Card:
-    """An objective card as the players type it once from the physical card: its
-    name, what it measures (a key of :data:`OBJECTIVE_MEASURES`, or
-    :data:`MANUAL_OBJECTIVE` for a condition the players judge at the table),
-    most or least, and the bonus VP.  Validated like any catalogue entry
-    (CatalogueError naming the key); ``source`` says the players typed it.
-    ``shared``: the card says more than one player may claim it (B 6: "Each Objective
-    can only be claimed by 1 player unless stated otherwise")."""
-    raw: dict[str, Any] = {"name": name, "category": "objective", "vp": vp,
-                           "source": "typed by the players"}
-    if shared:
-        raw["shared"] = True
-    if measure == MANUAL_OBJECTIVE:
-        raw["abilities"] = [{"when": "end", "manual": True}]
-    else:
-        if measure not in OBJECTIVE_MEASURES:
-            raise CatalogueError(f"what the objective measures must be one of "
-                                 f"{', '.join(OBJECTIVE_MEASURES)} or {MANUAL_OBJECTIVE}",
-                                 file="your entry", card=str(name), key="measure")
-        spec: dict[str, Any] = {"per": measure}
-        kinds = [t for t in (types or ()) if t]
-        if kinds:
-            spec["types"] = list(dict.fromkeys(kinds))
-        raw["most" if most else "least"] = spec
-        raw["abilities"] = []
-    if copies is not None:
-        raw["copies"] = copies
-    if notes:
-        raw["notes"] = notes
-    return parse_card(raw, file="your entry")
-
-
-def objective_unknowns(card: Card) -> list[str]:
-    """What is still unknown about an objective card: what it measures (an
-    objective with neither ``most`` nor ``least`` that nobody typed as claimed at
-    the table) and, for one that is measured, its bonus VP."""
-    if "most" in card.extra or "least" in card.extra:
-        return ["vp"] if card.vp is None else []
-    if card.abilities and any(ability_kind(ab).typed for ab in card.abilities):
-        return []                       # typed: claimed at the table, VP typed then
-    return ["what it measures", "vp"] if card.vp is None else ["what it measures"]
-
-
-def parse_entries(data: Any, *, file: str | None = None) -> list[Card]:
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        raise CatalogueError("a catalogue must be a list of entries", file=file)
-    if len(data) > MAX_CARDS:
-        raise CatalogueError(f"{len(data)} entries; a catalogue holds at most {MAX_CARDS}",
-                             file=file)
-    cards = [parse_card(e, file=file, index=i) for i, e in enumerate(data)]
-    seen: set[str] = set()
-    for c in cards:
-        if c.name.lower() in seen:
-            raise CatalogueError("defined twice", file=file, card=c.name)
-        seen.add(c.name.lower())
-    return cards
 
 
 def load_yaml(path: Path | str) -> list[Card]:
@@ -402,52 +113,31 @@ def _load_cached(path: Path) -> list[Card]:
     return cards
 
 
-def _merge_ability(base: Ability, over: Ability) -> Ability | None:
-    """``over`` with its null values filled from ``base``; None if the two are
-    not the same kind of ability (then they cannot be merged value by value)."""
-    if base.kind != over.kind:
-        return None
-    if over.per != base.per:                 # only a 'per' ability has a counter
-        return None
-    written, out = base.to_dict(), over.to_dict()
-    shape: Callable[[dict[str, Any]], set[str]] = lambda ab: set(ab) - {"note", "cap"}
-    if shape(written) != shape(out):         # e.g. a VP table typed as "N per unit"
-        return None
-    for k, v in written.items():
-        if out.get(k) is None and v is not None:
-            out[k] = v
-    return Ability.from_dict(out)
+#: the card definitions of the last few records parsed, by their text (``repr``: a
+#: record replayed again, as the pages do on every change, is not parsed again).  The
+#: cards are immutable and shared, as the default catalogue's are.
+_CARDS_CACHE: dict[str, list[Card]] = {}
+_CARDS_CACHE_SIZE = 8
 
 
-def _merge_abilities(base: tuple[Ability, ...] | None,
-                     over: tuple[Ability, ...] | None) -> tuple[Ability, ...] | None:
-    if over is None:
-        return base
-    if base is None:
-        return over
-    if len(base) == len(over):
-        merged = [_merge_ability(b, o) for b, o in zip(base, over)]
-        if all(m is not None for m in merged):
-            return tuple(m for m in merged if m is not None)
-    # different shapes: a fully known list wins over one with unknown values
-    unknown: Callable[[tuple[Ability, ...]], bool] = lambda abs_: any(ability_unknowns(ab) for ab in abs_)
-    if unknown(over) and not unknown(base):
-        return base
-    return over
-
-
-def merge_card(base: Card, over: Card) -> Card:
-    """``over`` laid on ``base`` value by value: every value ``over`` knows wins;
-    every value it does not know (``null``) is taken from ``base``.  A null never
-    hides a known value, so a record's embedded copy of a card (written while
-    the card was unknown) does not hide the values a player typed since."""
-    if base.category != over.category:
-        return over
-    pick: Callable[[str], Any] = lambda k: getattr(over, k) if getattr(over, k) is not None else getattr(base, k)
-    return Card(name=over.name, category=over.category, types=pick("types"),
-                cost=pick("cost"), energy=pick("energy"), vp=pick("vp"), max=pick("max"),
-                abilities=_merge_abilities(base.abilities, over.abilities),
-                extra={**copy.deepcopy(base.extra), **copy.deepcopy(over.extra)})
+def record_cards(cards: list[Any]) -> list[Card]:
+    """A record's ``cards`` parsed (RecordError naming the problem), from the cache
+    when the same definitions were parsed before."""
+    try:
+        key = repr(cards)
+    except RecursionError:
+        key = None
+    own = _CARDS_CACHE.get(key) if key is not None else None
+    if own is None:
+        try:
+            own = parse_entries(cards, file="record cards")
+        except CatalogueError as e:
+            raise RecordError(str(e)) from None
+        if key is not None:
+            if len(_CARDS_CACHE) >= _CARDS_CACHE_SIZE:
+                del _CARDS_CACHE[next(iter(_CARDS_CACHE))]
+            _CARDS_CACHE[key] = own
+    return list(own)
 
 
 # ---------------------------------------------------------------------------

@@ -16,10 +16,15 @@ one way: station -> abilities -> the rules -> game -> scoring):
 - :mod:`~companion.ats.effects`: resolving the effects that wait (B Playing Order);
 - :mod:`~companion.ats.spaceships`: the Revival spaceships;
 - :mod:`~companion.ats.modes`: Conflict cards, virtual seats, the timing rules,
-  advisors and the round-end check.
+  advisors and the round-end check;
+- :mod:`~companion.ats.manual`: the checks of the players' typed final-scoring entries.
+
+In Jupyter a game shows itself as every player's station (``_repr_svg_``,
+:func:`companion.ats.render.stations_svg`).
 
 Every name other modules imported from here before the split is still importable
-from here (``from companion.ats.game import Game, Setup, State, round_end_report``).
+from here (``from companion.ats.game import Game, Setup, State, round_end_report``;
+``describe_action``, now in :mod:`~companion.ats.actions`).
 """
 from __future__ import annotations
 
@@ -29,17 +34,19 @@ from typing import Any, ClassVar, Iterable
 from . import scoring
 from .abilitykinds import Asking, ability_kind
 from .action_kinds import ActionKind, action_kinds
-from .actions import from_dict as action_from_dict
+from .actions import describe_action as describe_action
 from .build import energy_options, legal_cells, types_needed_now
-from .catalogue import Card, Catalogue, parse_entries
+from .catalogue import Card, Catalogue, record_cards
 from .effects import settle_own
-from ..core.errors import CatalogueError, IllegalAction, RecordError, UnknownCardValues
+from ..core.errors import IllegalAction, RecordError, UnknownCardValues
 from ..core.protocol import LegalityQueries
 from ..core.record import copy_json
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
                     unsettled_advisors)
-from .record import FORMAT, validate_manual, validate_record
+from .manual import check_entries, check_secret
+from .record import FORMAT, validate_record
+from .render import stations_svg
 from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, CONFLICT_COST,
                     DISCARD_GAIN, ENERGY_REACH, LARGE_REACTOR_SUPPLY, MAX_SPACESHIP_REMOVAL,
                     MODES, REACTOR_COST, REVIVAL_REACTOR_SUPPLY, RULES, SIDE_ENTRIES,
@@ -56,44 +63,6 @@ __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_
            "MAX_SPACESHIP_REMOVAL", "START_CREDITS", "REACTOR_COST", "DISCARD_GAIN",
            "ENERGY_REACH", "BASE_REACTOR_SUPPLY", "REVIVAL_REACTOR_SUPPLY",
            "LARGE_REACTOR_SUPPLY", "SPACESHIP_FILLED", "book_setup_problems", "check_book_setup"]
-
-
-def describe_action(a: dict[str, Any]) -> str:
-    """An entry of the record in words: 'Ana built Garden at [0, 1]' (what the page
-    and the History tab show for each step), from its typed action
-    (:func:`companion.ats.actions.from_dict`, :meth:`~companion.ats.actions.AtsAction.words`)."""
-    try:
-        return action_from_dict({k: v for k, v in a.items() if k in ACTION_KEYS}).words()
-    except RecordError:             # a kind the engine does not know: its name
-        who = a.get("player") or a.get("seat") or ""
-        return f"{who} {a['do']}".strip()
-
-
-#: the card definitions of the last few records parsed, by their text (``repr``: a
-#: record replayed again, as the pages do on every change, is not parsed again).  The
-#: cards are immutable and shared, as the default catalogue's are.
-_CARDS_CACHE: dict[str, list[Card]] = {}
-_CARDS_CACHE_SIZE = 8
-
-
-def _record_cards(cards: list[Any]) -> list[Card]:
-    """A record's ``cards`` parsed (RecordError naming the problem), from the cache
-    when the same definitions were parsed before."""
-    try:
-        key = repr(cards)
-    except RecursionError:
-        key = None
-    own = _CARDS_CACHE.get(key) if key is not None else None
-    if own is None:
-        try:
-            own = parse_entries(cards, file="record cards")
-        except CatalogueError as e:
-            raise RecordError(str(e)) from None
-        if key is not None:
-            if len(_CARDS_CACHE) >= _CARDS_CACHE_SIZE:
-                del _CARDS_CACHE[next(iter(_CARDS_CACHE))]
-            _CARDS_CACHE[key] = own
-    return list(own)
 
 
 #: how many states before the last actions a game keeps for :meth:`Game.pop` (a cache:
@@ -121,7 +90,7 @@ class Game(LegalityQueries):
         open)."""
         self.setup = setup if isinstance(setup, Setup) else Setup.from_dict(setup)
         base = catalogue if catalogue is not None else Catalogue.default()
-        own = _record_cards(list(cards))
+        own = record_cards(list(cards))
         self._own: dict[str, Card] = {c.name.lower(): c for c in own}
         self.catalogue = base.overlay(own)
         self.actions: list[dict[str, Any]] = []
@@ -477,6 +446,12 @@ class Game(LegalityQueries):
             out.append({**base, "do": "discard"})
         return out
 
+    def _repr_svg_(self) -> str:
+        """Every player's station side by side, each with its player's name: the game
+        as a picture in Jupyter (its rich display, as python-chess's ``Board._repr_svg_``;
+        :func:`companion.ats.render.stations_svg`)."""
+        return stations_svg((p, self.state.station(p)) for p in self.setup.players)
+
     def score(self) -> scoring.Score:
         return scoring.score(self)
 
@@ -594,103 +569,13 @@ class Game(LegalityQueries):
     # -- the players' typed final-scoring entries (issue 23: every write checked) ------
     def check_manual(self, entries: Iterable[Any]) -> None:
         """Refuse typed final-scoring entries (record ``manual``) the engine would not take,
-        before anything is stored (a query: nothing changes).  Each entry has the record's
-        shape (``source``, ``player``, ``vp`` a whole number within the record's limits,
-        ``at``, ``note``); its player is one of this game's (a secret objective names its
-        holder); once the game is over, it answers something the final scoring asks for
-        (:func:`scoring.manual_requests`, re-entering a value already typed included).
-        A secret objective (:data:`scoring.SECRET`) is never a card face up nor another
-        player's secret one (:meth:`check_secret_entries`, rule ``objectives``).
-        Raises :class:`IllegalAction`: ``malformed``, ``wrong-player``, ``objectives`` or
-        ``manual-vp``."""
-        entries = list(entries)
-        players = list(self.setup.players)
-        for i, m in enumerate(entries):
-            try:
-                validate_manual(m, i)
-            except RecordError as e:
-                raise IllegalAction("malformed", f"final-scoring entry: {e}") from None
-            note = m.get("note")
-            if note is not None and not (isinstance(note, str) and 0 < len(note) <= 200):
-                raise IllegalAction("malformed", f"final-scoring entry {i + 1}: 'note' must "
-                                    "name the objective card (at most 200 characters)")
-            who = m.get("player")
-            if who is not None and who not in players:
-                raise IllegalAction("wrong-player", f"final-scoring entry for '{who}': no such "
-                                    "player in this game (players: " + ", ".join(players) + ")")
-            if m["source"] == scoring.SECRET and who is None:
-                raise IllegalAction("malformed", "a secret objective entry names the player "
-                                    "whose race holds it")
-        self.check_secret_entries(entries)
-        if not self.state.finished or not entries:
-            return
-        # what the final scoring asks for when these entries' own sources are not typed yet
-        # (a value typed again replaces the earlier one; a revealed secret objective is
-        # asked for at once)
-        secret = scoring.SECRET
-        sources = {m["source"].lower() for m in entries if m["source"] != secret}
-        holders = {m.get("player") for m in entries if m["source"] == secret}
-        view = copy.copy(self)
-        view.manual = [m for m in self.manual
-                       if (m.get("source") == secret and m.get("player") not in holders)
-                       or (m.get("source") != secret
-                           and str(m.get("source", "")).lower() not in sources)]
-        asked = scoring.manual_requests(view)             # the secret objectives asked
-        revealed = [m for m in entries if m["source"] == secret]
-        if revealed:                                       # and what the revealed ones ask
-            view.manual = view.manual + revealed
-            asked += scoring.manual_requests(view)
-        for m in entries:
-            if not any(_answers(m, r) for r in asked):
-                where = f" at {m['at']}" if m.get("at") is not None else ""
-                who = f" of {m['player']}" if m.get("player") else ""
-                raise IllegalAction("manual-vp", f"the final scoring asks for no entry "
-                                    f"'{m['source']}'{who}{where}")
-
+        before anything is stored (a query: nothing changes):
+        :func:`companion.ats.manual.check_entries`.  Raises :class:`IllegalAction`:
+        ``malformed``, ``wrong-player``, ``objectives`` or ``manual-vp``."""
+        check_entries(self, entries)
 
     def check_secret_entries(self, entries: Iterable[dict[str, Any]]) -> None:
-        """Refuse a secret objective entry (:data:`scoring.SECRET`, its ``note`` the card's
-        name) that names, case-insensitively, an objective face up (``setup.objectives``)
-        or another player's secret objective (the setup's, this game's typed entries, or
-        another of ``entries``): B 3 puts the drawn objectives "face up on the table";
-        the secret one is another card, and each card is one card.  Raises
-        :class:`IllegalAction` ``objectives`` (the code of the setup's same check,
-        :func:`~companion.ats.setup.book_setup_problems`).  A query: nothing changes."""
-        entries = list(entries)
-        face_up = {o.lower(): o for o in self.setup.objectives}
-        for m in entries:
-            note = m.get("note")
-            if m.get("source") != scoring.SECRET or not isinstance(note, str) or not note:
-                continue
-            who = m.get("player")
-            if note.lower() in face_up:
-                raise IllegalAction("objectives", f"{who}'s secret objective '{note}' is one "
-                                    "of the objectives face up (B 3: \"Put these cards face up "
-                                    "on the table\"; the secret one is another card): choose "
-                                    f"the card {who} holds")
-            others: dict[str, str] = {p: o for p, o in self.setup.secret_objectives.items()
-                                      if p != who}
-            for other in list(self.manual) + entries:
-                q, o = other.get("player"), other.get("note")
-                if (other.get("source") == scoring.SECRET and q != who and isinstance(q, str)
-                        and isinstance(o, str) and o and q not in self.setup.secret_objectives):
-                    others[q] = o
-            taken = next((q for q, o in others.items() if o.lower() == note.lower()), None)
-            if taken is not None:
-                raise IllegalAction("objectives", f"{who}'s secret objective '{note}' is "
-                                    f"{taken}'s secret objective already: each objective card "
-                                    "is one card (B 3: \"Put these cards face up on the "
-                                    "table\"; a secret one is another card)")
-
-
-def _answers(m: dict[str, Any], req: dict[str, Any]) -> bool:
-    """Whether manual entry ``m`` answers the final scoring's request ``req``."""
-    if req["kind"] == "secret":
-        return bool(m["source"] == req["source"] and m.get("player") == req["player"])
-    if m["source"] == scoring.SECRET or m["source"].lower() != req["source"].lower():
-        return False
-    if req["kind"] == "objective":             # claimed by a player (its owner) or nobody
-        return req.get("player") is None or m.get("player") in (req["player"], None)
-    if m.get("player") != req.get("player"):
-        return False
-    return req["kind"] != "ability" or m.get("at") is None or list(m["at"]) == list(req["at"])
+        """Refuse a secret objective entry that names an objective face up or another
+        player's secret objective (B 3; :func:`companion.ats.manual.check_secret`):
+        :class:`IllegalAction` ``objectives``.  A query: nothing changes."""
+        check_secret(self, entries)

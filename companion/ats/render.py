@@ -1,10 +1,50 @@
-"""Pure rendering: a station in, SVG (or HTML) out.  No widgets here."""
+"""Pure rendering: a station in, SVG (or HTML) out.  No widgets here.
+
+The drawing reads only a station's public attributes (:class:`DrawnStation`: its
+built cells and spaceships; :class:`DrawnCell`: what each built cell shows), so this
+module imports nothing of :mod:`companion.ats.station`: the station imports it instead,
+for its Jupyter picture (:meth:`companion.ats.station.Station._repr_svg_`), and the
+dependency points one way.
+"""
 from __future__ import annotations
 
-from ..core.htmlsafe import escape
-from typing import Any, Callable, Iterable
+from collections.abc import Mapping, Set
+from typing import Any, Callable, Iterable, Protocol
 
-from .station import Cell, Placed, Station
+from ..core.htmlsafe import escape
+
+#: ``(row, col)``, as :data:`companion.ats.station.Cell`
+Cell = tuple[int, int]
+
+
+class DrawnCell(Protocol):
+    """What the drawing reads of a built cell (:class:`companion.ats.station.Placed`)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def types(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def cubes(self) -> int: ...
+
+    @property
+    def is_reactor(self) -> bool: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+class DrawnStation(Protocol):
+    """What the drawing reads of a station (:class:`companion.ats.station.Station`)."""
+
+    @property
+    def cells(self) -> Mapping[Cell, DrawnCell]: ...
+
+    @property
+    def spaceships(self) -> Set[Cell]: ...
+
 
 #: rulebook colours of the location types (B 4)
 TYPE_COLOURS = {
@@ -22,7 +62,7 @@ CELL = 64
 GAP = 4
 
 
-def cell_colours(placed: Placed) -> list[str]:
+def cell_colours(placed: DrawnCell) -> list[str]:
     if placed.kind == "main_reactor":
         return [MAIN_COLOUR]
     if placed.is_reactor:
@@ -50,12 +90,10 @@ def _wrap(name: str, width: int = 10) -> list[str]:
     return lines[:3]
 
 
-def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell | None = None,
-                title: str | None = None, cell_size: int = CELL) -> str:
-    """The station as an SVG grid: type colours, card names, cubes on reactors,
-    spaceships, and the ``legal`` cells outlined in green."""
-    legal = set(legal)
-    cells = list(station.cells) + list(station.spaceships) + list(legal)
+def _frame(cells: list[Cell], title: str | None,
+           cell_size: int) -> tuple[int, int, int, int, int]:
+    """The grid of ``cells`` as a station's picture frames it: its first row and
+    column, the picture's width and height, and the height of the title's band."""
     r0 = min(c[0] for c in cells)
     r1 = max(c[0] for c in cells)
     c0 = min(c[1] for c in cells)
@@ -64,6 +102,17 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
     top = 22 if title else 0
     w = (c1 - c0 + 1) * step + GAP
     h = (r1 - r0 + 1) * step + GAP + top
+    return r0, c0, w, h, top
+
+
+def station_svg(station: DrawnStation, *, legal: Iterable[Cell] = (), selected: Cell | None = None,
+                title: str | None = None, cell_size: int = CELL) -> str:
+    """The station as an SVG grid: type colours, card names, cubes on reactors,
+    spaceships, and the ``legal`` cells outlined in green."""
+    legal = set(legal)
+    cells = list(station.cells) + list(station.spaceships) + list(legal)
+    r0, c0, w, h, top = _frame(cells, title, cell_size)
+    step = cell_size + GAP
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="station-svg" width="{w}" height="{h}" '
            f'viewBox="0 0 {w} {h}" font-family="sans-serif">']
     if title:
@@ -108,6 +157,30 @@ def station_svg(station: Station, *, legal: Iterable[Cell] = (), selected: Cell 
     return "".join(out)
 
 
+#: the space between two stations side by side (:func:`stations_svg`)
+STATION_SPACING = 16
+
+
+def stations_svg(stations: Iterable[tuple[str, DrawnStation]], *, cell_size: int = CELL) -> str:
+    """Stations side by side, each as :func:`station_svg` draws it with its player's
+    name as title, in one group ``<g class="station" data-player="...">`` a player: a
+    game's picture (:meth:`companion.ats.game.Game._repr_svg_`, Jupyter's rich display)."""
+    parts: list[str] = []
+    x = height = 0
+    for name, station in stations:
+        cells = list(station.cells) + list(station.spaceships)
+        w, h = _frame(cells, name, cell_size)[2:4]
+        parts.append(f'<g class="station" data-player="{escape(name)}" '
+                     f'transform="translate({x},0)">'
+                     f'{station_svg(station, title=name, cell_size=cell_size)}</g>')
+        x += w + STATION_SPACING
+        height = max(height, h)
+    width = max(0, x - STATION_SPACING)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="stations-svg" width="{width}" '
+            f'height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">'
+            + "".join(parts) + "</svg>")
+
+
 def legend_html() -> str:
     items = [f'<span style="display:inline-block;width:12px;height:12px;background:{c};'
              f'margin:0 4px 0 10px;vertical-align:middle"></span>{t}'
@@ -127,7 +200,7 @@ def _heat(t: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def heatmap_svg(station: Station, rows: Any, *, value: str = "projected_change", action: str = "build",
+def heatmap_svg(station: DrawnStation, rows: Any, *, value: str = "projected_change", action: str = "build",
                 title: str | None = None, cell_size: int = CELL) -> str:
     """The station with every frontier cell coloured by ``value`` from a
     :func:`companion.ats.whatif.placement_map` table; the best legal cell is marked

@@ -12,6 +12,8 @@ from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
+from .render import station_svg
+
 Cell = tuple[int, int]
 MAIN = (0, 0)
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -81,6 +83,11 @@ class Station:
         #: anew has them counted again)
         self._copies: dict[str, int] = {}
         self._counted: dict[Cell, Placed] | None = self.cells
+
+    def _repr_svg_(self) -> str:
+        """The station as a picture in Jupyter (its rich display, as python-chess's
+        ``Board._repr_svg_``): :func:`companion.ats.render.station_svg`."""
+        return station_svg(self)
 
     def copy(self) -> "Station":
         """An independent copy.  The graph is shared until either side changes it
