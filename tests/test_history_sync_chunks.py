@@ -11,7 +11,7 @@ import sqlite3
 import pandas as pd
 import pytest
 
-from companion.table import derived, history, stats
+from companion.table import derived, history, stats, stats_read
 from companion.table.store import SCHEMA_VERSION, Store
 
 from test_history import fill, records
@@ -143,7 +143,7 @@ def test_one_read_syncs_once_and_keeps_nothing_afterwards(tmp_path, monkeypatch)
         syncs.append(1)
         return real(store, **kw)
     monkeypatch.setattr(history, "sync", counting)
-    monkeypatch.setattr(stats, "sync", counting)
+    monkeypatch.setattr(stats_read, "sync", counting)
     with stats.one_read(s):
         first = stats.games(s)
         tables = stats.all_statistics(s)

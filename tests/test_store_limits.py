@@ -216,8 +216,8 @@ def commit_fault(monkeypatch):
     import socket
 
     import psycopg
-    from companion.table import pgstore
-    real = pgstore._Cursor.execute
+    from companion.table import pgconn
+    real = pgconn._Cursor.execute
 
     def cut(conn):                             # the socket shut under the driver
         sock = socket.socket(fileno=os.dup(conn.pgconn.socket))
@@ -236,7 +236,7 @@ def commit_fault(monkeypatch):
             admin = armed["admin"]
             admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,))
         return real(self, sql, params)
-    monkeypatch.setattr(pgstore._Cursor, "execute", execute)
+    monkeypatch.setattr(pgconn._Cursor, "execute", execute)
 
     def arm(kind, admin=None):
         armed["kind"], armed["admin"] = kind, admin
