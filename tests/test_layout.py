@@ -226,3 +226,19 @@ def test_importing_the_package_or_its_base_loads_no_game():
                          cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "has no attribute 'nothing'" in out.stdout
+
+
+#: issue 38: the page's session (its writes, its seat rules, what changed) is the table
+#: layer's, and reaches the games only through the registry's descriptors
+SESSION_MODULES = ("session.py", "seats.py", "changes.py")
+
+
+@pytest.mark.parametrize("name", SESSION_MODULES)
+def test_the_session_imports_no_screen_and_no_game(name):
+    path = ROOT / "companion" / "table" / name
+    bad = sorted(m for m in _companion_imports(path)
+                 if _under(m, "companion.ui") or any(_under(m, g) for g in GAME_PACKAGES))
+    assert not bad, f"{_rel(path)} (the session) imports {bad}"
+    # the screens' old name for it re-exports it
+    ui = ROOT / "companion" / "ui" / name
+    assert f"companion.table.{name[:-3]}" in _companion_imports(ui)

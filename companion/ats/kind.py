@@ -12,11 +12,12 @@ if TYPE_CHECKING:        # imported where a table is made, not when the module i
 from ..core.errors import IllegalAction, UnknownCardValues
 from ..core.gamekind import GameKind, StatTable, register
 from . import cli
-from .catalogue import USER_CARDS, merge_card as merge, parse_card
+from .catalogue import (USER_CARDS, import_user_catalogue, merge_card as merge, parse_card,
+                        save_user_card)
 from .game import Game, describe_action
 from .record import FORMAT, validate_record
 from .render import station_svg
-from .scoring import score as projected
+from .scoring import SECRET, score as projected
 
 #: the expansion's name in BG Stats and on BoardGameGeek
 REVIVAL = "Among the Stars: Revival"
@@ -153,6 +154,9 @@ KIND = register(GameKind(
     roles=None, game_roles=game_roles, start_player=start_player, board=board,
     expansions=expansions, derive_extra=derive_extra, pending_score=pending_score,
     merge_card=merge_card, documents=(USER_CARDS,),
+    # the player's catalogue (my-cards.yaml), written through the page's session
+    user_writers={"save_card": save_user_card, "import_catalogue": import_user_catalogue},
+    secret_sources=(SECRET,),
     statistics=(StatTable("win rate by player", "win_rates", {"by": "player"}),
                 StatTable("win rate by race", "win_rates", {"by": "race"}),
                 StatTable("scores", "scores"),

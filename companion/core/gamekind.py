@@ -14,6 +14,7 @@ This module is part of the base: it imports no game and nothing of the table lay
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -118,6 +119,15 @@ class GameKind:
     #: ``python -m companion score`` / ``check`` of a replayed game: the exit status
     cli_score: Callable[[Any, argparse.Namespace], int] | None = None
     cli_check: Callable[[Any, argparse.Namespace], int] | None = None
+    #: the writers of the player's own documents of this game (``documents``), by what
+    #: they do: ``companion.table.session.GameSession``'s method of that name checks the
+    #: page's role, then calls the writer with its arguments and ``role=`` (Among the
+    #: Stars: ``save_card``, ``import_catalogue``; Small Star Empires: ``save_map``,
+    #: ``save_tile``, ``delete_tile``, ``import_tiles``, ``save_form``)
+    user_writers: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    #: the ``source`` of a final-scoring entry that is one player's secret (a Qualeen's
+    #: secret objective): a seat's page saves it for its own player only
+    secret_sources: tuple[str, ...] = ()
 
     @property
     def family(self) -> str:

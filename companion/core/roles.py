@@ -7,7 +7,7 @@ Every page of the dashboard has a role, read from its address
 - ``seat``: a player's phone, ``?seat=Ana``.  It may enter actions, undo, type card
   values, the final entries (VP typed at the table) and the play details, type Small
   Star Empires sector tiles from the box, and tap the timer; it may not delete a game, import (records, a catalogue) or start a new game.
-  Within a game the session narrows it (issue 35, ``companion.ui.seats``): only
+  Within a game the session narrows it (issue 35, ``companion.table.seats``): only
   the game whose player it is, only its own player's last action to undo, no action
   of a finished game; a seat name that is no player of the game is a view of it.
 - ``table``: the table view, ``?view=table``, on the TV in the middle.  It records

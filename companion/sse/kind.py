@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.gamekind import GameKind, StatTable, StoreStep, register
-from . import cli
+from . import cli, tiles
 from .game import DEFAULT_COLOURS, SseGame, describe_action
 from .record import FORMAT, validate_record
-from .forms import USER_FORMS
-from .hexmap import USER_MAPS
+from .forms import USER_FORMS, save_user_form
+from .hexmap import USER_MAPS, save_user_map
 from .setup import legacy_setup
 from .tiles import USER_TILES
 
@@ -88,4 +88,8 @@ KIND = register(GameKind(
                                      "territory_share": "territory"}})),
     describe_action=describe, picture=picture,
     documents=(USER_TILES, USER_FORMS + "/", USER_MAPS + "/"),
+    # the player's maps, sector tiles and forms, written through the page's session
+    user_writers={"save_map": save_user_map, "save_tile": tiles.save_tile,
+                  "delete_tile": tiles.delete_tile, "import_tiles": tiles.import_tiles,
+                  "save_form": save_user_form},
     cli_score=cli.score_game, cli_check=cli.check_game))

@@ -14,7 +14,7 @@ never changed); a game deleted takes its drafts with it.
 Works on both stores (SQLite and the club's PostgreSQL) through
 :func:`companion.table.store.transaction` and :func:`~companion.table.store.has_table`.
 The store's role is checked as for an action (a table view writes no draft); which
-player a page may draft for is the caller's check (:class:`companion.ui.session.GameSession`).
+player a page may draft for is the caller's check (:class:`companion.table.session.GameSession`).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ cards not face up and nobody's secret yet, "another card (type its name)", "no o
 card was left"; ``.secret-ask-save``) and saves it as the record's manual entry
 ``{"source": SECRET, "player": "Cy", "note": <name>, "vp": 0}`` through the page's
 :class:`~companion.ui.session.GameSession` (the engine refuses a card face up: rule
-``objectives``; another seat's page is refused: ``seats.check_secret``).  Once saved, that
+``objectives``; another seat's page is refused: ``SeatRules._check_secret``).  Once saved, that
 page shows "Your secret objective: <name>".
 
 The host's page asks only as a fallback for a player without a phone: a folded panel

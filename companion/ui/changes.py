@@ -1,51 +1,7 @@
-"""What another page changed while this page was not looking (issue 14, issue 39):
-:class:`Change` (actions added and undone, anything else of the record) and
-:class:`PageBehind`, the refusal of a write made on a page that had not seen it.  No
-widgets; :mod:`companion.ui.session` uses them."""
+"""What another page changed while this page was not looking: moved to the table layer
+(issue 38, :mod:`companion.table.changes`); the names stay importable from here."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from ..table.changes import Change as Change, PageBehind as PageBehind, diff as diff
 
-from ..core.errors import CompanionError
-
-
-@dataclass(frozen=True)
-class Change:
-    """What the store holds that the page had not seen: actions added and actions undone
-    (in the order they were played), and whether anything else of the record changed
-    (card values, manual VP, play details)."""
-    added: tuple[dict, ...] = ()
-    undone: tuple[dict, ...] = ()
-    other: bool = False
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.undone or self.other)
-
-    def words(self, describe: Callable[[dict], str], most: int = 4) -> str:
-        """'added: Ana built Garden at [0, 1]; undone: …' (at most ``most`` items)."""
-        items = [f"added: {describe(a)}" for a in self.added]
-        items += [f"undone: {describe(a)}" for a in self.undone]
-        if not items:
-            return "nothing visible"
-        return "; ".join(items[:most]) + (" …" if len(items) > most else "")
-
-
-class PageBehind(CompanionError):
-    """The page had not seen another page's change: nothing was recorded.  The session
-    has replayed the store; ``change`` says what the other page did."""
-
-    AGAIN = "choose the player and enter the action again"
-
-    def __init__(self, change: Change, describe: Callable[[dict], str], again: str = AGAIN):
-        self.change = change
-        super().__init__(
-            f"Not recorded: this game was changed on another page or tab "
-            f"({change.words(describe)}). The board now shows the current game; {again}.")
-
-
-def diff(before: list[dict], after: list[dict]) -> tuple[tuple[dict, ...], tuple[dict, ...]]:
-    same = 0
-    while same < min(len(before), len(after)) and before[same] == after[same]:
-        same += 1
-    return tuple(after[same:]), tuple(before[same:])
+__all__ = ["Change", "PageBehind", "diff"]

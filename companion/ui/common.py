@@ -28,7 +28,7 @@ def log_path():
 
 def refresh_undo(screen) -> None:
     """Both game screens' *Undo last action* (``screen.undo_btn``) shown only while the
-    session lets this page undo in its game (GameSession.may_undo, companion/ui/seats.py:
+    session lets this page undo in its game (GameSession.may_undo, companion/table/seats.py:
     not on a seat's page of a finished game, nor on a view; issue 35); where it may not,
     an open "Undo …?" row goes too.  No rule here: the session answers."""
     may = screen.session.may_undo()
