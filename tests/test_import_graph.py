@@ -1,7 +1,8 @@
-"""The import graph of the project (issue 38, "No cycles, no in-function imports to hide
-one"): every ``import`` of every module under companion/, read from its source with
-``ast`` (top-level imports, imports inside functions, and imports under ``if
-TYPE_CHECKING:``), must form no cycle.  An import moved into a function still counts: it
+"""The project's modules (issue 38): none over 600 lines, and the import graph: "No
+cycles, no in-function imports to hide one".  Every ``import`` of every module under
+companion/ is read from its source with ``ast`` (top-level imports, imports inside
+functions, and imports under ``if TYPE_CHECKING:``); those a module runs (at the top or
+in a function) must form no cycle.  An import moved into a function still counts: it
 only delays the cycle to the first call, and a reader of either module cannot see it.
 
 The reader is checked on a small package made here, with a cycle of each kind, so that
@@ -120,3 +121,16 @@ def test_no_import_in_a_function_hides_a_cycle(project):
     found = hiding(project)
     assert not found, ("imports inside a function that close a cycle of the module-level "
                        f"imports (move what both need below both): {found}")
+
+
+#: the longest a module of the project may be (issue 38: "No file over 600 lines in the
+#: project"); the screens keep their own, shorter limit (500: tests/test_layout.py)
+MAX_LINES = 600
+
+
+def test_no_module_of_the_project_is_over_600_lines():
+    sizes = {p.relative_to(ROOT).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+             for p in (ROOT / "companion").rglob("*.py")}
+    assert len(sizes) > 100
+    over = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not over, f"modules over {MAX_LINES} lines (split them along a seam): {over}"
