@@ -81,7 +81,17 @@ FIXTURE_CARDS = [
      "most": {"per": "station_location", "types": ["military"]}},
     {"name": "Fixture: objective most reactors", "category": "objective", "vp": 3,
      "most": {"per": "reactor"}},
+    {"name": "Fixture: objective most credits", "category": "objective", "vp": 4,
+     "most": {"per": "credit"}},
+    {"name": "Fixture: objective most business", "category": "objective", "vp": 4,
+     "most": {"per": "station_location", "types": ["business"]}},
+    {"name": "Fixture: objective most cubes", "category": "objective", "vp": 3,
+     "most": {"per": "energy_cube"}},
+    {"name": "Fixture: objective most types", "category": "objective", "vp": 5,
+     "most": {"per": "distinct_type"}},
 ]
+#: the book draws as many objectives as players (B 3): six, all the fixtures'
+OBJECTIVES = [c["name"] for c in FIXTURE_CARDS if c.get("category") == "objective"]
 LOCATION_FIXTURES = [c["name"] for c in FIXTURE_CARDS if c.get("category", "location") == "location"]
 
 
@@ -124,9 +134,8 @@ def row(what: str, xs: list[float], target_ms: float | None, n: int | None = Non
 def play_random_game(seed: int = SEED) -> dict:
     rng = random.Random(seed)
     game = Game({"players": PLAYERS, "mode": "standard",
-                 "objectives": ["Fixture: objective most military",
-                                "Fixture: objective most reactors"], "seed": seed + 1},
-                cards=FIXTURE_CARDS, book_setup=False)   # 2 fixture objectives, not the book's 6
+                 "objectives": OBJECTIVES, "seed": seed + 1},
+                cards=FIXTURE_CARDS, book_setup=False)
     while not game.finished:
         for player in list(game.state.waiting):
             card = rng.choice(LOCATION_FIXTURES)
