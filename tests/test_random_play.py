@@ -230,6 +230,14 @@ def play(fmt: str, label: str, make: Callable[[int], Any], seed: int, cap: int) 
         assert options, where("the game is not over and no action is offered")
         action = driver.complete(game, driver.choose(options, rng), rng)
         where.action = action
+        # may_act (the protocol's "may this player act now"): the acting player may; in
+        # a game of turns (one player at a time) nobody else may
+        # (an entry of the table's, not a player's, e.g. a virtual seat's card, names none)
+        acting = [p for p in game.setup.players if game.may_act(p)]
+        if "player" in action:
+            assert action["player"] in acting, where(f"may_act says only {acting} may act")
+            assert not driver.one_at_a_time(game) or acting == [action["player"]], \
+                where(f"one player at a time, yet may_act says {acting}")
         assert view(game, acts) == before, where("offering or completing the legal actions "
                                                  "(queries) changed the game")
         before = check_step(game, acts, action, where, lambda g: driver.queries(g, action),
@@ -237,6 +245,7 @@ def play(fmt: str, label: str, make: Callable[[int], Any], seed: int, cap: int) 
         pushed.append(action)
         views.append(before)
     assert driver.over(game), where(f"not over after {cap} actions")
+    assert not any(game.may_act(p) for p in game.setup.players), where("may_act after the end")
     where.step, where.action = len(game.actions), None
     check_end(game, acts, where, pushed[-3:])
     final = copy.deepcopy(game.to_record())
@@ -337,6 +346,10 @@ class AtsDriver:
     @staticmethod
     def over(game) -> bool:
         return game.state.finished and not game.unsettled_advisors() and not game.round_end_due()
+
+    @staticmethod
+    def one_at_a_time(game) -> bool:
+        return False                 # "all players play simultaneously"
 
     @staticmethod
     def hand(game) -> list[str]:
@@ -449,6 +462,10 @@ class SseDriver:
     @staticmethod
     def over(game) -> bool:
         return game.state.finished
+
+    @staticmethod
+    def one_at_a_time(game) -> bool:
+        return True                  # "on your turn"
 
     @staticmethod
     def candidates(game, rng) -> list[dict]:

@@ -74,6 +74,9 @@ class Tally:
     def is_legal(self, action: dict) -> bool:
         return self.why_illegal(action) is None
 
+    def may_act(self, player: str) -> bool:
+        return not self.state.finished and player in self.state.totals
+
     def why_illegal(self, action: dict) -> str | None:
         try:
             self.check(action)

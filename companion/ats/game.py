@@ -294,6 +294,18 @@ class Game(LegalityQueries):
     def finished(self) -> bool:
         return self.state.finished
 
+    def may_act(self, player: str) -> bool:
+        """Whether ``player`` has an entry to make now (a query, issue 38): while the
+        stations are laid from the table, each player not laid yet (their ``lay``);
+        then each player still to act in this turn ("During these turns, all players play
+        simultaneously"); nobody once the game is over."""
+        st = self.state
+        if st.finished or player not in st.players:
+            return False
+        if self.setup.options.get("laid") and len(st.laid) < len(st.players):
+            return player not in st.laid
+        return player in st.waiting
+
     def card(self, name: str) -> Card:
         """The location (or Conflict) card called ``name``; IllegalAction
         (unknown-card) with the closest names if there is none."""

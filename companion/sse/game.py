@@ -167,6 +167,19 @@ class SseGame(LegalityQueries):
     def current(self) -> str | None:
         return self.state.current
 
+    def may_act(self, player: str) -> bool:
+        """Whether ``player`` has an entry to make now (a query, issue 38): while the
+        pieces are laid from the table, each player not laid yet (their ``lay``); then
+        only the player whose turn it is ("on your turn, you MUST do the following: Move
+        one of you ships and then colonize"; a player who passed takes no more turns);
+        nobody once the game is over."""
+        st = self.state
+        if st.finished or player not in st.players:
+            return False
+        if self.setup.laid and len(st.laid) < len(st.players):
+            return player not in st.laid
+        return player == st.current
+
     def ships(self, player: str) -> list[Ship]:
         return list(self.state.players[player].ships)
 

@@ -105,6 +105,11 @@ class GameProtocol(Protocol):
         """Whether :meth:`check` would accept ``action``."""
         ...
 
+    def may_act(self, player: str) -> bool:
+        """Whether ``player`` has an entry to make now (whose turn it is, or who still has
+        to act in it; a query)."""
+        ...
+
     def why_illegal(self, action: JSON) -> str | None:
         """None if ``action`` is legal now, else the reason in words (with its rule code)."""
         ...
