@@ -302,9 +302,16 @@ class Game(LegalityQueries):
         st = self.state
         if st.finished or player not in st.players:
             return False
-        if self.setup.options.get("laid") and len(st.laid) < len(st.players):
-            return player not in st.laid
-        return player in st.waiting
+        todo = self.still_to_lay()
+        return player in todo if todo else player in st.waiting
+
+    def still_to_lay(self) -> list[str]:
+        """The players whose station is still to be laid from the table (issue 39), in
+        seat order; [] for a game entered action by action, or once it is over.  A query."""
+        st = self.state
+        if not self.setup.options.get("laid") or st.finished:
+            return []
+        return [p for p in self.setup.players if p not in st.laid]
 
     def card(self, name: str) -> Card:
         """The location (or Conflict) card called ``name``; IllegalAction

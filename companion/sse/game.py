@@ -176,9 +176,16 @@ class SseGame(LegalityQueries):
         st = self.state
         if st.finished or player not in st.players:
             return False
-        if self.setup.laid and len(st.laid) < len(st.players):
-            return player not in st.laid
-        return player == st.current
+        todo = self.still_to_lay()
+        return player in todo if todo else player == st.current
+
+    def still_to_lay(self) -> list[str]:
+        """The players whose pieces are still to be laid from the table (issue 39), in
+        seat order; [] for a game entered move by move, or once it is over.  A query."""
+        st = self.state
+        if not self.setup.laid or st.finished:
+            return []
+        return [p for p in self.setup.players if p not in st.laid]
 
     def ships(self, player: str) -> list[Ship]:
         return list(self.state.players[player].ships)

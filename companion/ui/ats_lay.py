@@ -172,9 +172,7 @@ class LayPanel:
     # -- which station ----------------------------------------------------------------
     def still_to_lay(self) -> list[str]:
         g = self.app.game
-        if g is None or not g.setup.options.get("laid") or g.state.finished:
-            return []
-        return [p for p in g.state.setup.players if p not in g.state.laid]
+        return g.still_to_lay() if g is not None else []
 
     def refresh(self) -> w.Widget | None:
         """The panel for the mode panel, or None when nothing is to be laid here."""
@@ -226,12 +224,9 @@ class LayPanel:
         """``entry`` was undone on this page (the screen's *Undo*): a lay is its player's
         draft again, kept in the store as after a tap (other pages find it), and the
         panel shows that player's station."""
-        player = entry.get("player")
-        if entry.get("do") != "lay" or not isinstance(player, str):
-            return
-        self.drafts.mine[player] = Draft.from_entry(entry)
-        self.drafts.keep(player)
-        self.pick, self.selected = player, MAIN
+        player = self.drafts.restore(entry)
+        if player is not None:
+            self.pick, self.selected = player, MAIN
 
     def _typed(self, key: str, value: int) -> None:
         if self.player.value and getattr(self._draft(), key) != int(value):

@@ -237,7 +237,7 @@ class AtsViews:
 
     def still_to_lay(self) -> list[str]:
         """The players whose station is still to be laid (issue 39; [] otherwise)."""
-        return self.screen.mode_panel.lay.still_to_lay()
+        return self.screen.game.still_to_lay()
 
     def _refresh_timer(self) -> None:
         """The play timer as of now; hidden while the stations are laid, until started

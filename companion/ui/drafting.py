@@ -35,6 +35,17 @@ class Drafts:
                                   f"taps are on this page but were not saved: "
                                   f"{escape(str(e))}</div>")
 
+    def restore(self, entry: dict[str, Any]) -> str | None:
+        """``entry`` was undone on this page: a lay is its player's draft again
+        (``make.from_entry``), kept in the store as after a tap (other pages find it);
+        its player, or None for any other entry."""
+        player = entry.get("player")
+        if entry.get("do") != "lay" or not isinstance(player, str):
+            return None
+        self.mine[player] = self.make.from_entry(entry)
+        self.keep(player)
+        return player
+
     def laid(self, player: str) -> None:
         """``player``'s entry is recorded: the draft is forgotten here and in the store."""
         self.mine.pop(player, None)

@@ -133,9 +133,7 @@ class SseLay:
     # -- whose pieces ---------------------------------------------------------------------
     def still_to_lay(self) -> list[str]:
         g = self.screen.game
-        if g is None or not g.setup.laid or g.state.finished:
-            return []
-        return [p for p in g.setup.players if p not in g.state.laid]
+        return g.still_to_lay() if g is not None else []
 
     def laying(self) -> bool:
         return bool(self.still_to_lay())
@@ -249,11 +247,9 @@ class SseLay:
         """``entry`` was undone on this page (the screen's *Undo*): a lay is its player's
         draft again, kept in the store as after a tap (other pages find it), and the
         panel shows that player's pieces."""
-        player = entry.get("player")
-        if entry.get("do") != "lay" or not isinstance(player, str):
+        player = self.drafts.restore(entry)
+        if player is None:
             return
-        self.drafts.mine[player] = Draft.from_entry(entry)
-        self.drafts.keep(player)
         self.pick = player
         self.message.value = (f"<div class='sse-laid-undone'>{escape(player)}'s pieces are "
                               "back as they were tapped: change what is wrong and lay them "

@@ -60,14 +60,6 @@ def _score_table(heads: list[str], rows: list[str]) -> str:
             + "".join(rows) + "</table>")
 
 
-def _still_to_lay(st: Any) -> list[str]:
-    """The players whose position is still to be laid from the table (issue 39), in seat
-    order; [] for a game entered action by action."""
-    if not st.setup.options.get("laid"):
-        return []
-    return [p for p in st.setup.players if p not in st.laid]
-
-
 def _laying(todo: list[str]) -> str:
     """The band's line while positions are laid from the table (issue 39)."""
     return ("<div class='tv-turn'>Laying the table</div>"
@@ -93,7 +85,7 @@ def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str
     # the SVGs keep their proportions inside (preserveAspectRatio's default)
     wmax = max([b[0] for b in boxes.values()] + [MIN_COLS * step + ats_render.GAP])
     hmax = max([b[1] for b in boxes.values()] + [MIN_ROWS * step + ats_render.GAP])
-    todo = _still_to_lay(st)
+    todo = game.still_to_lay()
     cells = []
     for p in players:
         bw, bh = boxes[p]
@@ -152,7 +144,7 @@ def sse_display(game: Any) -> str:
     if game.actions:
         last = (f"<div class='tv-last'>last: "
                 f"{escape(game.describe(game.actions[-1]))}</div>")
-    todo = _still_to_lay(st)
+    todo = game.still_to_lay()
     if st.finished:
         where = (f"<div class='tv-turn'>The game is over</div>"
                  f"<div class='tv-waiting'>{escape(st.end_reason)}</div>")
