@@ -6,14 +6,9 @@ import json
 import os
 import sys
 
+from .core.cliprint import out, print_check
 from .core.errors import CompanionError, IllegalAction
 from .core.safeio import terminal_line, terminal_text
-
-
-def out(text: str = "") -> None:
-    """One piece of output on standard output, made safe for a terminal (control
-    characters other than newline and tab escaped, lone surrogates escaped)."""
-    sys.stdout.write(terminal_text(text) + "\n")
 
 
 def err(text: str) -> None:
@@ -51,8 +46,7 @@ def cmd_score(args) -> int:
 def cmd_check(args) -> int:
     kind, game = _load(args.record)
     if kind.cli_check is None:
-        out(f"ok: {len(game.actions)} actions")
-        return 0
+        return print_check(game)
     return int(kind.cli_check(game, args))
 
 

@@ -19,6 +19,8 @@ from .catalogue import Card, Catalogue
 from .state import State
 from .station import LOCATION, Cell
 from .vocabulary import Ability
+from ..core.scoretable import LINE_COLUMNS as LINE_COLUMNS     # the tests' and pages' name
+from ..core.scoretable import ScoreTable, Step, decide, number_ranks
 
 #: the objective measures kept across what-if trials: ``(objective, player) -> measure``
 Memo = dict[tuple[str, str], int]
@@ -36,59 +38,18 @@ class ScoredGame(Protocol):
 
 CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
 CREDITS_PER_VP = 3
-LINE_COLUMNS = ["player", "category", "source", "cell", "rule", "vp"]
+#: the tiebreak chain (B 6): most VP, then most locations without reactors, then most
+#: credits left
+CHAIN: tuple[Step, ...] = (("total", "vp"), ("locations", "locations"),
+                           ("credits_left", "credits"))
 
 
-class Score:
-    """The final (or so-far) table.  ``lines`` and ``table`` are pandas DataFrames,
-    made on first use from the plain rows (``line_rows``, ``rows``): the history's
-    sync of 10,000 games reads only the rows (issue 26)."""
+class Score(ScoreTable):
+    """The final (or so-far) table (:class:`companion.core.scoretable.ScoreTable`):
+    ``decided_by`` is vp | locations | credits | shared (so far, if not final)."""
 
-    def __init__(self, final: bool, line_rows: list[dict[str, Any]],
-                 rows: list[dict[str, Any]], winners: list[str], decided_by: str,
-                 explanation: str) -> None:
-        self.final = final
-        self.line_rows = line_rows   # every VP: player, category, source, cell, rule, vp
-        self.rows = rows             # one dict per player, ranked (rank after player)
-        self.winners = winners
-        self.decided_by = decided_by     # vp | locations | credits | shared (so far, if not final)
-        self.explanation = explanation
-        self._lines: pd.DataFrame | None = None
-        self._table: pd.DataFrame | None = None
-
-    def __repr__(self) -> str:
-        return (f"Score(final={self.final!r}, rows={self.rows!r}, "
-                f"line_rows={self.line_rows!r}, winners={self.winners!r}, "
-                f"decided_by={self.decided_by!r}, explanation={self.explanation!r})")
-
-    @property
-    def lines(self) -> pd.DataFrame:
-        """Every VP: player, category, source, cell, rule, vp."""
-        import pandas as pd
-        if self._lines is None:
-            self._lines = pd.DataFrame(self.line_rows, columns=LINE_COLUMNS)
-        return self._lines
-
-    @property
-    def table(self) -> pd.DataFrame:
-        """One row per player, ranked."""
-        import pandas as pd
-        if self._table is None:
-            self._table = pd.DataFrame(self.rows)
-        return self._table
-
-    def breakdown(self, player: str) -> pd.DataFrame:
-        return self.lines[self.lines.player == player].reset_index(drop=True)
-
-    def to_json(self) -> dict[str, Any]:
-        players = []
-        for r in self.rows:
-            players.append({"player": r["player"], "rank": int(r["rank"]),
-                            "total": int(r["total"]), "locations": int(r["locations"]),
-                            "credits": int(r["credits_left"]),
-                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
-        return {"final": self.final, "winners": list(self.winners), "players": players,
-                "decided_by": self.decided_by, "explanation": self.explanation}
+    CATEGORIES = CATEGORIES
+    JSON_COLUMNS = (("locations", "locations"), ("credits", "credits_left"))
 
 
 def _line(player: str, category: str, source: str, cell: Cell | None, rule: str,
@@ -510,47 +471,23 @@ def objective_claims(game: ScoredGame, state: State | None = None) -> pd.DataFra
 
 def _rank(rows: list[dict[str, Any]], final: bool) -> tuple[
         list[dict[str, Any]], list[str], str, str]:
-    """``rows`` sorted by the tiebreak chain (a stable sort: players tied on every step
-    keep their seat order), each with its rank after the player's name; the winners,
-    the step that decided, and the sentence.  Plain Python: pandas cost more than the
-    rest of the scoring (issue 26's first sync)."""
-    key = ("total", "locations", "credits_left")
-    ordered = sorted(rows, key=lambda r: tuple(-int(r[c]) for c in key))
-    ranked: list[dict[str, Any]] = []
-    prev: tuple[int, ...] | None = None
-    rank = 0
-    for i, r in enumerate(ordered):
-        k = tuple(int(r[c]) for c in key)
-        if k != prev:
-            rank = i + 1
-            prev = k
-        ranked.append({"player": r["player"], "rank": rank,
-                       **{c: v for c, v in r.items() if c != "player"}})
+    """``rows`` ranked by the tiebreak chain :data:`CHAIN` (the base's
+    :func:`~companion.core.scoretable.number_ranks`: players tied on every step share a
+    place and keep their seat order); the winners, the step that decided, and the
+    sentence."""
+    ranked = number_ranks(rows, [c for c, _ in CHAIN])
     # which step decided the winner
-    top4 = [(r["player"], r["total"], r["locations"], r["credits_left"]) for r in ranked]
-    best = max(r[1] for r in top4)
-    top = [r for r in top4 if r[1] == best]
-    if len(top) == 1:
-        decided = "vp"
-    else:
-        best = max(r[2] for r in top)
-        top = [r for r in top if r[2] == best]
-        if len(top) == 1:
-            decided = "locations"
-        else:
-            best = max(r[3] for r in top)
-            top = [r for r in top if r[3] == best]
-            decided = "credits" if len(top) == 1 else "shared"
-    winners = [r[0] for r in top]
+    top, decided, _ = decide(ranked, CHAIN)
+    winners = [r["player"] for r in top]
     verb = "wins" if final else "leads"
     if decided == "vp":
-        text = f"{winners[0]} {verb} with {int(top[0][1])} VP."
+        text = f"{winners[0]} {verb} with {int(top[0]['total'])} VP."
     elif decided == "locations":
         text = (f"{winners[0]} {verb}: tied on VP, decided by the most locations without "
-                f"reactors ({int(top[0][2])}).")
+                f"reactors ({int(top[0]['locations'])}).")
     elif decided == "credits":
         text = (f"{winners[0]} {verb}: tied on VP and locations, decided by the most credits "
-                f"left ({int(top[0][3])}).")
+                f"left ({int(top[0]['credits_left'])}).")
     else:
         text = (f"{', '.join(winners)} {'share the victory' if final else 'share the lead'}: "
                 "tied on VP, locations and credits.")

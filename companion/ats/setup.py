@@ -76,10 +76,8 @@ class Setup:
         """The game's seed (docs/record-format.md, "The seed"): ``setup.seed``, else
         ``options.seed`` (older records), else derived from the setup's content as the
         companion writes it (:meth:`to_dict`, so a record and its ``to_record()``
-        agree): :func:`companion.core.chance.seed_of` of :meth:`to_dict`."""
-        if self._draw_seed is None:
-            self._draw_seed = chance.seed_of(self.to_dict())
-        return self._draw_seed
+        agree): the base's :func:`companion.core.chance.draw_seed`, both games' one."""
+        return chance.draw_seed(self)
 
     @classmethod
     def from_dict(cls, d: Any) -> "Setup":
@@ -152,9 +150,7 @@ class Setup:
         sup = options.get("reactor_supply", 0)
         if not (isinstance(sup, int) and not isinstance(sup, bool) and sup >= 0):
             raise RecordError("setup.options.reactor_supply must be a whole number >= 0")
-        seed = d.get("seed")
-        if "seed" in d and chance.seed_problem(seed):
-            raise RecordError(f"setup.seed {chance.seed_problem(seed)}")
+        seed = chance.setup_seed(d)
         old = options.get("seed")
         if "seed" in options and (isinstance(old, bool) or not isinstance(old, int)):
             raise RecordError("setup.options.seed (the seed of an older record's setup draw) "

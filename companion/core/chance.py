@@ -12,6 +12,10 @@ draw the same.  See docs/record-format.md ("The seed").
   ``setup.options.seed`` (Among the Stars records written before ``setup.seed``:
   the seed of their setup draw); else one derived from the setup's content
   (:func:`derived_seed`), the same in every process on every device.
+* :func:`draw_seed`: the seed every draw of a game comes from, of a game's setup
+  object (both games' ``Setup.draw_seed``): :func:`seed_of` of what the setup writes,
+  kept on the setup once worked out.
+* :func:`setup_seed`: a record's ``setup.seed``, checked (both games' setup readers).
 * :func:`rng`: ``random.Random("<seed>:<purpose>:<year>:<turn>")``, the generator of
   one draw.  A text seed is hashed with SHA-512 by :mod:`random` (not with the
   per-process salted ``hash()``), so it draws the same everywhere.
@@ -23,8 +27,9 @@ import hashlib
 import json
 import random
 import secrets
-from typing import Any
+from typing import Any, Protocol
 
+from .errors import RecordError
 from .jsontypes import JSON
 
 #: seeds are whole numbers 0 <= seed < SEED_LIMIT (2**53: exact in every JSON reader)
@@ -87,6 +92,33 @@ def seed_of(record_or_setup: Any) -> int:
         if isinstance(old, int) and not isinstance(old, bool):
             return old
     return derived_seed(setup)
+
+
+class SeededSetup(Protocol):
+    """What :func:`draw_seed` reads of a game's setup (both games' dataclass): its
+    record form, and where the seed once worked out is kept (a field of the setup,
+    left out of its repr and comparisons)."""
+    _draw_seed: int | None
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+def draw_seed(setup: SeededSetup) -> int:
+    """The seed every draw of ``setup``'s game comes from (docs/record-format.md, "The
+    seed"): :func:`seed_of` of the setup as the companion writes it (its ``to_dict``,
+    so a record and its ``to_record()`` agree), worked out once and kept on the setup."""
+    if setup._draw_seed is None:
+        setup._draw_seed = seed_of(setup.to_dict())
+    return setup._draw_seed
+
+
+def setup_seed(setup: dict[str, Any]) -> int | None:
+    """A record's ``setup.seed`` (``setup``: the record's setup object), None when it
+    has none; RecordError when it is not a seed (:func:`seed_problem`)."""
+    seed = setup.get("seed")
+    if "seed" in setup and seed_problem(seed):
+        raise RecordError(f"setup.seed {seed_problem(seed)}")
+    return None if seed is None else int(seed)
 
 
 def new_game(setup: JSON, seed: int | None = None) -> JSON:

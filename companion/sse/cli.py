@@ -1,25 +1,21 @@
 """``python -m companion score|check`` for Small Star Empires records (format
 ``small-star-empires/1``); companion/cli.py reads the file once (the bounded
-reader) and routes a Small Star Empires game here."""
+reader) and routes a Small Star Empires game here.  The printing is the base's
+(companion.core.cliprint); here are Small Star Empires' words."""
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
-from ..core.safeio import terminal_text
+from ..core.cliprint import out, print_check, print_score
 from .game import SseGame
 from .lay import trusted
 from .record import read_record
 from .scoring import CATEGORIES, tiebreak_words
 
-
-def out(text: str = "") -> None:
-    """One piece of output on standard output, made safe for a terminal (as
-    ``companion.cli.out``; here so that this module does not import companion.cli,
-    which imports this one)."""
-    sys.stdout.write(terminal_text(text) + "\n")
+#: the columns of the table ``score`` prints
+SHOWN = ["rank", "player"] + list(CATEGORIES) + ["total", "cities_left", "trade_stations_left",
+                                               "planets_controlled"]
 
 
 def load(path: str | Path) -> SseGame:
@@ -36,36 +32,21 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def score_game(game: SseGame, args: argparse.Namespace) -> int:
     result = game.score()
-    if args.json:
-        out(json.dumps(result.to_json(), indent=1))
-        return 0
     st = game.state
-    if result.final:
-        out(f"Small Star Empires - final scoring ({st.end_reason})")
-    else:
-        out(f"Small Star Empires - game in progress ({len(game.actions)} actions, "
-            f"{st.current} to move): score so far")
-    cols = ["rank", "player"] + list(CATEGORIES) + ["total", "cities_left", "trade_stations_left",
-                                                    "planets_controlled"]
-    out(result.table[cols].to_string(index=False))
-    out()
-    out(result.explanation)
-    if result.final:
-        out(tiebreak_words(result.decided_by))
-    if args.lines:
-        out()
-        out(result.lines.to_string(index=False))
-    return 0
+    return print_score(
+        result, args,
+        lambda: (f"Small Star Empires - final scoring ({st.end_reason})" if result.final else
+                 f"Small Star Empires - game in progress ({len(game.actions)} actions, "
+                 f"{st.current} to move): score so far"),
+        shown=lambda r: r.table[SHOWN],
+        notes=lambda r: [tiebreak_words(r.decided_by)] if r.final else [])
 
 
 def check_game(game: SseGame, args: argparse.Namespace) -> int:
     st = game.state
     where = f"finished: {st.end_reason}" if st.finished else f"{st.current} to move"
-    out(f"ok: {len(game.actions)} actions, {where}")
     # a position laid from the table (issue 39): what its map cannot show
-    for line in trusted(game.actions, st):
-        out(line)
-    return 0
+    return print_check(game, where, lambda: trusted(game.actions, st))
 
 
 def cmd_tiles(args: argparse.Namespace) -> int:

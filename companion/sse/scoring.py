@@ -27,6 +27,8 @@ if TYPE_CHECKING:        # imported where a table is made, not when the module i
     import pandas as pd  # a page's kernel and every command start ~0.3 s sooner
 
 from ..core.errors import MissingEntry
+from ..core.scoretable import LINE_COLUMNS as LINE_COLUMNS     # the tests' and pages' name
+from ..core.scoretable import ScoreTable, Step, decide, number_ranks
 from . import hexmap as hm
 from .hexmap import Hex
 from .record import FORMAT
@@ -41,7 +43,6 @@ TERRITORY_VP = 3
 HOLLANA_VP, HOLLANA_TIED_VP = 3, 2
 TENNAR_VP = 2
 OPEN_BORDERS_VP = 2
-LINE_COLUMNS = ["player", "category", "source", "cell", "rule", "vp"]
 DECIDED = ("vp", "cities_left", "trade_stations_left", "planets", "shared")
 CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae": "nebulae",
                   "trade_stations": "trade stations", "territory": "largest territory",
@@ -56,64 +57,27 @@ class ScoredGame(Protocol):
     state: State
 
 
-class Score:
-    """The table of a game.  ``lines`` and ``table`` are pandas DataFrames, made on
-    first use from the plain rows (``line_rows``, ``rows``): the history's sync of
-    10,000 games reads only the rows (issue 26)."""
+class Score(ScoreTable):
+    """The table of a game (:class:`companion.core.scoretable.ScoreTable`): ``decided_by``
+    is vp | cities_left | trade_stations_left | planets | shared; ``projected``: a game in
+    progress scored as if it ended now."""
+
+    CATEGORIES = CATEGORIES
+    JSON_COLUMNS = (("cities_left", "cities_left"),
+                    ("trade_stations_left", "trade_stations_left"),
+                    ("planets", "planets_controlled"), ("largest_territory", "largest_territory"))
 
     def __init__(self, final: bool, projected: bool, line_rows: list[dict[str, Any]],
                  rows: list[dict[str, Any]], winners: list[str], decided_by: str,
                  explanation: str) -> None:
-        self.final = final
+        super().__init__(final, line_rows, rows, winners, decided_by, explanation)
         self.projected = projected
-        self.line_rows = line_rows   # every VP: player, category, source, cell, rule, vp
-        self.rows = rows             # one dict per player, ranked (rank after player)
-        self.winners = winners
-        self.decided_by = decided_by  # vp | cities_left | trade_stations_left | planets | shared
-        self.explanation = explanation
-        self._lines: pd.DataFrame | None = None
-        self._table: pd.DataFrame | None = None
 
-    def __repr__(self) -> str:
-        return (f"Score(final={self.final!r}, projected={self.projected!r}, rows={self.rows!r}, "
-                f"line_rows={self.line_rows!r}, winners={self.winners!r}, "
-                f"decided_by={self.decided_by!r}, explanation={self.explanation!r})")
+    def _repr_more(self) -> str:
+        return f"projected={self.projected!r}, "
 
-    @property
-    def lines(self) -> pd.DataFrame:
-        """Every VP: player, category, source, cell, rule, vp."""
-        import pandas as pd
-        if self._lines is None:
-            self._lines = pd.DataFrame(self.line_rows, columns=LINE_COLUMNS)
-        return self._lines
-
-    @property
-    def table(self) -> pd.DataFrame:
-        """One row per player, ranked."""
-        import pandas as pd
-        if self._table is None:
-            self._table = pd.DataFrame(self.rows)
-        return self._table
-
-    def breakdown(self, player: str) -> pd.DataFrame:
-        return self.lines[self.lines.player == player].reset_index(drop=True)
-
-    def totals(self) -> dict[str, int]:
-        return {r["player"]: int(r["total"]) for r in self.rows}
-
-    def to_json(self) -> dict[str, Any]:
-        players = []
-        for r in self.rows:
-            players.append({"player": r["player"], "rank": int(r["rank"]),
-                            "total": int(r["total"]),
-                            "cities_left": int(r["cities_left"]),
-                            "trade_stations_left": int(r["trade_stations_left"]),
-                            "planets": int(r["planets_controlled"]),
-                            "largest_territory": int(r["largest_territory"]),
-                            "breakdown": {c: int(r[c]) for c in CATEGORIES}})
-        return {"format": FORMAT, "final": self.final, "winners": list(self.winners),
-                "players": players, "decided_by": self.decided_by,
-                "explanation": self.explanation}
+    def json_head(self) -> dict[str, Any]:
+        return {"format": FORMAT}
 
 
 def _line(player: str, category: str, source: str, cell: Hex | None, rule: str,
@@ -341,40 +305,24 @@ def _table(st: State, lines: list[dict[str, Any]], extra: dict[str, dict[str, in
 
 TIEBREAK = [("cities_left", "Cities left"), ("trade_stations_left", "Trade Stations left"),
             ("planets_controlled", "planets controlled")]
+#: the tiebreak chain (S Scoring): the total, then :data:`TIEBREAK`, each with its
+#: ``decided_by`` name
+CHAIN: tuple[Step, ...] = (("total", "vp"), ("cities_left", "cities_left"),
+                           ("trade_stations_left", "trade_stations_left"),
+                           ("planets_controlled", "planets"))
 
 
 def rank(rows: list[dict[str, Any]], final: bool) -> tuple[
         list[dict[str, Any]], list[str], str, str]:
-    """``rows`` sorted by total then the tiebreak chain (a stable sort: players tied on
-    every step keep their seat order), each with its rank after the player's name; the
-    winners, the step that decided, and the sentence.  Plain Python: pandas cost more
-    than the rest of the scoring (issue 26's first sync)."""
-    key = ["total"] + [k for k, _ in TIEBREAK]
-    ordered = sorted(rows, key=lambda r: tuple(-int(r[c]) for c in key))
-    ranked: list[dict[str, Any]] = []
-    prev: tuple[int, ...] | None = None
-    r = 0
-    for i, row in enumerate(ordered):
-        k = tuple(int(row[c]) for c in key)
-        if k != prev:
-            r, prev = i + 1, k
-        ranked.append({"player": row["player"], "rank": r,
-                       **{c: v for c, v in row.items() if c != "player"}})
-    rows = ranked
-    best_total = max(r["total"] for r in rows)
-    top = [r for r in rows if r["total"] == best_total]
-    decided = "vp"
-    steps = []
-    if len(top) > 1:
-        decided = "shared"
-        for col, words in TIEBREAK:
-            best = max(r[col] for r in top)
-            steps.append(f"{words}: " + ", ".join(f"{r['player']} {int(r[col])}" for r in top))
-            top = [r for r in top if r[col] == best]
-            if len(top) == 1:
-                decided = {"cities_left": "cities_left", "trade_stations_left": "trade_stations_left",
-                           "planets_controlled": "planets"}[col]
-                break
+    """``rows`` ranked by total then the tiebreak chain :data:`CHAIN` (the base's
+    :func:`~companion.core.scoretable.number_ranks`: players tied on every step share a
+    place and keep their seat order); the winners, the step that decided, and the
+    sentence."""
+    ranked = number_ranks(rows, [c for c, _ in CHAIN])
+    top, decided, taken = decide(ranked, CHAIN)
+    words = dict(TIEBREAK)
+    steps = [f"{words[col]}: " + ", ".join(f"{r['player']} {int(r[col])}" for r in tied)
+             for col, tied in taken]
     winners = [r["player"] for r in top]
     verb = "wins" if final else "leads"
     total = int(top[0]["total"])

@@ -39,10 +39,9 @@ class SseSetup:
     def draw_seed(self) -> int:
         """The game's seed (docs/small-star-empires.md): ``setup.seed``, else one
         derived from the setup's content as the companion writes it
-        (:func:`companion.core.chance.seed_of` of :meth:`to_dict`)."""
-        if self._draw_seed is None:
-            self._draw_seed = chance.seed_of(self.to_dict())
-        return self._draw_seed
+        (:meth:`to_dict`): the base's :func:`companion.core.chance.draw_seed`, both
+        games' one."""
+        return chance.draw_seed(self)
 
     @classmethod
     def from_dict(cls, d: Any) -> "SseSetup":
@@ -151,9 +150,7 @@ class SseSetup:
         if not isinstance(colours, dict) or not all(p in players and isinstance(c, str)
                                                     and len(c) < 40 for p, c in colours.items()):
             raise RecordError("setup.colours must map player names to colours")
-        seed = d.get("seed")
-        if "seed" in d and chance.seed_problem(seed):
-            raise RecordError(f"setup.seed {chance.seed_problem(seed)}")
+        seed = chance.setup_seed(d)
         setup = cls(players, the_map, ships, cities, ts, dict(variants), mode,
                     list(table) if table is not None else None, campaign, dict(colours),
                     dict(pieces), dict(options), seed)
