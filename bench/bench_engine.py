@@ -227,7 +227,7 @@ def main() -> int:
     pop_t = []
     for _ in range(reps(30)):
         g = Game.from_record(record, trusted=True)
-        g._before.clear()                   # no state kept: pop replays the record
+        g._undo.clear()                   # no state kept: pop replays the record
         t0 = time.perf_counter()
         g.pop()
         pop_t.append(time.perf_counter() - t0)

@@ -293,9 +293,10 @@ def from_dict(d: Any) -> AtsAction:
     return cls(**values, extra=tuple(sorted(extra)), order=tuple(d))
 
 
-def parse(text: Any) -> AtsAction:
+def parse(text: Any, *, who_optional: bool = False) -> AtsAction:
     """An action from its notation (``str(action)``); NotationError (one line) if the
-    text is not one."""
+    text is not one.  ``who_optional``: the WHO may be left out, the kind coming first
+    (``build "Garden" @1,0``; the game fills it in, :meth:`companion.ats.game.Game.parse`)."""
     toks = nt.tokens(text)
     d: dict[str, Any] = {}
     i = 0
@@ -306,6 +307,9 @@ def parse(text: Any) -> AtsAction:
             raise nt.NotationError(f"year.turn is like 1.3, not {nt.show(toks[i])}")
         d["year"], d["turn"] = int(year), int(turn)
         i += 1
+    if who_optional and i < len(toks) and _is_kind(toks[i]) \
+            and not (i + 1 < len(toks) and _is_kind(toks[i + 1])):
+        toks.insert(i, "?")             # no WHO: the kind comes first
     if len(toks) < i + 2:
         raise nt.NotationError("write who acts and the kind, e.g. 'Ana discard \"Garden\"'")
     who, kind = toks[i], toks[i + 1]
@@ -346,6 +350,10 @@ def parse(text: Any) -> AtsAction:
         raise
     except RecordError as e:
         raise nt.NotationError(str(e)) from None
+
+
+def _is_kind(tok: nt.Token) -> bool:
+    return not isinstance(tok, (nt.Keyed, nt.Quoted)) and tok in KINDS
 
 
 def notation(d: dict[str, Any]) -> str:

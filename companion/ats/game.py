@@ -3,7 +3,10 @@
 Modelled on python-chess: :meth:`Game.push` applies an action (or raises
 :class:`~companion.core.errors.IllegalAction` and changes nothing), :meth:`Game.pop`
 takes the last one back, :meth:`Game.check` and :meth:`Game.legal_cells` are
-queries.  The state is always the replay of the record.
+queries.  The state is always the replay of the record.  An action is a value of
+:mod:`companion.ats.actions` (``push`` and ``check`` answer a value with a value, a dict
+with a dict), and :meth:`Game.parse` reads a line of notation in the context of the
+position (:mod:`companion.ats.incontext`), as python-chess's ``Board.parse_san``.
 
 The rules live in the modules the rulebook's chapters name (the dependency runs
 one way: station -> abilities -> the rules -> game -> scoring):
@@ -29,18 +32,21 @@ from here (``from companion.ats.game import Game, Setup, State, round_end_report
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar, Iterable, overload
 
 from . import scoring
-from .abilitykinds import Asking, ability_kind
 from .action_kinds import ActionKind, action_kinds
+from .actions import AtsAction, from_dict
 from .actions import describe_action as describe_action
-from .build import energy_options, legal_cells, types_needed_now
+from .build import energy_options, legal_cells
 from .catalogue import Card, Catalogue, record_cards
 from .effects import settle_own
 from ..core.errors import IllegalAction, RecordError, UnknownCardValues
+from ..core.notation import read_entry
 from ..core.protocol import LegalityQueries
 from ..core.record import copy_json
+from ..core.undo import UNDO_DEPTH as UNDO_DEPTH, UndoStack
+from .incontext import parse_in_context
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
                     unsettled_advisors)
@@ -53,8 +59,9 @@ from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, 
                     SPACESHIP_FILLED, START_CREDITS, VIRTUAL_SEATS, YEARS, Setup, book_setup_problems,
                     check_book_setup, rule_text)
 from .state import Pending, PlayerState, State, VPLine, at_round_end
-from .spaceships import could_hold_ship, reserved, waiting_ships_allow
-from .station import Cell, as_cell, neighbours
+from .needs import needs
+from .spaceships import waiting_ships_allow
+from .station import Cell, as_cell
 from .turns import apply
 
 __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_end_report",
@@ -65,12 +72,7 @@ __all__ = ["Game", "Setup", "State", "PlayerState", "Pending", "VPLine", "round_
            "LARGE_REACTOR_SUPPLY", "SPACESHIP_FILLED", "book_setup_problems", "check_book_setup"]
 
 
-#: how many states before the last actions a game keeps for :meth:`Game.pop` (a cache:
-#: the record stays the only truth; an undo further back replays the record)
-UNDO_DEPTH = 32
-
-
-class Game(LegalityQueries):
+class Game(LegalityQueries[AtsAction]):
     """Setup + actions; the state is derived by replaying them."""
 
     format: ClassVar[str] = FORMAT
@@ -99,10 +101,9 @@ class Game(LegalityQueries):
         if book_setup:
             check_book_setup(self.setup, self.setup.options.get("on_trust", ()))
         self.state = State.initial(self.setup)
-        #: the states before the last actions, newest last (``_before[-1]`` is the state
-        #: before ``actions[-1]``): a cache that lets :meth:`pop` skip the replay.  Never
-        #: changed once stored; emptied whenever the state is replayed another way.
-        self._before: list[State] = []
+        #: the states before the last :data:`UNDO_DEPTH` actions (:mod:`companion.core.undo`):
+        #: a cache that lets :meth:`pop` skip the replay; emptied by any other replay.
+        self._undo: UndoStack[State] = UndoStack()
 
     # -- record in and out ----------------------------------------------------
     @classmethod
@@ -143,7 +144,7 @@ class Game(LegalityQueries):
         plain_do = ("build", "reactor", "discard")
         for i, action in enumerate(actions):
             if i == last:                   # the first undo needs no replay
-                game._before.append(state.copy())
+                game._undo.push(state.copy())
             own = action if (trusted and type(action) is dict and action.get("do") in plain_do
                              and plain_keys.issuperset(action)) else copy_json(action)
             try:
@@ -160,7 +161,7 @@ class Game(LegalityQueries):
         nothing: an illegal entry raises IllegalAction naming its index in the record,
         and the game is as before."""
         state = self.state.copy()
-        kept, done = list(self._before), []
+        kept, done = self._undo.copy(), []
         for i, action in enumerate(actions, len(self.actions)):
             before = state.copy()
             try:
@@ -168,10 +169,10 @@ class Game(LegalityQueries):
             except IllegalAction as e:
                 raise e.at_index(i)
             done.append(norm)
-            kept.append(before)
+            kept.push(before)
         self.state = state
         self.actions += done
-        self._before = kept[-UNDO_DEPTH:]
+        self._undo = kept
 
     def to_record(self) -> dict[str, Any]:
         """The record of the game: new dicts and lists, shared with nothing the game keeps."""
@@ -231,29 +232,53 @@ class Game(LegalityQueries):
                 raise RecordError(f"setup.secret_objectives: {p}'s race holds no secret objective")
 
     # -- the python-chess style API ----------------------------------------------
-    def check(self, action: dict[str, Any]) -> dict[str, Any]:
-        """The normalised action if it is legal now; raises IllegalAction if not.
+    @overload
+    def check(self, action: AtsAction) -> AtsAction: ...
+    @overload
+    def check(self, action: dict[str, Any]) -> dict[str, Any]: ...
 
-        A query: the game is not changed.
-        """
+    def check(self, action: AtsAction | dict[str, Any]) -> AtsAction | dict[str, Any]:
+        """The normalised action if it is legal now (a value for a value, a dict for a
+        dict); raises IllegalAction if not.  A query: the game is not changed."""
+        norm = self._apply(self.state.copy(), self._entry(action), strict=False)
+        return from_dict(norm) if isinstance(action, AtsAction) else norm
+
+    @overload
+    def push(self, action: AtsAction) -> AtsAction: ...
+    @overload
+    def push(self, action: dict[str, Any]) -> dict[str, Any]: ...
+
+    def push(self, action: AtsAction | dict[str, Any]) -> AtsAction | dict[str, Any]:
+        """Apply ``action`` (an :class:`~companion.ats.actions.AtsAction`, or its dict);
+        returns the stored, normalised action (a value for a value, else a copy of the
+        dict).  The stored action shares nothing with the caller's."""
         trial = self.state.copy()
-        return self._apply(trial, action, strict=False)
-
-    def push(self, action: dict[str, Any]) -> dict[str, Any]:
-        """Apply ``action``; returns (a copy of) the stored, normalised action.
-
-        The stored action shares nothing with the caller's dict, so changing either
-        afterwards cannot make the record disagree with the state.
-        """
-        trial = self.state.copy()
-        norm = self._apply(trial, copy.deepcopy(action), strict=False)
-        self._before.append(self.state)     # never changed again: push works on a copy
-        if len(self._before) > UNDO_DEPTH:
-            del self._before[0]
+        norm = self._apply(trial, self._entry(action), strict=False)
+        self._undo.push(self.state)         # never changed again: push works on a copy
         self.state = trial
         self.actions.append(norm)
+        if isinstance(action, AtsAction):
+            return from_dict(norm)
         out: dict[str, Any] = copy_json(norm)
         return out
+
+    @staticmethod
+    def _entry(action: Any) -> Any:
+        """What the rules read: a value's dict; a dict read at the record's edge as its
+        value (:func:`companion.core.notation.read_entry`), in new dicts and lists."""
+        if isinstance(action, AtsAction):
+            return action.to_dict()
+        entry = read_entry(action, from_dict)
+        return copy.deepcopy(entry) if entry is action else entry
+
+    def parse(self, text: str) -> AtsAction:
+        """A line of notation read in the context of the position, as python-chess's
+        ``Board.parse_san`` (:func:`companion.ats.incontext.parse_in_context`): what it
+        leaves out and the game knows is filled in (the year and turn, the only player
+        who may act, the only legal cell, the only energy payers), and the action must
+        be legal now.  NotationError (``IncompleteNotation`` names what is missing and
+        its options) or IllegalAction; nothing changes."""
+        return parse_in_context(self, text)
 
     def pop(self) -> dict[str, Any]:
         """Undo: drop the last action; the state is the one before it (kept from when
@@ -261,10 +286,7 @@ class Game(LegalityQueries):
         if not self.actions:
             raise IllegalAction("nothing-to-undo", "there is no action to undo")
         last = self.actions.pop()
-        if self._before:
-            self.state = self._before.pop()
-        else:
-            self._replay()
+        self.state = self._undo.pop(self.replayed)
         return last
 
     def _replay(self) -> None:
@@ -275,7 +297,7 @@ class Game(LegalityQueries):
             except IllegalAction as e:
                 raise e.at_index(i)
         self.state = state
-        self._before = []
+        self._undo.clear()
 
     def replayed(self, upto: int | None = None) -> State:
         """The state after the first ``upto`` actions (all by default); a fresh object."""
@@ -285,10 +307,10 @@ class Game(LegalityQueries):
         return state
 
     # -- queries for the table -------------------------------------------------------
-    def describe(self, action: dict[str, Any]) -> str:
-        """``action`` (an entry of this game's record) in words, as the page shows it:
-        'Ana built Garden at [0, 1]'.  A query: nothing changes."""
-        return describe_action(action)
+    def describe(self, action: AtsAction | dict[str, Any]) -> str:
+        """``action`` (a value, or an entry of this game's record) in words, as the page
+        shows it: 'Ana built Garden at [0, 1]'.  A query: nothing changes."""
+        return action.words() if isinstance(action, AtsAction) else describe_action(action)
 
     @property
     def finished(self) -> bool:
@@ -352,101 +374,12 @@ class Game(LegalityQueries):
             return []
         return energy_options(self.state.station(player), as_cell(list(cell)), energy)
 
-    def needs(self, action: dict[str, Any]) -> dict[str, Any]:
-        """What ``action`` still needs from the players before it can be pushed.
-
-        A query (nothing changes).  Raises :class:`IllegalAction` if the action
-        breaks a rule whatever the players answer.  Returns a dict with, when
-        needed:
-
-        - ``values``: ``{"card", "fields"}``: printed values nobody has typed yet
-          (ask them first: nothing else can be checked without them);
-        - ``energy_from``: the options of :meth:`energy_options` when there is a
-          choice of reactors (and ``energy_from`` is not given);
-        - ``choices``: ``{"card", "players", "options": [(value, label), ...]}``
-          for an ability that makes every other player choose (School of Alien
-          Cultures: pay 1 credit or lose 2 VP);
-        - ``manual_vp``: ``{"card", "prompt"}`` when the VP an ability gives now
-          is typed by the players;
-        - ``spaceships``: ``{"card", "count", "spots": [[player, [r, c]], ...]}``.
-        """
-        if not isinstance(action, dict):
-            raise IllegalAction("malformed", "an action must be an object")
-        a = dict(action)
-        out: dict[str, Any] = {}
-        if a.get("do") != "build":
-            self.check(a)
-            return out
-        name = a.get("card")
-        try:
-            card = self.card(name if isinstance(name, str) else "")
-        except IllegalAction as e:
-            raise IllegalAction(e.rule, e.detail, action=a) from None
-        player = a.get("player")
-        if not self._may_act(player) and player in self.state.players:
-            self.check(a)               # names the rule (order, already acted, ...)
-        station = self.state.station(player) if player in self.state.players else None
-        missing = card.unknown_for_build()
-        if not missing and station is not None and card.max is None \
-                and station.copies_of(card.name) >= 1:
-            missing = ["max"]
-        if not missing and card.types is None and player in self.state.players \
-                and types_needed_now(self.catalogue, self.state, player):
-            # an advisor, an objective or an ability in play reads the type now (issue 36:
-            # U-Cannon with advisors: the build said "enter types", and no form opened)
-            missing = ["types"]
-        if missing:
-            try:                        # a cell that no values can make legal: say so first
-                cell = as_cell(a.get("at"))
-                if station is not None and (cell in station or not station.is_adjacent_to_built(cell)):
-                    self.check({**a, "card": card.name})
-            except ValueError:
-                pass
-            return {"values": {"card": card.name, "fields": missing}}
-        filled = dict(a)
-        others = [p for p in self.setup.players if p != player]
-
-        def spots(target: str) -> list[list[Any]]:
-            """The spaces a spaceship of an ability aimed at ``target`` could go to."""
-            out_spots: list[list[Any]] = []
-            taken = reserved(self.state)
-            try:
-                built = as_cell(a["at"])
-            except (KeyError, TypeError, ValueError):
-                built = None
-            for p in self.setup.players:
-                if target != "any" and ((target == "self") != (p == player)):
-                    continue
-                # R 3: "an empty space adjacent to an existing card", judged when
-                # the spaceship is placed, after every action: a space next to
-                # where its target may still build this turn is a spot too
-                st = self.state.station(p)
-                near = set(st.frontier())
-                near |= {n for f in list(near) for n in neighbours(f)}
-                if p == player and built is not None:
-                    near |= set(neighbours(built))
-                for c in sorted(near):
-                    if c == built and p == player or (p, c) in taken \
-                            or not could_hold_ship(self.state, str(player), p, c, built):
-                        continue
-                    out_spots.append([p, list(c)])
-            return out_spots
-
-        asking = Asking(card.name, others, bool(self.setup.options.get("spaceships")), spots)
-        for ab in card.abilities or ():     # the kind's question (the ability-kind table)
-            kind = ability_kind(ab)
-            if ab.when != "immediate" or kind.ask is None or kind.answer is None \
-                    or kind.answer in a:
-                continue
-            asked = kind.ask(ab, asking, out.get(kind.answer))
-            if asked is not None:
-                out[kind.answer], filled[kind.answer] = asked
-        self.check(filled)              # every other rule, whatever the answers
-        if "energy_from" not in a and card.energy and isinstance(player, str):
-            opts = self.energy_options(player, a["at"], card.energy)
-            if len(opts) > 1:
-                out["energy_from"] = opts
-        return out
+    def needs(self, action: AtsAction | dict[str, Any]) -> dict[str, Any]:
+        """What ``action`` (a value or its dict) still needs from the players before it
+        can be pushed (:func:`companion.ats.needs.needs`: printed values, energy payers,
+        the choices an ability asks for, spaceships' spots).  A query; IllegalAction when
+        the action breaks a rule whatever the players answer."""
+        return needs(self, action.to_dict() if isinstance(action, AtsAction) else action)
 
     def legal_actions(self, player: str, card: str) -> list[dict[str, Any]]:
         """Every legal action for ``player`` holding ``card`` (default energy payers)."""
@@ -464,6 +397,11 @@ class Game(LegalityQueries):
         if self._may_act(player) and waiting_ships_allow(st, player):
             out.append({**base, "do": "discard"})
         return out
+
+    def legal_action_values(self, player: str, card: str) -> list[AtsAction]:
+        """:meth:`legal_actions` as action values (:mod:`companion.ats.actions`): every
+        legal build, reactor and discard for ``player`` holding ``card`` now."""
+        return [from_dict(a) for a in self.legal_actions(player, card)]
 
     def _repr_svg_(self) -> str:
         """Every player's station side by side, each with its player's name: the game
@@ -497,7 +435,7 @@ class Game(LegalityQueries):
         out["manual"] = scoring.manual_requests(self)
         return out
 
-    def trial(self, action: dict[str, Any], *, state: State | None = None,
+    def trial(self, action: AtsAction | dict[str, Any], *, state: State | None = None,
               end_turn: bool = False) -> tuple[dict[str, Any], State]:
         """Apply ``action`` to a copy of ``state`` (default: now) and return
         (normalised action, the new state).  The game is not changed.
@@ -510,10 +448,13 @@ class Game(LegalityQueries):
         trial = base.copy()                 # a full copy: a trial never touches ``base``
         return self.trial_in_place(trial, action, end_turn=end_turn), trial
 
-    def trial_in_place(self, state: State, action: dict[str, Any], *, end_turn: bool = False) -> dict[str, Any]:
+    def trial_in_place(self, state: State, action: AtsAction | dict[str, Any], *,
+                       end_turn: bool = False) -> dict[str, Any]:
         """:meth:`trial` on ``state`` itself, which the caller has copied (or put back
         after, as the what-if views do with one scratch station): ``state`` is changed;
-        the game and its own state are not.  Returns the normalised action."""
+        the game and its own state are not.  Returns the normalised action (a dict)."""
+        if isinstance(action, AtsAction):
+            action = action.to_dict()
         player = action.get("player") if isinstance(action, dict) else None
         norm = self._apply(state, action, strict=False, end_turn=end_turn)
         if not end_turn and isinstance(player, str):
@@ -528,7 +469,7 @@ class Game(LegalityQueries):
         g.actions = copy_json(self.actions)
         g.manual = copy_json(self.manual)
         g.state = self.state.copy()
-        g._before = list(self._before)      # states never changed once stored: shared
+        g._undo = self._undo.copy()         # states never changed once stored: shared
         return g
 
 

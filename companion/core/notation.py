@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
 from .errors import RecordError
@@ -36,6 +36,18 @@ class NotationError(RecordError):
 
     def __init__(self, message: str):
         super().__init__(f"notation: {message}")
+
+
+class IncompleteNotation(NotationError):
+    """A line that leaves out what the position does not settle (a game's ``parse``, read
+    in the context of the position, as python-chess's ``Board.parse_san``): ``missing``,
+    the field to write, and ``options``, what the game sees it could be (none, or two or
+    more: a game never guesses between them)."""
+
+    def __init__(self, missing: str, message: str, options: Iterable[Any] = ()):
+        self.missing = missing
+        self.options = tuple(options)
+        super().__init__(message)
 
 
 class Quoted(str):
@@ -68,6 +80,25 @@ def entry_class(d: Any, kinds: Mapping[str, K], known_keys: Collection[str]) -> 
     if extra_keys:
         raise RecordError(f"{do}: unknown key {sorted(map(str, extra_keys))[0]!r}")
     return cls
+
+
+def read_entry(action: Any, read: Callable[[Any], Any]) -> Any:
+    """A dict ``action`` (what the record, the store and a page hand) as a game's rules
+    read it, taken at the record's edge through its action value (issue 38: the action
+    values are the currency; ``read`` is the game's ``from_dict``): the rules get exactly
+    what the value holds, in new dicts and lists shared with nothing the caller keeps.
+    Anything that is no action value (not an object, an unknown kind or key, a value JSON
+    does not hold or would change: a tuple, a number as a key) is given back as it is,
+    for the rules to read or refuse word for word as before.  (A value itself:
+    ``value.to_dict()``.)"""
+    if isinstance(action, dict):
+        try:
+            entry = read(action).to_dict()
+        except (RecordError, TypeError, ValueError, RecursionError):
+            return action
+        if entry == action:
+            return entry
+    return action
 
 
 def compact(value: Any) -> str:

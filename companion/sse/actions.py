@@ -216,10 +216,21 @@ def from_dict(d: Any) -> SseAction:
     return cls(**values, extra=tuple(sorted(extra)), order=tuple(d))
 
 
-def parse(text: Any) -> SseAction:
+def parse(text: Any, *, who_optional: bool = False) -> SseAction:
     """An action from its notation (``str(action)``); NotationError (one line) if the
-    text is not one."""
+    text is not one.  ``who_optional``: the WHO may be left out, and the kind (a
+    ``move``, as the rules read an action without one): ``#1 ->1,-1 city`` (the game
+    fills them in, :meth:`companion.sse.game.SseGame.parse`)."""
     toks = nt.tokens(text)
+    if who_optional and toks:
+        if not _is_word(toks[0], KINDS) or (len(toks) > 1 and _is_word(toks[1], KINDS)):
+            if _is_who(toks[0]):
+                if len(toks) < 2 or not _is_word(toks[1], KINDS):
+                    toks.insert(1, "move")          # WHO, then no kind
+            else:
+                toks[:0] = ["?", "move"]            # neither WHO nor kind
+        else:
+            toks.insert(0, "?")                     # the kind first: no WHO
     if len(toks) < 2:
         raise nt.NotationError("write who acts and the kind, e.g. 'Ann move #1 1,-3->1,-1 line city'")
     who, kind = toks[0], toks[1]
@@ -266,6 +277,20 @@ def parse(text: Any) -> SseAction:
         raise
     except RecordError as e:
         raise nt.NotationError(str(e)) from None
+
+
+def _is_word(tok: nt.Token, words: Any) -> bool:
+    return not isinstance(tok, (nt.Keyed, nt.Quoted)) and tok in words
+
+
+def _is_who(tok: nt.Token) -> bool:
+    """Whether ``tok`` can be the WHO of a line whose kind is left out: a quoted name, a
+    plain word that is no other token of the notation, or ``?``."""
+    if isinstance(tok, nt.Keyed):
+        return False
+    if isinstance(tok, nt.Quoted) or tok == "?":
+        return True
+    return bool(nt.BARE_NAME.match(tok)) and tok not in VIAS + PIECES and "->" not in tok
 
 
 def notation(d: dict[str, Any]) -> str:

@@ -5,7 +5,9 @@ Same model as the Among the Stars engine (python-chess style):
 :class:`~companion.core.errors.IllegalAction` (with a rule code) and changes
 nothing, :meth:`SseGame.pop` takes the last one back, :meth:`SseGame.check` and
 :meth:`SseGame.legal_moves` are queries.  The state is always the replay of the
-record.  Book references: "S Movement", "S Colonize", "S Game End",
+record.  An action is a value of :mod:`companion.sse.actions` (``push`` and ``check``
+answer a value with a value, a dict with a dict), and :meth:`SseGame.parse` reads a line
+of notation in the context of the position (:mod:`companion.sse.incontext`).  Book references: "S Movement", "S Colonize", "S Game End",
 "S Variants ..." are the sections of the Small Star Empires rulebook.
 
 The rules live in one module per chapter of the book; this module holds the game
@@ -24,15 +26,20 @@ The rules live in one module per chapter of the book; this module holds the game
 """
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar, Iterable, overload
 
 from ..core.errors import IllegalAction, RecordError
+from ..core.notation import read_entry
 from ..core.protocol import LegalityQueries
+from ..core.undo import UndoStack
+from .actions import SseAction
 from .actions import from_dict as action_from_dict
 from ..core.record import copy_json
 from .effects import nordinn_targets, refuel_targets
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex
+from .incontext import parse_in_context
 from .movement import can_move, destinations
+from .render import map_svg
 from .record import FORMAT, validate_record  # the one definition: companion/sse/record.py
 from .rules import (ACTION_KEYS, BOOK_SHIPS, BOX, CAMPAIGN_PIECES, CAMPAIGN_TARGET,
                     DAMAGED_REACH, DEFAULT_COLOURS, EFFECT_VP, EPIC_NEBULAE, MODES, NEBULA_TABLE,
@@ -63,7 +70,7 @@ def describe_action(action: dict[str, Any], with_player: bool = True) -> str:
     return typed.words(with_player)
 
 
-class SseGame(LegalityQueries):
+class SseGame(LegalityQueries[SseAction]):
     """Setup + actions; the state is derived by replaying them."""
 
     format: ClassVar[str] = FORMAT
@@ -75,10 +82,17 @@ class SseGame(LegalityQueries):
         self.manual: list[dict[str, Any]] = list(manual or [])
         self.meta = dict(meta or {})
         self.actions: list[dict[str, Any]] = []
-        self.state = State.initial(self.setup)
+        self.state = self._initial()
+        #: the states before the last actions (:mod:`companion.core.undo`): a cache that
+        #: lets :meth:`pop` skip the replay of the record
+        self._undo: UndoStack[State] = UndoStack()
+
+    def _initial(self) -> State:
+        """The state before the first action."""
+        state = State.initial(self.setup)
         if not self.setup.laid:         # laid from the table: the turn comes after the lay
-            settle(self.state, 0)
-        self._history: list[State] = []
+            settle(state, 0)
+        return state
 
     # -- record in and out ---------------------------------------------------------
     @classmethod
@@ -104,7 +118,7 @@ class SseGame(LegalityQueries):
         the store, memory), with the checks of a replay (:meth:`from_record`'s).  All or
         nothing: an illegal entry raises IllegalAction naming its index in the record,
         and the game is as before."""
-        state, n, kept = self.state, len(self.actions), len(self._history)
+        state, n, kept = self.state, len(self.actions), self._undo.copy()
         try:
             for i, action in enumerate(actions, n):
                 try:
@@ -112,8 +126,8 @@ class SseGame(LegalityQueries):
                 except IllegalAction as e:
                     raise e.at_index(i)
         except BaseException:
-            self.state = state
-            del self.actions[n:], self._history[kept:]
+            self.state, self._undo = state, kept
+            del self.actions[n:]
             raise
 
     def to_record(self) -> dict[str, Any]:
@@ -125,43 +139,95 @@ class SseGame(LegalityQueries):
         return rec
 
     # -- the python-chess style API ----------------------------------------------------
-    def push(self, action: dict[str, Any], *, strict: bool = False) -> dict[str, Any]:
-        """Apply ``action``; returns it normalised (as stored).  Raises IllegalAction
-        (nothing changes)."""
-        stored: dict[str, Any] = copy_json(self._push(action, strict=strict))
-        return stored
+    @overload
+    def push(self, action: SseAction, *, strict: bool = False) -> SseAction: ...
+    @overload
+    def push(self, action: dict[str, Any], *, strict: bool = False) -> dict[str, Any]: ...
 
-    def _push(self, action: dict[str, Any], *, strict: bool) -> dict[str, Any]:
+    def push(self, action: SseAction | dict[str, Any], *,
+             strict: bool = False) -> SseAction | dict[str, Any]:
+        """Apply ``action`` (an :class:`~companion.sse.actions.SseAction`, or its dict);
+        returns it normalised, as stored (a value for a value, else a copy of the dict).
+        Raises IllegalAction (nothing changes)."""
+        stored = self._push(self._entry(action), strict=strict)
+        if isinstance(action, SseAction):
+            return action_from_dict(stored)
+        out: dict[str, Any] = copy_json(stored)
+        return out
+
+    def _push(self, action: Any, *, strict: bool) -> dict[str, Any]:
         """:meth:`push` returning the stored action itself (not a copy): the replay's."""
         trial = self.state.copy()
         norm = apply(trial, action, strict=strict)     # apply copies ``action`` first
-        self._history.append(self.state)
+        self._undo.push(self.state)
         self.state = trial
         self.actions.append(norm)
         return norm
 
+    @staticmethod
+    def _entry(action: Any) -> Any:
+        """What the rules read: a value's dict; a dict read at the record's edge as its
+        value (:func:`companion.core.notation.read_entry`; without ``do``, a move)."""
+        if isinstance(action, SseAction):
+            return action.to_dict()
+        if isinstance(action, dict) and "do" not in action:
+            moved = {"do": "move", **action}
+            entry = read_entry(moved, action_from_dict)
+            return action if entry is moved else entry
+        return read_entry(action, action_from_dict)
+
     def pop(self) -> dict[str, Any]:
-        """Undo the last action (returns it).  Nothing to undo: IllegalAction
+        """Undo the last action (returns it): the state before it is the one kept, else
+        the replay of the rest of the record.  Nothing to undo: IllegalAction
         ``nothing-to-undo``, as in Among the Stars."""
         if not self.actions:
             raise IllegalAction("nothing-to-undo", "there is no action to undo")
-        self.state = self._history.pop()
-        return self.actions.pop()
+        last = self.actions.pop()
+        self.state = self._undo.pop(self.replayed)
+        return last
 
-    def check(self, action: dict[str, Any]) -> dict[str, Any]:
-        """The normalised action if it is legal now; raises IllegalAction if not.  A query."""
-        return apply(self.state.copy(), action, strict=False)
+    def replayed(self, upto: int | None = None) -> State:
+        """The state after the first ``upto`` actions (all by default); a fresh object."""
+        state = self._initial()
+        for a in self.actions[:upto]:
+            apply(state, a, strict=True)
+        return state
 
-    def trial(self, action: dict[str, Any]) -> State:
+    @overload
+    def check(self, action: SseAction) -> SseAction: ...
+    @overload
+    def check(self, action: dict[str, Any]) -> dict[str, Any]: ...
+
+    def check(self, action: SseAction | dict[str, Any]) -> SseAction | dict[str, Any]:
+        """The normalised action if it is legal now (a value for a value, a dict for a
+        dict); raises IllegalAction if not.  A query."""
+        norm = apply(self.state.copy(), self._entry(action), strict=False)
+        return action_from_dict(norm) if isinstance(action, SseAction) else norm
+
+    def parse(self, text: str) -> SseAction:
+        """A line of notation read in the context of the position, as python-chess's
+        ``Board.parse_san`` (:func:`companion.sse.incontext.parse_in_context`): what it
+        leaves out and the game knows is filled in (the player whose turn it is, a
+        ``move``, the only ship, destination and piece), and the action must be legal
+        now.  NotationError (``IncompleteNotation`` names what is missing and its
+        options) or IllegalAction; nothing changes."""
+        return parse_in_context(self, text)
+
+    def _repr_svg_(self) -> str:
+        """The map with every piece and ship: the game as a picture in Jupyter (its rich
+        display, as python-chess's ``Board._repr_svg_``; :func:`companion.sse.render.map_svg`)."""
+        return map_svg(self.state.map, self.state)
+
+    def trial(self, action: SseAction | dict[str, Any]) -> State:
         """The state after ``action`` (raises IllegalAction); the game is unchanged."""
         st = self.state.copy()
-        apply(st, action, strict=False)
+        apply(st, action.to_dict() if isinstance(action, SseAction) else action, strict=False)
         return st
 
-    def describe(self, action: dict[str, Any]) -> str:
-        """``action`` (as stored) in words, the player's name first: ``"Ann moved ship 0
-        [0, 0] → [1, 0], colonised with a City"`` (:func:`describe_action`)."""
-        return describe_action(action)
+    def describe(self, action: SseAction | dict[str, Any]) -> str:
+        """``action`` (a value, or as stored) in words, the player's name first: ``"Ann
+        moved ship 0 [0, 0] → [1, 0], colonised with a City"`` (:func:`describe_action`)."""
+        return action.words() if isinstance(action, SseAction) else describe_action(action)
 
     @property
     def current(self) -> str | None:

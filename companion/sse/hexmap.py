@@ -36,6 +36,7 @@ from ..core import userdocs
 from ..core.paths import data_dir, user_dir
 from ..core.roles import Role, Write, check as check_role
 from ..core.safeio import MAX_NOTE, loads_json, name_problem, read_json, terminal_line
+from .render import map_svg
 
 Hex = tuple[int, int]
 MAP_FORMAT = "small-star-empires-map/1"
@@ -226,6 +227,11 @@ class HexMap:
         #: where a map laid from sector tiles came from (issue 24, companion.sse.laying):
         #: provenance only, replay and scoring use ``systems``
         self.layout: dict[str, Any] | None = copy.deepcopy(layout) if layout else None
+
+    def _repr_svg_(self) -> str:
+        """The map as a picture in Jupyter (its rich display, as python-chess's
+        ``Board._repr_svg_``), with its title: :func:`companion.sse.render.map_svg`."""
+        return map_svg(self, title=self.title)
 
     # -- file format -------------------------------------------------------------
     @classmethod

@@ -4,12 +4,70 @@ y = 1.5·r (in hex radii)."""
 from __future__ import annotations
 
 import math
-from ..core.htmlsafe import colour, escape
-from typing import Iterable
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
 
-from . import hexmap as hm
-from .hexmap import Hex, HexMap
-from .state import State
+from ..core.htmlsafe import colour, escape
+
+# What the drawing reads of a map and a game state, as Protocols: the map's module
+# (companion.sse.hexmap) draws itself with this one, which imports neither it nor the
+# state (no import cycle), as companion.ats.render reads a station.
+Hex = tuple[int, int]
+
+
+class SystemView(Protocol):
+    """A system (:class:`companion.sse.hexmap.System`)."""
+    @property
+    def kind(self) -> str: ...
+    @property
+    def planets(self) -> int | None: ...
+    @property
+    def colour(self) -> str | None: ...
+    @property
+    def home(self) -> int | None: ...
+    def describe(self) -> str: ...
+
+
+class MapView(Protocol):
+    """A map (:class:`companion.sse.hexmap.HexMap`): its hexes and their systems."""
+    def __getitem__(self, h: Hex) -> SystemView: ...
+    def __iter__(self) -> Iterator[Hex]: ...
+    def __len__(self) -> int: ...
+
+
+class SetupView(Protocol):
+    @property
+    def players(self) -> Sequence[str]: ...
+    def colour(self, player: str) -> str: ...
+
+
+class ColonyView(Protocol):
+    @property
+    def owner(self) -> str: ...
+    @property
+    def piece(self) -> str: ...
+
+
+class ShipView(Protocol):
+    @property
+    def damaged(self) -> bool: ...
+
+
+class StateView(Protocol):
+    """A game's state (:class:`companion.sse.state.State`)."""
+    @property
+    def setup(self) -> SetupView: ...
+    @property
+    def map(self) -> MapView: ...
+    @property
+    def colonies(self) -> Mapping[Hex, ColonyView]: ...
+    @property
+    def revealed(self) -> Mapping[Hex, Mapping[str, Any]]: ...
+    @property
+    def blocked(self) -> Mapping[Hex, str]: ...
+    @property
+    def conquered(self) -> Container[Hex]: ...
+    def ships_at(self, h: Hex) -> Sequence[tuple[str, ShipView]]: ...
 
 SQ3 = math.sqrt(3)
 KIND_FILL = {"planetary": "#e3dccb", "empty": "#f3f3f1", "wormhole": "#d9c8f5",
@@ -22,6 +80,11 @@ EFFECT_SHORT = {"planetary": "planets", "chromatic_nebula": "chromatic", "astero
                 "nordinn_empire": "Nordinn"}
 LEGAL = "#17a34a"
 SELECTED = "#111111"
+
+
+def _label(h: Hex) -> str:
+    """A hex in words, as :func:`companion.sse.hexmap.label` writes it: ``[q, r]``."""
+    return f"[{h[0]}, {h[1]}]"
 
 
 def centre(h: Hex, size: float) -> tuple[float, float]:
@@ -37,7 +100,7 @@ def corners(cx: float, cy: float, size: float) -> str:
     return " ".join(pts)
 
 
-def system_words(s: hm.System) -> str:
+def system_words(s: SystemView) -> str:
     if s.kind == "planetary":
         return "●" * (s.planets or 0)
     if s.kind == "nebula":
@@ -48,7 +111,7 @@ def system_words(s: hm.System) -> str:
             "unexplored": "?"}[s.kind]
 
 
-def map_svg(m: HexMap, state: State | None = None, *, legal: Iterable[Hex] = (), selected: Hex | None = None,
+def map_svg(m: MapView, state: StateView | None = None, *, legal: Iterable[Hex] = (), selected: Hex | None = None,
             size: float = 26, coords: bool = False, colours: dict[str, str] | None = None,
             title: str | None = None) -> str:
     """The board as SVG.  With ``state`` (a game State): owners' colours, pieces (C = City,
@@ -106,7 +169,7 @@ def map_svg(m: HexMap, state: State | None = None, *, legal: Iterable[Hex] = (),
             stroke, sw = SELECTED, 3.5
         cls = f"hex hex_{h[0]}_{h[1]}".replace("-", "m")
         out.append(f"<polygon class='{cls}' points='{corners(cx, cy, size * 0.97)}' fill='{fill}' "
-                   f"stroke='{stroke}' stroke-width='{sw}'><title>{escape(hm.label(h))} "
+                   f"stroke='{stroke}' stroke-width='{sw}'><title>{escape(_label(h))} "
                    f"{escape(s.describe())}</title></polygon>")
         colony = state.colonies.get(h) if state is not None else None
         if colony is not None:
