@@ -28,7 +28,7 @@ What it measures:
    already running server are printed too (each load starts a new kernel).
 3. ``--profile``: the same actions replayed through ``companion.ui.App`` in
    this process (no browser, no kernel: widget messages go nowhere), timing
-   ``App._push`` and its parts, to see what the kernel spends per click.
+   ``App.push`` and its parts, to see what the kernel spends per click.
 
 Uses tests/browser/browser_harness.py (VoilaServer) and
 tests/browser/dashboard_driver.py.  Jupyter's folders and COMPANION_HOME are
@@ -228,16 +228,16 @@ def bench_cold(browser, runs: int):
 
 
 # --------------------------------------------------------------------------
-# kernel side: App._push in this process
+# kernel side: App.push in this process
 # --------------------------------------------------------------------------
 def profile_kernel(actions: list[dict], reps: int = 3) -> dict[str, list[float]]:
     os.environ["COMPANION_HOME"] = str(TMP / "profile-home")
     from companion.table.store import Store
     from companion.ui.app import App
 
-    parts = ["game.push", "store.append", "refresh", "_refresh_info", "_refresh_scoreboard",
-             "_refresh_entry", "_draw_grid", "_refresh_stations", "_refresh_final"]
-    times: dict[str, list[float]] = {k: [] for k in ["App._push"] + parts}
+    parts = ["game.push", "store.append", "refresh", "refresh_info", "refresh_scoreboard",
+             "refresh_entry", "draw_grid", "refresh_stations", "refresh_final"]
+    times: dict[str, list[float]] = {k: [] for k in ["App.push"] + parts}
     for rep in range(reps):
         app = App(store=Store(path=TMP / "profile-home" / f"games{rep}.sqlite"))
         for box, name in zip(app.name_boxes, PLAYERS):
@@ -258,8 +258,8 @@ def profile_kernel(actions: list[dict], reps: int = 3) -> dict[str, list[float]]
 
         wrap(app.game, "push", "game.push")
         wrap(app.store, "append", "store.append")
-        for m in ["refresh", "_refresh_info", "_refresh_scoreboard", "_refresh_entry",
-                  "_draw_grid", "_refresh_stations", "_refresh_final"]:
+        for m in ["refresh", "refresh_info", "refresh_scoreboard", "refresh_entry",
+                  "draw_grid", "refresh_stations", "refresh_final"]:
             wrap(app, m, m)
         for a in actions:
             # what the page does before the click: choose player, action, card
@@ -268,8 +268,8 @@ def profile_kernel(actions: list[dict], reps: int = 3) -> dict[str, list[float]]
             app.entry_card.value = a["card"]
             acc.clear()
             t = time.perf_counter()
-            app._push(dict(a))
-            times["App._push"].append(time.perf_counter() - t)
+            app.push(dict(a))
+            times["App.push"].append(time.perf_counter() - t)
             for k in parts:
                 times[k].append(acc.get(k, 0.0))
     return times
@@ -281,7 +281,7 @@ def main() -> None:
     ap.add_argument("--actions", type=int, default=30, help="timed actions (default 30)")
     ap.add_argument("--cold-runs", type=int, default=3, help="cold starts (default 3)")
     ap.add_argument("--profile", action="store_true",
-                    help="also time App._push in this process (always done on a MISS)")
+                    help="also time App.push in this process (always done on a MISS)")
     args = ap.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -340,7 +340,7 @@ def main() -> None:
     missed = [r for r in rows if r[-1] == "MISS"]
     if args.profile or any(r[0].startswith("click") for r in missed):
         print()
-        print("Kernel side: App._push replayed in this process (no browser, no kernel), "
+        print("Kernel side: App.push replayed in this process (no browser, no kernel), "
               f"{len(actions)} actions x 3, ms")
         times = profile_kernel(actions)
         print(f"  {'part':<22} {'median':>8} {'p95':>8} {'max':>8}")

@@ -51,12 +51,12 @@ def message(app) -> str:
 def test_school_like_card_is_built_through_the_page(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app._clicked((0, 1))
+    app.clicked((0, 1))
     assert "rule: choice" not in message(app)          # before: refused at once
-    assert set(app._school) == {"Ben", "Cleo"}
-    app._school["Ben"].value = "pay"
-    app._school["Cleo"].value = "lose"
-    app._confirm()
+    assert set(app.school) == {"Ben", "Cleo"}
+    app.school["Ben"].value = "pay"
+    app.school["Cleo"].value = "lose"
+    app.confirm()
     stored = store.load(app.gid)["actions"]
     assert stored[-1]["choices"] == {"Ben": "pay", "Cleo": "lose"}
 
@@ -64,13 +64,13 @@ def test_school_like_card_is_built_through_the_page(store):
 def test_a_manual_vp_card_is_built_through_the_page(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: manual")
-    app.guarded(app._clicked)((1, 0))
+    app.guarded(app.clicked)((1, 0))
     assert "rule: manual-vp" not in message(app)
-    app._manual.value = "two"
-    app.guarded(app._confirm)()
+    app.manual_vp.value = "two"
+    app.guarded(app.confirm)()
     assert "whole number" in message(app) and store.load(app.gid)["actions"] == []
-    app._manual.value = "2"
-    app._confirm()
+    app.manual_vp.value = "2"
+    app.confirm()
     assert store.load(app.gid)["actions"][-1]["manual_vp"] == 2
     assert app.game.state.players["Ana"].vp == 2
 
@@ -78,7 +78,7 @@ def test_a_manual_vp_card_is_built_through_the_page(store):
 def test_an_illegal_cell_is_named_next_to_the_grid_and_nothing_stored(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.guarded(app._clicked)((3, 3))
+    app.guarded(app.clicked)((3, 3))
     assert "[rule: not-adjacent]" in message(app) and "Fixture: pay or lose" in message(app)
     assert store.load(app.gid)["actions"] == []
 
@@ -88,14 +88,14 @@ def test_a_page_behind_refuses_and_rebuilds_its_entry(store, tmp_path):
     page1 = open_app(store)
     page2 = App(Store(store.path))
     enter(page2, "Ana", "discard", "Garden")
-    page2._discard()
+    page2.discard()
     # page 1 still shows Ana waiting; it enters the same discard
     enter(page1, "Ana", "discard", "Garden")
-    page1.guarded(page1._discard)()
+    page1.guarded(page1.discard)()
     assert "Not recorded" in message(page1) and "Ana discarded Garden" in message(page1)
     # the entry is rebuilt: nobody picked, no card; pressing Discard again sends nothing
     assert page1.entry_player.value is None and page1.entry_card.value == ""
-    page1.guarded(page1._discard)()
+    page1.guarded(page1.discard)()
     actions = store.load(page1.gid)["actions"]
     assert [(a["player"], a["do"]) for a in actions] == [("Ana", "discard")]
     assert page1.entry_player.options == ("Ben", "Cleo")
@@ -107,7 +107,7 @@ def test_card_values_typed_on_two_pages_are_both_in_the_record(store):
     page2 = App(Store(store.path))
     for page, name in ((page1, "Fixture: typed on page 1"), (page2, "Fixture: typed on page 2")):
         save_user_card(parse_card({**UNKNOWN, "name": name}))
-        page._save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
+        page.save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
                                       "max": "none", "abilities": []}))
     names = {c["name"] for c in store.load(page1.gid)["cards"]}
     assert {"Fixture: typed on page 1", "Fixture: typed on page 2"} <= names
@@ -134,7 +134,7 @@ def test_the_form_does_not_stay_under_the_next_player(store):
     enter(app, "Ana", "build", "Fixture: unknown")
     assert app.form_box.children
     app.entry_action.value = "discard"
-    app._discard()
+    app.discard()
     assert app.entry_player.value == "Ben" and app.form_box.children == ()
 
 
@@ -155,7 +155,7 @@ def test_the_final_screen_offers_a_form_for_every_missing_value(store):
     assert "Sheptas" in text and "Before the final table" in text
     # the race tile's values: a form right there
     assert any("final-values" in k._dom_classes for k in kids)
-    app._save_values(parse_card({"name": "Sheptas", "category": "race",
+    app.save_values(parse_card({"name": "Sheptas", "category": "race",
                                  "abilities": [{"when": "end", "manual": True}]}))
     manual = next(k for k in app.final_box.children if "manual-form" in k._dom_classes)
     assert "Accelerated Construction" in str([getattr(c, "children", c) for c in
@@ -177,9 +177,9 @@ def test_typing_a_prefix_suggests_and_never_offers_a_race(store):
 def test_after_an_undo_the_entry_shows_the_undone_action(store):
     app = open_app(store)
     enter(app, "Ben", "discard", "Garden")
-    app._discard()
+    app.discard()
     assert app.entry_player.value == "Ana"
-    app._undo()
+    app.undo()
     assert (app.entry_player.value, app.entry_action.value, app.entry_card.value) == \
         ("Ben", "discard", "Garden")
 
@@ -188,7 +188,7 @@ def test_objectives_in_play_are_always_shown(store):
     app = open_app(store, objectives=["Accelerated Construction"])
     assert "Accelerated Construction" in app.objectives_panel.value
     enter(app, "Ana", "discard", "Garden")
-    app._discard()
+    app.discard()
     assert "Accelerated Construction" in app.objectives_panel.value
 
 
@@ -204,7 +204,7 @@ def test_one_race_selector_per_player_typed(store):
 def test_a_message_appears_next_to_the_entry(store):
     app = open_app(store)
     enter(app, "Ana", "discard", "")
-    app.guarded(app._discard)()
+    app.guarded(app.discard)()
     assert "Type the discarded card&#x27;s name first" in app.entry_msg.value
 
 
@@ -242,7 +242,7 @@ def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_
     app.explorer.box.selected_index = 0
     last = app.game.waiting_in_order()[0]
     enter(app, last, "discard", "Garden")
-    app._discard()
+    app.discard()
     assert app.game.state.finished
     assert "not known yet" in app.explorer.now.value
     assert any("final-values" in k._dom_classes for k in app.final_box.children)
@@ -252,7 +252,7 @@ def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_
 def test_title_names_the_tab_and_other_tabs_messages_stay_out_of_the_entry(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.guarded(app._clicked)((0, 0))                      # the Main Reactor: refused
+    app.guarded(app.clicked)((0, 0))                      # the Main Reactor: refused
     assert "rule: occupied" in message(app)
     assert "Among the Stars — table companion" in app.title.value
     app.tabs.selected_index = 1                            # Small Star Empires
@@ -277,7 +277,7 @@ def test_a_page_whose_game_was_deleted_elsewhere_records_nothing_and_says_so(sto
     assert page2.gid == gid
     store.delete(gid)                       # e.g. deleted from History on another phone
     enter(page1, "Ana", "discard", "Garden")
-    page1.guarded(page1._discard)()
+    page1.guarded(page1.discard)()
     assert "deleted on another page" in page1.status.value
     assert "Something went wrong" not in page1.status.value
     assert page1.body.children == (page1.setup_screen,)    # back to the setup screen
@@ -296,7 +296,7 @@ def test_a_card_of_unknown_type_with_an_advisor_asks_its_types_in_the_form_then_
             "slots": 2}
     app = open_app(store, options={"advisors": [tile]})
     enter(app, "Ana", "build", TYPE_UNKNOWN["name"])
-    app._clicked((0, 1))
+    app.clicked((0, 1))
     assert app.form_box.children, "no form opened"
     assert "Enter the printed values of &#x27;Fixture: type unknown&#x27; first (types): once saved, the " \
         "build at [0, 1] goes on." in app.status.value
@@ -310,7 +310,7 @@ def test_a_card_of_unknown_type_with_an_advisor_asks_its_types_in_the_form_then_
     # the save goes on with the click it interrupted, no second tap on the cell
     save.click()
     if app.extra.children:                         # the energy payer: the default one
-        app._confirm()
+        app.confirm()
     stored = store.load(app.gid)["actions"]
     assert [(a["player"], a["card"], a["at"]) for a in stored] == [("Ana", TYPE_UNKNOWN["name"], [0, 1])]
 
@@ -330,10 +330,10 @@ def test_a_pay_or_lose_build_says_what_waits_for_the_end_of_the_turn(store):
     app = open_app(store)
     assert app.entry_part.pending_line.value == ""
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app._clicked((0, 1))
-    app._school["Ben"].value = "pay"
-    app._school["Cleo"].value = "lose"
-    app._confirm()
+    app.clicked((0, 1))
+    app.school["Ben"].value = "pay"
+    app.school["Cleo"].value = "lose"
+    app.confirm()
     line = app.entry_part.pending_line.value
     assert "At the end of this turn" in line
     assert "Ben: pays 1 credit (Ana&#x27;s Fixture: pay or lose) at the end of this turn" in line
@@ -342,6 +342,6 @@ def test_a_pay_or_lose_build_says_what_waits_for_the_end_of_the_turn(store):
     # the turn ends: the effects are done, the line goes
     for p in ("Ben", "Cleo"):
         enter(app, p, "discard", "Garden")
-        app._discard()
+        app.discard()
     assert app.entry_part.pending_line.value == ""
     assert app.entry_part.pending_line.layout.display == "none"

@@ -127,7 +127,7 @@ def test_a_started_timer_stays_on_screen_while_the_stations_are_laid(store):
     app = App(store)
     app.open_game(gid)
     app.timer.button.layout.display = ""           # as a page opened before would show it
-    app._tap_timer()
+    app.tap_timer()
     assert "timer" in (store.load(gid).get("meta") or {})
     app.refresh()
     assert shown(app.timer.button)

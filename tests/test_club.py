@@ -445,7 +445,7 @@ def test_the_pages_lists_show_only_this_tables_games(tmp_path):
         assert [v for _, v in app.setup_part.saved.options] == [ga]
         # a seat's or the table view's page does not show it
         app.session.set_role("table")
-        app._apply_role()
+        app.apply_role()
         assert switch.layout.display == "none"
     finally:
         store.close()

@@ -39,7 +39,7 @@ def test_a_ping_is_answered_with_its_value_the_game_and_its_actions(store):
     app.entry_player.value = "Ana"            # a seat page enters for its own player
     app.entry_action.value = "discard"
     app.entry_card.value = "Garden"
-    app._discard()
+    app.discard()
     assert len(app.game.actions) == 1
     app.heartbeat.ping.value = "abc-2"
     assert beat(app)["beat"] == "abc-2" and beat(app)["actions"] == "1"

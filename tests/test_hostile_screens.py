@@ -111,14 +111,14 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
     app.entry_player.value = EVIL_NAME
     app.entry_action.value = "build"
     app.entry_card.value = EVIL_CARD
-    app._clicked((0, 1))
-    app._manual = None
+    app.clicked((0, 1))
+    app.manual_vp = None
     app.entry_player.value = EVIL_QUOTE
     app.entry_action.value = "discard"
     app.entry_card.value = "<script>alert(7)</script>"
-    app.guarded(app._discard)()                     # unknown card: the message echoes it
+    app.guarded(app.discard)()                     # unknown card: the message echoes it
     app.entry_card.value = EVIL_CARD
-    app._discard()
+    app.discard()
     app.explorer.box.selected_index = 0
     app.explorer.player.value = EVIL_NAME
     app.explorer.card.value = EVIL_CARD
@@ -147,7 +147,7 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
         assert raw_markup() == []                     # the advisors panel, names escaped
         app.push_entry({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
     assert raw_markup() == []
-    app._save_values(parse_card({"name": EVIL_RACE, "category": "race",
+    app.save_values(parse_card({"name": EVIL_RACE, "category": "race",
                                  "abilities": [{"when": "end", "manual": True}]}))
     assert raw_markup() == []
     app.game.manual = store.add_manual(app.gid, [
@@ -165,7 +165,7 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
     # the final screen's play details (saved) and the exports to other play loggers
     app.final_details.location.value = EVIL_NAME
     app.final_details.notes.value = EVIL_QUOTE + " <script>alert(9)</script>"
-    app._save_final_details()
+    app.save_final_details()
     assert store.load(app.gid)["meta"]["location"] == EVIL_NAME
     app.exports.panel.selected_index = 0
     assert "bgstats" in app.exports.html.value.lower()
@@ -208,8 +208,8 @@ def test_small_star_empires_screens_with_hostile_names_and_colours(store, tmp_pa
         if not moves:
             break
         i, m = moves[0]
-        tab._clicked(tab.game.state.players[p].ships[i].at)
-        tab._clicked(tuple(m.to))
+        tab.clicked(tab.game.state.players[p].ships[i].at)
+        tab.clicked(tuple(m.to))
         if tab.extra.children:                      # an unexplored tile or a choice: stop here
             break
     assert raw_markup() == []

@@ -77,7 +77,7 @@ def test_laid_now_then_played_on_with_every_rule_checked_and_an_undo(store):
     app.entry_player.value = "Ana"
     app.entry_action.value = "build"
     app.entry_card.value = PLOT
-    app.guarded(app._clicked)((0, 2))
+    app.guarded(app.clicked)((0, 2))
     acts = store.load(gid)["actions"]
     assert acts[-1]["do"] == "build" and acts[-1]["at"] == [0, 2], app.entry_msg.value
     assert app.game.state.players["Ana"].credits == 4
@@ -85,7 +85,7 @@ def test_laid_now_then_played_on_with_every_rule_checked_and_an_undo(store):
     app.entry_player.value = "Ben"
     app.entry_action.value = "build"
     app.entry_card.value = PLOT
-    app.guarded(app._clicked)((3, 3))
+    app.guarded(app.clicked)((3, 3))
     msg = app.entry_msg.value
     assert "[rule: not-adjacent]" in msg and PLOT in msg, msg
     assert len(store.load(gid)["actions"]) == 3

@@ -73,7 +73,7 @@ def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
     tick(one), tick(two)          # first poll: nothing new
     assert "actions: 0" in two.live_state.value and two.live_note.value == ""
     enter(one, "Ana", "Garden")
-    one._discard()
+    one.discard()
     tick(two)
     assert "actions: 1" in two.live_state.value
     assert "Updated from another page: added: Ana discarded Garden for 3 credits" in \
@@ -82,7 +82,7 @@ def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
     row = two.scoreboard.value.split("data-player='Ana'")[1]
     assert "<td class='credits'>13</td>" in row                 # 10 + 3 for the discard
     # the undo on page one is seen too
-    one._undo()
+    one.undo()
     tick(two)
     assert "actions: 0" in two.live_state.value and "undone: Ana discarded Garden" in \
         two.live_note.value
@@ -93,19 +93,19 @@ def test_what_the_person_was_typing_is_kept_and_checked_again(store):
     one, two = pages(store)
     enter(two, "Cleo", "Holographic Display Area", do="build")     # Cleo's page: typing
     enter(one, "Ana", "Garden")
-    one._discard()
+    one.discard()
     tick(two)
     assert two.entry_player.value == "Cleo"
     assert two.entry_card.value == "Holographic Display Area"
     assert two.entry_action.value == "build"
     # Cleo's own action entered elsewhere: her page's entry moves on to who still acts
     enter(one, "Cleo", "Garden")
-    one._discard()
+    one.discard()
     tick(two)
     assert two.entry_player.value == "Ben"
     # and the page's next entry is recorded normally (it is not behind)
     enter(two, "Ben", "U-Cannon")
-    two._discard()
+    two.discard()
     assert stored(store, one.gid) == [("Ana", "discard", "Garden"), ("Cleo", "discard", "Garden"),
                                       ("Ben", "discard", "U-Cannon")]
 
@@ -119,7 +119,7 @@ def test_a_seat_page_puts_its_player_first(store):
     assert "your turn to act" in ana.seat_score.value
     assert "<svg" in ana.seat_station.value
     enter(one, "Ana", "Garden")
-    one._discard()
+    one.discard()
     tick(ana)
     assert "13 credits" in ana.seat_score.value and "your turn" not in ana.seat_score.value
     # Ana has acted: her page stays hers (issue 20: it used to jump to Ben)
@@ -142,10 +142,10 @@ def test_the_table_view_shows_everything_and_records_nothing(store):
     assert table.entry.layout.display == "none" and table.undo_row.layout.display == "none"
     assert table.table_stations.value.count("<svg") >= len(PLAYERS)
     enter(table, "Ana", "Garden")
-    table.guarded(table._discard)()
+    table.guarded(table.discard)()
     assert "table view" in table.status.value and stored(store, table.gid) == []
     enter(one, "Ana", "Garden")
-    one._discard()
+    one.discard()
     tick(table)
     assert "actions: 1" in table.live_state.value
     assert "Waiting for: <b>Ben, Cleo</b>" in table.turn_info.value
@@ -179,7 +179,7 @@ def test_small_star_empires_pages_follow_each_other(store):
     g = one.game
     move = next(m for m in g.legal_moves(g.current, 0)
                 if "city" in m.pieces and not g.state.unexplored(m.to))
-    one._push({"player": g.current, "ship": 0, "to": list(move.to), "piece": "city"})
+    one.push({"player": g.current, "ship": 0, "to": list(move.to), "piece": "city"})
     tick(apps[1])
     assert "actions: 1" in two.live_state.value
     assert "Updated from another page: added: Ann moved ship 0" in two.live_note.value
@@ -227,7 +227,7 @@ def test_a_page_built_before_the_game_opens_the_latest_game_when_its_address_com
     other.name_boxes[0].value, other.name_boxes[1].value = "Ana", "Ben"
     other.start_game()
     enter(other, "Ana", "Garden")
-    other._discard()
+    other.discard()
     early.apply_query("seat=Ben")
     assert early.gid == other.gid and len(early.game.actions) == 1
     assert "actions: 1" in early.live_state.value
@@ -248,7 +248,7 @@ def test_a_poll_whose_read_failed_reads_the_change_again_at_the_next_poll(store)
     one, two = pages(store)
     tick(one), tick(two)
     enter(one, "Ana", "Garden")
-    one._discard()
+    one.discard()
     real = two.store.load_revision
     calls = []
 

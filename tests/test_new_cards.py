@@ -79,9 +79,9 @@ def test_a_card_not_in_the_catalogue_is_offered_as_new_typed_once_and_used_again
         (1, 0, 2, ("business",))
     assert any(c["name"] == NEW for c in store.load(app.gid).get("cards", []))
     # built at once: the grid offers its cells
-    app._clicked((0, 1))
+    app.clicked((0, 1))
     if app.extra.children:
-        app._confirm()
+        app.confirm()
     acts = store.load(app.gid)["actions"]
     assert [(a["player"], a["card"]) for a in acts] == [(active, NEW)], app.status.value
     # the other player builds it too: no form, no offer
@@ -91,9 +91,9 @@ def test_a_card_not_in_the_catalogue_is_offered_as_new_typed_once_and_used_again
     app.entry_card.value = NEW
     assert app.form_box.children == ()
     assert not [x for x in _walk(app.extra) if "entry-new-card" in getattr(x, "_dom_classes", ())]
-    app._clicked((0, 1))
+    app.clicked((0, 1))
     if app.extra.children:
-        app._confirm()
+        app.confirm()
     acts = store.load(app.gid)["actions"]
     assert [(a["player"], a["card"]) for a in acts] == [(active, NEW), (other, NEW)], \
         app.status.value
@@ -168,7 +168,7 @@ def test_a_discard_of_a_card_not_in_the_catalogue_adds_its_name_only(store):
     mine = {c.name: c for c in load_user_cards()}
     assert (mine[NEW].cost, mine[NEW].vp, mine[NEW].abilities) == (None, None, None)
     assert "by its name" in app.status.value
-    app._discard()
+    app.discard()
     acts = store.load(app.gid)["actions"]
     assert [(a["player"], a["do"], a["card"]) for a in acts] == [(active, "discard", NEW)]
 

@@ -182,6 +182,6 @@ def test_a_control_out_of_the_tree_follows_the_role_both_ways():
     app.apply_query("")                        # host; the game screen replaces setup
     assert form.layout.display != "none"
     app.session.set_role(Role.TABLE)
-    app._apply_role()                          # the form is off screen now
+    app.apply_role()                          # the form is off screen now
     assert form.layout.display == "none"
     assert {WRITES, HOST_ONLY} <= set(form._dom_classes)

@@ -42,7 +42,7 @@ def start_ats(app, names=("Ann", "Bea"), **details):
     form.location.value = details.get("location", "")
     form.notes.value = details.get("notes", "")
     for n in details.get("new", ()):
-        form._new[n].value = True
+        form.new_boxes[n].value = True
     app.guarded(app.start_game)()
 
 
@@ -242,7 +242,7 @@ def test_final_screen_details_are_saved_and_reach_history_and_exports(store):
     assert app2.final_details.new_box.children[0].value is True
     # the History list and the games table
     app2.tabs.selected_index = 2
-    games = app2.history._games.set_index("game_id")
+    games = app2.history.games_table.set_index("game_id")
     assert games.loc[gid, "location"] == "Club" and games.loc[gid, "notes"] == EVIL
 
 
@@ -362,7 +362,7 @@ def test_sse_timer_starts_with_the_game_and_survives_a_reload(store):
     tab.ships.value = 2
     tab.setup_details.location.value = "Garden"
     tab.setup_details.notes.value = EVIL
-    tab.setup_details._new["Bob"].value = True
+    tab.setup_details.new_boxes["Bob"].value = True
     tab.start_game()
     gid = tab.gid
     meta = stored_meta(store, gid)

@@ -38,8 +38,8 @@ def test_two_names_keep_the_revival_modules_on_the_setup_screen(store):
     ms.two_player.value = "revival"
     ms.spaceships.value = True
     ms.use_advisors.value = True
-    assert len(ms._tiles) == 2                   # both tiles between the 2 players
-    assert all(t["between"] == ("Ana", "Ben") for t in ms._tiles)
+    assert len(ms.advisor_tiles) == 2                   # both tiles between the 2 players
+    assert all(t["between"] == ("Ana", "Ben") for t in ms.advisor_tiles)
     # a third name and back: still shown (the only way found before the fix)
     app.name_boxes[2].value = "Cleo"
     app.name_boxes[2].value = ""
@@ -74,7 +74,7 @@ def test_spaceships_are_placed_and_removed_by_tapping_the_drawn_station(store):
     app.entry_player.value = "Ana"
     app.entry_action.value = "build"
     app.entry_card.value = SHIPYARD["name"]
-    app._clicked((0, 1))
+    app.clicked((0, 1))
     picker = ship_buttons(app.extra, "ship-picker")
     assert len(picker) == 1
     # only Ben's station is drawn: the card's target is "other" (the engine's spots)

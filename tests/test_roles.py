@@ -419,20 +419,20 @@ def test_writes_forced_through_the_table_view_are_refused_in_one_line(both_games
     # every other write of the Among the Stars screen
     table.entry_player.value, table.entry_action.value = "Ben", "discard"
     table.entry_card.value = "Garden"
-    refused(table._discard)
-    refused(table._undo)
-    refused(table._tap_timer)
-    refused(table._save_final_details)
-    refused(table._save_values, parse_card(CARD))
+    refused(table.discard)
+    refused(table.undo)
+    refused(table.tap_timer)
+    refused(table.save_final_details)
+    refused(table.save_values, parse_card(CARD))
     refused(table.session.add_manual, [MANUAL])
     refused(table.session.import_records, [record_file(env)])
     # the Small Star Empires tab: a tap on its board, undo, the timer, start
     table.tabs.selected_index = 1
     sse = table.sse
     home = next(s.at for s in sse.game.state.players[sse.game.current].ships)
-    refused(sse._clicked, home)
-    refused(sse._undo)
-    refused(sse._tap_timer)
+    refused(sse.clicked, home)
+    refused(sse.undo)
+    refused(sse.tap_timer)
     refused(sse.session.set_manual, [{"source": "nebula_table", "values": [1, 2, 3, 4, 5, 6]}])
     refused(sse.show_editor)
     assert snapshot(env) == before
@@ -441,7 +441,7 @@ def test_writes_forced_through_the_table_view_are_refused_in_one_line(both_games
     assert host.gid == env.gid and len(host.game.actions) == 1
     host.entry_player.value, host.entry_action.value = "Ben", "discard"
     host.entry_card.value = "Garden"
-    host._discard()
+    host.discard()
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
 
 
@@ -458,7 +458,7 @@ def test_a_seat_cannot_delete_import_or_start_but_may_play(both_games):
     assert snapshot(env) == before
     seat.entry_action.value = "discard"
     seat.entry_card.value = "Garden"
-    seat._discard()                                     # Ben's own action: recorded
+    seat.discard()                                     # Ben's own action: recorded
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
 
 

@@ -166,7 +166,7 @@ def test_after_acting_the_seat_page_stays_its_player_and_says_whom_it_waits_for(
     g = ana.game
     at = sorted(g.legal_cells("Ana", do="reactor"))[0]
     enter(ana, do="reactor")
-    ana._clicked(at)                                   # Ana builds a Power Reactor
+    ana.clicked(at)                                   # Ana builds a Power Reactor
     assert [a["player"] for a in ana.game.actions] == ["Ana"]
     # the issue: the Player list jumped to Ben and showed Ben's station
     assert ana.entry_player.value == "Ana" and ana.entry_player.options == ("Ana",)
@@ -198,13 +198,13 @@ def stored_game(store, gid) -> Game:
 def test_another_page_acting_does_not_move_the_seat_page(store):
     host, ana = ats_pages(store)
     enter(host, player="Ben")
-    host._discard()
+    host.discard()
     ana.live_tick()
     assert ana.entry_player.value == "Ana"
     assert ana.seat_switch.note.value == ""            # still her turn to act
     assert "your turn to act" in ana.seat_score.value
     enter(ana)
-    ana._discard()
+    ana.discard()
     assert "done, waiting for <b>Cleo</b>" in ana.seat_switch.note.value
 
 
@@ -222,14 +222,14 @@ def test_the_switch_enters_one_action_for_another_player_then_back(store):
     assert "Entering for Ben" in bar.banner.value and bar.banner.layout.display == ""
     assert bar.switch.layout.display == "none"
     enter(ana)
-    ana._discard()
+    ana.discard()
     assert [(a["player"], a["do"]) for a in stored_game(store, ana.gid).actions] == \
         [("Ben", "discard")]
     # one action later: the banner is gone, the entry is Ana's again
     assert ana.session.acting_for is None and ana.entry_player.value == "Ana"
     assert bar.banner.layout.display == "none" and bar.banner.value == ""
     enter(ana)
-    ana._discard()
+    ana.discard()
     assert [a["player"] for a in stored_game(store, ana.gid).actions] == ["Ben", "Ana"]
 
 
@@ -247,15 +247,15 @@ def test_the_switch_can_be_cancelled(store):
     assert ana.session.acting_for is None and ana.entry_player.value == "Ana"
     assert bar.banner.layout.display == "none"
     enter(ana)
-    ana._discard()
+    ana.discard()
     assert [a["player"] for a in stored_game(store, ana.gid).actions] == ["Ana"]
 
 
 def test_the_switch_ends_when_that_player_acts_on_another_page(store):
     host, ana = ats_pages(store)
-    ana._act_for("Ben")
+    ana.act_for("Ben")
     enter(host, player="Ben")
-    host._discard()
+    host.discard()
     ana.live_tick()
     assert ana.session.acting_for is None and ana.entry_player.value == "Ana"
     assert "Entering for" not in ana.seat_switch.banner.value
@@ -265,7 +265,7 @@ def test_the_banner_escapes_the_players_name(store):
     store.create(Game({"players": ["Ana", "<b>Zed</b>"]}).to_record())
     ana = App(Store(store.path))
     ana.apply_query("seat=Ana")
-    ana._act_for("<b>Zed</b>")
+    ana.act_for("<b>Zed</b>")
     assert "Entering for &lt;b&gt;Zed&lt;/b&gt;" in ana.seat_switch.banner.value
     assert "<b>Zed</b>" not in ana.seat_switch.banner.value
 
@@ -275,7 +275,7 @@ def test_the_host_page_is_unchanged(store):
     assert host.seat is None and host.seat_switch.box.layout.display == "none"
     assert host.entry_player.options == tuple(PLAYERS)
     enter(host, player="Ana")
-    host._discard()
+    host.discard()
     assert host.entry_player.value == "Ben"             # the next one still to act
 
 
@@ -292,8 +292,8 @@ def sse_move(tab):
     p = g.current
     m = next(m for m in g.legal_moves(p, 0) if "city" in m.pieces
              and not g.state.unexplored(m.to))
-    tab._clicked(g.state.players[p].ships[0].at)       # select the ship
-    tab._clicked(m.to)                                 # move there with a City
+    tab.clicked(g.state.players[p].ships[0].at)       # select the ship
+    tab.clicked(m.to)                                 # move there with a City
 
 
 def test_a_small_star_empires_seat_page_waits_for_the_other_player(store):
@@ -310,7 +310,7 @@ def test_a_small_star_empires_seat_page_waits_for_the_other_player(store):
     assert "<b>Ana</b>" in tab.seat_score.value
     assert tab.seat_switch.switch.description == "Enter Ben's move (no phone)"
     # a tap on Ben's ship is refused with one line
-    tab.guarded(tab._clicked)(tab.game.state.players["Ben"].ships[0].at)
+    tab.guarded(tab.clicked)(tab.game.state.players["Ben"].ships[0].at)
     assert "this page moves only Ana&#x27;s ships" in app.status.value
     assert tab.selected is None
 

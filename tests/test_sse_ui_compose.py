@@ -90,9 +90,9 @@ def test_the_session_and_details_names_are_the_parts(tab):
     assert isinstance(tab.details, playdetails.PlayDetailsPart) and tab.details.screen is tab
     assert tab.store is tab.session.store and tab.role is tab.session.role
     assert tab.game is tab.session.game and tab.gid == tab.session.gid
-    tab._details_for = "x"
+    tab.details_for = "x"
     assert tab.details.shown_for == "x"
-    assert tab._tap_timer == tab.details.tap_timer
+    assert tab.tap_timer == tab.details.tap_timer
 
 
 def test_no_late_attribute_is_read_with_getattr_self():
@@ -133,33 +133,33 @@ def test_no_attribute_appears_after_the_constructor(tab):
     tab.start_game()
     g = tab.game
     assert g.setup.players == ["Ann", "Bob"]
-    tab._clicked((0, 0))                            # Ann's ship selected
+    tab.clicked((0, 0))                            # Ann's ship selected
     assert tab.selected is not None
-    tab._clicked((2, 0))                            # an Unexplored System: the tile's form
-    assert tab._pending is not None and tab.extra.children
+    tab.clicked((2, 0))                            # an Unexplored System: the tile's form
+    assert tab.pending is not None and tab.extra.children
     tab.reveal_part.clear()
-    assert tab._pending is None and not tab.extra.children
-    tab._clicked((0, 0))
-    tab._clicked((1, 0))                            # a plain move, colonised with a City
+    assert tab.pending is None and not tab.extra.children
+    tab.clicked((0, 0))
+    tab.clicked((1, 0))                            # a plain move, colonised with a City
     assert len(g.actions) == 1
-    tab._undo()
+    tab.undo()
     assert g.actions == []
-    tab._clicked((0, 0))
-    tab._damage()                                   # the variant is on
+    tab.clicked((0, 0))
+    tab.damage()                                   # the variant is on
     assert g.actions[-1]["do"] == "damage"
     while not g.state.finished:                     # the rest: the engine's first move
         p = g.current
         ship, m = next((s.id, m) for s in g.state.players[p].ships
                        for m in g.legal_moves(p, s.id))
         tab.select(ship)
-        tab._clicked(tuple(m.to))
-        if tab._pending is not None:                # the tile: a planet
+        tab.clicked(tuple(m.to))
+        if tab.pending is not None:                # the tile: a planet
             tab.reveal_part.form.eff.value = "planetary"
             tab.push(tab.reveal_part.form.action())
     assert g.state.finished and "sse-final-table" in tab.final.value
     tab.refresh()
     tab.show_editor()
-    tab._ed_click((5, 0))
+    tab.ed_click((5, 0))
     tab.show_setup()
     tab.set_view("Ann", None)
     tab.live_tick()
@@ -220,8 +220,8 @@ def test_the_tile_form_and_the_damage_button_quote_the_rules(tab):
     tab.open_game(gid)
     assert tab.damage_btn.tooltip == offer.rule_text("damaged")
     assert tab.damage_btn.layout.display == "none"      # no damaged-ships variant
-    tab._clicked((0, 0))
-    tab._clicked((2, 0))
+    tab.clicked((0, 0))
+    tab.clicked((2, 0))
     head = tab.extra.children[0]
     assert head.tooltip == offer.rule_text("unexplored-city")
     assert "colonised with a City" in head.tooltip

@@ -219,7 +219,7 @@ def test_a_refusal_goes_when_another_page_undid_what_it_spoke_of(store):
     ana.push(discard("Ana"))
     ben = App(Store(store.path))
     ben.apply_query(f"game={gid}&seat=Ben")
-    ben.guarded(ben._ask_undo)()                             # *Undo last action*
+    ben.guarded(ben.ask_undo)()                             # *Undo last action*
     refusal = "Ben&#x27;s page cannot undo Ana&#x27;s action"
     assert refusal in ben.status.value and refusal in ben.entry_msg.value
     ben.live_tick()                                          # nothing changed: it stays
@@ -253,7 +253,7 @@ def test_a_small_star_empires_refusal_goes_when_another_page_undid_it(store):
     bob = App(Store(store.path))
     bob.apply_query(f"game={gid}&seat=Bob")
     assert bob.tabs.selected_index == 1
-    bob.sse.guarded(bob.sse._ask_undo)()
+    bob.sse.guarded(bob.sse.ask_undo)()
     refusal = "Bob&#x27;s page cannot undo Ann&#x27;s action"
     assert refusal in bob.status.value and refusal in bob.sse.msg.value
     ann.undo()

@@ -58,19 +58,19 @@ def stored(store, gid):
 def test_a_page_that_missed_an_undo_and_a_new_entry_is_refused(store):
     page1 = open_app(store)
     enter(page1, "Ana", "Garden")
-    page1._discard()
+    page1.discard()
     page2 = App(reopen(store))             # sees Ana's discard of Garden
-    page1._undo()                              # page 1 takes it back …
+    page1.undo()                              # page 1 takes it back …
     enter(page1, "Ana", "U-Cannon")
-    page1._discard()                           # … and enters another card: same count
+    page1.discard()                           # … and enters another card: same count
     enter(page2, "Ben", "Garden")
-    page2.guarded(page2._discard)()
+    page2.guarded(page2.discard)()
     assert "Not recorded" in message(page2) and "U-Cannon" in message(page2)
     assert stored(store, page1.gid) == [("Ana", "discard", "U-Cannon")]
     # page 2 shows the game as stored now, and its next entry is saved
     assert [a["card"] for a in page2.game.actions] == ["U-Cannon"]
     enter(page2, "Ben", "Garden")
-    page2._discard()
+    page2.discard()
     assert stored(store, page1.gid) == [("Ana", "discard", "U-Cannon"), ("Ben", "discard", "Garden")]
 
 
@@ -78,12 +78,12 @@ def test_an_undo_on_a_page_that_missed_an_undo_is_refused(store):
     page1 = open_app(store)
     for p, c in (("Ana", "Garden"), ("Ben", "Garden")):
         enter(page1, p, c)
-        page1._discard()
+        page1.discard()
     page2 = App(reopen(store))
-    page1._undo()
+    page1.undo()
     enter(page1, "Ben", "U-Cannon")
-    page1._discard()
-    page2.guarded(page2._undo)()               # would take back page 1's new entry
+    page1.discard()
+    page2.guarded(page2.undo)()               # would take back page 1's new entry
     assert stored(store, page1.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
     assert "Not recorded" in message(page2)
 
@@ -98,16 +98,16 @@ def test_twenty_trials_of_two_pages_and_an_undo_never_break_the_record(store):
         page1 = open_app(store)
         for _ in range(rnd.randrange(0, 5)):
             enter(page1, page1.entry_player.value, rnd.choice(CARDS))
-            page1._discard()
+            page1.discard()
         enter(page1, page1.entry_player.value, "Garden")
-        page1._discard()
+        page1.discard()
         page2 = App(reopen(store))
-        page1._undo()
+        page1.undo()
         enter(page1, page1.entry_player.value, "U-Cannon")
-        page1._discard()
+        page1.discard()
         before = stored(store, page1.gid)
         enter(page2, page2.entry_player.value, rnd.choice(CARDS))
-        page2.guarded(page2._discard)()
+        page2.guarded(page2.discard)()
         after = stored(store, page1.gid)
         refused += after == before and "Not recorded" in message(page2)
         page2.store.close()
@@ -122,7 +122,7 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
     enter(page, "Ana", "Garden")
     lock = Locker(store.path, "write")
     try:
-        page.guarded(page._discard)()
+        page.guarded(page.discard)()
     finally:
         lock.release()
     msg = message(page)
@@ -131,7 +131,7 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
     assert (page.entry_player.value, page.entry_action.value, page.entry_card.value) == \
         ("Ana", "discard", "Garden")
     assert stored(store, page.gid) == [] and page.game.actions == []
-    page.guarded(page._discard)()              # pressing again saves it
+    page.guarded(page.discard)()              # pressing again saves it
     assert stored(store, page.gid) == [("Ana", "discard", "Garden")]
     assert "Ana discarded Garden" in message(page) or "Garden" in message(page)
 
@@ -139,18 +139,18 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
 def test_a_failed_write_says_not_saved_and_nothing_is_undone(store):
     page = open_app(store)
     enter(page, "Ana", "Garden")
-    page._discard()
+    page.discard()
     enter(page, "Ben", "U-Cannon")
     set_read_only(page.store, True)   # every write now fails
-    page.guarded(page._discard)()
+    page.guarded(page.discard)()
     msg = message(page)
     assert "⚠ Not saved:" in msg and "read-only" in msg and "saved" in msg
     assert (page.entry_player.value, page.entry_card.value) == ("Ben", "U-Cannon")
-    page.guarded(page._undo)()
+    page.guarded(page.undo)()
     assert "⚠ Not saved:" in message(page)
     assert [a["card"] for a in page.game.actions] == ["Garden"]      # nothing undone
     set_read_only(page.store, False)
-    page._discard()
+    page.discard()
     assert stored(store, page.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
 
 
@@ -166,10 +166,10 @@ def test_small_star_empires_failed_write_says_not_saved_and_a_retry_saves(store)
     move = tab.game.legal_moves(p, 0)[0]
     action = {"do": "move", "player": p, "ship": 0, "to": list(move.to), "piece": "city"}
     set_read_only(store, True)
-    app.guarded(tab._push)(dict(action))
+    app.guarded(tab.push)(dict(action))
     assert "⚠ Not saved:" in app.status.value and tab.game.actions == []
     set_read_only(store, False)
-    tab._push(dict(action))
+    tab.push(dict(action))
     assert len(store.load(gid)["actions"]) == 1
 
 

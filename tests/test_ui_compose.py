@@ -71,13 +71,13 @@ def test_every_attribute_is_made_in_init(store):
     app.entry_player.value = "Ana"
     app.entry_action.value = "reactor"
     app.entry_card.value = "Garden"
-    app._clicked((-1, 0))
-    app._ask_undo()
-    app._undo()
+    app.clicked((-1, 0))
+    app.ask_undo()
+    app.undo()
     app.entry_player.value = "Ana"
     app.entry_action.value = "discard"
     app.entry_card.value = "Garden"
-    app._discard()
+    app.discard()
     app.set_view("Ben", None)
     app.set_view(None, None)
     app.apply_query("seat=Ben")
@@ -158,9 +158,9 @@ def test_the_session_and_details_are_parts_of_the_screen(store):
     assert isinstance(ats.details, PlayDetailsPart) and ats.details.screen is ats
     assert app.game is ats.session.game and app.store is ats.session.store
     assert app.gid == ats.session.gid and app.rev == ats.session.rev
-    app._details_for = "other"
+    app.details_for = "other"
     assert ats.details.shown_for == "other"
-    assert app._tap_timer == ats.details.tap_timer
+    assert app.tap_timer == ats.details.tap_timer
 
 
 def test_every_attribute_of_the_session_and_details_parts_is_made_in_init(store):
@@ -170,9 +170,9 @@ def test_every_attribute_of_the_session_and_details_parts_is_made_in_init(store)
     app.entry_player.value = "Ana"
     app.entry_action.value = "discard"
     app.entry_card.value = "Garden"
-    app._discard()
-    app._fill_final_details()
-    app._refresh_exports()
+    app.discard()
+    app.fill_final_details()
+    app.refresh_exports()
     app.apply_query("seat=Ben")
     app.live_tick()
     assert {k: set(vars(o)) for k, o in parts.items()} == before
@@ -246,7 +246,7 @@ def test_a_registered_game_with_a_screen_gets_its_tab(store, dummy_game):
     assert screen.opened == [gid] and ("Ben", None) in screen.views
     assert app.tabs.children[2].children == (screen.box,)
     assert app.title.value.startswith("<h2 style='margin:4px 0'>Tally (test game)")
-    assert app._shown_game() == (gid, 1)
+    assert app.shown_game() == (gid, 1)
     before = screen.ticks
     app.live_tick()
     assert screen.ticks == before + 1

@@ -4,7 +4,7 @@
 ``guarded``, address, live poll) with its Among the Stars screen
 (:class:`companion.ui.ats_screen.AtsScreen`, built from its setup, entry, final and
 views parts).  The names the notebook and the tests use on ``App`` (``app.game``,
-``app.entry_card``, ``app._clicked`` …) are properties that read the screen or its
+``app.entry_card``, ``app.clicked`` …) are properties that read the screen or its
 part that owns them.
 """
 from __future__ import annotations
@@ -30,25 +30,25 @@ _FROM_SCREEN = {
          "discard_btn", "hint", "entry_msg", "grid", "extra", "form_box", "undo_btn",
          "undo_box", "new_btn", "stations", "score_details", "more", "final_msg", "final_box",
          "timer", "final_details", "final_details_box", "exports", "explorer", "mode_panel",
-         "kinds", "_pending", "open_game", "refresh", "push_entry", "_push", "_undo",
-         "_ask_undo", "_reload", "_save_final_details", "_refresh_entry", "_card_name",
-         "entry", "undo_row", "_form_for", "_details_for", "_tap_timer", "_stop_timer",
-         "_fill_final_details", "_refresh_exports", "_stored_record_b64", "_entry_again",
-         "_game_gone", "_start", "_waiting", "_player_changed", "_entry_changed",
+         "kinds", "pending", "open_game", "refresh", "push_entry", "push", "undo",
+         "ask_undo", "reload", "save_final_details", "refresh_entry", "card_name",
+         "entry", "undo_row", "form_for", "details_for", "tap_timer", "stop_timer",
+         "fill_final_details", "refresh_exports", "stored_record_b64", "entry_again",
+         "game_gone", "open_latest", "waiting", "player_changed", "entry_changed",
          "entry_part", "setup_part", "final_part", "views_part"),
-    "entry_part": ("_clicked", "_discard", "_confirm", "_cancel_pending", "_save_values",
-                   "_ask_values", "_close_form", "_school", "_manual", "_energy_choice",
-                   "_ships", "_buttons"),
-    "final_part": ("_refresh_final", "_manual_form"),
+    "entry_part": ("clicked", "discard", "confirm", "cancel_pending", "save_values",
+                   "ask_values", "close_form", "school", "manual_vp", "energy_choice",
+                   "ships", "buttons"),
+    "final_part": ("refresh_final", "manual_form"),
     "setup_part": ("name_boxes", "mode", "supply", "limited", "bounds", "use_races",
                    "race_boxes", "race_box", "use_objectives", "objective_pick", "start_btn",
                    "saved", "resume_btn", "upload", "cat_upload", "cat_export",
                    "catalogue_screen", "catalogue_panel", "drawn", "mode_setup",
                    "setup_details", "setup_screen", "new_game_box", "setup_role_note",
-                   "show_setup", "start_game", "_resume_selected", "_import_record",
-                   "_import_catalogue"),
+                   "show_setup", "start_game", "resume_selected", "import_record",
+                   "import_catalogue"),
     "views_part": ("set_view", "seat_switch", "seat_score", "seat_station", "table_stations",
-                   "join_box", "setup_join", "_seat_done", "_act_for"),
+                   "join_box", "setup_join", "seat_done", "act_for"),
 }
 
 

@@ -24,12 +24,12 @@ class AtsEntry:
         self.guarded = screen.guarded
         self.say = screen.say
         self.error = screen.error
-        self._buttons: dict[tuple[int, int], w.Button] = {}
+        self.buttons: dict[tuple[int, int], w.Button] = {}
         # what the build being confirmed still needs (set by _extras)
-        self._energy_choice: w.RadioButtons | None = None
-        self._school: dict[str, w.ToggleButtons] = {}
-        self._manual: w.Text | None = None
-        self._ships = None
+        self.energy_choice: w.RadioButtons | None = None
+        self.school: dict[str, w.ToggleButtons] = {}
+        self.manual_vp: w.Text | None = None
+        self.ships = None
         # the click a card-values form interrupted: (player, action, card, cell); once
         # the values are saved the same action goes on (issue 37: "every form that
         # interrupts an action finishes that action when saved")
@@ -51,16 +51,16 @@ class AtsEntry:
 
     # -- the clickable grid -------------------------------------------------------------
     def _button(self, cell):
-        b = self._buttons.get(cell)
+        b = self.buttons.get(cell)
         if b is None:
             b = w.Button(layout=w.Layout(width=f"{CELL_PX}px", height=f"{CELL_PX}px", padding="0"))
             b.add_class(cell_class(*cell))
             b.add_class("grid-cell")
-            b.on_click(self.guarded(lambda _, c=cell: self._clicked(c)))
-            self._buttons[cell] = b
+            b.on_click(self.guarded(lambda _, c=cell: self.clicked(c)))
+            self.buttons[cell] = b
         return b
 
-    def _draw_grid(self, player, legal: set):
+    def draw_grid(self, player, legal: set):
         if player is None:
             self.screen.grid.children = []
             return
@@ -120,25 +120,25 @@ class AtsEntry:
         self.screen.grid.layout.grid_gap = "3px"
         self.screen.grid.children = kids
 
-    def _clicked(self, cell):
+    def clicked(self, cell):
         g = self.screen.game
         player = self.screen.entry_player.value
         do = self.screen.entry_action.value
         if g.state.finished:
             return
-        if self.screen.views_part._seat_done():
-            raise CompanionError(self.screen.views_part._done_words() + ".")
+        if self.screen.views_part.seat_done():
+            raise CompanionError(self.screen.views_part.done_words() + ".")
         if player is None:
             raise CompanionError("Choose the player whose action you enter first.")
         if do == "discard":
             k = self.screen.kinds
             raise CompanionError(f"Discard is selected: press '{k['discard'].button}', or choose "
                                  f"{k['build'].label} / {k['reactor'].label} to use the grid.")
-        name = self.screen._card_name()
+        name = self.screen.card_name()
         if not name:
             raise CompanionError("Type the selected card's name first.")
         action = {"player": player, "do": do, "card": name, "at": list(cell)}
-        self.screen._pending = None
+        self.screen.pending = None
         self.screen.extra.children = []
         # ask the engine what the action still needs *before* checking it: an illegal
         # cell is named with its rule, a legal one gets its questions (values, choices,
@@ -146,7 +146,7 @@ class AtsEntry:
         needs = g.needs(action)
         if "values" in needs:
             v = needs["values"]
-            self._ask_values(v["card"], v["fields"], cell=cell)
+            self.ask_values(v["card"], v["fields"], cell=cell)
             self._resume = (player, do, name, tuple(cell))
             self.error(f"Enter the printed values of '{v['card']}' first "
                        f"({', '.join(v['fields'])}): once saved, the "
@@ -154,33 +154,33 @@ class AtsEntry:
             return
         extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
         if extras:
-            self.screen._pending = action
+            self.screen.pending = action
             self.screen.extra.children = extras
             self.screen.hint.value = (f"{escape(self.screen.session.describe({**action, 'card': g.card(name).name}))}: "
                                "answer below, then confirm.")
             self.screen.entry_msg.value = ""
             return
-        self.screen._push(action)
+        self.screen.push(action)
 
     def _extras(self, player, card, cell, needs: dict) -> list:
         """Widgets for what the engine says the build still needs."""
         kids = []
-        self._energy_choice = None
-        self._school = {}
-        self._manual = None
-        self._ships = None
+        self.energy_choice = None
+        self.school = {}
+        self.manual_vp = None
+        self.ships = None
         if "spaceships" in needs:
-            ship_widgets, self._ships = self.screen.mode_panel.spaceship_choices(needs["spaceships"])
+            ship_widgets, self.ships = self.screen.mode_panel.spaceship_choices(needs["spaceships"])
             kids += ship_widgets
         if "energy_from" in needs:
             opts = needs["energy_from"]
             default = next((o for o in opts if o["default"]), opts[0])
-            self._energy_choice = w.RadioButtons(
+            self.energy_choice = w.RadioButtons(
                 options=[(o["label"] + (" (default)" if o["default"] else ""),
                           tuple(tuple(c) for c in o["energy_from"])) for o in opts],
                 value=tuple(tuple(c) for c in default["energy_from"]), description="Energy from")
-            self._energy_choice.add_class("energy-from")
-            kids.append(self._energy_choice)
+            self.energy_choice.add_class("energy-from")
+            kids.append(self.energy_choice)
         if "choices" in needs:
             ch = needs["choices"]
             words = " or ".join(label for _, label in ch["options"])
@@ -191,59 +191,59 @@ class AtsEntry:
                                     value=None, description=other,
                                     style={"description_width": "initial"})
                 t.add_class(f"school-{self.screen.game.setup.players.index(other) + 1}")
-                self._school[other] = t
+                self.school[other] = t
                 kids.append(t)
         if "manual_vp" in needs:
-            self._manual = w.Text(description="VP gained", placeholder="VP the ability gives now",
+            self.manual_vp = w.Text(description="VP gained", placeholder="VP the ability gives now",
                                   style={"description_width": "initial"})
-            self._manual.add_class("manual-vp")
-            kids += [w.HTML(escape(needs["manual_vp"]["prompt"])), self._manual]
+            self.manual_vp.add_class("manual-vp")
+            kids += [w.HTML(escape(needs["manual_vp"]["prompt"])), self.manual_vp]
         if kids:
             ok = w.Button(description="Confirm build", button_style="success", icon="check",
                           layout=w.Layout(width="auto"))
             ok.add_class("confirm-build")
-            ok.on_click(self.guarded(lambda _: self._confirm()))
+            ok.on_click(self.guarded(lambda _: self.confirm()))
             no = w.Button(description="Cancel", layout=w.Layout(width="auto"))
             no.add_class("cancel-build")
-            no.on_click(self.guarded(lambda _: self._cancel_pending()))
+            no.on_click(self.guarded(lambda _: self.cancel_pending()))
             kids.append(w.HBox([ok, no]))
         return kids
 
-    def _confirm(self):
-        if self.screen._pending is None:
+    def confirm(self):
+        if self.screen.pending is None:
             return
-        action = dict(self.screen._pending)
-        if self._energy_choice is not None:
-            action["energy_from"] = [list(c) for c in self._energy_choice.value]
-        if self._school:
-            missing = [p for p, t in self._school.items() if t.value is None]
+        action = dict(self.screen.pending)
+        if self.energy_choice is not None:
+            action["energy_from"] = [list(c) for c in self.energy_choice.value]
+        if self.school:
+            missing = [p for p, t in self.school.items() if t.value is None]
             if missing:
                 raise CompanionError(f"Waiting for the choice of {', '.join(missing)}.")
-            action["choices"] = {p: t.value for p, t in self._school.items()}
-        if self._ships is not None:
-            action["spaceships"] = self._ships()
-        if self._manual is not None:
+            action["choices"] = {p: t.value for p, t in self.school.items()}
+        if self.ships is not None:
+            action["spaceships"] = self.ships()
+        if self.manual_vp is not None:
             try:
-                action["manual_vp"] = int(self._manual.value.strip())
+                action["manual_vp"] = int(self.manual_vp.value.strip())
             except ValueError:
                 raise CompanionError("Type the VP the ability gives as a whole number "
                                      "(0 if it gives none).") from None
-        self.screen._push(action)
+        self.screen.push(action)
 
-    def _cancel_pending(self):
-        self.screen._pending = None
+    def cancel_pending(self):
+        self.screen.pending = None
         self.screen.extra.children = []
-        self.screen._refresh_entry()
+        self.screen.refresh_entry()
 
-    def _discard(self):
-        name = self.screen._card_name()
+    def discard(self):
+        name = self.screen.card_name()
         player = self.screen.entry_player.value
         if player is None:
             raise CompanionError("Choose the player whose action you enter first."
                                  if self.screen.game.state.waiting else "Everyone has acted; nothing to enter.")
         if not name:
             raise CompanionError("Type the discarded card's name first (discards are public).")
-        self.screen._push({"player": player, "do": "discard", "card": name})
+        self.screen.push({"player": player, "do": "discard", "card": name})
 
     # -- a card the catalogue does not name (issue 36) ---------------------------------
     def not_a_location(self, name: str, card, do: str = "build"):
@@ -261,7 +261,7 @@ class AtsEntry:
                              f"'{escape(name)}'.</span>")
         if card is not None or do not in ("build", "discard", "reactor"):
             return None                      # a conflict is no location card to add
-        if sc._form_for == name:
+        if sc.form_for == name:
             return name                      # its new-card form stays open
         sc.extra.children = self.new_card_offer(name, sug, name_only=do != "build")
         return None
@@ -296,10 +296,10 @@ class AtsEntry:
         in a game that plays Revival's cards); saved like typed values: the game, the
         player's catalogue, the game's cards in the store."""
         blank = self._new_blank(name)
-        self.screen._form_for = name
-        form = CardForm(blank, self.guarded(self._save_new), self.guarded(self._close_form),
+        self.screen.form_for = name
+        form = CardForm(blank, self.guarded(self._save_new), self.guarded(self.close_form),
                         new=True, name_given=True,
-                        preview=self._previewer(self.screen.entry_player.value, None))
+                        preview=self.previewer(self.screen.entry_player.value, None))
         self.screen.form_box.children = [form.box]
         self.screen.extra.children = []
         form.focus()
@@ -331,7 +331,7 @@ class AtsEntry:
             raise CompanionError(f"'{card.name}' is in your catalogue already: type that "
                                  "name in the card box instead.")
         self.screen.session.save_card(card)
-        self._close_form()
+        self.close_form()
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.screen.entry_card.value = card.name
         self.say(f"Added '{card.name}' to your catalogue; choose where to build it.")
@@ -339,19 +339,19 @@ class AtsEntry:
         self.in_view()
 
     # -- unknown card values ---------------------------------------------------------------
-    def _ask_values(self, name: str, fields, *, cell=None, box=None):
+    def ask_values(self, name: str, fields, *, cell=None, box=None):
         """Show the card-values form for ``name`` (once: typed values are remembered)."""
         card = self.screen.game.catalogue.get(name)
         if card is None:
             return None
         box = box if box is not None else self.screen.form_box
-        if box.children and self.screen._form_for == card.name:
+        if box.children and self.screen.form_for == card.name:
             return box.children[0]
-        self.screen._form_for = card.name
+        self.screen.form_for = card.name
         player = self.screen.entry_player.value
-        form = CardForm(card, self.guarded(self._save_values), self.guarded(self._close_form),
+        form = CardForm(card, self.guarded(self.save_values), self.guarded(self.close_form),
                         missing=list(fields),
-                        preview=self._previewer(player, cell) if card.category in (
+                        preview=self.previewer(player, cell) if card.category in (
                             "location", "conflict") else self._race_previewer(card.name))
         box.children = [form.box]
         form.focus()
@@ -359,7 +359,7 @@ class AtsEntry:
             self.screen.hint.value = f"'{escape(card.name)}' needs its printed values before it can be used."
         return form.box
 
-    def _previewer(self, player, cell):
+    def previewer(self, player, cell):
         g = self.screen.game
 
         def preview(card):
@@ -375,27 +375,27 @@ class AtsEntry:
             return whatif.preview_card(g, card, owner, None)
         return preview if owner else None
 
-    def _close_form(self):
+    def close_form(self):
         self.screen.form_box.children = []
-        self.screen._form_for = None
+        self.screen.form_for = None
         self._resume = None
 
-    def _save_values(self, card):
+    def save_values(self, card):
         # the role, the open game's check (refused: nothing saved), the catalogue, the
         # game's cards, and a replay that picks up values other pages saved meanwhile
         # (StoreWriteFailed: form kept)
         self.screen.session.save_card(card)
         resume = self._resume
         shown = bool(self.screen.form_box.children)     # the entry's own form (not another's)
-        self._close_form()
+        self.close_form()
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
         self.say(f"Saved the values of '{card.name}' in your catalogue.")
         self.screen.refresh()
         sc = self.screen
         try:
             if resume is not None and not sc.game.state.finished and resume[:3] == (
-                    sc.entry_player.value, sc.entry_action.value, sc._card_name()):
-                self._clicked(resume[3])         # the click the form interrupted goes on
+                    sc.entry_player.value, sc.entry_action.value, sc.card_name()):
+                self.clicked(resume[3])         # the click the form interrupted goes on
         finally:                                  # refused too: its message is shown
             if shown:
                 self.in_view(resume[3] if resume is not None else None)
@@ -405,7 +405,7 @@ class AtsEntry:
         interrupted (else the grid) back on the screen (issue 37: on a phone the player
         had scrolled down to the form's Save; the grid and the message were above)."""
         sc = self.screen
-        b = self._buttons.get(tuple(cell)) if cell is not None else None
+        b = self.buttons.get(tuple(cell)) if cell is not None else None
         scroll_into_view(b if b is not None and b in sc.grid.children else sc.grid,
                          sc.entry_msg)
 

@@ -52,13 +52,13 @@ class AtsFinal:
         self.error = screen.error
 
     # -- final table ----------------------------------------------------------------------
-    def _refresh_final(self):
+    def refresh_final(self):
         g = self.screen.game
         if not g.state.finished:
             self.screen.final_box.children = []
             return
         if not self.screen.session.read_only:     # the table view writes nothing
-            self.screen._stop_timer()
+            self.screen.stop_timer()
         needs = g.final_needs()
         if needs["blocked"]:            # the mode panel above offers the fixes
             self.screen.final_box.children = [self.screen.final_msg, w.HTML(
@@ -95,7 +95,7 @@ class AtsFinal:
         lines = result.lines.assign(cell=[
             "" if c is None else ", ".join(str(x) for x in c) for c in result.lines["cell"]])
         lines_html = lines.to_html(index=False, classes="final-lines", border=0)
-        rec_link = self.screen._stored_record_b64(g)     # the stored record, details included
+        rec_link = self.screen.stored_record_b64(g)     # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         names = (export_name(KIND.family, self.screen.session),
                  export_name(KIND.family, self.screen.session, "final-table", "csv"))
@@ -110,8 +110,8 @@ class AtsFinal:
             f"<a class='export-csv export-link' download='{names[1]}' "
             f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
             self.screen.final_details_box, self.screen.exports.panel]
-        self.screen._fill_final_details()
-        self.screen._refresh_exports()
+        self.screen.fill_final_details()
+        self.screen.refresh_exports()
 
     def _final_forms(self, needs: dict) -> list:
         """Every value the final scoring still needs, on one screen: the printed
@@ -128,11 +128,11 @@ class AtsFinal:
             box = w.VBox()
             box.add_class("final-values")
             writes(box)
-            self.screen._form_for = None
-            self.screen.entry_part._ask_values(values[0]["card"], values[0]["fields"], box=box)
+            self.screen.form_for = None
+            self.screen.entry_part.ask_values(values[0]["card"], values[0]["fields"], box=box)
             kids.append(box)
         if needs["manual"]:
-            kids.append(self._manual_form(needs["manual"]))
+            kids.append(self.manual_form(needs["manual"]))
         return kids
 
     def _secret_row(self, req: dict):
@@ -159,7 +159,7 @@ class AtsFinal:
         row.add_class("secret-objective-row")
         return row, (req, which, None)
 
-    def _manual_form(self, requests: list[dict]):
+    def manual_form(self, requests: list[dict]):
         g = self.screen.game
         rows, entries = [], []
         for req in requests:

@@ -369,7 +369,7 @@ class LayPanel:
             self.message.value = (f"<div class='status-error' style='color:#b00020'>⚠ "
                                   f"{escape(str(e))}</div>")
             self.asked = self.app.game.catalogue.get(e.card)
-            self.app.entry_part._ask_values(e.card, e.fields, box=self.values)
+            self.app.entry_part.ask_values(e.card, e.fields, box=self.values)
             raise
         except CompanionError as e:
             # said beside the button too (the status line is at the page's top)

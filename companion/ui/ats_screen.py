@@ -42,17 +42,17 @@ class AtsScreen:
 
     # what its parts hold: session.SessionPart (live), playdetails.PlayDetailsPart (details)
     store, role, game, gid, rev = (Via("live") for _ in range(5))
-    _open_session, _view_of, _poll = Via("live", "open"), Via("live", "view_of"), Via("live", "poll")
+    open_session, view_of, poll = Via("live", "open"), Via("live", "view_of"), Via("live", "poll")
     box = property(lambda self: self.body)       # the shell's tab; messages beside the entry:
     local_boxes = property(lambda self: (self.entry_msg, self.final_msg))
-    setup_part = Built(AtsSetup, lambda s, part: s.page._fill_role_note(part.setup_role_note))
+    setup_part = Built(AtsSetup, lambda s, part: s.page.fill_role_note(part.setup_role_note))
     setup_role_note, setup_built = Via("setup_part"), property(lambda s: s._setup_part is not None)
-    set_view, resume_latest = Via("views_part", "set_view"), Via("views_part", "_resume_latest")
-    _details_for = Via("details", "shown_for")
-    _tap_timer, _stop_timer = Via("details", "tap_timer"), Via("details", "stop_timer")
-    _fill_final_details, _save_final_details = (Via("details", "fill_final_details"),
+    set_view, resume_latest = Via("views_part", "set_view"), Via("views_part", "resume_latest")
+    details_for = Via("details", "shown_for")
+    tap_timer, stop_timer = Via("details", "tap_timer"), Via("details", "stop_timer")
+    fill_final_details, save_final_details = (Via("details", "fill_final_details"),
                                                  Via("details", "save_final_details"))
-    _stored_record_b64, _refresh_exports = (Via("details", "stored_record_b64"),
+    stored_record_b64, refresh_exports = (Via("details", "stored_record_b64"),
                                             Via("details", "refresh_exports"))
 
     def __init__(self, page, session: GameSession) -> None:
@@ -63,12 +63,12 @@ class AtsScreen:
         self.say = page.say
         self.error = page.error
         self.guarded = page.guarded
-        self._apply_role = page._apply_role
+        self.apply_role = page.apply_role
         self.status = page.status
         self.live_state, self.live_note = page.live_state, page.live_note
         self.seat: str | None = None           # SessionPart.view_of sets both
         self.view: str | None = None
-        self._pending: dict | None = None      # a build waiting for its answers
+        self.pending: dict | None = None      # a build waiting for its answers
         # the turn actions the engine offers (labels, costs, hints: no rule in the page);
         # the open game's replace these (open_game)
         self.kinds: dict[str, ActionKind] = {k.kind: k for k in base_kinds()}
@@ -84,7 +84,7 @@ class AtsScreen:
         """Once the page is built: the store's notice, then the last game (or setup)."""
         if self.store.notice:
             self.error(self.store.notice)
-        self._start()
+        self.open_latest()
 
     def _kind_options(self) -> list[tuple[str, str]]:
         """The entry's action choices, as the engine words them."""
@@ -96,14 +96,14 @@ class AtsScreen:
 
     def live_tick(self) -> None:
         """One poll of the store (the shell's poller calls it)."""
-        change = self._poll()
+        change = self.poll()
         if change:
-            self.views_part._live_changed(change)
+            self.views_part.live_changed(change)
 
-    def _refresh_final(self) -> None:          # PlayDetailsPart calls it after a save
-        self.final_part._refresh_final()
+    def refresh_final(self) -> None:          # PlayDetailsPart calls it after a save
+        self.final_part.refresh_final()
 
-    def _start(self):
+    def open_latest(self):
         games = self.store.games(table=self.store.table)     # this server's table's
         if games:
             try:
@@ -119,7 +119,7 @@ class AtsScreen:
                            f"kept. The details are in {log_path()}.")
         self.setup_part.show_setup()
 
-    def _game_gone(self):
+    def game_gone(self):
         """The game this page showed no longer exists (deleted on another page)."""
         self.session.close()
         self.setup_part.show_setup()
@@ -147,7 +147,7 @@ class AtsScreen:
                                     button_style="warning",
                                     layout=w.Layout(width="auto"))
         self.discard_btn.add_class("do-discard")
-        self.discard_btn.on_click(self.guarded(lambda _: self.entry_part._discard()))
+        self.discard_btn.on_click(self.guarded(lambda _: self.entry_part.discard()))
         writes(self.discard_btn)
         self.hint = w.HTML()
         self.hint.add_class("entry-hint")
@@ -159,12 +159,12 @@ class AtsScreen:
         self.extra.add_class("entry-extra")
         self.form_box = w.VBox()
         self.form_box.add_class("values-form")
-        self._form_for: str | None = None
+        self.form_for: str | None = None
         self.undo_btn = w.Button(description="Undo last action", icon="undo",
                                  layout=w.Layout(width="auto"))
         self.undo_btn.add_class("undo")
         writes(self.undo_btn)
-        self.undo_btn.on_click(self.guarded(lambda _: self._ask_undo()))
+        self.undo_btn.on_click(self.guarded(lambda _: self.ask_undo()))
         self.undo_box = writes(w.HBox())              # "Yes, undo it"
         self.undo_box.add_class("undo-confirm")
         self.new_btn = w.Button(description="New game / saved games", icon="plus",
@@ -192,24 +192,24 @@ class AtsScreen:
         # play details and the exports to other play loggers
         self.timer = PlayTimer(self.session, "ats-timer")
         writes(self.timer.button)
-        self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
+        self.timer.button.on_click(self.guarded(lambda _: self.tap_timer()))
         self.final_details = DetailsForm("final")
         save = w.Button(description="Save the play details", icon="save",
                         layout=w.Layout(width="auto"))
         save.add_class("final-details-save")
         writes(save)
-        save.on_click(self.guarded(lambda _: self._save_final_details()))
+        save.on_click(self.guarded(lambda _: self.save_final_details()))
         self.final_details_box = w.VBox([w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"),
                                          self.final_details.box, save])
         self.final_details_box.add_class("final-details-box")
         writes(self.final_details_box)
         self.exports = FinalExports(self.store, "final-exports", KIND.family,
                                     self.guarded, log)
-        self.entry_player.observe(self.guarded(lambda _: self._quiet or self._player_changed()),
+        self.entry_player.observe(self.guarded(lambda _: self._quiet or self.player_changed()),
                                   "value")
-        self.entry_card.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
+        self.entry_card.observe(self.guarded(lambda _: self._quiet or self.entry_changed()),
                                 "value")
-        self.entry_action.observe(self.guarded(lambda _: self._quiet or self._entry_changed()),
+        self.entry_action.observe(self.guarded(lambda _: self._quiet or self.entry_changed()),
                                   "value")
         self.entry = w.VBox([self.views_part.seat_switch.box,
                              w.HBox([self.entry_player, self.entry_card]), self.entry_action,
@@ -236,24 +236,24 @@ class AtsScreen:
         self.play_screen.add_class("play-screen")
 
     def open_game(self, gid: str):
-        game = self._open_session(gid, Game, "an Among the Stars")
+        game = self.open_session(gid, Game, "an Among the Stars")
         names = game.catalogue.names("location") + game.catalogue.names("conflict")
         self.entry_card.options = tuple(names)
         self.kinds = {k.kind: k for k in game.action_kinds(None)}
-        with self._hush():
+        with self.hush():
             self.entry_action.options = self._kind_options()
             self.entry_action.tooltips = self._kind_tips()
             self.entry_action.value = "build"
             self.entry_card.value = ""
         self.explorer.reset(game)
-        self._pending = None
-        self.entry_part._close_form()
+        self.pending = None
+        self.entry_part.close_form()
         self.undo_box.children = []
         self.entry_msg.value = self.final_msg.value = ""
         self.body.children = [self.play_screen]
         self.refresh()
 
-    def _reload(self, stale: str | None = None):
+    def reload(self, stale: str | None = None):
         """Replay the stored record.  With ``stale`` (another page changed the game
         and this page's entry was refused): the entry is rebuilt from the fresh
         state and nothing is sent until the person enters it again."""
@@ -261,110 +261,110 @@ class AtsScreen:
             return
         change = self.session.reload()
         self.timer.bind(self.gid, self.session.meta)
-        self._pending = None
+        self.pending = None
         if stale is None:
             self.refresh()
             return
-        self._entry_again(PageBehind(change, self.session.describe))
+        self.entry_again(PageBehind(change, self.session.describe))
 
-    def _entry_again(self, behind: PageBehind):
+    def entry_again(self, behind: PageBehind):
         """Another page changed the game and this page's entry was refused (the session
         shows the current game): the entry is rebuilt from the fresh state and nothing is
         sent until the person enters it again."""
         self.timer.bind(self.gid, self.session.meta)
-        self._pending = None
-        with self._hush():
+        self.pending = None
+        with self.hush():
             self.entry_card.value = ""
             self.entry_action.value = "build"
-        self.entry_part._close_form()
+        self.entry_part.close_form()
         self.undo_box.children = []
         self.refresh()
         # the person chooses again: no player is picked for them (a seat page's entry
         # stays its player's)
         if not self.seat:
-            with self._hush():
+            with self.hush():
                 self.entry_player.value = None
-        self._refresh_entry()
+        self.refresh_entry()
         self.error(str(behind))
 
     # -- refresh ---------------------------------------------------------------------
     def refresh(self):
         g = self.game
         st = g.state
-        self.views_part._refresh_info()
-        self.views_part._refresh_timer()    # hidden while the stations are laid (issue 39)
-        self.views_part._refresh_objectives()
-        self.views_part._refresh_scoreboard()
+        self.views_part.refresh_info()
+        self.views_part.refresh_timer()    # hidden while the stations are laid (issue 39)
+        self.views_part.refresh_objectives()
+        self.views_part.refresh_scoreboard()
         self.mode_panel.refresh()
         self.entry_part.show_pending()
-        self.views_part._check_acting_for()
-        waiting = self._waiting()
-        opts = self.views_part._entry_options(waiting)
+        self.views_part.check_acting_for()
+        waiting = self.waiting()
+        opts = self.views_part.entry_options(waiting)
         if self.entry_player.options != tuple(opts):
             keep = self.entry_player.value if self.entry_player.value in opts else None
             # one message for options + selection: otherwise the browser briefly shows
             # the first name and a pick made in that instant is lost (index is synced)
-            with self._hush(), self.entry_player.hold_sync():
+            with self.hush(), self.entry_player.hold_sync():
                 self.entry_player.options = opts
-                self.entry_player.value = keep or self.views_part._default_player(waiting)
+                self.entry_player.value = keep or self.views_part.default_player(waiting)
         self.entry.layout.display = ("none" if st.finished or self.view == "table"
                                      or self.mode_panel.laying else "")
-        self.views_part._refresh_views()
-        self._refresh_entry()
-        self.views_part._refresh_stations()
-        self.final_part._refresh_final()
+        self.views_part.refresh_views()
+        self.refresh_entry()
+        self.views_part.refresh_stations()
+        self.final_part.refresh_final()
         self.explorer.refresh()
-        self._apply_role()
-        self.views_part._refresh_undo()     # only where the session allows it, a lay laid
+        self.apply_role()
+        self.views_part.refresh_undo()     # only where the session allows it, a lay laid
 
-    def _waiting(self) -> list[str]:
+    def waiting(self) -> list[str]:
         """Players still to act, in the order the rules ask for."""
         return self.game.waiting_in_order()
 
-    def _hush(self):
+    def hush(self):
         return Quiet(self)
 
-    def _player_changed(self):
-        self._pending = None
+    def player_changed(self):
+        self.pending = None
         self.extra.children = []
         self.entry_msg.value = ""
-        self._refresh_entry()
+        self.refresh_entry()
 
-    def _entry_changed(self):
-        self._pending = None
+    def entry_changed(self):
+        self.pending = None
         self.extra.children = []
-        self._refresh_entry()
+        self.refresh_entry()
 
-    def _card_name(self) -> str | None:
+    def card_name(self) -> str | None:
         name = (self.entry_card.value or "").strip()
         if not name:
             return None
         c = self.game.catalogue.get(name)
         return c.name if c is not None else name
 
-    def _refresh_entry(self):
+    def refresh_entry(self):
         g = self.game
         if g is None or g.state.finished:
             return
         player = self.entry_player.value
         do = self.entry_action.value
         self.discard_btn.layout.display = "" if do == "discard" else "none"
-        self.extra.children = [] if self._pending is None else self.extra.children
+        self.extra.children = [] if self.pending is None else self.extra.children
         form_for = None                  # the card whose values this entry needs now
         legal: set = set()
         self.hint.value = ""
-        name = self._card_name()
+        name = self.card_name()
         card = g.catalogue.get(name) if name else None
-        done = self.views_part._seat_done()
+        done = self.views_part.seat_done()
         for wd in (self.entry_card, self.entry_action):
             wd.layout.display = "none" if done else ""
         if done:
             # the seat's player has acted: the page stays hers, says whom the table waits
             # for (the seat bar) and shows her station
             self.discard_btn.layout.display = "none"
-            if self._form_for is not None:
-                self.entry_part._close_form()
-            self.entry_part._draw_grid(self.seat, set())
+            if self.form_for is not None:
+                self.entry_part.close_form()
+            self.entry_part.draw_grid(self.seat, set())
             return
         if player is None:
             self.hint.value = ("Choose the player whose action you enter." if g.state.waiting
@@ -405,17 +405,17 @@ class AtsScreen:
                                    "or choose another action.")
             except UnknownCardValues as e:
                 form_for = e.card
-                self.entry_part._ask_values(e.card, e.fields)
-        if form_for is None and self._form_for is not None and not g.state.finished:
-            self.entry_part._close_form()            # nobody needs those values for this entry
+                self.entry_part.ask_values(e.card, e.fields)
+        if form_for is None and self.form_for is not None and not g.state.finished:
+            self.entry_part.close_form()            # nobody needs those values for this entry
         # the grid is for choosing a cell: only builds and reactors need one
-        self.entry_part._draw_grid(player if do in ("build", "reactor") else None, legal)
+        self.entry_part.draw_grid(player if do in ("build", "reactor") else None, legal)
 
     def push_entry(self, action: dict):
         """Any record entry from the mode panels (same path as a turn action)."""
-        self._push(action)
+        self.push(action)
 
-    def _push(self, action: dict):
+    def push(self, action: dict):
         g = self.game
         before_year = g.state.year
         try:
@@ -423,18 +423,18 @@ class AtsScreen:
             # cannot be written keeps the entry filled in (pressing again retries)
             norm = self.session.push(action)
         except PageBehind as behind:
-            self._entry_again(behind)
+            self.entry_again(behind)
             return
-        self._pending = None
+        self.pending = None
         self.extra.children = []
-        self.entry_part._close_form()
+        self.entry_part.close_form()
         st = g.state
-        waiting = self._waiting()
-        with self._hush():
+        waiting = self.waiting()
+        with self.hush():
             with self.entry_player.hold_sync():
                 # a seat page is its own player's again after one action for another
-                self.entry_player.options = self.views_part._entry_options(waiting)
-                self.entry_player.value = self.views_part._default_player(waiting)
+                self.entry_player.options = self.views_part.entry_options(waiting)
+                self.entry_player.value = self.views_part.default_player(waiting)
             self.entry_action.value = "build"
             self.entry_card.value = ""
         msg = f"{describe(norm)}."
@@ -455,28 +455,28 @@ class AtsScreen:
         self.refresh()
 
     # -- undo ----------------------------------------------------------------------------
-    def _ask_undo(self):
-        ask_undo(self, self.views_part.undo_question, "undo", self._undo)
+    def ask_undo(self):
+        ask_undo(self, self.views_part.undo_question, "undo", self.undo)
 
-    def _undo(self):
+    def undo(self):
         # refused (PageBehind: the page shows the current game) if another page changed
         # the game, even by an undo and a different entry; nothing is undone if the file
         # cannot be written
         try:
             last = self.session.undo()
         except PageBehind as behind:
-            self._entry_again(behind)
+            self.entry_again(behind)
             return
-        self.undo_box.children, self._pending = [], None
+        self.undo_box.children, self.pending = [], None
         self.mode_panel.lay.undone(last)          # a lay undone is its draft again (issue 39)
         # the entry shows the undone action again, ready to be corrected
-        waiting = self._waiting()
-        opts = self.views_part._entry_options(waiting)
-        with self._hush():
+        waiting = self.waiting()
+        opts = self.views_part.entry_options(waiting)
+        with self.hush():
             with self.entry_player.hold_sync():
                 self.entry_player.options = opts
                 self.entry_player.value = (last.get("player") if last.get("player") in opts
-                                           else self.views_part._default_player(waiting))
+                                           else self.views_part.default_player(waiting))
             if last.get("do") in [v for _, v in self.entry_action.options]:
                 self.entry_action.value = last["do"]
             self.entry_card.value = last.get("card", "") if last.get("player") in opts else ""
@@ -484,15 +484,15 @@ class AtsScreen:
         self.refresh()
 
     # -- play details (issue 16) -------------------------------------------------------
-    def _details_players(self) -> list:
+    def details_players(self) -> list:
         return list(self.game.state.setup.players)
 
-    def _details_said(self, text: str) -> None:
+    def details_said(self, text: str) -> None:
         self.say(text)
 
-    def _details_error(self, text: str) -> None:
+    def details_error(self, text: str) -> None:
         self.final_msg.value = (f"<div class='status-error' style='color:{ERR}'>⚠ "
                                 f"{escape(text)}</div>")
 
-    _details_saved = staticmethod(lambda: None)
-    _gone = _details_gone = property(lambda self: self._game_gone)
+    details_saved = staticmethod(lambda: None)
+    gone = details_gone = property(lambda self: self.game_gone)

@@ -95,24 +95,24 @@ class AtsSetup:
         writes(self.start_btn, host_only=True)
         self.start_btn.on_click(self.guarded(lambda _: self.start_game()))
         self.saved = w.Select(options=[], rows=6, layout=w.Layout(width="auto", max_width="560px"))
-        self.saved.observe(self.guarded(lambda _: self.screen.views_part._refresh_setup_join()), "value")
+        self.saved.observe(self.guarded(lambda _: self.screen.views_part.refresh_setup_join()), "value")
         self.saved.add_class("saved-games")
         self.every_table = every_table_switch(self.screen.store,
                                               self.guarded(lambda _: self._fill_saved()))
         self.resume_btn = w.Button(description="Resume", icon="folder-open")
         self.resume_btn.add_class("resume-game")
-        self.resume_btn.on_click(self.guarded(lambda _: self._resume_selected()))
+        self.resume_btn.on_click(self.guarded(lambda _: self.resume_selected()))
         self.upload = w.FileUpload(accept=".json", multiple=False, description="Open a record",
                                    layout=w.Layout(width="auto"))
         self.upload.add_class("import-record")
         writes(self.upload, host_only=True)
-        self.upload.observe(self.guarded(lambda ch: self._import_record()), "value")
+        self.upload.observe(self.guarded(lambda ch: self.import_record()), "value")
         self.cat_upload = w.FileUpload(accept=".yaml,.yml", multiple=False,
                                        description="Import my cards",
                                        layout=w.Layout(width="auto"))
         self.cat_upload.add_class("import-cards")
         writes(self.cat_upload, host_only=True)
-        self.cat_upload.observe(self.guarded(lambda ch: self._import_catalogue()), "value")
+        self.cat_upload.observe(self.guarded(lambda ch: self.import_catalogue()), "value")
         self.cat_export = w.HTML()
         # the cards, races and objectives still unknown: fill a deck before playing
         self.catalogue_screen: Any = None   # CatalogueScreen, built when first opened
@@ -228,10 +228,10 @@ class AtsSetup:
     def show_setup(self):
         self.refresh_choices()
         self._fill_saved()
-        self.screen.views_part._refresh_setup_join()
+        self.screen.views_part.refresh_setup_join()
         self.cat_export.value = self._catalogue_link()
         self.screen.body.children = [self.setup_screen]
-        self.screen._apply_role()
+        self.screen.apply_role()
 
     def _catalogue_link(self) -> str:
         from ..ats.catalogue import dump_yaml, load_user_cards
@@ -323,13 +323,13 @@ class AtsSetup:
             (self.laid_now if which == "final" else self.laid).value = False
         self.laid_at.layout.display = "" if self.laid_now.value else "none"
 
-    def _resume_selected(self):
+    def resume_selected(self):
         if not self.saved.value:
             raise CompanionError("Choose a saved game first.")
         self.screen.open_game(self.saved.value)
         self.say("Game resumed.")
 
-    def _import_record(self):
+    def import_record(self):
         files = self.upload.value
         if not files:
             return
@@ -347,7 +347,7 @@ class AtsSetup:
         self.screen.open_game(gid)
         self.say(f"Opened the record with {len(rec.get('actions') or [])} actions.")
 
-    def _import_catalogue(self):
+    def import_catalogue(self):
         import tempfile, os
         files = self.cat_upload.value
         if not files:
@@ -363,6 +363,6 @@ class AtsSetup:
             os.unlink(t.name)
         self.cat_export.value = self._catalogue_link()
         if self.screen.gid:
-            self.screen._reload()
+            self.screen.reload()
         self.say(f"Imported {len(names)} card(s) into your catalogue.")
 

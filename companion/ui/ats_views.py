@@ -39,7 +39,7 @@ class AtsViews:
         # Qualeen's secret objective, asked on its own seat page (issue 36): ats_secret.py
         self.secret = AtsSecret(screen)
         # a seat stays its player (issue 20): "done, waiting for …" and the explicit switch
-        self.seat_switch = SeatSwitch(self._act_for, lambda: self._act_for(None),
+        self.seat_switch = SeatSwitch(self.act_for, lambda: self.act_for(None),
                                       self.guarded)
         # QR codes: the table view and every seat (play screen: this game; setup screen:
         # the saved game chosen in the list)
@@ -56,7 +56,7 @@ class AtsViews:
         self.setup_join_panel.add_class("setup-join-panel")
 
     def set_view(self, seat: str | None, view: str | None) -> None:
-        self.screen._view_of(seat, view)
+        self.screen.view_of(seat, view)
         self.screen.page.root.remove_class("view-table")
         self.screen.page.root.remove_class("view-seat")
         if self.screen.view:
@@ -65,7 +65,7 @@ class AtsViews:
             self.screen.page.root.add_class("view-seat")
         # the controls that write are hidden by the role (ui/writes.py); the what-if
         # explorer and the folded panels are for the players' pages
-        self.screen._apply_role()
+        self.screen.apply_role()
         for wd in (self.screen.explorer.box, self.screen.more):
             wd.layout.display = "none" if self.screen.view == "table" else ""
         self.table_stations.layout.display = "" if self.screen.view == "table" else "none"
@@ -73,10 +73,10 @@ class AtsViews:
         # Player list to pick from (issue 20)
         self.screen.entry_player.layout.display = "none" if self.screen.seat else ""
         if self.screen.game is not None:
-            opts = self._entry_options(self.screen._waiting())
-            with self.screen._hush(), self.screen.entry_player.hold_sync():   # this seat's entry first
+            opts = self.entry_options(self.screen.waiting())
+            with self.screen.hush(), self.screen.entry_player.hold_sync():   # this seat's entry first
                 self.screen.entry_player.options = opts
-                self.screen.entry_player.value = self._default_player(self.screen._waiting())
+                self.screen.entry_player.value = self.default_player(self.screen.waiting())
             self.screen.refresh()
 
     def join_html(self, gid: str | None) -> str:
@@ -104,17 +104,17 @@ class AtsViews:
         self._join_for = None
         self._refresh_join()
 
-    def _refresh_setup_join(self) -> None:
+    def refresh_setup_join(self) -> None:
         self.setup_join.value = self.join_html(self.screen.setup_part.saved.value or None)
 
-    def _default_player(self, waiting: list[str]) -> str | None:
+    def default_player(self, waiting: list[str]) -> str | None:
         """The entry's player after a change: on a seat page always the seat's (or the
         player the switch names); elsewhere the first still to act."""
         if self.screen.seat:
             return self.screen.session.acting_for or self.screen.seat
         return waiting[0] if waiting else None
 
-    def _entry_options(self, waiting: list[str]) -> list[str]:
+    def entry_options(self, waiting: list[str]) -> list[str]:
         """Whom the entry may be for: a seat page, its player only (or the one the switch
         names, for one action); the host page, everyone still to act."""
         if self.screen.seat:
@@ -122,29 +122,29 @@ class AtsViews:
         return list(waiting)
 
     # -- a seat stays its player (issue 20) ---------------------------------------------
-    def _act_for(self, player: str | None) -> None:
+    def act_for(self, player: str | None) -> None:
         """The switch: the next entry is ``player``'s (None: back to the seat's)."""
         self.screen.session.act_for(player)
-        self.screen._pending = None
+        self.screen.pending = None
         self.screen.extra.children = []
-        with self.screen._hush():
+        with self.screen.hush():
             self.screen.entry_card.value = ""
             self.screen.entry_action.value = "build"
         self.screen.entry_msg.value = self.screen.status.value = ""
         self.screen.refresh()
 
-    def _seat_done(self) -> bool:
+    def seat_done(self) -> bool:
         """A seat page whose own player has acted this turn (and no switch is on)."""
         st = self.screen.game.state
         return bool(self.screen.seat and self.screen.session.acting_for is None and not st.finished
                     and self.screen.seat not in st.waiting)
 
-    def _done_words(self) -> str:
-        waiting = self.screen._waiting()
+    def done_words(self) -> str:
+        waiting = self.screen.waiting()
         return (f"{self.screen.seat}: done, waiting for {', '.join(waiting)}" if waiting
                 else f"{self.screen.seat}: done")
 
-    def _check_acting_for(self) -> None:
+    def check_acting_for(self) -> None:
         """Before a refresh: another game opened on this page has the session's seat (the
         player of the seat's name there, or none: the page is a view of it, issue 35); the
         player the switch names has acted meanwhile (on another page): the page is its
@@ -162,22 +162,22 @@ class AtsViews:
         if not self.screen.seat or g.state.finished:
             self.seat_switch.show(None, None, [])
             return
-        waiting = self.screen._waiting()
+        waiting = self.screen.waiting()
         others = [p for p in waiting if p != self.screen.seat]
         note = ""
-        if self._seat_done():
+        if self.seat_done():
             note = (f"<div class='seat-done' style='font-size:1.15em;padding:4px 0'>"
                     f"<b>{escape(self.screen.seat)}</b>: done, waiting for "
                     f"<b>{escape(', '.join(waiting)) or 'nobody'}</b></div>")
         self.seat_switch.show(self.screen.seat, self.screen.session.acting_for, others, note)
 
-    def _live_changed(self, change: Change) -> None:
+    def live_changed(self, change: Change) -> None:
         """Another page changed the game: show it, keep what is being typed, check it."""
         note = f"Updated from another page: {change.words(self.screen.session.describe)}."
-        if self.screen._pending is not None:
-            why = self.screen.game.why_illegal(self.screen._pending)
+        if self.screen.pending is not None:
+            why = self.screen.game.why_illegal(self.screen.pending)
             if why:
-                self.screen._pending = None
+                self.screen.pending = None
                 self.screen.extra.children = []
                 note += f" The build you were confirming is no longer legal: {why}"
         self.screen.timer.bind(self.screen.gid, self.screen.session.meta)
@@ -187,7 +187,7 @@ class AtsViews:
             self.screen.page.forget_refusal(self.screen)
             show_note(self.screen.live_note, note)
 
-    def _refresh_views(self) -> None:
+    def refresh_views(self) -> None:
         """The parts of the screen that depend on the seat or the table view."""
         g = self.screen.game
         show_live(self.screen.live_state, len(g.actions), self.screen.gid,
@@ -222,7 +222,7 @@ class AtsViews:
         # the table view is a display (issue 37): companion/ui/tableview.py
         tv = self.screen.view == "table"
         (self.screen.play_screen.add_class if tv else self.screen.play_screen.remove_class)(TV_CLASS)
-        show(self.table_stations, ats_display(g, self.screen._waiting(),
+        show(self.table_stations, ats_display(g, self.screen.waiting(),
                                               self.screen.objectives_panel.value) if tv else "")
 
     def _place_secret(self) -> None:
@@ -239,7 +239,7 @@ class AtsViews:
         """The players whose station is still to be laid (issue 39; [] otherwise)."""
         return self.screen.game.still_to_lay()
 
-    def _refresh_timer(self) -> None:
+    def refresh_timer(self) -> None:
         """The play timer as of now; hidden while the stations are laid, until started
         (nothing is played yet: the table starts it when the game goes on)."""
         timer = self.screen.timer
@@ -248,7 +248,7 @@ class AtsViews:
         if self.still_to_lay() and playtime.state(timer.meta) == "not started":
             timer.button.layout.display = "none"
 
-    def _refresh_undo(self) -> None:
+    def refresh_undo(self) -> None:
         """*Undo last action* where the session allows it (common.refresh_undo); while
         the stations are laid, only once a lay is recorded (nothing to undo before)."""
         refresh_undo(self.screen)
@@ -262,7 +262,7 @@ class AtsViews:
                 and "turn" in last else "")
         return f"Undo{when}: {describe(last)}?"
 
-    def _refresh_info(self):
+    def refresh_info(self):
         st = self.screen.game.state
         if st.finished:
             self.screen.turn_info.value = "<h3 style='margin:4px 0'>The game is over: final scoring</h3>"
@@ -280,7 +280,7 @@ class AtsViews:
             return
         arrow = "↻" if st.passing == "clockwise" else "↺"
         n = st.setup.turns_in_year(st.year)
-        waiting = ", ".join(escape(p) for p in self.screen._waiting())
+        waiting = ", ".join(escape(p) for p in self.screen.waiting())
         if g.setup.options.get("timing_rules"):
             waiting += f" <small>(order this turn: {escape(', '.join(g.turn_order()))})</small>"
         active = g.setup.active_player(st.year)
@@ -301,7 +301,7 @@ class AtsViews:
             f"<div style='font-size:0.9em;color:#444'><span class='cards-flow'>{cards}</span>"
             f" · reactors left in supply: {st.reactor_supply}</div>")
 
-    def _refresh_objectives(self):
+    def refresh_objectives(self):
         """The objectives in play, each with who leads it now (a query of the engine)."""
         g = self.screen.game
         setup = g.setup
@@ -344,7 +344,7 @@ class AtsViews:
         self.screen.objectives_panel.value = (f"<div><b>Objectives in play</b>{note}<ul style='margin:2px "
                                        f"0 2px 18px;padding:0'>{''.join(parts)}</ul></div>")
 
-    def _refresh_scoreboard(self):
+    def refresh_scoreboard(self):
         st = self.screen.game.state
         todo = self.still_to_lay()
         rows, details = [], []
@@ -377,7 +377,7 @@ class AtsViews:
             "<th>Player</th><th>Race</th><th>Last action</th></tr>" + "".join(details)
             + "</table></div>")
 
-    def _refresh_stations(self):
+    def refresh_stations(self):
         st = self.screen.game.state
         parts, todo = [], self.still_to_lay()
         for p in st.setup.players:
@@ -387,11 +387,11 @@ class AtsViews:
                          f"margin:6px 14px 6px 0;max-width:100%'>{svg}</div>")
         self.screen.stations.value = render.legend_html() + "".join(parts)
 
-    def _resume_latest(self) -> None:
+    def resume_latest(self) -> None:
         """Show what a page built now would: the most recent game, or the setup screen
         with the saved games as they are now.  A preheated kernel built its page when the
         server started, before the games the table has played since."""
         games = self.screen.store.games(table=self.screen.store.table)
         if (games[0]["id"] if games else None) != self.screen.gid:
-            self.screen._start()
+            self.screen.open_latest()
 

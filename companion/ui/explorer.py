@@ -31,7 +31,7 @@ class Explorer:
         # the card form for a card whose values the what-if needs (ui/cardform.py)
         self.form_box = writes(w.VBox())          # saves card values (Write.CARDS)
         self.form_box.add_class("wi-card-form")
-        self._form_for: str | None = None
+        self.form_for: str | None = None
         self.heat = w.HTML()
         self.heat.add_class("wi-heatmap")
         self.best = w.HTML()
@@ -138,7 +138,7 @@ class Explorer:
                                    f"'{escape(card.name)}' scores most, type the printed values "
                                    f"of '{escape(need['card'])}' "
                                    f"({escape(', '.join(need['fields']))}):</span>")
-                self._ask_values(need, player)
+                self.ask_values(need, player)
                 form_for = need["card"]
             else:
                 df = self._df
@@ -152,8 +152,8 @@ class Explorer:
                                        f"{int(row.projected_total)} VP")
                 self.heat.value = render.heatmap_svg(st.station(player), df,
                                                      title=f"{player}: {card.name}")
-        if form_for is None and self._form_for is not None:
-            self._close_form()              # nobody needs those values here any more
+        if form_for is None and self.form_for is not None:
+            self.close_form()              # nobody needs those values here any more
         hand = list(self.hand.value)
         if player and hand and not st.finished:
             df = whatif.hand_ranking(g, player, hand)
@@ -196,10 +196,10 @@ class Explorer:
         self._df = df
         return None
 
-    def _ask_values(self, need: dict, player):
+    def ask_values(self, need: dict, player):
         """Show the card form for ``need["card"]`` once (the values typed in it are kept
-        while it is needed); saving goes through the page's own save (AtsEntry._save_values)."""
-        if self._form_for == need["card"] and self.form_box.children:
+        while it is needed); saving goes through the page's own save (AtsEntry.save_values)."""
+        if self.form_for == need["card"] and self.form_box.children:
             return
         from .cardform import CardForm
         card = self.app.game.catalogue.get(need["card"])
@@ -207,20 +207,20 @@ class Explorer:
             return
         app = self.app
         entry = app.entry_part          # the screen's turn entry owns the card-values form
-        preview = entry._previewer(player, None) if card.category in ("location", "conflict") \
+        preview = entry.previewer(player, None) if card.category in ("location", "conflict") \
             else None
-        form = CardForm(card, app.guarded(self._save_values), app.guarded(self._close_form),
+        form = CardForm(card, app.guarded(self.save_values), app.guarded(self.close_form),
                         missing=list(need["fields"]), preview=preview)
-        self._form_for = card.name
+        self.form_for = card.name
         self.form_box.children = [form.box]
 
-    def _save_values(self, card):
+    def save_values(self, card):
         """Saved through the page's own save (its refresh draws the heatmap the values
         unlock); then the best cell and the heatmap on the screen (issue 37: on a phone
         the player had scrolled down to the form's Save, above them)."""
-        self.app.entry_part._save_values(card)
+        self.app.entry_part.save_values(card)
         scroll_into_view(self.heat, self.best)
 
-    def _close_form(self):
+    def close_form(self):
         self.form_box.children = []
-        self._form_for = None
+        self.form_for = None

@@ -126,7 +126,7 @@ class HistoryTab:
             w.HBox([self.stat_find, self.stat_sort, self.stat_reverse]), self.stat_out])
         self.box.add_class("history-tab")
         self._tables: dict = {}
-        self._games = None
+        self.games_table = None
         self._quiet = False
         if load:
             self.refresh()
@@ -161,7 +161,7 @@ class HistoryTab:
 
     def _refresh(self):
         stats.mark_synced(self.view)        # the tables below: no sync again
-        self._games = stats.games(self.view)
+        self.games_table = stats.games(self.view)
         self.refresh_list()
         self._tables = stats.all_statistics(self.view)
         keep = self.stat.value
@@ -184,7 +184,7 @@ class HistoryTab:
                                      "history-plays-csv export-link")
 
     def refresh_list(self):
-        df = self._games
+        df = self.games_table
         if df is None:
             return
         q = (self.filter.value or "").strip().lower()

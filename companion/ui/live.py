@@ -267,7 +267,7 @@ def poll_store(session: Any, screen: Any) -> Any:
         change = session.poll()
     except GameNotFound:
         if session.gid is not None:
-            screen._gone()
+            screen.gone()
         return None
     except StoreError as e:
         if session.trouble is None:
@@ -278,7 +278,7 @@ def poll_store(session: Any, screen: Any) -> Any:
         return None
     except CompanionError:               # the record cannot be read as a game any more
         if session.gid is not None:
-            screen._gone()
+            screen.gone()
         return None
     if session.trouble is not None:
         session.trouble = None

@@ -60,7 +60,7 @@ class ModeSetup:
         self.drawn_box.add_class("setup-drawn")
         self.composition = w.HTML()
         self.composition.add_class("deck-composition")
-        self._tiles: list = []
+        self.advisor_tiles: list = []
         for x in (self.two_player, self.all_in, self.use_advisors):
             x.observe(app.guarded(lambda _: self.refresh()), "value")
         self.box = w.VBox([
@@ -110,12 +110,12 @@ class ModeSetup:
     def _advisor_rows(self, names):
         if not self.use_advisors.value or len(names) < 2:
             self.advisor_box.children = []
-            self._tiles = []
+            self.advisor_tiles = []
             return
         pairs = self._pairs(names)
-        if [t["between"] for t in self._tiles] == pairs:
+        if [t["between"] for t in self.advisor_tiles] == pairs:
             return
-        self._tiles = []
+        self.advisor_tiles = []
         rows = [w.HTML("<i>One Influence tile between each pair of neighbours (both between "
                        "the two players in a 2-player game). Copy each tile's actions and its "
                        "number of slots from the middle to each end.</i>")]
@@ -127,7 +127,7 @@ class ModeSetup:
             for x, css in ((name, "advisor-tile-name"), (acts, "advisor-tile-actions"),
                            (slots, "advisor-tile-slots"), (advisor, "advisor-tile-card")):
                 x.add_class(css)
-            self._tiles.append({"between": (a, b), "w": (name, acts, slots, advisor)})
+            self.advisor_tiles.append({"between": (a, b), "w": (name, acts, slots, advisor)})
             row = w.VBox([w.HTML(f"{escape(a)} ↔ {escape(b)}"), w.HBox([name, advisor]),
                           w.HBox([acts, slots])])
             row.add_class(f"advisor-tile-{i + 1}")
@@ -148,7 +148,7 @@ class ModeSetup:
             opts["all_in"] = True
         if self.use_advisors.value:
             tiles = []
-            for t in self._tiles:
+            for t in self.advisor_tiles:
                 name, acts, slots, advisor = t["w"]
                 if not acts.value:
                     raise CompanionError(f"Advisors: choose the actions listed on '{name.value}'")

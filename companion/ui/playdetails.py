@@ -271,7 +271,7 @@ class DetailsForm:
         self.notes.add_class(f"{css}-notes")
         self.new_box = w.HBox()
         self.new_box.add_class(f"{css}-new-players")
-        self._new: dict[str, w.Checkbox] = {}
+        self.new_boxes: dict[str, w.Checkbox] = {}
         self.new_label = w.HTML("<div>New to the game:</div>")
         self.box = w.VBox([self.location, self.notes, self.new_label, self.new_box])
         self.box.add_class(f"{css}-details")
@@ -281,16 +281,16 @@ class DetailsForm:
     def set_players(self, names: list[str]) -> None:
         """One checkbox per player (ticks kept by name)."""
         names = list(dict.fromkeys(n for n in names if n))
-        old = self._new
-        self._new = {}
+        old = self.new_boxes
+        self.new_boxes = {}
         for n in names:
             cb = old.get(n)
             if cb is None:
                 cb = w.Checkbox(value=False, description=n, indent=False,
                                 layout=w.Layout(width="auto"))
                 cb.add_class("new-player")
-            self._new[n] = cb
-        self.new_box.children = list(self._new.values())
+            self.new_boxes[n] = cb
+        self.new_box.children = list(self.new_boxes.values())
         shown = "" if names else "none"
         self.new_label.layout.display = self.new_box.layout.display = shown
 
@@ -298,7 +298,7 @@ class DetailsForm:
         self.location.value = details.get("location") or ""
         self.notes.value = details.get("notes") or ""
         new = set(details.get("new_players") or [])
-        for n, cb in self._new.items():
+        for n, cb in self.new_boxes.items():
             cb.value = n in new
 
     def clear(self) -> None:
@@ -308,7 +308,7 @@ class DetailsForm:
         """``{"location", "notes", "new_players"}`` checked (CompanionError otherwise)."""
         return {"location": check_text("Location", self.location.value, MAX_LOCATION),
                 "notes": check_text("Notes", self.notes.value, MAX_NOTES, lines=True),
-                "new_players": [n for n, cb in self._new.items() if cb.value]}
+                "new_players": [n for n, cb in self.new_boxes.items() if cb.value]}
 
     def meta(self, meta: dict | None) -> dict:
         """``meta`` with the typed details (companion.table.playtime.with_details)."""
@@ -364,8 +364,8 @@ class PlayDetailsPart:
     """The play timer, the final screen's details and the exports of a game screen
     (both games hold one: ``screen.details``).  The screen has ``session``, ``store``,
     ``gid``, ``rev``, ``timer``, ``final_details``, ``exports``, and says how it names its
-    players and talks to the player: ``_details_players()``, ``_details_said(text)``,
-    ``_details_error(text)``, ``_details_gone()``, ``_details_saved()`` (after a save),
+    players and talks to the player: ``details_players()``, ``details_said(text)``,
+    ``details_error(text)``, ``details_gone()``, ``details_saved()`` (after a save),
     then ``_refresh_final()`` builds the final screen again (its record export reads the
     stored record: :meth:`stored_record_b64`).  ``shown_for``: the game whose details
     the final form shows."""
@@ -377,9 +377,9 @@ class PlayDetailsPart:
     def tap_timer(self) -> None:
         s = self.screen
         try:
-            s._details_said(s.timer.tap())
+            s.details_said(s.timer.tap())
         except GameGone:
-            s._details_gone()
+            s.details_gone()
 
     def stop_timer(self) -> None:
         """The game is over: the play timer stops (once)."""
@@ -390,14 +390,14 @@ class PlayDetailsPart:
         except GameGone:
             pass                            # the next entry says so
         except CompanionError as e:         # busy or read-only file: said, the table shown
-            s._details_error(f"The play timer was not stopped: {e}")
+            s.details_error(f"The play timer was not stopped: {e}")
 
     def fill_final_details(self) -> None:
         """The final form shows the stored details (once per game: typing is kept)."""
         s = self.screen
         if self.shown_for == s.gid:
             return
-        players = s._details_players()
+        players = s.details_players()
         s.final_details.set_players(players)
         s.final_details.fill(playtime.details(s.timer.meta, players))
         self.shown_for = s.gid
@@ -407,14 +407,14 @@ class PlayDetailsPart:
         try:
             s.timer.meta = save_details(s.session, s.final_details, s.gid)
         except GameGone:
-            s._details_gone()
+            s.details_gone()
             return
-        s._details_saved()
+        s.details_saved()
         s.timer.show()
         # the final screen again: its record export is the stored record, with the
         # details just saved (issue 22: it kept the record as it was before the save)
-        s._refresh_final()
-        s._details_said("Saved the play details.")
+        s.refresh_final()
+        s.details_said("Saved the play details.")
         self.refresh_exports()
 
     def stored_record_b64(self, game) -> str:
@@ -439,5 +439,5 @@ class PlayDetailsPart:
         """This play's exports to other loggers (made when their panel is open, again
         when the game's revision or its details changed)."""
         s = self.screen
-        d = playtime.details(s.timer.meta, s._details_players())
+        d = playtime.details(s.timer.meta, s.details_players())
         s.exports.show(s.gid, (s.rev, repr(sorted(d.items()))))

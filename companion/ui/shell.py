@@ -84,7 +84,7 @@ class Shell:
         self.main.box.add_class(SCREEN_CLASS + tab_slug(self.formats[0]))
         self.poller = Poller(self.live_tick)
         # the page's heartbeat (issue 20): answers the page watchdog's pings
-        self.heartbeat = Heartbeat(self._shown_game, on_beat=self._tick_clocks,
+        self.heartbeat = Heartbeat(self.shown_game, on_beat=self._tick_clocks,
                                    screen=self._shown_screen_class)
         self.root = w.VBox([w.HTML(STYLE + CSS + DETAILS_CSS + ROLE_CSS), self.title, self.status,
                             self.tabs, self.heartbeat.box])
@@ -94,7 +94,7 @@ class Shell:
         self.tabs.titles = list(self.titles)
         self.tabs.observe(self.guarded(lambda _: self._tab_opened()), "selected_index")
         self.main.start()
-        self._apply_role()
+        self.apply_role()
 
     @property
     def store(self) -> Store:
@@ -163,9 +163,9 @@ class Shell:
                 return fn(*args, **kwargs)
             except StaleGame as e:
                 try:
-                    self.main._reload(stale=str(e))
+                    self.main.reload(stale=str(e))
                 except CompanionError:
-                    self.main._game_gone()
+                    self.main.game_gone()
             except CompanionError as e:
                 if nothing_done:
                     self.error(f"{nothing_done}: {getattr(e, 'fault', None) or e}")
@@ -183,16 +183,16 @@ class Shell:
                            f"entry was recorded. The details are in {log_path()}.")
         return run
 
-    def _apply_role(self) -> None:
+    def apply_role(self) -> None:
         """Hide, in every tab, the controls this page's role may not use (ui/writes.py;
         the session and the store refuse those writes anyway)."""
         apply_role(self.root, self.session.role)
         # a setup screen not built yet gets its note when it is built (_fill_role_note)
         for box in [s.setup_role_note for s in self.screens.values()
                     if getattr(s, "setup_built", True)]:
-            self._fill_role_note(box)
+            self.fill_role_note(box)
 
-    def _fill_role_note(self, box: Any) -> None:
+    def fill_role_note(self, box: Any) -> None:
         """What a setup screen says on this page's role (ui/writes.py: role_note)."""
         note = role_note(self.session.role)
         box.value = f"<div class='role-note'><i>{escape(note)}</i></div>" if note else ""
@@ -204,6 +204,17 @@ class Shell:
         if i is None or not 0 <= i < len(self.formats):
             return None
         return self.screens.get(self.formats[i])
+
+    def driver(self, fmt: str | None = None) -> Any:
+        """The driver of a game's screen (:mod:`companion.ui.drivers`): the first game's,
+        or format ``fmt``'s (or its initials: ``"sse"``), its tab opened if it was not yet."""
+        fmt = next((f for f in self.formats if fmt in (f, f.split("/")[0], "".join(
+            w[0] for w in f.split("/")[0].split("-")))), None) if fmt else self.formats[0]
+        if fmt is None:
+            raise KeyError("no game screen of that format")
+        if fmt not in self.screens:
+            self.tabs.selected_index = self.formats.index(fmt)
+        return screens.SCREENS[fmt].driver(self.screens[fmt])
 
     def _tab_opened(self):
         i = self.tabs.selected_index
@@ -220,7 +231,7 @@ class Shell:
                 self.history = HistoryTab(self, load=False)
                 self.history.box.add_class(SCREEN_CLASS + "history")
                 self.history_box.children = [self.history.box]
-                self._apply_role()
+                self.apply_role()
             self.history.refresh()
             return
         if i is not None and 0 <= i < len(self.formats) and self.formats[i] not in self.screens:
@@ -242,7 +253,7 @@ class Shell:
         if seat and screen.game is not None and seat in [
                 p.lower() for p in screen.game.setup.players]:
             screen.set_view(self.query.get("seat"), self.query.get("view"))
-        self._apply_role()
+        self.apply_role()
         return screen
 
     # -- the page address -------------------------------------------------------------
@@ -326,7 +337,7 @@ class Shell:
         return None
 
     # -- live ---------------------------------------------------------------------------
-    def _shown_game(self) -> tuple[str | None, int | None]:
+    def shown_game(self) -> tuple[str | None, int | None]:
         """The game this page shows (the game tab selected) and its number of actions:
         what a page that reloads itself opens again (``?game=``)."""
         shown = self.shown_screen()

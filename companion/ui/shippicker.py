@@ -30,7 +30,7 @@ class ShipPicker:
         self.limit = limit
         self.remove = remove
         self._picked: list = []
-        self._buttons: dict = {}
+        self.buttons: dict = {}
         self.summary = w.HTML()
         self.summary.add_class("ships-picked")
         boxes = []
@@ -71,7 +71,7 @@ class ShipPicker:
                     b.add_class("ship-built")
                 elif (player, (r, c)) in self.choosable:
                     b.on_click(self.app.guarded(lambda _, k=(player, (r, c)): self.tap(k)))
-                    self._buttons[(player, (r, c))] = b
+                    self.buttons[(player, (r, c))] = b
                 elif (r, c) in st.spaceships:
                     b.description, b.tooltip = SHIP, f"spaceship [{r}, {c}]"
                     b.style.button_color = "#eeeeee"
@@ -100,7 +100,7 @@ class ShipPicker:
         self._show()
 
     def _show(self):
-        for key, b in self._buttons.items():
+        for key, b in self.buttons.items():
             on = key in self._picked
             if self.remove:
                 b.description = "remove" if on else SHIP

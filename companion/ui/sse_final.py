@@ -43,7 +43,7 @@ class SseFinal:
                         layout=w.Layout(width="auto"))
         save.add_class("sse-final-details-save")
         writes(save)
-        save.on_click(screen.guarded(lambda _: screen._save_final_details()))
+        save.on_click(screen.guarded(lambda _: screen.save_final_details()))
         self.exports = FinalExports(screen.store, "sse-final-exports", KIND.family,
                                     screen.guarded)
         # the details form writes (hidden in the table view); the exports only read
@@ -93,7 +93,7 @@ class SseFinal:
             if p in todo:
                 nums, status = ("—",) * 4, "<small class='not-laid'>not laid yet</small>"
             rows.append(
-                f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{s._swatch(p)} "
+                f"<tr class='sse-score-row' data-player='{escape(p)}'><td>{s.swatch(p)} "
                 f"<b>{escape(p)}</b></td>" + "".join(f"<td class='{c}'>{v}</td>" for c, v in zip(
                     ("vp", "if-ended", "cities", "trade"), nums))
                 + f"<td class='status'>{status}</td></tr>")
@@ -159,7 +159,7 @@ class SseFinal:
             self.final.value = ""
             return
         if not s.session.read_only:     # the table view writes nothing
-            s._stop_timer()
+            s.stop_timer()
         try:
             result = g.score()
         except MissingEntry as e:
@@ -174,7 +174,7 @@ class SseFinal:
                                          "trade_stations_left": "Trade St. left",
                                          "planets_controlled": "planets controlled",
                                          "largest_territory": "largest territory size"})
-        rec = s._stored_record_b64(g)          # the stored record, details included
+        rec = s.stored_record_b64(g)          # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         names = (export_name(KIND.family, s.session),
                  export_name(KIND.family, s.session, "final-table", "csv"))
@@ -197,8 +197,8 @@ class SseFinal:
         if g.setup.campaign is not None:
             self.campaign_box.children = self.campaign_panel()
         self.final_extra.layout.display = ""
-        s._fill_final_details()
-        s._refresh_exports()
+        s.fill_final_details()
+        s.refresh_exports()
 
     # -- the epic table ----------------------------------------------------------------------
     def epic_form(self):

@@ -247,7 +247,7 @@ class SseSetupForm:
         self._fill_saved()
         self.tiles.refresh()
         s.body.children = [self.setup_screen]
-        s.app._apply_role()
+        s.app.apply_role()
 
     def start_game(self):
         s = self.screen

@@ -16,7 +16,7 @@ its constructor (no inheritance among them, every attribute made in ``__init__``
 :class:`~companion.ui.sse_views.SseViews` (live line, seat, join panel).  The screen keeps
 the play screen's entry (ship, piece, hint), the turn line and the score, the undo, and
 what every part shares: the session, the selected ship, the play timer.  The names the
-app and the tests use (``tab.names``, ``tab._clicked`` …) are the parts' (:class:`Via`).
+app and the tests use (``tab.names``, ``tab.clicked`` …) are the parts' (:class:`Via`).
 """
 from __future__ import annotations
 
@@ -66,16 +66,16 @@ class SseTab:
     game = Via("live")
     gid = Via("live")
     rev = Via("live")
-    _open_session = Via("live", "open")
-    _view_of = Via("live", "view_of")
-    _poll = Via("live", "poll")
-    _details_for = Via("details", "shown_for")
-    _tap_timer = Via("details", "tap_timer")
-    _stop_timer = Via("details", "stop_timer")
-    _fill_final_details = Via("details", "fill_final_details")
-    _save_final_details = Via("details", "save_final_details")
-    _stored_record_b64 = Via("details", "stored_record_b64")
-    _refresh_exports = Via("details", "refresh_exports")
+    open_session = Via("live", "open")
+    view_of = Via("live", "view_of")
+    poll = Via("live", "poll")
+    details_for = Via("details", "shown_for")
+    tap_timer = Via("details", "tap_timer")
+    stop_timer = Via("details", "stop_timer")
+    fill_final_details = Via("details", "fill_final_details")
+    save_final_details = Via("details", "save_final_details")
+    stored_record_b64 = Via("details", "stored_record_b64")
+    refresh_exports = Via("details", "refresh_exports")
     # -- the parts' names, as the app and the tests know them ------------------------------
     names = Via("setup_part")
     map_pick = Via("setup_part")
@@ -102,14 +102,14 @@ class SseTab:
     ed_info = Via("editor_part")
     ed_board = Via("editor_part")
     editor_screen = Via("editor_part")
-    _ed_load = Via("editor_part", "load")
-    _ed_click = Via("editor_part", "click")
-    _ed_save = Via("editor_part", "save")
+    ed_load = Via("editor_part", "load")
+    ed_click = Via("editor_part", "click")
+    ed_save = Via("editor_part", "save")
     board = Via("board_part")
-    _clicked = Via("board_part", "clicked")
-    _legal = Via("board_part", "legal")
+    clicked = Via("board_part", "clicked")
+    legal = Via("board_part", "legal")
     extra = Via("reveal_part")
-    _pending = Via("reveal_part", "pending")
+    pending = Via("reveal_part", "pending")
     scoreboard = Via("final_part")
     score_details = Via("final_part")
     score_more = Via("final_part")
@@ -148,7 +148,7 @@ class SseTab:
         # the play timer (issue 16), compact, beside the turn line (entry, board: 1st screen)
         self.timer = PlayTimer(self.session, "sse-timer", compact=True)
         writes(self.timer.button)
-        self.timer.button.on_click(self.guarded(lambda _: self._tap_timer()))
+        self.timer.button.on_click(self.guarded(lambda _: self.tap_timer()))
         # the parts, each given this screen
         self.views_part = SseViews(self)
         self.reveal_part = SseReveal(self)
@@ -205,7 +205,7 @@ class SseTab:
         undo = w.Button(description="Undo last action", icon="undo", layout=w.Layout(width="auto"))
         undo.add_class("sse-undo")
         writes(undo)
-        undo.on_click(self.guarded(lambda _: self._ask_undo()))
+        undo.on_click(self.guarded(lambda _: self.ask_undo()))
         self.undo_btn = undo
         self.undo_box = w.HBox()
         self.undo_box.add_class("sse-undo-confirm")
@@ -222,7 +222,7 @@ class SseTab:
                                    tooltip=rule_text("damaged"), layout=w.Layout(width="auto"))
         self.damage_btn.add_class("sse-damage")
         writes(self.damage_btn)
-        self.damage_btn.on_click(self.guarded(lambda _: self._damage()))
+        self.damage_btn.on_click(self.guarded(lambda _: self.damage()))
         self.timer_row = w.HBox([self.turn, self.timer.button])
         # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen
         self.undo_row = w.HBox([undo, self.damage_btn, self.live_state])
@@ -250,7 +250,7 @@ class SseTab:
         self.play_screen.add_class("sse-play")
 
     def open_game(self, gid: str):
-        self._open_session(gid, SseGame, "a Small Star Empires")
+        self.open_session(gid, SseGame, "a Small Star Empires")
         self.forget_selection()
         self.undo_box.children = []
         self.body.children = [self.play_screen]
@@ -268,7 +268,7 @@ class SseTab:
         self.undo_box.children = []
         self.refresh()
 
-    def _reload(self):
+    def reload(self):
         if self.gid:
             self.session.reload()
             self.timer.bind(self.gid, self.session.meta)
@@ -298,14 +298,14 @@ class SseTab:
         self.final_part.refresh_whatif()
         self.final_part.refresh()
         self.views_part.refresh()
-        self.app._apply_role()
+        self.app.apply_role()
         self.lay_part.show_undo()   # *Undo last action* where the session allows it
 
-    def _refresh_final(self):
+    def refresh_final(self):
         """PlayDetailsPart's call after the play details are saved."""
         self.final_part.refresh()
 
-    def _swatch(self, p: str) -> str:
+    def swatch(self, p: str) -> str:
         return (f"<span style='display:inline-block;width:12px;height:12px;border-radius:6px;"
                 f"background:{colour(self.game.setup.colour(p))};vertical-align:middle'></span>")
 
@@ -333,7 +333,7 @@ class SseTab:
                                f"{escape(st.end_reason)}.</b></div>")
             return
         self.turn.value = (f"<div class='sse-turn-line' title='{last[3:]}'>"
-                           f"{self._swatch(st.current)} "
+                           f"{self.swatch(st.current)} "
                            f"<b class='sse-current'>{escape(st.current)}</b> to move · move "
                            f"{st.moves + 1}{last}{tail}</div>")
 
@@ -342,7 +342,7 @@ class SseTab:
         st = g.state
         if st.finished or st.current is None:
             self.selected = None
-            with self._hush():
+            with self.hush():
                 self.ship_pick.options = []
             self._refresh_hint()
             return
@@ -354,7 +354,7 @@ class SseTab:
                          + ("" if n else " – stuck"), s.id))
         if self.selected is not None and not (0 <= self.selected < len(ps.ships)):
             self.selected = None
-        with self._hush():
+        with self.hush():
             with self.ship_pick.hold_sync():
                 self.ship_pick.options = opts
                 self.ship_pick.value = self.selected
@@ -393,7 +393,7 @@ class SseTab:
         situation = (self.gid, player, len(g.actions))
         keep = self.piece.value if self._piece_for == situation else None
         self._piece_for = situation
-        with self._hush():
+        with self.hush():
             with self.piece.hold_sync():
                 self.piece.options = opts
                 self.piece.tooltips = [f"{left[p]} {PLURAL[p] if left[p] != 1 else PIECE_NAMES[p]} "
@@ -409,7 +409,7 @@ class SseTab:
         self._refresh_hint()
         self.board_part.refresh()
 
-    def _hush(self):
+    def hush(self):
         return Quiet(self)
 
     def _ship_changed(self):
@@ -424,7 +424,7 @@ class SseTab:
         self.board_part.refresh()
         self.final_part.refresh_whatif()
 
-    def _damage(self):
+    def damage(self):
         g = self.game
         if self.selected is None:
             raise CompanionError("Select the ship to damage first.")
@@ -454,13 +454,12 @@ class SseTab:
         self.app.say(msg)
         self.refresh()
 
-    _push = push
 
     # -- undo ------------------------------------------------------------------------------
-    def _ask_undo(self):
-        ask_undo(self, lambda last: f"Undo: {self.game.describe(last)}?", "sse-undo", self._undo)
+    def ask_undo(self):
+        ask_undo(self, lambda last: f"Undo: {self.game.describe(last)}?", "sse-undo", self.undo)
 
-    def _undo(self):
+    def undo(self):
         try:
             last = self.session.undo()
         except PageBehind:
@@ -474,26 +473,26 @@ class SseTab:
         self.refresh()
 
     # -- play details (issue 16) -----------------------------------------------------------
-    def _gone(self):
+    def gone(self):
         self.session.close()
         self.show_setup()
         self.app.error("Not recorded: this Small Star Empires game was deleted on another page "
                        "or tab. Start a new game or open a saved one.")
 
-    def _details_players(self) -> list:
+    def details_players(self) -> list:
         return list(self.game.setup.players)
 
-    def _details_said(self, text: str) -> None:
+    def details_said(self, text: str) -> None:
         self.app.say(text)
 
     def error(self, text: str) -> None:
         self.app.error(text)
 
-    def _details_error(self, text: str) -> None:
+    def details_error(self, text: str) -> None:
         self.app.error(text)
 
-    def _details_gone(self) -> None:
-        self._gone()
+    def details_gone(self) -> None:
+        self.gone()
 
-    def _details_saved(self) -> None:
+    def details_saved(self) -> None:
         self.game.meta = {k: v for k, v in self.timer.meta.items() if k != "title"}

@@ -103,14 +103,14 @@ class SseViews:
 
     def set_view(self, seat: str | None, view: str | None) -> None:
         s = self.screen
-        s._view_of(seat, view)
+        s.view_of(seat, view)
         # the controls that write are hidden by the role, in every tab (ui/writes.py)
-        s.app._apply_role()
+        s.app.apply_role()
         if s.game is not None:
             s.refresh()
 
     def live_tick(self) -> None:
-        change = self.screen._poll()
+        change = self.screen.poll()
         if change:
             self.live_changed(change)
 

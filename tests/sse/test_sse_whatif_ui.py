@@ -67,21 +67,21 @@ def tab(tmp_path):
 def test_tab_editor_saves_a_map_offered_at_setup(tab, companion_home):
     tab.show_editor()
     tab.ed_base.value = "basic-2p"
-    tab._ed_load()
+    tab.ed_load()
     assert "Approximate" in tab.ed_info.value
     n = len(tab.ed_map)
     tool = {label: i for i, (label, _) in enumerate(__import__("companion.ui.sse_tab", fromlist=["x"]).PALETTE)}
     tab.ed_tool.value = tool["wormhole"]
     centre = (-2, -1)         # a main sector tile's middle (empty) system
     assert tab.ed_map[centre].kind == "empty"
-    tab._ed_click(centre)
+    tab.ed_click(centre)
     assert tab.ed_map[centre].kind == "wormhole"
     ghost = next(h for h in tab.ed_board.buttons if h not in tab.ed_map)
     tab.ed_tool.value = tool["3 planets"]
-    tab._ed_click(ghost)
+    tab.ed_click(ghost)
     assert len(tab.ed_map) == n + 1
     tab.ed_name.value = "our table"
-    tab._ed_save()
+    tab.ed_save()
     assert (companion_home / "sse-maps" / "our table.json").exists()
     m = load_named("our table")
     assert not m.approximate and m[centre].kind == "wormhole" and m.players == 2
@@ -102,10 +102,10 @@ def test_tab_plays_stores_and_finishes(tab):
     rng = random.Random(2)
     while not g.state.finished:
         p = g.current
-        tab._clicked(g.state.players[p].ships[0].at)
-        legal = tab._legal()
+        tab.clicked(g.state.players[p].ships[0].at)
+        legal = tab.legal()
         assert set(legal) == g.legal_destinations(p, 0)
-        tab._clicked(sorted(legal)[rng.randrange(len(legal))])
+        tab.clicked(sorted(legal)[rng.randrange(len(legal))])
     rec = tab.store.load(tab.gid)
     assert rec["format"] == "small-star-empires/1" and rec["actions"] == g.actions
     assert "sse-final-table" in tab.final.value
@@ -122,16 +122,16 @@ def test_tab_unexplored_entry(tab):
     while not any(m.kind == "explore" for m in g.legal_moves(g.current, 0)):
         p = g.current
         m = rng.choice([m for m in g.legal_moves(p, 1) if m.kind == "colonise"])
-        tab._clicked(g.state.players[p].ships[1].at)
+        tab.clicked(g.state.players[p].ships[1].at)
         tab.selected = 1
-        tab._clicked(m.to)
+        tab.clicked(m.to)
     p = g.current
     target = next(m for m in g.legal_moves(p, 0) if m.kind == "explore")
     n = len(g.actions)
-    tab._clicked(g.state.players[p].ships[0].at)
+    tab.clicked(g.state.players[p].ships[0].at)
     tab.selected = 0
-    tab._clicked(target.to)
-    assert tab._pending is not None and len(g.actions) == n       # waits for the tile
+    tab.clicked(target.to)
+    assert tab.pending is not None and len(g.actions) == n       # waits for the tile
     eff = next(c for c in tab.extra.children if "sse-reveal" in getattr(c, "_dom_classes", ()))
     eff.value = "planetary"
     planets = next(c for c in tab.extra.children if "sse-reveal-planets" in getattr(c, "_dom_classes", ()))
@@ -172,8 +172,8 @@ def test_tab_campaign_next_games(tab):
         assert g.setup.campaign == {"wins": {"Ann": k - 1, "Bob": 0}, "game": k}
         assert g.state.players["Ann"].cities == 14 - (k - 1)
         for p, to in (("Ann", (1, 0)), ("Bob", (3, 0))):
-            tab._clicked(g.state.players[p].ships[0].at)
-            tab._clicked(to)
+            tab.clicked(g.state.players[p].ships[0].at)
+            tab.clicked(to)
         assert g.state.finished and g.score().winners == ["Ann"]
         words = tab.campaign_box.children[0].value
         buttons = [c for c in tab.campaign_box.children if "sse-next-game" in c._dom_classes]
