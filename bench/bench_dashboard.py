@@ -240,9 +240,10 @@ def profile_kernel(actions: list[dict], reps: int = 3) -> dict[str, list[float]]
     times: dict[str, list[float]] = {k: [] for k in ["App.push"] + parts}
     for rep in range(reps):
         app = App(store=Store(path=TMP / "profile-home" / f"games{rep}.sqlite"))
-        for box, name in zip(app.name_boxes, PLAYERS):
+        screen = app.ats
+        for box, name in zip(screen.setup_part.name_boxes, PLAYERS):
             box.value = name
-        app.start_game()
+        screen.setup_part.start_game()
         acc: dict[str, float] = {}
 
         def wrap(obj, name, key):
@@ -256,19 +257,21 @@ def profile_kernel(actions: list[dict], reps: int = 3) -> dict[str, list[float]]
                     acc[key] = acc.get(key, 0.0) + time.perf_counter() - t
             setattr(obj, name, timed)
 
-        wrap(app.game, "push", "game.push")
+        wrap(screen.game, "push", "game.push")
         wrap(app.store, "append", "store.append")
-        for m in ["refresh", "refresh_info", "refresh_scoreboard", "refresh_entry",
-                  "draw_grid", "refresh_stations", "refresh_final"]:
-            wrap(app, m, m)
+        for m in ["refresh", "refresh_entry", "refresh_final"]:
+            wrap(screen, m, m)
+        for m in ["refresh_info", "refresh_scoreboard", "refresh_stations"]:
+            wrap(screen.views_part, m, m)
+        wrap(screen.entry_part, "draw_grid", "draw_grid")
         for a in actions:
             # what the page does before the click: choose player, action, card
-            app.entry_player.value = a["player"]
-            app.entry_action.value = a["do"]
-            app.entry_card.value = a["card"]
+            screen.entry_player.value = a["player"]
+            screen.entry_action.value = a["do"]
+            screen.entry_card.value = a["card"]
             acc.clear()
             t = time.perf_counter()
-            app.push(dict(a))
+            screen.push(dict(a))
             times["App.push"].append(time.perf_counter() - t)
             for k in parts:
                 times[k].append(acc.get(k, 0.0))

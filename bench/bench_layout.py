@@ -259,7 +259,7 @@ def main() -> int:
             raise SystemExit(f"the page did not lay {player}'s station: {said(app)}")
         cells = entries[0]["cells"]
         assert sum("card" in x for x in cells) == 20 and len(cells) == 24, cells
-    g = app.game
+    g = app.ats.game
     assert g.state.finished, "every station laid, the game must be at its end"
     needs = g.final_needs()
     assert not needs["blocked"] and not needs["manual"], needs

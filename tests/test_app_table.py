@@ -38,49 +38,49 @@ def open_app(store, **setup) -> App:
 
 
 def enter(app, player, do, card):
-    app.entry_player.value = player
-    app.entry_action.value = do
-    app.entry_card.value = card
+    app.ats.entry_player.value = player
+    app.ats.entry_action.value = do
+    app.ats.entry_card.value = card
 
 
 def message(app) -> str:
-    return app.entry_msg.value
+    return app.ats.entry_msg.value
 
 
 # -------------------------------------------------- item 2: choices asked before checking
 def test_school_like_card_is_built_through_the_page(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.clicked((0, 1))
+    app.ats.entry_part.clicked((0, 1))
     assert "rule: choice" not in message(app)          # before: refused at once
-    assert set(app.school) == {"Ben", "Cleo"}
-    app.school["Ben"].value = "pay"
-    app.school["Cleo"].value = "lose"
-    app.confirm()
-    stored = store.load(app.gid)["actions"]
+    assert set(app.ats.entry_part.school) == {"Ben", "Cleo"}
+    app.ats.entry_part.school["Ben"].value = "pay"
+    app.ats.entry_part.school["Cleo"].value = "lose"
+    app.ats.entry_part.confirm()
+    stored = store.load(app.ats.gid)["actions"]
     assert stored[-1]["choices"] == {"Ben": "pay", "Cleo": "lose"}
 
 
 def test_a_manual_vp_card_is_built_through_the_page(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: manual")
-    app.guarded(app.clicked)((1, 0))
+    app.guarded(app.ats.entry_part.clicked)((1, 0))
     assert "rule: manual-vp" not in message(app)
-    app.manual_vp.value = "two"
-    app.guarded(app.confirm)()
-    assert "whole number" in message(app) and store.load(app.gid)["actions"] == []
-    app.manual_vp.value = "2"
-    app.confirm()
-    assert store.load(app.gid)["actions"][-1]["manual_vp"] == 2
-    assert app.game.state.players["Ana"].vp == 2
+    app.ats.entry_part.manual_vp.value = "two"
+    app.guarded(app.ats.entry_part.confirm)()
+    assert "whole number" in message(app) and store.load(app.ats.gid)["actions"] == []
+    app.ats.entry_part.manual_vp.value = "2"
+    app.ats.entry_part.confirm()
+    assert store.load(app.ats.gid)["actions"][-1]["manual_vp"] == 2
+    assert app.ats.game.state.players["Ana"].vp == 2
 
 
 def test_an_illegal_cell_is_named_next_to_the_grid_and_nothing_stored(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.guarded(app.clicked)((3, 3))
+    app.guarded(app.ats.entry_part.clicked)((3, 3))
     assert "[rule: not-adjacent]" in message(app) and "Fixture: pay or lose" in message(app)
-    assert store.load(app.gid)["actions"] == []
+    assert store.load(app.ats.gid)["actions"] == []
 
 
 # ---------------------------------------- item 3: a page that is behind records nothing
@@ -88,17 +88,17 @@ def test_a_page_behind_refuses_and_rebuilds_its_entry(store, tmp_path):
     page1 = open_app(store)
     page2 = App(Store(store.path))
     enter(page2, "Ana", "discard", "Garden")
-    page2.discard()
+    page2.ats.entry_part.discard()
     # page 1 still shows Ana waiting; it enters the same discard
     enter(page1, "Ana", "discard", "Garden")
-    page1.guarded(page1.discard)()
+    page1.guarded(page1.ats.entry_part.discard)()
     assert "Not recorded" in message(page1) and "Ana discarded Garden" in message(page1)
     # the entry is rebuilt: nobody picked, no card; pressing Discard again sends nothing
-    assert page1.entry_player.value is None and page1.entry_card.value == ""
-    page1.guarded(page1.discard)()
-    actions = store.load(page1.gid)["actions"]
+    assert page1.ats.entry_player.value is None and page1.ats.entry_card.value == ""
+    page1.guarded(page1.ats.entry_part.discard)()
+    actions = store.load(page1.ats.gid)["actions"]
     assert [(a["player"], a["do"]) for a in actions] == [("Ana", "discard")]
-    assert page1.entry_player.options == ("Ben", "Cleo")
+    assert page1.ats.entry_player.options == ("Ben", "Cleo")
 
 
 # ------------------------------------------------ item 4: values from several pages kept
@@ -107,9 +107,9 @@ def test_card_values_typed_on_two_pages_are_both_in_the_record(store):
     page2 = App(Store(store.path))
     for page, name in ((page1, "Fixture: typed on page 1"), (page2, "Fixture: typed on page 2")):
         save_user_card(parse_card({**UNKNOWN, "name": name}))
-        page.save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
+        page.ats.entry_part.save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
                                       "max": "none", "abilities": []}))
-    names = {c["name"] for c in store.load(page1.gid)["cards"]}
+    names = {c["name"] for c in store.load(page1.ats.gid)["cards"]}
     assert {"Fixture: typed on page 1", "Fixture: typed on page 2"} <= names
 
 
@@ -117,25 +117,25 @@ def test_card_values_typed_on_two_pages_are_both_in_the_record(store):
 def test_the_card_form_closes_when_the_entry_no_longer_needs_it(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: unknown")
-    assert app.form_box.children, "the form asks for the unknown card's values"
-    app.entry_action.value = "reactor"
-    assert app.form_box.children == ()
-    app.entry_action.value = "build"
-    assert app.form_box.children
-    app.entry_action.value = "discard"
-    assert app.form_box.children == ()
-    app.entry_action.value = "build"
-    app.entry_card.value = "Fixture: pay or lose"          # another card, known
-    assert app.form_box.children == ()
+    assert app.ats.form_box.children, "the form asks for the unknown card's values"
+    app.ats.entry_action.value = "reactor"
+    assert app.ats.form_box.children == ()
+    app.ats.entry_action.value = "build"
+    assert app.ats.form_box.children
+    app.ats.entry_action.value = "discard"
+    assert app.ats.form_box.children == ()
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = "Fixture: pay or lose"          # another card, known
+    assert app.ats.form_box.children == ()
 
 
 def test_the_form_does_not_stay_under_the_next_player(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: unknown")
-    assert app.form_box.children
-    app.entry_action.value = "discard"
-    app.discard()
-    assert app.entry_player.value == "Ben" and app.form_box.children == ()
+    assert app.ats.form_box.children
+    app.ats.entry_action.value = "discard"
+    app.ats.entry_part.discard()
+    assert app.ats.entry_player.value == "Ben" and app.ats.form_box.children == ()
 
 
 # -------------------------------------------------------- item 1: the final screen's forms
@@ -150,62 +150,62 @@ def test_the_final_screen_offers_a_form_for_every_missing_value(store):
             g.push({"player": p, "do": "discard", "card": "Garden"})
     store.create(g.to_record())
     app = App(store)
-    kids = app.final_box.children
+    kids = app.ats.final_box.children
     text = " ".join(getattr(k, "value", "") for k in kids)
     assert "Sheptas" in text and "Before the final table" in text
     # the race tile's values: a form right there
     assert any("final-values" in k._dom_classes for k in kids)
-    app.save_values(parse_card({"name": "Sheptas", "category": "race",
+    app.ats.entry_part.save_values(parse_card({"name": "Sheptas", "category": "race",
                                  "abilities": [{"when": "end", "manual": True}]}))
-    manual = next(k for k in app.final_box.children if "manual-form" in k._dom_classes)
+    manual = next(k for k in app.ats.final_box.children if "manual-form" in k._dom_classes)
     assert "Accelerated Construction" in str([getattr(c, "children", c) for c in
                                               manual.children])
     # reopened later, the typed race values are still there (not hidden by the record)
     again = App(Store(store.path))
-    assert not any("final-values" in k._dom_classes for k in again.final_box.children)
+    assert not any("final-values" in k._dom_classes for k in again.ats.final_box.children)
 
 
 # ------------------------------------------------------------------- the smaller things
 def test_typing_a_prefix_suggests_and_never_offers_a_race(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Holo")
-    assert "Holographic Display Area" in app.hint.value and "No location card" not in app.hint.value
-    app.entry_card.value = "Spa"
-    assert "Sheptas" not in app.hint.value
+    assert "Holographic Display Area" in app.ats.hint.value and "No location card" not in app.ats.hint.value
+    app.ats.entry_card.value = "Spa"
+    assert "Sheptas" not in app.ats.hint.value
 
 
 def test_after_an_undo_the_entry_shows_the_undone_action(store):
     app = open_app(store)
     enter(app, "Ben", "discard", "Garden")
-    app.discard()
-    assert app.entry_player.value == "Ana"
-    app.undo()
-    assert (app.entry_player.value, app.entry_action.value, app.entry_card.value) == \
+    app.ats.entry_part.discard()
+    assert app.ats.entry_player.value == "Ana"
+    app.ats.undo()
+    assert (app.ats.entry_player.value, app.ats.entry_action.value, app.ats.entry_card.value) == \
         ("Ben", "discard", "Garden")
 
 
 def test_objectives_in_play_are_always_shown(store):
     app = open_app(store, objectives=["Accelerated Construction"])
-    assert "Accelerated Construction" in app.objectives_panel.value
+    assert "Accelerated Construction" in app.ats.objectives_panel.value
     enter(app, "Ana", "discard", "Garden")
-    app.discard()
-    assert "Accelerated Construction" in app.objectives_panel.value
+    app.ats.entry_part.discard()
+    assert "Accelerated Construction" in app.ats.objectives_panel.value
 
 
 def test_one_race_selector_per_player_typed(store):
     app = App(store)
-    app.use_races.value = True
-    for box, name in zip(app.name_boxes, PLAYERS):
+    app.ats.setup_part.use_races.value = True
+    for box, name in zip(app.ats.setup_part.name_boxes, PLAYERS):
         box.value = name
-    shown = [b.description for b in app.race_boxes if b.layout.display != "none"]
+    shown = [b.description for b in app.ats.setup_part.race_boxes if b.layout.display != "none"]
     assert shown == PLAYERS
 
 
 def test_a_message_appears_next_to_the_entry(store):
     app = open_app(store)
     enter(app, "Ana", "discard", "")
-    app.guarded(app.discard)()
-    assert "Type the discarded card&#x27;s name first" in app.entry_msg.value
+    app.guarded(app.ats.entry_part.discard)()
+    assert "Type the discarded card&#x27;s name first" in app.ats.entry_msg.value
 
 
 def test_user_text_in_the_page_is_escaped(store):
@@ -213,22 +213,22 @@ def test_user_text_in_the_page_is_escaped(store):
     game = Game({"players": [evil, "Ben"]})
     store.create(game.to_record())
     app = App(store)
-    html = app.scoreboard.value + app.turn_info.value
+    html = app.ats.scoreboard.value + app.ats.turn_info.value
     assert "<img" not in html and "&lt;img" in html
     enter(app, evil, "build", "<script>x</script>")
-    assert "<script>" not in app.hint.value
+    assert "<script>" not in app.ats.hint.value
 
 
 def test_hand_ranking_shows_every_card(store):
     app = open_app(store)
-    app.explorer.box.selected_index = 0
-    app.explorer.player.value = "Ana"
-    app.explorer.hand.value = ["Fixture: pay or lose", "Fixture: manual"]
-    best = app.explorer.ranking.value.split("</table>")[0]
+    app.ats.explorer.box.selected_index = 0
+    app.ats.explorer.player.value = "Ana"
+    app.ats.explorer.hand.value = ["Fixture: pay or lose", "Fixture: manual"]
+    best = app.ats.explorer.ranking.value.split("</table>")[0]
     # one row per card (its best option), each card's nine options one tap away
     assert best.count("<tr>") == 2            # the header row has a style: "<tr style=..."
     assert "Fixture: pay or lose" in best and "Fixture: manual" in best
-    assert "All options (18)" in app.explorer.ranking.value
+    assert "All options (18)" in app.ats.explorer.ranking.value
 
 
 def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_page(store):
@@ -239,20 +239,20 @@ def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_
         g.push({"player": g.waiting_in_order()[0], "do": "discard", "card": "Garden"})
     store.create(g.to_record())
     app = App(store)
-    app.explorer.box.selected_index = 0
-    last = app.game.waiting_in_order()[0]
+    app.ats.explorer.box.selected_index = 0
+    last = app.ats.game.waiting_in_order()[0]
     enter(app, last, "discard", "Garden")
-    app.discard()
-    assert app.game.state.finished
-    assert "not known yet" in app.explorer.now.value
-    assert any("final-values" in k._dom_classes for k in app.final_box.children)
+    app.ats.entry_part.discard()
+    assert app.ats.game.state.finished
+    assert "not known yet" in app.ats.explorer.now.value
+    assert any("final-values" in k._dom_classes for k in app.ats.final_box.children)
 
 
 # -------------------------------------------------- the title and messages follow the tab
 def test_title_names_the_tab_and_other_tabs_messages_stay_out_of_the_entry(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.guarded(app.clicked)((0, 0))                      # the Main Reactor: refused
+    app.guarded(app.ats.entry_part.clicked)((0, 0))                      # the Main Reactor: refused
     assert "rule: occupied" in message(app)
     assert "Among the Stars — table companion" in app.title.value
     app.tabs.selected_index = 1                            # Small Star Empires
@@ -273,14 +273,14 @@ def test_title_names_the_tab_and_other_tabs_messages_stay_out_of_the_entry(store
 def test_a_page_whose_game_was_deleted_elsewhere_records_nothing_and_says_so(store):
     page1 = open_app(store)
     page2 = App(store)
-    gid = page1.gid
-    assert page2.gid == gid
+    gid = page1.ats.gid
+    assert page2.ats.gid == gid
     store.delete(gid)                       # e.g. deleted from History on another phone
     enter(page1, "Ana", "discard", "Garden")
-    page1.guarded(page1.discard)()
+    page1.guarded(page1.ats.entry_part.discard)()
     assert "deleted on another page" in page1.status.value
     assert "Something went wrong" not in page1.status.value
-    assert page1.body.children == (page1.setup_screen,)    # back to the setup screen
+    assert page1.ats.body.children == (page1.ats.setup_part.setup_screen,)    # back to the setup screen
     assert store.games() == []                             # nothing was written
 
 
@@ -296,12 +296,12 @@ def test_a_card_of_unknown_type_with_an_advisor_asks_its_types_in_the_form_then_
             "slots": 2}
     app = open_app(store, options={"advisors": [tile]})
     enter(app, "Ana", "build", TYPE_UNKNOWN["name"])
-    app.clicked((0, 1))
-    assert app.form_box.children, "no form opened"
+    app.ats.entry_part.clicked((0, 1))
+    assert app.ats.form_box.children, "no form opened"
     assert "Enter the printed values of &#x27;Fixture: type unknown&#x27; first (types): once saved, the " \
         "build at [0, 1] goes on." in app.status.value
-    assert store.load(app.gid)["actions"] == []
-    box = app.form_box.children[0]
+    assert store.load(app.ats.gid)["actions"] == []
+    box = app.ats.form_box.children[0]
     type1 = next(x for x in _walk(box) if "form-type1" in getattr(x, "_dom_classes", ()))
     assert "form-needed" in type1._dom_classes
     type1.value = "military"
@@ -309,9 +309,9 @@ def test_a_card_of_unknown_type_with_an_advisor_asks_its_types_in_the_form_then_
     # issue 37: "Every form that interrupts an action finishes that action when saved":
     # the save goes on with the click it interrupted, no second tap on the cell
     save.click()
-    if app.extra.children:                         # the energy payer: the default one
+    if app.ats.extra.children:                         # the energy payer: the default one
         app.confirm()
-    stored = store.load(app.gid)["actions"]
+    stored = store.load(app.ats.gid)["actions"]
     assert [(a["player"], a["card"], a["at"]) for a in stored] == [("Ana", TYPE_UNKNOWN["name"], [0, 1])]
 
 
@@ -328,20 +328,20 @@ def test_a_pay_or_lose_build_says_what_waits_for_the_end_of_the_turn(store):
     loses 2 VP at the end of this turn')".  B Playing Order: effects on other players are
     "carried out after all other players' actions are completed"."""
     app = open_app(store)
-    assert app.entry_part.pending_line.value == ""
+    assert app.ats.entry_part.pending_line.value == ""
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.clicked((0, 1))
-    app.school["Ben"].value = "pay"
-    app.school["Cleo"].value = "lose"
-    app.confirm()
-    line = app.entry_part.pending_line.value
+    app.ats.entry_part.clicked((0, 1))
+    app.ats.entry_part.school["Ben"].value = "pay"
+    app.ats.entry_part.school["Cleo"].value = "lose"
+    app.ats.entry_part.confirm()
+    line = app.ats.entry_part.pending_line.value
     assert "At the end of this turn" in line
     assert "Ben: pays 1 credit (Ana&#x27;s Fixture: pay or lose) at the end of this turn" in line
     assert "Cleo: loses 2 VP (Ana&#x27;s Fixture: pay or lose) at the end of this turn" in line
-    assert app.entry_part.pending_line.layout.display == ""
+    assert app.ats.entry_part.pending_line.layout.display == ""
     # the turn ends: the effects are done, the line goes
     for p in ("Ben", "Cleo"):
         enter(app, p, "discard", "Garden")
-        app.discard()
-    assert app.entry_part.pending_line.value == ""
-    assert app.entry_part.pending_line.layout.display == "none"
+        app.ats.entry_part.discard()
+    assert app.ats.entry_part.pending_line.value == ""
+    assert app.ats.entry_part.pending_line.layout.display == "none"

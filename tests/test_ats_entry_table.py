@@ -23,15 +23,15 @@ def test_the_what_if_explorer_opens_on_the_player_who_acts_now(store):
     """Issue 37: "What-if in Revival opens on the first player even when it is the other's
     turn: every cell reads 'revival-order' and every ranked option is illegal"."""
     app = revival_in_year_two(store)
-    app.explorer.box.selected_index = 0
-    app.explorer.refresh()
-    assert app.explorer.player.value == "Ben"
-    app.explorer.card.value = "Garden"
-    assert "revival-order" not in app.explorer.heat.value
+    app.ats.explorer.box.selected_index = 0
+    app.ats.explorer.refresh()
+    assert app.ats.explorer.player.value == "Ben"
+    app.ats.explorer.card.value = "Garden"
+    assert "revival-order" not in app.ats.explorer.heat.value
     # a player the person picks stays picked
-    app.explorer.player.value = "Ana"
-    app.explorer.refresh()
-    assert app.explorer.player.value == "Ana"
+    app.ats.explorer.player.value = "Ana"
+    app.ats.explorer.refresh()
+    assert app.ats.explorer.player.value == "Ana"
 
 
 def test_a_seat_page_explorer_shows_its_own_player_while_it_still_acts(store):
@@ -39,10 +39,10 @@ def test_a_seat_page_explorer_shows_its_own_player_while_it_still_acts(store):
     store.create(g.to_record())
     app = App(store)
     app.apply_query("seat=Cy")
-    assert app.seat == "Cy"
-    app.explorer.box.selected_index = 0
-    app.explorer.refresh()
-    assert app.explorer.player.value == "Cy"
+    assert app.ats.seat == "Cy"
+    app.ats.explorer.box.selected_index = 0
+    app.ats.explorer.refresh()
+    assert app.ats.explorer.player.value == "Cy"
 
 
 def test_the_table_views_refusal_names_a_page_that_can_do_the_write():

@@ -309,7 +309,7 @@ def test_the_final_table_asks_the_secret_objective_then_scores_it(tmp_path):
     try:
         store.create(g.to_record())
         app = App(store)
-        form = next(x for x in _walk(app.final_box) if "manual-form" in x._dom_classes)
+        form = next(x for x in _walk(app.ats.final_box) if "manual-form" in x._dom_classes)
         row = next(x for x in _walk(form) if "secret-objective-row" in x._dom_classes)
         assert "Secret objective of Cy (Qualeen)" in row.children[0].value
         which = next(x for x in _walk(row) if "secret-which" in x._dom_classes)
@@ -318,10 +318,10 @@ def test_the_final_table_asks_the_secret_objective_then_scores_it(tmp_path):
             "Accelerated Construction", "Test: claimed at the table", "Test: most military", "Test: most reactors", ""]
         save = next(x for x in _walk(form) if "manual-save" in x._dom_classes)
         save.click()                                        # nothing chosen: refused
-        assert "choose the objective card" in app.final_msg.value
+        assert "choose the objective card" in app.ats.final_msg.value
         which.value = "Test: most reactors"
         save.click()
-        text = " ".join(x.value for x in _walk(app.final_box) if hasattr(x, "value")
+        text = " ".join(x.value for x in _walk(app.ats.final_box) if hasattr(x, "value")
                         and isinstance(x.value, str))
         assert "Cy wins" in text and "Test: most reactors (secret objective of Cy)" in text
         rec = store.load(store.games()[0]["id"])

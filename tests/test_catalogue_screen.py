@@ -309,11 +309,11 @@ def test_an_objective_typed_on_the_setup_screen_is_offered_at_once(home, tmp_pat
     from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
-    setup = app.setup_part
+    setup = app.ats.setup_part
     setup.show_setup()
     assert "Test: least credits" not in setup.objective_pick.options
     setup.objective_pick.value = ("Accelerated Construction",)
-    app.catalogue_panel.selected_index = 0           # open *Cards still unknown*
+    app.ats.setup_part.catalogue_panel.selected_index = 0           # open *Cards still unknown*
     cat_screen = setup.catalogue_screen
     form = cat_screen.add_objective()
     form.name.value = "Test: least credits"

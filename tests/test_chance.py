@@ -286,15 +286,15 @@ def test_the_setup_screen_starts_each_game_with_a_fresh_seed(tmp_path):
     app = App(Store(tmp_path / "games.sqlite"))
     seeds, races = [], []
     for _ in range(4):
-        app.show_setup()
-        for box, name in zip(app.name_boxes, ["A", "B", "C", "D", "E", "F"]):
+        app.ats.setup_part.show_setup()
+        for box, name in zip(app.ats.setup_part.name_boxes, ["A", "B", "C", "D", "E", "F"]):
             box.value = name
-        app.use_races.value = True                  # every race box says "draw at random"
-        box_seed = app.mode_setup.seed.value
-        app.start_game()
-        rec = app.store.load(app.gid)
+        app.ats.setup_part.use_races.value = True                  # every race box says "draw at random"
+        box_seed = app.ats.setup_part.mode_setup.seed.value
+        app.ats.setup_part.start_game()
+        rec = app.store.load(app.ats.gid)
         assert rec["setup"]["seed"] == box_seed     # the Seed box held the new game's seed
-        assert app.mode_setup.seed.value != box_seed    # the next game gets a fresh one
+        assert app.ats.setup_part.mode_setup.seed.value != box_seed    # the next game gets a fresh one
         seeds.append(box_seed)
         races.append(tuple(rec["setup"]["races"].values()))
         # the "draw at random" races come from that seed
@@ -306,9 +306,9 @@ def test_the_setup_screen_starts_each_game_with_a_fresh_seed(tmp_path):
     app.tabs.selected_index = 1
     tab = app.sse
     tab.show_setup()
-    tab.map_pick.value = "basic-2p"
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
-    tab.ships.value = 3
+    tab.setup_part.map_pick.value = "basic-2p"
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.ships.value = 3
     tab.start_game()
     rec = app.store.load(tab.gid)
     assert 0 <= rec["setup"]["seed"] < 2 ** 53 and tab.game.setup.draw_seed == rec["setup"]["seed"]
@@ -319,14 +319,14 @@ def test_a_typed_seed_that_is_not_one_is_a_message_not_a_traceback(tmp_path):
     from companion.table.store import Store
     from companion.ui.app import App
     app = App(Store(tmp_path / "games.sqlite"))
-    app.name_boxes[0].value, app.name_boxes[1].value = "Ann", "Bob"
-    app.mode_setup.seed.value = -3
-    app.guarded(app.start_game)()
-    assert app.gid is None and "status-error" in app.status.value
+    app.ats.setup_part.name_boxes[0].value, app.ats.setup_part.name_boxes[1].value = "Ann", "Bob"
+    app.ats.setup_part.mode_setup.seed.value = -3
+    app.guarded(app.ats.setup_part.start_game)()
+    assert app.ats.gid is None and "status-error" in app.status.value
     assert "Seed: seed is -3; a seed is from 0 to 9007199254740991" in app.status.value
     app.status.value = ""
-    app.guarded(app.mode_setup.draw)()
-    assert app.drawn is None and "Seed: seed is -3" in app.status.value
+    app.guarded(app.ats.setup_part.mode_setup.draw)()
+    assert app.ats.setup_part.drawn is None and "Seed: seed is -3" in app.status.value
     assert "Traceback" not in app.status.value and "went wrong" not in app.status.value
     app.store.close()
 

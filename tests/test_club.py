@@ -431,18 +431,18 @@ def test_the_pages_lists_show_only_this_tables_games(tmp_path):
         ga = new_game(store, title="Hall A's game")
         other.close()
         app = App(store)
-        assert app.gid == ga                      # resumed this table's latest game
-        app.setup_part.show_setup()
-        assert [v for _, v in app.setup_part.saved.options] == [ga]
+        assert app.ats.gid == ga                      # resumed this table's latest game
+        app.ats.setup_part.show_setup()
+        assert [v for _, v in app.ats.setup_part.saved.options] == [ga]
         # the host's explicit switch: every table's games, each with its table
-        (switch,) = app.setup_part.every_table
+        (switch,) = app.ats.setup_part.every_table
         assert "host-only" in switch._dom_classes and "writes" not in switch._dom_classes
         switch.value = True
-        labels = dict((v, k) for k, v in app.setup_part.saved.options)
+        labels = dict((v, k) for k, v in app.ats.setup_part.saved.options)
         assert set(labels) == {ga, gb}
         assert labels[gb].endswith("· table Hall B") and labels[ga].endswith("· table Hall A")
         switch.value = False
-        assert [v for _, v in app.setup_part.saved.options] == [ga]
+        assert [v for _, v in app.ats.setup_part.saved.options] == [ga]
         # a seat's or the table view's page does not show it
         app.session.set_role("table")
         app.apply_role()
@@ -461,9 +461,9 @@ def test_a_server_without_a_table_lists_every_game_and_has_no_switch(tmp_path):
         other.close()
         g0 = new_game(store, title="untagged")
         app = App(store)
-        app.setup_part.show_setup()
-        assert app.setup_part.every_table == []
-        labels = dict((v, k) for k, v in app.setup_part.saved.options)
+        app.ats.setup_part.show_setup()
+        assert app.ats.setup_part.every_table == []
+        labels = dict((v, k) for k, v in app.ats.setup_part.saved.options)
         assert set(labels) == {gb, g0} and "table" not in labels[gb]
     finally:
         store.close()

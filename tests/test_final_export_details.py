@@ -23,7 +23,7 @@ def _record_of(html: str, cls: str) -> dict:
 
 
 def _ats_html(app) -> str:
-    return "".join(getattr(c, "value", "") for c in app.final_box.children
+    return "".join(getattr(c, "value", "") for c in app.ats.final_box.children
                    if isinstance(getattr(c, "value", None), str))
 
 
@@ -31,11 +31,11 @@ def test_ats_final_export_has_the_details_just_saved_and_equals_history(store):
     gid = store.create(records()["G1"], title="G1")
     app = App(store)
     assert "location" not in _record_of(_ats_html(app), "export-json").get("meta", {})
-    form = app.final_details
+    form = app.ats.final_details
     form.location.value = "Ann's kitchen"
     form.notes.value = "rematch <soon>"
     form.new_box.children[1].value = True                # Bea is new
-    app.final_details_box.children[-1].click()           # Save the play details
+    app.ats.final_details_box.children[-1].click()           # Save the play details
     rec = _record_of(_ats_html(app), "export-json")
     assert (rec["meta"]["location"], rec["meta"]["notes"], rec["meta"]["new_players"]) == \
         ("Ann's kitchen", "rematch <soon>", ["Bea"])
@@ -49,11 +49,11 @@ def test_sse_final_export_has_the_details_just_saved(store):
     app.tabs.selected_index = 1
     tab = app.sse
     assert tab.gid == gid and tab.game.state.finished
-    tab.final_details.location.value = "Café"
-    tab.final_details.notes.value = "first SSE"
-    tab.final_details.new_box.children[1].value = True   # Bob is new
-    tab.final_extra.children[2].click()                  # Save the play details
-    rec = _record_of(tab.final.value, "sse-export-json")
+    tab.final_part.final_details.location.value = "Café"
+    tab.final_part.final_details.notes.value = "first SSE"
+    tab.final_part.final_details.new_box.children[1].value = True   # Bob is new
+    tab.final_part.final_extra.children[2].click()                  # Save the play details
+    rec = _record_of(tab.final_part.final.value, "sse-export-json")
     assert (rec["meta"]["location"], rec["meta"]["notes"], rec["meta"]["new_players"]) == \
         ("Café", "first SSE", ["Bob"])
     assert rec == json.loads(history.dumps(store.load(gid)))

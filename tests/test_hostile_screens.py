@@ -102,59 +102,59 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
     store.create(game.to_record(), title=f"{EVIL_NAME} night")
     app = App(store)
     # the setup screen with the saved game listed, and the catalogue screen open
-    app.show_setup()
-    app.catalogue_panel.selected_index = 0
-    assert app.catalogue_screen is not None
-    app.catalogue_screen.select(EVIL_RACE)
-    app.open_game(store.games()[0]["id"])
+    app.ats.setup_part.show_setup()
+    app.ats.setup_part.catalogue_panel.selected_index = 0
+    assert app.ats.setup_part.catalogue_screen is not None
+    app.ats.setup_part.catalogue_screen.select(EVIL_RACE)
+    app.ats.open_game(store.games()[0]["id"])
     # build the hostile card, with a hostile typed error on the way
-    app.entry_player.value = EVIL_NAME
-    app.entry_action.value = "build"
-    app.entry_card.value = EVIL_CARD
-    app.clicked((0, 1))
-    app.manual_vp = None
-    app.entry_player.value = EVIL_QUOTE
-    app.entry_action.value = "discard"
-    app.entry_card.value = "<script>alert(7)</script>"
-    app.guarded(app.discard)()                     # unknown card: the message echoes it
-    app.entry_card.value = EVIL_CARD
-    app.discard()
-    app.explorer.box.selected_index = 0
-    app.explorer.player.value = EVIL_NAME
-    app.explorer.card.value = EVIL_CARD
-    app.explorer.hand.value = [EVIL_CARD]
+    app.ats.entry_player.value = EVIL_NAME
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = EVIL_CARD
+    app.ats.entry_part.clicked((0, 1))
+    app.ats.entry_part.manual_vp = None
+    app.ats.entry_player.value = EVIL_QUOTE
+    app.ats.entry_action.value = "discard"
+    app.ats.entry_card.value = "<script>alert(7)</script>"
+    app.guarded(app.ats.entry_part.discard)()                     # unknown card: the message echoes it
+    app.ats.entry_card.value = EVIL_CARD
+    app.ats.entry_part.discard()
+    app.ats.explorer.box.selected_index = 0
+    app.ats.explorer.player.value = EVIL_NAME
+    app.ats.explorer.card.value = EVIL_CARD
+    app.ats.explorer.hand.value = [EVIL_CARD]
     # a card form whose typed value is echoed in its error
-    app.entry_player.value = "Cleo"
-    app.entry_action.value = "build"
-    app.entry_card.value = "Garden"
-    form = app.form_box.children[0]
+    app.ats.entry_player.value = "Cleo"
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = "Garden"
+    form = app.ats.form_box.children[0]
     texts = [x for x in _walk(form) if isinstance(x, w.Text)]
     texts[0].value = "<script>alert(8)</script>"
     next(x for x in _walk(form) if "form-save" in x._dom_classes).click()
     assert raw_markup() == []
     # play to the end: the final screen's forms (race values, manual entries), then the table
-    app.entry_card.value = ""
-    g = app.game
+    app.ats.entry_card.value = ""
+    g = app.ats.game
     while not g.state.finished:
         for p in g.waiting_in_order():
             if g.unsettled_advisors():
                 for tile, who in g.unsettled_advisors().items():
-                    app.push_entry({"do": "advisor", "tile": tile, "player": who,
+                    app.ats.push_entry({"do": "advisor", "tile": tile, "player": who,
                                     "take": "decline"})
-            app.push_entry({"player": p, "do": "discard", "card": "Garden"})
-        g = app.game
+            app.ats.push_entry({"player": p, "do": "discard", "card": "Garden"})
+        g = app.ats.game
     for tile, who in g.unsettled_advisors().items():
         assert raw_markup() == []                     # the advisors panel, names escaped
-        app.push_entry({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
+        app.ats.push_entry({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
     assert raw_markup() == []
-    app.save_values(parse_card({"name": EVIL_RACE, "category": "race",
+    app.ats.entry_part.save_values(parse_card({"name": EVIL_RACE, "category": "race",
                                  "abilities": [{"when": "end", "manual": True}]}))
     assert raw_markup() == []
-    app.game.manual = store.add_manual(app.gid, [
+    app.ats.game.manual = store.add_manual(app.ats.gid, [
         {"source": EVIL_OBJECTIVE, "player": EVIL_QUOTE, "vp": 3},
         {"source": EVIL_RACE, "player": EVIL_NAME, "vp": 2},
         {"source": EVIL_CARD, "player": EVIL_NAME, "at": [0, 1], "vp": 1}])
-    app.refresh()
+    app.ats.refresh()
     assert "final-table" in " ".join(v for _, v in all_markup())
     assert raw_markup() == []
     # the breakdown's cell column: a card's cell in words, a line without a cell empty
@@ -163,12 +163,12 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
     assert "<td>0, 1</td>" in lines and "<td></td>" in lines
     assert "<td>None</td>" not in lines
     # the final screen's play details (saved) and the exports to other play loggers
-    app.final_details.location.value = EVIL_NAME
-    app.final_details.notes.value = EVIL_QUOTE + " <script>alert(9)</script>"
-    app.save_final_details()
-    assert store.load(app.gid)["meta"]["location"] == EVIL_NAME
-    app.exports.panel.selected_index = 0
-    assert "bgstats" in app.exports.html.value.lower()
+    app.ats.final_details.location.value = EVIL_NAME
+    app.ats.final_details.notes.value = EVIL_QUOTE + " <script>alert(9)</script>"
+    app.ats.save_final_details()
+    assert store.load(app.ats.gid)["meta"]["location"] == EVIL_NAME
+    app.ats.exports.panel.selected_index = 0
+    assert "bgstats" in app.ats.exports.html.value.lower()
     assert raw_markup() == []
     # the History tab, with the hostile game opened
     app.tabs.selected_index = 2
@@ -208,8 +208,8 @@ def test_small_star_empires_screens_with_hostile_names_and_colours(store, tmp_pa
         if not moves:
             break
         i, m = moves[0]
-        tab.clicked(tab.game.state.players[p].ships[i].at)
-        tab.clicked(tuple(m.to))
-        if tab.extra.children:                      # an unexplored tile or a choice: stop here
+        tab.board_part.clicked(tab.game.state.players[p].ships[i].at)
+        tab.board_part.clicked(tuple(m.to))
+        if tab.reveal_part.extra.children:                      # an unexplored tile or a choice: stop here
             break
     assert raw_markup() == []

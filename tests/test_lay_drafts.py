@@ -43,7 +43,7 @@ def test_a_station_half_laid_comes_back_after_a_reload_and_is_gone_once_laid(sto
     assert one(again.root, "lay-credits").value == 7 and one(again.root, "lay-vp").value == 20
     # the host's page sees Ana's draft too (a player without a phone any more)
     host = App(Store(store.path))
-    host.open_game(gid)
+    host.ats.open_game(gid)
     one(host.root, "lay-player").value = "Ana"
     assert one(one(host.root, "lay-grid"), "lay-at-0_1").description == POST
     # going on from the reloaded page: the draft is laid as typed on both pages
@@ -75,7 +75,7 @@ def test_a_seat_keeps_only_its_own_draft_and_the_table_view_none(store):
 def test_a_hostile_or_damaged_draft_is_refused_or_read_as_nothing(store):
     gid = laid_game(store)
     host = App(Store(store.path))
-    host.open_game(gid)
+    host.ats.open_game(gid)
     with pytest.raises(CompanionError, match="at most"):
         host.session.save_draft("lay", "Ana", {"cells": ["x" * 1000] * 100})
     with pytest.raises(CompanionError):

@@ -21,7 +21,7 @@ from widgetkit import one, said, shown
 
 def test_a_game_under_way_is_started_from_the_setup_screen_at_its_year_and_turn(store):
     app = App(store)
-    for name, box in zip(PLAYERS, app.name_boxes):
+    for name, box in zip(PLAYERS, app.ats.setup_part.name_boxes):
         box.value = name
     finished, now = one(app.root, "setup-laid"), one(app.root, "setup-laid-now")
     finished.value = True
@@ -32,11 +32,11 @@ def test_a_game_under_way_is_started_from_the_setup_screen_at_its_year_and_turn(
     one(app.root, "start-game").click()
     words = said(app)
     assert "Game under way at year 2, turn 3" in words, words
-    g = app.game
+    g = app.ats.game
     assert g.setup.options["laid"] == "now" and g.setup.options["laid_at"] == {"year": 2,
                                                                             "turn": 3}
     assert (g.state.year, g.state.turn) == (2, 3) and g.actions == []
-    rec = store.load(app.gid)
+    rec = store.load(app.ats.gid)
     assert "timer" not in (rec.get("meta") or {})          # the timer is the table's to start
     assert shown(one(app.root, "lay-panel")) and not shown(one(app.root, "turn-entry"))
     assert now.value is False                              # the next game is played
@@ -54,7 +54,7 @@ def test_laid_now_then_played_on_with_every_rule_checked_and_an_undo(store):
                                                "laid_at": {"year": 2, "turn": 3}}}, cards=CARDS)
     gid = store.create(g.to_record(), title="under way")
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     one(app.root, "lay-player").value = "Ana"
     put(app, (0, 0), "reactor", cubes=2)
     put(app, (0, 1), "card", card=POST)
@@ -71,26 +71,26 @@ def test_laid_now_then_played_on_with_every_rule_checked_and_an_undo(store):
     assert "Turn 3 begins" in said(ben), said(ben)       # every station laid: play on
     app.live_tick()                              # the page's live poll
     # every station laid: the laying panel goes, the turn entry comes, at year 2 turn 3
-    assert not app.game.state.finished and (app.game.state.year, app.game.state.turn) == (2, 3)
+    assert not app.ats.game.state.finished and (app.ats.game.state.year, app.ats.game.state.turn) == (2, 3)
     assert shown(one(app.root, "turn-entry")), said(app)
     # Ana builds a plot beside her post: B 4, adjacent; 1 credit of her 5
-    app.entry_player.value = "Ana"
-    app.entry_action.value = "build"
-    app.entry_card.value = PLOT
-    app.guarded(app.clicked)((0, 2))
+    app.ats.entry_player.value = "Ana"
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = PLOT
+    app.guarded(app.ats.entry_part.clicked)((0, 2))
     acts = store.load(gid)["actions"]
     assert acts[-1]["do"] == "build" and acts[-1]["at"] == [0, 2], app.entry_msg.value
-    assert app.game.state.players["Ana"].credits == 4
+    assert app.ats.game.state.players["Ana"].credits == 4
     # Ben: a plot far from his station is refused, nothing recorded
-    app.entry_player.value = "Ben"
-    app.entry_action.value = "build"
-    app.entry_card.value = PLOT
-    app.guarded(app.clicked)((3, 3))
-    msg = app.entry_msg.value
+    app.ats.entry_player.value = "Ben"
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = PLOT
+    app.guarded(app.ats.entry_part.clicked)((3, 3))
+    msg = app.ats.entry_msg.value
     assert "[rule: not-adjacent]" in msg and PLOT in msg, msg
     assert len(store.load(gid)["actions"]) == 3
     # an undo takes Ana's build back; the laid stations stay
     app.session.undo()
     app.live_tick()                              # the page's live poll
     assert [a["do"] for a in store.load(gid)["actions"]] == ["lay", "lay"]
-    assert app.game.state.players["Ana"].credits == 5
+    assert app.ats.game.state.players["Ana"].credits == 5

@@ -55,7 +55,7 @@ def setup_screen(store, *ticks: str, **numbers: int) -> App:
     (e.g. ``"setup-laid"``) ticked and each of ``numbers`` (``laid_year=2``: the box
     ``setup-laid-year``) typed, then *Start* pressed: the path a table takes."""
     app = App(store)
-    for name, box in zip(PLAYERS, app.name_boxes):
+    for name, box in zip(PLAYERS, app.ats.setup_part.name_boxes):
         box.value = name
     for tick in ticks:
         one(app.root, tick).value = True
@@ -68,7 +68,7 @@ def setup_screen(store, *ticks: str, **numbers: int) -> App:
 def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
     app = setup_screen(store, "setup-laid")
     assert "lay each player's station" in said(app)
-    g = app.game
+    g = app.ats.game
     assert g.setup.options.get("laid") == "final" and not g.state.finished
     rec = store.load(store.games()[0]["id"])
     assert "timer" not in (rec.get("meta") or {})          # a game already played
@@ -81,7 +81,7 @@ def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
 def test_a_station_laid_by_taps_is_one_lay_entry_and_a_refusal_keeps_the_draft(store):
     gid = laid_game(store)
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     panel = one(app.root, "lay-panel")
     one(panel, "lay-player").value = "Ana"
     put(app, (0, 0), "reactor", cubes=1)                      # the Main Reactor, 1 cube
@@ -107,15 +107,15 @@ def test_a_station_laid_by_taps_is_one_lay_entry_and_a_refusal_keeps_the_draft(s
                                   {"at": [0, 0], "reactor": True, "cubes": 1},
                                   {"at": [0, 1], "card": POST},
                                   {"at": [1, 0], "reactor": True, "cubes": 0}]}], actions
-    assert app.game.state.laid == ["Ana"]
+    assert app.ats.game.state.laid == ["Ana"]
     assert one(panel, "lay-player").options == ("Ben",)       # only Ben's is still to lay
     # Ben's: the Main Reactor only, then the game is over and scored (B 6)
     put(app, (0, 0), "reactor", cubes=2)
     one(panel, "lay-vp").value = 18
     one(panel, "lay-station").click()
-    st = app.game.state
+    st = app.ats.game.state
     assert st.finished and not shown(one(app.root, "turn-entry"))
-    table = app.game.score().table.set_index("player")
+    table = app.ats.game.score().table.set_index("player")
     # Ana: 20 on the track + 1 for the reactor at [1, 0] without cubes + 2 for 7 credits
     # (B 6); the cards' printed VP were gained when built: the track holds them. Ben: 18
     assert table.loc["Ana", "total"] == 20 + 1 + 7 // 3 and table.loc["Ben", "total"] == 18
@@ -146,8 +146,8 @@ def test_a_seat_lays_its_own_station_only(store):
     assert not shown(one(panel, "lay-player"))              # nothing to choose
     # nothing of his station is known yet: no made-up turn, VP or credits on his page
     # (found by the year-2 browser test: "Year 1 · Turn 1", "0 VP · 10 credits")
-    assert "lay your station below" in ben.seat_score.value and "VP" not in ben.seat_score.value
-    assert "Laying the table" in ben.turn_info.value and "Turn" not in ben.turn_info.value
+    assert "lay your station below" in ben.ats.views_part.seat_score.value and "VP" not in ben.ats.views_part.seat_score.value
+    assert "Laying the table" in ben.ats.turn_info.value and "Turn" not in ben.ats.turn_info.value
     put(ben, (0, 0), "reactor", cubes=0)
     one(panel, "lay-station").click()
     assert [a["player"] for a in store.load(gid)["actions"]] == ["Ben"]
@@ -158,7 +158,7 @@ def test_a_seat_lays_its_own_station_only(store):
 def test_a_name_not_in_the_catalogue_is_not_laid_and_is_said(store):
     gid = laid_game(store)
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     hostile = "<script>alert(1)</script>=HYPERLINK(\"x\")"
     put(app, (0, 1), "card", card=hostile)
     one(app.root, "lay-station").click()
@@ -188,7 +188,7 @@ def test_a_name_picked_whole_is_put_at_once_and_a_name_that_begins_another_waits
     g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=cards)
     gid = store.create(g.to_record(), title="laid")
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     panel = one(app.root, "lay-panel")
     tap(app, (0, 1))
     one(panel, "lay-card").value = PLOT                       # picked: no Put pressed
@@ -215,7 +215,7 @@ def test_a_max_the_lay_needs_is_asked_beside_the_button_and_the_lay_goes_on(stor
     g = Game({"players": PLAYERS, "options": {"laid": "final"}}, cards=cards)
     gid = store.create(g.to_record(), title="laid")
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     one(app.root, "lay-player").value = "Ana"
     put(app, (0, 1), "card", card=no_max)
     put(app, (0, 2), "card", card=no_max)

@@ -84,7 +84,7 @@ TYPED = {(0, 0): "Main ■", (0, 1): POST, (-1, 1): PLOT, (1, 0): "Reactor □",
 
 
 def undo(app) -> None:
-    app.undo_btn.click()
+    app.ats.undo_btn.click()
     one(app.root, "undo-yes").click()
 
 
@@ -100,7 +100,7 @@ def test_a_draft_read_from_its_entry_gives_the_same_entry():
 def test_an_undone_lay_is_the_players_draft_again_and_lays_the_same_entry(store):
     gid = laid_game(store)
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     type_ana(app)
     assert grid(app) == TYPED
     one(app.root, "lay-station").click()
@@ -130,7 +130,7 @@ def test_a_lay_undone_on_a_seat_page_reaches_the_host_page_that_saw_an_older_dra
     undoes it there, the host's page shows her station as she laid it, not what it held."""
     gid = laid_game(store)
     host = App(store)
-    host.open_game(gid)
+    host.ats.open_game(gid)
     one(host.root, "lay-player").value = "Ana"
     put(host, (0, 0), "reactor", cubes=2)                     # an older draft of hers
     ana = App(Store(store.path))
@@ -154,17 +154,17 @@ def test_undoing_a_turn_action_leaves_the_drafts_alone(store):
              cards=CARDS)
     gid = store.create(g.to_record(), title="under way")
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     for p in PLAYERS:
         one(app.root, "lay-player").value = p
         put(app, (0, 0), "reactor", cubes=2)
         one(app.root, "lay-station").click()
-    assert app.game.state.laid == PLAYERS, said(app)
-    app.push_entry({"player": "Ana", "do": "discard", "card": POST})
+    assert app.ats.game.state.laid == PLAYERS, said(app)
+    app.ats.push_entry({"player": "Ana", "do": "discard", "card": POST})
     undo(app)
     assert [a["do"] for a in store.load(gid)["actions"]] == ["lay", "lay"], said(app)
     assert all(app.session.draft("lay", p) is None for p in PLAYERS)
-    assert find(app.mode_panel.box, "lay-panel") == [] and shown(one(app.root, "turn-entry"))
+    assert find(app.ats.mode_panel.box, "lay-panel") == [] and shown(one(app.root, "turn-entry"))
 
 
 # -- the table view while the table is laid ---------------------------------------------
@@ -187,7 +187,7 @@ def test_the_among_the_stars_table_view_shows_no_numbers_for_a_station_still_to_
     gid = store.create(g.to_record(), title="under way")
     table = App(Store(store.path))
     table.apply_query(f"view=table&game={gid}")
-    tv = table.table_stations.value
+    tv = table.ats.views_part.table_stations.value
     assert "Laying the table still to lay: Ana, Ben" in words(tv), words(tv)
     for p in PLAYERS:      # not "0 VP, 10 credits": the default of a player who has not laid
         assert tv_row(tv, p) == {"tv-who": f"{p} not laid yet", "vp": "—", "credits": "—",
@@ -198,7 +198,7 @@ def test_the_among_the_stars_table_view_shows_no_numbers_for_a_station_still_to_
     assert "Year 2" not in words(tv) and "waiting for" not in words(tv)
     # Ana lays on the host's page; the table view's next poll shows her numbers only
     host = App(store)
-    host.open_game(gid)
+    host.ats.open_game(gid)
     one(host.root, "lay-player").value = "Ana"
     put(host, (0, 0), "reactor", cubes=2)
     put(host, (0, 1), "card", card=POST)
@@ -206,7 +206,7 @@ def test_the_among_the_stars_table_view_shows_no_numbers_for_a_station_still_to_
     one(host.root, "lay-vp").value = 10
     one(host.root, "lay-station").click()
     table.live_tick()
-    tv = table.table_stations.value
+    tv = table.ats.views_part.table_stations.value
     assert tv_row(tv, "Ana") == {"tv-who": "Ana", "vp": "10", "credits": "5", "cubes": "2",
                                  "locations": "1"}, tv_row(tv, "Ana")
     assert tv_row(tv, "Ben")["tv-who"] == "Ben not laid yet" and tv_row(tv, "Ben")["vp"] == "—"
@@ -219,7 +219,7 @@ def test_the_among_the_stars_table_view_shows_no_numbers_for_a_station_still_to_
     put(host, (0, 0), "reactor", cubes=2)
     one(host.root, "lay-station").click()
     table.live_tick()
-    tv = table.table_stations.value
+    tv = table.ats.views_part.table_stations.value
     assert "not laid yet" not in tv and "Laying the table" not in words(tv)
     assert "Year 2 · Turn 3" in words(tv) and tv.split("tv-band")[0].count("<svg") == 2
 
@@ -255,6 +255,6 @@ def test_a_hostile_name_still_to_lay_is_text_on_the_table_view(store):
     gid = store.create(g.to_record(), title="laid")
     table = App(Store(store.path))
     table.apply_query(f"view=table&game={gid}")
-    tv = table.table_stations.value
+    tv = table.ats.views_part.table_stations.value
     assert hostile not in tv and "&lt;img src=x onerror=alert(1)&gt;" in tv
     assert f"still to lay: {hostile}, Ben" in words(tv)

@@ -57,9 +57,9 @@ def pages(store, n=2) -> list[App]:
 
 
 def enter(app, player, card, do="discard"):
-    app.entry_player.value = player
-    app.entry_action.value = do
-    app.entry_card.value = card
+    app.ats.entry_player.value = player
+    app.ats.entry_action.value = do
+    app.ats.entry_card.value = card
 
 
 def stored(store, gid):
@@ -73,64 +73,64 @@ def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
     tick(one), tick(two)          # first poll: nothing new
     assert "actions: 0" in two.live_state.value and two.live_note.value == ""
     enter(one, "Ana", "Garden")
-    one.discard()
+    one.ats.entry_part.discard()
     tick(two)
     assert "actions: 1" in two.live_state.value
     assert "Updated from another page: added: Ana discarded Garden for 3 credits" in \
         two.live_note.value
-    assert "Ana" not in two.entry_player.options               # Ana has acted
-    row = two.scoreboard.value.split("data-player='Ana'")[1]
+    assert "Ana" not in two.ats.entry_player.options               # Ana has acted
+    row = two.ats.scoreboard.value.split("data-player='Ana'")[1]
     assert "<td class='credits'>13</td>" in row                 # 10 + 3 for the discard
     # the undo on page one is seen too
-    one.undo()
+    one.ats.undo()
     tick(two)
     assert "actions: 0" in two.live_state.value and "undone: Ana discarded Garden" in \
         two.live_note.value
-    assert two.game.actions == []
+    assert two.ats.game.actions == []
 
 
 def test_what_the_person_was_typing_is_kept_and_checked_again(store):
     one, two = pages(store)
     enter(two, "Cleo", "Holographic Display Area", do="build")     # Cleo's page: typing
     enter(one, "Ana", "Garden")
-    one.discard()
+    one.ats.entry_part.discard()
     tick(two)
-    assert two.entry_player.value == "Cleo"
-    assert two.entry_card.value == "Holographic Display Area"
-    assert two.entry_action.value == "build"
+    assert two.ats.entry_player.value == "Cleo"
+    assert two.ats.entry_card.value == "Holographic Display Area"
+    assert two.ats.entry_action.value == "build"
     # Cleo's own action entered elsewhere: her page's entry moves on to who still acts
     enter(one, "Cleo", "Garden")
-    one.discard()
+    one.ats.entry_part.discard()
     tick(two)
-    assert two.entry_player.value == "Ben"
+    assert two.ats.entry_player.value == "Ben"
     # and the page's next entry is recorded normally (it is not behind)
     enter(two, "Ben", "U-Cannon")
-    two.discard()
-    assert stored(store, one.gid) == [("Ana", "discard", "Garden"), ("Cleo", "discard", "Garden"),
+    two.ats.entry_part.discard()
+    assert stored(store, one.ats.gid) == [("Ana", "discard", "Garden"), ("Cleo", "discard", "Garden"),
                                       ("Ben", "discard", "U-Cannon")]
 
 
 def test_a_seat_page_puts_its_player_first(store):
     one, ana = pages(store)
     ana.apply_query("seat=ana")                  # the name as typed in a bookmark
-    assert ana.seat == "Ana" and "view-seat" in ana.root._dom_classes
-    assert ana.entry_player.value == "Ana"
-    assert "<b>Ana</b> · 0 VP · 10 credits" in ana.seat_score.value
-    assert "your turn to act" in ana.seat_score.value
-    assert "<svg" in ana.seat_station.value
+    assert ana.ats.seat == "Ana" and "view-seat" in ana.root._dom_classes
+    assert ana.ats.entry_player.value == "Ana"
+    assert "<b>Ana</b> · 0 VP · 10 credits" in ana.ats.views_part.seat_score.value
+    assert "your turn to act" in ana.ats.views_part.seat_score.value
+    assert "<svg" in ana.ats.views_part.seat_station.value
     enter(one, "Ana", "Garden")
-    one.discard()
+    one.ats.entry_part.discard()
     tick(ana)
-    assert "13 credits" in ana.seat_score.value and "your turn" not in ana.seat_score.value
+    assert "13 credits" in ana.ats.views_part.seat_score.value and "your turn" not in ana.ats.views_part.seat_score.value
     # Ana has acted: her page stays hers (issue 20: it used to jump to Ben)
-    assert ana.entry_player.value == "Ana"
-    assert "Ana</b>: done, waiting for <b>Ben, Cleo</b>" in ana.seat_switch.note.value
+    assert ana.ats.entry_player.value == "Ana"
+    assert "Ana</b>: done, waiting for <b>Ben, Cleo</b>" in ana.ats.views_part.seat_switch.note.value
 
 
 def test_an_unknown_or_hostile_seat_is_a_message_not_a_seat(store):
     (page,) = pages(store, 1)
     page.apply_query("seat=%3Cscript%3Ealert(1)%3C/script%3E")
-    assert page.seat is None
+    assert page.ats.seat is None
     assert "No player called" in page.status.value
     assert "<script>" not in page.status.value and "&lt;script&gt;" in page.status.value
 
@@ -138,24 +138,24 @@ def test_an_unknown_or_hostile_seat_is_a_message_not_a_seat(store):
 def test_the_table_view_shows_everything_and_records_nothing(store):
     one, table = pages(store)
     table.apply_query("view=table&token=abcdefghijklmnopq")
-    assert table.view == "table" and "view-table" in table.root._dom_classes
-    assert table.entry.layout.display == "none" and table.undo_row.layout.display == "none"
-    assert table.table_stations.value.count("<svg") >= len(PLAYERS)
+    assert table.ats.view == "table" and "view-table" in table.root._dom_classes
+    assert table.ats.entry.layout.display == "none" and table.ats.undo_row.layout.display == "none"
+    assert table.ats.views_part.table_stations.value.count("<svg") >= len(PLAYERS)
     enter(table, "Ana", "Garden")
-    table.guarded(table.discard)()
-    assert "table view" in table.status.value and stored(store, table.gid) == []
+    table.guarded(table.ats.entry_part.discard)()
+    assert "table view" in table.status.value and stored(store, table.ats.gid) == []
     enter(one, "Ana", "Garden")
-    one.discard()
+    one.ats.entry_part.discard()
     tick(table)
     assert "actions: 1" in table.live_state.value
-    assert "Waiting for: <b>Ben, Cleo</b>" in table.turn_info.value
+    assert "Waiting for: <b>Ben, Cleo</b>" in table.ats.turn_info.value
 
 
 def test_a_game_deleted_on_another_page_sends_this_one_to_the_setup(store):
     one, two = pages(store)
-    one.store.delete(one.gid)
+    one.store.delete(one.ats.gid)
     tick(two)
-    assert two.gid is None and "deleted on another page" in two.status.value
+    assert two.ats.gid is None and "deleted on another page" in two.status.value
 
 
 def test_the_address_keeps_only_seat_view_and_game():
@@ -181,16 +181,16 @@ def test_small_star_empires_pages_follow_each_other(store):
                 if "city" in m.pieces and not g.state.unexplored(m.to))
     one.push({"player": g.current, "ship": 0, "to": list(move.to), "piece": "city"})
     tick(apps[1])
-    assert "actions: 1" in two.live_state.value
-    assert "Updated from another page: added: Ann moved ship 0" in two.live_note.value
-    assert "<b>Bob</b>" in two.seat_score.value and "your move" in two.seat_score.value
+    assert "actions: 1" in two.views_part.live_state.value
+    assert "Updated from another page: added: Ann moved ship 0" in two.views_part.live_note.value
+    assert "<b>Bob</b>" in two.views_part.seat_score.value and "your move" in two.views_part.seat_score.value
 
 
 def test_an_unknown_game_in_the_address_shows_the_latest_game_and_says_so(store):
     (page,) = pages(store, 1)
-    gid = page.gid
+    gid = page.ats.gid
     page.apply_query("game=%27%3B%20DROP%20TABLE%20games%3B--&seat=Ben")
-    assert page.gid == gid and page.seat == "Ben"
+    assert page.ats.gid == gid and page.ats.seat == "Ben"
     assert "not in the saved-games file" in page.status.value
     assert len(store.games()) == 1
 
@@ -199,10 +199,10 @@ def test_a_seat_address_opens_that_saved_game(store):
     first, = pages(store, 1)
     other = store.create(Game({"players": ["Zoe", "Yann"]}).to_record())
     page = new_page(store)
-    page.apply_query(f"game={first.gid}&seat=Cleo")
-    assert page.gid == first.gid and page.seat == "Cleo"
+    page.apply_query(f"game={first.ats.gid}&seat=Cleo")
+    assert page.ats.gid == first.ats.gid and page.ats.seat == "Cleo"
     page.apply_query(f"game={other}&seat=Yann")
-    assert page.gid == other and page.seat == "Yann" and page.entry_player.value == "Yann"
+    assert page.ats.gid == other and page.ats.seat == "Yann" and page.ats.entry_player.value == "Yann"
 
 
 def test_an_address_naming_a_small_star_empires_game_opens_its_tab_in_that_seat(store):
@@ -222,22 +222,22 @@ def test_a_page_built_before_the_game_opens_the_latest_game_when_its_address_com
     that page (a reload, a phone joining without ?game=), it shows the game as a page
     built now would, not the empty setup screen of the server's start."""
     early = new_page(store)                 # built with no game saved yet
-    assert early.game is None
+    assert early.ats.game is None
     other = new_page(store)
-    other.name_boxes[0].value, other.name_boxes[1].value = "Ana", "Ben"
-    other.start_game()
+    other.ats.setup_part.name_boxes[0].value, other.ats.setup_part.name_boxes[1].value = "Ana", "Ben"
+    other.ats.setup_part.start_game()
     enter(other, "Ana", "Garden")
-    other.discard()
+    other.ats.entry_part.discard()
     early.apply_query("seat=Ben")
-    assert early.gid == other.gid and len(early.game.actions) == 1
+    assert early.ats.gid == other.ats.gid and len(early.ats.game.actions) == 1
     assert "actions: 1" in early.live_state.value
-    assert early.entry_player.value == "Ben"
+    assert early.ats.entry_player.value == "Ben"
     # a game started after the page was built, then a second one: the latest is shown
     later = reopen(store).create(Game({"players": PLAYERS}).to_record())
     again = new_page(store)
     reopen(store).delete(later)
     again.apply_query("")
-    assert again.gid == other.gid
+    assert again.ats.gid == other.ats.gid
 
 
 def test_a_poll_whose_read_failed_reads_the_change_again_at_the_next_poll(store):
@@ -248,7 +248,7 @@ def test_a_poll_whose_read_failed_reads_the_change_again_at_the_next_poll(store)
     one, two = pages(store)
     tick(one), tick(two)
     enter(one, "Ana", "Garden")
-    one.discard()
+    one.ats.entry_part.discard()
     real = two.store.load_revision
     calls = []
 

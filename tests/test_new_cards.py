@@ -55,46 +55,46 @@ def test_the_shipped_catalogue_does_not_name_the_card():
 
 def test_a_card_not_in_the_catalogue_is_offered_as_new_typed_once_and_used_again(store):
     app = revival_game(store)
-    active = app.entry_player.value
-    app.entry_action.value = "build"
-    app.entry_card.value = NEW
-    assert "No location card called" in app.hint.value or "Did you mean" in app.hint.value
-    offer = hook(app.extra, "entry-new-card")
+    active = app.ats.entry_player.value
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = NEW
+    assert "No location card called" in app.ats.hint.value or "Did you mean" in app.ats.hint.value
+    offer = hook(app.ats.extra, "entry-new-card")
     assert offer.description == f"'{NEW}' is a new card: add it"
     offer.click()
-    form = app.form_box.children[0]
+    form = app.ats.form_box.children[0]
     assert "card-form" in form._dom_classes
     assert hook(form, "form-name").value == NEW          # typed once, not asked again
     assert hook(form, "form-set").value == "revival"     # a Revival game's unknown card
     hook(form, "form-kind").value = "basic"
     fill(form)
     hook(form, "form-save").click()
-    assert app.form_box.children == ()
-    assert app.entry_card.value == NEW
+    assert app.ats.form_box.children == ()
+    assert app.ats.entry_card.value == NEW
     assert "Added" in app.status.value, app.status.value
     # kept in the player's catalogue with what was typed, and in the game's cards
     mine = {c.name: c for c in load_user_cards()}
     assert mine[NEW].extra["set"] == "revival" and mine[NEW].extra["kind"] == "basic"
     assert (mine[NEW].cost, mine[NEW].energy, mine[NEW].vp, mine[NEW].types) == \
         (1, 0, 2, ("business",))
-    assert any(c["name"] == NEW for c in store.load(app.gid).get("cards", []))
+    assert any(c["name"] == NEW for c in store.load(app.ats.gid).get("cards", []))
     # built at once: the grid offers its cells
-    app.clicked((0, 1))
-    if app.extra.children:
+    app.ats.entry_part.clicked((0, 1))
+    if app.ats.extra.children:
         app.confirm()
-    acts = store.load(app.gid)["actions"]
+    acts = store.load(app.ats.gid)["actions"]
     assert [(a["player"], a["card"]) for a in acts] == [(active, NEW)], app.status.value
     # the other player builds it too: no form, no offer
-    other = app.entry_player.value
+    other = app.ats.entry_player.value
     assert other != active
-    app.entry_action.value = "build"
-    app.entry_card.value = NEW
-    assert app.form_box.children == ()
-    assert not [x for x in _walk(app.extra) if "entry-new-card" in getattr(x, "_dom_classes", ())]
-    app.clicked((0, 1))
-    if app.extra.children:
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = NEW
+    assert app.ats.form_box.children == ()
+    assert not [x for x in _walk(app.ats.extra) if "entry-new-card" in getattr(x, "_dom_classes", ())]
+    app.ats.entry_part.clicked((0, 1))
+    if app.ats.extra.children:
         app.confirm()
-    acts = store.load(app.gid)["actions"]
+    acts = store.load(app.ats.gid)["actions"]
     assert [(a["player"], a["card"]) for a in acts] == [(active, NEW), (other, NEW)], \
         app.status.value
 
@@ -102,20 +102,20 @@ def test_a_card_not_in_the_catalogue_is_offered_as_new_typed_once_and_used_again
 def test_a_close_name_is_a_button_that_takes_it(store):
     """Issue 37: "'Did you mean …' suggestions are not tappable"."""
     app = revival_game(store)
-    app.entry_action.value = "build"
-    app.entry_card.value = "Gardn"
-    pick = hook(app.extra, "entry-suggestion")
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = "Gardn"
+    pick = hook(app.ats.extra, "entry-suggestion")
     assert pick.description == "Garden"
     pick.click()
-    assert app.entry_card.value == "Garden"
+    assert app.ats.entry_card.value == "Garden"
 
 
 def test_the_new_card_form_refuses_a_name_the_catalogue_knows(store):
     app = revival_game(store)
-    app.entry_action.value = "build"
-    app.entry_card.value = NEW
-    hook(app.extra, "entry-new-card").click()
-    form = app.form_box.children[0]
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = NEW
+    hook(app.ats.extra, "entry-new-card").click()
+    form = app.ats.form_box.children[0]
     hook(form, "form-name").value = "Garden"
     fill(form)
     hook(form, "form-save").click()
@@ -146,10 +146,10 @@ def test_the_catalogue_screen_adds_a_location_card_and_its_export_carries_it(tmp
 
 def test_a_new_card_form_with_blank_values_says_what_is_missing(store):
     app = revival_game(store)
-    app.entry_action.value = "build"
-    app.entry_card.value = NEW
-    hook(app.extra, "entry-new-card").click()
-    form = app.form_box.children[0]
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = NEW
+    hook(app.ats.extra, "entry-new-card").click()
+    form = app.ats.form_box.children[0]
     hook(form, "form-save").click()
     assert "Cost" in hook(form, "form-message").value
     assert NEW not in {c.name for c in load_user_cards()}
@@ -159,17 +159,17 @@ def test_a_discard_of_a_card_not_in_the_catalogue_adds_its_name_only(store):
     """A discard uses no printed value: the new card is added by its name, every value
     null (asked the first time it is built), and the discard is recorded."""
     app = revival_game(store)
-    active = app.entry_player.value
-    app.entry_action.value = "discard"
-    app.entry_card.value = NEW
-    offer = hook(app.extra, "entry-new-card")
+    active = app.ats.entry_player.value
+    app.ats.entry_action.value = "discard"
+    app.ats.entry_card.value = NEW
+    offer = hook(app.ats.extra, "entry-new-card")
     offer.click()
-    assert app.form_box.children == ()
+    assert app.ats.form_box.children == ()
     mine = {c.name: c for c in load_user_cards()}
     assert (mine[NEW].cost, mine[NEW].vp, mine[NEW].abilities) == (None, None, None)
     assert "by its name" in app.status.value
-    app.discard()
-    acts = store.load(app.gid)["actions"]
+    app.ats.entry_part.discard()
+    acts = store.load(app.ats.gid)["actions"]
     assert [(a["player"], a["do"], a["card"]) for a in acts] == [(active, "discard", NEW)]
 
 
@@ -177,14 +177,14 @@ def test_a_hostile_card_name_is_shown_as_text_and_kept_as_typed(store):
     """Script and a spreadsheet formula typed as a card's name: the hint shows them as
     text (escaped), the card form saves the name as typed, nothing runs."""
     app = revival_game(store)
-    app.entry_action.value = "build"
+    app.ats.entry_action.value = "build"
     hostile = "<img src=x onerror=alert(1)>=HYPERLINK(\"x\")"
-    app.entry_card.value = hostile
-    assert "<img" not in app.hint.value and "&lt;img" in app.hint.value
-    hook(app.extra, "entry-new-card").click()
-    form = app.form_box.children[0]
+    app.ats.entry_card.value = hostile
+    assert "<img" not in app.ats.hint.value and "&lt;img" in app.ats.hint.value
+    hook(app.ats.extra, "entry-new-card").click()
+    form = app.ats.form_box.children[0]
     assert hook(form, "form-name").value == hostile
-    assert "<img" not in app.hint.value
+    assert "<img" not in app.ats.hint.value
     fill(form)
     hook(form, "form-save").click()
     assert hostile in {c.name for c in load_user_cards()}
@@ -193,10 +193,10 @@ def test_a_hostile_card_name_is_shown_as_text_and_kept_as_typed(store):
 
 def test_an_empty_or_control_character_name_is_refused_by_the_form(store):
     app = revival_game(store)
-    app.entry_action.value = "build"
-    app.entry_card.value = NEW
-    hook(app.extra, "entry-new-card").click()
-    form = app.form_box.children[0]
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = NEW
+    hook(app.ats.extra, "entry-new-card").click()
+    form = app.ats.form_box.children[0]
     fill(form)
     for bad in ("", "   ", "Fixture: a\x07card"):
         hook(form, "form-name").value = bad

@@ -125,8 +125,8 @@ def test_a_page_without_its_address_stays_the_table_view_and_says_so(tmp_path, m
     monkeypatch.setattr(shell, "query_string", lambda: None)
     app = App(Store(store.path), role=Role.TABLE)        # as companion.ui.dashboard builds it
     app.apply_query()
-    assert app.session.role == Role.TABLE and app.view == "table"
-    assert app.gid == gid                                   # it still shows the game
+    assert app.session.role == Role.TABLE and app.ats.view == "table"
+    assert app.ats.gid == gid                                   # it still shows the game
     assert "did not receive its address" in app.status.value
     assert "reload the page" in app.status.value
     store.close()

@@ -36,14 +36,14 @@ def status(app) -> str:
 
 
 def start_ats(app, names=("Ann", "Bea"), **details):
-    for box, n in zip(app.name_boxes, names):
+    for box, n in zip(app.ats.setup_part.name_boxes, names):
         box.value = n
-    form = app.setup_details
+    form = app.ats.setup_part.setup_details
     form.location.value = details.get("location", "")
     form.notes.value = details.get("notes", "")
     for n in details.get("new", ()):
         form.new_boxes[n].value = True
-    app.guarded(app.start_game)()
+    app.guarded(app.ats.setup_part.start_game)()
 
 
 def links(html: str) -> dict[str, tuple[str, bytes]]:
@@ -57,8 +57,9 @@ def links(html: str) -> dict[str, tuple[str, bytes]]:
 
 def exports_html(page) -> str:
     """Open the final table's *Send this play…* panel and return its HTML."""
-    page.exports.panel.selected_index = 0
-    return page.exports.html.value
+    screen = page.ats if isinstance(page, App) else page      # either game's screen
+    screen.exports.panel.selected_index = 0
+    return screen.exports.html.value
 
 
 def stored_meta(store, gid) -> dict:
@@ -71,14 +72,14 @@ def stored_meta(store, gid) -> dict:
 def test_the_timer_starts_with_the_game_and_a_tap_pauses_and_resumes_across_pages(store):
     app = App(store)
     start_ats(app)
-    gid = app.gid
+    gid = app.ats.gid
     assert playtime.state(stored_meta(store, gid)) == "running"
-    button = app.timer.button
+    button = app.ats.timer.button
     assert "running" in button.description and "tap to pause" in button.description
     assert "play-timer" in button._dom_classes and "timer-running" in button._dom_classes
     # it sits in the play screen's status area, right under the turn line
-    kids = list(app.play_screen.children)
-    assert kids[kids.index(app.turn_info) + 1] is button
+    kids = list(app.ats.play_screen.children)
+    assert kids[kids.index(app.ats.turn_info) + 1] is button
 
     button.click()                                   # pause
     assert playtime.state(stored_meta(store, gid)) == "paused"
@@ -86,11 +87,11 @@ def test_the_timer_starts_with_the_game_and_a_tap_pauses_and_resumes_across_page
 
     # a reload (a second page on the same store) sees the paused timer
     app2 = App(store)
-    assert app2.gid == gid
-    assert "paused" in app2.timer.button.description
-    assert playtime.timer(app2.timer.meta) == playtime.timer(app.timer.meta)
+    assert app2.ats.gid == gid
+    assert "paused" in app2.ats.timer.button.description
+    assert playtime.timer(app2.ats.timer.meta) == playtime.timer(app.ats.timer.meta)
 
-    app2.timer.button.click()                        # resumed on the second page
+    app2.ats.timer.button.click()                        # resumed on the second page
     assert playtime.state(stored_meta(store, gid)) == "running"
     # the first page has not seen it: its tap is refused, nothing written, and it now
     # shows the stored timer
@@ -102,7 +103,7 @@ def test_the_timer_starts_with_the_game_and_a_tap_pauses_and_resumes_across_page
     button.click()                                   # now it pauses
     assert playtime.state(stored_meta(store, gid)) == "paused"
     # a tap never changes the game's revision: the other page's entries stay valid
-    assert store.revision(gid) == app2.rev == 0
+    assert store.revision(gid) == app2.ats.rev == 0
 
 
 def test_two_taps_at_once_never_both_get_through(store, monkeypatch):
@@ -110,15 +111,15 @@ def test_two_taps_at_once_never_both_get_through(store, monkeypatch):
     whose read came just before another page's write is refused at the write."""
     app = App(store)
     start_ats(app)
-    gid = app.gid
+    gid = app.ats.gid
     app2 = App(store)
     seen = stored_meta(store, gid)                  # both pages read "running" ...
-    app2.timer.button.click()                        # ... page 2 writes "paused" first
+    app2.ats.timer.button.click()                        # ... page 2 writes "paused" first
     assert playtime.state(stored_meta(store, gid)) == "paused"
     after_page2 = stored_meta(store, gid)
     import companion.ui.playdetails as pd
     monkeypatch.setattr(pd, "stored_meta", lambda _s, _g: seen)   # page 1's earlier read
-    app.timer.button.click()
+    app.ats.timer.button.click()
     assert "changed on another page" in status(app)
     assert stored_meta(store, gid) == after_page2    # page 2's pause kept, nothing else
     with pytest.raises(Exception, match="changed on another page"):
@@ -133,11 +134,11 @@ def test_a_pause_is_not_counted(store):
     t0 = time.time()
     meta = playtime.start({}, now=t0 - 3600)             # an hour ago
     meta = playtime.pause(meta, now=t0 - 1800)           # 30 min played, then paused
-    history.set_play_details(store, app.gid, meta)
+    history.set_play_details(store, app.ats.gid, meta)
     app2 = App(store)
-    assert app2.timer.button.description.startswith("Timer 0:30:00 · paused")
-    app2.timer.button.click()                            # resume: still 30 min
-    assert "0:30:0" in app2.timer.button.description
+    assert app2.ats.timer.button.description.startswith("Timer 0:30:00 · paused")
+    app2.ats.timer.button.click()                            # resume: still 30 min
+    assert "0:30:0" in app2.ats.timer.button.description
 
 
 def _finished_but_last(title="G1"):
@@ -151,14 +152,14 @@ def test_the_timer_stops_at_the_final_table(store):
     rec["meta"] = playtime.start({}, now=time.time() - 95 * 60)
     gid = store.create(rec, title="G1")
     app = App(store)
-    assert app.gid == gid and not app.game.state.finished
-    app.push_entry(last)                                  # the game's last action
-    assert app.game.state.finished and app.final_box.children
+    assert app.ats.gid == gid and not app.ats.game.state.finished
+    app.ats.push_entry(last)                                  # the game's last action
+    assert app.ats.game.state.finished and app.ats.final_box.children
     meta = stored_meta(store, gid)
     assert playtime.state(meta) == "stopped"
     assert meta["duration_min"] == 95
-    assert "played (stopped)" in app.timer.button.description
-    app.timer.button.click()                              # a tap says so, changes nothing
+    assert "played (stopped)" in app.ats.timer.button.description
+    app.ats.timer.button.click()                              # a tap says so, changes nothing
     assert "stopped at the final table" in status(app)
     assert stored_meta(store, gid) == meta
     # the final screen's form is filled, the exports carry the duration
@@ -172,17 +173,17 @@ def test_an_old_game_without_a_timer_can_start_one(store):
     rec["actions"] = rec["actions"][:2]
     store.create(rec, title="old")
     app = App(store)
-    assert app.timer.button.description == "Start the play timer"
-    app.timer.button.click()
-    assert playtime.state(stored_meta(store, app.gid)) == "running"
+    assert app.ats.timer.button.description == "Start the play timer"
+    app.ats.timer.button.click()
+    assert playtime.state(stored_meta(store, app.ats.gid)) == "running"
 
 
 def test_a_finished_game_without_a_timer_offers_none(store):
     gid = store.create(records()["G1"], title="G1")
     app = App(store)
-    assert app.game.state.finished
-    assert app.timer.button.layout.display == "none"
-    app.guarded(app.timer.tap)()
+    assert app.ats.game.state.finished
+    assert app.ats.timer.button.layout.display == "none"
+    app.guarded(app.ats.timer.tap)()
     assert "can no longer be started" in status(app)
     assert "timer" not in stored_meta(store, gid)
 
@@ -190,9 +191,9 @@ def test_a_finished_game_without_a_timer_offers_none(store):
 def test_a_tap_after_the_game_was_deleted_goes_back_to_the_setup_screen(store):
     app = App(store)
     start_ats(app)
-    store.delete(app.gid)
-    app.timer.button.click()
-    assert app.body.children == (app.setup_screen,)
+    store.delete(app.ats.gid)
+    app.ats.timer.button.click()
+    assert app.ats.body.children == (app.ats.setup_part.setup_screen,)
     assert "deleted on another page" in status(app)
 
 
@@ -202,7 +203,7 @@ def test_a_tap_after_the_game_was_deleted_goes_back_to_the_setup_screen(store):
 def test_setup_details_are_saved_and_shown_in_history(store):
     app = App(store)
     start_ats(app, location=f"Kitchen {EVIL}", notes="line one\nline two", new=["Bea"])
-    d = history.play_details(store, app.gid)
+    d = history.play_details(store, app.ats.gid)
     assert (d["location"], d["notes"], d["new_players"]) == \
         (f"Kitchen {EVIL}", "line one\nline two", ["Bea"])
     # History: the list names the location, a search finds it, the game shows it escaped
@@ -210,9 +211,9 @@ def test_setup_details_are_saved_and_shown_in_history(store):
     tab = app.history
     assert any("at Kitchen" in label for label, _ in tab.list.options)
     tab.filter.value = "kitchen"
-    assert [v for _, v in tab.list.options] == [app.gid]
+    assert [v for _, v in tab.list.options] == [app.ats.gid]
     tab.filter.value = "line two"                         # notes are searched too
-    assert [v for _, v in tab.list.options] == [app.gid]
+    assert [v for _, v in tab.list.options] == [app.ats.gid]
     tab.open_selected()
     head = tab.viewer.children[0].value
     assert "Kitchen &lt;script&gt;alert(1)&lt;/script&gt;" in head
@@ -223,13 +224,13 @@ def test_setup_details_are_saved_and_shown_in_history(store):
 def test_final_screen_details_are_saved_and_reach_history_and_exports(store):
     gid = store.create(records()["G1"], title="G1")
     app = App(store)
-    form = app.final_details
-    assert app.final_details_box in app.final_box.children
+    form = app.ats.final_details
+    assert app.ats.final_details_box in app.ats.final_box.children
     assert [c.description for c in form.new_box.children] == ["Ann", "Bea"]
     form.location.value = "Club"
     form.notes.value = EVIL
     form.new_box.children[0].value = True
-    app.final_details_box.children[-1].click()          # Save the play details
+    app.ats.final_details_box.children[-1].click()          # Save the play details
     assert "Saved the play details" in status(app)
     d = history.play_details(store, gid)
     assert (d["location"], d["notes"], d["new_players"]) == ("Club", EVIL, ["Ann"])
@@ -238,8 +239,8 @@ def test_final_screen_details_are_saved_and_reach_history_and_exports(store):
     assert doc["locations"][0]["name"] == "Club" and EVIL in doc["plays"][0]["comments"]
     # a new page shows them in the form
     app2 = App(store)
-    assert (app2.final_details.location.value, app2.final_details.notes.value) == ("Club", EVIL)
-    assert app2.final_details.new_box.children[0].value is True
+    assert (app2.ats.final_details.location.value, app2.ats.final_details.notes.value) == ("Club", EVIL)
+    assert app2.ats.final_details.new_box.children[0].value is True
     # the History list and the games table
     app2.tabs.selected_index = 2
     games = app2.history.games_table.set_index("game_id")
@@ -259,20 +260,20 @@ def test_hostile_details_are_refused_with_a_message_and_start_nothing(store, fie
     kw = {field: text}
     start_ats(app, **kw)
     assert words in status(app) and "Traceback" not in status(app)
-    assert app.gid is None and store.games() == []
-    assert app.body.children == (app.setup_screen,)
+    assert app.ats.gid is None and store.games() == []
+    assert app.ats.body.children == (app.ats.setup_part.setup_screen,)
 
 
 def test_hostile_details_on_the_final_screen_are_refused_and_nothing_is_written(store):
     gid = store.create(records()["G1"], title="G1")
     app = App(store)
     before = stored_meta(store, gid)
-    app.final_details.notes.value = "x" * 10_000
-    app.final_details_box.children[-1].click()
+    app.ats.final_details.notes.value = "x" * 10_000
+    app.ats.final_details_box.children[-1].click()
     assert "Notes: too long (10,000 characters, at most 5,000)" in status(app)
-    app.final_details.notes.value = "bell\x07"
-    app.final_details_box.children[-1].click()
-    assert "control character (U+0007)" in app.final_msg.value    # next to the form
+    app.ats.final_details.notes.value = "bell\x07"
+    app.ats.final_details_box.children[-1].click()
+    assert "control character (U+0007)" in app.ats.final_msg.value    # next to the form
     assert stored_meta(store, gid) == before
 
 
@@ -322,9 +323,9 @@ def test_ats_final_table_exports_are_what_plays_export_writes(store):
     assert (p.get("length"), p.get("location")) == ("50", EVIL)
     assert [x.get("name") for x in p.find("players")] == ["Ann", "Bea"]
     # the hostile location is escaped in the HTML: only inside the files and the link
-    assert EVIL not in app.exports.html.value
+    assert EVIL not in app.ats.exports.html.value
     # the exported record carries the details too (import keeps them)
-    rec_link = next(a for a in app.final_box.children if hasattr(a, "value")
+    rec_link = next(a for a in app.ats.final_box.children if hasattr(a, "value")
                     and "export-json" in getattr(a, "value", ""))
     data = re.search(r"export-json export-link' download='[^']*' href='data:application/json;"
                      r"base64,([^']*)'", rec_link.value).group(1)
@@ -342,10 +343,10 @@ def test_sse_final_table_exports_timer_and_details(store):
     # the timer stopped at the final table
     assert playtime.state(stored_meta(store, gid)) == "stopped"
     assert tab.timer.button.description.endswith(" played")
-    assert tab.final_extra.layout.display == ""
-    tab.final_details.location.value = "Café"
-    tab.final_details.new_box.children[1].value = True
-    tab.final_extra.children[2].click()                   # Save the play details
+    assert tab.final_part.final_extra.layout.display == ""
+    tab.final_part.final_details.location.value = "Café"
+    tab.final_part.final_details.new_box.children[1].value = True
+    tab.final_part.final_extra.children[2].click()                   # Save the play details
     d = history.play_details(store, gid)
     assert (d["location"], d["new_players"], d["duration_min"]) == ("Café", ["Bob"], 20)
     doc, root = _read_back(store, gid, exports_html(tab))
@@ -358,11 +359,11 @@ def test_sse_timer_starts_with_the_game_and_survives_a_reload(store):
     app = App(store)
     app.tabs.selected_index = 1
     tab = app.sse
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
-    tab.ships.value = 2
-    tab.setup_details.location.value = "Garden"
-    tab.setup_details.notes.value = EVIL
-    tab.setup_details.new_boxes["Bob"].value = True
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.ships.value = 2
+    tab.setup_part.setup_details.location.value = "Garden"
+    tab.setup_part.setup_details.notes.value = EVIL
+    tab.setup_part.setup_details.new_boxes["Bob"].value = True
     tab.start_game()
     gid = tab.gid
     meta = stored_meta(store, gid)
@@ -378,7 +379,7 @@ def test_sse_timer_starts_with_the_game_and_survives_a_reload(store):
     assert playtime.state(stored_meta(store, gid)) == "running"
     # hostile setup text is refused there too
     app.sse.show_setup()
-    tab.setup_details.location.value = "x\x1b[31m"
+    tab.setup_part.setup_details.location.value = "x\x1b[31m"
     tab.guarded(tab.start_game)()
     assert "control character (U+001B)" in status(app)
     assert len(store.games(format=SSE_FORMAT)) == 1

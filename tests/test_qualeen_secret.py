@@ -54,7 +54,7 @@ def _walk(box):
 
 
 def _with(app, cls: str) -> list:
-    return [x for x in _walk(app.body) if cls in getattr(x, "_dom_classes", ())]
+    return [x for x in _walk(app.ats.body) if cls in getattr(x, "_dom_classes", ())]
 
 
 def _text(app) -> str:
@@ -101,7 +101,7 @@ def test_the_setup_page_starts_a_game_without_a_secret_and_says_who_draws_it(sto
     """B FAQ, Qualeen: "... do I still reveal it at the end of the game?" -- nothing drawn
     by the page; the setup summary says who draws the card."""
     app = App(store)
-    part = app.setup_part
+    part = app.ats.setup_part
     for box, name in zip(part.name_boxes, PLAYERS):
         box.value = name
     part.use_races.value = True
@@ -137,12 +137,12 @@ def test_cys_page_asks_and_saves_and_no_other_page_shows_the_name(store, pages):
     save.click()
     assert {"source": SECRET, "player": "Cy", "note": SECRET_CARD, "vp": 0} in \
         store.load(gid)["manual"]
-    cy.refresh()
+    cy.ats.refresh()
     assert not _with(cy, "secret-ask")
     assert f"Your secret objective:</b> {SECRET_CARD}" in _text(cy)
     for page in (host, ana, table):
         page.live_tick()                                  # the live poll
-        page.refresh()
+        page.ats.refresh()
         assert SECRET_CARD not in _text(page), page
     assert "Cy's secret objective is recorded (hidden until the end)" in _text(host)
     assert not _with(host, "secret-ask-host")
@@ -259,10 +259,10 @@ def test_the_final_table_scores_the_objective_cy_said_without_asking_again(store
     got = lines[lines.source == f"{SECRET_CARD} (secret objective of Cy)"]
     assert list(got.player) == ["Cy"] and list(got.vp) == [4]      # most reactors: Cy
     host = App(Store(store.path))
-    assert host.gid == gid and host.game.state.finished
-    assert not [x for x in _walk(host.final_box)
+    assert host.ats.gid == gid and host.ats.game.state.finished
+    assert not [x for x in _walk(host.ats.final_box)
                 if "secret-objective-row" in getattr(x, "_dom_classes", ())]
-    final = " ".join(x.value for x in _walk(host.final_box)
+    final = " ".join(x.value for x in _walk(host.ats.final_box)
                      if isinstance(getattr(x, "value", None), str))
     assert "final-table" in final
     assert f"{SECRET_CARD} (secret objective of Cy)" in final

@@ -29,8 +29,8 @@ def test_two_names_keep_the_revival_modules_on_the_setup_screen(store):
     # R 3: "Revival introduces a brand new mechanic called Spaceships which is found in
     # some of the cards in the set." (the 2-player game is played with those cards)
     app = App(store)
-    ms = app.mode_setup
-    for name, box in zip(PLAYERS, app.name_boxes):
+    ms = app.ats.setup_part.mode_setup
+    for name, box in zip(PLAYERS, app.ats.setup_part.name_boxes):
         box.value = name
     assert shown(ms.two_player)
     assert shown(ms.spaceships) and shown(ms.use_advisors) and shown(ms.all_in)
@@ -41,8 +41,8 @@ def test_two_names_keep_the_revival_modules_on_the_setup_screen(store):
     assert len(ms.advisor_tiles) == 2                   # both tiles between the 2 players
     assert all(t["between"] == ("Ana", "Ben") for t in ms.advisor_tiles)
     # a third name and back: still shown (the only way found before the fix)
-    app.name_boxes[2].value = "Cleo"
-    app.name_boxes[2].value = ""
+    app.ats.setup_part.name_boxes[2].value = "Cleo"
+    app.ats.setup_part.name_boxes[2].value = ""
     assert shown(ms.spaceships) and shown(ms.use_advisors) and not shown(ms.timing)
 
 
@@ -53,7 +53,7 @@ def open_revival(store) -> App:
                 cards=[SHIPYARD])
     gid = store.create(game.to_record())
     app = App(store)
-    app.open_game(gid)
+    app.ats.open_game(gid)
     return app
 
 
@@ -71,17 +71,17 @@ def ship_buttons(box, cls):
 
 def test_spaceships_are_placed_and_removed_by_tapping_the_drawn_station(store):
     app = open_revival(store)
-    app.entry_player.value = "Ana"
-    app.entry_action.value = "build"
-    app.entry_card.value = SHIPYARD["name"]
-    app.clicked((0, 1))
-    picker = ship_buttons(app.extra, "ship-picker")
+    app.ats.entry_player.value = "Ana"
+    app.ats.entry_action.value = "build"
+    app.ats.entry_card.value = SHIPYARD["name"]
+    app.ats.entry_part.clicked((0, 1))
+    picker = ship_buttons(app.ats.extra, "ship-picker")
     assert len(picker) == 1
     # only Ben's station is drawn: the card's target is "other" (the engine's spots)
-    assert ship_buttons(app.extra, "ship-station-2") and not ship_buttons(app.extra,
+    assert ship_buttons(app.ats.extra, "ship-station-2") and not ship_buttons(app.ats.extra,
                                                                          "ship-station-1")
-    spots = ship_buttons(app.extra, "ship-spot")
-    spec = app.game.needs({"player": "Ana", "do": "build", "card": SHIPYARD["name"],
+    spots = ship_buttons(app.ats.extra, "ship-spot")
+    spec = app.ats.game.needs({"player": "Ana", "do": "build", "card": SHIPYARD["name"],
                            "at": [0, 1]})["spaceships"]
     assert len(spots) == len(spec["spots"]) > 0
     target = next(b for b in spots if "cell_r1_c0" in b._dom_classes)
@@ -89,51 +89,51 @@ def test_spaceships_are_placed_and_removed_by_tapping_the_drawn_station(store):
     assert "ship-picked" in target._dom_classes
     other = next(b for b in spots if b is not target)
     other.click()                                # one spaceship only: refused, kept as it was
-    assert "At most 1" in app.entry_msg.value + app.status.value
+    assert "At most 1" in app.ats.entry_msg.value + app.status.value
     assert "ship-picked" not in other._dom_classes
-    next(b for b in ship_buttons(app.extra, "confirm-build")).click()
-    assert app.game.actions[-1]["spaceships"] == [{"player": "Ben", "at": [1, 0]}]
-    assert app.game.state.station("Ben").spaceships == {(1, 0)}
+    next(b for b in ship_buttons(app.ats.extra, "confirm-build")).click()
+    assert app.ats.game.actions[-1]["spaceships"] == [{"player": "Ben", "at": [1, 0]}]
+    assert app.ats.game.state.station("Ben").spaceships == {(1, 0)}
     # Ben removes it: the new action, by tapping the spaceship on his drawn station
-    app.entry_player.value = "Ben"
-    app.entry_action.value = "remove_spaceships"
-    app.entry_card.value = "Garden"
-    ships = ship_buttons(app.extra, "ship-spot")
+    app.ats.entry_player.value = "Ben"
+    app.ats.entry_action.value = "remove_spaceships"
+    app.ats.entry_card.value = "Garden"
+    ships = ship_buttons(app.ats.extra, "ship-spot")
     assert [b for b in ships if "cell_r1_c0" in b._dom_classes] == ships and len(ships) == 1
-    confirm = ship_buttons(app.extra, "confirm-remove-ships")[0]
+    confirm = ship_buttons(app.ats.extra, "confirm-remove-ships")[0]
     confirm.click()                              # nothing tapped: a message, nothing sent
-    assert len(app.game.actions) == 1
+    assert len(app.ats.game.actions) == 1
     ships[0].click()
     assert "ship-picked" in ships[0]._dom_classes
     confirm.click()
-    assert app.game.actions[-1]["do"] == "remove_spaceships"
-    assert app.game.actions[-1]["cells"] == [[1, 0]]
-    assert app.game.state.station("Ben").spaceships == set()
+    assert app.ats.game.actions[-1]["do"] == "remove_spaceships"
+    assert app.ats.game.actions[-1]["cells"] == [[1, 0]]
+    assert app.ats.game.state.station("Ben").spaceships == set()
 
 
 # ------------------------------------------------------------ the draw on the setup screen
 def test_the_draw_is_shown_on_the_setup_screen_and_in_the_race_lists(store):
     app = App(store)
-    for name, box in zip(PLAYERS, app.name_boxes):
+    for name, box in zip(PLAYERS, app.ats.setup_part.name_boxes):
         box.value = name
-    ms = app.mode_setup
+    ms = app.ats.setup_part.mode_setup
     ms.seed.value = 12345
     assert ms.drawn_box.layout.display == "none"
     ms.draw()
-    drawn = app.drawn
+    drawn = app.ats.setup_part.drawn
     assert "Drawn with seed 12345" in ms.drawn_box.value and ms.drawn_box.layout.display != "none"
     races = drawn["races"]
     assert races                                   # the catalogue names race tiles
-    assert app.use_races.value
+    assert app.ats.setup_part.use_races.value
     for i, p in enumerate(PLAYERS):
-        assert app.race_boxes[i].value == races[p]   # not "draw at random" any more
+        assert app.ats.setup_part.race_boxes[i].value == races[p]   # not "draw at random" any more
         assert races[p] in ms.drawn_box.value
     if drawn["objectives"]:
-        assert app.use_objectives.value
-        assert set(app.objective_pick.value) == set(drawn["objectives"])
+        assert app.ats.setup_part.use_objectives.value
+        assert set(app.ats.setup_part.objective_pick.value) == set(drawn["objectives"])
     # another name: the draw no longer applies, and says so by disappearing
-    app.name_boxes[1].value = "Bea"
-    assert app.drawn is None and ms.drawn_box.layout.display == "none"
+    app.ats.setup_part.name_boxes[1].value = "Bea"
+    assert app.ats.setup_part.drawn is None and ms.drawn_box.layout.display == "none"
 
 
 # --------------------------------------------------- Revival 2-player: no cards pass
@@ -143,20 +143,20 @@ def test_revival_two_player_turn_line_says_no_cards_pass(store):
     # the first 2 cards from the face-down pile next to them and adds them face-up to the
     # rest."
     app = open_revival(store)
-    info = app.turn_info.value
+    info = app.ats.turn_info.value
     assert "cards pass" not in info
     assert "face up between the players" in info and "adds 2 from the face-down pile" in info
     # "the Active Player alternates every round between the 2 players" (R 2.2)
     for _ in range(6):
         for p in ("Ana", "Ben"):
-            app.push_entry({"player": p, "do": "discard", "card": "Garden"})
-    assert app.game.state.year == 2
+            app.ats.push_entry({"player": p, "do": "discard", "card": "Garden"})
+    assert app.ats.game.state.year == 2
     assert "Ben is the active player" in app.status.value and "pass" not in app.status.value
-    assert "cards pass" not in app.turn_info.value
+    assert "cards pass" not in app.ats.turn_info.value
     # the base game still passes (B: years 1 and 3 clockwise)
     base = Game({"players": ["Ana", "Ben", "Cleo"]})
-    app.open_game(store.create(base.to_record()))
-    assert "cards pass clockwise" in app.turn_info.value
+    app.ats.open_game(store.create(base.to_record()))
+    assert "cards pass clockwise" in app.ats.turn_info.value
 
 
 # --------------------------------------------------------- the play timer ticks by itself
@@ -168,17 +168,17 @@ def test_the_play_timer_advances_with_the_heartbeat_without_writing(store, monke
     rec["meta"] = playtime.start({}, now=time.time() - 65)
     gid = store.create(rec)
     app = App(store)
-    app.open_game(gid)
-    before = app.timer.button.description
+    app.ats.open_game(gid)
+    before = app.ats.timer.button.description
     assert "running" in before
     stored = store.load(gid)
     version = store.data_version()
     t0 = time.time()
     monkeypatch.setattr(time, "time", lambda: t0 + 61)     # a minute later
     app.heartbeat.ping.value = "7"                          # the page's watchdog pings
-    after = app.timer.button.description
+    after = app.ats.timer.button.description
     assert after != before and "running" in after
-    assert playtime.clock(app.timer.meta, t0 + 61).split(" ", 1)[0] in after
+    assert playtime.clock(app.ats.timer.meta, t0 + 61).split(" ", 1)[0] in after
     assert "data-beat='7'" in app.heartbeat.beat.value      # the beat still answered
     assert store.load(gid) == stored and store.data_version() == version   # nothing written
 
@@ -228,8 +228,8 @@ def test_explorer_offers_the_card_form_for_unknown_values_not_no_legal_cell(stor
     assert whatif.best_cell(df) is None                       # what the page said before
     assert whatif.missing_values(game, "Ben", UNKNOWN_MAX["name"]) is None    # Ben: none built
     app = App(store)
-    app.open_game(store.create(game.to_record()))
-    ex = app.explorer
+    app.ats.open_game(store.create(game.to_record()))
+    ex = app.ats.explorer
     ex.box.selected_index = 0
     ex.player.value = "Ana"
     ex.card.value = UNKNOWN_MAX["name"]
@@ -251,12 +251,12 @@ def test_explorer_offers_the_card_form_for_unknown_values_not_no_legal_cell(stor
 
 def test_the_hand_ranking_keeps_every_typed_card_name(store):
     app = open_revival(store)
-    ex = app.explorer
+    ex = app.ats.explorer
     ex.box.selected_index = 0
     ex.player.value = "Ana"
     # typed in another case, and a name the catalogue does not know: both kept as typed
     ex.hand.value = ["fixture: shipyard", "Not A Card"]
-    app.refresh()
+    app.ats.refresh()
     assert list(ex.hand.value) == ["fixture: shipyard", "Not A Card"]
     assert ex.hand.allowed_tags == []
     assert "Fixture: shipyard" in ex.ranking.value

@@ -337,7 +337,7 @@ def both_games(tmp_path) -> Env:
 def test_the_table_view_shows_no_control_that_writes_in_any_tab(both_games):
     table = page(both_games.path, "view=table")
     assert table.session.role is Role.TABLE and table.sse.session.role is Role.TABLE
-    assert table.sse.gid == both_games.sse and table.gid == both_games.gid
+    assert table.sse.gid == both_games.sse and table.ats.gid == both_games.gid
     assert marked(table.root) == [] and marked(table.root, HOST_ONLY) == []
     # and every input still shown is one that only reads (a writing control that was
     # never marked fails here)
@@ -347,7 +347,7 @@ def test_the_table_view_shows_no_control_that_writes_in_any_tab(both_games):
         [(type(wd).__name__, wd._dom_classes, getattr(wd, "description", "")) for wd in inputs
          if not set(wd._dom_classes) & READ_CONTROLS]
     # the table view still shows the game: every station, the Small Star Empires board
-    assert table.table_stations.value.count("<svg") >= len(PLAYERS)
+    assert table.ats.views_part.table_stations.value.count("<svg") >= len(PLAYERS)
     assert any("sse-hex" in wd._dom_classes for wd in shown(table.sse.box))
 
 
@@ -365,7 +365,7 @@ def test_the_host_page_shows_its_controls_that_write(both_games):
 
 def test_a_seat_page_hides_delete_import_and_new_game_but_not_the_entry(both_games):
     seat = page(both_games.path, "seat=Ana")
-    assert seat.session.role is Role.SEAT and seat.seat == "Ana"
+    assert seat.session.role is Role.SEAT and seat.ats.seat == "Ana"
     assert marked(seat.root, HOST_ONLY) == []
     got = classes(marked(seat.root))
     assert {"turn-entry", "undo", "ats-timer", "sse-entry", "sse-timer"} <= got
@@ -383,18 +383,18 @@ def test_the_setup_screens_of_the_table_view_and_a_seat_start_nothing(tmp_path):
             "sse-edit-maps"} <= classes(marked(host.root))
     table = page(path, "view=table")
     assert marked(table.root) == [] and marked(table.root, HOST_ONLY) == []
-    assert "records nothing" in table.setup_role_note.value
-    assert table.setup_role_note.layout.display == ""
-    assert "records nothing" in table.sse.setup_role_note.value
+    assert "records nothing" in table.ats.setup_part.setup_role_note.value
+    assert table.ats.setup_part.setup_role_note.layout.display == ""
+    assert "records nothing" in table.sse.setup_part.setup_role_note.value
     seat = page(path, "seat=Ana")
     assert marked(seat.root, HOST_ONLY) == []
     assert "catalogue-panel" in classes(marked(seat.root))        # card values: a seat may
     # a forced start is refused below the screen, whatever the screen shows
     for p in (table, seat):
-        p.name_boxes[0].value, p.name_boxes[1].value = "Ana", "Ben"
-        p.guarded(p.start_game)()
+        p.ats.setup_part.name_boxes[0].value, p.ats.setup_part.name_boxes[1].value = "Ana", "Ben"
+        p.guarded(p.ats.setup_part.start_game)()
         assert "new game" in p.status.value and "Traceback" not in p.status.value
-        p.sse.names[0].value, p.sse.names[1].value = "Ann", "Bob"
+        p.sse.setup_part.names[0].value, p.sse.setup_part.names[1].value = "Ann", "Bob"
         p.guarded(p.sse.start_game)()
         assert "new game" in p.status.value
     assert Store(path).games(format=None) == []
@@ -417,20 +417,20 @@ def test_writes_forced_through_the_table_view_are_refused_in_one_line(both_games
     assert table.history.confirm.children == ()
     refused(table.session.delete, env.gid)
     # every other write of the Among the Stars screen
-    table.entry_player.value, table.entry_action.value = "Ben", "discard"
-    table.entry_card.value = "Garden"
-    refused(table.discard)
-    refused(table.undo)
-    refused(table.tap_timer)
-    refused(table.save_final_details)
-    refused(table.save_values, parse_card(CARD))
+    table.ats.entry_player.value, table.ats.entry_action.value = "Ben", "discard"
+    table.ats.entry_card.value = "Garden"
+    refused(table.ats.entry_part.discard)
+    refused(table.ats.undo)
+    refused(table.ats.tap_timer)
+    refused(table.ats.save_final_details)
+    refused(table.ats.entry_part.save_values, parse_card(CARD))
     refused(table.session.add_manual, [MANUAL])
     refused(table.session.import_records, [record_file(env)])
     # the Small Star Empires tab: a tap on its board, undo, the timer, start
     table.tabs.selected_index = 1
     sse = table.sse
     home = next(s.at for s in sse.game.state.players[sse.game.current].ships)
-    refused(sse.clicked, home)
+    refused(sse.board_part.clicked, home)
     refused(sse.undo)
     refused(sse.tap_timer)
     refused(sse.session.set_manual, [{"source": "nebula_table", "values": [1, 2, 3, 4, 5, 6]}])
@@ -438,10 +438,10 @@ def test_writes_forced_through_the_table_view_are_refused_in_one_line(both_games
     assert snapshot(env) == before
     # the host's page is untouched and goes on
     host = page(env.path, "")
-    assert host.gid == env.gid and len(host.game.actions) == 1
-    host.entry_player.value, host.entry_action.value = "Ben", "discard"
-    host.entry_card.value = "Garden"
-    host.discard()
+    assert host.ats.gid == env.gid and len(host.ats.game.actions) == 1
+    host.ats.entry_player.value, host.ats.entry_action.value = "Ben", "discard"
+    host.ats.entry_card.value = "Garden"
+    host.ats.entry_part.discard()
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
 
 
@@ -451,14 +451,14 @@ def test_a_seat_cannot_delete_import_or_start_but_may_play(both_games):
     before = snapshot(env)
     for fn, args in ((seat.history.ask_delete, ()), (seat.session.delete, (env.gid,)),
                      (seat.session.import_records, ([record_file(env)],)),
-                     (seat.start_game, ())):
+                     (seat.ats.setup_part.start_game, ())):
         seat.status.value = ""
         seat.guarded(fn)(*args)
         assert "page cannot" in seat.status.value, fn
     assert snapshot(env) == before
-    seat.entry_action.value = "discard"
-    seat.entry_card.value = "Garden"
-    seat.discard()                                     # Ben's own action: recorded
+    seat.ats.entry_action.value = "discard"
+    seat.ats.entry_card.value = "Garden"
+    seat.ats.entry_part.discard()                                     # Ben's own action: recorded
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
 
 
@@ -481,7 +481,7 @@ def test_a_page_writes_nothing_before_its_address_is_read(tmp_path, monkeypatch)
     def timer_state() -> str:
         return playtime.state(store.load(gid)["meta"])
     early = App(Store(store.path), role=Role.TABLE)     # what dashboard() builds first
-    assert early.gid == gid and early.session.role is Role.TABLE
+    assert early.ats.gid == gid and early.session.role is Role.TABLE
     assert timer_state() == "running"
     assert marked(early.root) == []
     for query, stops in (("view=table", False), ("", True)):

@@ -146,15 +146,15 @@ def ats_pages(store) -> tuple[App, App]:
 
 def enter(app, card="Garden", do="discard", player=None):
     if player is not None:
-        app.entry_player.value = player
-    app.entry_action.value = do
-    app.entry_card.value = card
+        app.ats.entry_player.value = player
+    app.ats.entry_action.value = do
+    app.ats.entry_card.value = card
 
 
 def grid_labels(app) -> dict:
     """{cell class: button text} of the built cells of the entry's grid."""
     out = {}
-    for b in app.grid.children:
+    for b in app.ats.grid.children:
         if "built" in b._dom_classes:
             cell = next(c for c in b._dom_classes if c.startswith("cell_"))
             out[cell] = b.description
@@ -163,32 +163,32 @@ def grid_labels(app) -> dict:
 
 def test_after_acting_the_seat_page_stays_its_player_and_says_whom_it_waits_for(store):
     host, ana = ats_pages(store)
-    g = ana.game
+    g = ana.ats.game
     at = sorted(g.legal_cells("Ana", do="reactor"))[0]
     enter(ana, do="reactor")
-    ana.clicked(at)                                   # Ana builds a Power Reactor
-    assert [a["player"] for a in ana.game.actions] == ["Ana"]
+    ana.ats.entry_part.clicked(at)                                   # Ana builds a Power Reactor
+    assert [a["player"] for a in ana.ats.game.actions] == ["Ana"]
     # the issue: the Player list jumped to Ben and showed Ben's station
-    assert ana.entry_player.value == "Ana" and ana.entry_player.options == ("Ana",)
-    note = ana.seat_switch.note.value
+    assert ana.ats.entry_player.value == "Ana" and ana.ats.entry_player.options == ("Ana",)
+    note = ana.ats.views_part.seat_switch.note.value
     assert "<b>Ana</b>: done, waiting for <b>Ben, Cleo</b>" in note
-    assert ana.seat_switch.note.layout.display == ""
-    assert " · done" in ana.seat_score.value
+    assert ana.ats.views_part.seat_switch.note.layout.display == ""
+    assert " · done" in ana.ats.views_part.seat_score.value
     # her station is the one shown: the grid has her new reactor (Ben's has none)
     ana_built = grid_labels(ana)
     assert any(label.startswith("Reactor") for label in ana_built.values())
-    assert len(ana_built) == len(ana.game.state.station("Ana").cells)
-    assert len(ana.game.state.station("Ben").cells) < len(ana_built)
-    assert "Ana" in ana.seat_station.value and "Ben" not in ana.seat_station.value
+    assert len(ana_built) == len(ana.ats.game.state.station("Ana").cells)
+    assert len(ana.ats.game.state.station("Ben").cells) < len(ana_built)
+    assert "Ana" in ana.ats.views_part.seat_station.value and "Ben" not in ana.ats.views_part.seat_station.value
     # the card and the action are not offered: she has acted
-    assert ana.entry_card.layout.display == "none"
-    assert ana.entry_action.layout.display == "none"
+    assert ana.ats.entry_card.layout.display == "none"
+    assert ana.ats.entry_action.layout.display == "none"
     # Ana taps a cell of her grid: one line, nothing recorded for Ben (the bug)
-    cell = next(b for b in ana.grid.children if "frontier" in b._dom_classes
+    cell = next(b for b in ana.ats.grid.children if "frontier" in b._dom_classes
                 or "legal" in b._dom_classes)
     cell.click()
     assert "Ana: done, waiting for Ben, Cleo." in ana.status.value
-    assert [a["player"] for a in stored_game(store, ana.gid).actions] == ["Ana"]
+    assert [a["player"] for a in stored_game(store, ana.ats.gid).actions] == ["Ana"]
 
 
 def stored_game(store, gid) -> Game:
@@ -198,19 +198,19 @@ def stored_game(store, gid) -> Game:
 def test_another_page_acting_does_not_move_the_seat_page(store):
     host, ana = ats_pages(store)
     enter(host, player="Ben")
-    host.discard()
+    host.ats.entry_part.discard()
     ana.live_tick()
-    assert ana.entry_player.value == "Ana"
-    assert ana.seat_switch.note.value == ""            # still her turn to act
-    assert "your turn to act" in ana.seat_score.value
+    assert ana.ats.entry_player.value == "Ana"
+    assert ana.ats.views_part.seat_switch.note.value == ""            # still her turn to act
+    assert "your turn to act" in ana.ats.views_part.seat_score.value
     enter(ana)
-    ana.discard()
-    assert "done, waiting for <b>Cleo</b>" in ana.seat_switch.note.value
+    ana.ats.entry_part.discard()
+    assert "done, waiting for <b>Cleo</b>" in ana.ats.views_part.seat_switch.note.value
 
 
 def test_the_switch_enters_one_action_for_another_player_then_back(store):
     host, ana = ats_pages(store)
-    bar = ana.seat_switch
+    bar = ana.ats.views_part.seat_switch
     assert bar.switch.description == "Enter for another player…"
     assert bar.switch.layout.display == "" and bar.banner.layout.display == "none"
     bar.switch.click()
@@ -218,65 +218,65 @@ def test_the_switch_enters_one_action_for_another_player_then_back(store):
              and "seat-pick-player" in b._dom_classes]
     assert names == ["Ben", "Cleo"]                     # those still to act, not Ana
     next(b for b in bar.pick.children if getattr(b, "description", "") == "Ben").click()
-    assert ana.session.acting_for == "Ben" and ana.entry_player.value == "Ben"
+    assert ana.session.acting_for == "Ben" and ana.ats.entry_player.value == "Ben"
     assert "Entering for Ben" in bar.banner.value and bar.banner.layout.display == ""
     assert bar.switch.layout.display == "none"
     enter(ana)
-    ana.discard()
-    assert [(a["player"], a["do"]) for a in stored_game(store, ana.gid).actions] == \
+    ana.ats.entry_part.discard()
+    assert [(a["player"], a["do"]) for a in stored_game(store, ana.ats.gid).actions] == \
         [("Ben", "discard")]
     # one action later: the banner is gone, the entry is Ana's again
-    assert ana.session.acting_for is None and ana.entry_player.value == "Ana"
+    assert ana.session.acting_for is None and ana.ats.entry_player.value == "Ana"
     assert bar.banner.layout.display == "none" and bar.banner.value == ""
     enter(ana)
-    ana.discard()
-    assert [a["player"] for a in stored_game(store, ana.gid).actions] == ["Ben", "Ana"]
+    ana.ats.entry_part.discard()
+    assert [a["player"] for a in stored_game(store, ana.ats.gid).actions] == ["Ben", "Ana"]
 
 
 def test_the_switch_can_be_cancelled(store):
     host, ana = ats_pages(store)
-    bar = ana.seat_switch
+    bar = ana.ats.views_part.seat_switch
     bar.switch.click()
     next(b for b in bar.pick.children if "seat-pick-cancel" in b._dom_classes).click()
     assert ana.session.acting_for is None and bar.pick.layout.display == "none"
     bar.switch.click()
     next(b for b in bar.pick.children if getattr(b, "description", "") == "Cleo").click()
-    assert ana.entry_player.value == "Cleo"
+    assert ana.ats.entry_player.value == "Cleo"
     assert bar.back.description == "Cancel: back to Ana"
     bar.back.click()
-    assert ana.session.acting_for is None and ana.entry_player.value == "Ana"
+    assert ana.session.acting_for is None and ana.ats.entry_player.value == "Ana"
     assert bar.banner.layout.display == "none"
     enter(ana)
-    ana.discard()
-    assert [a["player"] for a in stored_game(store, ana.gid).actions] == ["Ana"]
+    ana.ats.entry_part.discard()
+    assert [a["player"] for a in stored_game(store, ana.ats.gid).actions] == ["Ana"]
 
 
 def test_the_switch_ends_when_that_player_acts_on_another_page(store):
     host, ana = ats_pages(store)
-    ana.act_for("Ben")
+    ana.ats.views_part.act_for("Ben")
     enter(host, player="Ben")
-    host.discard()
+    host.ats.entry_part.discard()
     ana.live_tick()
-    assert ana.session.acting_for is None and ana.entry_player.value == "Ana"
-    assert "Entering for" not in ana.seat_switch.banner.value
+    assert ana.session.acting_for is None and ana.ats.entry_player.value == "Ana"
+    assert "Entering for" not in ana.ats.views_part.seat_switch.banner.value
 
 
 def test_the_banner_escapes_the_players_name(store):
     store.create(Game({"players": ["Ana", "<b>Zed</b>"]}).to_record())
     ana = App(Store(store.path))
     ana.apply_query("seat=Ana")
-    ana.act_for("<b>Zed</b>")
-    assert "Entering for &lt;b&gt;Zed&lt;/b&gt;" in ana.seat_switch.banner.value
-    assert "<b>Zed</b>" not in ana.seat_switch.banner.value
+    ana.ats.views_part.act_for("<b>Zed</b>")
+    assert "Entering for &lt;b&gt;Zed&lt;/b&gt;" in ana.ats.views_part.seat_switch.banner.value
+    assert "<b>Zed</b>" not in ana.ats.views_part.seat_switch.banner.value
 
 
 def test_the_host_page_is_unchanged(store):
     host, _ = ats_pages(store)
-    assert host.seat is None and host.seat_switch.box.layout.display == "none"
-    assert host.entry_player.options == tuple(PLAYERS)
+    assert host.ats.seat is None and host.ats.views_part.seat_switch.box.layout.display == "none"
+    assert host.ats.entry_player.options == tuple(PLAYERS)
     enter(host, player="Ana")
-    host.discard()
-    assert host.entry_player.value == "Ben"             # the next one still to act
+    host.ats.entry_part.discard()
+    assert host.ats.entry_player.value == "Ben"             # the next one still to act
 
 
 # -- the Small Star Empires screen ----------------------------------------------------------
@@ -292,25 +292,25 @@ def sse_move(tab):
     p = g.current
     m = next(m for m in g.legal_moves(p, 0) if "city" in m.pieces
              and not g.state.unexplored(m.to))
-    tab.clicked(g.state.players[p].ships[0].at)       # select the ship
-    tab.clicked(m.to)                                 # move there with a City
+    tab.board_part.clicked(g.state.players[p].ships[0].at)       # select the ship
+    tab.board_part.clicked(m.to)                                 # move there with a City
 
 
 def test_a_small_star_empires_seat_page_waits_for_the_other_player(store):
     app, tab = sse_page(store, "Ana")
     assert tab.seat == "Ana" and tab.session.seat == "Ana"
     assert tab.entry.layout.display == ""                       # Ana to move
-    assert tab.seat_switch.switch.layout.display == "none"      # nobody else to enter
+    assert tab.views_part.seat_switch.switch.layout.display == "none"      # nobody else to enter
     sse_move(tab)
     assert [a["player"] for a in store.load(tab.gid)["actions"]] == ["Ana"]
     assert tab.game.current == "Ben"
     # Ana's page stays hers: no entry for Ben's ships, it says whom it waits for
     assert tab.entry.layout.display == "none"
-    assert "<b>Ana</b>: done, waiting for <b>Ben</b>" in tab.seat_switch.note.value
-    assert "<b>Ana</b>" in tab.seat_score.value
-    assert tab.seat_switch.switch.description == "Enter Ben's move (no phone)"
+    assert "<b>Ana</b>: done, waiting for <b>Ben</b>" in tab.views_part.seat_switch.note.value
+    assert "<b>Ana</b>" in tab.views_part.seat_score.value
+    assert tab.views_part.seat_switch.switch.description == "Enter Ben's move (no phone)"
     # a tap on Ben's ship is refused with one line
-    tab.guarded(tab.clicked)(tab.game.state.players["Ben"].ships[0].at)
+    tab.guarded(tab.board_part.clicked)(tab.game.state.players["Ben"].ships[0].at)
     assert "this page moves only Ana&#x27;s ships" in app.status.value
     assert tab.selected is None
 
@@ -318,23 +318,23 @@ def test_a_small_star_empires_seat_page_waits_for_the_other_player(store):
 def test_a_small_star_empires_seat_enters_the_other_players_move_by_the_switch(store):
     app, tab = sse_page(store, "Ana")
     sse_move(tab)
-    tab.seat_switch.switch.click()                        # "Enter Ben's move (no phone)"
+    tab.views_part.seat_switch.switch.click()                        # "Enter Ben's move (no phone)"
     assert tab.session.acting_for == "Ben" and tab.entry.layout.display == ""
-    assert "Entering for Ben" in tab.seat_switch.banner.value
+    assert "Entering for Ben" in tab.views_part.seat_switch.banner.value
     sse_move(tab)
     assert [a["player"] for a in store.load(tab.gid)["actions"]] == ["Ana", "Ben"]
     assert tab.session.acting_for is None
-    assert tab.seat_switch.banner.layout.display == "none"
+    assert tab.views_part.seat_switch.banner.layout.display == "none"
     assert tab.game.current == "Ana" and tab.entry.layout.display == ""
 
 
 def test_a_small_star_empires_switch_can_be_cancelled(store):
     app, tab = sse_page(store, "Ben")
     assert tab.entry.layout.display == "none"               # Ana moves first
-    assert "<b>Ben</b>: waiting for <b>Ana</b>" in tab.seat_switch.note.value
-    tab.seat_switch.switch.click()
+    assert "<b>Ben</b>: waiting for <b>Ana</b>" in tab.views_part.seat_switch.note.value
+    tab.views_part.seat_switch.switch.click()
     assert tab.entry.layout.display == ""
-    tab.seat_switch.back.click()
+    tab.views_part.seat_switch.back.click()
     assert tab.session.acting_for is None and tab.entry.layout.display == "none"
     assert store.load(tab.gid)["actions"] == []
 

@@ -45,10 +45,10 @@ def test_a_game_under_way_from_the_setup_screen(store):
     app = sse_app(store)
     tab = app.sse
     tab.show_setup()
-    tab.map_pick.value = "lay-now-test"
-    for box, name in zip(tab.names, PLAYERS):
+    tab.setup_part.map_pick.value = "lay-now-test"
+    for box, name in zip(tab.setup_part.names, PLAYERS):
         box.value = name
-    tab.ships.value = 3
+    tab.setup_part.ships.value = 3
     finished, now = one(tab.box, "sse-setup-laid"), one(tab.box, "sse-setup-laid-now")
     finished.value = True
     now.value = True                                   # one or the other

@@ -72,10 +72,10 @@ def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
     app = sse_app(store)
     tab = app.sse
     tab.show_setup()
-    tab.map_pick.value = "lay-test"
-    for box, name in zip(tab.names, PLAYERS):
+    tab.setup_part.map_pick.value = "lay-test"
+    for box, name in zip(tab.setup_part.names, PLAYERS):
         box.value = name
-    tab.ships.value = 3
+    tab.setup_part.ships.value = 3
     one(tab.box, "sse-setup-laid").value = True
     one(tab.box, "sse-start").click()
     assert "lay each player's pieces" in said(app), said(app)
@@ -84,7 +84,7 @@ def test_score_a_finished_game_on_the_setup_screen_starts_a_laid_game(store):
     rec = store.load(store.games(format=g.format)[0]["id"])
     assert "timer" not in (rec.get("meta") or {})           # a game already played
     # the move entry and the play board are hidden; the laying panel shows every player
-    assert not shown(tab.entry) and not shown(tab.board.box)
+    assert not shown(tab.entry) and not shown(tab.board_part.board.box)
     assert shown(panel(app))
     assert one(panel(app), "sse-laid-player").options == tuple(PLAYERS)
     assert "Laying the table" in tab.turn.value
@@ -128,7 +128,7 @@ def test_pieces_laid_by_taps_are_one_lay_entry_each_and_a_refusal_keeps_the_draf
     assert g.state.finished and not shown(panel(app)) and not shown(app.sse.entry)
     totals = g.score().totals()
     assert totals == {p: sum(HAND[p].values()) for p in PLAYERS}
-    assert "Cleo wins" in app.sse.final.value and "sse-final-table" in app.sse.final.value
+    assert "Cleo wins" in app.sse.final_part.final.value and "sse-final-table" in app.sse.final_part.final.value
 
 
 def test_a_seat_lays_its_own_pieces_only_and_the_table_view_none(store):

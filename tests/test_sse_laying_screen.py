@@ -76,7 +76,7 @@ def test_a_lay_undone_on_the_page_is_its_draft_again_and_is_laid_again_unchanged
 
 
 def _row(app, player: str) -> str:
-    value = app.sse.scoreboard.value
+    value = app.sse.final_part.scoreboard.value
     start = value.index(f"data-player='{player}'")
     return re.sub(r"<[^>]+>", " ", value[start:value.index("</tr>", start)])
 
@@ -97,5 +97,5 @@ def test_while_pieces_are_laid_no_player_still_to_lay_shows_numbers_and_no_timer
     assert "not laid yet" in ben
     assert app.sse.undo_btn.layout.display == ""              # Ana's lay may be undone
     seat = sse_app(Store(store.path), f"game={gid}&seat=Ben")
-    assert "lay your pieces below" in seat.sse.seat_score.value
-    assert "VP now" not in seat.sse.seat_score.value
+    assert "lay your pieces below" in seat.sse.views_part.seat_score.value
+    assert "VP now" not in seat.sse.views_part.seat_score.value

@@ -411,9 +411,9 @@ def test_a_page_sees_an_action_entered_on_another_server_within_a_second(make_st
     s.create(Game({"players": ["Ana", "Ben", "Cleo"]}).to_record())
     one, two = App(make_store()), App(make_store())
     one.live_tick(), two.live_tick()
-    one.entry_player.value, one.entry_action.value, one.entry_card.value = \
+    one.ats.entry_player.value, one.ats.entry_action.value, one.ats.entry_card.value = \
         "Ana", "discard", "Garden"
-    one.discard()
+    one.ats.entry_part.discard()
     seen = wait_for(lambda: (two.live_tick(), "actions: 1" in two.live_state.value)[1])
     assert seen < 1.0
     assert "Updated from another page" in two.live_note.value
@@ -471,19 +471,19 @@ def test_the_page_keeps_the_entry_when_the_database_goes_away(pg_url, pg_admin):
     s = open_store(pg_url)
     s.create(Game({"players": ["Ana", "Ben", "Cleo"]}).to_record())
     page = App(open_store(pg_url))
-    page.entry_player.value, page.entry_action.value, page.entry_card.value = \
+    page.ats.entry_player.value, page.ats.entry_action.value, page.ats.entry_card.value = \
         "Ana", "discard", "Garden"
     s.close()
     page.live_tick()
     _terminate_others(pg_admin)                           # every connection of the page
-    page.guarded(page.discard)()
-    msg = page.entry_msg.value
+    page.guarded(page.ats.entry_part.discard)()
+    msg = page.ats.entry_msg.value
     assert "⚠ Not saved:" in msg and "cannot be reached" in msg and "press again" in msg
-    assert (page.entry_player.value, page.entry_card.value) == ("Ana", "Garden")
+    assert (page.ats.entry_player.value, page.ats.entry_card.value) == ("Ana", "Garden")
     check = open_store(pg_url)
-    assert check.load(page.gid)["actions"] == [] and page.game.actions == []
-    page.guarded(page.discard)()                         # pressing again saves it
-    assert [a["card"] for a in check.load(page.gid)["actions"]] == ["Garden"]
+    assert check.load(page.ats.gid)["actions"] == [] and page.ats.game.actions == []
+    page.guarded(page.ats.entry_part.discard)()                         # pressing again saves it
+    assert [a["card"] for a in check.load(page.ats.gid)["actions"]] == ["Garden"]
     page.live_tick()                                      # the listener comes back too
     assert "actions: 1" in page.live_state.value
     check.close()

@@ -165,6 +165,7 @@ def test_the_history_tab_of_a_select_only_role_shows_every_game_with_the_note(pg
 
 # ------------------------------------------------------ 2. no undo on a finished game
 def undo_shown(screen) -> bool:
+    screen = screen.ats if isinstance(screen, App) else screen      # either game's screen
     return screen.undo_btn.layout.display != "none"
 
 
@@ -172,12 +173,12 @@ def test_a_seat_page_of_a_finished_game_shows_no_undo_the_host_page_does(store):
     gid = store.create(records()["G1"], title="G1")         # Ann and Bea, finished
     seat = App(Store(store.path))
     seat.apply_query(f"game={gid}&seat=Bea")
-    assert seat.seat == "Bea" and seat.game.state.finished
+    assert seat.ats.seat == "Bea" and seat.ats.game.state.finished
     assert not undo_shown(seat)
     assert not seat.session.may_undo()
     view = App(Store(store.path))
     view.apply_query(f"game={gid}&seat=Ana")                # no player: a view of it
-    assert view.seat is None and not undo_shown(view)
+    assert view.ats.seat is None and not undo_shown(view)
     host = App(Store(store.path))
     host.apply_query(f"game={gid}")
     assert undo_shown(host) and host.session.may_undo()
@@ -190,10 +191,10 @@ def test_the_undo_goes_from_a_seat_page_when_the_game_ends_on_another_page(store
     gid = store.create(rec, title="G1 but the last action")
     seat = App(Store(store.path))
     seat.apply_query(f"game={gid}&seat=Ann")
-    assert not seat.game.state.finished and undo_shown(seat)
+    assert not seat.ats.game.state.finished and undo_shown(seat)
     host_session(store, gid).push(dict(last))               # the end, on the laptop
     seat.live_tick()
-    assert seat.game.state.finished and not undo_shown(seat)
+    assert seat.ats.game.state.finished and not undo_shown(seat)
 
 
 def test_a_small_star_empires_seat_page_of_a_finished_game_shows_no_undo(store):
@@ -219,15 +220,15 @@ def test_a_refusal_goes_when_another_page_undid_what_it_spoke_of(store):
     ana.push(discard("Ana"))
     ben = App(Store(store.path))
     ben.apply_query(f"game={gid}&seat=Ben")
-    ben.guarded(ben.ask_undo)()                             # *Undo last action*
+    ben.guarded(ben.ats.ask_undo)()                             # *Undo last action*
     refusal = "Ben&#x27;s page cannot undo Ana&#x27;s action"
-    assert refusal in ben.status.value and refusal in ben.entry_msg.value
+    assert refusal in ben.status.value and refusal in ben.ats.entry_msg.value
     ben.live_tick()                                          # nothing changed: it stays
     assert refusal in ben.status.value
     ana.undo()                                               # on Ana's page
     ben.live_tick()
-    assert len(ben.game.actions) == 0
-    assert refusal not in ben.status.value and refusal not in ben.entry_msg.value
+    assert len(ben.ats.game.actions) == 0
+    assert refusal not in ben.status.value and refusal not in ben.ats.entry_msg.value
     assert "Updated from another page: undone:" in ben.live_note.value
 
 

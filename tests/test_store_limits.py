@@ -164,7 +164,7 @@ def test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer(pg
     gid = setup.create(Game({"players": ["Ana", "Ben"]}).to_record())
     setup.close()
     page = App(open_store(pg_url))
-    assert page.gid == gid
+    assert page.ats.gid == gid
     page.live_tick()
     assert "live-on" in page.live_state.value and "games' store" not in page.live_state.value
     pids = _server_processes(pg_server[0])
@@ -188,7 +188,7 @@ def test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer(pg
     assert "live-on" not in line and "actions: 0" in line
     assert "cannot be reached" in status and "did not answer" in status, status
     assert slowest < 2.0, f"a poll waited {slowest:.1f} s on the stopped server"
-    assert page.gid == gid and polls > 30
+    assert page.ats.gid == gid and polls > 30
     # the server is back: the line is live again, and the page follows other writes
     t0 = time.monotonic()
     while "games' store" in page.live_state.value and time.monotonic() - t0 < 30:
@@ -203,7 +203,7 @@ def test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer(pg
     while "actions: 1" not in page.live_state.value and time.monotonic() - t0 < 10:
         page.live_tick()
         time.sleep(0.2)
-    assert "actions: 1" in page.live_state.value and page.gid == gid
+    assert "actions: 1" in page.live_state.value and page.ats.gid == gid
     page.store.close()
 
 

@@ -39,13 +39,13 @@ def open_app(store) -> App:
 
 
 def enter(app, player, card, do="discard"):
-    app.entry_player.value = player
-    app.entry_action.value = do
-    app.entry_card.value = card
+    app.ats.entry_player.value = player
+    app.ats.entry_action.value = do
+    app.ats.entry_card.value = card
 
 
 def message(app) -> str:
-    return app.entry_msg.value
+    return app.ats.entry_msg.value
 
 
 def stored(store, gid):
@@ -58,33 +58,33 @@ def stored(store, gid):
 def test_a_page_that_missed_an_undo_and_a_new_entry_is_refused(store):
     page1 = open_app(store)
     enter(page1, "Ana", "Garden")
-    page1.discard()
+    page1.ats.entry_part.discard()
     page2 = App(reopen(store))             # sees Ana's discard of Garden
-    page1.undo()                              # page 1 takes it back …
+    page1.ats.undo()                              # page 1 takes it back …
     enter(page1, "Ana", "U-Cannon")
-    page1.discard()                           # … and enters another card: same count
+    page1.ats.entry_part.discard()                           # … and enters another card: same count
     enter(page2, "Ben", "Garden")
-    page2.guarded(page2.discard)()
+    page2.guarded(page2.ats.entry_part.discard)()
     assert "Not recorded" in message(page2) and "U-Cannon" in message(page2)
-    assert stored(store, page1.gid) == [("Ana", "discard", "U-Cannon")]
+    assert stored(store, page1.ats.gid) == [("Ana", "discard", "U-Cannon")]
     # page 2 shows the game as stored now, and its next entry is saved
-    assert [a["card"] for a in page2.game.actions] == ["U-Cannon"]
+    assert [a["card"] for a in page2.ats.game.actions] == ["U-Cannon"]
     enter(page2, "Ben", "Garden")
-    page2.discard()
-    assert stored(store, page1.gid) == [("Ana", "discard", "U-Cannon"), ("Ben", "discard", "Garden")]
+    page2.ats.entry_part.discard()
+    assert stored(store, page1.ats.gid) == [("Ana", "discard", "U-Cannon"), ("Ben", "discard", "Garden")]
 
 
 def test_an_undo_on_a_page_that_missed_an_undo_is_refused(store):
     page1 = open_app(store)
     for p, c in (("Ana", "Garden"), ("Ben", "Garden")):
         enter(page1, p, c)
-        page1.discard()
+        page1.ats.entry_part.discard()
     page2 = App(reopen(store))
-    page1.undo()
+    page1.ats.undo()
     enter(page1, "Ben", "U-Cannon")
-    page1.discard()
-    page2.guarded(page2.undo)()               # would take back page 1's new entry
-    assert stored(store, page1.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
+    page1.ats.entry_part.discard()
+    page2.guarded(page2.ats.undo)()               # would take back page 1's new entry
+    assert stored(store, page1.ats.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
     assert "Not recorded" in message(page2)
 
 
@@ -97,18 +97,18 @@ def test_twenty_trials_of_two_pages_and_an_undo_never_break_the_record(store):
     for trial in range(20):
         page1 = open_app(store)
         for _ in range(rnd.randrange(0, 5)):
-            enter(page1, page1.entry_player.value, rnd.choice(CARDS))
-            page1.discard()
-        enter(page1, page1.entry_player.value, "Garden")
-        page1.discard()
+            enter(page1, page1.ats.entry_player.value, rnd.choice(CARDS))
+            page1.ats.entry_part.discard()
+        enter(page1, page1.ats.entry_player.value, "Garden")
+        page1.ats.entry_part.discard()
         page2 = App(reopen(store))
-        page1.undo()
-        enter(page1, page1.entry_player.value, "U-Cannon")
-        page1.discard()
-        before = stored(store, page1.gid)
-        enter(page2, page2.entry_player.value, rnd.choice(CARDS))
-        page2.guarded(page2.discard)()
-        after = stored(store, page1.gid)
+        page1.ats.undo()
+        enter(page1, page1.ats.entry_player.value, "U-Cannon")
+        page1.ats.entry_part.discard()
+        before = stored(store, page1.ats.gid)
+        enter(page2, page2.ats.entry_player.value, rnd.choice(CARDS))
+        page2.guarded(page2.ats.entry_part.discard)()
+        after = stored(store, page1.ats.gid)
         refused += after == before and "Not recorded" in message(page2)
         page2.store.close()
     assert refused == 20
@@ -122,36 +122,36 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
     enter(page, "Ana", "Garden")
     lock = Locker(store.path, "write")
     try:
-        page.guarded(page.discard)()
+        page.guarded(page.ats.entry_part.discard)()
     finally:
         lock.release()
     msg = message(page)
     assert "⚠ Not saved:" in msg and "busy" in msg and "press again" in msg
     assert "Everything you entered is saved" not in msg
-    assert (page.entry_player.value, page.entry_action.value, page.entry_card.value) == \
+    assert (page.ats.entry_player.value, page.ats.entry_action.value, page.ats.entry_card.value) == \
         ("Ana", "discard", "Garden")
-    assert stored(store, page.gid) == [] and page.game.actions == []
-    page.guarded(page.discard)()              # pressing again saves it
-    assert stored(store, page.gid) == [("Ana", "discard", "Garden")]
+    assert stored(store, page.ats.gid) == [] and page.ats.game.actions == []
+    page.guarded(page.ats.entry_part.discard)()              # pressing again saves it
+    assert stored(store, page.ats.gid) == [("Ana", "discard", "Garden")]
     assert "Ana discarded Garden" in message(page) or "Garden" in message(page)
 
 
 def test_a_failed_write_says_not_saved_and_nothing_is_undone(store):
     page = open_app(store)
     enter(page, "Ana", "Garden")
-    page.discard()
+    page.ats.entry_part.discard()
     enter(page, "Ben", "U-Cannon")
     set_read_only(page.store, True)   # every write now fails
-    page.guarded(page.discard)()
+    page.guarded(page.ats.entry_part.discard)()
     msg = message(page)
     assert "⚠ Not saved:" in msg and "read-only" in msg and "saved" in msg
-    assert (page.entry_player.value, page.entry_card.value) == ("Ben", "U-Cannon")
-    page.guarded(page.undo)()
+    assert (page.ats.entry_player.value, page.ats.entry_card.value) == ("Ben", "U-Cannon")
+    page.guarded(page.ats.undo)()
     assert "⚠ Not saved:" in message(page)
-    assert [a["card"] for a in page.game.actions] == ["Garden"]      # nothing undone
+    assert [a["card"] for a in page.ats.game.actions] == ["Garden"]      # nothing undone
     set_read_only(page.store, False)
-    page.discard()
-    assert stored(store, page.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
+    page.ats.entry_part.discard()
+    assert stored(store, page.ats.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
 
 
 def test_small_star_empires_failed_write_says_not_saved_and_a_retry_saves(store):

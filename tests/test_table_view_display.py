@@ -37,8 +37,8 @@ def page(path, query: str) -> App:
 def test_the_among_the_stars_table_view_is_a_display(tmp_path):
     path, gid, _ = env(tmp_path)
     table = page(path, f"view=table&game={gid}")
-    html = table.table_stations.value
-    assert TV_CLASS in table.play_screen._dom_classes
+    html = table.ats.views_part.table_stations.value
+    assert TV_CLASS in table.ats.play_screen._dom_classes
     for cls in ("tv tv-ats", "tv-stations", "tv-band", "tv-where", "tv-score", "tv-waiting"):
         assert cls in html, cls
     # one station a player, each once (the page's tests count the SVGs)
@@ -60,8 +60,8 @@ def test_the_host_and_a_seat_keep_their_layout(tmp_path):
     path, gid, _ = env(tmp_path)
     for query in ("", "seat=Ana"):
         app = page(path, query)
-        assert TV_CLASS not in app.play_screen._dom_classes
-        assert app.table_stations.value == "" and app.table_stations.layout.display == "none"
+        assert TV_CLASS not in app.ats.play_screen._dom_classes
+        assert app.ats.views_part.table_stations.value == "" and app.ats.views_part.table_stations.layout.display == "none"
 
 
 def test_the_small_star_empires_table_view_is_a_display(tmp_path):
@@ -77,7 +77,7 @@ def test_the_small_star_empires_table_view_is_a_display(tmp_path):
     assert "to move: <b>Ann</b>" in html
     assert "&lt;i&gt;Bo&lt;/i&gt;" in html and "<i>Bo</i>" not in html
     # the hex board stays (a tap on it is refused: tests/browser/test_four_pages.py)
-    assert tab.board.box in tab.play_screen.children
+    assert tab.board_part.board.box in tab.play_screen.children
     # a seat's page of the same game: no display
     seat = page(path, f"seat=Ann&game={sid}")
     assert seat.sse.views_part.display.value == ""
@@ -93,7 +93,7 @@ def test_the_display_follows_an_action_written_elsewhere(tmp_path):
     s.append(gid, len(g.actions) - 1, act)
     s.close()
     table.live_tick()
-    html = table.table_stations.value
+    html = table.ats.views_part.table_stations.value
     if "waiting for: <b>&lt;b&gt;Cy&lt;/b&gt;, Dov</b>" not in html:
         raise AssertionError(html[-1500:])
 

@@ -68,50 +68,50 @@ def test_every_attribute_is_made_in_init(store):
         save[k] = set(vars(o))
     # a turn entered, a build confirmed with its questions, an undo, a discard, a
     # seat's view, the setup screen
-    app.entry_player.value = "Ana"
-    app.entry_action.value = "reactor"
-    app.entry_card.value = "Garden"
-    app.clicked((-1, 0))
-    app.ask_undo()
-    app.undo()
-    app.entry_player.value = "Ana"
-    app.entry_action.value = "discard"
-    app.entry_card.value = "Garden"
-    app.discard()
-    app.set_view("Ben", None)
-    app.set_view(None, None)
+    app.ats.entry_player.value = "Ana"
+    app.ats.entry_action.value = "reactor"
+    app.ats.entry_card.value = "Garden"
+    app.ats.entry_part.clicked((-1, 0))
+    app.ats.ask_undo()
+    app.ats.undo()
+    app.ats.entry_player.value = "Ana"
+    app.ats.entry_action.value = "discard"
+    app.ats.entry_card.value = "Garden"
+    app.ats.entry_part.discard()
+    app.ats.views_part.set_view("Ben", None)
+    app.ats.views_part.set_view(None, None)
     app.apply_query("seat=Ben")
-    app.show_setup()
+    app.ats.setup_part.show_setup()
     app.live_tick()
-    assert len(app.game.actions) == 1
+    assert len(app.ats.game.actions) == 1
     for k, o in objs.items():
         assert set(vars(o)) == save[k], (k, set(vars(o)) - save[k])
 
 
 def test_the_pages_labels_are_the_engines(store):
     app = page(store, mode="aggressive", options={"spaceships": True})
-    kinds = app.game.action_kinds(None)
-    assert list(app.entry_action.options) == [(k.label, k.kind) for k in kinds]
+    kinds = app.ats.game.action_kinds(None)
+    assert list(app.ats.entry_action.options) == [(k.label, k.kind) for k in kinds]
     by = {k.kind: k for k in kinds}
     # the words stay exactly as before the engine gave them
-    assert [label for label, _ in app.entry_action.options] == [
+    assert [label for label, _ in app.ats.entry_action.options] == [
         "Build location", "Build reactor", "Discard for 3 credits", "Apply Conflict",
         "Remove spaceships"]
-    assert app.discard_btn.description == by["discard"].button == "Discard for 3 credits"
-    assert list(app.entry_action.tooltips) == [k.rule_text or k.hint for k in kinds]
-    form = app.mode_panel.conflict_form("Ana", "Conflict card")
+    assert app.ats.discard_btn.description == by["discard"].button == "Discard for 3 credits"
+    assert list(app.ats.entry_action.tooltips) == [k.rule_text or k.hint for k in kinds]
+    form = app.ats.mode_panel.conflict_form("Ana", "Conflict card")
     assert form[-1].description == by["conflict"].button == "Apply the Conflict (1 credit)"
-    app.entry_player.value = "Ana"
-    app.entry_action.value = "discard"
-    assert app.hint.value == by["discard"].hint == "Discard the selected card and take 3 credits."
-    app.entry_action.value = "reactor"
-    app.entry_card.value = "Garden"
-    assert app.hint.value == by["reactor"].hint
+    app.ats.entry_player.value = "Ana"
+    app.ats.entry_action.value = "discard"
+    assert app.ats.hint.value == by["discard"].hint == "Discard the selected card and take 3 credits."
+    app.ats.entry_action.value = "reactor"
+    app.ats.entry_card.value = "Garden"
+    assert app.ats.hint.value == by["reactor"].hint
 
 
 def test_a_standard_game_offers_the_base_actions_only(store):
     app = page(store)
-    assert [v for _, v in app.entry_action.options] == ["build", "reactor", "discard"]
+    assert [v for _, v in app.ats.entry_action.options] == ["build", "reactor", "discard"]
 
 
 # ------------------------------------------------------------------ round 2 (issue 23)
@@ -156,23 +156,23 @@ def test_the_session_and_details_are_parts_of_the_screen(store):
     ats = app.ats
     assert isinstance(ats.live, SessionPart) and ats.live.screen is ats
     assert isinstance(ats.details, PlayDetailsPart) and ats.details.screen is ats
-    assert app.game is ats.session.game and app.store is ats.session.store
-    assert app.gid == ats.session.gid and app.rev == ats.session.rev
-    app.details_for = "other"
+    assert app.ats.game is ats.session.game and app.store is ats.session.store
+    assert app.ats.gid == ats.session.gid and app.ats.rev == ats.session.rev
+    app.ats.details_for = "other"
     assert ats.details.shown_for == "other"
-    assert app.tap_timer == ats.details.tap_timer
+    assert app.ats.tap_timer == ats.details.tap_timer
 
 
 def test_every_attribute_of_the_session_and_details_parts_is_made_in_init(store):
     app = page(store)
     parts = {"live": app.ats.live, "details": app.ats.details}
     before = {k: set(vars(o)) for k, o in parts.items()}
-    app.entry_player.value = "Ana"
-    app.entry_action.value = "discard"
-    app.entry_card.value = "Garden"
-    app.discard()
-    app.fill_final_details()
-    app.refresh_exports()
+    app.ats.entry_player.value = "Ana"
+    app.ats.entry_action.value = "discard"
+    app.ats.entry_card.value = "Garden"
+    app.ats.entry_part.discard()
+    app.ats.fill_final_details()
+    app.ats.refresh_exports()
     app.apply_query("seat=Ben")
     app.live_tick()
     assert {k: set(vars(o)) for k, o in parts.items()} == before

@@ -30,7 +30,7 @@ from .ats_views import AtsViews
 from .common import ERR, Built, Via, ask_undo, log, log_path
 from .explorer import Explorer
 from .modes import ModePanel
-from .playdetails import DetailsForm, FinalExports, PlayDetailsPart, PlayTimer
+from .playdetails import FinalExports, PlayDetailsPart, PlayTimer, final_details_form
 from .quiet import Quiet
 from .session import GameSession, PageBehind, SessionPart
 from .writes import writes
@@ -193,12 +193,8 @@ class AtsScreen:
         self.timer = PlayTimer(self.session, "ats-timer")
         writes(self.timer.button)
         self.timer.button.on_click(self.guarded(lambda _: self.tap_timer()))
-        self.final_details = DetailsForm("final")
-        save = w.Button(description="Save the play details", icon="save",
-                        layout=w.Layout(width="auto"))
-        save.add_class("final-details-save")
-        writes(save)
-        save.on_click(self.guarded(lambda _: self.save_final_details()))
+        self.final_details, save = final_details_form(self.guarded,
+                                                      lambda: self.save_final_details())
         self.final_details_box = w.VBox([w.HTML("<h4 style='margin:8px 0 2px'>Play details</h4>"),
                                          self.final_details.box, save])
         self.final_details_box.add_class("final-details-box")

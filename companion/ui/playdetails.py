@@ -31,6 +31,7 @@ from ..core.htmlsafe import escape
 from ..core.safeio import BAD_CHAR
 from .play_exports import PROGRESS_HZ, FinalExports, Progress, final_exports
 from .session import GameSession
+from .writes import writes
 
 __all__ = ["CSS", "MAX_LOCATION", "MAX_NOTES", "PROGRESS_HZ", "GameGone", "check_text",
            "timer_label", "stored_meta", "PlayTimer", "DetailsForm", "save_details",
@@ -313,6 +314,19 @@ class DetailsForm:
     def meta(self, meta: dict | None) -> dict:
         """``meta`` with the typed details (companion.table.playtime.with_details)."""
         return playtime.with_details(meta or {}, **self.values())
+
+
+def final_details_form(guarded, save, prefix: str = "") -> tuple[DetailsForm, w.Button]:
+    """The final table's *Play details* form and its *Save the play details* button, as
+    both games' screens show them (classes ``{prefix}final…``); the button writes (hidden
+    on the table view) and calls ``save()`` through the page's ``guarded``."""
+    form = DetailsForm(f"{prefix}final")
+    button = w.Button(description="Save the play details", icon="save",
+                      layout=w.Layout(width="auto"))
+    button.add_class(f"{prefix}final-details-save")
+    writes(button)
+    button.on_click(guarded(lambda _: save()))
+    return form, button
 
 
 def save_details(session: GameSession, form: DetailsForm, gid: str | None = None) -> dict:

@@ -3,7 +3,6 @@ screen (a touch target on a phone), the map editor's palette.  No game rule here
 legal comes from the engine."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from ..core.errors import CompanionError
 from ..core.htmlsafe import colour
@@ -16,9 +15,8 @@ from ..sse.game import PIECE_NAMES
 from ..sse.hexmap import EFFECT_NAMES, System
 from ..sse.offer import homeworld_numbers, planet_choices
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT
+from .sse_screen import SseScreen
 
-if TYPE_CHECKING:
-    from .sse_tab import SseTab
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
 #: the smallest hex on a narrow screen: 44 px tall, a touch target (issue 15)
@@ -148,7 +146,7 @@ class SseBoard:
     destinations of the selected ship and piece in green; a click selects a ship, moves
     it, or says which rule forbids the move."""
 
-    def __init__(self, screen: SseTab):
+    def __init__(self, screen: SseScreen):
         self.screen = screen
         self.board = HexBoard(screen.guarded(self.clicked))
 

@@ -5,7 +5,6 @@ panel.  A part of :class:`companion.ui.sse_tab.SseTab`."""
 from __future__ import annotations
 
 import base64
-from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
@@ -20,11 +19,10 @@ from ..sse.kind import KIND
 from ..sse.offer import epic_columns, epic_numbers
 from ..sse.render import map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table, tiebreak_words
-from .playdetails import DetailsForm, FinalExports
+from .playdetails import FinalExports, final_details_form
 from .writes import writes
+from .sse_screen import SseScreen
 
-if TYPE_CHECKING:
-    from .sse_tab import SseTab
 
 
 class SseFinal:
@@ -32,18 +30,14 @@ class SseFinal:
     exports under it (``final_extra``: ``final_details``, ``exports``), the epic table's
     form (``epic_box``) and the campaign (``campaign_box``) of ``screen``."""
 
-    def __init__(self, screen: SseTab):
+    def __init__(self, screen: SseScreen):
         self.screen = screen
         self.whatif = w.HTML()
         self.whatif.add_class("sse-whatif")
         self.final = w.HTML()
         self.final.add_class("sse-final")
-        self.final_details = DetailsForm("sse-final")
-        save = w.Button(description="Save the play details", icon="save",
-                        layout=w.Layout(width="auto"))
-        save.add_class("sse-final-details-save")
-        writes(save)
-        save.on_click(screen.guarded(lambda _: screen.save_final_details()))
+        self.final_details, save = final_details_form(
+            screen.guarded, lambda: screen.save_final_details(), "sse-")
         self.exports = FinalExports(screen.store, "sse-final-exports", KIND.family,
                                     screen.guarded)
         # the details form writes (hidden in the table view); the exports only read

@@ -40,7 +40,6 @@ Stable CSS hooks: ``sse-lay-panel`` (the panel), ``sse-laid-title``, ``sse-laid-
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
@@ -52,9 +51,8 @@ from .common import refresh_undo
 from .drafting import Drafts
 from .sse_board import HexBoard
 from .sse_lay_parts import LETTER, NONE, Draft, cells, tile_choices, tile_key, tile_of
+from .sse_screen import SseScreen
 
-if TYPE_CHECKING:
-    from .sse_tab import SseTab
 
 #: what a tap puts on a system (the engine decides whether it may lie there)
 WHAT = [("City", "city"), ("Trade Station", "trade_station"), ("Nothing", "empty")]
@@ -71,7 +69,7 @@ CSS = "<style>.sse-laid-message:empty{display:none}</style>"
 class SseLay:
     """The laying panel of ``screen`` (see the module's docstring)."""
 
-    def __init__(self, screen: SseTab) -> None:
+    def __init__(self, screen: SseScreen) -> None:
         self.screen = screen
         guarded = screen.guarded
         self.title = w.HTML()

@@ -21,10 +21,10 @@ from ..sse.game import PIECE_NAMES, SseGame
 from ..sse.hexmap import EFFECT_NAMES, EFFECTS
 from ..sse.offer import planet_choices, rule_text, tile_piece
 from .writes import writes
+from .sse_screen import SseScreen
 
 if TYPE_CHECKING:
     from ..sse.state import State
-    from .sse_tab import SseTab
 
 REFUEL = {"effect": "refuelling_station"}
 
@@ -207,7 +207,7 @@ class SseReveal:
     waiting for its tile: ``extra`` (class ``sse-extra``, below the entry) shows the
     :class:`TileForm`, *Confirm* pushes the move through the screen, *Cancel* forgets it."""
 
-    def __init__(self, screen: SseTab):
+    def __init__(self, screen: SseScreen):
         self.screen = screen
         self.extra = w.VBox()
         self.extra.add_class("sse-extra")

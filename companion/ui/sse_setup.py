@@ -6,7 +6,6 @@ numbers shown and offered (players, ships, pieces, the campaign's table) are the
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
 
 from ..core.htmlsafe import escape
 
@@ -28,18 +27,17 @@ from .sse_board import (PALETTE,
                         HexBoard, system_cell)
 from .sse_laying import Laying
 from .sse_tiles import FormDrawer, TileTyper
+from .sse_screen import SseScreen
 
 #: the map choice that lays the map from the table's sector tiles (issue 24)
 FROM_TILES = ":tiles"
 
-if TYPE_CHECKING:
-    from .sse_tab import SseTab
 
 
 class SseSetupForm:
     """The new-game form and the saved games of ``screen`` (``setup_screen``)."""
 
-    def __init__(self, screen: SseTab):
+    def __init__(self, screen: SseScreen):
         self.screen = screen
         guarded = screen.guarded
         self.names = []
@@ -342,7 +340,7 @@ class SseEditor:
     """The map editor of ``screen`` (``editor_screen``, the host's page only); its map
     list is ``setup``'s."""
 
-    def __init__(self, screen: SseTab, setup: SseSetupForm):
+    def __init__(self, screen: SseScreen, setup: SseSetupForm):
         self.screen = screen
         self.setup = setup
         guarded = screen.guarded

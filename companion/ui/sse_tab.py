@@ -76,55 +76,10 @@ class SseTab:
     save_final_details = Via("details", "save_final_details")
     stored_record_b64 = Via("details", "stored_record_b64")
     refresh_exports = Via("details", "refresh_exports")
-    # -- the parts' names, as the app and the tests know them ------------------------------
-    names = Via("setup_part")
-    map_pick = Via("setup_part")
-    ships = Via("setup_part")
-    custom_pieces = Via("setup_part")
-    cities = Via("setup_part")
-    trade = Via("setup_part")
-    v_damaged = Via("setup_part")
-    v_unexplored = Via("setup_part")
-    v_open = Via("setup_part")
-    v_epic = Via("setup_part")
-    v_campaign = Via("setup_part")
-    campaign_note = Via("setup_part")
-    epic_table = Via("setup_part")
-    start_btn = Via("setup_part")
-    saved = Via("setup_part")
-    setup_screen = Via("setup_part")
-    setup_details = Via("setup_part")
+    # -- what the shell and PlayDetailsPart read of every game's screen (companion.ui.screens)
     setup_role_note = Via("setup_part")
-    ed_map = Via("editor_part")
-    ed_base = Via("editor_part")
-    ed_tool = Via("editor_part")
-    ed_name = Via("editor_part")
-    ed_info = Via("editor_part")
-    ed_board = Via("editor_part")
-    editor_screen = Via("editor_part")
-    ed_load = Via("editor_part", "load")
-    ed_click = Via("editor_part", "click")
-    ed_save = Via("editor_part", "save")
-    board = Via("board_part")
-    clicked = Via("board_part", "clicked")
-    legal = Via("board_part", "legal")
-    extra = Via("reveal_part")
-    pending = Via("reveal_part", "pending")
-    scoreboard = Via("final_part")
-    score_details = Via("final_part")
-    score_more = Via("final_part")
-    whatif = Via("final_part")
-    final = Via("final_part")
-    final_details = Via("final_part")
-    exports = Via("final_part")
-    final_extra = Via("final_part")
-    epic_box = Via("final_part")
-    campaign_box = Via("final_part")
-    seat_switch = Via("views_part")
-    seat_score = Via("views_part")
-    live_state = Via("views_part")
-    live_note = Via("views_part")
-    join_box = Via("views_part")
+    live_state, live_note = Via("views_part", "live_state"), Via("views_part", "live_note")
+    final_details, exports = Via("final_part", "final_details"), Via("final_part", "exports")
 
     def __init__(self, app):
         self.app = app
@@ -136,7 +91,7 @@ class SseTab:
         self.live = SessionPart(self, self.session)   # store, game, gid, rev; open, poll
         self.details = PlayDetailsPart(self)          # the play timer, details, exports
         self.seat: str | None = None            # the seat's player (SessionPart.view_of)
-        self.view: str | None = app.view
+        self.view: str | None = app.ats.view
         self.selected: int | None = None        # the current player's selected ship
         # the entry's observers hushed (Quiet); (game, player, actions) of the piece chosen
         self._quiet, self._piece_for = False, None
@@ -225,17 +180,18 @@ class SseTab:
         self.damage_btn.on_click(self.guarded(lambda _: self.damage()))
         self.timer_row = w.HBox([self.turn, self.timer.button])
         # "live · actions: N" (issue 14) sits beside undo: the board keeps the first screen
-        self.undo_row = w.HBox([undo, self.damage_btn, self.live_state])
+        self.undo_row = w.HBox([undo, self.damage_btn, self.views_part.live_state])
         self.timer_row.add_class("timer-row")
         # the status line copied next to the entry: a refused click's rule stays in view
         self.msg = w.HTML(layout=w.Layout(display="none"))
         self.msg.add_class("sse-message")
         self.app.status.observe(self._mirror_status, "value")
         self.entry = w.VBox([self.ship_pick, w.HBox([self.piece, self.piece_note]),
-                             self.hint, self.extra])
+                             self.hint, self.reveal_part.extra])
         self.entry.add_class("sse-entry")
         writes(self.entry)
-        self.more = w.Accordion(children=[self.whatif, w.HTML(legend_html()), self.views_part.join_panel],
+        self.more = w.Accordion(children=[self.final_part.whatif, w.HTML(legend_html()),
+                                          self.views_part.join_panel],
                                 selected_index=None)
         self.more.set_title(0, "What-if: every destination of the selected ship")
         self.more.set_title(1, "Legend")
@@ -243,10 +199,11 @@ class SseTab:
         self.more.add_class("sse-more")
         # top to bottom as a hand on a phone needs it (issue 15); the rest folded
         self.play_screen = w.VBox([
-            self.timer_row, self.seat_score, self.live_note, self.seat_switch.box, self.entry,
-            self.lay_part.box, self.msg, self.board.box, self.final, self.final_extra,
-            self.epic_box, self.campaign_box, self.undo_row, self.undo_box,
-            self.scoreboard, self.score_more, self.more, new])
+            self.timer_row, self.views_part.seat_score, self.views_part.live_note,
+            self.views_part.seat_switch.box, self.entry,
+            self.lay_part.box, self.msg, self.board_part.board.box, self.final_part.final, self.final_part.final_extra,
+            self.final_part.epic_box, self.final_part.campaign_box, self.undo_row, self.undo_box,
+            self.final_part.scoreboard, self.final_part.score_more, self.more, new])
         self.play_screen.add_class("sse-play")
 
     def open_game(self, gid: str):
@@ -288,7 +245,7 @@ class SseTab:
         laying = self.lay_part.refresh()
         self.entry.layout.display = ("none" if st.finished or laying
                                      or not self.views_part.may_enter() else "")
-        self.board.box.layout.display = "none" if st.finished or laying else ""
+        self.board_part.board.box.layout.display = "none" if st.finished or laying else ""
         self._refresh_turn()
         self.lay_part.show_timer(self.timer)   # the clock now; none while laying (issue 39)
         self.final_part.refresh_score()
@@ -440,7 +397,7 @@ class SseTab:
             self._behind()
             raise
         self.forget_selection()
-        show(self.live_note, "")
+        show(self.views_part.live_note, "")
         st = g.state
         msg = f"{g.describe(norm)}."
         if st.finished:
@@ -468,7 +425,7 @@ class SseTab:
         self.undo_box.children = []
         self.forget_selection()
         self.lay_part.undone(last)              # a lay undone is its draft again (issue 39)
-        show(self.live_note, "")
+        show(self.views_part.live_note, "")
         self.app.say(f"Undone: {self.game.describe(last)}.")
         self.refresh()
 

@@ -5,7 +5,6 @@ holds the live line, the seat's line and switch and the join panel, and reads th
 it is given (its session, game, seat and view)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import ipywidgets as w
 
@@ -15,15 +14,14 @@ from .live import live_widgets, show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
 from .tableview import TV_CLASS, sse_display
+from .sse_screen import SseScreen
 
-if TYPE_CHECKING:
-    from .sse_tab import SseTab
 
 
 class SseViews:
     """The live line, the seat's line and switch, the join panel of ``screen``."""
 
-    def __init__(self, screen: SseTab):
+    def __init__(self, screen: SseScreen):
         self.screen = screen
         self.live_state, self.live_note = live_widgets()
         self.seat_score = w.HTML(layout=w.Layout(display="none"))

@@ -137,12 +137,12 @@ def tab(tmp_path):
 def start(tab, text: str, ships: int = 1, cities: int = 16, trade: int = 4, **variants):
     save_user_map(grid(text), "piece-test")
     tab.show_setup()
-    tab.map_pick.value = "piece-test"
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
+    tab.setup_part.map_pick.value = "piece-test"
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
     # 1 ship or a few pieces: not the book's (2-4 ships, 16 Cities and 4 Trade Stations)
-    tab.custom_pieces.value = not (2 <= ships <= 4 and (cities, trade) == (16, 4))
-    tab.ships.value = ships
-    tab.cities.value, tab.trade.value = cities, trade
+    tab.setup_part.custom_pieces.value = not (2 <= ships <= 4 and (cities, trade) == (16, 4))
+    tab.setup_part.ships.value = ships
+    tab.setup_part.cities.value, tab.setup_part.trade.value = cities, trade
     for k, v in variants.items():
         getattr(tab, f"v_{k}").value = v
     tab.start_game()
@@ -151,7 +151,7 @@ def start(tab, text: str, ships: int = 1, cities: int = 16, trade: int = 4, **va
 
 def select(tab, ship: int = 0):
     g = tab.game
-    tab.clicked(g.state.players[g.current].ships[ship].at)
+    tab.board_part.clicked(g.state.players[g.current].ships[ship].at)
     assert tab.selected == ship
 
 
@@ -160,7 +160,7 @@ def offered(tab) -> list[str]:
 
 
 def green(tab) -> set:
-    return {h for h, b in tab.board.buttons.items() if "legal" in b._dom_classes}
+    return {h for h, b in tab.board_part.board.buttons.items() if "legal" in b._dom_classes}
 
 
 LINE = "H1 P1 P2 P3 E Nr Nb E P3 P2 P1 H2\nE E E E E E E E E E E E"
@@ -171,11 +171,11 @@ def test_choice_goes_back_to_city_after_a_trade_station(tab):
     assert tab.piece.value == "city"
     select(tab)
     tab.piece.value = "trade_station"
-    tab.clicked((1, 0))
+    tab.board_part.clicked((1, 0))
     assert g.actions[-1]["piece"] == "trade_station"
     assert g.current == "Bob" and tab.piece.value == "city"          # the next player
     select(tab)
-    tab.clicked((10, 0))
+    tab.board_part.clicked((10, 0))
     assert g.actions[-1]["piece"] == "city"                          # not by accident
     assert tab.piece.value == "city"
 
@@ -183,7 +183,7 @@ def test_choice_goes_back_to_city_after_a_trade_station(tab):
 def test_choice_goes_back_to_city_after_undo_reload_ship_change_and_new_game(tab):
     g = start(tab, LINE, ships=2)
     select(tab)
-    tab.clicked((1, 0))
+    tab.board_part.clicked((1, 0))
     # undo
     tab.piece.value = "trade_station"
     tab.ask_undo()
@@ -196,7 +196,7 @@ def test_choice_goes_back_to_city_after_undo_reload_ship_change_and_new_game(tab
     tab.piece.value = "trade_station"
     tab.ship_pick.value = 1
     assert tab.selected == 1 and tab.piece.value == "trade_station"
-    tab.clicked(g.state.players["Ann"].ships[0].at)
+    tab.board_part.clicked(g.state.players["Ann"].ships[0].at)
     assert tab.selected == 0 and tab.piece.value == "trade_station"
     tab.piece.value = "city"
     # reload (a stale store, another tab's move) and resume
@@ -218,9 +218,9 @@ def test_choice_shows_what_is_left_and_hides_what_ran_out(tab):
     assert tab.piece_note.value == ""
     select(tab)
     tab.piece.value = "trade_station"
-    tab.clicked((1, 0))
+    tab.board_part.clicked((1, 0))
     select(tab)
-    tab.clicked((10, 0))
+    tab.board_part.clicked((10, 0))
     assert g.current == "Ann"
     assert offered(tab) == ["city"] and tab.piece.options[0][0] == "City (3 left)"
     assert "no Trade Stations left" in tab.piece_note.value
@@ -229,16 +229,16 @@ def test_choice_shows_what_is_left_and_hides_what_ran_out(tab):
     cells = green(tab)
     assert cells == g.legal_destinations("Ann", 0, piece="city") and cells
     n = len(g.actions)
-    tab.clicked(sorted(cells)[0])
+    tab.board_part.clicked(sorted(cells)[0])
     assert len(g.actions) == n + 1 and g.actions[-1]["piece"] == "city"
 
 
 def test_only_trade_stations_left(tab):
     g = start(tab, LINE, cities=1, trade=2)
     select(tab)
-    tab.clicked((1, 0))                 # Ann's only City
+    tab.board_part.clicked((1, 0))                 # Ann's only City
     select(tab)
-    tab.clicked((10, 0))
+    tab.board_part.clicked((10, 0))
     assert offered(tab) == ["trade_station"] and tab.piece.value == "trade_station"
     assert "no Cities left" in tab.piece_note.value
     select(tab)
@@ -254,7 +254,7 @@ def test_green_cells_are_legal_for_the_selected_piece(tab):
     assert green(tab) == g.legal_destinations("Ann", 0, piece="trade_station")
     assert "for a Trade Station" in tab.hint.value
     with pytest.raises(IllegalAction, match=r"rule: unexplored-city"):
-        tab.clicked((2, 0))
+        tab.board_part.clicked((2, 0))
     assert not g.actions
     tab.piece.value = "city"
     assert (2, 0) in green(tab)
@@ -268,6 +268,6 @@ def test_trade_station_then_a_ship_records_a_trade_station(tab):
     tab.piece.value = "trade_station"            # the piece first ...
     select(tab)                                  # ... then the ship
     assert tab.piece.value == "trade_station"
-    tab.clicked((1, 0))
+    tab.board_part.clicked((1, 0))
     assert g.actions[-1]["piece"] == "trade_station"
     assert tab.piece.value == "city"             # recorded: the next choice starts at City

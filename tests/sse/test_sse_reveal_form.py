@@ -43,9 +43,9 @@ def start(tab, text: str, ships: int = 2) -> SseGame:
     """A new game through the setup screen (the book's pieces)."""
     save_user_map(grid(text), "reveal-test")
     tab.show_setup()
-    tab.map_pick.value = "reveal-test"
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
-    tab.ships.value = ships
+    tab.setup_part.map_pick.value = "reveal-test"
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.ships.value = ships
     tab.start_game()
     return tab.game
 
@@ -58,8 +58,8 @@ def open_record(tab, setup: dict) -> SseGame:
 
 
 def click_move(tab, frm, to):
-    tab.clicked(tuple(frm))
-    tab.clicked(tuple(to))
+    tab.board_part.clicked(tuple(frm))
+    tab.board_part.clicked(tuple(to))
 
 
 def widget(tab, cls):
@@ -68,7 +68,7 @@ def widget(tab, cls):
         yield x
         for c in getattr(x, "children", ()):
             yield from walk(c)
-    found = [x for c in tab.extra.children for x in walk(c) if cls in getattr(x, "_dom_classes", ())]
+    found = [x for c in tab.reveal_part.extra.children for x in walk(c) if cls in getattr(x, "_dom_classes", ())]
     assert len(found) == 1, (cls, found)
     return found[0]
 
@@ -91,9 +91,9 @@ def far_cities(tab) -> SseGame:
     g = start(tab, HOLLANA)
     click_move(tab, (0, 0), (0, 1))                  # Ann ship 0
     click_move(tab, (4, 2), (1, 2))                  # Bob ship 0
-    tab.clicked((0, 0))
+    tab.board_part.clicked((0, 0))
     tab.ship_pick.value = 1
-    tab.clicked((0, 2))                             # Ann ship 1, past her own (0,1)
+    tab.board_part.clicked((0, 2))                             # Ann ship 1, past her own (0,1)
     click_move(tab, (4, 2), (4, 1))                  # Bob ship 1
     assert {h for h, c in g.state.colonies.items() if c.piece == "city"} == {
         (0, 1), (1, 2), (4, 1), (0, 2)}
@@ -108,7 +108,7 @@ def test_nordinn_far_cities_the_form_offers_the_other_players_and_records_the_ch
     g = far_cities(tab)
     n = len(g.actions)
     click_move(tab, (0, 2), (2, 0))                  # Ann ship 1 explores (2,0)
-    assert tab.pending is not None and len(g.actions) == n
+    assert tab.reveal_part.pending is not None and len(g.actions) == n
     widget(tab, "sse-reveal").value = "nordinn_empire"
     destroy = widget(tab, "sse-destroy")
     assert shown(destroy)
@@ -134,9 +134,9 @@ def test_nordinn_one_far_city_is_named_and_not_asked(tab):
     g = start(tab, HOLLANA)
     click_move(tab, (0, 0), (0, 1))                  # Ann
     click_move(tab, (4, 2), (4, 1))                  # Bob's only City, far
-    tab.clicked((0, 0))
+    tab.board_part.clicked((0, 0))
     tab.ship_pick.value = 1
-    tab.clicked((2, 0))                             # Ann ship 1 explores (2,0)
+    tab.board_part.clicked((2, 0))                             # Ann ship 1 explores (2,0)
     widget(tab, "sse-reveal").value = "nordinn_empire"
     assert not shown(widget(tab, "sse-destroy"))
     note = widget(tab, "sse-destroy-note")
@@ -153,9 +153,9 @@ def test_nordinn_option_adjacent_city_far_cities_are_not_offered(tab):
                           "options": {"nordinn": "adjacent_city"}})
     click_move(tab, (0, 0), (0, 1))
     click_move(tab, (4, 2), (4, 1))
-    tab.clicked((0, 0))
+    tab.board_part.clicked((0, 0))
     tab.ship_pick.value = 1
-    tab.clicked((2, 0))
+    tab.board_part.clicked((2, 0))
     widget(tab, "sse-reveal").value = "nordinn_empire"
     assert not shown(widget(tab, "sse-destroy"))
     assert "No City is destroyed" in widget(tab, "sse-destroy-note").value
@@ -167,8 +167,8 @@ REFUEL = "H1 U U E H2\nE P1 E E E"
 
 
 def refuel_form(tab, g):
-    tab.clicked((0, 0))
-    tab.clicked((1, 0))                             # Ann explores (1,0)
+    tab.board_part.clicked((0, 0))
+    tab.board_part.clicked((1, 0))                             # Ann explores (1,0)
     widget(tab, "sse-reveal").value = "refuelling_station"
     then = widget(tab, "sse-then")
     assert shown(then)
@@ -237,32 +237,32 @@ def test_ships_choice_is_the_books_and_custom_pieces_are_ticked(tab):
     """S Setup: "each player starts with 2-4 ships".  The ships choice offers 2 to 4; 1 to
     6 only with 'Custom pieces' ticked (or in epic mode), and an off-book setup is refused
     until it is ticked; the record then says options.pieces: custom."""
-    assert [v for _, v in tab.ships.options] == [None, 2, 3, 4]
-    tab.custom_pieces.value = True
-    assert [v for _, v in tab.ships.options] == [None, 1, 2, 3, 4, 5, 6]
-    tab.ships.value = 1
-    tab.custom_pieces.value = False
-    assert tab.ships.value is None and [v for _, v in tab.ships.options] == [None, 2, 3, 4]
-    tab.v_epic.value = True
-    assert 5 in [v for _, v in tab.ships.options]
-    tab.v_epic.value = False
+    assert [v for _, v in tab.setup_part.ships.options] == [None, 2, 3, 4]
+    tab.setup_part.custom_pieces.value = True
+    assert [v for _, v in tab.setup_part.ships.options] == [None, 1, 2, 3, 4, 5, 6]
+    tab.setup_part.ships.value = 1
+    tab.setup_part.custom_pieces.value = False
+    assert tab.setup_part.ships.value is None and [v for _, v in tab.setup_part.ships.options] == [None, 2, 3, 4]
+    tab.setup_part.v_epic.value = True
+    assert 5 in [v for _, v in tab.setup_part.ships.options]
+    tab.setup_part.v_epic.value = False
     save_user_map(grid("H1 P1 P2 P3 H2"), "pieces-test")
     tab.show_setup()
-    tab.map_pick.value = "pieces-test"
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
-    tab.ships.value = 3
-    tab.cities.value = 10
+    tab.setup_part.map_pick.value = "pieces-test"
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.ships.value = 3
+    tab.setup_part.cities.value = 10
     with pytest.raises(Exception, match="tick 'Custom pieces'") as e:
         tab.start_game()
     assert "4 Ships, 16 Cities and 4 Trade Stations per player" in str(e.value)
     assert tab.game is None
-    tab.custom_pieces.value = True
+    tab.setup_part.custom_pieces.value = True
     tab.start_game()
     assert tab.game.setup.option("pieces") == "custom" and tab.game.setup.cities == 10
     # the book's pieces: nothing to say in the record
     tab.show_setup()
-    tab.custom_pieces.value = False
-    tab.cities.value = 16
-    tab.ships.value = 2
+    tab.setup_part.custom_pieces.value = False
+    tab.setup_part.cities.value = 16
+    tab.setup_part.ships.value = 2
     tab.start_game()
     assert "options" not in tab.store.load(tab.gid)["setup"]

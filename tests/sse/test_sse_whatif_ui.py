@@ -66,77 +66,77 @@ def tab(tmp_path):
 
 def test_tab_editor_saves_a_map_offered_at_setup(tab, companion_home):
     tab.show_editor()
-    tab.ed_base.value = "basic-2p"
-    tab.ed_load()
-    assert "Approximate" in tab.ed_info.value
-    n = len(tab.ed_map)
+    tab.editor_part.ed_base.value = "basic-2p"
+    tab.editor_part.load()
+    assert "Approximate" in tab.editor_part.ed_info.value
+    n = len(tab.editor_part.ed_map)
     tool = {label: i for i, (label, _) in enumerate(__import__("companion.ui.sse_tab", fromlist=["x"]).PALETTE)}
-    tab.ed_tool.value = tool["wormhole"]
+    tab.editor_part.ed_tool.value = tool["wormhole"]
     centre = (-2, -1)         # a main sector tile's middle (empty) system
-    assert tab.ed_map[centre].kind == "empty"
-    tab.ed_click(centre)
-    assert tab.ed_map[centre].kind == "wormhole"
-    ghost = next(h for h in tab.ed_board.buttons if h not in tab.ed_map)
-    tab.ed_tool.value = tool["3 planets"]
-    tab.ed_click(ghost)
-    assert len(tab.ed_map) == n + 1
-    tab.ed_name.value = "our table"
-    tab.ed_save()
+    assert tab.editor_part.ed_map[centre].kind == "empty"
+    tab.editor_part.click(centre)
+    assert tab.editor_part.ed_map[centre].kind == "wormhole"
+    ghost = next(h for h in tab.editor_part.ed_board.buttons if h not in tab.editor_part.ed_map)
+    tab.editor_part.ed_tool.value = tool["3 planets"]
+    tab.editor_part.click(ghost)
+    assert len(tab.editor_part.ed_map) == n + 1
+    tab.editor_part.ed_name.value = "our table"
+    tab.editor_part.save()
     assert (companion_home / "sse-maps" / "our table.json").exists()
     m = load_named("our table")
     assert not m.approximate and m[centre].kind == "wormhole" and m.players == 2
     tab.show_setup()
-    assert "our table" in [v for _, v in tab.map_pick.options]
+    assert "our table" in [v for _, v in tab.setup_part.map_pick.options]
 
 
 def test_tab_plays_stores_and_finishes(tab):
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
     with pytest.raises(CompanionError, match="ships"):
         tab.start_game()
-    tab.custom_pieces.value = True             # a short game: 1 ship, 2 Cities
-    tab.ships.value = 1
-    tab.cities.value, tab.trade.value = 2, 0
+    tab.setup_part.custom_pieces.value = True             # a short game: 1 ship, 2 Cities
+    tab.setup_part.ships.value = 1
+    tab.setup_part.cities.value, tab.setup_part.trade.value = 2, 0
     tab.start_game()
     assert tab.game.setup.option("pieces") == "custom"
     g = tab.game
     rng = random.Random(2)
     while not g.state.finished:
         p = g.current
-        tab.clicked(g.state.players[p].ships[0].at)
-        legal = tab.legal()
+        tab.board_part.clicked(g.state.players[p].ships[0].at)
+        legal = tab.board_part.legal()
         assert set(legal) == g.legal_destinations(p, 0)
-        tab.clicked(sorted(legal)[rng.randrange(len(legal))])
+        tab.board_part.clicked(sorted(legal)[rng.randrange(len(legal))])
     rec = tab.store.load(tab.gid)
     assert rec["format"] == "small-star-empires/1" and rec["actions"] == g.actions
-    assert "sse-final-table" in tab.final.value
-    assert f"data-decided='{g.score().decided_by}'" in tab.final.value
+    assert "sse-final-table" in tab.final_part.final.value
+    assert f"data-decided='{g.score().decided_by}'" in tab.final_part.final.value
 
 
 def test_tab_unexplored_entry(tab):
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
-    tab.ships.value = 2
-    tab.v_unexplored.value = True
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.ships.value = 2
+    tab.setup_part.v_unexplored.value = True
     tab.start_game()
     g = tab.game
     rng = random.Random(1)
     while not any(m.kind == "explore" for m in g.legal_moves(g.current, 0)):
         p = g.current
         m = rng.choice([m for m in g.legal_moves(p, 1) if m.kind == "colonise"])
-        tab.clicked(g.state.players[p].ships[1].at)
+        tab.board_part.clicked(g.state.players[p].ships[1].at)
         tab.selected = 1
-        tab.clicked(m.to)
+        tab.board_part.clicked(m.to)
     p = g.current
     target = next(m for m in g.legal_moves(p, 0) if m.kind == "explore")
     n = len(g.actions)
-    tab.clicked(g.state.players[p].ships[0].at)
+    tab.board_part.clicked(g.state.players[p].ships[0].at)
     tab.selected = 0
-    tab.clicked(target.to)
-    assert tab.pending is not None and len(g.actions) == n       # waits for the tile
-    eff = next(c for c in tab.extra.children if "sse-reveal" in getattr(c, "_dom_classes", ()))
+    tab.board_part.clicked(target.to)
+    assert tab.reveal_part.pending is not None and len(g.actions) == n       # waits for the tile
+    eff = next(c for c in tab.reveal_part.extra.children if "sse-reveal" in getattr(c, "_dom_classes", ()))
     eff.value = "planetary"
-    planets = next(c for c in tab.extra.children if "sse-reveal-planets" in getattr(c, "_dom_classes", ()))
+    planets = next(c for c in tab.reveal_part.extra.children if "sse-reveal-planets" in getattr(c, "_dom_classes", ()))
     planets.value = 3
-    ok = tab.extra.children[-1].children[0]
+    ok = tab.reveal_part.extra.children[-1].children[0]
     ok.click()
     assert g.actions and g.actions[-1]["reveal"] == {"effect": "planetary", "planets": 3}
     assert g.state.players[p].vp == 3
@@ -149,10 +149,10 @@ def _descendants(widget):
 
 
 def test_every_setup_control_is_on_the_setup_screen(tab):
-    shown = {id(x) for x in _descendants(tab.setup_screen)}
-    for ctl in (*tab.names, tab.map_pick, tab.ships, tab.custom_pieces, tab.cities, tab.trade,
-                tab.v_damaged, tab.v_unexplored, tab.v_open, tab.v_epic, tab.epic_table,
-                tab.v_campaign, tab.campaign_note, tab.start_btn, tab.saved):
+    shown = {id(x) for x in _descendants(tab.setup_part.setup_screen)}
+    for ctl in (*tab.setup_part.names, tab.setup_part.map_pick, tab.setup_part.ships, tab.setup_part.custom_pieces, tab.setup_part.cities, tab.setup_part.trade,
+                tab.setup_part.v_damaged, tab.setup_part.v_unexplored, tab.setup_part.v_open, tab.setup_part.v_epic, tab.setup_part.epic_table,
+                tab.setup_part.v_campaign, tab.setup_part.campaign_note, tab.setup_part.start_btn, tab.setup_part.saved):
         assert id(ctl) in shown, ctl
 
 
@@ -161,22 +161,22 @@ def test_tab_campaign_next_games(tab):
     from ssekit import grid
     save_user_map(grid("H1 P3 . P1 H2"), "tiny")
     tab.show_setup()
-    tab.map_pick.value = "tiny"
-    tab.names[0].value, tab.names[1].value = "Ann", "Bob"
-    tab.custom_pieces.value = True             # 1 ship on a tiny map
-    tab.ships.value = 1
-    tab.v_campaign.value = True
+    tab.setup_part.map_pick.value = "tiny"
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.custom_pieces.value = True             # 1 ship on a tiny map
+    tab.setup_part.ships.value = 1
+    tab.setup_part.v_campaign.value = True
     tab.start_game()
     for k in range(1, 6):
         g = tab.game
         assert g.setup.campaign == {"wins": {"Ann": k - 1, "Bob": 0}, "game": k}
         assert g.state.players["Ann"].cities == 14 - (k - 1)
         for p, to in (("Ann", (1, 0)), ("Bob", (3, 0))):
-            tab.clicked(g.state.players[p].ships[0].at)
-            tab.clicked(to)
+            tab.board_part.clicked(g.state.players[p].ships[0].at)
+            tab.board_part.clicked(to)
         assert g.state.finished and g.score().winners == ["Ann"]
-        words = tab.campaign_box.children[0].value
-        buttons = [c for c in tab.campaign_box.children if "sse-next-game" in c._dom_classes]
+        words = tab.final_part.campaign_box.children[0].value
+        buttons = [c for c in tab.final_part.campaign_box.children if "sse-next-game" in c._dom_classes]
         if k < 5:
             assert f"After {k} game(s), first to 5 wins" in words and buttons
             buttons[0].click()
