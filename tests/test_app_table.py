@@ -38,25 +38,23 @@ def open_app(store, **setup) -> App:
 
 
 def enter(app, player, do, card):
-    app.ats.entry_player.value = player
-    app.ats.entry_action.value = do
-    app.ats.entry_card.value = card
+    app.driver().choose(player=player, action=do, card=card)
 
 
 def message(app) -> str:
-    return app.ats.entry_msg.value
+    return app.driver().message
 
 
 # -------------------------------------------------- item 2: choices asked before checking
 def test_school_like_card_is_built_through_the_page(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().tap((0, 1))
     assert "rule: choice" not in message(app)          # before: refused at once
     assert set(app.ats.entry_part.school) == {"Ben", "Cleo"}
     app.ats.entry_part.school["Ben"].value = "pay"
     app.ats.entry_part.school["Cleo"].value = "lose"
-    app.ats.entry_part.confirm()
+    app.driver().confirm()
     stored = store.load(app.ats.gid)["actions"]
     assert stored[-1]["choices"] == {"Ben": "pay", "Cleo": "lose"}
 
@@ -64,13 +62,13 @@ def test_school_like_card_is_built_through_the_page(store):
 def test_a_manual_vp_card_is_built_through_the_page(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: manual")
-    app.guarded(app.ats.entry_part.clicked)((1, 0))
+    app.driver().tap((1, 0))
     assert "rule: manual-vp" not in message(app)
     app.ats.entry_part.manual_vp.value = "two"
-    app.guarded(app.ats.entry_part.confirm)()
+    app.driver().confirm()
     assert "whole number" in message(app) and store.load(app.ats.gid)["actions"] == []
     app.ats.entry_part.manual_vp.value = "2"
-    app.ats.entry_part.confirm()
+    app.driver().confirm()
     assert store.load(app.ats.gid)["actions"][-1]["manual_vp"] == 2
     assert app.ats.game.state.players["Ana"].vp == 2
 
@@ -78,7 +76,7 @@ def test_a_manual_vp_card_is_built_through_the_page(store):
 def test_an_illegal_cell_is_named_next_to_the_grid_and_nothing_stored(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.guarded(app.ats.entry_part.clicked)((3, 3))
+    app.driver().tap((3, 3))
     assert "[rule: not-adjacent]" in message(app) and "Fixture: pay or lose" in message(app)
     assert store.load(app.ats.gid)["actions"] == []
 
@@ -88,14 +86,14 @@ def test_a_page_behind_refuses_and_rebuilds_its_entry(store, tmp_path):
     page1 = open_app(store)
     page2 = App(Store(store.path))
     enter(page2, "Ana", "discard", "Garden")
-    page2.ats.entry_part.discard()
+    page2.driver().discard()
     # page 1 still shows Ana waiting; it enters the same discard
     enter(page1, "Ana", "discard", "Garden")
-    page1.guarded(page1.ats.entry_part.discard)()
+    page1.driver().discard()
     assert "Not recorded" in message(page1) and "Ana discarded Garden" in message(page1)
     # the entry is rebuilt: nobody picked, no card; pressing Discard again sends nothing
     assert page1.ats.entry_player.value is None and page1.ats.entry_card.value == ""
-    page1.guarded(page1.ats.entry_part.discard)()
+    page1.driver().discard()
     actions = store.load(page1.ats.gid)["actions"]
     assert [(a["player"], a["do"]) for a in actions] == [("Ana", "discard")]
     assert page1.ats.entry_player.options == ("Ben", "Cleo")
@@ -107,7 +105,7 @@ def test_card_values_typed_on_two_pages_are_both_in_the_record(store):
     page2 = App(Store(store.path))
     for page, name in ((page1, "Fixture: typed on page 1"), (page2, "Fixture: typed on page 2")):
         save_user_card(parse_card({**UNKNOWN, "name": name}))
-        page.ats.entry_part.save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
+        page.driver().save_values(parse_card({**UNKNOWN, "name": name, "cost": 1, "energy": 0, "vp": 1,
                                       "max": "none", "abilities": []}))
     names = {c["name"] for c in store.load(page1.ats.gid)["cards"]}
     assert {"Fixture: typed on page 1", "Fixture: typed on page 2"} <= names
@@ -134,7 +132,7 @@ def test_the_form_does_not_stay_under_the_next_player(store):
     enter(app, "Ana", "build", "Fixture: unknown")
     assert app.ats.form_box.children
     app.ats.entry_action.value = "discard"
-    app.ats.entry_part.discard()
+    app.driver().discard()
     assert app.ats.entry_player.value == "Ben" and app.ats.form_box.children == ()
 
 
@@ -155,7 +153,7 @@ def test_the_final_screen_offers_a_form_for_every_missing_value(store):
     assert "Sheptas" in text and "Before the final table" in text
     # the race tile's values: a form right there
     assert any("final-values" in k._dom_classes for k in kids)
-    app.ats.entry_part.save_values(parse_card({"name": "Sheptas", "category": "race",
+    app.driver().save_values(parse_card({"name": "Sheptas", "category": "race",
                                  "abilities": [{"when": "end", "manual": True}]}))
     manual = next(k for k in app.ats.final_box.children if "manual-form" in k._dom_classes)
     assert "Accelerated Construction" in str([getattr(c, "children", c) for c in
@@ -177,9 +175,9 @@ def test_typing_a_prefix_suggests_and_never_offers_a_race(store):
 def test_after_an_undo_the_entry_shows_the_undone_action(store):
     app = open_app(store)
     enter(app, "Ben", "discard", "Garden")
-    app.ats.entry_part.discard()
+    app.driver().discard()
     assert app.ats.entry_player.value == "Ana"
-    app.ats.undo()
+    app.driver().undo()
     assert (app.ats.entry_player.value, app.ats.entry_action.value, app.ats.entry_card.value) == \
         ("Ben", "discard", "Garden")
 
@@ -188,7 +186,7 @@ def test_objectives_in_play_are_always_shown(store):
     app = open_app(store, objectives=["Accelerated Construction"])
     assert "Accelerated Construction" in app.ats.objectives_panel.value
     enter(app, "Ana", "discard", "Garden")
-    app.ats.entry_part.discard()
+    app.driver().discard()
     assert "Accelerated Construction" in app.ats.objectives_panel.value
 
 
@@ -204,7 +202,7 @@ def test_one_race_selector_per_player_typed(store):
 def test_a_message_appears_next_to_the_entry(store):
     app = open_app(store)
     enter(app, "Ana", "discard", "")
-    app.guarded(app.ats.entry_part.discard)()
+    app.driver().discard()
     assert "Type the discarded card&#x27;s name first" in app.ats.entry_msg.value
 
 
@@ -242,7 +240,7 @@ def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_
     app.ats.explorer.box.selected_index = 0
     last = app.ats.game.waiting_in_order()[0]
     enter(app, last, "discard", "Garden")
-    app.ats.entry_part.discard()
+    app.driver().discard()
     assert app.ats.game.state.finished
     assert "not known yet" in app.ats.explorer.now.value
     assert any("final-values" in k._dom_classes for k in app.ats.final_box.children)
@@ -252,7 +250,7 @@ def test_the_explorer_open_on_a_game_waiting_for_race_values_does_not_break_the_
 def test_title_names_the_tab_and_other_tabs_messages_stay_out_of_the_entry(store):
     app = open_app(store)
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.guarded(app.ats.entry_part.clicked)((0, 0))                      # the Main Reactor: refused
+    app.driver().tap((0, 0))                      # the Main Reactor: refused
     assert "rule: occupied" in message(app)
     assert "Among the Stars — table companion" in app.title.value
     app.tabs.selected_index = 1                            # Small Star Empires
@@ -277,7 +275,7 @@ def test_a_page_whose_game_was_deleted_elsewhere_records_nothing_and_says_so(sto
     assert page2.ats.gid == gid
     store.delete(gid)                       # e.g. deleted from History on another phone
     enter(page1, "Ana", "discard", "Garden")
-    page1.guarded(page1.ats.entry_part.discard)()
+    page1.driver().discard()
     assert "deleted on another page" in page1.status.value
     assert "Something went wrong" not in page1.status.value
     assert page1.ats.body.children == (page1.ats.setup_part.setup_screen,)    # back to the setup screen
@@ -296,7 +294,7 @@ def test_a_card_of_unknown_type_with_an_advisor_asks_its_types_in_the_form_then_
             "slots": 2}
     app = open_app(store, options={"advisors": [tile]})
     enter(app, "Ana", "build", TYPE_UNKNOWN["name"])
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().tap((0, 1))
     assert app.ats.form_box.children, "no form opened"
     assert "Enter the printed values of &#x27;Fixture: type unknown&#x27; first (types): once saved, the " \
         "build at [0, 1] goes on." in app.status.value
@@ -330,10 +328,10 @@ def test_a_pay_or_lose_build_says_what_waits_for_the_end_of_the_turn(store):
     app = open_app(store)
     assert app.ats.entry_part.pending_line.value == ""
     enter(app, "Ana", "build", "Fixture: pay or lose")
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().tap((0, 1))
     app.ats.entry_part.school["Ben"].value = "pay"
     app.ats.entry_part.school["Cleo"].value = "lose"
-    app.ats.entry_part.confirm()
+    app.driver().confirm()
     line = app.ats.entry_part.pending_line.value
     assert "At the end of this turn" in line
     assert "Ben: pays 1 credit (Ana&#x27;s Fixture: pay or lose) at the end of this turn" in line
@@ -342,6 +340,6 @@ def test_a_pay_or_lose_build_says_what_waits_for_the_end_of_the_turn(store):
     # the turn ends: the effects are done, the line goes
     for p in ("Ben", "Cleo"):
         enter(app, p, "discard", "Garden")
-        app.ats.entry_part.discard()
+        app.driver().discard()
     assert app.ats.entry_part.pending_line.value == ""
     assert app.ats.entry_part.pending_line.layout.display == "none"

@@ -36,10 +36,9 @@ def test_a_ping_is_answered_with_its_value_the_game_and_its_actions(store):
     assert beat(app) == {"beat": "abc-1", "ping": app.heartbeat.ping.model_id,
                          "game": gid, "actions": "0",
                          "screen": "companion-screen-among-the-stars-1"}
-    app.ats.entry_player.value = "Ana"            # a seat page enters for its own player
-    app.ats.entry_action.value = "discard"
-    app.ats.entry_card.value = "Garden"
-    app.ats.entry_part.discard()
+    # a seat page enters for its own player
+    app.driver().choose(player="Ana", action="discard", card="Garden")
+    app.driver().discard()
     assert len(app.ats.game.actions) == 1
     app.heartbeat.ping.value = "abc-2"
     assert beat(app)["beat"] == "abc-2" and beat(app)["actions"] == "1"

@@ -108,25 +108,19 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
     app.ats.setup_part.catalogue_screen.select(EVIL_RACE)
     app.ats.open_game(store.games()[0]["id"])
     # build the hostile card, with a hostile typed error on the way
-    app.ats.entry_player.value = EVIL_NAME
-    app.ats.entry_action.value = "build"
-    app.ats.entry_card.value = EVIL_CARD
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().choose(player=EVIL_NAME, action="build", card=EVIL_CARD)
+    app.driver().tap((0, 1))
     app.ats.entry_part.manual_vp = None
-    app.ats.entry_player.value = EVIL_QUOTE
-    app.ats.entry_action.value = "discard"
-    app.ats.entry_card.value = "<script>alert(7)</script>"
-    app.guarded(app.ats.entry_part.discard)()                     # unknown card: the message echoes it
+    app.driver().choose(player=EVIL_QUOTE, action="discard", card="<script>alert(7)</script>")
+    app.driver().discard()                     # unknown card: the message echoes it
     app.ats.entry_card.value = EVIL_CARD
-    app.ats.entry_part.discard()
+    app.driver().discard()
     app.ats.explorer.box.selected_index = 0
     app.ats.explorer.player.value = EVIL_NAME
     app.ats.explorer.card.value = EVIL_CARD
     app.ats.explorer.hand.value = [EVIL_CARD]
     # a card form whose typed value is echoed in its error
-    app.ats.entry_player.value = "Cleo"
-    app.ats.entry_action.value = "build"
-    app.ats.entry_card.value = "Garden"
+    app.driver().choose(player="Cleo", action="build", card="Garden")
     form = app.ats.form_box.children[0]
     texts = [x for x in _walk(form) if isinstance(x, w.Text)]
     texts[0].value = "<script>alert(8)</script>"
@@ -147,7 +141,7 @@ def test_every_among_the_stars_screen_with_hostile_text(store):
         assert raw_markup() == []                     # the advisors panel, names escaped
         app.ats.push_entry({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
     assert raw_markup() == []
-    app.ats.entry_part.save_values(parse_card({"name": EVIL_RACE, "category": "race",
+    app.driver().save_values(parse_card({"name": EVIL_RACE, "category": "race",
                                  "abilities": [{"when": "end", "manual": True}]}))
     assert raw_markup() == []
     app.ats.game.manual = store.add_manual(app.ats.gid, [

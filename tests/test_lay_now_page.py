@@ -74,18 +74,14 @@ def test_laid_now_then_played_on_with_every_rule_checked_and_an_undo(store):
     assert not app.ats.game.state.finished and (app.ats.game.state.year, app.ats.game.state.turn) == (2, 3)
     assert shown(one(app.root, "turn-entry")), said(app)
     # Ana builds a plot beside her post: B 4, adjacent; 1 credit of her 5
-    app.ats.entry_player.value = "Ana"
-    app.ats.entry_action.value = "build"
-    app.ats.entry_card.value = PLOT
-    app.guarded(app.ats.entry_part.clicked)((0, 2))
+    app.driver().choose(player="Ana", action="build", card=PLOT)
+    app.driver().tap((0, 2))
     acts = store.load(gid)["actions"]
     assert acts[-1]["do"] == "build" and acts[-1]["at"] == [0, 2], app.entry_msg.value
     assert app.ats.game.state.players["Ana"].credits == 4
     # Ben: a plot far from his station is refused, nothing recorded
-    app.ats.entry_player.value = "Ben"
-    app.ats.entry_action.value = "build"
-    app.ats.entry_card.value = PLOT
-    app.guarded(app.ats.entry_part.clicked)((3, 3))
+    app.driver().choose(player="Ben", action="build", card=PLOT)
+    app.driver().tap((3, 3))
     msg = app.ats.entry_msg.value
     assert "[rule: not-adjacent]" in msg and PLOT in msg, msg
     assert len(store.load(gid)["actions"]) == 3

@@ -57,9 +57,7 @@ def pages(store, n=2) -> list[App]:
 
 
 def enter(app, player, card, do="discard"):
-    app.ats.entry_player.value = player
-    app.ats.entry_action.value = do
-    app.ats.entry_card.value = card
+    app.driver().choose(player=player, action=do, card=card)
 
 
 def stored(store, gid):
@@ -73,7 +71,7 @@ def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
     tick(one), tick(two)          # first poll: nothing new
     assert "actions: 0" in two.live_state.value and two.live_note.value == ""
     enter(one, "Ana", "Garden")
-    one.ats.entry_part.discard()
+    one.driver().discard()
     tick(two)
     assert "actions: 1" in two.live_state.value
     assert "Updated from another page: added: Ana discarded Garden for 3 credits" in \
@@ -82,7 +80,7 @@ def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
     row = two.ats.scoreboard.value.split("data-player='Ana'")[1]
     assert "<td class='credits'>13</td>" in row                 # 10 + 3 for the discard
     # the undo on page one is seen too
-    one.ats.undo()
+    one.driver().undo()
     tick(two)
     assert "actions: 0" in two.live_state.value and "undone: Ana discarded Garden" in \
         two.live_note.value
@@ -93,19 +91,19 @@ def test_what_the_person_was_typing_is_kept_and_checked_again(store):
     one, two = pages(store)
     enter(two, "Cleo", "Holographic Display Area", do="build")     # Cleo's page: typing
     enter(one, "Ana", "Garden")
-    one.ats.entry_part.discard()
+    one.driver().discard()
     tick(two)
     assert two.ats.entry_player.value == "Cleo"
     assert two.ats.entry_card.value == "Holographic Display Area"
     assert two.ats.entry_action.value == "build"
     # Cleo's own action entered elsewhere: her page's entry moves on to who still acts
     enter(one, "Cleo", "Garden")
-    one.ats.entry_part.discard()
+    one.driver().discard()
     tick(two)
     assert two.ats.entry_player.value == "Ben"
     # and the page's next entry is recorded normally (it is not behind)
     enter(two, "Ben", "U-Cannon")
-    two.ats.entry_part.discard()
+    two.driver().discard()
     assert stored(store, one.ats.gid) == [("Ana", "discard", "Garden"), ("Cleo", "discard", "Garden"),
                                       ("Ben", "discard", "U-Cannon")]
 
@@ -119,7 +117,7 @@ def test_a_seat_page_puts_its_player_first(store):
     assert "your turn to act" in ana.ats.views_part.seat_score.value
     assert "<svg" in ana.ats.views_part.seat_station.value
     enter(one, "Ana", "Garden")
-    one.ats.entry_part.discard()
+    one.driver().discard()
     tick(ana)
     assert "13 credits" in ana.ats.views_part.seat_score.value and "your turn" not in ana.ats.views_part.seat_score.value
     # Ana has acted: her page stays hers (issue 20: it used to jump to Ben)
@@ -142,10 +140,10 @@ def test_the_table_view_shows_everything_and_records_nothing(store):
     assert table.ats.entry.layout.display == "none" and table.ats.undo_row.layout.display == "none"
     assert table.ats.views_part.table_stations.value.count("<svg") >= len(PLAYERS)
     enter(table, "Ana", "Garden")
-    table.guarded(table.ats.entry_part.discard)()
+    table.driver().discard()
     assert "table view" in table.status.value and stored(store, table.ats.gid) == []
     enter(one, "Ana", "Garden")
-    one.ats.entry_part.discard()
+    one.driver().discard()
     tick(table)
     assert "actions: 1" in table.live_state.value
     assert "Waiting for: <b>Ben, Cleo</b>" in table.ats.turn_info.value
@@ -227,7 +225,7 @@ def test_a_page_built_before_the_game_opens_the_latest_game_when_its_address_com
     other.ats.setup_part.name_boxes[0].value, other.ats.setup_part.name_boxes[1].value = "Ana", "Ben"
     other.ats.setup_part.start_game()
     enter(other, "Ana", "Garden")
-    other.ats.entry_part.discard()
+    other.driver().discard()
     early.apply_query("seat=Ben")
     assert early.ats.gid == other.ats.gid and len(early.ats.game.actions) == 1
     assert "actions: 1" in early.live_state.value
@@ -248,7 +246,7 @@ def test_a_poll_whose_read_failed_reads_the_change_again_at_the_next_poll(store)
     one, two = pages(store)
     tick(one), tick(two)
     enter(one, "Ana", "Garden")
-    one.ats.entry_part.discard()
+    one.driver().discard()
     real = two.store.load_revision
     calls = []
 

@@ -79,7 +79,7 @@ def test_a_card_not_in_the_catalogue_is_offered_as_new_typed_once_and_used_again
         (1, 0, 2, ("business",))
     assert any(c["name"] == NEW for c in store.load(app.ats.gid).get("cards", []))
     # built at once: the grid offers its cells
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().tap((0, 1))
     if app.ats.extra.children:
         app.confirm()
     acts = store.load(app.ats.gid)["actions"]
@@ -91,7 +91,7 @@ def test_a_card_not_in_the_catalogue_is_offered_as_new_typed_once_and_used_again
     app.ats.entry_card.value = NEW
     assert app.ats.form_box.children == ()
     assert not [x for x in _walk(app.ats.extra) if "entry-new-card" in getattr(x, "_dom_classes", ())]
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().tap((0, 1))
     if app.ats.extra.children:
         app.confirm()
     acts = store.load(app.ats.gid)["actions"]
@@ -168,7 +168,7 @@ def test_a_discard_of_a_card_not_in_the_catalogue_adds_its_name_only(store):
     mine = {c.name: c for c in load_user_cards()}
     assert (mine[NEW].cost, mine[NEW].vp, mine[NEW].abilities) == (None, None, None)
     assert "by its name" in app.status.value
-    app.ats.entry_part.discard()
+    app.driver().discard()
     acts = store.load(app.ats.gid)["actions"]
     assert [(a["player"], a["do"], a["card"]) for a in acts] == [(active, "discard", NEW)]
 

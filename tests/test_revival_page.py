@@ -71,10 +71,8 @@ def ship_buttons(box, cls):
 
 def test_spaceships_are_placed_and_removed_by_tapping_the_drawn_station(store):
     app = open_revival(store)
-    app.ats.entry_player.value = "Ana"
-    app.ats.entry_action.value = "build"
-    app.ats.entry_card.value = SHIPYARD["name"]
-    app.ats.entry_part.clicked((0, 1))
+    app.driver().choose(player="Ana", action="build", card=SHIPYARD["name"])
+    app.driver().tap((0, 1))
     picker = ship_buttons(app.ats.extra, "ship-picker")
     assert len(picker) == 1
     # only Ben's station is drawn: the card's target is "other" (the engine's spots)
@@ -95,9 +93,7 @@ def test_spaceships_are_placed_and_removed_by_tapping_the_drawn_station(store):
     assert app.ats.game.actions[-1]["spaceships"] == [{"player": "Ben", "at": [1, 0]}]
     assert app.ats.game.state.station("Ben").spaceships == {(1, 0)}
     # Ben removes it: the new action, by tapping the spaceship on his drawn station
-    app.ats.entry_player.value = "Ben"
-    app.ats.entry_action.value = "remove_spaceships"
-    app.ats.entry_card.value = "Garden"
+    app.driver().choose(player="Ben", action="remove_spaceships", card="Garden")
     ships = ship_buttons(app.ats.extra, "ship-spot")
     assert [b for b in ships if "cell_r1_c0" in b._dom_classes] == ships and len(ships) == 1
     confirm = ship_buttons(app.ats.extra, "confirm-remove-ships")[0]

@@ -441,7 +441,7 @@ def test_writes_forced_through_the_table_view_are_refused_in_one_line(both_games
     assert host.ats.gid == env.gid and len(host.ats.game.actions) == 1
     host.ats.entry_player.value, host.ats.entry_action.value = "Ben", "discard"
     host.ats.entry_card.value = "Garden"
-    host.ats.entry_part.discard()
+    host.driver().discard()
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
 
 
@@ -458,7 +458,7 @@ def test_a_seat_cannot_delete_import_or_start_but_may_play(both_games):
     assert snapshot(env) == before
     seat.ats.entry_action.value = "discard"
     seat.ats.entry_card.value = "Garden"
-    seat.ats.entry_part.discard()                                     # Ben's own action: recorded
+    seat.driver().discard()                                     # Ben's own action: recorded
     assert len(Store(env.path).load(env.gid)["actions"]) == 2
 
 

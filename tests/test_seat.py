@@ -166,7 +166,7 @@ def test_after_acting_the_seat_page_stays_its_player_and_says_whom_it_waits_for(
     g = ana.ats.game
     at = sorted(g.legal_cells("Ana", do="reactor"))[0]
     enter(ana, do="reactor")
-    ana.ats.entry_part.clicked(at)                                   # Ana builds a Power Reactor
+    ana.driver().tap(at)                                   # Ana builds a Power Reactor
     assert [a["player"] for a in ana.ats.game.actions] == ["Ana"]
     # the issue: the Player list jumped to Ben and showed Ben's station
     assert ana.ats.entry_player.value == "Ana" and ana.ats.entry_player.options == ("Ana",)
@@ -198,13 +198,13 @@ def stored_game(store, gid) -> Game:
 def test_another_page_acting_does_not_move_the_seat_page(store):
     host, ana = ats_pages(store)
     enter(host, player="Ben")
-    host.ats.entry_part.discard()
+    host.driver().discard()
     ana.live_tick()
     assert ana.ats.entry_player.value == "Ana"
     assert ana.ats.views_part.seat_switch.note.value == ""            # still her turn to act
     assert "your turn to act" in ana.ats.views_part.seat_score.value
     enter(ana)
-    ana.ats.entry_part.discard()
+    ana.driver().discard()
     assert "done, waiting for <b>Cleo</b>" in ana.ats.views_part.seat_switch.note.value
 
 
@@ -222,14 +222,14 @@ def test_the_switch_enters_one_action_for_another_player_then_back(store):
     assert "Entering for Ben" in bar.banner.value and bar.banner.layout.display == ""
     assert bar.switch.layout.display == "none"
     enter(ana)
-    ana.ats.entry_part.discard()
+    ana.driver().discard()
     assert [(a["player"], a["do"]) for a in stored_game(store, ana.ats.gid).actions] == \
         [("Ben", "discard")]
     # one action later: the banner is gone, the entry is Ana's again
     assert ana.session.acting_for is None and ana.ats.entry_player.value == "Ana"
     assert bar.banner.layout.display == "none" and bar.banner.value == ""
     enter(ana)
-    ana.ats.entry_part.discard()
+    ana.driver().discard()
     assert [a["player"] for a in stored_game(store, ana.ats.gid).actions] == ["Ben", "Ana"]
 
 
@@ -247,7 +247,7 @@ def test_the_switch_can_be_cancelled(store):
     assert ana.session.acting_for is None and ana.ats.entry_player.value == "Ana"
     assert bar.banner.layout.display == "none"
     enter(ana)
-    ana.ats.entry_part.discard()
+    ana.driver().discard()
     assert [a["player"] for a in stored_game(store, ana.ats.gid).actions] == ["Ana"]
 
 
@@ -255,7 +255,7 @@ def test_the_switch_ends_when_that_player_acts_on_another_page(store):
     host, ana = ats_pages(store)
     ana.ats.views_part.act_for("Ben")
     enter(host, player="Ben")
-    host.ats.entry_part.discard()
+    host.driver().discard()
     ana.live_tick()
     assert ana.session.acting_for is None and ana.ats.entry_player.value == "Ana"
     assert "Entering for" not in ana.ats.views_part.seat_switch.banner.value
@@ -275,7 +275,7 @@ def test_the_host_page_is_unchanged(store):
     assert host.ats.seat is None and host.ats.views_part.seat_switch.box.layout.display == "none"
     assert host.ats.entry_player.options == tuple(PLAYERS)
     enter(host, player="Ana")
-    host.ats.entry_part.discard()
+    host.driver().discard()
     assert host.ats.entry_player.value == "Ben"             # the next one still to act
 
 

@@ -207,7 +207,7 @@ def test_hole_1_a_finished_game_in_the_address_of_a_seat_that_is_no_player(store
     assert app.ats.gid == gid and app.ats.seat is None and app.session.seat is None
     assert "this page is not a seat" in app.status.value
     before = snapshot(store)
-    app.guarded(app.ats.ask_undo)()                        # *Undo last action*
+    app.driver().ask_undo()                        # *Undo last action*
     assert app.ats.undo_box.children == ()                  # no *Yes, undo it* to press
     assert "is a view and cannot undo an action" in app.status.value
     with pytest.raises(RoleRefused):
@@ -227,7 +227,7 @@ def test_hole_3_the_saved_games_list_on_a_seat_page_gives_no_writes_elsewhere(st
     app.ats.setup_part.resume_selected()                              # through the page's socket
     assert app.ats.gid == other and app.ats.seat is None and app.session.seat is None
     before = snapshot(store)
-    app.guarded(app.ats.ask_undo)()
+    app.driver().ask_undo()
     assert "&#x27;Ana&#x27; is not a player of this game" in app.status.value
     app.ats.final_details.location.value = "Somewhere"
     app.guarded(app.ats.save_final_details)()
@@ -297,7 +297,7 @@ def test_a_refusal_on_the_page_is_one_line_never_a_traceback(store):
     host_session(store, gid).push(discard("Ben"))
     app = App(Store(store.path))
     app.apply_query(f"game={gid}&seat=Ana")
-    app.guarded(app.ats.ask_undo)()
+    app.driver().ask_undo()
     assert "Ana&#x27;s page cannot undo Ben&#x27;s action" in app.status.value
     assert "Traceback" not in app.status.value and app.ats.undo_box.children == ()
     assert isinstance(RoleRefused("seat", "undo", "x"), CompanionError)

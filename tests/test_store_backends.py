@@ -413,7 +413,7 @@ def test_a_page_sees_an_action_entered_on_another_server_within_a_second(make_st
     one.live_tick(), two.live_tick()
     one.ats.entry_player.value, one.ats.entry_action.value, one.ats.entry_card.value = \
         "Ana", "discard", "Garden"
-    one.ats.entry_part.discard()
+    one.driver().discard()
     seen = wait_for(lambda: (two.live_tick(), "actions: 1" in two.live_state.value)[1])
     assert seen < 1.0
     assert "Updated from another page" in two.live_note.value
@@ -476,13 +476,13 @@ def test_the_page_keeps_the_entry_when_the_database_goes_away(pg_url, pg_admin):
     s.close()
     page.live_tick()
     _terminate_others(pg_admin)                           # every connection of the page
-    page.guarded(page.ats.entry_part.discard)()
+    page.driver().discard()
     msg = page.ats.entry_msg.value
     assert "⚠ Not saved:" in msg and "cannot be reached" in msg and "press again" in msg
     assert (page.ats.entry_player.value, page.ats.entry_card.value) == ("Ana", "Garden")
     check = open_store(pg_url)
     assert check.load(page.ats.gid)["actions"] == [] and page.ats.game.actions == []
-    page.guarded(page.ats.entry_part.discard)()                         # pressing again saves it
+    page.driver().discard()                         # pressing again saves it
     assert [a["card"] for a in check.load(page.ats.gid)["actions"]] == ["Garden"]
     page.live_tick()                                      # the listener comes back too
     assert "actions: 1" in page.live_state.value

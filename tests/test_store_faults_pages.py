@@ -220,7 +220,7 @@ def test_a_refusal_goes_when_another_page_undid_what_it_spoke_of(store):
     ana.push(discard("Ana"))
     ben = App(Store(store.path))
     ben.apply_query(f"game={gid}&seat=Ben")
-    ben.guarded(ben.ats.ask_undo)()                             # *Undo last action*
+    ben.driver().ask_undo()                             # *Undo last action*
     refusal = "Ben&#x27;s page cannot undo Ana&#x27;s action"
     assert refusal in ben.status.value and refusal in ben.ats.entry_msg.value
     ben.live_tick()                                          # nothing changed: it stays

@@ -39,13 +39,11 @@ def open_app(store) -> App:
 
 
 def enter(app, player, card, do="discard"):
-    app.ats.entry_player.value = player
-    app.ats.entry_action.value = do
-    app.ats.entry_card.value = card
+    app.driver().choose(player=player, action=do, card=card)
 
 
 def message(app) -> str:
-    return app.ats.entry_msg.value
+    return app.driver().message
 
 
 def stored(store, gid):
@@ -58,19 +56,19 @@ def stored(store, gid):
 def test_a_page_that_missed_an_undo_and_a_new_entry_is_refused(store):
     page1 = open_app(store)
     enter(page1, "Ana", "Garden")
-    page1.ats.entry_part.discard()
+    page1.driver().discard()
     page2 = App(reopen(store))             # sees Ana's discard of Garden
-    page1.ats.undo()                              # page 1 takes it back …
+    page1.driver().undo()                              # page 1 takes it back …
     enter(page1, "Ana", "U-Cannon")
-    page1.ats.entry_part.discard()                           # … and enters another card: same count
+    page1.driver().discard()                           # … and enters another card: same count
     enter(page2, "Ben", "Garden")
-    page2.guarded(page2.ats.entry_part.discard)()
+    page2.driver().discard()
     assert "Not recorded" in message(page2) and "U-Cannon" in message(page2)
     assert stored(store, page1.ats.gid) == [("Ana", "discard", "U-Cannon")]
     # page 2 shows the game as stored now, and its next entry is saved
     assert [a["card"] for a in page2.ats.game.actions] == ["U-Cannon"]
     enter(page2, "Ben", "Garden")
-    page2.ats.entry_part.discard()
+    page2.driver().discard()
     assert stored(store, page1.ats.gid) == [("Ana", "discard", "U-Cannon"), ("Ben", "discard", "Garden")]
 
 
@@ -78,12 +76,12 @@ def test_an_undo_on_a_page_that_missed_an_undo_is_refused(store):
     page1 = open_app(store)
     for p, c in (("Ana", "Garden"), ("Ben", "Garden")):
         enter(page1, p, c)
-        page1.ats.entry_part.discard()
+        page1.driver().discard()
     page2 = App(reopen(store))
-    page1.ats.undo()
+    page1.driver().undo()
     enter(page1, "Ben", "U-Cannon")
-    page1.ats.entry_part.discard()
-    page2.guarded(page2.ats.undo)()               # would take back page 1's new entry
+    page1.driver().discard()
+    page2.driver().undo()               # would take back page 1's new entry
     assert stored(store, page1.ats.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
     assert "Not recorded" in message(page2)
 
@@ -98,16 +96,16 @@ def test_twenty_trials_of_two_pages_and_an_undo_never_break_the_record(store):
         page1 = open_app(store)
         for _ in range(rnd.randrange(0, 5)):
             enter(page1, page1.ats.entry_player.value, rnd.choice(CARDS))
-            page1.ats.entry_part.discard()
+            page1.driver().discard()
         enter(page1, page1.ats.entry_player.value, "Garden")
-        page1.ats.entry_part.discard()
+        page1.driver().discard()
         page2 = App(reopen(store))
-        page1.ats.undo()
+        page1.driver().undo()
         enter(page1, page1.ats.entry_player.value, "U-Cannon")
-        page1.ats.entry_part.discard()
+        page1.driver().discard()
         before = stored(store, page1.ats.gid)
         enter(page2, page2.ats.entry_player.value, rnd.choice(CARDS))
-        page2.guarded(page2.ats.entry_part.discard)()
+        page2.driver().discard()
         after = stored(store, page1.ats.gid)
         refused += after == before and "Not recorded" in message(page2)
         page2.store.close()
@@ -122,7 +120,7 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
     enter(page, "Ana", "Garden")
     lock = Locker(store.path, "write")
     try:
-        page.guarded(page.ats.entry_part.discard)()
+        page.driver().discard()
     finally:
         lock.release()
     msg = message(page)
@@ -131,7 +129,7 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
     assert (page.ats.entry_player.value, page.ats.entry_action.value, page.ats.entry_card.value) == \
         ("Ana", "discard", "Garden")
     assert stored(store, page.ats.gid) == [] and page.ats.game.actions == []
-    page.guarded(page.ats.entry_part.discard)()              # pressing again saves it
+    page.driver().discard()              # pressing again saves it
     assert stored(store, page.ats.gid) == [("Ana", "discard", "Garden")]
     assert "Ana discarded Garden" in message(page) or "Garden" in message(page)
 
@@ -139,18 +137,18 @@ def test_a_busy_file_says_not_saved_keeps_the_entry_and_a_retry_saves(sqlite_sto
 def test_a_failed_write_says_not_saved_and_nothing_is_undone(store):
     page = open_app(store)
     enter(page, "Ana", "Garden")
-    page.ats.entry_part.discard()
+    page.driver().discard()
     enter(page, "Ben", "U-Cannon")
     set_read_only(page.store, True)   # every write now fails
-    page.guarded(page.ats.entry_part.discard)()
+    page.driver().discard()
     msg = message(page)
     assert "⚠ Not saved:" in msg and "read-only" in msg and "saved" in msg
     assert (page.ats.entry_player.value, page.ats.entry_card.value) == ("Ben", "U-Cannon")
-    page.guarded(page.ats.undo)()
+    page.driver().undo()
     assert "⚠ Not saved:" in message(page)
     assert [a["card"] for a in page.ats.game.actions] == ["Garden"]      # nothing undone
     set_read_only(page.store, False)
-    page.ats.entry_part.discard()
+    page.driver().discard()
     assert stored(store, page.ats.gid) == [("Ana", "discard", "Garden"), ("Ben", "discard", "U-Cannon")]
 
 

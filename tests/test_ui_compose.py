@@ -68,16 +68,12 @@ def test_every_attribute_is_made_in_init(store):
         save[k] = set(vars(o))
     # a turn entered, a build confirmed with its questions, an undo, a discard, a
     # seat's view, the setup screen
-    app.ats.entry_player.value = "Ana"
-    app.ats.entry_action.value = "reactor"
-    app.ats.entry_card.value = "Garden"
-    app.ats.entry_part.clicked((-1, 0))
-    app.ats.ask_undo()
-    app.ats.undo()
-    app.ats.entry_player.value = "Ana"
-    app.ats.entry_action.value = "discard"
-    app.ats.entry_card.value = "Garden"
-    app.ats.entry_part.discard()
+    app.driver().choose(player="Ana", action="reactor", card="Garden")
+    app.driver().tap((-1, 0))
+    app.driver().ask_undo()
+    app.driver().undo()
+    app.driver().choose(player="Ana", action="discard", card="Garden")
+    app.driver().discard()
     app.ats.views_part.set_view("Ben", None)
     app.ats.views_part.set_view(None, None)
     app.apply_query("seat=Ben")
@@ -167,10 +163,8 @@ def test_every_attribute_of_the_session_and_details_parts_is_made_in_init(store)
     app = page(store)
     parts = {"live": app.ats.live, "details": app.ats.details}
     before = {k: set(vars(o)) for k, o in parts.items()}
-    app.ats.entry_player.value = "Ana"
-    app.ats.entry_action.value = "discard"
-    app.ats.entry_card.value = "Garden"
-    app.ats.entry_part.discard()
+    app.driver().choose(player="Ana", action="discard", card="Garden")
+    app.driver().discard()
     app.ats.fill_final_details()
     app.ats.refresh_exports()
     app.apply_query("seat=Ben")
