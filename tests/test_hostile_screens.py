@@ -202,8 +202,8 @@ def test_small_star_empires_screens_with_hostile_names_and_colours(store, tmp_pa
         if not moves:
             break
         i, m = moves[0]
-        tab.board_part.clicked(tab.game.state.players[p].ships[i].at)
-        tab.board_part.clicked(tuple(m.to))
+        tab.driver().tap(tab.game.state.players[p].ships[i].at)
+        tab.driver().tap(tuple(m.to))
         if tab.reveal_part.extra.children:                      # an unexplored tile or a choice: stop here
             break
     assert raw_markup() == []

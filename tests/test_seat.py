@@ -292,8 +292,8 @@ def sse_move(tab):
     p = g.current
     m = next(m for m in g.legal_moves(p, 0) if "city" in m.pieces
              and not g.state.unexplored(m.to))
-    tab.board_part.clicked(g.state.players[p].ships[0].at)       # select the ship
-    tab.board_part.clicked(m.to)                                 # move there with a City
+    tab.driver().tap(g.state.players[p].ships[0].at)       # select the ship
+    tab.driver().tap(m.to)                                 # move there with a City
 
 
 def test_a_small_star_empires_seat_page_waits_for_the_other_player(store):

@@ -142,18 +142,18 @@ def test_no_attribute_appears_after_the_constructor(tab):
     tab.start_game()
     g = tab.game
     assert g.setup.players == ["Ann", "Bob"]
-    tab.board_part.clicked((0, 0))                            # Ann's ship selected
+    tab.driver().tap((0, 0))                            # Ann's ship selected
     assert tab.selected is not None
-    tab.board_part.clicked((2, 0))                            # an Unexplored System: the tile's form
+    tab.driver().tap((2, 0))                            # an Unexplored System: the tile's form
     assert tab.reveal_part.pending is not None and tab.reveal_part.extra.children
     tab.reveal_part.clear()
     assert tab.reveal_part.pending is None and not tab.reveal_part.extra.children
-    tab.board_part.clicked((0, 0))
-    tab.board_part.clicked((1, 0))                            # a plain move, colonised with a City
+    tab.driver().tap((0, 0))
+    tab.driver().tap((1, 0))                            # a plain move, colonised with a City
     assert len(g.actions) == 1
-    tab.undo()
+    tab.driver().undo()
     assert g.actions == []
-    tab.board_part.clicked((0, 0))
+    tab.driver().tap((0, 0))
     tab.damage()                                   # the variant is on
     assert g.actions[-1]["do"] == "damage"
     while not g.state.finished:                     # the rest: the engine's first move
@@ -161,7 +161,7 @@ def test_no_attribute_appears_after_the_constructor(tab):
         ship, m = next((s.id, m) for s in g.state.players[p].ships
                        for m in g.legal_moves(p, s.id))
         tab.select(ship)
-        tab.board_part.clicked(tuple(m.to))
+        tab.driver().tap(tuple(m.to))
         if tab.reveal_part.pending is not None:                # the tile: a planet
             tab.reveal_part.form.eff.value = "planetary"
             tab.push(tab.reveal_part.form.action())
@@ -229,8 +229,8 @@ def test_the_tile_form_and_the_damage_button_quote_the_rules(tab):
     tab.open_game(gid)
     assert tab.damage_btn.tooltip == offer.rule_text("damaged")
     assert tab.damage_btn.layout.display == "none"      # no damaged-ships variant
-    tab.board_part.clicked((0, 0))
-    tab.board_part.clicked((2, 0))
+    tab.driver().tap((0, 0))
+    tab.driver().tap((2, 0))
     head = tab.reveal_part.extra.children[0]
     assert head.tooltip == offer.rule_text("unexplored-city")
     assert "colonised with a City" in head.tooltip

@@ -34,6 +34,7 @@ from .playdetails import FinalExports, PlayDetailsPart, PlayTimer, final_details
 from .quiet import Quiet
 from .session import GameSession, PageBehind, SessionPart
 from .writes import writes
+from .drivers import AtsDriver
 
 
 class AtsScreen:
@@ -93,6 +94,10 @@ class AtsScreen:
     def _kind_tips(self) -> list[str]:
         """Each choice's tooltip: the rule it follows (the Rule text), else its hint."""
         return [k.rule_text or k.hint for k in self.kinds.values()]
+
+    def driver(self) -> AtsDriver:
+        """What a player does on this screen, as calls (:mod:`companion.ui.drivers`)."""
+        return AtsDriver(self)
 
     def live_tick(self) -> None:
         """One poll of the store (the shell's poller calls it)."""

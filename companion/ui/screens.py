@@ -8,8 +8,8 @@ A screen is built by ``build(shell)`` and offers ``box`` (its tab's widget),
 ``set_view(seat, view)`` and ``live_tick()``.  The first tab's screen (the default
 game's, built with the page) also offers ``start()``, ``view``, ``resume_latest()``,
 ``_reload(stale=...)``, ``_game_gone()`` and ``local_boxes`` (messages beside its entry).
-Each screen has a driver (:mod:`companion.ui.drivers`: what a player does on it, as
-calls), ``shell.driver(fmt)``.
+Each screen has a driver, ``screen.driver()`` (:mod:`companion.ui.drivers`: what a
+player does on it, as calls); ``shell.driver(fmt)`` gives a tab's.
 A new game's screen: one :func:`register_screen` line below (the registry gives its
 format and name)."""
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import Any, Callable
 from ..ats.kind import KIND as ATS_KIND
 from ..sse.kind import KIND as SSE_KIND
 from ..table import registry
-from .drivers import AtsDriver, SseDriver
 
 
 @dataclass(frozen=True)
@@ -28,16 +27,14 @@ class ScreenEntry:
     """One game's screen: its format (the registry's) and how the shell builds it."""
     format: str
     build: Callable[[Any], Any]          # build(shell) -> the screen
-    driver: Callable[[Any], Any] = lambda screen: screen   # driver(screen): companion.ui.drivers
 
 
 #: {format: its screen}
 SCREENS: dict[str, ScreenEntry] = {}
 
 
-def register_screen(fmt: str, build: Callable[[Any], Any],
-                    driver: Callable[[Any], Any] | None = None) -> ScreenEntry:
-    entry = ScreenEntry(fmt, build, driver or (lambda screen: screen))
+def register_screen(fmt: str, build: Callable[[Any], Any]) -> ScreenEntry:
+    entry = ScreenEntry(fmt, build)
     SCREENS[fmt] = entry
     return entry
 
@@ -67,5 +64,5 @@ def _sse_screen(shell: Any) -> Any:
     return SseTab(shell)
 
 
-register_screen(ATS_KIND.format, _ats_screen, AtsDriver)
-register_screen(SSE_KIND.format, _sse_screen, SseDriver)
+register_screen(ATS_KIND.format, _ats_screen)
+register_screen(SSE_KIND.format, _sse_screen)

@@ -214,7 +214,7 @@ class Shell:
             raise KeyError("no game screen of that format")
         if fmt not in self.screens:
             self.tabs.selected_index = self.formats.index(fmt)
-        return screens.SCREENS[fmt].driver(self.screens[fmt])
+        return self.screens[fmt].driver()
 
     def _tab_opened(self):
         i = self.tabs.selected_index

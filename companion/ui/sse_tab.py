@@ -41,6 +41,7 @@ from .sse_views import SseViews
 from .sse_lay import SseLay
 from .sse_board import (COL_PX, HEX_H, HEX_W, KIND_LABEL, LEGAL, MIN_COL_PX, MIN_HEX_H, PALETTE,  # noqa: F401
                         ROW_PX, HexBoard, SseBoard, col_css, hex_class, system_cell)
+from .drivers import SseDriver
 
 PLURAL = {"city": "Cities", "trade_station": "Trade Stations"}
 STYLE = """<style>
@@ -138,6 +139,10 @@ class SseTab:
 
     def set_view(self, seat: str | None, view: str | None) -> None:
         self.views_part.set_view(seat, view)
+
+    def driver(self) -> SseDriver:
+        """What a player does on this screen, as calls (:mod:`companion.ui.drivers`)."""
+        return SseDriver(self)
 
     def live_tick(self) -> None:
         self.views_part.live_tick()

@@ -151,7 +151,7 @@ def start(tab, text: str, ships: int = 1, cities: int = 16, trade: int = 4, **va
 
 def select(tab, ship: int = 0):
     g = tab.game
-    tab.board_part.clicked(g.state.players[g.current].ships[ship].at)
+    tab.driver().tap(g.state.players[g.current].ships[ship].at)
     assert tab.selected == ship
 
 
@@ -171,11 +171,11 @@ def test_choice_goes_back_to_city_after_a_trade_station(tab):
     assert tab.piece.value == "city"
     select(tab)
     tab.piece.value = "trade_station"
-    tab.board_part.clicked((1, 0))
+    tab.driver().tap((1, 0))
     assert g.actions[-1]["piece"] == "trade_station"
     assert g.current == "Bob" and tab.piece.value == "city"          # the next player
     select(tab)
-    tab.board_part.clicked((10, 0))
+    tab.driver().tap((10, 0))
     assert g.actions[-1]["piece"] == "city"                          # not by accident
     assert tab.piece.value == "city"
 
@@ -183,11 +183,11 @@ def test_choice_goes_back_to_city_after_a_trade_station(tab):
 def test_choice_goes_back_to_city_after_undo_reload_ship_change_and_new_game(tab):
     g = start(tab, LINE, ships=2)
     select(tab)
-    tab.board_part.clicked((1, 0))
+    tab.driver().tap((1, 0))
     # undo
     tab.piece.value = "trade_station"
-    tab.ask_undo()
-    tab.undo()
+    tab.driver().ask_undo()
+    tab.driver().undo()
     assert g.current == "Ann" and tab.piece.value == "city"
     # another ship (by the ship picker and by clicking on the board): the piece chosen
     # stays chosen (issue 37: "tap Trade Station, then tap a ship: the choice silently
@@ -196,7 +196,7 @@ def test_choice_goes_back_to_city_after_undo_reload_ship_change_and_new_game(tab
     tab.piece.value = "trade_station"
     tab.ship_pick.value = 1
     assert tab.selected == 1 and tab.piece.value == "trade_station"
-    tab.board_part.clicked(g.state.players["Ann"].ships[0].at)
+    tab.driver().tap(g.state.players["Ann"].ships[0].at)
     assert tab.selected == 0 and tab.piece.value == "trade_station"
     tab.piece.value = "city"
     # reload (a stale store, another tab's move) and resume
@@ -218,9 +218,9 @@ def test_choice_shows_what_is_left_and_hides_what_ran_out(tab):
     assert tab.piece_note.value == ""
     select(tab)
     tab.piece.value = "trade_station"
-    tab.board_part.clicked((1, 0))
+    tab.driver().tap((1, 0))
     select(tab)
-    tab.board_part.clicked((10, 0))
+    tab.driver().tap((10, 0))
     assert g.current == "Ann"
     assert offered(tab) == ["city"] and tab.piece.options[0][0] == "City (3 left)"
     assert "no Trade Stations left" in tab.piece_note.value
@@ -229,16 +229,16 @@ def test_choice_shows_what_is_left_and_hides_what_ran_out(tab):
     cells = green(tab)
     assert cells == g.legal_destinations("Ann", 0, piece="city") and cells
     n = len(g.actions)
-    tab.board_part.clicked(sorted(cells)[0])
+    tab.driver().tap(sorted(cells)[0])
     assert len(g.actions) == n + 1 and g.actions[-1]["piece"] == "city"
 
 
 def test_only_trade_stations_left(tab):
     g = start(tab, LINE, cities=1, trade=2)
     select(tab)
-    tab.board_part.clicked((1, 0))                 # Ann's only City
+    tab.driver().tap((1, 0))                 # Ann's only City
     select(tab)
-    tab.board_part.clicked((10, 0))
+    tab.driver().tap((10, 0))
     assert offered(tab) == ["trade_station"] and tab.piece.value == "trade_station"
     assert "no Cities left" in tab.piece_note.value
     select(tab)
@@ -254,7 +254,7 @@ def test_green_cells_are_legal_for_the_selected_piece(tab):
     assert green(tab) == g.legal_destinations("Ann", 0, piece="trade_station")
     assert "for a Trade Station" in tab.hint.value
     with pytest.raises(IllegalAction, match=r"rule: unexplored-city"):
-        tab.board_part.clicked((2, 0))
+        tab.board_part.clicked((2, 0))      # forced: the board shows it grey
     assert not g.actions
     tab.piece.value = "city"
     assert (2, 0) in green(tab)
@@ -268,6 +268,6 @@ def test_trade_station_then_a_ship_records_a_trade_station(tab):
     tab.piece.value = "trade_station"            # the piece first ...
     select(tab)                                  # ... then the ship
     assert tab.piece.value == "trade_station"
-    tab.board_part.clicked((1, 0))
+    tab.driver().tap((1, 0))
     assert g.actions[-1]["piece"] == "trade_station"
     assert tab.piece.value == "city"             # recorded: the next choice starts at City

@@ -58,8 +58,8 @@ def open_record(tab, setup: dict) -> SseGame:
 
 
 def click_move(tab, frm, to):
-    tab.board_part.clicked(tuple(frm))
-    tab.board_part.clicked(tuple(to))
+    tab.driver().tap(tuple(frm))
+    tab.driver().tap(tuple(to))
 
 
 def widget(tab, cls):
@@ -91,9 +91,9 @@ def far_cities(tab) -> SseGame:
     g = start(tab, HOLLANA)
     click_move(tab, (0, 0), (0, 1))                  # Ann ship 0
     click_move(tab, (4, 2), (1, 2))                  # Bob ship 0
-    tab.board_part.clicked((0, 0))
+    tab.driver().tap((0, 0))
     tab.ship_pick.value = 1
-    tab.board_part.clicked((0, 2))                             # Ann ship 1, past her own (0,1)
+    tab.driver().tap((0, 2))                             # Ann ship 1, past her own (0,1)
     click_move(tab, (4, 2), (4, 1))                  # Bob ship 1
     assert {h for h, c in g.state.colonies.items() if c.piece == "city"} == {
         (0, 1), (1, 2), (4, 1), (0, 2)}
@@ -134,9 +134,9 @@ def test_nordinn_one_far_city_is_named_and_not_asked(tab):
     g = start(tab, HOLLANA)
     click_move(tab, (0, 0), (0, 1))                  # Ann
     click_move(tab, (4, 2), (4, 1))                  # Bob's only City, far
-    tab.board_part.clicked((0, 0))
+    tab.driver().tap((0, 0))
     tab.ship_pick.value = 1
-    tab.board_part.clicked((2, 0))                             # Ann ship 1 explores (2,0)
+    tab.driver().tap((2, 0))                             # Ann ship 1 explores (2,0)
     widget(tab, "sse-reveal").value = "nordinn_empire"
     assert not shown(widget(tab, "sse-destroy"))
     note = widget(tab, "sse-destroy-note")
@@ -153,9 +153,9 @@ def test_nordinn_option_adjacent_city_far_cities_are_not_offered(tab):
                           "options": {"nordinn": "adjacent_city"}})
     click_move(tab, (0, 0), (0, 1))
     click_move(tab, (4, 2), (4, 1))
-    tab.board_part.clicked((0, 0))
+    tab.driver().tap((0, 0))
     tab.ship_pick.value = 1
-    tab.board_part.clicked((2, 0))
+    tab.driver().tap((2, 0))
     widget(tab, "sse-reveal").value = "nordinn_empire"
     assert not shown(widget(tab, "sse-destroy"))
     assert "No City is destroyed" in widget(tab, "sse-destroy-note").value
@@ -167,8 +167,8 @@ REFUEL = "H1 U U E H2\nE P1 E E E"
 
 
 def refuel_form(tab, g):
-    tab.board_part.clicked((0, 0))
-    tab.board_part.clicked((1, 0))                             # Ann explores (1,0)
+    tab.driver().tap((0, 0))
+    tab.driver().tap((1, 0))                             # Ann explores (1,0)
     widget(tab, "sse-reveal").value = "refuelling_station"
     then = widget(tab, "sse-then")
     assert shown(then)
@@ -228,7 +228,7 @@ def test_refuel_into_a_nordinn_empire_destroys_a_choice_from_that_state(tab):
     assert a["then"]["destroy"] == [1, 0] and (1, 0) in g.state.conquered
     # the turn line and the undo question describe it (a 'then' without a piece)
     assert "then to [2, 0], revealed Nordinn Empire, destroyed the City at [1, 0]" in status(tab)
-    tab.ask_undo()
+    tab.driver().ask_undo()
     assert "destroyed the City at [1, 0]" in tab.undo_box.children[0].value
 
 

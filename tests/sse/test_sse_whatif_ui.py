@@ -102,10 +102,10 @@ def test_tab_plays_stores_and_finishes(tab):
     rng = random.Random(2)
     while not g.state.finished:
         p = g.current
-        tab.board_part.clicked(g.state.players[p].ships[0].at)
+        tab.driver().tap(g.state.players[p].ships[0].at)
         legal = tab.board_part.legal()
         assert set(legal) == g.legal_destinations(p, 0)
-        tab.board_part.clicked(sorted(legal)[rng.randrange(len(legal))])
+        tab.driver().tap(sorted(legal)[rng.randrange(len(legal))])
     rec = tab.store.load(tab.gid)
     assert rec["format"] == "small-star-empires/1" and rec["actions"] == g.actions
     assert "sse-final-table" in tab.final_part.final.value
@@ -122,15 +122,15 @@ def test_tab_unexplored_entry(tab):
     while not any(m.kind == "explore" for m in g.legal_moves(g.current, 0)):
         p = g.current
         m = rng.choice([m for m in g.legal_moves(p, 1) if m.kind == "colonise"])
-        tab.board_part.clicked(g.state.players[p].ships[1].at)
+        tab.driver().tap(g.state.players[p].ships[1].at)
         tab.selected = 1
-        tab.board_part.clicked(m.to)
+        tab.driver().tap(m.to)
     p = g.current
     target = next(m for m in g.legal_moves(p, 0) if m.kind == "explore")
     n = len(g.actions)
-    tab.board_part.clicked(g.state.players[p].ships[0].at)
+    tab.driver().tap(g.state.players[p].ships[0].at)
     tab.selected = 0
-    tab.board_part.clicked(target.to)
+    tab.driver().tap(target.to)
     assert tab.reveal_part.pending is not None and len(g.actions) == n       # waits for the tile
     eff = next(c for c in tab.reveal_part.extra.children if "sse-reveal" in getattr(c, "_dom_classes", ()))
     eff.value = "planetary"
@@ -172,8 +172,8 @@ def test_tab_campaign_next_games(tab):
         assert g.setup.campaign == {"wins": {"Ann": k - 1, "Bob": 0}, "game": k}
         assert g.state.players["Ann"].cities == 14 - (k - 1)
         for p, to in (("Ann", (1, 0)), ("Bob", (3, 0))):
-            tab.board_part.clicked(g.state.players[p].ships[0].at)
-            tab.board_part.clicked(to)
+            tab.driver().tap(g.state.players[p].ships[0].at)
+            tab.driver().tap(to)
         assert g.state.finished and g.score().winners == ["Ann"]
         words = tab.final_part.campaign_box.children[0].value
         buttons = [c for c in tab.final_part.campaign_box.children if "sse-next-game" in c._dom_classes]
