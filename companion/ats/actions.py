@@ -45,11 +45,12 @@ KEY_ORDER = ("year", "turn", "player", "seat", "do", "card", "tile", "take", "at
 
 
 @dataclass(frozen=True, kw_only=True)
-class AtsAction:
+class AtsAction(nt.RecordFields):
     """An entry of an Among the Stars record.  Fields absent from the entry are None;
     ``extra``: every other field, as ``(key, compact JSON)`` sorted by key."""
 
     kind: ClassVar[str] = ""
+    key_order: ClassVar[tuple[str, ...]] = KEY_ORDER
     #: the keys this class holds as typed fields (beyond year, turn, player)
     typed: ClassVar[tuple[str, ...]] = ()
     #: the key written in the WHO slot
@@ -62,26 +63,9 @@ class AtsAction:
     #: the entry's own key order (to_dict keeps it); not part of the value
     order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
-    # -- JSON ------------------------------------------------------------------------
-    def get(self, key: str) -> Any:
-        """The JSON value of the entry's field ``key`` (None if absent)."""
-        if key == "do":
-            return self.kind
-        for k, text in self.extra:
-            if k == key:
-                return json.loads(text)
-        if key in ("year", "turn", "player") + self.typed:
-            return _to_json(getattr(self, key))
-        return None
-
-    def keys(self) -> list[str]:
-        out = ["do"] + [k for k in ("year", "turn", "player") + self.typed
-                        if getattr(self, k) is not None]
-        return out + [k for k, _ in self.extra]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The entry as the record stores it."""
-        return {k: self.get(k) for k in nt.key_order(self.keys(), self.order, KEY_ORDER)}
+    # -- JSON (RecordFields: get, keys, to_dict) ------------------------------------------
+    def typed_keys(self) -> tuple[str, ...]:
+        return ("year", "turn", "player") + self.typed
 
     # -- notation ----------------------------------------------------------------------
     def __str__(self) -> str:
@@ -113,7 +97,7 @@ class AtsAction:
                 done.discard(key)
         for key in ("year", "turn", "player") + self.typed:
             if key not in done and getattr(self, key) is not None:
-                out.append(nt.keyed(key, _to_json(getattr(self, key))))
+                out.append(nt.keyed(key, nt.to_json(getattr(self, key))))
         out += [nt.keyed(k, json.loads(v)) for k, v in self.extra]
         return " ".join(out)
 
@@ -251,12 +235,6 @@ KINDS: dict[str, type[AtsAction]] = {c.kind: c for c in (
     Build, Reactor, Discard, Conflict, RemoveSpaceships, Virtual, Remove, Advisor, Lay)}
 TAKES = ("bonus", "decline")
 _DIGITS = re.compile(r"[0-9]{1,6}\Z")
-
-
-def _to_json(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
-    return value
 
 
 def _typed(key: str, value: Any) -> Any:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from .errors import RecordError
 
@@ -113,6 +113,55 @@ def key_order(keys: Iterable[str], own: tuple[str, ...], usual: tuple[str, ...])
     if set(own) == keys:
         return list(own)
     return [k for k in usual if k in keys] + sorted(keys - set(usual))
+
+
+def to_json(value: Any) -> Any:
+    """A typed field's JSON: tuples (cells, hexes, lists of cells) as lists."""
+    if isinstance(value, tuple):
+        return [to_json(v) for v in value]
+    return value
+
+
+class RecordFields:
+    """What both games' action values share (issue 38: the notation helpers in one place):
+    the record's JSON of the value.  ``get(key)`` one field, ``keys()`` those present,
+    ``to_dict()`` the entry as the record stores it, in the entry's own key order when it
+    has one, else the game's ``key_order``.  A game's value class says which JSON keys it
+    holds as typed fields (:meth:`typed_keys`) and, in ``attrs``, the field of a key whose
+    name differs (Small Star Empires' ``from`` is ``frm``); every other key is in
+    ``extra`` as ``(key, compact JSON)``."""
+
+    kind: ClassVar[str] = ""
+    key_order: ClassVar[tuple[str, ...]] = ()
+    attrs: ClassVar[Mapping[str, str]] = {}
+    extra: tuple[tuple[str, str], ...]
+    order: tuple[str, ...]
+
+    def typed_keys(self) -> tuple[str, ...]:
+        """The JSON keys this value holds as typed fields."""
+        raise NotImplementedError
+
+    def _field(self, key: str) -> Any:
+        return getattr(self, self.attrs.get(key, key))
+
+    def get(self, key: str) -> Any:
+        """The JSON value of the entry's field ``key`` (None if absent)."""
+        if key == "do":
+            return self.kind
+        for k, text in self.extra:
+            if k == key:
+                return json.loads(text)
+        if key in self.typed_keys():
+            return to_json(self._field(key))
+        return None
+
+    def keys(self) -> list[str]:
+        out = ["do"] + [k for k in self.typed_keys() if self._field(k) is not None]
+        return out + [k for k, _ in self.extra]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as the record stores it."""
+        return {k: self.get(k) for k in key_order(self.keys(), self.order, self.key_order)}
 
 
 def who(token: Token) -> str | None:

@@ -51,12 +51,14 @@ _SHIP = re.compile(r"#([0-9]{1,6})\Z")
 
 
 @dataclass(frozen=True, kw_only=True)
-class SseAction:
+class SseAction(nt.RecordFields):
     """An action of a Small Star Empires record.  Fields absent from the action are None
     (``frm`` is the key ``from``); ``extra``: every other field, as ``(key, compact
     JSON)`` sorted by key."""
 
     kind: ClassVar[str] = ""
+    key_order: ClassVar[tuple[str, ...]] = KEY_ORDER
+    attrs: ClassVar[dict[str, str]] = {"from": "frm"}
 
     player: str | None = None
     ship: int | None = None
@@ -68,26 +70,9 @@ class SseAction:
     #: the action's own key order (to_dict keeps it); not part of the value
     order: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
-    # -- JSON ------------------------------------------------------------------------
-    def get(self, key: str) -> Any:
-        """The JSON value of the action's field ``key`` (None if absent)."""
-        if key == "do":
-            return self.kind
-        for k, text in self.extra:
-            if k == key:
-                return json.loads(text)
-        if key in TYPED:
-            value = getattr(self, "frm" if key == "from" else key)
-            return list(value) if isinstance(value, tuple) else value
-        return None
-
-    def keys(self) -> list[str]:
-        out = ["do"] + [k for k in TYPED if getattr(self, "frm" if k == "from" else k) is not None]
-        return out + [k for k, _ in self.extra]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The action as the record stores it."""
-        return {k: self.get(k) for k in nt.key_order(self.keys(), self.order, KEY_ORDER)}
+    # -- JSON (RecordFields: get, keys, to_dict) ------------------------------------------
+    def typed_keys(self) -> tuple[str, ...]:
+        return TYPED
 
     # -- notation ----------------------------------------------------------------------
     def __str__(self) -> str:
