@@ -1,4 +1,4 @@
-"""issue 23, "Screens compose", for Small Star Empires: ``SseTab`` is one screen built from
+"""issue 23, "Screens compose", for Small Star Empires: ``SseScreen`` is one screen built from
 parts (setup, editor, board, reveal, final, views), each a plain class given the screen in
 its constructor; no part inherits another; every attribute of the screen and of its parts
 is made in ``__init__``; no UI file is over 500 lines; the numbers the page shows and
@@ -17,15 +17,15 @@ import pytest
 from companion.sse import SseGame, offer
 from companion.sse.hexmap import save_user_map
 from companion.ui import (playdetails, session, sse_board, sse_final, sse_reveal, sse_setup,
-                          sse_tab, sse_views)
+                          sse_screen, sse_views)
 
 _SSE_TESTS = str(Path(__file__).resolve().parent / "sse")
 if _SSE_TESTS not in sys.path:
     sys.path.insert(0, _SSE_TESTS)
 from ssekit import grid  # noqa: E402
 
-UI = Path(sse_tab.__file__).parent
-FILES = ["sse_tab.py", "sse_setup.py", "sse_final.py", "sse_views.py", "sse_reveal.py",
+UI = Path(sse_screen.__file__).parent
+FILES = ["sse_screen.py", "sse_setup.py", "sse_final.py", "sse_views.py", "sse_reveal.py",
          "sse_board.py", "sse_lay.py", "sse_lay_parts.py"]
 PARTS = {"setup_part": sse_setup.SseSetupForm, "editor_part": sse_setup.SseEditor,
          "board_part": sse_board.SseBoard, "reveal_part": sse_reveal.SseReveal,
@@ -68,7 +68,7 @@ def test_the_parts_are_plain_classes_and_the_screen_inherits_none_of_them():
     for cls in PARTS.values():
         assert cls.__bases__ == (object,), cls
         assert "screen" in inspect.signature(cls.__init__).parameters, cls
-    mro = set(sse_tab.SseTab.__mro__)
+    mro = set(sse_screen.SseScreen.__mro__)
     assert not mro & set(PARTS.values())
     # the old mixins are gone
     for mod, name in ((sse_setup, "SseSetupScreen"), (sse_final, "SseFinal"),
@@ -78,9 +78,9 @@ def test_the_parts_are_plain_classes_and_the_screen_inherits_none_of_them():
 
 
 def test_the_screen_inherits_no_mixin():
-    """SseTab is a plain class: what SessionScreen and PlayDetailsScreen gave it as mixins
+    """SseScreen is a plain class: what SessionScreen and PlayDetailsScreen gave it as mixins
     are parts it holds (``tab.live``, ``tab.details``), their names forwarded."""
-    assert sse_tab.SseTab.__bases__ == (object,)
+    assert sse_screen.SseScreen.__bases__ == (object,)
     assert not hasattr(session, "SessionScreen")
     assert not hasattr(playdetails, "PlayDetailsScreen")
 
@@ -118,7 +118,7 @@ SCREEN_NAMES = {"store", "role", "game", "gid", "rev", "open_session", "view_of"
 
 
 def test_every_forwarded_name_is_a_parts_attribute(tab):
-    vias = {n: v for n, v in vars(sse_tab.SseTab).items() if isinstance(v, sse_tab.Via)}
+    vias = {n: v for n, v in vars(sse_screen.SseScreen).items() if isinstance(v, sse_screen.Via)}
     assert set(vias) == SCREEN_NAMES
     for name, via in vias.items():
         assert via.part in PARTS, name
@@ -253,9 +253,9 @@ def test_the_piece_note_quotes_the_reserve_rule(tab):
 
 # ------------------------------------------- the parts typed against a protocol (issue 38)
 def test_the_screen_offers_what_its_parts_read_of_it(tab):
-    from companion.ui.sse_screen import SseScreen
-    members = set(SseScreen.__annotations__) | {
-        n for n, v in vars(SseScreen).items() if not n.startswith("_") and (
+    from companion.ui.sse_protocol import SseScreenProtocol
+    members = set(SseScreenProtocol.__annotations__) | {
+        n for n, v in vars(SseScreenProtocol).items() if not n.startswith("_") and (
             callable(v) or isinstance(v, property))}
     assert {"session", "game", "push", "guarded", "reveal_part"} <= members
     tab.show_setup()
@@ -264,12 +264,12 @@ def test_the_screen_offers_what_its_parts_read_of_it(tab):
 
 
 def test_no_part_imports_the_screen_that_composes_it():
-    """The parts name their screen as ``SseScreen`` (a protocol), not ``SseTab``: no import
-    of ``sse_tab`` in a part, not even one read only by the type checker."""
+    """The parts name their screen as ``SseScreenProtocol`` (a protocol), not ``SseScreen``: no import
+    of ``sse_screen`` in a part, not even one read only by the type checker."""
     for f in FILES:
-        if f in ("sse_tab.py", "sse_screen.py"):
+        if f in ("sse_screen.py", "sse_protocol.py"):
             continue
         tree = ast.parse((UI / f).read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
-                assert node.module not in ("sse_tab", "companion.ui.sse_tab"), (f, node.lineno)
+                assert node.module not in ("sse_screen", "companion.ui.sse_screen"), (f, node.lineno)

@@ -1,6 +1,6 @@
 """One game as one page sees it: the store, the game replayed from its record, and the
 revision the page has seen.  Shared by both game screens (``app.App`` for Among the Stars,
-``sse_tab.SseTab`` for Small Star Empires), which keep only their widgets.
+``sse_screen.SseScreen`` for Small Star Empires), which keep only their widgets.
 
 The record in the store is the only state (boardgame.io's log).  A page never changes
 its game without the store agreeing first:

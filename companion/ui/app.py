@@ -20,7 +20,7 @@ from ..ats.kind import KIND as ATS_KIND
 from ..sse.kind import KIND as SSE_KIND
 from .ats_screen import AtsScreen
 from .shell import STYLE, Shell  # noqa: F401 (re-exported)
-from .sse_tab import SseTab
+from .sse_screen import SseScreen
 
 
 class App(Shell):
@@ -32,7 +32,7 @@ class App(Shell):
         return self.screens[ATS_KIND.format]
 
     @property
-    def sse(self) -> SseTab | None:
+    def sse(self) -> SseScreen | None:
         """The Small Star Empires screen, once its tab was opened."""
         return self.screens.get(SSE_KIND.format)
 

@@ -146,7 +146,7 @@ class AtsDriver:
 
 
 class SseDriver:
-    """The Small Star Empires screen (:class:`companion.ui.sse_tab.SseTab`), and
+    """The Small Star Empires screen (:class:`companion.ui.sse_screen.SseScreen`), and
     what both drivers offer (``game``, ``gid``, ``seat``, ``view``, ``status``,
     ``undo_question``, ``open_game``, ``set_view``, ``ask_undo``, ``undo``, ``tap_timer``,
     ``save_final_details``)."""

@@ -60,8 +60,8 @@ def _ats_screen(shell: Any) -> Any:
 
 
 def _sse_screen(shell: Any) -> Any:
-    from .sse_tab import SseTab
-    return SseTab(shell)
+    from .sse_screen import SseScreen
+    return SseScreen(shell)
 
 
 register_screen(ATS_KIND.format, _ats_screen)

@@ -15,7 +15,7 @@ from ..sse.game import PIECE_NAMES
 from ..sse.hexmap import EFFECT_NAMES, System
 from ..sse.offer import homeworld_numbers, planet_choices
 from ..sse.render import KIND_FILL, NEBULA_FILL, NEBULA_TEXT
-from .sse_screen import SseScreen
+from .sse_protocol import SseScreenProtocol
 
 
 COL_PX, ROW_PX, HEX_W, HEX_H = 27, 46, 54, 62
@@ -141,12 +141,12 @@ def system_cell(s: System) -> dict:
 
 
 class SseBoard:
-    """The play screen's board, a part of :class:`companion.ui.sse_tab.SseTab`: ``board``
+    """The play screen's board, a part of :class:`companion.ui.sse_screen.SseScreen`: ``board``
     (a :class:`HexBoard`) drawn from the game and the selection, with the engine's legal
     destinations of the selected ship and piece in green; a click selects a ship, moves
     it, or says which rule forbids the move."""
 
-    def __init__(self, screen: SseScreen):
+    def __init__(self, screen: SseScreenProtocol):
         self.screen = screen
         self.board = HexBoard(screen.guarded(self.clicked))
 

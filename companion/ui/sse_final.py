@@ -1,7 +1,7 @@
 """The Small Star Empires scores, what-if table and final screen: each player's score now
 and as projected (the score table), then the final table with its breakdown and tiebreak,
 the record export, the play details and exports, the epic table's form and the campaign's
-panel.  A part of :class:`companion.ui.sse_tab.SseTab`."""
+panel.  A part of :class:`companion.ui.sse_screen.SseScreen`."""
 from __future__ import annotations
 
 import base64
@@ -21,7 +21,7 @@ from ..sse.render import map_svg
 from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table, tiebreak_words
 from .playdetails import FinalExports, final_details_form
 from .writes import writes
-from .sse_screen import SseScreen
+from .sse_protocol import SseScreenProtocol
 
 
 
@@ -30,7 +30,7 @@ class SseFinal:
     exports under it (``final_extra``: ``final_details``, ``exports``), the epic table's
     form (``epic_box``) and the campaign (``campaign_box``) of ``screen``."""
 
-    def __init__(self, screen: SseScreen):
+    def __init__(self, screen: SseScreenProtocol):
         self.screen = screen
         self.whatif = w.HTML()
         self.whatif.add_class("sse-whatif")

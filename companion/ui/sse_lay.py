@@ -1,5 +1,5 @@
 """Small Star Empires, the pieces laid as they lie on the map (issue 39, "Score the table
-as it lies"): a part of the play screen (:class:`companion.ui.sse_tab.SseTab`), shown
+as it lies"): a part of the play screen (:class:`companion.ui.sse_screen.SseScreen`), shown
 instead of the ship and move entry while the game's setup says ``options.laid`` and a
 player's pieces are still to be laid.
 
@@ -7,7 +7,7 @@ The map is drawn as the board is now (the pieces, tiles face-up and conquest mar
 so far, and the draft of the player being laid).  The player chooses City, Trade Station
 or Nothing, taps the systems where such a piece of theirs lies, types the VP on the score
 track, and presses *Lay X's pieces*: one ``lay`` entry (companion/sse/lay.py) through the
-screen's write path (:meth:`SseTab.push`: the session, then the engine), so that the
+screen's write path (:meth:`SseScreen.push`: the session, then the engine), so that the
 engine checks it (two pieces on one system, a homeworld, more Cities than the setup gives,
 ...); a refusal is said beside the button, naming the system and the rule, nothing
 recorded, the draft kept.  A seat's page lays its own player's pieces; the host's page any
@@ -51,7 +51,7 @@ from .common import refresh_undo
 from .drafting import Drafts
 from .sse_board import HexBoard
 from .sse_lay_parts import LETTER, NONE, Draft, cells, tile_choices, tile_key, tile_of
-from .sse_screen import SseScreen
+from .sse_protocol import SseScreenProtocol
 
 
 #: what a tap puts on a system (the engine decides whether it may lie there)
@@ -69,7 +69,7 @@ CSS = "<style>.sse-laid-message:empty{display:none}</style>"
 class SseLay:
     """The laying panel of ``screen`` (see the module's docstring)."""
 
-    def __init__(self, screen: SseScreen) -> None:
+    def __init__(self, screen: SseScreenProtocol) -> None:
         self.screen = screen
         guarded = screen.guarded
         self.title = w.HTML()

@@ -21,7 +21,7 @@ from ..sse.game import PIECE_NAMES, SseGame
 from ..sse.hexmap import EFFECT_NAMES, EFFECTS
 from ..sse.offer import planet_choices, rule_text, tile_piece
 from .writes import writes
-from .sse_screen import SseScreen
+from .sse_protocol import SseScreenProtocol
 
 if TYPE_CHECKING:
     from ..sse.state import State
@@ -203,11 +203,11 @@ def reveal_form(game: SseGame, action: dict, guard: Callable = lambda f: f) -> T
 
 
 class SseReveal:
-    """The part of :class:`companion.ui.sse_tab.SseTab` that holds an exploring move
+    """The part of :class:`companion.ui.sse_screen.SseScreen` that holds an exploring move
     waiting for its tile: ``extra`` (class ``sse-extra``, below the entry) shows the
     :class:`TileForm`, *Confirm* pushes the move through the screen, *Cancel* forgets it."""
 
-    def __init__(self, screen: SseScreen):
+    def __init__(self, screen: SseScreenProtocol):
         self.screen = screen
         self.extra = w.VBox()
         self.extra.add_class("sse-extra")

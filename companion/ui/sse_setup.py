@@ -1,6 +1,6 @@
 """The Small Star Empires setup screen: players, map (with its preview), ships and pieces,
 variants, the campaign's first game, the epic game; and the map editor.  Two parts of
-:class:`companion.ui.sse_tab.SseTab` (:class:`SseSetupForm`, :class:`SseEditor`).  The
+:class:`companion.ui.sse_screen.SseScreen` (:class:`SseSetupForm`, :class:`SseEditor`).  The
 numbers shown and offered (players, ships, pieces, the campaign's table) are the engine's
 (companion.sse.offer)."""
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .sse_board import (PALETTE,
                         HexBoard, system_cell)
 from .sse_laying import Laying
 from .sse_tiles import FormDrawer, TileTyper
-from .sse_screen import SseScreen
+from .sse_protocol import SseScreenProtocol
 
 #: the map choice that lays the map from the table's sector tiles (issue 24)
 FROM_TILES = ":tiles"
@@ -37,7 +37,7 @@ FROM_TILES = ":tiles"
 class SseSetupForm:
     """The new-game form and the saved games of ``screen`` (``setup_screen``)."""
 
-    def __init__(self, screen: SseScreen):
+    def __init__(self, screen: SseScreenProtocol):
         self.screen = screen
         guarded = screen.guarded
         self.names = []
@@ -340,7 +340,7 @@ class SseEditor:
     """The map editor of ``screen`` (``editor_screen``, the host's page only); its map
     list is ``setup``'s."""
 
-    def __init__(self, screen: SseScreen, setup: SseSetupForm):
+    def __init__(self, screen: SseScreenProtocol, setup: SseSetupForm):
         self.screen = screen
         self.setup = setup
         guarded = screen.guarded

@@ -1,6 +1,6 @@
 """The Small Star Empires screen on many devices (issue 14): the live update, a player's
 seat (``?seat=Ann``) and the read-only table view (``?view=table``).  A part of
-:class:`companion.ui.sse_tab.SseTab` (the mirror of :mod:`companion.ui.ats_views`): it
+:class:`companion.ui.sse_screen.SseScreen` (the mirror of :mod:`companion.ui.ats_views`): it
 holds the live line, the seat's line and switch and the join panel, and reads the screen
 it is given (its session, game, seat and view)."""
 from __future__ import annotations
@@ -14,14 +14,14 @@ from .live import live_widgets, show, show_live, show_note
 from .seatswitch import SeatSwitch
 from .session import Change
 from .tableview import TV_CLASS, sse_display
-from .sse_screen import SseScreen
+from .sse_protocol import SseScreenProtocol
 
 
 
 class SseViews:
     """The live line, the seat's line and switch, the join panel of ``screen``."""
 
-    def __init__(self, screen: SseScreen):
+    def __init__(self, screen: SseScreenProtocol):
         self.screen = screen
         self.live_state, self.live_note = live_widgets()
         self.seat_score = w.HTML(layout=w.Layout(display="none"))

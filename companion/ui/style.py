@@ -94,7 +94,7 @@ CSS = f"""<style>
 # ---------------------------------------------------------------- Small Star Empires, History
 #: Issue 15 for the Small Star Empires and History tabs (appended: the rules above are shared).
 #: The SSE board of hex buttons is sized from its box (``.sse-board-wrap`` is a CSS size
-#: container; companion/ui/sse_tab.py ``col_css``): a 2-player map fits a phone, larger maps
+#: container; companion/ui/sse_screen.py ``col_css``): a 2-player map fits a phone, larger maps
 #: keep 44 px hexes and scroll sideways inside ``.sse-board``.
 SSE_HISTORY_CSS = """<style>
 .companion-root .sse-board-wrap { container-type: inline-size; overflow: visible; }

@@ -15,7 +15,7 @@ from browser_harness import screenshot
 from companion.sse import SseGame
 from companion.sse.record import FORMAT
 from companion.table.store import Store
-from companion.ui.sse_tab import hex_class
+from companion.ui.sse_screen import hex_class
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 """SseGame.describe / describe_action: an action in words, from the engine.  The words are
 the player's name and then exactly what the Small Star Empires tab says today
-(companion.ui.sse_tab.describe), on the sample records in data/, on random games with
+(companion.ui.sse_screen.describe), on the sample records in data/, on random games with
 every variant, and on stored actions of every shape (damage, wormhole, tiles, a
 Refuelling Station's extra moves, a Nordinn Empire's destroyed City, Open Borders)."""
 from __future__ import annotations

@@ -70,7 +70,7 @@ def test_tab_editor_saves_a_map_offered_at_setup(tab, companion_home):
     tab.editor_part.load()
     assert "Approximate" in tab.editor_part.ed_info.value
     n = len(tab.editor_part.ed_map)
-    tool = {label: i for i, (label, _) in enumerate(__import__("companion.ui.sse_tab", fromlist=["x"]).PALETTE)}
+    tool = {label: i for i, (label, _) in enumerate(__import__("companion.ui.sse_screen", fromlist=["x"]).PALETTE)}
     tab.editor_part.ed_tool.value = tool["wormhole"]
     centre = (-2, -1)         # a main sector tile's middle (empty) system
     assert tab.editor_part.ed_map[centre].kind == "empty"
