@@ -139,7 +139,7 @@ def play_random_game(seed: int = SEED) -> dict:
     while not game.finished:
         for player in list(game.state.waiting):
             card = rng.choice(LOCATION_FIXTURES)
-            acts = game.legal_actions(player, card)
+            acts = game.legal_entries(player, card)
             builds = [a for a in acts if a["do"] == "build"]
             reactors = [a for a in acts if a["do"] == "reactor"]
             if builds:
@@ -356,7 +356,7 @@ def game_with_station(n: int):
     g = Game(setup, cards=FIXTURE_CARDS)
     rng = random.Random(n)
     for i in range(n - 1):
-        acts = g.legal_actions("Ada", "Fixture: plain")
+        acts = g.legal_entries("Ada", "Fixture: plain")
         reactor = [a for a in acts if a["do"] == "reactor"]
         builds = [a for a in acts if a["do"] == "build"]
         pick = rng.choice(reactor if i % 4 == 3 or not builds else builds)

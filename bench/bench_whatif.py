@@ -145,7 +145,7 @@ def pushed_game(n_locations: int) -> Game:
                  "options": {"reactor_supply": 99}}, cards=FIXTURE_CARDS)
     rng = random.Random(n_locations)
     for i in range(n_locations - 1):
-        acts = game.legal_actions("Ada", "Fixture: plain")
+        acts = game.legal_entries("Ada", "Fixture: plain")
         reactors = [a for a in acts if a["do"] == "reactor"]
         builds = [a for a in acts if a["do"] == "build"]
         game.push(rng.choice(reactors if i % 4 == 3 or not builds else builds))

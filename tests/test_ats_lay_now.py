@@ -40,6 +40,7 @@ import json
 import pytest
 
 from companion.ats.game import Game
+from companion.ats.actions import Discard
 from companion.core.errors import IllegalAction, RecordError
 from recordkit import fixture_card, fixture_objective
 
@@ -223,8 +224,8 @@ def test_check_and_legal_actions_are_queries_from_the_laid_position():
     assert e.value.rule == "no-energy"
     assert not g.is_legal(build("Cleo", PLOT, [1, 1]))
     acts = g.legal_actions("Ana", PLOT)
-    assert {"year": 2, "turn": 3, "player": "Ana", "card": PLOT, "do": "discard"} in acts
-    assert not any(a["do"] == "reactor" for a in acts)      # the supply is empty
+    assert Discard(year=2, turn=3, player="Ana", card=PLOT) in acts     # action values
+    assert not any(a.kind == "reactor" for a in acts)      # the supply is empty
     assert snapshot(g) == before
 
 

@@ -228,7 +228,7 @@ def test_not_enough_credits():
                    "costs 11 credits", "Sandra has 10")
     assert g.legal_cells("Sandra", "Fixture: pricey") == []
     # a discard or a reactor is still possible (B: take another action)
-    kinds = {a["do"] for a in g.legal_actions("Sandra", "Fixture: pricey")}
+    kinds = {a.kind for a in g.legal_actions("Sandra", "Fixture: pricey")}
     assert kinds == {"reactor", "discard"}
 
 
@@ -253,7 +253,7 @@ def test_max_unknown_is_asked_for_only_when_a_second_copy_is_built():
     assert info.value.fields == ["max"]
     assert str(info.value).startswith("Sandra build 'Fixture: max unknown': ")
     # legal_actions still offers the other actions
-    assert {a["do"] for a in g.legal_actions("Sandra", "Fixture: max unknown")} == {"reactor",
+    assert {a.kind for a in g.legal_actions("Sandra", "Fixture: max unknown")} == {"reactor",
                                                                                     "discard"}
 
 

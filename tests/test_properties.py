@@ -1,6 +1,6 @@
 """Property tests: random LEGAL games (2-6 players, standard and aggressive, some
 with a small reactor supply or Limited Space) played with FIXTURE cards only, by
-choosing at random among ``game.legal_actions(player, card)``.
+choosing at random among ``game.legal_entries(player, card)``.
 
 After every action (complete games: at regular checkpoints and at the end, to
 keep the run short) these must hold:
@@ -226,7 +226,7 @@ def choose_action(pick, game: Game, player: str | None = None, card: str | None 
     s = game.state
     player = player or pick.one(s.waiting, "player")
     card = card or pick.one(NAMES, "card")
-    options = game.legal_actions(player, card)
+    options = game.legal_entries(player, card)
     assert options, "discarding is always possible"
     assert all(a["player"] == player and a["card"] == card for a in options)
     if at is not None:

@@ -22,7 +22,7 @@ Random LEGAL games are pushed through ``Game.push`` in each of:
 * and the round-end check: a card's MAX corrected mid-game, then ``remove``
   entries after year 4 until every station is valid.
 
-Actions are chosen among ``game.legal_actions(player, card)`` plus the mode's own
+Actions are chosen among ``game.legal_entries(player, card)`` plus the mode's own
 actions.  Only FIXTURE cards carry numbers (names start with "Fixture: "); real
 card names appear only as the names of discarded / dropped cards.
 
@@ -362,7 +362,7 @@ def legal_queries_agree(game: Game, player: str, card: str) -> None:
     for cell in sorted(around):
         action = {"player": player, "do": "reactor", "card": card, "at": list(cell)}
         assert game.is_legal(action) == (cell in reactor), game.why_illegal(action)
-    for action in game.legal_actions(player, card):
+    for action in game.legal_entries(player, card):
         if action["do"] == "build":
             if card in CHOICE_CARDS:
                 action["choices"] = {o: "pay" for o in others}
@@ -371,7 +371,7 @@ def legal_queries_agree(game: Game, player: str, card: str) -> None:
         assert game.is_legal(action), game.why_illegal(action)
     discard = {"player": player, "do": "discard", "card": card}
     assert game.is_legal(discard) == any(a["do"] == "discard"
-                                         for a in game.legal_actions(player, card))
+                                         for a in game.legal_entries(player, card))
 
 
 # ---------------------------------------------------------------------------
@@ -404,7 +404,7 @@ def player_action(pick, game: Game, player: str) -> dict:
     s = game.state
     ps = s.players[player]
     card = pick.one(hand(game), "card")
-    options = game.legal_actions(player, card)
+    options = game.legal_entries(player, card)
     assert options and options[-1]["do"] == "discard", "discarding is always possible"
     assert all(a["player"] == player and a["card"] == card for a in options)
     if card in REAL_NAMES:          # real cards: only their names are used, never values
@@ -608,7 +608,7 @@ def test_round_end_removals_make_every_station_valid(seed, players, fix_at, limi
             with pytest.raises(IllegalAction) as info:
                 game.push({"player": game.state.waiting[0], "do": "discard", "card": "Garden"})
             assert info.value.rule == "round-end"
-            assert game.legal_actions(game.state.waiting[0], "Fixture: twin") == []
+            assert game.legal_entries(game.state.waiting[0], "Fixture: twin") == []
             v = pick.one(due, "violation")
             game.push({"do": "remove", "player": v["player"], "at": pick.one(v["cells"], "cell")})
             cheap_invariants(game, supply0)
@@ -616,7 +616,7 @@ def test_round_end_removals_make_every_station_valid(seed, players, fix_at, limi
             continue
         player = pick.one(game.state.waiting, "player")
         card = "Fixture: twin" if pick.int(0, 2, "twin?") else pick.one(LOCATIONS, "card")
-        options = game.legal_actions(player, card)
+        options = game.legal_entries(player, card)
         builds = [a for a in options if a["do"] == "build"]
         action = dict(pick.one(builds or options, "action"))
         if card in CHOICE_CARDS and action["do"] == "build":

@@ -375,7 +375,7 @@ class AtsDriver:
         own: list[dict] = []            # the mode's entries: kept if the engine takes them
         for p in st.waiting:
             for card in rng.sample(hand, 3):
-                out += game.legal_actions(p, card)
+                out += game.legal_entries(p, card)
             if game.setup.mode == "aggressive":
                 own.append({"player": p, "do": "conflict", "card": "Fixture: conflict raid"})
             ships = sorted(st.station(p).spaceships)

@@ -137,7 +137,7 @@ def test_a_spaceship_whose_space_is_built_on_is_refused_by_default_and_never_off
     assert g.legal_cells("Ben", "Fixture: plain") == [(0, 1)]
     assert g.legal_cells("Ben", do="reactor") == [(0, 1)]
     actions = g.legal_actions("Ben", "Fixture: plain")
-    assert [a["do"] for a in actions] == ["build", "reactor"]
+    assert [a.kind for a in actions] == ["build", "reactor"]
     for a in actions:
         assert g.is_legal(a), g.why_illegal(a)
     assert not g.is_legal(act("Ben", "discard"))

@@ -90,7 +90,7 @@ def played_ats(n: int, seed: int = 7) -> Game:
     game = Game({"players": ["Ana", "Ben", "Cy"], "options": {}}, cards=CARDS)
     while len(game.actions) < n and not game.finished:
         player = game.waiting_in_order()[0]
-        options = game.legal_action_values(player, rng.choice(["Fixture: free",
+        options = game.legal_actions(player, rng.choice(["Fixture: free",
                                                                 "Fixture: one energy"]))
         assert all(isinstance(a, ats_actions.AtsAction) for a in options)
         game.push(rng.choice(options))

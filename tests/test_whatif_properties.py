@@ -126,7 +126,7 @@ def random_prefix(seed: int) -> tuple[Game, random.Random]:
                 book_setup=False)     # random objective counts: fixtures (B 3 not checked here)
 
     def one(player):
-        acts = game.legal_actions(player, rng.choice(LOCATIONS))
+        acts = game.legal_entries(player, rng.choice(LOCATIONS))
         builds = [a for a in acts if a["do"] == "build"]
         pool = builds if builds and rng.random() < 0.7 else acts
         game.push(_fill(game, rng.choice(pool)))

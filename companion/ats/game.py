@@ -381,8 +381,14 @@ class Game(LegalityQueries[AtsAction]):
         the action breaks a rule whatever the players answer."""
         return needs(self, action.to_dict() if isinstance(action, AtsAction) else action)
 
-    def legal_actions(self, player: str, card: str) -> list[dict[str, Any]]:
-        """Every legal action for ``player`` holding ``card`` (default energy payers)."""
+    def legal_actions(self, player: str, card: str) -> list[AtsAction]:
+        """Every legal build, reactor and discard for ``player`` holding ``card`` now
+        (default energy payers), as action values (:mod:`companion.ats.actions`)."""
+        return [from_dict(a) for a in self.legal_entries(player, card)]
+
+    def legal_entries(self, player: str, card: str) -> list[dict[str, Any]]:
+        """:meth:`legal_actions` as the record's entries (JSON), to be completed (an
+        ability's choices, spaceships) before they are pushed."""
         st = self.state
         base = {"year": st.year, "turn": st.turn, "player": player, "card": card}
         out = []
@@ -397,11 +403,6 @@ class Game(LegalityQueries[AtsAction]):
         if self._may_act(player) and waiting_ships_allow(st, player):
             out.append({**base, "do": "discard"})
         return out
-
-    def legal_action_values(self, player: str, card: str) -> list[AtsAction]:
-        """:meth:`legal_actions` as action values (:mod:`companion.ats.actions`): every
-        legal build, reactor and discard for ``player`` holding ``card`` now."""
-        return [from_dict(a) for a in self.legal_actions(player, card)]
 
     def _repr_svg_(self) -> str:
         """Every player's station side by side, each with its player's name: the game
