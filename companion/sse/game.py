@@ -7,8 +7,9 @@ nothing, :meth:`SseGame.pop` takes the last one back, :meth:`SseGame.check` and
 :meth:`SseGame.legal_moves` are queries.  The state is always the replay of the
 record.  An action is a value of :mod:`companion.sse.actions` (``push`` and ``check``
 answer a value with a value, a dict with a dict), and :meth:`SseGame.parse` reads a line
-of notation in the context of the position (:mod:`companion.sse.incontext`).  Book references: "S Movement", "S Colonize", "S Game End",
-"S Variants ..." are the sections of the Small Star Empires rulebook.
+of notation in the context of the position (:mod:`companion.sse.incontext`).  Book
+references: "S Movement", "S Colonize", "S Game End", "S Variants ..." are the sections
+of the Small Star Empires rulebook.
 
 The rules live in one module per chapter of the book; this module holds the game
 (:class:`SseGame`) and keeps every name it held before the split importable:
