@@ -4,7 +4,7 @@ Random legal games in every mode of ``test_properties_modes`` (plus the standard
 game); before each action, every query the table and the what-if views use is
 asked for a random waiting player and card: ``Game.trial`` (of a legal action, of
 its turn-ending form, and of an advisor bonus that gives other players VP and
-credits), ``legal_cells``, ``legal_actions``, ``check`` (legal and illegal),
+credits), ``legal_cells``, ``legal_actions`` (``legal_entries``), ``check`` (legal and illegal),
 ``needs``, ``placement_map``, ``hand_ranking`` and ``if_ended_now``.  After each
 query the live state equals what it was, equals the replay of the record
 (``Game.from_record`` of a JSON round trip), and the record is unchanged.
@@ -67,7 +67,7 @@ def ask_every_query(pick, game: Game) -> None:
     _unchanged(game, before, record, "legal_cells")
     _quietly(game.legal_cells, player, do="reactor")
     _unchanged(game, before, record, "legal_cells (reactor)")
-    options = _quietly(game.legal_actions, player, card) or []
+    options = _quietly(game.legal_entries, player, card) or []
     _unchanged(game, before, record, "legal_actions")
 
     if game.unsettled_advisors():
