@@ -340,7 +340,7 @@ class Game(LegalityQueries[AtsAction]):
         (unknown-card) with the closest names if there is none."""
         return location_card(self.catalogue, name)
 
-    def _may_act(self, player: str | None) -> bool:
+    def may_take_action(self, player: str | None) -> bool:
         """Whether ``player`` may take their action now: in the game, not acted yet,
         the round end's advisors settled, and first in the order the rules ask for
         (Revival 2-player active player, timing rules)."""
@@ -357,7 +357,7 @@ class Game(LegalityQueries[AtsAction]):
 
     def legal_cells(self, player: str, card: str | None = None, do: str = "build") -> list[Cell]:
         """Cells where ``player`` may build ``card`` (or a reactor) right now."""
-        if not self._may_act(player):
+        if not self.may_take_action(player):
             return []
         return legal_cells(self.catalogue, self.state, player, card, do)
 
@@ -400,7 +400,7 @@ class Game(LegalityQueries[AtsAction]):
             out.append({**base, "do": "build", "at": list(cell)})
         for cell in self.legal_cells(player, do="reactor"):
             out.append({**base, "do": "reactor", "at": list(cell)})
-        if self._may_act(player) and waiting_ships_allow(st, player):
+        if self.may_take_action(player) and waiting_ships_allow(st, player):
             out.append({**base, "do": "discard"})
         return out
 

@@ -56,7 +56,7 @@ def _turn_action(game: Game, d: dict[str, Any]) -> None:
     """A player's action for the turn: the player, the card's name, the cell, the energy."""
     if d.get("player") is None:
         d["player"] = _only(game, d, "player",
-                            [p for p in game.setup.players if game._may_act(p)],
+                            [p for p in game.setup.players if game.may_take_action(p)],
                             "the player who takes their action")
     name = d.get("card")
     if not isinstance(name, str):
@@ -109,17 +109,12 @@ def _remove(game: Game, d: dict[str, Any]) -> None:
 
 def _only(game: Game, d: dict[str, Any], key: str, options: Sequence[Any], what: str,
           show: Any = nt.name) -> Any:
-    """The one option for ``key``; else IncompleteNotation naming ``what`` and the options
-    (none: first the rule that stands in the way, if the rules name one)."""
-    if len(options) == 1:
-        return options[0]
-    if not options:
+    """The one option for ``key`` (:func:`companion.core.notation.only_one`); with none,
+    first the rule that stands in the way, if the rules name one."""
+    def rule_first() -> None:
         try:
             game.check(d)
         except IllegalAction as e:
             if e.rule not in ("malformed", "wrong-player"):
                 raise
-        raise nt.IncompleteNotation(key, f"{d['do']}: write {what}: none is possible now")
-    shown = [show(o) for o in options]
-    listed = ", ".join(shown[:-1]) + " or " + shown[-1]
-    raise nt.IncompleteNotation(key, f"{d['do']}: write {what}: {listed}", options)
+    return nt.only_one(key, options, what, d["do"], show, rule_first=rule_first)

@@ -47,7 +47,7 @@ def needs(game: Game, action: Any) -> dict[str, Any]:
     except IllegalAction as e:
         raise IllegalAction(e.rule, e.detail, action=a) from None
     player = a.get("player")
-    if not game._may_act(player) and player in game.state.players:
+    if not game.may_take_action(player) and player in game.state.players:
         game.check(a)               # names the rule (order, already acted, ...)
     station = game.state.station(player) if player in game.state.players else None
     missing = card.unknown_for_build()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from .errors import RecordError
@@ -162,6 +162,24 @@ class RecordFields:
     def to_dict(self) -> dict[str, Any]:
         """The entry as the record stores it."""
         return {k: self.get(k) for k in key_order(self.keys(), self.order, self.key_order)}
+
+
+def only_one(key: str, options: Sequence[Any], what: str, kind: str,
+             show: Callable[[Any], str] = str, none: str = "none is possible now",
+             rule_first: Callable[[], None] | None = None) -> Any:
+    """The one option for ``key`` of a line read in the context of the position (both
+    games' ``parse``); else :class:`IncompleteNotation` naming ``what`` and the options,
+    never a guess.  With no option, ``rule_first()`` may first raise the rule that stands
+    in the way."""
+    if len(options) == 1:
+        return options[0]
+    if not options:
+        if rule_first is not None:
+            rule_first()
+        raise IncompleteNotation(key, f"{kind}: write {what}: {none}")
+    shown = [show(o) for o in options]
+    listed = ", ".join(shown[:-1]) + " or " + shown[-1]
+    raise IncompleteNotation(key, f"{kind}: write {what}: {listed}", options)
 
 
 def who(token: Token) -> str | None:

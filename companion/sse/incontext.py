@@ -124,11 +124,9 @@ def _damage(game: SseGame, d: dict[str, Any]) -> None:
 
 def _only(game: SseGame, d: dict[str, Any], key: str, options: Sequence[Any], what: str,
           show: Callable[[Any], str], none: str = "none is possible now") -> Any:
-    """The one option for ``key``; else IncompleteNotation naming ``what`` and the options
-    (none: first the rule that stands in the way, if the rules name one)."""
-    if len(options) == 1:
-        return options[0]
-    if not options:
+    """The one option for ``key`` (:func:`companion.core.notation.only_one`); with none,
+    first the rule that stands in the way, if the rules name one."""
+    def rule_first() -> None:
         if game.state.finished:
             raise IllegalAction("game-over", f"the game is over ({game.state.end_reason})",
                                 action=d)
@@ -137,7 +135,4 @@ def _only(game: SseGame, d: dict[str, Any], key: str, options: Sequence[Any], wh
         except IllegalAction as e:
             if e.rule not in ("malformed", "wrong-player", "no-ship"):
                 raise
-        raise nt.IncompleteNotation(key, f"{d['do']}: write {what}: {none}")
-    shown = [show(o) for o in options]
-    listed = ", ".join(shown[:-1]) + " or " + shown[-1]
-    raise nt.IncompleteNotation(key, f"{d['do']}: write {what}: {listed}", options)
+    return nt.only_one(key, options, what, d["do"], show, none, rule_first)
