@@ -33,7 +33,13 @@ if TYPE_CHECKING:        # the game's own module imports this one
 
 def parse_in_context(game: Game, text: str) -> AtsAction:
     """The action ``text`` writes, completed from ``game``'s position and legal now."""
-    d = parse(text, who_optional=True).to_dict()
+    return complete(game, parse(text, who_optional=True).to_dict())
+
+
+def complete(game: Game, d: dict[str, Any]) -> AtsAction:
+    """The partial entry ``d`` (what a line of notation or a sentence wrote:
+    :mod:`companion.ats.spoken`) completed from ``game``'s position and legal now."""
+    d = dict(d)
     kind, st = d["do"], game.state
     if kind != "lay":
         d.setdefault("year", st.year)

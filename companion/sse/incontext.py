@@ -45,7 +45,13 @@ class SseGame(Protocol):
 
 def parse_in_context(game: SseGame, text: str) -> SseAction:
     """The action ``text`` writes, completed from ``game``'s position and legal now."""
-    d = parse(text, who_optional=True).to_dict()
+    return complete(game, parse(text, who_optional=True).to_dict())
+
+
+def complete(game: SseGame, d: dict[str, Any]) -> SseAction:
+    """The partial action ``d`` (what a line of notation or a sentence wrote:
+    :mod:`companion.sse.spoken`) completed from ``game``'s position and legal now."""
+    d = dict(d)
     if d.get("player") is None:
         d["player"] = _only(game, d, "player",
                             [p for p in game.setup.players if game.may_act(p)],

@@ -11,6 +11,7 @@ import ipywidgets as w
 from ..ats import render, whatif
 from ..core.errors import CompanionError
 from .cardform import CardForm
+from .sayline import SayLine
 from .common import CELL_PX, ERR, LEGAL, cell_class
 from .style import scroll_into_view
 
@@ -38,6 +39,8 @@ class AtsEntry:
         # Cultures' pay-or-lose resolves then, and nothing on the screen said so)
         self.pending_line = w.HTML(layout=w.Layout(display="none"))
         self.pending_line.add_class("pending-effects")
+        # the line of entry (issue 40): a sentence staged here, confirmed by a tap
+        self.say_line = SayLine(screen, self.stage, "ats", take=self._take_name)
 
     def show_pending(self) -> None:
         """The effects that wait for the end of this turn (the engine's words)."""
@@ -120,7 +123,44 @@ class AtsEntry:
         self.screen.grid.layout.grid_gap = "3px"
         self.screen.grid.children = kids
 
-    def clicked(self, cell):
+    def stage(self, action: dict) -> None:
+        """A sentence the game understood (:class:`companion.ui.sayline.SayLine`) put into
+        the ordinary entry: the player, the kind, the card; for a build or a reactor the
+        cell's click with its questions, the energy said chosen and the cell marked, and
+        always a Confirm (one tap records it, the form corrects it); a discard waits for
+        its button; any other entry for Confirm.  Nothing is recorded here."""
+        sc = self.screen
+        player, do = action.get("player"), action.get("do")
+        allowed = [v for _, v in sc.entry_player.options] if sc.entry_player.options and \
+            isinstance(sc.entry_player.options[0], tuple) else list(sc.entry_player.options)
+        if player not in allowed:
+            raise CompanionError(f"This page does not enter {player}'s actions now"
+                                 + (f" (it enters {', '.join(map(str, allowed))}'s)." if allowed
+                                    else "."))
+        kinds = {k for _, k in sc.entry_action.options}
+        with sc.hush():
+            sc.entry_player.value = player
+            if do in kinds:
+                sc.entry_action.value = do
+            if action.get("card"):
+                sc.entry_card.value = action["card"]
+        sc.pending = None
+        sc.extra.children = []
+        sc.refresh_entry()
+        at = action.get("at")
+        if do in ("build", "reactor") and at is not None:
+            self.clicked(tuple(at), said=action)
+        elif do == "discard":
+            sc.hint.value = (f"{escape(sc.session.describe(action))}: press "
+                             f"'{escape(sc.discard_btn.description)}' to record it.")
+            scroll_into_view(sc.discard_btn)
+        else:
+            sc.pending = dict(action)
+            sc.extra.children = [self._confirm_row()]
+            sc.hint.value = f"{escape(sc.session.describe(action))}: confirm below."
+
+    def clicked(self, cell, said: dict | None = None):
+        """A cell tapped (or ``said``: a sentence's action staged, always confirmed)."""
         g = self.screen.game
         player = self.screen.entry_player.value
         do = self.screen.entry_action.value
@@ -147,12 +187,15 @@ class AtsEntry:
         if "values" in needs:
             v = needs["values"]
             self.ask_values(v["card"], v["fields"], cell=cell)
-            self._resume = (player, do, name, tuple(cell))
+            self._resume = (player, do, name, tuple(cell), said)
             self.error(f"Enter the printed values of '{v['card']}' first "
                        f"({', '.join(v['fields'])}): once saved, the "
                        f"{'build' if do == 'build' else 'action'} at {list(cell)} goes on.")
             return
-        extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs)
+        extras = self._extras(player, g.card(name) if do == "build" else None, cell, needs,
+                              said)
+        if said is not None:
+            self.mark(cell)
         if extras:
             self.screen.pending = action
             self.screen.extra.children = extras
@@ -162,8 +205,27 @@ class AtsEntry:
             return
         self.screen.push(action)
 
-    def _extras(self, player, card, cell, needs: dict) -> list:
-        """Widgets for what the engine says the build still needs."""
+    def mark(self, cell) -> None:
+        """The cell a sentence named, marked on the grid until the entry is done."""
+        for c, b in self.buttons.items():
+            if c == tuple(cell):
+                b.add_class("said-cell")
+            elif "said-cell" in b._dom_classes:
+                b.remove_class("said-cell")
+
+    def _confirm_row(self):
+        ok = w.Button(description="Confirm", button_style="success", icon="check",
+                      layout=w.Layout(width="auto"))
+        ok.add_class("confirm-build")
+        ok.on_click(self.guarded(lambda _: self.confirm()))
+        no = w.Button(description="Cancel", layout=w.Layout(width="auto"))
+        no.add_class("cancel-build")
+        no.on_click(self.guarded(lambda _: self.cancel_pending()))
+        return w.HBox([ok, no])
+
+    def _extras(self, player, card, cell, needs: dict, said: dict | None = None) -> list:
+        """Widgets for what the engine says the build still needs (and a Confirm for a
+        sentence's action, which is never recorded without a tap)."""
         kids = []
         self.energy_choice = None
         self.school = {}
@@ -175,6 +237,9 @@ class AtsEntry:
         if "energy_from" in needs:
             opts = needs["energy_from"]
             default = next((o for o in opts if o["default"]), opts[0])
+            said_from = [list(c) for c in (said or {}).get("energy_from") or []]
+            default = next((o for o in opts if [list(c) for c in o["energy_from"]] == said_from),
+                           default)
             self.energy_choice = w.RadioButtons(
                 options=[(o["label"] + (" (default)" if o["default"] else ""),
                           tuple(tuple(c) for c in o["energy_from"])) for o in opts],
@@ -198,15 +263,10 @@ class AtsEntry:
                                   style={"description_width": "initial"})
             self.manual_vp.add_class("manual-vp")
             kids += [w.HTML(escape(needs["manual_vp"]["prompt"])), self.manual_vp]
-        if kids:
-            ok = w.Button(description="Confirm build", button_style="success", icon="check",
-                          layout=w.Layout(width="auto"))
-            ok.add_class("confirm-build")
-            ok.on_click(self.guarded(lambda _: self.confirm()))
-            no = w.Button(description="Cancel", layout=w.Layout(width="auto"))
-            no.add_class("cancel-build")
-            no.on_click(self.guarded(lambda _: self.cancel_pending()))
-            kids.append(w.HBox([ok, no]))
+        if kids or said is not None:
+            row = self._confirm_row()
+            row.children[0].description = "Confirm build" if card is not None else "Confirm"
+            kids.append(row)
         return kids
 
     def confirm(self):
@@ -228,7 +288,16 @@ class AtsEntry:
             except ValueError:
                 raise CompanionError("Type the VP the ability gives as a whole number "
                                      "(0 if it gives none).") from None
+        self.recorded(action)
+
+    def recorded(self, action: dict) -> None:
+        """``action`` pushed; once it is in the record the line of entry is emptied for
+        the next sentence (a refused or behind push keeps it)."""
+        n = len(self.screen.game.actions)
         self.screen.push(action)
+        if len(self.screen.game.actions) > n:
+            self.say_line.text.value = ""
+            self.say_line.clear()
 
     def cancel_pending(self):
         self.screen.pending = None
@@ -243,7 +312,7 @@ class AtsEntry:
                                  if self.screen.game.state.waiting else "Everyone has acted; nothing to enter.")
         if not name:
             raise CompanionError("Type the discarded card's name first (discards are public).")
-        self.screen.push({"player": player, "do": "discard", "card": name})
+        self.recorded({"player": player, "do": "discard", "card": name})
 
     # -- a card the catalogue does not name (issue 36) ---------------------------------
     def not_a_location(self, name: str, card, do: str = "build"):
@@ -395,7 +464,7 @@ class AtsEntry:
         try:
             if resume is not None and not sc.game.state.finished and resume[:3] == (
                     sc.entry_player.value, sc.entry_action.value, sc.card_name()):
-                self.clicked(resume[3])         # the click the form interrupted goes on
+                self.clicked(resume[3], resume[4])   # the click the form interrupted goes on
         finally:                                  # refused too: its message is shown
             if shown:
                 self.in_view(resume[3] if resume is not None else None)

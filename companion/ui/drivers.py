@@ -34,6 +34,20 @@ def _undo_question(self: Any) -> str:
     return " ".join(str(c.value) for c in self.screen.undo_box.children if hasattr(c, "value"))
 
 
+def _say(self: Any, text: str) -> Any:
+    """Type (or dictate) ``text`` in the line of entry and press *Read*: what the game
+    understood is staged in the entry (nothing recorded), or the line says what it
+    missed (``reply``)."""
+    line = self.say_line
+    self._run(setattr, line.text, "value", text)
+    return self._run(line.read, True)
+
+
+def _reply(self: Any) -> str:
+    """The line of entry's reply: what was understood, or what was missed (HTML)."""
+    return str(self.say_line.reply.value)
+
+
 def _call(method: str, doc: str) -> Callable[..., Any]:
     """A driver's action: the screen's ``method`` through the page's ``guarded``."""
     def act(self: Any, *args: Any) -> Any:
@@ -60,6 +74,8 @@ ASK_UNDO = _call("ask_undo", "Press *Undo last action*: the question row, or the
 UNDO = _call("undo", "*Undo last action*, then *Yes, undo it*.")
 TAP_TIMER = _call("tap_timer", "Tap the play timer (start, pause, go on).")
 SAVE_FINAL_DETAILS = _call("save_final_details", "Save the final table's play details.")
+SAY = _say
+REPLY = property(_reply, doc=_reply.__doc__)
 
 
 class AtsDriver:
@@ -72,9 +88,15 @@ class AtsDriver:
     game, gid, seat, view, status, undo_question = GAME, GID, SEAT, VIEW, STATUS, UNDO_QUESTION
     open_game, set_view, ask_undo, undo = OPEN_GAME, SET_VIEW, ASK_UNDO, UNDO
     tap_timer, save_final_details = TAP_TIMER, SAVE_FINAL_DETAILS
+    say, reply = SAY, REPLY
 
     def __init__(self, screen: Any) -> None:
         self.screen = screen
+
+    @property
+    def say_line(self) -> Any:
+        """The line of entry (:class:`companion.ui.sayline.SayLine`)."""
+        return self.screen.entry_part.say_line
 
     @property
     def message(self) -> str:
@@ -155,9 +177,24 @@ class SseDriver:
     game, gid, seat, view, status, undo_question = GAME, GID, SEAT, VIEW, STATUS, UNDO_QUESTION
     open_game, set_view, ask_undo, undo = OPEN_GAME, SET_VIEW, ASK_UNDO, UNDO
     tap_timer, save_final_details = TAP_TIMER, SAVE_FINAL_DETAILS
+    say, reply = SAY, REPLY
 
     def __init__(self, screen: Any) -> None:
         self.screen = screen
+
+    @property
+    def say_line(self) -> Any:
+        """The line of entry (:class:`companion.ui.sayline.SayLine`)."""
+        return self.screen.say_line
+
+    @property
+    def said(self) -> dict | None:
+        """A sentence's action staged on the board, waiting for *Confirm*, else None."""
+        return self.screen.board_part.said
+
+    def confirm_said(self) -> Any:
+        """*Confirm* the sentence's action staged on the board."""
+        return self._run(self.screen.board_part.confirm_said)
 
     @property
     def pending(self) -> dict | None:

@@ -104,7 +104,7 @@ class HexBoard:
             # grid_area (grid_row/grid_column are not applied by the Voila widget manager)
             b.layout.grid_area = f"{h[1] - y0 + 1} / {2 * h[0] + h[1] - x0 + 1} / auto / span 2"
             want = set(c.get("state", "").split())
-            for cls in ("legal", "selected", "ghost", "ship", "colony"):
+            for cls in ("legal", "selected", "ghost", "ship", "colony", "said"):
                 have = cls in b._dom_classes
                 if cls in want and not have:
                     b.add_class(cls)
@@ -149,6 +149,58 @@ class SseBoard:
     def __init__(self, screen: SseScreenProtocol):
         self.screen = screen
         self.board = HexBoard(screen.guarded(self.clicked))
+        # a sentence's action staged (issue 40): its destination marked, Confirm below
+        self.said: dict | None = None
+        self.said_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.said_box.add_class("sse-said")
+
+    def stage(self, action: dict) -> None:
+        """A sentence the game understood (:class:`companion.ui.sayline.SayLine`) put into
+        the ordinary entry: its ship selected, its piece chosen, its destination marked on
+        the board; *Confirm* is the tap on that destination (or *Damage*), *Cancel* forgets
+        it.  Nothing is recorded here."""
+        s = self.screen
+        if not s.views_part.may_enter():
+            raise CompanionError(f"{s.views_part.waiting_words()}: this page enters only "
+                                 f"{s.seat}'s moves.")
+        s.select(action.get("ship"))
+        piece = action.get("piece")
+        if piece is not None and piece in [v for _, v in s.piece.options]:
+            s.piece.value = piece
+        self.said = dict(action)
+        self.refresh()
+        ok = w.Button(description="Confirm", button_style="success", icon="check",
+                      layout=w.Layout(width="auto", min_height="40px"))
+        ok.add_class("sse-said-confirm")
+        ok.on_click(s.guarded(lambda _: self.confirm_said()))
+        no = w.Button(description="Cancel", layout=w.Layout(width="auto", min_height="40px"))
+        no.add_class("sse-said-cancel")
+        no.on_click(s.guarded(lambda _: self.forget_said()))
+        self.said_box.children = [ok, no]
+
+    def confirm_said(self) -> None:
+        """*Confirm*: the staged action, by the same path as the tap it stands for."""
+        s, said = self.screen, self.said
+        if said is None:
+            return
+        if said.get("do") == "damage":
+            if s.selected != said.get("ship"):
+                s.select(said.get("ship"))
+            self.forget_said()
+            s.damage()
+            return
+        to = tuple(said["to"])
+        legal = self.legal()
+        if s.selected != said.get("ship") or to not in legal:
+            self.forget_said()
+            raise CompanionError("The entry changed since it was read: read the line again.")
+        self.forget_said()
+        self.move_to(to, legal[to])
+
+    def forget_said(self) -> None:
+        self.said = None
+        self.said_box.children = []
+        self.refresh()
 
     def legal(self) -> dict:
         """The green destinations: legal for the selected ship *and* the selected piece
@@ -209,6 +261,8 @@ class SseBoard:
                      "fill": LEGAL, "text": "white"}
                 tip += " — legal destination" + (" (wormhole jump)" if m.via == "wormhole" else "")
                 state.append("legal")
+            if self.said is not None and list(h) == list(self.said.get("to") or []):
+                state.append("said")
             if h == sel_at:
                 state.append("selected")
                 c["label"] = "◆" + c["label"]

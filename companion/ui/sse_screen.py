@@ -39,6 +39,7 @@ from .sse_final import SseFinal
 from .sse_setup import SseEditor, SseSetupForm
 from .sse_views import SseViews
 from .sse_lay import SseLay
+from .sayline import SayLine
 from .sse_board import (COL_PX, HEX_H, HEX_W, KIND_LABEL, LEGAL, MIN_COL_PX, MIN_HEX_H, PALETTE,  # noqa: F401
                         ROW_PX, HexBoard, SseBoard, col_css, hex_class, system_cell)
 from .drivers import SseDriver
@@ -191,7 +192,10 @@ class SseScreen:
         self.msg = w.HTML(layout=w.Layout(display="none"))
         self.msg.add_class("sse-message")
         self.app.status.observe(self._mirror_status, "value")
-        self.entry = w.VBox([self.ship_pick, w.HBox([self.piece, self.piece_note]),
+        # the line of entry (issue 40): a sentence staged on the board, confirmed by a tap
+        self.say_line = SayLine(self, self.board_part.stage, "sse")
+        self.entry = w.VBox([self.say_line.box, self.board_part.said_box, self.ship_pick,
+                             w.HBox([self.piece, self.piece_note]),
                              self.hint, self.reveal_part.extra])
         self.entry.add_class("sse-entry")
         writes(self.entry)
@@ -222,6 +226,8 @@ class SseScreen:
         """No ship selected, no move waiting for its tile."""
         self.selected = None
         self.reveal_part.clear()
+        self.board_part.said = None
+        self.board_part.said_box.children = []
 
     def _behind(self):
         """The session shows another page's change: the page forgets its selection."""
@@ -402,6 +408,8 @@ class SseScreen:
             self._behind()
             raise
         self.forget_selection()
+        self.say_line.text.value = ""          # recorded: the line is free for the next
+        self.say_line.clear()
         show(self.views_part.live_note, "")
         st = g.state
         msg = f"{g.describe(norm)}."

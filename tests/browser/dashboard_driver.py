@@ -24,6 +24,8 @@ from companion.ui import cell_class
 ACTION_LABEL = {"build": "Build location", "reactor": "Build reactor",
                 "discard": "Discard for 3 credits"}
 SETTLE_MS = 15_000
+#: more for a page whose kernel has not started yet (wait_taking_entries)
+STARTING_MS = 60_000
 
 _READ_BOARD = """() => {
   const out = {};
@@ -107,12 +109,23 @@ def wait_taking_entries(page, timeout: int = SETTLE_MS) -> None:
     """Wait until the page takes entries, as a player waits for the banner to go: while
     the watchdog does not hear the page's kernel (a busy laptop, a phone just woken), a
     tap is swallowed on purpose (the page template's watchdog)."""
+    live = ("() => !window.companionWatchdog ||"
+            " document.body.classList.contains('companion-live')")
     try:
-        page.wait_for_function("() => !window.companionWatchdog ||"
-                               " document.body.classList.contains('companion-live')",
-                               timeout=timeout, polling="raf")
+        page.wait_for_function(live, timeout=timeout, polling="raf")
+        return
     except PWTimeout:
-        raise AssertionError(f"the page is not live: {watchdog_info(page)}") from None
+        info = watchdog_info(page)
+    if info and not info.get("everBeat"):
+        # a page still starting (its kernel not heard once: a new kernel on a busy
+        # laptop, several pages starting together): a player waits for it as for the
+        # first screen; only a page that never comes up fails
+        try:
+            page.wait_for_function(live, timeout=STARTING_MS, polling="raf")
+            return
+        except PWTimeout:
+            info = watchdog_info(page)
+    raise AssertionError(f"the page is not live: {info}")
 
 
 def wait_stored(load, n: int, timeout: float = SETTLE_MS / 1000):

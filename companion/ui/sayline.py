@@ -1,0 +1,131 @@
+"""The line of entry (issue 40, "Hands-free"): what a player says, or dictates into the
+phone's keyboard ("build bio lab at one zero, energy from the main reactor", "Ben: trade
+station to the red nebula"), or a line of notation, read by the game in the context of
+the position (``game.parse``: :mod:`companion.ats.spoken`, :mod:`companion.sse.spoken`).
+
+Nothing is recorded from the line itself: what the game understood is put into the page's
+ordinary entry (the player, the card, the cell highlighted, the energy chosen; in Small
+Star Empires the ship, the piece, the destination), where one tap confirms it or the form
+corrects it.  What cannot be read gets one line saying what was missed; close names are
+offered as buttons.  No rule here: the reading is the engine's, the staging the screen's
+(``stage``), the recording the session's.  Every text shown is escaped."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import ipywidgets as w
+
+from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
+from ..core.htmlsafe import escape
+from ..core.notation import IncompleteNotation
+from .common import ERR
+from .writes import writes
+
+EXAMPLES = {"ats": "say it: build bio lab at one zero",
+            "sse": "say it: city on the red planet"}
+
+
+class SayLine:
+    """One text line, a *Read* button and one line of reply.  ``stage(value)`` puts an
+    understood action into the screen's entry; ``take(name)`` (optional) puts a close
+    name offered as a button into it."""
+
+    def __init__(self, screen: Any, stage: Callable[[dict[str, Any]], None], game: str,
+                 take: Callable[[str], None] | None = None) -> None:
+        self.screen = screen
+        self.stage = stage
+        self.take = take
+        self.example = EXAMPLES.get(game, "say what was done").removeprefix("say it: ")
+        self.text = w.Text(placeholder=EXAMPLES.get(game, "say what was done"),
+                           continuous_update=False,
+                           layout=w.Layout(flex="1 1 auto", width="auto", min_width="0"))
+        self.text.add_class("say-line")
+        self.go = w.Button(description="Read", icon="comment", tooltip=(
+            "read what is typed or dictated: nothing is recorded before you confirm"),
+            layout=w.Layout(width="auto", min_height="40px"))
+        self.go.add_class("say-go")
+        self.reply = w.HTML()
+        self.reply.add_class("say-reply")
+        self.options = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.options.add_class("say-options")
+        self.box = w.VBox([w.HBox([self.text, self.go], layout=w.Layout(width="100%")),
+                           self.reply, self.options])
+        self.box.add_class("say-box")
+        writes(self.box)
+        self._read_text: str | None = None
+        self.go.on_click(screen.guarded(lambda _: self.read(force=True)))
+        self.text.observe(screen.guarded(lambda _: self.read()), "value")
+
+    def clear(self) -> None:
+        """After an entry is recorded or the page changes game: an empty line."""
+        self._read_text = None
+        self.reply.value = ""
+        self.options.children = []
+
+    def read(self, force: bool = False) -> None:
+        """Read the line (Enter, or the button): the understood action staged, or one
+        line saying what was missed.  The same text is read once (the button after
+        Enter), unless the button asks again."""
+        text = (self.text.value or "").strip()
+        if not text:
+            if force:
+                self.say_missed(f"Say or type what was done, e.g. \"{self.example}\".")
+            return
+        if text == self._read_text and not force:
+            return
+        self._read_text = text
+        self.options.children = []
+        game = self.screen.game
+        if game is None or game.state.finished:
+            self.say_missed("No game is being played on this page.")
+            return
+        try:
+            value = game.parse(text)
+        except UnknownCardValues as e:
+            if e.action.get("do"):              # understood: the form asks the values
+                self.understood(e.action)
+                return
+            self.say_missed(str(e))
+            return
+        except IncompleteNotation as e:
+            self.say_missed(self._plain(str(e)))
+            self._offer(e)
+            return
+        except IllegalAction as e:
+            self.say_missed(f"Not possible: {e}")
+            return
+        except CompanionError as e:
+            self.say_missed(self._plain(str(e)))
+            return
+        self.understood(value.to_dict())
+
+    def understood(self, action: dict[str, Any]) -> None:
+        words = self.screen.session.describe(action)
+        self.reply.value = (f"<span class='say-understood'>Understood: <b>{escape(words)}</b>. "
+                            "Check it below and confirm, or correct it.</span>")
+        self.stage(action)
+
+    def say_missed(self, words: str) -> None:
+        self.reply.value = f"<span class='say-missed' style='color:{ERR}'>{escape(words)}</span>"
+
+    def _offer(self, e: IncompleteNotation) -> None:
+        """Close names as buttons (a tap puts the name into the entry's form)."""
+        if self.take is None or e.missing != "card":
+            return
+        kids = []
+        for name in [o for o in e.options if isinstance(o, str)][:4]:
+            b = w.Button(description=name, layout=w.Layout(width="auto", min_height="40px"))
+            b.add_class("say-option")
+            b.on_click(self.screen.guarded(lambda _, n=name: self._took(n)))
+            kids.append(b)
+        self.options.children = kids
+
+    def _took(self, name: str) -> None:
+        self.options.children = []
+        assert self.take is not None
+        self.take(name)
+
+    @staticmethod
+    def _plain(message: str) -> str:
+        """The notation's "notation: " prefix off: a player did not write notation."""
+        return message[len("notation: "):] if message.startswith("notation: ") else message
