@@ -276,9 +276,30 @@ class Game(LegalityQueries[AtsAction]):
         ``Board.parse_san`` (:func:`companion.ats.incontext.parse_in_context`): what it
         leaves out and the game knows is filled in (the year and turn, the only player
         who may act, the only legal cell, the only energy payers), and the action must
-        be legal now.  NotationError (``IncompleteNotation`` names what is missing and
-        its options) or IllegalAction; nothing changes."""
-        return parse_in_context(self, text)
+        be legal now.  A line that is no notation is read as a sentence as a player says
+        it (issue 40: "build garden at one zero, energy from the main reactor",
+        :func:`companion.ats.spoken.read_sentence`), completed the same way.
+        NotationError (``IncompleteNotation`` names what is missing and its options; when
+        neither reading works, the notation's message for a line that looks like notation
+        -- quotes, ``@``, ``e[`` --, else the sentence's) or IllegalAction; nothing
+        changes."""
+        from ..core.notation import IncompleteNotation, NotationError
+        try:
+            return parse_in_context(self, text)
+        except IncompleteNotation:
+            raise
+        except NotationError as as_notation:
+            if not isinstance(text, str):
+                raise
+            from .incontext import complete
+            from .spoken import read_sentence
+            try:
+                return complete(self, read_sentence(self, text))
+            except NotationError:
+                if any(mark in text for mark in ('"', "@", "e[", "x[", "=")) \
+                        and not text.lstrip().startswith("="):
+                    raise as_notation from None
+                raise
 
     def pop(self) -> dict[str, Any]:
         """Undo: drop the last action; the state is the one before it (kept from when

@@ -11,6 +11,7 @@ import ipywidgets as w
 from ..ats import render, whatif
 from ..core.errors import CompanionError
 from .cardform import CardForm
+from .photo_entry import CardPhoto
 from .sayline import SayLine
 from .common import CELL_PX, ERR, LEGAL, cell_class
 from .style import scroll_into_view
@@ -41,6 +42,9 @@ class AtsEntry:
         self.pending_line.add_class("pending-effects")
         # the line of entry (issue 40): a sentence staged here, confirmed by a tap
         self.say_line = SayLine(screen, self.stage, "ats", take=self._take_name)
+        # a photo of the card held: its name into the card box (hidden without the OCR)
+        self.card_photo = CardPhoto(screen, self._take_name)
+        self.hands_free = w.VBox([self.say_line.box, self.card_photo.box])
 
     def show_pending(self) -> None:
         """The effects that wait for the end of this turn (the engine's words)."""

@@ -26,6 +26,7 @@ import ipywidgets as w
 from ..core.errors import CompanionError, UnknownCardValues
 from ..core.htmlsafe import escape
 from .drafting import Drafts
+from .photo_entry import StationPhoto
 
 #: what a cell may be given on the page (the engine decides whether it may)
 WHAT = [("Location", "card"), ("Power Reactor", "reactor"), ("Spaceship", "ship"),
@@ -164,7 +165,10 @@ class LayPanel:
         self.values.add_class("lay-values")
         self.asked: Any = None          # the card definition the form was opened for
         self.pick: str | None = None    # the player whose lay this page undid: shown next
-        self.box = w.VBox([w.HTML(CSS), self.title, self.player, self.grid, self.editor,
+        # a photo of the station: its cards proposed cell by cell (issue 40)
+        self.photo = StationPhoto(self, self.put_named)
+        self.box = w.VBox([w.HTML(CSS), self.title, self.player, self.photo.box, self.grid,
+                           self.editor,
                            w.HBox([self.credits, self.vp], layout=w.Layout(flex_flow="row wrap")),
                            self.message, self.values, self.lay])
         self.box.add_class("lay-panel")
@@ -347,6 +351,19 @@ class LayPanel:
         self._keep()
         self._draw()
 
+    def put_named(self, at: tuple[int, int], name: str) -> None:
+        """A card the station's photo read, put on ``at`` by the player's tap (a Power
+        Reactor with no cube: the cubes are the player's to set)."""
+        if at == MAIN:
+            raise CompanionError("The Main Reactor is at [0, 0]: set its cubes on its cell.")
+        d = self._draft()
+        known = self.app.game.catalogue.get(name)
+        d.cells[at] = ({"reactor": True, "cubes": 0} if name == "Power Reactor" and known is None
+                       else {"card": known.name if known is not None else name})
+        d.ships.discard(at)
+        self._keep()
+        self._draw()
+
     # -- lay it -----------------------------------------------------------------------
     def _lay(self) -> None:
         d = self._draft()
@@ -378,4 +395,5 @@ class LayPanel:
             raise
         if player in self.app.game.state.laid:      # recorded (not a page behind the store)
             self.drafts.laid(player)
+            self.photo.clear()
             self.selected = MAIN

@@ -212,7 +212,7 @@ class AtsScreen:
                                 "value")
         self.entry_action.observe(self.guarded(lambda _: self._quiet or self.entry_changed()),
                                   "value")
-        self.entry = w.VBox([self.views_part.seat_switch.box, self.entry_part.say_line.box,
+        self.entry = w.VBox([self.views_part.seat_switch.box, self.entry_part.hands_free,
                              w.HBox([self.entry_player, self.entry_card]), self.entry_action,
                              # the message and the questions a click raises sit above the
                              # grid: in view while a long station is used (issue 15)

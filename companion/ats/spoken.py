@@ -1,0 +1,568 @@
+"""A sentence as a player says it (issue 40, "Hands-free"), read in the context of the
+position: "build bio lab at one zero, energy from the main reactor", "Ben discards the
+garden", "reactor with garden right of the turret", "decline the advisor", "remove the
+turret at 1 0".
+
+:func:`read_sentence` gives the same partial entry a line of notation gives
+(``actions.parse(text, who_optional=True).to_dict()``); :meth:`Game.parse` completes it
+(:func:`companion.ats.incontext.complete`): who acts when nobody is named, the only legal
+cell, the only energy payers.  Never a guess: two close card names, two cells "next to"
+a location, two copies of the location named raise ``IncompleteNotation`` with the
+options; a word that is not understood is refused (``NotationError``), never dropped.
+
+The kinds, in the rulebook's words (B 4): "Build a Location" (build, place, put), "Build
+Power Reactor" ("discard your selected card ... take a Power Reactor card": the card
+named is the one given up: "reactor with garden", "garden as a reactor"), "Discard and
+Gain 3 Credits" (discard, throw away, sell, "for three credits"); the Revival advisors'
+bonus taken or declined for 1 VP (R 4); a location removed at the round's end (B 5).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from ..core import spoken as sp
+from ..core.errors import CompanionError
+from ..core.notation import IncompleteNotation, NotationError
+from .actions import KEY_ORDER
+from .station import MAIN, neighbours
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Cell = tuple[int, int]
+
+BUILD = {"build", "builds", "built", "building", "place", "places", "placed", "placing",
+         "put", "puts", "construct", "constructs", "constructed", "add", "adds", "added"}
+DISCARD = {"discard", "discards", "discarded", "discarding", "sell", "sells", "sold",
+           "selling", "trash", "trashes", "trashed", "ditch", "ditches", "ditched"}
+THROW = {"throw", "throws", "threw", "toss", "tosses", "tossed", "chuck", "chucks"}
+REMOVE = {"remove", "removes", "removed", "removing"}
+TAKE = {"take", "takes", "took", "taking", "use", "uses", "used", "claim", "claims",
+        "claimed", "accept", "accepts", "accepted", "get", "gets", "got", "keep", "keeps",
+        "want", "wants", "yes"}
+DECLINE = {"decline", "declines", "declined", "declining", "refuse", "refuses",
+           "refused", "pass", "passes", "passed", "skip", "skips", "skipped", "reject",
+           "rejects", "rejected"}
+CONFLICT = {"conflict", "conflicts"}
+PLAY = {"play", "plays", "played", "playing", "apply", "applies", "applied"}
+#: words that turn the meaning round: refused wherever they are
+NEGATION = {"not", "dont", "don't", "didnt", "didn't", "doesnt", "doesn't", "never",
+            "undo", "cancel", "cancels", "without", "except", "unless", "if", "maybe",
+            "or", "but", "wont", "won't", "cant", "can't", "instead", "no", "nothing"}
+#: more words with no meaning in an entry (beyond spoken.FILLER)
+FILLER = sp.FILLER | {"location", "will", "would", "wants", "to", "is", "going", "gonna",
+                      "lets", "let's", "let", "me", "us", "his", "her", "their", "its",
+                      "this", "turn", "action", "selected", "chosen", "new", "there",
+                      "yeah", "well", "like", "right", "alright", "hmm", "oh", "hey",
+                      "thanks", "thank", "you"}
+DIRS: dict[str, Cell] = {
+    "right": (0, 1), "east": (0, 1), "left": (0, -1), "west": (0, -1),
+    "above": (-1, 0), "over": (-1, 0), "north": (-1, 0), "up": (-1, 0), "top": (-1, 0),
+    "below": (1, 0), "under": (1, 0), "beneath": (1, 0), "underneath": (1, 0),
+    "south": (1, 0), "down": (1, 0), "bottom": (1, 0)}
+NEXT = {"next", "beside", "besides", "adjacent", "by", "touching", "near"}
+ENERGY_START = {"from", "paid", "paying", "pays", "powered", "off"}
+CUBES = {"energy", "cube", "cubes", "power"}
+MAIN_WORDS = ({"main", "reactor"}, {"main"}, {"starting", "reactor"}, {"start", "reactor"},
+              {"home", "reactor"}, {"main", "reactors"})
+
+
+def read_sentence(game: Game, text: Any) -> dict[str, Any]:
+    """The partial entry a sentence says (the shape of ``actions.parse(...).to_dict()``),
+    to be completed and checked by :func:`companion.ats.incontext.complete`.
+    NotationError (IncompleteNotation with the options) when it is not understood."""
+    ws = sp.words(text.replace("@", " at ")) if isinstance(text, str) else sp.words("")
+    bad = [w for w in ws if w in NEGATION]
+    if bad and not _advisor_words(ws):
+        raise NotationError(f"\"{bad[0]}\" changes what is said: say only what was done")
+    return _Reader(game, ws).read()
+
+
+def _advisor_words(ws: Sequence[str]) -> bool:
+    return bool({"bonus", "advisor", "advisors", "influence"} & set(ws))
+
+
+class _Reader:
+    def __init__(self, game: Game, ws: list[str]):
+        self.game, self.ws = game, ws
+        self.d: dict[str, Any] = {}
+        self.player: str | None = None
+
+    # -- the whole sentence ------------------------------------------------------------
+    def read(self) -> dict[str, Any]:
+        ws = list(self.ws)
+        while ws[:1] and ws[0] in FILLER and ws[0] != "for":
+            ws = ws[1:]
+        ws = self._player(ws)
+        ws = self._year_turn(ws)
+        if _advisor_words(ws) or any(w in DECLINE for w in ws):
+            return self._advisor(ws)
+        energy: list[str] = []
+        e = _energy_start(ws)
+        if e is not None:
+            ws, energy = ws[:e], ws[e:]
+        ws, place = _place_clause(ws)
+        kind, ws = self._kind(ws, bool(place))
+        card = self._card(ws, kind)
+        d = self.d
+        d["do"] = kind
+        if card is not None:
+            d["card"] = card
+        elif kind in ("build", "reactor", "discard", "conflict"):
+            raise IncompleteNotation("card", f"{kind}: say the card's name (the card "
+                                     f"{'given up for the reactor' if kind == 'reactor' else 'selected'})")
+        if place:
+            if kind in ("discard", "conflict"):
+                raise NotationError(f"a {kind} has no cell: \"{' '.join(place)}\"")
+            d["at"] = list(self._where(place, kind, card))
+        if energy:
+            if kind != "build":
+                raise NotationError(f"only a build pays energy: \"{' '.join(energy)}\"")
+            d["energy_from"] = [list(c) for c in self._energy(energy, card)]
+        return {k: d[k] for k in KEY_ORDER if k in d}
+
+    def _player(self, ws: list[str]) -> list[str]:
+        """A leading name ("Ben: ...", "Ben builds ...", "for Ben ..."), or "for Ben" at
+        the end."""
+        players = list(self.game.setup.players)
+        for start, n_skip in ((0, 0), (1, 1)):
+            if n_skip and not (ws[:1] == ["for"]):
+                continue
+            for j in range(min(len(ws), start + 3), start, -1):
+                who = self._who(ws[start:j], players)
+                if who:
+                    self.player = self.d["player"] = who
+                    rest = ws[j:]
+                    while rest[:1] and rest[0] in ("s", "is", "will", "has", "here",
+                                                   "says", "wants"):
+                        rest = rest[1:]
+                    return rest
+        for i in range(1, len(ws)):
+            for j in range(min(len(ws), i + 3), i, -1):
+                who = self._who(ws[i:j], players) if ws[i - 1] == "for" else None
+                if who:
+                    self.player = self.d["player"] = who
+                    return ws[:i - 1] + ws[j:]
+        return ws
+
+    @staticmethod
+    def _who(said: Sequence[str], players: Sequence[str]) -> str | None:
+        key = sp.squash(" ".join(said).removesuffix("'s"))
+        if not key:
+            return None
+        exact = [p for p in players if sp.squash(p) == key]
+        if exact:
+            return exact[0] if len(exact) == 1 else None
+        if len(key) < 5:
+            return None
+        ranked = sp.rank(key, players)
+        if ranked and ranked[0].score >= 0.85 and (len(ranked) == 1 or ranked[1].score < 0.8):
+            return ranked[0].name
+        return None
+
+    def _year_turn(self, ws: list[str]) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(ws):
+            if ws[i] in ("year", "turn") and i + 1 < len(ws):
+                n = sp.number(ws[i + 1])
+                if n is not None:
+                    self.d[ws[i]] = n
+                    i += 2
+                    continue
+            out.append(ws[i])
+            i += 1
+        return out
+
+    # -- the kind ----------------------------------------------------------------------
+    def _kind(self, ws: list[str], has_place: bool) -> tuple[str, list[str]]:
+        """The kind said, and the words left for the card."""
+        found: list[str] = []
+        rest: list[str] = []
+        said_conflict = False
+        i = 0
+        while i < len(ws):
+            w = ws[i]
+            nxt = ws[i + 1] if i + 1 < len(ws) else ""
+            if w in BUILD:
+                found.append("build")
+            elif w in DISCARD or (w in THROW and nxt in ("away", "out", "it")):
+                found.append("discard")
+                if w in THROW:
+                    i += 1
+            elif w == "cash" and nxt == "in":
+                found.append("discard")
+                i += 1
+            elif w in ("gain", "gains", "take", "takes", "for", "get", "gets") and (
+                    _credits(ws, i + 1) is not None):
+                n, i = _credits(ws, i + 1)  # type: ignore[misc]
+                if n not in (None, 3):
+                    raise NotationError(f"a discard gains 3 credits, not {n} (B 4.3)")
+                found.append("discard")
+                continue
+            elif w in REMOVE:
+                found.append("remove")
+            elif w in CONFLICT:
+                said_conflict = True
+                rest.append(w)          # "Conflict card" is a card's name too
+            elif w in PLAY:
+                found.append("conflict")
+            elif w in ("reactor", "reactors") and not self._card_word(ws, i):
+                found.append("reactor")
+                if rest[-1:] == ["power"]:
+                    rest.pop()
+            elif w in ("with", "using", "discarding", "giving", "as", "face", "down",
+                       "facedown", "flip", "flips", "flipped", "into") and self._reactor_said(ws):
+                pass
+            else:
+                rest.append(w)
+            i += 1
+        kinds = set(found)
+        if "reactor" in kinds and kinds <= {"reactor", "build", "discard"}:
+            kinds = {"reactor"}       # "build a reactor with", "discard garden as a reactor"
+        if said_conflict and not kinds:
+            kinds = {"conflict"}      # "the conflict card": a Conflict card is played
+        if len(kinds) > 1:
+            raise NotationError("say one action: " + " or ".join(sorted(kinds)) + "?")
+        if not kinds:
+            if has_place and rest:
+                return "build", rest    # "garden at one zero": only a build puts a card there
+            raise NotationError("say what was done: build, reactor, discard, take or "
+                                "decline the bonus, remove"
+                                + (f" (heard \"{' '.join(self.ws)}\")" if self.ws else ""))
+        return kinds.pop(), rest
+
+    def _reactor_said(self, ws: Sequence[str]) -> bool:
+        return any(w in ("reactor", "reactors") and not self._card_word(ws, i)
+                   for i, w in enumerate(ws))
+
+    def _card_word(self, ws: Sequence[str], i: int) -> bool:
+        """Whether ``ws[i]`` ("reactor") is part of a card's name said ("backup reactor")."""
+        names = [n for n in self._names() if "reactor" in sp.squash(n)]
+        for a in range(max(0, i - 3), i + 1):
+            for b in range(i + 1, min(len(ws), i + 3) + 1):
+                r = sp.rank(" ".join(ws[a:b]), names)
+                if r and r[0].score >= sp.TAKE and b - a > 1:
+                    return True
+        return False
+
+    def _names(self) -> list[str]:
+        cat = self.game.catalogue
+        return cat.names("location") + cat.names("conflict")
+
+    # -- the card ----------------------------------------------------------------------
+    def _card(self, ws: list[str], kind: str) -> str | None:
+        said = [w for w in ws if w not in FILLER]
+        if kind == "remove":
+            said = [w for w in said if w not in ("it", "one")]
+        if not said:
+            return None
+        names = self._names()
+        spans = sp.find_name(said, names, max_words=6)
+        full = [s for s in spans if (s[0], s[1]) == (0, len(said))]
+        if full:
+            top = full[0][2]
+            better = [s for s in spans if s[2].score > top.score]
+            same = [s for s in better if s[2].name == top.name]
+            if same:                # "fly quartz garden": "fly" is not understood
+                a, b, _ = same[0]
+                raise NotationError(f"did not understand \"{' '.join(said[:a] + said[b:])}\"")
+            others = list(dict.fromkeys(s[2].name for s in better
+                                        if not _part_of(said, s, top.name)))
+            if others:
+                shown = [top.name] + others[:3]
+                raise IncompleteNotation("card", f"which card is \"{' '.join(said)}\": "
+                                         + " or ".join(shown) + "?", shown)
+            return sp.pick(" ".join(said), names, "card", kind)
+        if spans:
+            a, b, _ = spans[0]
+            left = said[:a] + said[b:]
+            raise NotationError(f"did not understand \"{' '.join(left)}\"")
+        return sp.pick(" ".join(said), names, "card", kind)
+
+    # -- cells ---------------------------------------------------------------------------
+    def _acting(self, kind: str) -> str:
+        if self.player is not None:
+            return self.player
+        g = self.game
+        if kind == "remove":
+            who = list(dict.fromkeys(v["player"] for v in g.round_end_due()))
+        else:
+            who = [p for p in g.setup.players if g.may_take_action(p)]
+        if len(who) == 1:
+            return str(who[0])
+        raise IncompleteNotation("player", f"{kind}: whose station? say the player's name"
+                                 + (f": {', '.join(who)}" if who else ""), who)
+
+    def _where(self, ws: list[str], kind: str, card: str | None) -> Cell:
+        """The cell a place clause says: "at one zero", "row 1 column 0", "right of the
+        turret", "next to the main reactor"."""
+        ws = [w for w in ws if w not in ("the", "a", "an", "cell", "space", "spot",
+                                         "position", "square", "of", "side", "hand")
+              and (w not in FILLER or w in ("to", "and") or w in DIRS
+                   or sp.number(w) is not None)]
+        if ws[:1] and ws[0] in ("at", "on", "in", "into", "onto"):
+            ws = ws[1:]
+        if ws[:1] == ["to"] and ws[1:2] and (ws[1] in DIRS or ws[1] in NEXT):
+            ws = ws[1:]
+        cell = _pair(ws)
+        if cell is not None:
+            return cell
+        if ws[:1] and ws[0] in DIRS:
+            d = DIRS[ws[0]]
+            r, c = self._locate(ws[1:], kind)
+            return (r + d[0], c + d[1])
+        if ws[:1] and ws[0] in NEXT:
+            target = self._locate(ws[1:], kind)
+            return self._next_to(target, kind, card, " ".join(ws[1:]))
+        raise NotationError(f"cannot read the cell \"{' '.join(ws)}\" "
+                            "(say e.g. \"at one zero\" or \"right of the garden\")")
+
+    def _next_to(self, target: Cell, kind: str, card: str | None, said: str) -> Cell:
+        g, player = self.game, self._acting(kind)
+        station = g.state.station(player)
+        free = [n for n in neighbours(target) if n not in station.cells]
+        try:
+            legal = set(g.legal_cells(player, card if kind == "build" else None, do=kind))
+        except CompanionError:
+            legal = set()
+        ok = [n for n in free if n in legal] or (free if not legal else [])
+        if len(ok) == 1:
+            return ok[0]
+        shown = sorted(ok)
+        raise IncompleteNotation("at", f"{kind}: which cell next to {said}: "
+                                 + ", ".join(f"@{r},{c}" for r, c in shown)
+                                 + ("" if shown else "none is free") + "?", shown)
+
+    def _locate(self, ws: list[str], kind: str, last: Cell | None = None) -> Cell:
+        """The cell of a location named in the acting player's station ("the turret",
+        "the main reactor", "the reactor at 0 1", "the reactor right of it")."""
+        ws = [w for w in ws if w not in ("the", "a", "an", "of", "to", "my", "his", "her",
+                                         "their", "own", "card", "location")]
+        if not ws:
+            raise NotationError("say next to what (e.g. \"right of the main reactor\")")
+        if ws == ["it"] or ws == ["that"] or ws == ["there"]:
+            if last is None:
+                raise NotationError(f"\"{ws[0]}\": say which location")
+            return last
+        cell = _pair(ws[1:] if ws[0] in ("at", "on") else ws)
+        if cell is not None:
+            return cell
+        for j in range(1, len(ws)):
+            if ws[j] in DIRS or ws[j] in ("at", "on"):
+                base = self._locate(ws[j + 1:], kind, last) if ws[j] in DIRS else None
+                if ws[j] in ("at", "on"):
+                    at = _pair(ws[j + 1:])
+                    if at is None:
+                        break
+                    if at not in self._named(ws[:j], kind):     # "the garden at 1 0"
+                        raise NotationError(f"there is no {' '.join(ws[:j])} at "
+                                            f"{at[0]},{at[1]} in the station")
+                    return at
+                assert base is not None
+                d = DIRS[ws[j]]
+                return (base[0] + d[0], base[1] + d[1])
+        cells = self._named(ws, kind)
+        if len(cells) == 1:
+            return cells[0]
+        said = " ".join(ws)
+        cells.sort()
+        raise IncompleteNotation("at", f"{kind}: which {said}: "
+                                 + (" or ".join(f"@{r},{c}" for r, c in cells) + "?"
+                                    if cells else f"there is none in the station"), cells)
+
+    def _named(self, ws: list[str], kind: str) -> list[Cell]:
+        """The cells of the acting player's station that ``ws`` names."""
+        if set(ws) in MAIN_WORDS:
+            return [MAIN]
+        station = self.game.state.station(self._acting(kind))
+        said = " ".join(ws)
+        if ws in (["reactor"], ["power", "reactor"], ["reactors"]):
+            cells = [c for c, p in station.cells.items()
+                     if p.is_reactor and (ws == ["reactor"] or c != MAIN)]
+        else:
+            labels = sorted({p.label for p in station.cells.values()})
+            try:
+                name = sp.pick(said, labels, f"location in {self._acting(kind)}'s station",
+                               kind, field="at")
+            except IncompleteNotation:
+                raise
+            except NotationError as e:
+                raise IncompleteNotation("at", str(e).removeprefix("notation: "), ()) from None
+            cells = [c for c, p in station.cells.items() if p.label == name]
+        return cells
+
+    # -- energy --------------------------------------------------------------------------
+    def _energy(self, ws: list[str], card: str | None) -> list[Cell]:
+        """"energy from the main reactor", "two from the main reactor and one from the
+        reactor at 0 1": one cell per cube."""
+        parts: list[list[str]] = [[]]
+        for w in ws:
+            if w in ("and", "plus") and parts[-1]:
+                parts.append([])
+            else:
+                parts[-1].append(w)
+        out: list[Cell] = []
+        counted = False
+        last: Cell | None = None
+        for part in parts:
+            n: int | None = None
+            src = [w for k, w in enumerate(part)
+                   if (w not in CUBES or part[k + 1:k + 2] == ["reactor"])
+                   and w not in ENERGY_START and w not in FILLER
+                   and w not in ("with", "using", "by", "taking", "of", "each")]
+            if src and sp.number(src[0]) is not None and _pair(src) is None:
+                n = sp.number(src[0])
+                src = src[1:]
+            elif len(src) > 2 and sp.number(src[0]) is not None and _pair(src[1:]) is not None:
+                n = sp.number(src[0])
+                src = src[1:]
+            if n is not None:
+                counted = True
+            if not src:
+                raise NotationError(f"energy from where? \"{' '.join(part)}\"")
+            last = self._locate(src, "build", last)
+            out += [last] * (n if n is not None else 1)
+        if not counted and len(out) == 1 and card is not None:
+            got = self.game.catalogue.get(card)
+            if got is not None and isinstance(got.energy, int) and got.energy > 1:
+                out *= got.energy
+        return out
+
+    # -- advisors (R 4) ------------------------------------------------------------------
+    def _advisor(self, ws: list[str]) -> dict[str, Any]:
+        """"take the bonus", "decline the advisor for one VP" (R 4: "he may announce it
+        and gain 1 VP instead")."""
+        take: set[str] = set()
+        rest: list[str] = []
+        i = 0
+        while i < len(ws):
+            w = ws[i]
+            if w in TAKE:
+                take.add("bonus")
+            elif w in DECLINE or (w == "no" and ws[i + 1:i + 2] == ["bonus"]):
+                take.add("decline")
+            elif w in ("for", "gain", "gains", "instead") or sp.number(w) == 1 \
+                    or w in ("vp", "point", "victory", "bonus", "bonuses", "advisor",
+                             "advisors", "s", "influence", "tile", "on", "of", "from",
+                             "ability", "no"):
+                pass
+            elif w in FILLER:
+                pass
+            else:
+                rest.append(w)
+            i += 1
+        if len(take) != 1:
+            raise NotationError("say take the bonus or decline it (R 4)" if not take else
+                                "take or decline: say one")
+        d = self.d
+        d["do"] = "advisor"
+        if rest:
+            tiles = [t["name"] for t in self.game.setup.options.get("advisors") or ()]
+            d["tile"] = sp.pick(" ".join(rest), tiles, "Influence tile", "advisor",
+                                field="tile")
+        d["take"] = take.pop()
+        return {k: d[k] for k in KEY_ORDER if k in d}
+
+
+def _part_of(said: Sequence[str], span: tuple[int, int, sp.Match], name: str) -> bool:
+    """Whether a shorter name said inside ``said`` ("garden" in "quarts garden") is part
+    of the longer ``name`` it was heard as, the other words being that name's other
+    words misheard by a letter ("quarts" for "quartz")."""
+    a, b, m = span
+    inner, whole = sp.squash(m.name), sp.squash(name)
+    if inner not in whole:
+        return False
+    rest_said = sp.squash(" ".join(list(said[:a]) + list(said[b:])))
+    rest_name = whole.replace(inner, "", 1)
+    return bool(rest_said) and sp.rank(rest_said, [rest_name])[0].score >= sp.TAKE
+
+
+def _credits(ws: Sequence[str], i: int) -> tuple[int | None, int] | None:
+    """"[three] credits" at ``ws[i]``: (the number or None, the index after)."""
+    n = sp.number(ws[i], homophones=True) if i < len(ws) else None
+    j = i + 1 if n is not None else i
+    if j < len(ws) and ws[j] in ("credits", "credit", "money", "coins", "cash"):
+        return n, j + 1
+    return None
+
+
+def _pair(ws: Sequence[str]) -> Cell | None:
+    """Exactly two numbers ("one zero", "row 1 column 0", "column 0 row 1")."""
+    if not ws:
+        return None
+    if ws[0] in ("column", "col") and "row" in ws:
+        k = list(ws).index("row")
+        c = sp.signed(ws, 1, homophones=True)
+        r = sp.signed(ws, k + 1, homophones=True)
+        if c and r and c[1] == k and r[1] == len(ws):
+            return (r[0], c[0])
+        return None
+    got = sp.pair(ws, 0)
+    if got is None or got[1] != len(ws):
+        return None
+    return got[0]
+
+
+def _energy_start(ws: Sequence[str]) -> int | None:
+    """Where the energy clause begins ("energy from ...", "two from the main reactor",
+    "paid by the reactor at 0 1"), or None."""
+    for i, w in enumerate(ws):
+        if w in ENERGY_START and i + 1 < len(ws):
+            j = i
+            while j > 0 and (ws[j - 1] in CUBES or ws[j - 1] in ("with", "using", "taking")):
+                j -= 1
+            if j > 0 and sp.number(ws[j - 1], homophones=True) is not None:
+                k = j       # a run of numbers: a cell's two, then maybe the cubes' count
+                while k > 0 and (sp.number(ws[k - 1], homophones=True) is not None
+                                 or ws[k - 1] in sp.MINUS):
+                    k -= 1
+                n, m = 0, k
+                while m < j:
+                    got = sp.signed(ws, m, homophones=True)
+                    if got is None:
+                        break
+                    n, m = n + 1, got[1]
+                if n % 2 == 1 and (k == 0 or ws[k - 1] not in ("column", "col")):
+                    j -= 1
+                while j > 0 and ws[j - 1] in CUBES | {"with", "using", "taking"}:
+                    j -= 1
+            return j
+    return None
+
+
+def _place_clause(ws: list[str]) -> tuple[list[str], list[str]]:
+    """The words of the cell said ("at one zero", "right of the turret", "next to the
+    main reactor", "row 1 column 0"), and the words left."""
+    for i, w in enumerate(ws):
+        nxt = ws[i + 1] if i + 1 < len(ws) else ""
+        start = None
+        if w in ("at", "on", "in", "into", "onto") and (
+                sp.signed(ws, i + 1, homophones=True) or nxt in ("row", "column", "col")
+                or nxt in DIRS or nxt in NEXT or (nxt in ("the", "a") and i + 2 < len(ws)
+                                                  and ws[i + 2] in DIRS)):
+            start = i
+        elif w in ("row", "column", "col") and sp.signed(ws, i + 1, homophones=True):
+            start = i
+        elif w in DIRS and nxt in ("of", "from", "the", "to") and w not in ("up", "down"):
+            start = i
+        elif w in ("above", "over", "below", "under", "beneath", "underneath"):
+            start = i
+        elif w in NEXT and nxt in ("to", "the", "of") or w in ("beside", "adjacent"):
+            start = i
+        elif w == "to" and nxt == "the" and i + 2 < len(ws) and ws[i + 2] in DIRS:
+            start = i
+        if start is None:
+            continue
+        end = len(ws)
+        for j in range(start + 1, len(ws)):
+            if ws[j] in ("with", "using", "discarding", "giving", "as") or ws[j] in BUILD \
+                    or ws[j] in DISCARD:
+                end = j
+                break
+        return ws[:start] + ws[end:], ws[start:end]
+    for k in (4, 3, 2):                 # "build garden one zero": the cell said last
+        if len(ws) > k and _pair(ws[-k:]) is not None and sp.number(ws[-k - 1]) is None \
+                and ws[-k - 1] not in sp.MINUS:
+            return ws[:-k], ws[-k:]
+    return ws, []
