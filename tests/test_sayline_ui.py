@@ -100,8 +100,9 @@ def test_a_small_star_empires_line_is_staged_on_the_board_then_confirmed(tmp_pat
     tab.setup_part.ships.value = 1
     tab.start_game()
     g = d.game
-    d.say("->1,0")                          # two pieces may go there: asked, not guessed
-    assert "say-missed" in d.reply and "city or trade" in d.reply.lower()
+    d.say("->1,0")                 # two pieces may go there: staged, the piece asked
+    assert "still to choose: the piece" in d.reply and "repaired" not in d.reply
+    assert d.said is not None and g.actions == []
     d.say("->1,0 city")
     assert "Understood" in d.reply, d.reply
     assert d.said is not None and d.selected == 0 and g.actions == []
@@ -111,3 +112,45 @@ def test_a_small_star_empires_line_is_staged_on_the_board_then_confirmed(tmp_pat
     assert [a["player"] for a in g.actions] == ["Ann"] and d.said is None
     d.say("Ann ->2,0 city")                         # not Ann's turn: one line, nothing
     assert "say-missed" in d.reply and len(g.actions) == 1
+
+
+# -- sentences as a player says them, on a seat's page (issue 40) ------------------------
+SAYABLE = [{"name": n, "types": ["business"], "cost": 1, "energy": e, "vp": 1, "max": "none",
+            "abilities": []} for n, e in (("Quartz Garden", 0), ("Orbital Bakery", 1),
+                                          ("Bio Lab", 2))]      # INVENTED cards and numbers
+
+
+@pytest.fixture
+def seat(store):
+    game = Game({"players": ["Ana", "Ben"]}, cards=SAYABLE, book_setup=False)
+    store.create(game.to_record())
+    app = App(store)
+    d = app.driver()
+    d.set_view("Ana", None)
+    return d
+
+
+def test_a_seats_sentence_is_its_players_and_needs_no_name(seat, store):
+    seat.say("build quartz garden at one zero")
+    assert "Understood" in seat.reply and seat.pending is not None
+    seat.confirm()
+    assert [(a["player"], a["card"], a["at"]) for a in store.load(seat.gid)["actions"]] == [
+        ("Ana", "Quartz Garden", [1, 0])]
+
+
+def test_a_sentence_without_its_cell_fills_the_form_and_the_grid_asks_the_cell(seat, store):
+    seat.say("build the orbital bakery")
+    assert "Understood" in seat.reply and "cell" in seat.reply
+    assert seat.screen.entry_card.value == "Orbital Bakery" and seat.pending is None
+    assert store.load(seat.gid)["actions"] == []
+    seat.tap((0, 1))                              # the ordinary entry goes on
+    if seat.pending is not None:
+        seat.confirm()
+    assert [a["at"] for a in store.load(seat.gid)["actions"]] == [[0, 1]]
+
+
+def test_a_misheard_name_is_understood_and_two_close_names_are_offered(seat, store):
+    seat.say("build quarts garden at one zero")
+    assert seat.screen.entry_card.value == "Quartz Garden"
+    seat.cancel()
+    assert store.load(seat.gid)["actions"] == []

@@ -271,7 +271,7 @@ class Game(LegalityQueries[AtsAction]):
         entry = read_entry(action, from_dict)
         return copy.deepcopy(entry) if entry is action else entry
 
-    def parse(self, text: str) -> AtsAction:
+    def parse(self, text: str, *, player: str | None = None) -> AtsAction:
         """A line of notation read in the context of the position, as python-chess's
         ``Board.parse_san`` (:func:`companion.ats.incontext.parse_in_context`): what it
         leaves out and the game knows is filled in (the year and turn, the only player
@@ -282,10 +282,11 @@ class Game(LegalityQueries[AtsAction]):
         NotationError (``IncompleteNotation`` names what is missing and its options; when
         neither reading works, the notation's message for a line that looks like notation
         -- quotes, ``@``, ``e[`` --, else the sentence's) or IllegalAction; nothing
-        changes."""
+        changes.  ``player``: whose action it is when the line names nobody (a seat's
+        page enters its own player's actions)."""
         from ..core.notation import IncompleteNotation, NotationError
         try:
-            return parse_in_context(self, text)
+            return parse_in_context(self, text, player)
         except IncompleteNotation:
             raise
         except NotationError as as_notation:
@@ -294,7 +295,7 @@ class Game(LegalityQueries[AtsAction]):
             from .incontext import complete
             from .spoken import read_sentence
             try:
-                return complete(self, read_sentence(self, text))
+                return complete(self, read_sentence(self, text, player))
             except NotationError:
                 if any(mark in text for mark in ('"', "@", "e[", "x[", "=")) \
                         and not text.lstrip().startswith("="):

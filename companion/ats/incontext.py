@@ -31,15 +31,30 @@ if TYPE_CHECKING:        # the game's own module imports this one
     from .game import Game
 
 
-def parse_in_context(game: Game, text: str) -> AtsAction:
-    """The action ``text`` writes, completed from ``game``'s position and legal now."""
-    return complete(game, parse(text, who_optional=True).to_dict())
+def parse_in_context(game: Game, text: str, player: str | None = None) -> AtsAction:
+    """The action ``text`` writes, completed from ``game``'s position and legal now
+    (``player``: whose it is when the line names nobody, a seat's page)."""
+    d = parse(text, who_optional=True).to_dict()
+    if d.get("player") is None and player is not None:
+        d["player"] = player
+    return complete(game, d)
 
 
 def complete(game: Game, d: dict[str, Any]) -> AtsAction:
+    """The partial entry ``d`` completed from ``game``'s position and legal now (see
+    :func:`_complete`); an ``IncompleteNotation`` carries what was said (``partial``)."""
+    work = dict(d)
+    try:
+        return _complete(game, work)
+    except nt.IncompleteNotation as e:
+        e.partial = {k: v for k, v in work.items() if v is not None}
+        raise
+
+
+def _complete(game: Game, d: dict[str, Any]) -> AtsAction:
     """The partial entry ``d`` (what a line of notation or a sentence wrote:
-    :mod:`companion.ats.spoken`) completed from ``game``'s position and legal now."""
-    d = dict(d)
+    :mod:`companion.ats.spoken`) completed from ``game``'s position and legal now (``d`` is
+    filled in place)."""
     kind, st = d["do"], game.state
     if kind != "lay":
         d.setdefault("year", st.year)

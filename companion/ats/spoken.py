@@ -67,15 +67,16 @@ MAIN_WORDS = ({"main", "reactor"}, {"main"}, {"starting", "reactor"}, {"start", 
               {"home", "reactor"}, {"main", "reactors"})
 
 
-def read_sentence(game: Game, text: Any) -> dict[str, Any]:
+def read_sentence(game: Game, text: Any, player: str | None = None) -> dict[str, Any]:
     """The partial entry a sentence says (the shape of ``actions.parse(...).to_dict()``),
-    to be completed and checked by :func:`companion.ats.incontext.complete`.
+    to be completed and checked by :func:`companion.ats.incontext.complete`; ``player``:
+    whose action it is when the sentence names nobody (a seat's page).
     NotationError (IncompleteNotation with the options) when it is not understood."""
     ws = sp.words(text.replace("@", " at ")) if isinstance(text, str) else sp.words("")
     bad = [w for w in ws if w in NEGATION]
     if bad and not _advisor_words(ws):
         raise NotationError(f"\"{bad[0]}\" changes what is said: say only what was done")
-    return _Reader(game, ws).read()
+    return _Reader(game, ws, player).read()
 
 
 def _advisor_words(ws: Sequence[str]) -> bool:
@@ -83,10 +84,11 @@ def _advisor_words(ws: Sequence[str]) -> bool:
 
 
 class _Reader:
-    def __init__(self, game: Game, ws: list[str]):
+    def __init__(self, game: Game, ws: list[str], default: str | None = None):
         self.game, self.ws = game, ws
         self.d: dict[str, Any] = {}
         self.player: str | None = None
+        self.default = default
 
     # -- the whole sentence ------------------------------------------------------------
     def read(self) -> dict[str, Any]:
@@ -94,6 +96,8 @@ class _Reader:
         while ws[:1] and ws[0] in FILLER and ws[0] != "for":
             ws = ws[1:]
         ws = self._player(ws)
+        if self.player is None and self.default is not None:
+            self.player = self.d["player"] = self.default
         ws = self._year_turn(ws)
         if _advisor_words(ws) or any(w in DECLINE for w in ws):
             return self._advisor(ws)

@@ -47,6 +47,9 @@ class IncompleteNotation(NotationError):
     def __init__(self, missing: str, message: str, options: Iterable[Any] = ()):
         self.missing = missing
         self.options = tuple(options)
+        #: what the line did say, as a partial entry (set by a game's ``complete``): a
+        #: page puts it into its form, which asks for the rest
+        self.partial: dict[str, Any] = {}
         super().__init__(message)
 
 

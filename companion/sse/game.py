@@ -27,10 +27,11 @@ The rules live in one module per chapter of the book; this module holds the game
 """
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Iterable, overload
 
 from ..core.errors import IllegalAction, RecordError
-from ..core.notation import read_entry
+from ..core.notation import IncompleteNotation, NotationError, read_entry
 from ..core.protocol import LegalityQueries
 from ..core.undo import UndoStack
 from .actions import SseAction
@@ -38,7 +39,7 @@ from .actions import from_dict as action_from_dict
 from ..core.record import copy_json
 from .effects import nordinn_targets, refuel_targets
 from .hexmap import EFFECT_NAMES, Hex, HexMap, System, as_hex
-from .incontext import parse_in_context
+from .incontext import complete, parse_in_context
 from .movement import can_move, destinations
 from .render import map_svg
 from .record import FORMAT, validate_record  # the one definition: companion/sse/record.py
@@ -46,6 +47,7 @@ from .rules import (ACTION_KEYS, BOOK_SHIPS, BOX, CAMPAIGN_PIECES, CAMPAIGN_TARG
                     DAMAGED_REACH, DEFAULT_COLOURS, EFFECT_VP, EPIC_NEBULAE, MODES, NEBULA_TABLE,
                     OPTIONS, PIECE_NAMES, PIECES, RULES, VARIANTS, IllegalMove, rule_text)
 from .scoring import Score, score
+from .spoken import read_sentence
 from .setup import SseSetup, legacy_setup
 from .state import Colony, Move, PlayerState, Ship, State, VPLine
 from .turns import apply, settle
@@ -206,13 +208,38 @@ class SseGame(LegalityQueries[SseAction]):
         return action_from_dict(norm) if isinstance(action, SseAction) else norm
 
     def parse(self, text: str) -> SseAction:
-        """A line of notation read in the context of the position, as python-chess's
-        ``Board.parse_san`` (:func:`companion.sse.incontext.parse_in_context`): what it
-        leaves out and the game knows is filled in (the player whose turn it is, a
-        ``move``, the only ship, destination and piece), and the action must be legal
-        now.  NotationError (``IncompleteNotation`` names what is missing and its
-        options) or IllegalAction; nothing changes."""
-        return parse_in_context(self, text)
+        """A line of notation, or a sentence as a player says it, read in the context of
+        the position, as python-chess's ``Board.parse_san``
+        (:func:`companion.sse.incontext.parse_in_context`): what it leaves out and the
+        game knows is filled in (the player whose turn it is, a ``move``, the only ship,
+        destination and piece), and the action must be legal now.  A line that is no
+        notation (a plain NotationError) is read as a sentence ("Ben: trade station to
+        the red nebula", :func:`companion.sse.spoken.read_sentence`) and completed the
+        same way (:func:`companion.sse.incontext.complete`).  When both fail, the error
+        is the notation's for a line that looks like notation (``#``, ``->``, ``@``,
+        ``key=``, quotes), else the sentence's.  A line of plain words whose first word
+        is no player of the game, which the notation took for the player ("home", "pass":
+        IllegalAction ``wrong-player``), is read as a sentence too.  NotationError
+        (``IncompleteNotation`` names what is missing and its options) or IllegalAction;
+        nothing changes."""
+        try:
+            return parse_in_context(self, text)
+        except IncompleteNotation:
+            raise
+        except IllegalAction as e:
+            # a first word that is no player ("home", "pass") was read as the WHO
+            first = text.split()[0] if isinstance(text, str) and text.split() else ""
+            if (e.rule != "wrong-player" or first in self.setup.players
+                    or re.search(r'#|->|@|"|=', text)):
+                raise
+            return complete(self, read_sentence(self, text))
+        except NotationError as notation_error:
+            try:
+                return complete(self, read_sentence(self, text))
+            except NotationError:
+                if isinstance(text, str) and re.search(r'#|->|@|"|=', text):
+                    raise notation_error from None
+                raise
 
     def _repr_svg_(self) -> str:
         """The map with every piece and ship: the game as a picture in Jupyter (its rich

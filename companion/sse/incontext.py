@@ -49,9 +49,20 @@ def parse_in_context(game: SseGame, text: str) -> SseAction:
 
 
 def complete(game: SseGame, d: dict[str, Any]) -> SseAction:
+    """The partial entry ``d`` completed from ``game``'s position and legal now (see
+    :func:`_complete`); an ``IncompleteNotation`` carries what was said (``partial``)."""
+    work = dict(d)
+    try:
+        return _complete(game, work)
+    except nt.IncompleteNotation as e:
+        e.partial = {k: v for k, v in work.items() if v is not None}
+        raise
+
+
+def _complete(game: SseGame, d: dict[str, Any]) -> SseAction:
     """The partial action ``d`` (what a line of notation or a sentence wrote:
-    :mod:`companion.sse.spoken`) completed from ``game``'s position and legal now."""
-    d = dict(d)
+    :mod:`companion.sse.spoken`) completed from ``game``'s position and legal now (``d`` is
+    filled in place)."""
     if d.get("player") is None:
         d["player"] = _only(game, d, "player",
                             [p for p in game.setup.players if game.may_act(p)],

@@ -41,7 +41,8 @@ class AtsEntry:
         self.pending_line = w.HTML(layout=w.Layout(display="none"))
         self.pending_line.add_class("pending-effects")
         # the line of entry (issue 40): a sentence staged here, confirmed by a tap
-        self.say_line = SayLine(screen, self.stage, "ats", take=self._take_name)
+        self.say_line = SayLine(screen, self.stage, "ats", take=self._take_name,
+                                who=lambda: screen.entry_player.value if screen.seat else None)
         # a photo of the card held: its name into the card box (hidden without the OCR)
         self.card_photo = CardPhoto(screen, self._take_name)
         self.hands_free = w.VBox([self.say_line.box, self.card_photo.box])
@@ -154,6 +155,10 @@ class AtsEntry:
         at = action.get("at")
         if do in ("build", "reactor") and at is not None:
             self.clicked(tuple(at), said=action)
+        elif do in ("build", "reactor"):            # the cell not said: the grid asks it
+            sc.hint.value = (f"{escape(sc.session.describe({**action, 'at': None}))}: tap its "
+                             "cell (a green one).")
+            scroll_into_view(sc.grid)
         elif do == "discard":
             sc.hint.value = (f"{escape(sc.session.describe(action))}: press "
                              f"'{escape(sc.discard_btn.description)}' to record it.")

@@ -21,6 +21,13 @@ from ..core.notation import IncompleteNotation
 from .common import ERR
 from .writes import writes
 
+#: what a game's entry form asks anyway: a line that leaves only this open is staged
+FORM_ASKS = {"ats": ("at", "energy_from"), "sse": ("to", "piece")}
+#: what the form still asks, in a player's words
+STILL = {"at": "its cell (tap a green one)",
+         "energy_from": "the reactors that pay its energy (below)",
+         "to": "the destination (tap a green system)",
+         "piece": "the piece (City or Trade Station), then Confirm"}
 EXAMPLES = {"ats": "say it: build bio lab at one zero",
             "sse": "say it: city on the red planet"}
 
@@ -28,13 +35,17 @@ EXAMPLES = {"ats": "say it: build bio lab at one zero",
 class SayLine:
     """One text line, a *Read* button and one line of reply.  ``stage(value)`` puts an
     understood action into the screen's entry; ``take(name)`` (optional) puts a close
-    name offered as a button into it."""
+    name offered as a button into it; ``who()`` (optional): the player a line that names
+    nobody is for (a seat's page: its player)."""
 
     def __init__(self, screen: Any, stage: Callable[[dict[str, Any]], None], game: str,
-                 take: Callable[[str], None] | None = None) -> None:
+                 take: Callable[[str], None] | None = None,
+                 who: Callable[[], str | None] | None = None) -> None:
         self.screen = screen
         self.stage = stage
         self.take = take
+        self.who = who              # whose the line is when it names nobody (a seat's page)
+        self.form_asks = FORM_ASKS.get(game, ())
         self.example = EXAMPLES.get(game, "say what was done").removeprefix("say it: ")
         self.text = w.Text(placeholder=EXAMPLES.get(game, "say what was done"),
                            continuous_update=False,
@@ -80,7 +91,8 @@ class SayLine:
             self.say_missed("No game is being played on this page.")
             return
         try:
-            value = game.parse(text)
+            player = self.who() if self.who is not None else None
+            value = game.parse(text, player=player) if player else game.parse(text)
         except UnknownCardValues as e:
             if e.action.get("do"):              # understood: the form asks the values
                 self.understood(e.action)
@@ -88,6 +100,11 @@ class SayLine:
             self.say_missed(str(e))
             return
         except IncompleteNotation as e:
+            if e.missing in self.form_asks and e.partial.get("do"):
+                # understood but for what the entry's form asks anyway (the cell on the
+                # grid, the energy's reactors, the piece): staged, the form asks the rest
+                self.understood(e.partial, missing=e.missing)
+                return
             self.say_missed(self._plain(str(e)))
             self._offer(e)
             return
@@ -99,10 +116,15 @@ class SayLine:
             return
         self.understood(value.to_dict())
 
-    def understood(self, action: dict[str, Any]) -> None:
-        words = self.screen.session.describe(action)
-        self.reply.value = (f"<span class='say-understood'>Understood: <b>{escape(words)}</b>. "
-                            "Check it below and confirm, or correct it.</span>")
+    def understood(self, action: dict[str, Any], missing: str = "") -> None:
+        # a whole action in the game's own words; a partial one as it was said (the
+        # game's words would describe what it is not yet)
+        words = self.screen.session.describe(action) if not missing else said_words(action)
+        rest = (f" Not recorded yet; still to choose: {STILL.get(missing, missing)}."
+                if missing else " Not recorded yet: check it below and tap Confirm, or "
+                "correct it.")
+        self.reply.value = (f"<span class='say-understood'>Understood: <b>{escape(words)}</b>."
+                            f"{rest}</span>")
         self.stage(action)
 
     def say_missed(self, words: str) -> None:
@@ -129,3 +151,19 @@ class SayLine:
     def _plain(message: str) -> str:
         """The notation's "notation: " prefix off: a player did not write notation."""
         return message[len("notation: "):] if message.startswith("notation: ") else message
+
+
+def said_words(action: dict[str, Any]) -> str:
+    """A partial action as it was said: who, what, the card or ship, where."""
+    parts = [str(action[k]) for k in ("player", "do") if action.get(k)]
+    if action.get("card"):
+        parts.append(str(action["card"]))
+    if action.get("ship") is not None:
+        parts.append(f"ship {action['ship']}")
+    for key, mark in (("at", "at"), ("to", "to")):
+        v = action.get(key)
+        if isinstance(v, (list, tuple)) and len(v) == 2:
+            parts.append(f"{mark} [{v[0]}, {v[1]}]")
+    if action.get("piece"):
+        parts.append(str(action["piece"]).replace("_", " "))
+    return " ".join(parts)

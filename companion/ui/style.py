@@ -135,6 +135,10 @@ SSE_HISTORY_CSS = """<style>
 .companion-root .sse-setup .widget-vbox > .widget-text { max-width: 100%; }
 .companion-root .sse-setup .widget-checkbox { width: auto; max-width: calc(100% - 4px); }
 .companion-root .sse-setup .widget-checkbox label { white-space: normal; line-height: 1.3; }
+/* the line of entry (issue 40): the cell or system a sentence named, until confirmed */
+.companion-root .grid-cell.said-cell, .companion-root .sse-hex.said {
+  outline: 4px solid #1d4ed8; outline-offset: -4px; font-weight: 700; }
+.companion-root .say-box .say-line input { min-height: 40px; font-size: 16px; }
 .companion-root .history-tab a.export-link { text-decoration: none !important; }
 .companion-root .history-tab .history-table td,
 .companion-root .history-tab .history-table th { padding: 2px 8px; text-align: left; }

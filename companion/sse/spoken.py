@@ -1,0 +1,596 @@
+"""A Small Star Empires action said as a sentence (issue 40, "Hands-free"): what a player
+dictates at the table ("Ben: trade station to the red nebula", "move my damaged ship
+home and repair it", "damage ship one") read into the partial action a line of notation
+gives (``actions.parse(text, who_optional=True).to_dict()``), which
+:func:`companion.sse.incontext.complete` completes and checks (:meth:`SseGame.parse`).
+
+Understood (the book's words: "Move one of you ships and then colonize the system you
+have moved into" "by placing either a City or a Trade Station"):
+
+- the player: a leading name ("Ben: ...", "Ben moves ...", a misheard letter allowed,
+  :func:`companion.core.spoken.pick`), or a name said as it is written;
+- the kind: a move (the default) or a damage ("damage ship one", "ship one is damaged");
+  a repair ("home and repair it": the damaged ship goes home and colonises nothing);
+- the piece: "city", "trade station", "nothing" / "no piece".  "Colony" / "colonize" is
+  the book's act, not a piece: the piece is left to the position (never a guess);
+- the ship: "ship two", "ship #2", "number two" (the notation's numbers, from 0), "my
+  second ship" (the first is #0), "the ship at 1 0", "from home", "the ship on the blue
+  nebula", "the damaged ship", "the undamaged ship";
+- the destination: a hex ("to 1 -1", "to one minus one", "at 2 0"); what lies there
+  ("the red nebula", "the two planet system", "the empty system", "home", "Bob's
+  homeworld", "the wormhole"), among the legal destinations, else the only such system
+  on the map or in a line from the ship (the rules then say why it cannot be entered);
+  a direction and a distance ("two north east", "north-east two", "east");
+- the way: "through the wormhole" (``wormhole``), "in a line" / "straight" (``line``).
+
+Never a guess: two ships or systems that fit raise ``IncompleteNotation`` listing them;
+a word not understood (it could change the meaning) is a ``NotationError``.  A misheard
+word is read as the one vocabulary word a letter away (``spoken.rank`` 0.85 or more, 4
+letters or more, one letter longer or shorter at most: "read nebula" is the red nebula,
+"plant" a planet; "undamaged" is never "damaged"); "north" or "south" alone are no line
+of the hexes (refused).  Reading changes nothing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..core import spoken as sp
+from ..core.errors import IllegalAction
+from ..core.notation import IncompleteNotation, NotationError
+from .hexmap import DIRECTIONS, Hex, System
+from .movement import route
+from .rules import IllegalMove
+from .setup import SseSetup
+from .state import Move, Ship, State
+
+KIND = "sentence"
+#: words that say nothing here (besides companion.core.spoken.FILLER)
+FILLER = sp.FILLER | {
+    "it", "its", "there", "let's", "lets", "let", "us", "go", "goes", "going", "gonna",
+    "want", "wanna", "will", "i'm", "im", "me", "turn", "of", "yes", "yeah", "alright",
+    "his", "her", "their", "our", "your", "is", "was", "got", "gets", "get",
+    "be", "been", "system", "systems", "space", "spaces", "hex", "hexes", "step", "steps",
+    "tile", "field", "sector", "back", "over", "up", "well", "colonize", "colonise",
+    "colonizes", "colonises", "colonized", "colonised", "colonizing", "colonising",
+    "colony", "colonies", "settle", "settles", "build", "builds", "building", "place",
+    "places", "placing", "put", "puts", "drop", "drops", "with", "one's", "which",
+    "that", "this", "who", "plays", "says", "here", "piece", "world", "for", "thanks",
+    "thank", "you", "cheers", "guys", "i'd", "like", "would", "i've", "i'm"}
+MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "flew", "send",
+              "sends", "sail", "sails", "travel", "travels", "jump", "jumps", "head",
+              "heads", "warp", "warps", "take", "takes", "bring", "brings", "return",
+              "returns", "returning"}
+SHIP_WORDS = {"ship", "ships", "spaceship", "starship", "vessel", "boat"}
+PREPOSITIONS = {"to", "into", "onto", "at", "on", "in", "towards", "toward", "unto", "till"}
+VIA_WORDS = {"through", "thru", "via", "by", "using", "across"}
+REPAIR_WORDS = {"repair", "repairs", "repaired", "repairing", "fix", "fixed", "fixes"}
+NEGATIONS = {"not", "don't", "dont", "never", "undo", "cancel", "instead", "or", "but",
+             "except", "unless", "isn't", "wasn't", "didn't", "no", "without"}
+COLOURS = {"red": "red", "blue": "blue", "green": "green"}
+KIND_WORDS = {"nebula": "nebula", "nebulae": "nebula", "nebulas": "nebula",
+              "nebular": "nebula", "planet": "planetary", "planets": "planetary",
+              "planetary": "planetary", "empty": "empty", "wormhole": "wormhole",
+              "wormholes": "wormhole", "unexplored": "unexplored",
+              "homeworld": "homeworld", "homeworlds": "homeworld", "home": "homeworld"}
+COMPASS = {"east": "E", "west": "W", "northeast": "NE", "northwest": "NW",
+           "southeast": "SE", "southwest": "SW", "ne": "NE", "nw": "NW", "se": "SE",
+           "sw": "SW"}
+DISTANCE_NOUNS = {"space", "spaces", "step", "steps", "hex", "hexes", "system", "systems",
+                  "jump", "jumps", "tile", "tiles"}
+#: the words a misheard word may stand for (one letter or so off)
+VOCABULARY = sorted(set(MOVE_WORDS) | SHIP_WORDS | REPAIR_WORDS | set(COLOURS)
+                    | set(KIND_WORDS) | {"north", "south", "east", "west", "city", "cities",
+                                         "trade", "station", "stations", "damage",
+                                         "damaged", "nothing", "straight", "line",
+                                         "second", "third", "fourth", "first", "black",
+                                         "hole", "wormhole", "colonize", "colony"})
+FUZZY = 0.85
+
+
+class SseGame(Protocol):
+    """What the reader asks of the game (:class:`companion.sse.game.SseGame`)."""
+    @property
+    def setup(self) -> SseSetup: ...
+    @property
+    def state(self) -> State: ...
+    def may_act(self, player: str) -> bool: ...
+    def ships(self, player: str) -> list[Ship]: ...
+    def legal_moves(self, player: str, ship: int, state: State | None = None, *,
+                    piece: str | None = None) -> list[Move]: ...
+
+
+@dataclass
+class Said:
+    """What the sentence said, field by field (None: not said)."""
+    player: str | None = None
+    kind: str | None = None
+    ship: int | None = None
+    frm: Hex | None = None
+    frm_home: bool = False
+    frm_on: "Said | None" = None        # "the ship on the blue nebula"
+    damaged: bool = False
+    undamaged: bool = False
+    to: Hex | None = None
+    home_of: str | None = None          # "" for the player's own homeworld
+    system: str | None = None           # a system's kind
+    colour: str | None = None
+    planets: int | None = None
+    direction: str | None = None
+    distance: int | None = None
+    via: str | None = None
+    piece: str | None = None
+    nothing: bool = False
+    repair: bool = False
+
+    def put(self, key: str, value: Any) -> None:
+        old = getattr(self, key)
+        if old is not None and old is not False and old != value:
+            raise NotationError(f"{KIND}: two {key.replace('frm', 'ships')}s said: "
+                                f"{_show(old)} and {_show(value)}")
+        setattr(self, key, value)
+
+
+def _show(v: Any) -> str:
+    return f"{v[0]},{v[1]}" if isinstance(v, tuple) else str(v)
+
+
+def read_sentence(game: SseGame, text: Any) -> dict[str, Any]:
+    """The partial action a sentence says, in the notation's shape (keys ``do``,
+    ``player``, ``ship``, ``from``, ``to``, ``via``, ``piece``), for
+    :func:`companion.sse.incontext.complete`.  NotationError (IncompleteNotation when
+    the position holds two or more things the sentence may mean); a query."""
+    if not isinstance(text, str):
+        raise NotationError(f"{KIND}: expected a line of text, not {type(text).__name__}")
+    if "\n" in text.strip() or "\r" in text.strip():
+        raise NotationError(f"{KIND}: one action is one line")
+    # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
+    text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
+    ws = sp.words(text)
+    s = Said()
+    i = _leading_player(game, text, ws, s)
+    while i < len(ws):
+        i = _step(game, ws, i, s)
+    return _build(game, s)
+
+
+# -- the words ------------------------------------------------------------------------
+def _name_key(word: str) -> str:
+    return word[:-2] if word.endswith("'s") else word
+
+
+def _leading_player(game: SseGame, text: str, ws: list[str], s: Said) -> int:
+    """The name the sentence starts with ("Ben: ...", "Ben moves ..."): the index after it."""
+    players = list(game.setup.players)
+    head, colon, _ = text.partition(":")
+    if colon and re.search(r"[^\W\d_]", head) and not re.search(r"[0-9]", head):
+        n = len(sp.words(head))
+        if 0 < n <= 4:
+            s.player = sp.pick(" ".join(_name_key(w) for w in ws[:n]), players, "player",
+                               KIND, field="player")
+            return n
+    for n in (3, 2, 1):
+        if n > len(ws) or any(w in FILLER or w in PREPOSITIONS or _known(w) for w in ws[:n]):
+            continue
+        said = " ".join(_name_key(w) for w in ws[:n])
+        ranked = sp.rank(said, players)
+        if ranked and ranked[0].score >= sp.TAKE:
+            s.player = sp.pick(said, players, "player", KIND, field="player")
+            return n
+    return 0
+
+
+def _known(w: str) -> bool:
+    return (w in VOCABULARY or w in COMPASS or w in VIA_WORDS or w in NEGATIONS
+            or sp.number(w) is not None or w in ("from", "number", "pass"))
+
+
+def _player_named(game: SseGame, w: str) -> str | None:
+    key = sp.squash(_name_key(w))
+    return next((p for p in game.setup.players if key and sp.squash(p) == key), None)
+
+
+def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
+    """Read the phrase starting at ``ws[i]``; the index after it."""
+    w = ws[i]
+    nxt = ws[i + 1] if i + 1 < len(ws) else ""
+    if w in ("no", "without") and nxt in ("piece", "pieces"):
+        s.put("nothing", True)
+        return i + 2
+    if w == "nothing":
+        s.put("nothing", True)
+        return i + 1
+    if w in NEGATIONS:
+        raise NotationError(f"{KIND}: \"{w}\" could change what was meant: say the action "
+                            "once, as it was done")
+    if w == "pass":
+        raise NotationError(f"{KIND}: a player who cannot move passes by the rules; "
+                            "nothing is entered")
+    if w in ("trade", "trading", "tradestation", "tradestations"):
+        if w.startswith("tradestation"):
+            s.put("piece", "trade_station")
+            return i + 1
+        if nxt in ("station", "stations", "post"):
+            s.put("piece", "trade_station")
+            return i + 2
+        raise NotationError(f"{KIND}: \"{w}\" alone: a Trade Station?")
+    if w in ("city", "cities"):
+        s.put("piece", "city")
+        return i + 1
+    if w in MOVE_WORDS:
+        s.put("kind", "move")
+        return i + 1
+    if w in ("damage", "damages"):
+        s.put("kind", "damage")
+        return i + 1
+    if w in ("undamaged", "healthy", "intact"):
+        s.undamaged = True
+        return i + 1
+    if w in ("put", "puts", "set", "lay", "lays") and nxt == "down":
+        return i + 2
+    if w in ("wormhole", "wormholes") and nxt in ("jump", "jumps"):
+        s.put("via", "wormhole")
+        return i + 2
+    if w == "damaged":
+        if nxt in SHIP_WORDS or nxt == "one":
+            s.damaged = True
+            return i + (2 if nxt == "one" else 1)
+        s.put("kind", "damage")
+        return i + 1
+    if w in REPAIR_WORDS:
+        s.repair = True
+        return i + 1
+    if w in SHIP_WORDS or w == "number":
+        return _ship(game, ws, i + 1, s)
+    if w in sp.ORDINALS:
+        if nxt in SHIP_WORDS or nxt == "one":
+            s.put("ship", sp.ORDINALS[w] - 1)
+            return i + 2
+        raise NotationError(f"{KIND}: \"{w}\" what? (\"my {w} ship\")")
+    if w == "from":
+        got = sp.pair(ws, i + 1)
+        if got:
+            s.put("frm", got[0])
+            return got[1]
+        if nxt in ("home", "homeworld"):
+            s.frm_home = True
+            return i + 2
+        raise NotationError(f"{KIND}: from where? (\"from one zero\", \"from home\")")
+    if w in PREPOSITIONS:
+        got = sp.pair(ws, i + 1)
+        if got:
+            s.put("to", got[0])
+        return got[1] if got else i + 1
+    if w in VIA_WORDS:
+        j = i + 1
+        while j < len(ws) and ws[j] in FILLER:
+            j += 1
+        if j < len(ws) and ws[j] in ("wormhole", "wormholes", "worm"):
+            s.put("via", "wormhole")
+            return j + (2 if ws[j] == "worm" and j + 1 < len(ws) and ws[j + 1] in (
+                "hole", "holes") else 1)
+        raise NotationError(f"{KIND}: through what? (\"through the wormhole\")")
+    if w in ("line", "straight"):
+        s.put("via", "line")
+        return i + 1
+    if w == "worm" and nxt in ("hole", "holes"):
+        s.put("system", "wormhole")
+        return i + 2
+    if w == "black" and nxt in ("hole", "holes"):
+        s.put("system", "black_hole")
+        return i + 2
+    if w in ("home", "homeworld", "homeworlds"):
+        s.put("home_of", "")
+        return i + 1 + (nxt == "world")
+    if w in COLOURS:
+        s.put("colour", COLOURS[w])
+        return i + 1 + (nxt in ("one", "ones"))
+    if w in KIND_WORDS:
+        s.put("system", KIND_WORDS[w])
+        return i + 1
+    if w in COMPASS or w in ("north", "south"):
+        return _direction(ws, i, s)
+    if sp.number(w) is not None:
+        return _number(ws, i, s)
+    owner = _player_named(game, w)
+    if owner is not None:
+        if nxt in ("home", "homeworld"):
+            s.put("home_of", owner)
+            return i + 2 + (i + 2 < len(ws) and ws[i + 2] == "world")
+        s.put("player", owner)
+        return i + 1
+    if w in FILLER:
+        return i + 1
+    heard = _misheard(w)
+    if heard is not None:
+        return _step(game, ws[:i] + [heard] + ws[i + 1:], i, s)
+    raise NotationError(f"{KIND}: cannot understand \"{w[:40]}\"")
+
+
+def _misheard(w: str) -> str | None:
+    """The one vocabulary word ``w`` is a letter or so away from, if there is one."""
+    if len(w) < 4 or not w.isalpha():      # and only a letter longer or shorter
+        return None
+    ranked = [m for m in sp.rank(w, VOCABULARY) if abs(len(m.name) - len(w)) <= 1]
+    if not ranked or ranked[0].score < FUZZY:
+        return None
+    if len(ranked) > 1 and ranked[1].score >= FUZZY:
+        return None
+    return ranked[0].name
+
+
+def _ship(game: SseGame, ws: list[str], i: int, s: Said) -> int:
+    """After "ship": its number, or where it stands ("at 1 0", "at home")."""
+    if i < len(ws) and ws[i] in ("number", "no", "num"):
+        i += 1
+    if i >= len(ws):
+        return i
+    w, after = ws[i], (ws[i + 1] if i + 1 < len(ws) else "")
+    n = sp.number(w)
+    if n is not None and (after in DISTANCE_NOUNS or (
+            (s.damaged or s.undamaged) and (after in COMPASS or after in ("north", "south")))):
+        return i                                # "ship one space east": a distance
+    if n is not None:
+        if n < 0:
+            raise NotationError(f"{KIND}: no ship {n}: ships are numbered from 0")
+        s.put("ship", n)
+        return i + 1
+    if w in sp.HOMOPHONES and (after in PREPOSITIONS or after in VIA_WORDS or after in COMPASS
+                               or after in ("and", "then", "city", "cities", "trade",
+                                            "from", "north", "south")):
+        s.put("ship", sp.HOMOPHONES[w])         # "ship too to one zero"
+        return i + 1
+    if w in ("at", "on", "in", "from"):
+        got = sp.pair(ws, i + 1)
+        if got:
+            s.put("frm", got[0])
+            return got[1]
+        if after in ("home", "homeworld"):
+            s.frm_home = True
+            return i + 2
+        on, j = Said(), i + 1
+        while j < len(ws) and (ws[j] in ("the", "a", "an") or ws[j] in COLOURS
+                               or ws[j] in KIND_WORDS and ws[j] != "home"):
+            if ws[j] in COLOURS:
+                on.put("colour", COLOURS[ws[j]])
+            elif ws[j] in KIND_WORDS:
+                on.put("system", KIND_WORDS[ws[j]])
+            j += 1
+        if on.colour or on.system:
+            s.frm_on = on
+            return j
+    return i
+
+
+def _direction(ws: list[str], i: int, s: Said) -> int:
+    w = ws[i]
+    nxt = ws[i + 1] if i + 1 < len(ws) else ""
+    if w in ("north", "south"):
+        if nxt not in ("east", "west"):
+            raise NotationError(f"{KIND}: \"{w}\" alone is no line of the hexes: "
+                                f"{w} east or {w} west?")
+        s.put("direction", COMPASS[w + nxt])
+        i += 2
+    else:
+        s.put("direction", COMPASS[w])
+        i += 1
+    got = sp.signed(ws, i)
+    if got is not None and got[0] > 0 and sp.pair(ws, i) is None:
+        s.put("distance", got[0])
+        i = got[1]
+        if i < len(ws) and ws[i] in DISTANCE_NOUNS:
+            i += 1
+    return i
+
+
+def _number(ws: list[str], i: int, s: Said) -> int:
+    """A number not after "ship" or "to": a hex (two numbers), a distance (before a
+    direction), or the planets of a system ("the two planet system")."""
+    n = sp.number(ws[i])
+    assert n is not None
+    nxt = ws[i + 1] if i + 1 < len(ws) else ""
+    if nxt in ("planet", "planets", "planetary"):
+        s.put("planets", n)
+        s.put("system", "planetary")
+        return i + 2
+    j = i + 1 + (nxt in DISTANCE_NOUNS)
+    if j < len(ws) and (ws[j] in COMPASS or ws[j] in ("north", "south")):
+        if n <= 0:
+            raise NotationError(f"{KIND}: a ship moves at least one system")
+        s.put("distance", n)
+        return j
+    got = sp.pair(ws, i)
+    if got:
+        s.put("to", got[0])
+        return got[1]
+    raise NotationError(f"{KIND}: the number \"{ws[i]}\" alone: a hex is two numbers "
+                        "(\"to one zero\"), a ship \"ship one\"")
+
+
+# -- the action -----------------------------------------------------------------------
+def _acting(game: SseGame, s: Said) -> str | None:
+    if s.player is not None:
+        return s.player
+    able = [p for p in game.setup.players if game.may_act(p)]
+    return able[0] if len(able) == 1 else None
+
+
+def _describe(s: Said) -> str:
+    parts = []
+    if s.planets is not None:
+        parts.append(f"{s.planets}-planet")
+    if s.colour:
+        parts.append(s.colour)
+    parts.append({"planetary": "planetary system", "black_hole": "black hole",
+                  "homeworld": "homeworld", None: "system"}.get(s.system, s.system or ""))
+    if s.direction:
+        parts.append(f"{s.distance or ''} {s.direction}".strip())
+    return " ".join(parts)
+
+
+def _fits(s: Said, sys: System | None) -> bool:
+    if sys is None:
+        return False
+    kind = s.system or ("nebula" if s.colour else None)
+    if kind == "planetary" and sys.kind == "unexplored" and sys.effect == "planetary":
+        return False
+    if kind is not None and sys.kind != kind:
+        return False
+    if s.colour is not None and sys.colour != s.colour:
+        return False
+    return s.planets is None or sys.planets == s.planets
+
+
+def _build(game: SseGame, s: Said) -> dict[str, Any]:
+    kind = s.kind or "move"
+    d: dict[str, Any] = {"do": kind}
+    if s.player is not None:
+        d["player"] = s.player
+    who = _acting(game, s)
+    if s.colour and s.system not in (None, "nebula"):
+        raise NotationError(f"{KIND}: a {s.colour} {s.system}? only a nebula has a colour")
+    if s.planets is not None and not 1 <= s.planets <= 3:
+        raise NotationError(f"{KIND}: a planetary system has 1 to 3 planets")
+    states = game.state.players
+    ps = states.get(who) if who is not None else None
+    if s.frm_home and ps is not None:
+        s.put("frm", ps.home)
+    if s.frm_on is not None and ps is not None:
+        on = s.frm_on
+        there = [sh.id for sh in ps.ships if _fits(on, game.state.map.get(sh.at))
+                 and s.ship in (None, sh.id)]
+        if not there:
+            raise NotationError(f"{KIND}: no ship of {who} is on a {_describe(on)}")
+        if len(there) > 1:
+            raise IncompleteNotation("ship", f"{KIND}: which ship on a {_describe(on)}: "
+                                     + " or ".join(f"#{h}" for h in there) + "?", there)
+        s.ship = there[0]
+    if s.damaged:
+        if ps is None:
+            raise IncompleteNotation("player", f"{KIND}: whose damaged ship?")
+        hurt = [sh.id for sh in ps.ships if sh.damaged and s.frm in (None, sh.at)]
+        if s.ship is not None and s.ship not in hurt:
+            raise NotationError(f"{KIND}: ship {s.ship} of {who} is not damaged")
+        if not hurt:
+            raise NotationError(f"{KIND}: {who} has no damaged ship")
+        if len(hurt) > 1 and s.ship is None:
+            raise IncompleteNotation("ship", f"{KIND}: which damaged ship: "
+                                     + " or ".join(f"#{h}" for h in hurt) + "?", hurt)
+        s.ship = hurt[0] if s.ship is None else s.ship
+    if s.undamaged and ps is not None:
+        whole = [sh.id for sh in ps.ships if not sh.damaged and s.frm in (None, sh.at)
+                 and s.ship in (None, sh.id)]
+        if len(whole) != 1:
+            raise IncompleteNotation("ship", f"{KIND}: which undamaged ship: "
+                                     + " or ".join(f"#{h}" for h in whole) + "?", whole)
+        s.ship = whole[0]
+    if s.player is not None and not game.state.finished and not game.may_act(s.player):
+        raise IllegalMove("wrong-player", f"it is {game.state.current}'s turn",
+                          action=d | {"do": kind})
+    if s.ship is not None and ps is not None and not 0 <= s.ship < len(ps.ships):
+        raise IllegalMove("no-ship", f"{who} has no ship {s.ship} (ships #0 to "
+                          f"#{len(ps.ships) - 1})", action=d | {"ship": s.ship})
+    if s.ship is not None:
+        d["ship"] = s.ship
+    if s.frm is not None:
+        d["from"] = list(s.frm)
+    if kind == "damage":
+        if (s.to or s.home_of is not None or s.system or s.colour or s.direction or s.piece
+                or s.via or s.repair or s.nothing):
+            raise NotationError(f"{KIND}: a damaged ship is damaged where it stands: say "
+                                "only which ship (\"damage ship one\")")
+        return d
+    if s.home_of is not None and ps is not None:
+        owner = states.get(s.home_of or who or "")
+        home = owner.home if owner is not None else None
+        if s.to is not None and s.to != home:
+            raise NotationError(f"{KIND}: home and {_show(s.to)}: two destinations")
+        s.to = home
+        if s.system == "homeworld":
+            s.system = None
+    elif s.repair and ps is not None:
+        if s.to is not None and s.to != ps.home:
+            raise NotationError(f"{KIND}: a repair is at home, not at {_show(s.to)}")
+        s.to = ps.home
+    if s.repair and s.piece:
+        raise NotationError(f"{KIND}: a repair at home colonises nothing")
+    described = (s.system or s.colour or s.planets is not None or s.direction)
+    if described and s.to is not None:
+        if (s.system or s.colour or s.planets is not None) and not _fits(
+                s, game.state.map.get(s.to)):
+            raise NotationError(f"{KIND}: {_show(s.to)} is no {_describe(s)}")
+    elif described and who is not None and ps is not None:
+        s.to = _destination(game, who, s)
+    if s.to is not None:
+        d["to"] = list(s.to)
+    if s.via is not None:
+        d["via"] = s.via
+    if s.piece is not None:
+        d["piece"] = s.piece
+    elif s.nothing and not (ps is not None and s.to == ps.home):
+        d["piece"] = None
+    return d
+
+
+def _destination(game: SseGame, who: str, s: Said) -> Hex:
+    """The one hex the description fits among the ships' legal destinations, else the
+    one such system on the map (the rules then say why it cannot be entered)."""
+    st = game.state
+    ps = st.players[who]
+    ships = [sh for sh in ps.ships if s.ship in (None, sh.id) and s.frm in (None, sh.at)]
+    found: dict[Hex, list[int]] = {}
+    for sh in ships:
+        for m in game.legal_moves(who, sh.id):
+            if s.piece is not None and m.kind != "repair" and s.piece not in m.pieces:
+                continue
+            if (s.system or s.colour or s.planets is not None) and not _fits(s, m.system or
+                                                                            st.map.get(m.to)):
+                continue
+            if s.direction is not None and (m.via != "line" or m.direction != s.direction):
+                continue
+            if s.distance is not None and m.distance != s.distance:
+                continue
+            if s.via == "wormhole" and not _by_wormhole(st, who, sh, m.to):
+                continue
+            if s.via == "line" and m.direction is None:
+                continue
+            found.setdefault(m.to, []).append(sh.id)
+    if len(found) == 1:
+        return next(iter(found))
+    if found:
+        hexes = sorted(found)
+        shown = [f"->{h[0]},{h[1]}" + (f" (#{'/#'.join(map(str, found[h]))})"
+                                       if len(ships) > 1 else "") for h in hexes]
+        raise IncompleteNotation("to", f"{KIND}: which {_describe(s)}: "
+                                 + ", ".join(shown[:-1]) + " or " + shown[-1] + "?", hexes)
+    # none is legal: the one system so described on the map (or in that line)
+    starts = {sh.at for sh in ships}
+    on_map = []
+    for h, sys in st.map.systems.items():
+        if (s.system or s.colour or s.planets is not None) and not _fits(s, sys):
+            continue
+        if s.direction is not None:
+            d = DIRECTIONS[s.direction]
+            if not any(_on_line(a, d, h, s.distance) for a in starts):
+                continue
+        on_map.append(h)
+    in_line = [h for h in on_map if any(_on_line(a, DIRECTIONS[k], h, None) for a in starts
+                                        for k in DIRECTIONS)]
+    if len(on_map) == 1 or len(in_line) == 1:
+        return on_map[0] if len(on_map) == 1 else in_line[0]
+    raise IncompleteNotation("to", f"{KIND}: no {_describe(s)} can be reached now"
+                             + (f" (on the map: {', '.join(_show(h) for h in sorted(on_map))})"
+                                if on_map else ""), ())
+
+
+def _on_line(a: Hex, d: Hex, h: Hex, n: int | None) -> bool:
+    return any((a[0] + k * d[0], a[1] + k * d[1]) == h and n in (None, k) for k in range(1, 99))
+
+
+def _by_wormhole(st: State, who: str, ship: Ship, to: Hex) -> bool:
+    try:
+        route(st, st.players[who], ship, to, "wormhole")
+    except IllegalAction:
+        return False
+    return True
