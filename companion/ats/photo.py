@@ -464,3 +464,13 @@ def read_card(image: bytes, names: Sequence[str]) -> list[tuple[str, float]]:
             best[name] = max(best.get(name, 0.0), score)
     out = sorted(best.items(), key=lambda p: (-p[1], p[0]))
     return [(n, s) for n, s in out if s >= 0.3][:5]
+
+
+def sure_name(ranked: Sequence[tuple[str, float]]) -> str | None:
+    """The name a card's photo shows without doubt (:func:`read_card`'s answer): the
+    best one when it reads well and no other is close; else None (the player chooses)."""
+    if not ranked or ranked[0][1] < SURE_SCORE:
+        return None
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < CLOSE:
+        return None
+    return ranked[0][0]

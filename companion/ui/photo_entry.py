@@ -81,16 +81,15 @@ class CardPhoto:
                                 "photo: type the name, or take the photo again closer to "
                                 "the card's title.</span>")
             return
-        best, score = ranked[0]
-        close = [n for n, s in ranked[1:4] if s >= score - 0.08]
-        if score >= 0.85 and not close:
+        best = photo.sure_name(ranked)
+        if best is not None:
             self.take(best)
             self.reply.value = (f"Read <b>{escape(best)}</b> on the photo: check the name, "
                                 "then tap where it goes.")
             return
         self.reply.value = "Which card is it? (read on the photo, not sure)"
         kids = []
-        for name in [best] + close + [n for n, _ in ranked[1:4] if n not in close]:
+        for name in [n for n, _ in ranked[:4]]:
             b = w.Button(description=name, layout=w.Layout(width="auto", min_height="40px"))
             b.add_class("card-photo-option")
             b.on_click(self.screen.guarded(lambda _, n=name: self._took(n)))

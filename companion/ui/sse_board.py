@@ -262,7 +262,9 @@ class SseBoard:
                 tip += " — legal destination" + (" (wormhole jump)" if m.via == "wormhole" else "")
                 state.append("legal")
             if self.said is not None and list(h) == list(self.said.get("to") or []):
-                state.append("said")
+                state.append("said")            # the destination a sentence named
+                c = {**c, "label": "◎ " + c["label"], "fill": "#1d4ed8", "text": "white"}
+                tip += " — the destination said: Confirm above"
             if h == sel_at:
                 state.append("selected")
                 c["label"] = "◆" + c["label"]
