@@ -198,8 +198,8 @@ class _Reader:
                 found.append("discard")
                 i += 1
             elif w in ("gain", "gains", "take", "takes", "for", "get", "gets") and (
-                    _credits(ws, i + 1) is not None):
-                n, i = _credits(ws, i + 1)  # type: ignore[misc]
+                    (got := _credits(ws, i + 1)) is not None):
+                n, i = got
                 if n not in (None, 3):
                     raise NotationError(f"a discard gains 3 credits, not {n} (B 4.3)")
                 found.append("discard")

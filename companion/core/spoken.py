@@ -83,8 +83,6 @@ def signed(ws: Sequence[str], i: int, *, homophones: bool = False) -> tuple[int,
         n = number(ws[i], homophones=homophones)
         if n is not None:
             return n, i + 1
-        # "twenty one" as a number: only "twenty" plus a digit word
-        return None
     return None
 
 

@@ -208,8 +208,11 @@ class AtsEntry:
         if extras:
             self.screen.pending = action
             self.screen.extra.children = extras
-            self.screen.hint.value = (f"{escape(self.screen.session.describe({**action, 'card': g.card(name).name}))}: "
-                               "answer below, then confirm.")
+            asks = len(extras) > 1 or said is None      # questions, not only Confirm
+            self.screen.hint.value = (
+                f"{escape(self.screen.session.describe({**action, 'card': g.card(name).name}))}: "
+                + ("answer below, then confirm." if asks else
+                   "tap Confirm to record it, or correct it."))
             self.screen.entry_msg.value = ""
             return
         self.screen.push(action)
