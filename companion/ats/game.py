@@ -42,11 +42,12 @@ from .build import energy_options, legal_cells
 from .catalogue import Card, Catalogue, record_cards
 from .effects import settle_own
 from ..core.errors import IllegalAction, RecordError, UnknownCardValues
-from ..core.notation import read_entry
+from ..core.notation import IncompleteNotation, NotationError, read_entry
 from ..core.protocol import LegalityQueries
 from ..core.record import copy_json
 from ..core.undo import UNDO_DEPTH as UNDO_DEPTH, UndoStack
-from .incontext import parse_in_context
+from .incontext import complete, parse_in_context
+from .spoken import read_sentence
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
                     unsettled_advisors)
@@ -284,7 +285,6 @@ class Game(LegalityQueries[AtsAction]):
         -- quotes, ``@``, ``e[`` --, else the sentence's) or IllegalAction; nothing
         changes.  ``player``: whose action it is when the line names nobody (a seat's
         page enters its own player's actions)."""
-        from ..core.notation import IncompleteNotation, NotationError
         try:
             return parse_in_context(self, text, player)
         except IncompleteNotation:
@@ -292,8 +292,6 @@ class Game(LegalityQueries[AtsAction]):
         except NotationError as as_notation:
             if not isinstance(text, str):
                 raise
-            from .incontext import complete
-            from .spoken import read_sentence
             try:
                 return complete(self, read_sentence(self, text, player))
             except NotationError:
