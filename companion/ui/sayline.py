@@ -55,12 +55,18 @@ class SayLine:
             "read what is typed or dictated: nothing is recorded before you confirm"),
             layout=w.Layout(width="auto", min_height="40px"))
         self.go.add_class("say-go")
-        self.reply = w.HTML()
+        # empty, they take no room (the laptop's first screen keeps the whole board)
+        self.reply = w.HTML(layout=w.Layout(display="none"))
         self.reply.add_class("say-reply")
-        self.options = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.reply.observe(lambda ch: setattr(self.reply.layout, "display",
+                                              "" if ch["new"] else "none"), "value")
+        self.options = w.HBox(layout=w.Layout(flex_flow="row wrap", display="none"))
+        self.options.observe(lambda ch: setattr(self.options.layout, "display",
+                                                "" if ch["new"] else "none"), "children")
         self.options.add_class("say-options")
         self.box = w.VBox([w.HBox([self.text, self.go], layout=w.Layout(width="100%")),
-                           self.reply, self.options])
+                           self.reply, self.options],
+                          layout=w.Layout(flex="1 1 320px", min_width="0"))
         self.box.add_class("say-box")
         writes(self.box)
         self._read_text: str | None = None

@@ -194,7 +194,11 @@ class SseScreen:
         self.app.status.observe(self._mirror_status, "value")
         # the line of entry (issue 40): a sentence staged on the board, confirmed by a tap
         self.say_line = SayLine(self, self.board_part.stage, "sse")
-        self.entry = w.VBox([self.say_line.box, self.board_part.said_box, self.ship_pick,
+        # the line and the ship choice share a row where it is wide enough (a laptop: the
+        # whole board stays on the first screen); a phone puts the ships under the line
+        self.entry = w.VBox([w.HBox([self.say_line.box, self.ship_pick],
+                                    layout=w.Layout(flex_flow="row wrap", align_items="flex-start")),
+                             self.board_part.said_box,
                              w.HBox([self.piece, self.piece_note]),
                              self.hint, self.reveal_part.extra])
         self.entry.add_class("sse-entry")
