@@ -154,3 +154,24 @@ def test_a_misheard_name_is_understood_and_two_close_names_are_offered(seat, sto
     assert seat.screen.entry_card.value == "Quartz Garden"
     seat.cancel()
     assert store.load(seat.gid)["actions"] == []
+
+
+def test_a_staged_sentence_beaten_by_another_page_is_kept_and_read_again(store):
+    game = Game({"players": ["Ana", "Ben"]}, cards=SAYABLE, book_setup=False)
+    store.create(game.to_record())
+    ana = App(store).driver()
+    ana.set_view("Ana", None)
+    other = App(Store(store.path)).driver()
+    other.choose(player="Ben", action="discard", card="Garden").discard()
+    ana.say("build quartz garden at one zero")
+    other.ask_undo()                       # Ben's discard undone on his page, first
+    other.undo()
+    ana.confirm()
+    assert store.load(ana.gid)["actions"] == []
+    assert "Not recorded" in ana.reply and "press Read" in ana.reply
+    assert ana.say_line.text.value == "build quartz garden at one zero"   # nothing lost
+    ana.say(ana.say_line.text.value)
+    assert "Understood" in ana.reply
+    ana.confirm()
+    assert [(a["player"], a["do"]) for a in store.load(ana.gid)["actions"]] == [
+        ("Ana", "build")]

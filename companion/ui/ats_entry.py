@@ -310,6 +310,8 @@ class AtsEntry:
         if len(self.screen.game.actions) > n:
             self.say_line.text.value = ""
             self.say_line.clear()
+        else:                                   # another page's change came first
+            self.say_line.stale()
 
     def cancel_pending(self):
         self.screen.pending = None

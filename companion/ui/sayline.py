@@ -133,6 +133,16 @@ class SayLine:
                             f"{rest}</span>")
         self.stage(action)
 
+    def stale(self) -> None:
+        """The action staged from the line was not recorded: another page changed the
+        game first.  The sentence stays in the line; one tap on *Read* reads it again in
+        the position the page shows now (nothing is sent before that and Confirm)."""
+        if self._read_text is None or not (self.text.value or "").strip():
+            return
+        self._read_text = None
+        self.say_missed("Not recorded: the game changed on another page. Your sentence is "
+                        "still here: press Read to read it again in the new position.")
+
     def say_missed(self, words: str) -> None:
         self.reply.value = f"<span class='say-missed' style='color:{ERR}'>{escape(words)}</span>"
 

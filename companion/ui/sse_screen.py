@@ -234,8 +234,11 @@ class SseScreen:
         self.board_part.said_box.children = []
 
     def _behind(self):
-        """The session shows another page's change: the page forgets its selection."""
+        """The session shows another page's change: the page forgets its selection (and
+        a sentence's staged move: the line says so, its sentence kept)."""
         self.timer.bind(self.gid, self.session.meta)
+        if self.board_part.said is not None:
+            self.say_line.stale()
         self.forget_selection()
         self.undo_box.children = []
         self.refresh()

@@ -120,7 +120,9 @@ def test_a_year_of_one_players_actions_through_the_line_only(voila_server, phone
             ana.reload()
             wait_taking_entries(ana)
             shows_actions(ana, n, timeout=60_000)
-        # Ben's turn, on his phone, through the same line
+        # Ben's turn, on his phone, through the same line, once his phone shows Ana's
+        # action (as he waits for it at the table)
+        shows_actions(ben, n, timeout=60_000)
         say(ben, "discard garden")
         expect(reply(ben)).to_contain_text("Understood", timeout=30_000)
         if turn == 5:
