@@ -41,10 +41,12 @@ class AtsEntry:
         self.pending_line = w.HTML(layout=w.Layout(display="none"))
         self.pending_line.add_class("pending-effects")
         # the line of entry (issue 40): a sentence staged here, confirmed by a tap
-        self.say_line = SayLine(screen, self.stage, "ats", take=self._take_name,
-                                who=lambda: screen.entry_player.value if screen.seat else None)
-        # a photo of the card held: its name into the card box (hidden without the OCR)
+        # a photo of the card held: its name into the card box (hidden without the OCR);
+        # its camera button beside the line (one row on a phone)
         self.card_photo = CardPhoto(screen, self._take_name)
+        self.say_line = SayLine(screen, self.stage, "ats", take=self._take_name,
+                                who=lambda: screen.entry_player.value if screen.seat else None,
+                                beside=(self.card_photo.upload,))
         self.hands_free = w.VBox([self.say_line.box, self.card_photo.box])
 
     def show_pending(self) -> None:

@@ -44,9 +44,14 @@ def uploaded(upload: w.FileUpload) -> bytes | None:
     return bytes(content)
 
 
-def camera_input(label: str, css: str) -> w.FileUpload:
+def camera_input(label: str, css: str, *, icon_only: bool = False) -> w.FileUpload:
+    """The page's file input, which a phone offers as its camera.  ``icon_only``: a
+    camera button (the label is its tooltip; the style sheet hides the text)."""
     up = w.FileUpload(accept="image/*", multiple=False, description=label, icon="camera",
-                      layout=w.Layout(width="auto", min_height="40px"))
+                      tooltip=label, layout=w.Layout(width="48px" if icon_only else "auto",
+                                                     min_height="40px"))
+    if icon_only:
+        up.add_class("camera-icon")
     up.add_class(css)
     writes(up)
     return up
@@ -58,13 +63,14 @@ class CardPhoto:
     def __init__(self, screen: Any, take: Callable[[str], None]) -> None:
         self.screen = screen
         self.take = take
-        self.upload = camera_input("Photo of the card", "card-photo")
+        # the button sits beside the line of entry (SayLine's ``beside``); its answer here
+        self.upload = camera_input("Photo of the card", "card-photo", icon_only=True)
+        self.upload.layout.display = "" if photo.available() else "none"
         self.reply = w.HTML()
         self.reply.add_class("card-photo-reply")
         self.options = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.box = w.VBox([self.upload, self.reply, self.options])
+        self.box = w.VBox([self.reply, self.options], layout=w.Layout(display="none"))
         self.box.add_class("card-photo-box")
-        self.box.layout.display = "" if photo.available() else "none"
         self.upload.observe(screen.guarded(lambda _: self.read()), "value")
 
     def read(self) -> None:
@@ -74,6 +80,7 @@ class CardPhoto:
         self.upload.value = ()             # the same photo may be chosen again
         game = self.screen.game
         names = game.catalogue.names("location") + game.catalogue.names("conflict")
+        self.box.layout.display = ""
         ranked = photo.read_card(data, names)
         self.options.children = []
         if not ranked:

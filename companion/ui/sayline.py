@@ -28,19 +28,21 @@ STILL = {"at": "its cell (tap a green one)",
          "energy_from": "the reactors that pay its energy (below)",
          "to": "the destination (tap a green system)",
          "piece": "the piece (City or Trade Station), then Confirm"}
-EXAMPLES = {"ats": "say it: build bio lab at one zero",
-            "sse": "say it: city on the red planet"}
+EXAMPLES = {"ats": "say it: bio lab at one zero",
+            "sse": "say it: city on the red nebula"}
 
 
 class SayLine:
     """One text line, a *Read* button and one line of reply.  ``stage(value)`` puts an
     understood action into the screen's entry; ``take(name)`` (optional) puts a close
     name offered as a button into it; ``who()`` (optional): the player a line that names
-    nobody is for (a seat's page: its player)."""
+    nobody is for (a seat's page: its player); ``beside``: widgets in the line's row
+    (the card's camera)."""
 
     def __init__(self, screen: Any, stage: Callable[[dict[str, Any]], None], game: str,
                  take: Callable[[str], None] | None = None,
-                 who: Callable[[], str | None] | None = None) -> None:
+                 who: Callable[[], str | None] | None = None,
+                 beside: tuple[w.Widget, ...] = ()) -> None:
         self.screen = screen
         self.stage = stage
         self.take = take
@@ -49,7 +51,7 @@ class SayLine:
         self.example = EXAMPLES.get(game, "say what was done").removeprefix("say it: ")
         self.text = w.Text(placeholder=EXAMPLES.get(game, "say what was done"),
                            continuous_update=False,
-                           layout=w.Layout(flex="1 1 auto", width="auto", min_width="0"))
+                           layout=w.Layout(flex="1 1 0%", width="auto", min_width="0"))
         self.text.add_class("say-line")
         self.go = w.Button(description="Read", icon="comment", tooltip=(
             "read what is typed or dictated: nothing is recorded before you confirm"),
@@ -64,9 +66,11 @@ class SayLine:
         self.options.observe(lambda ch: setattr(self.options.layout, "display",
                                                 "" if ch["new"] else "none"), "children")
         self.options.add_class("say-options")
-        self.box = w.VBox([w.HBox([self.text, self.go], layout=w.Layout(width="100%")),
-                           self.reply, self.options],
-                          layout=w.Layout(flex="1 1 320px", min_width="0"))
+        row = w.HBox([self.text, self.go, *beside],
+                     layout=w.Layout(width="100%", flex_flow="row nowrap"))
+        row.add_class("say-row")
+        self.box = w.VBox([row,
+                           self.reply, self.options], layout=w.Layout(min_width="0"))
         self.box.add_class("say-box")
         writes(self.box)
         self._read_text: str | None = None

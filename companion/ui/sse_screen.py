@@ -194,6 +194,7 @@ class SseScreen:
         self.app.status.observe(self._mirror_status, "value")
         # the line of entry (issue 40): a sentence staged on the board, confirmed by a tap
         self.say_line = SayLine(self, self.board_part.stage, "sse")
+        self.say_line.box.layout.flex = "1 1 320px"     # in a row: at least 320 px wide
         # the line and the ship choice share a row where it is wide enough (a laptop: the
         # whole board stays on the first screen); a phone puts the ships under the line
         self.entry = w.VBox([w.HBox([self.say_line.box, self.ship_pick],

@@ -139,6 +139,13 @@ SSE_HISTORY_CSS = """<style>
 .companion-root .grid-cell.said-cell, .companion-root .sse-hex.said {
   outline: 4px solid #1d4ed8; outline-offset: -4px; font-weight: 700; }
 .companion-root .say-box .say-line input { min-height: 40px; font-size: 16px; }
+.companion-root .say-row { flex-wrap: nowrap !important; }
+.companion-root .say-row .say-line { flex: 1 1 0% !important; min-width: 0 !important;
+  width: auto !important; }
+.companion-root .say-row .say-line input { min-width: 0; width: 100%; }
+/* a camera button: its icon only (the file input's label and count hidden) */
+.companion-root .camera-icon { font-size: 0 !important; padding: 0 !important; }
+.companion-root .camera-icon i { font-size: 18px; margin: 0 !important; }
 .companion-root .history-tab a.export-link { text-decoration: none !important; }
 .companion-root .history-tab .history-table td,
 .companion-root .history-tab .history-table th { padding: 2px 8px; text-align: left; }
