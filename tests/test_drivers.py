@@ -13,13 +13,12 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.sse.hexmap import save_user_map
 from companion.table.store import Store
 from companion.ui.app import App
 from companion.ui.drivers import AtsDriver, SseDriver
 
 sys.path.insert(0, str(Path(__file__).parent / "sse"))
-from ssekit import grid  # noqa: E402
+from ssekit import started_page  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 FREE = {"name": "Fixture: free", "types": ["business"], "cost": 0, "energy": 0, "vp": 1,
@@ -81,16 +80,7 @@ LINE = "H1 P1 P2 P3 E Nr Nb E P3 P2 P1 H2\nE E E E E E E E E E E E"
 
 
 def test_a_small_star_empires_move_and_undo_through_the_driver(tmp_path):
-    app = App(Store(tmp_path / "games.sqlite"))
-    d = app.driver("sse")
-    save_user_map(grid(LINE), "driver-test")
-    tab = d.screen
-    tab.show_setup()
-    tab.setup_part.map_pick.value = "driver-test"
-    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
-    tab.setup_part.custom_pieces.value = True
-    tab.setup_part.ships.value = 1
-    tab.start_game()
+    d = started_page(tmp_path, LINE, "driver-test")
     g = d.game
     d.tap(g.state.players["Ann"].ships[0].at)
     assert d.selected == 0 and (1, 0) in d.legal()

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 
 from companion.ats.game import Game
-from companion.sse.hexmap import save_user_map
 from companion.table.store import Store
 from companion.ui.app import App
 
 sys.path.insert(0, str(Path(__file__).parent / "sse"))
-from ssekit import grid  # noqa: E402
+from ssekit import started_page  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 BASE = {"types": ["business"], "max": "none", "abilities": []}
@@ -89,16 +88,8 @@ LINE = "H1 P1 P2 P3 E Nr Nb E P3 P2 P1 H2\nE E E E E E E E E E E E"
 
 
 def test_a_small_star_empires_line_is_staged_on_the_board_then_confirmed(tmp_path):
-    app = App(Store(tmp_path / "games.sqlite"))
-    d = app.driver("sse")
-    save_user_map(grid(LINE), "say-test")
+    d = started_page(tmp_path, LINE, "say-test")
     tab = d.screen
-    tab.show_setup()
-    tab.setup_part.map_pick.value = "say-test"
-    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
-    tab.setup_part.custom_pieces.value = True
-    tab.setup_part.ships.value = 1
-    tab.start_game()
     g = d.game
     d.say("->1,0")                 # two pieces may go there: staged, the piece asked
     assert "still to choose: the piece" in d.reply and "repaired" not in d.reply

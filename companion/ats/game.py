@@ -42,7 +42,7 @@ from .build import energy_options, legal_cells
 from .catalogue import Card, Catalogue, record_cards
 from .effects import settle_own
 from ..core.errors import IllegalAction, RecordError, UnknownCardValues
-from ..core.notation import IncompleteNotation, NotationError, read_entry
+from ..core.notation import notation_or_sentence, read_entry
 from ..core.protocol import LegalityQueries
 from ..core.record import copy_json
 from ..core.undo import UNDO_DEPTH as UNDO_DEPTH, UndoStack
@@ -285,20 +285,11 @@ class Game(LegalityQueries[AtsAction]):
         -- quotes, ``@``, ``e[`` --, else the sentence's) or IllegalAction; nothing
         changes.  ``player``: whose action it is when the line names nobody (a seat's
         page enters its own player's actions)."""
-        try:
-            return parse_in_context(self, text, player)
-        except IncompleteNotation:
-            raise
-        except NotationError as as_notation:
-            if not isinstance(text, str):
-                raise
-            try:
-                return complete(self, read_sentence(self, text, player))
-            except NotationError:
-                if any(mark in text for mark in ('"', "@", "e[", "x[", "=")) \
-                        and not text.lstrip().startswith("="):
-                    raise as_notation from None
-                raise
+        return notation_or_sentence(
+            text, lambda: parse_in_context(self, text, player),
+            lambda: complete(self, read_sentence(self, text, player)),
+            lambda t: (any(mark in t for mark in ('"', "@", "e[", "x[", "="))
+                       and not t.lstrip().startswith("=")))
 
     def pop(self) -> dict[str, Any]:
         """Undo: drop the last action; the state is the one before it (kept from when

@@ -43,12 +43,7 @@ def parse_in_context(game: Game, text: str, player: str | None = None) -> AtsAct
 def complete(game: Game, d: dict[str, Any]) -> AtsAction:
     """The partial entry ``d`` completed from ``game``'s position and legal now (see
     :func:`_complete`); an ``IncompleteNotation`` carries what was said (``partial``)."""
-    work = dict(d)
-    try:
-        return _complete(game, work)
-    except nt.IncompleteNotation as e:
-        e.partial = {k: v for k, v in work.items() if v is not None}
-        raise
+    return nt.complete_keeping(_complete, game, d)
 
 
 def _complete(game: Game, d: dict[str, Any]) -> AtsAction:

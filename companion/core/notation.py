@@ -20,7 +20,9 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from .errors import RecordError
+from .errors import IllegalAction, RecordError
+
+A = TypeVar("A")
 
 #: the longest line of notation read (a record's action is far shorter)
 MAX_NOTATION = 4000
@@ -183,6 +185,45 @@ def only_one(key: str, options: Sequence[Any], what: str, kind: str,
     shown = [show(o) for o in options]
     listed = ", ".join(shown[:-1]) + " or " + shown[-1]
     raise IncompleteNotation(key, f"{kind}: write {what}: {listed}", options)
+
+
+def complete_keeping(complete: Callable[[Any, dict[str, Any]], A], game: Any,
+                     d: dict[str, Any]) -> A:
+    """``complete(game, work)`` on a copy of the partial entry ``d`` (both games'
+    ``incontext.complete``); an :class:`IncompleteNotation` it raises carries what the
+    line did say, filled in so far (``partial``), for a page to stage in its form."""
+    work = dict(d)
+    try:
+        return complete(game, work)
+    except IncompleteNotation as e:
+        e.partial = {k: v for k, v in work.items() if v is not None}
+        raise
+
+
+def notation_or_sentence(text: Any, notation: Callable[[], A], sentence: Callable[[], A],
+                         looks_like_notation: Callable[[str], bool],
+                         retry: Callable[[IllegalAction], bool] = lambda e: False) -> A:
+    """Both games' ``parse``: a line read as notation, else (a plain NotationError, not
+    an IncompleteNotation; or an IllegalAction that ``retry`` says came from reading
+    words as notation) as a sentence.  When both fail, the notation's error for a line
+    that ``looks_like_notation``, else the sentence's."""
+    try:
+        return notation()
+    except IncompleteNotation:
+        raise
+    except IllegalAction as e:
+        if not isinstance(text, str) or not retry(e):
+            raise
+        return sentence()
+    except NotationError as as_notation:
+        if not isinstance(text, str):
+            raise
+        try:
+            return sentence()
+        except NotationError:
+            if looks_like_notation(text):
+                raise as_notation from None
+            raise
 
 
 def who(token: Token) -> str | None:

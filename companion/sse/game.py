@@ -31,7 +31,7 @@ import re
 from typing import Any, ClassVar, Iterable, overload
 
 from ..core.errors import IllegalAction, RecordError
-from ..core.notation import IncompleteNotation, NotationError, read_entry
+from ..core.notation import notation_or_sentence, read_entry
 from ..core.protocol import LegalityQueries
 from ..core.undo import UndoStack
 from .actions import SseAction
@@ -72,6 +72,9 @@ def describe_action(action: dict[str, Any], with_player: bool = True) -> str:
                                  | {"do": "move"})
     return typed.words(with_player)
 
+
+#: what only a line of notation holds (a sentence never does): its error is the notation's
+NOTATION_MARKS = re.compile(r'#|->|@|"|=')
 
 class SseGame(LegalityQueries[SseAction]):
     """Setup + actions; the state is derived by replaying them."""
@@ -222,24 +225,15 @@ class SseGame(LegalityQueries[SseAction]):
         IllegalAction ``wrong-player``), is read as a sentence too.  NotationError
         (``IncompleteNotation`` names what is missing and its options) or IllegalAction;
         nothing changes."""
-        try:
-            return parse_in_context(self, text)
-        except IncompleteNotation:
-            raise
-        except IllegalAction as e:
+        def words_read_as_a_player(e: IllegalAction) -> bool:
             # a first word that is no player ("home", "pass") was read as the WHO
-            first = text.split()[0] if isinstance(text, str) and text.split() else ""
-            if (e.rule != "wrong-player" or first in self.setup.players
-                    or re.search(r'#|->|@|"|=', text)):
-                raise
-            return complete(self, read_sentence(self, text))
-        except NotationError as notation_error:
-            try:
-                return complete(self, read_sentence(self, text))
-            except NotationError:
-                if isinstance(text, str) and re.search(r'#|->|@|"|=', text):
-                    raise notation_error from None
-                raise
+            first = text.split()[0] if text.split() else ""
+            return (e.rule == "wrong-player" and first not in self.setup.players
+                    and not NOTATION_MARKS.search(text))
+        return notation_or_sentence(
+            text, lambda: parse_in_context(self, text),
+            lambda: complete(self, read_sentence(self, text)),
+            lambda t: bool(NOTATION_MARKS.search(t)), retry=words_read_as_a_player)
 
     def _repr_svg_(self) -> str:
         """The map with every piece and ship: the game as a picture in Jupyter (its rich

@@ -51,12 +51,7 @@ def parse_in_context(game: SseGame, text: str) -> SseAction:
 def complete(game: SseGame, d: dict[str, Any]) -> SseAction:
     """The partial entry ``d`` completed from ``game``'s position and legal now (see
     :func:`_complete`); an ``IncompleteNotation`` carries what was said (``partial``)."""
-    work = dict(d)
-    try:
-        return _complete(game, work)
-    except nt.IncompleteNotation as e:
-        e.partial = {k: v for k, v in work.items() if v is not None}
-        raise
+    return nt.complete_keeping(_complete, game, d)
 
 
 def _complete(game: SseGame, d: dict[str, Any]) -> SseAction:

@@ -34,16 +34,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..core import spoken as sp
 from ..core.errors import IllegalAction
 from ..core.notation import IncompleteNotation, NotationError
 from .hexmap import DIRECTIONS, Hex, System
+from .incontext import SseGame
 from .movement import route
 from .rules import IllegalMove
-from .setup import SseSetup
-from .state import Move, Ship, State
+from .state import Ship, State
 
 KIND = "sentence"
 #: words that say nothing here (besides companion.core.spoken.FILLER)
@@ -87,18 +87,6 @@ VOCABULARY = sorted(set(MOVE_WORDS) | SHIP_WORDS | REPAIR_WORDS | set(COLOURS)
                                          "second", "third", "fourth", "first", "black",
                                          "hole", "wormhole", "colonize", "colony"})
 FUZZY = 0.85
-
-
-class SseGame(Protocol):
-    """What the reader asks of the game (:class:`companion.sse.game.SseGame`)."""
-    @property
-    def setup(self) -> SseSetup: ...
-    @property
-    def state(self) -> State: ...
-    def may_act(self, player: str) -> bool: ...
-    def ships(self, player: str) -> list[Ship]: ...
-    def legal_moves(self, player: str, ship: int, state: State | None = None, *,
-                    piece: str | None = None) -> list[Move]: ...
 
 
 @dataclass
@@ -249,13 +237,9 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
             return i + 2
         raise NotationError(f"{KIND}: \"{w}\" what? (\"my {w} ship\")")
     if w == "from":
-        got = sp.pair(ws, i + 1)
-        if got:
-            s.put("frm", got[0])
-            return got[1]
-        if nxt in ("home", "homeworld"):
-            s.frm_home = True
-            return i + 2
+        j = _from_place(ws, i, s)
+        if j is not None:
+            return j
         raise NotationError(f"{KIND}: from where? (\"from one zero\", \"from home\")")
     if w in PREPOSITIONS:
         got = sp.pair(ws, i + 1)
@@ -320,6 +304,19 @@ def _misheard(w: str) -> str | None:
     return ranked[0].name
 
 
+def _from_place(ws: list[str], i: int, s: Said) -> int | None:
+    """Where the ship stands, said after ``ws[i]`` ("from one zero", "at 1 0", "from
+    home"): put in ``s``, with the index after it; None when no place follows."""
+    got = sp.pair(ws, i + 1)
+    if got:
+        s.put("frm", got[0])
+        return got[1]
+    if i + 1 < len(ws) and ws[i + 1] in ("home", "homeworld"):
+        s.frm_home = True
+        return i + 2
+    return None
+
+
 def _ship(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     """After "ship": its number, or where it stands ("at 1 0", "at home")."""
     if i < len(ws) and ws[i] in ("number", "no", "num"):
@@ -342,13 +339,9 @@ def _ship(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         s.put("ship", sp.HOMOPHONES[w])         # "ship too to one zero"
         return i + 1
     if w in ("at", "on", "in", "from"):
-        got = sp.pair(ws, i + 1)
-        if got:
-            s.put("frm", got[0])
-            return got[1]
-        if after in ("home", "homeworld"):
-            s.frm_home = True
-            return i + 2
+        j = _from_place(ws, i, s)
+        if j is not None:
+            return j
         on, j = Said(), i + 1
         while j < len(ws) and (ws[j] in ("the", "a", "an") or ws[j] in COLOURS
                                or ws[j] in KIND_WORDS and ws[j] != "home"):

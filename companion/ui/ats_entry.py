@@ -138,8 +138,7 @@ class AtsEntry:
         its button; any other entry for Confirm.  Nothing is recorded here."""
         sc = self.screen
         player, do = action.get("player"), action.get("do")
-        allowed = [v for _, v in sc.entry_player.options] if sc.entry_player.options and \
-            isinstance(sc.entry_player.options[0], tuple) else list(sc.entry_player.options)
+        allowed = [o[1] if isinstance(o, tuple) else o for o in sc.entry_player.options]
         if player not in allowed:
             raise CompanionError(f"This page does not enter {player}'s actions now"
                                  + (f" (it enters {', '.join(map(str, allowed))}'s)." if allowed

@@ -97,3 +97,22 @@ def colonise(g: SseGame, at, owner: str, piece: str = "city") -> None:
         ps.cities -= 1
     else:
         ps.trade_stations -= 1
+
+
+def started_page(tmp_path, text: str, map_name: str):
+    """A dashboard page (no browser) whose Small Star Empires tab has started a game of
+    Ann and Bob, one ship each, on the test map ``text`` saved as ``map_name``, through
+    its setup form as the host does; returns the page's SSE driver."""
+    from companion.sse.hexmap import save_user_map
+    from companion.table.store import Store
+    from companion.ui.app import App
+    d = App(Store(tmp_path / "games.sqlite")).driver("sse")
+    save_user_map(grid(text), map_name)
+    tab = d.screen
+    tab.show_setup()
+    tab.setup_part.map_pick.value = map_name
+    tab.setup_part.names[0].value, tab.setup_part.names[1].value = "Ann", "Bob"
+    tab.setup_part.custom_pieces.value = True
+    tab.setup_part.ships.value = 1
+    tab.start_game()
+    return d
