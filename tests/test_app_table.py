@@ -96,7 +96,10 @@ def test_a_page_behind_refuses_and_rebuilds_its_entry(store, tmp_path):
     page1.driver().discard()
     actions = store.load(page1.ats.gid)["actions"]
     assert [(a["player"], a["do"]) for a in actions] == [("Ana", "discard")]
-    assert page1.ats.entry_player.options == ("Ben", "Cleo")
+    assert page1.driver().players == ("Ben", "Cleo")
+    # the dropdown keeps every name, Ana's marked: it answers by position (issue 50)
+    assert page1.ats.entry_player.options == (("Ana (acted)", "Ana"), ("Ben", "Ben"),
+                                              ("Cleo", "Cleo"))
 
 
 # ------------------------------------------------ item 4: values from several pages kept

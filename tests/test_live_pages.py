@@ -76,7 +76,7 @@ def test_an_action_on_one_page_shows_on_the_other_at_its_next_poll(store):
     assert "actions: 1" in two.live_state.value
     assert "Updated from another page: added: Ana discarded Garden for 3 credits" in \
         two.live_note.value
-    assert "Ana" not in two.ats.entry_player.options               # Ana has acted
+    assert "Ana" not in two.driver().players                    # Ana has acted
     row = two.ats.scoreboard.value.split("data-player='Ana'")[1]
     assert "<td class='credits'>13</td>" in row                 # 10 + 3 for the discard
     # the undo on page one is seen too

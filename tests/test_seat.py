@@ -273,7 +273,7 @@ def test_the_banner_escapes_the_players_name(store):
 def test_the_host_page_is_unchanged(store):
     host, _ = ats_pages(store)
     assert host.ats.seat is None and host.ats.views_part.seat_switch.box.layout.display == "none"
-    assert host.ats.entry_player.options == tuple(PLAYERS)
+    assert host.driver().players == tuple(PLAYERS)
     enter(host, player="Ana")
     host.driver().discard()
     assert host.ats.entry_player.value == "Ben"             # the next one still to act

@@ -138,7 +138,7 @@ class AtsEntry:
         its button; any other entry for Confirm.  Nothing is recorded here."""
         sc = self.screen
         player, do = action.get("player"), action.get("do")
-        allowed = [o[1] if isinstance(o, tuple) else o for o in sc.entry_player.options]
+        allowed = sc.views_part.offered()
         if player not in allowed:
             raise CompanionError(f"This page does not enter {player}'s actions now"
                                  + (f" (it enters {', '.join(map(str, allowed))}'s)." if allowed

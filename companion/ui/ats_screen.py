@@ -302,7 +302,7 @@ class AtsScreen:
         waiting = self.waiting()
         opts = self.views_part.entry_options(waiting)
         if self.entry_player.options != tuple(opts):
-            keep = self.entry_player.value if self.entry_player.value in opts else None
+            keep = self.views_part.kept_player(opts, waiting)
             # one message for options + selection: otherwise the browser briefly shows
             # the first name and a pick made in that instant is lost (index is synced)
             with self.hush(), self.entry_player.hold_sync():
@@ -473,14 +473,15 @@ class AtsScreen:
         # the entry shows the undone action again, ready to be corrected
         waiting = self.waiting()
         opts = self.views_part.entry_options(waiting)
+        mine = last.get("player") in [o[1] if isinstance(o, tuple) else o for o in opts]
         with self.hush():
             with self.entry_player.hold_sync():
                 self.entry_player.options = opts
-                self.entry_player.value = (last.get("player") if last.get("player") in opts
+                self.entry_player.value = (last.get("player") if mine
                                            else self.views_part.default_player(waiting))
             if last.get("do") in [v for _, v in self.entry_action.options]:
                 self.entry_action.value = last["do"]
-            self.entry_card.value = last.get("card", "") if last.get("player") in opts else ""
+            self.entry_card.value = last.get("card", "") if mine else ""
         self.say(f"Undone: {describe(last)}.")
         self.refresh()
 

@@ -9,7 +9,7 @@ import ipywidgets as w
 from ..ats import render
 from ..ats.game import describe_action as describe  # the page's words are the engine's
 from ..ats.scoring import objective_claims, secret_holders
-from ..core.errors import CompanionError, UnknownCardValues
+from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..core.htmlsafe import escape
 from ..table import playtime
 from .ats_secret import AtsSecret
@@ -114,12 +114,36 @@ class AtsViews:
             return self.screen.session.acting_for or self.screen.seat
         return waiting[0] if waiting else None
 
-    def entry_options(self, waiting: list[str]) -> list[str]:
+    def entry_options(self, waiting: list[str]) -> list:
         """Whom the entry may be for: a seat page, its player only (or the one the switch
-        names, for one action); the host page, everyone still to act."""
+        names, for one action); the host page, every player in seat order, those who have
+        acted this turn marked.  The list never shrinks during a turn: the browser's
+        dropdown answers by position, and a pick made as another page's action removed a
+        name ahead of it landed on the next player (issue 50: Ben picked, Cy recorded)."""
         if self.screen.seat:
             return [self.screen.session.acting_for or self.screen.seat]
-        return list(waiting)
+        return [(p if p in waiting else f"{p} (acted)", p)
+                for p in self.screen.game.setup.players]
+
+    def kept_player(self, opts: list, waiting: list[str]) -> str | None:
+        """The entry's player through a refresh: the one chosen stays while it can act,
+        and also when a choice is open for it (a card typed, a build being confirmed), so
+        that a tap is refused in its name rather than recorded for another; None: the
+        default."""
+        value = self.screen.entry_player.value
+        if value not in [o[1] if isinstance(o, tuple) else o for o in opts]:
+            return None
+        if value in waiting or self.screen.pending is not None or (
+                self.screen.entry_card.value or "").strip():
+            return value
+        return None
+
+    def offered(self) -> list[str]:
+        """The players whose action the entry takes now (the dropdown's names not marked
+        as having acted)."""
+        waiting = set(self.screen.waiting())
+        opts = [o[1] if isinstance(o, tuple) else o for o in self.screen.entry_player.options]
+        return [p for p in opts if p in waiting or self.screen.seat]
 
     # -- a seat stays its player (issue 20) ---------------------------------------------
     def act_for(self, player: str | None) -> None:
@@ -175,7 +199,15 @@ class AtsViews:
         """Another page changed the game: show it, keep what is being typed, check it."""
         note = f"Updated from another page: {change.words(self.screen.session.describe)}."
         if self.screen.pending is not None:
-            why = self.screen.game.why_illegal(self.screen.pending)
+            # checked as the build being confirmed stands: without the answers still
+            # being typed (a manual VP, the energy's reactors), which the engine asks for
+            # and does not count against it (issue 50: a VP being typed was lost to
+            # another phone's build "[rule: manual-vp]")
+            why = None
+            try:
+                self.screen.game.needs(self.screen.pending)
+            except IllegalAction as e:
+                why = str(e)
             if why:
                 self.screen.pending = None
                 self.screen.extra.children = []

@@ -118,8 +118,10 @@ class AtsDriver:
 
     @property
     def players(self) -> tuple:
-        """Whom the entry offers now (the seat's own player on a seat page)."""
-        return tuple(self.screen.entry_player.options)
+        """Whom the entry offers now (the seat's own player on a seat page; on the host's
+        page the players still to act: the dropdown lists every player, those who have
+        acted marked)."""
+        return tuple(self.screen.views_part.offered())
 
     @property
     def choices(self) -> dict:
