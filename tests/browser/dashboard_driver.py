@@ -50,7 +50,8 @@ _SETTLED = """(want) => {
   if (!info || !info.textContent.includes(want.info)) return false;
   if (want.waiting !== null) {
     const opts = Array.from(document.querySelectorAll('.entry-player select option'))
-                      .map(o => o.textContent);
+                      .map(o => o.textContent)
+                      .filter(t => !t.endsWith(' (acted)'));   // listed, marked (issue 50)
     if (JSON.stringify(opts) !== JSON.stringify(want.waiting)) return false;
   }
   return true;
