@@ -52,7 +52,8 @@ _SETTLED = """(want) => {
     const opts = Array.from(document.querySelectorAll('.entry-player select option'))
                       .map(o => o.textContent)
                       .filter(t => !t.endsWith(' (acted)'));   // listed, marked (issue 50)
-    if (JSON.stringify(opts) !== JSON.stringify(want.waiting)) return false;
+    // seat order on the page (the list keeps its places), the rules' order in want
+    if (JSON.stringify(opts.sort()) !== JSON.stringify([...want.waiting].sort())) return false;
   }
   return true;
 }"""
