@@ -303,9 +303,16 @@ def test_the_track_below_what_the_map_shows():
 
 
 def test_the_track_above_the_map_needs_a_destroyed_city():
+    # S Unexplored Systems, the Nordinn Empire: "choose one of them to destroy (return the
+    # City back to your reserves)": the only way VP scored leaves the map.  This map has no
+    # Unexplored System, so a track above the map is refused on that player's own lay, in
+    # that player's name (issue 50: it was refused only on the last lay, naming another)
     g = after(LAYS[0], LAYS[1])
-    _refused(LAYS[2] | {"vp": 9}, "track", "the score track of Cleo holds more VP than the map "
-             "shows", game=g)
+    e = _refused(LAYS[2] | {"vp": 9}, "track", "Cleo's score track says 9 VP and the map "
+                 "shows", game=g)
+    assert "no Unexplored System" in str(e)
+    first = _refused(LAYS[0] | {"vp": 9}, "track", "Ana's score track says 9 VP")
+    assert str(first).startswith("Ana lay: ")
 
 
 def test_when_a_lay_may_come():

@@ -445,6 +445,16 @@ def _track(st: State, ps: PlayerState, vp: int, a: dict[str, Any], index: int) -
                             "track holds at least these (S Colonize: \"you will immediately "
                             "score points on the Score Track equal to the number of planets "
                             "present in that system\")", action=a)
+    if vp > shown and "revealed" not in may_lay(st):
+        # checked on this player's own lay (issue 50: it was refused only when the last
+        # player laid, on that phone, naming another player): with no Unexplored System
+        # on this map no Nordinn Empire can have taken a City, and with it the VP
+        raise IllegalAction("track", f"{ps.name}'s score track says {vp} VP and the map shows "
+                            f"{shown} VP scored during play: only a City destroyed by a "
+                            "Nordinn Empire (S Unexplored Systems: \"choose one of them to "
+                            "destroy (return the City back to your reserves)\") takes VP off "
+                            "the map, and this map has no Unexplored System: check the track "
+                            "and the pieces", action=a)
     if vp > shown:
         ps.vp = vp
         ps.ledger.append(VPLine(ps.name, vp - shown, "planets", TRACK_SOURCE, None, TRACK_RULE,
