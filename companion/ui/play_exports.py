@@ -115,7 +115,10 @@ def _final_exports(store, gid: str, slug: str, source: str | None = None) -> str
         return ("<div class='play-exports'><i>This play cannot be exported yet (its final "
                 "scoring is not complete).</i></div>")
     play = found[0]
-    day = time.strftime("%Y-%m-%d", time.localtime(play["played"]))
+    # the day, the hour it started and the game's id: two plays of one evening download
+    # under two names (issue 50: they shared one and the second replaced the first)
+    day = (time.strftime("%Y-%m-%d-%H%M", time.localtime(play["played"])) + "-"
+           + re.sub(r"[^A-Za-z0-9]", "", str(gid))[:8])
     if source in SENT_BACK:         # an imported play: not back to where it came from
         note = f"<div class='play-exports-sent-back'>{escape(SENT_BACK[source])}</div>" + note
     # a download of each exporter's file (companion.table.plays_export.EXPORTERS, which
