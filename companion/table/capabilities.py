@@ -23,6 +23,19 @@ server hands a page's kernel the id, never the secret, and the kernel's session 
 (:func:`reissue`: a lost or borrowed phone) stops working at once, the page still open on
 the old phone included.  Only the host's page issues or re-issues a seat's link
 (``role``: :func:`_host_only`).
+
+**A seat belongs to the table** (issue 50): a seat's capability is issued for one game
+and its player, and it follows that player to the table's next games.  Its game *now*
+(:func:`seat_game`) is the newest game of the store's table (``store.table``: the
+``--table`` tag, or every game) *created after the link was issued* in which its player
+plays (the name compared without case), else the game it was issued for.  So *Next game
+with the same players*, or any new game the host starts with that player, keeps every
+seat's link and code, while an older game resumed later is not taken over by links
+issued before it (its own links, issued after, are its own).  The game a seat's link
+left stays readable: a seat's page that opens it is a view of it (seats.py).
+:func:`seat`, :func:`reissue` and :func:`seats` take the store to see where a link is
+now; without it they keep to the game a link was issued for (as before issue 50).
+The table view's capability names no game: its page follows the table's newest game.
 """
 from __future__ import annotations
 
@@ -193,35 +206,111 @@ def is_current(cid: str | None) -> bool:
         return False
 
 
+# -- the table's games (issue 50) ------------------------------------------------------
+def _created(store: Any, gid: str) -> float | None:
+    """When game ``gid`` was stored (None: not in the store)."""
+    row = store.query_one("SELECT created FROM games WHERE id=?", (gid,))
+    return None if row is None else float(row[0])
+
+
+def _table_of(meta: Any) -> str | None:
+    try:
+        t = json.loads(meta).get("table") if meta else None
+    except (ValueError, AttributeError):
+        return None
+    return t if isinstance(t, str) else None
+
+
+def games_after(store: Any, after: float) -> list[tuple[str, float, list[str]]]:
+    """``(id, created, players)`` of the store's table's games created after ``after``
+    (seconds since 1970), oldest first.  The table: ``store.table`` (``--table``), or
+    every game on a server without one.  One read; an unreadable setup is left out."""
+    rows = store.query("SELECT id, created, setup, meta FROM games WHERE created > ? "
+                       "ORDER BY created, id", (float(after),))
+    out = []
+    table = getattr(store, "table", None)
+    for gid, created, setup, meta in rows:
+        if table is not None and _table_of(meta) != table:
+            continue
+        try:
+            players = [str(p) for p in json.loads(setup)["players"]]
+        except (ValueError, KeyError, TypeError):
+            continue
+        out.append((str(gid), float(created), players))
+    return out
+
+
+def newest_with(games: list[tuple[str, float, list[str]]], player: str | None) -> str | None:
+    """The newest of ``games`` (oldest first) in which ``player`` plays (without case),
+    or the newest of all when ``player`` is None."""
+    for gid, _, players in reversed(games):
+        if player is None or player.lower() in (p.lower() for p in players):
+            return gid
+    return None
+
+
+def seat_game(cap: Capability, store: Any) -> str | None:
+    """The game a seat's capability writes to now (issue 50): the newest game of the
+    store's table created after the link was issued where its player plays, else the
+    game it was issued for.  None for the table view's."""
+    if cap.role != Role.SEAT or not cap.game:
+        return None
+    later = newest_with(games_after(store, cap.issued), cap.player)
+    return later or cap.game
+
+
+def _at(c: Capability, game: str, store: Any | None) -> bool:
+    """Whether seat capability ``c`` is at ``game`` now (with a store: where it followed
+    the table; without: the game it was issued for)."""
+    if store is None:
+        return c.game == game
+    return seat_game(c, store) == game
+
+
 def _check_names(game: str, player: str) -> None:
     if not isinstance(game, str) or not game.strip() or not isinstance(player, str) \
             or not player.strip():
         raise CompanionError("A seat's link needs its game and its player.")
 
 
-def seat(game: str, player: str, *, role: Role | str = Role.HOST) -> Capability:
-    """``player``'s seat in ``game``: the capability already given out, or a new one."""
+def _mine(c: Capability, game: str, player: str, store: Any | None) -> bool:
+    """Whether ``c`` is ``player``'s seat at ``game`` now."""
+    if c.role != Role.SEAT or not c.player:
+        return False
+    if store is None:
+        return c.game == game and c.player == player
+    return c.player.lower() == player.lower() and _at(c, game, store)
+
+
+def seat(game: str, player: str, *, role: Role | str = Role.HOST,
+         store: Any | None = None) -> Capability:
+    """``player``'s seat in ``game``: the capability already given out (with ``store``:
+    also one issued for an earlier game of the table that followed its player here,
+    issue 50), or a new one."""
     _host_only(role)
     _check_names(game, player)
     with side_lock(path()):
         caps = dict(load())
-        for c in caps.values():
-            if c.role == Role.SEAT and c.game == game and c.player == player:
-                return c
+        mine = [c for c in caps.values() if _mine(c, game, player, store)]
+        if mine:
+            return max(mine, key=lambda c: c.issued)
         cap = _new(str(Role.SEAT), game, player)
         caps[cap.id] = cap
         _save(caps)
         return cap
 
 
-def reissue(game: str, player: str, *, role: Role | str = Role.HOST) -> Capability:
+def reissue(game: str, player: str, *, role: Role | str = Role.HOST,
+            store: Any | None = None) -> Capability:
     """A new link for ``player``'s seat in ``game`` (a lost or borrowed phone): the old
-    capability stops working (its pages, cookies and QR codes), the new one is returned."""
+    capability stops working (its pages, cookies and QR codes), the new one is returned.
+    With ``store``, every link of that player that is at ``game`` now (followed from an
+    earlier game, issue 50) stops working too."""
     _host_only(role)
     _check_names(game, player)
     with side_lock(path()):
         caps = {k: c for k, c in load().items()
-                if not (c.role == Role.SEAT and c.game == game and c.player == player)}
+                if not (_mine(c, game, player, None) or _mine(c, game, player, store))}
         cap = _new(str(Role.SEAT), game, player)
         caps[cap.id] = cap
         _save(caps)
@@ -243,14 +332,22 @@ def view(*, role: Role | str = Role.HOST) -> Capability:
         return cap
 
 
-def seats(game: str) -> dict[str, Capability]:
-    """The seats' capabilities of ``game`` given out so far, by player."""
+def seats(game: str, store: Any | None = None,
+          players: list[str] | None = None) -> dict[str, Capability]:
+    """The seats' capabilities of ``game`` given out so far, by player (with ``store``:
+    those at ``game`` now, followed from an earlier game too, issue 50, by the name
+    ``players`` gives it; the newest issued when several are)."""
     try:
         caps = load()
     except CapabilityError:
         return {}
-    return {c.player: c for c in caps.values()
-            if c.role == Role.SEAT and c.game == game and c.player}
+    out: dict[str, Capability] = {}
+    for c in sorted(caps.values(), key=lambda c: c.issued):
+        if c.role != Role.SEAT or not c.player or not _at(c, game, store):
+            continue
+        name = next((p for p in players or () if p.lower() == c.player.lower()), c.player)
+        out[name] = c
+    return out
 
 
 def mark_joined(cid: str, when: float | None = None) -> None:

@@ -88,7 +88,8 @@ class AtsViews:
             except CompanionError:
                 gid = None
         return join_panel_html(public_url(), token=self.screen.page.token, gid=gid,
-                               players=players, role=self.screen.session.role)
+                               players=players, role=self.screen.session.role,
+                               store=self.screen.store)
 
     def _refresh_join(self) -> None:
         key = (self.screen.gid, self.screen.page.token, public_url(), self.screen.session.role,

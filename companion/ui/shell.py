@@ -19,7 +19,7 @@ from ..core.roles import Role, role_of_page
 from ..table import club
 from ..table.store import StaleGame, Store
 from ..table.backends import open_store
-from . import screens
+from . import follow, screens
 from .common import ERR, OK, log, log_path
 from .live import (SCREEN_CLASS, Heartbeat, Poller, capabilities_in_force, live_widgets,
                    page_token, parse_query, query_string, show, tab_slug)
@@ -274,7 +274,12 @@ class Shell:
         # a seat's capability binds the page's seat to its one game
         capid = q.get("capid") if capabilities_in_force() else None
         seat_cap = bool(capid and q.get("seat") and q.get("view") != "table")
+        if seat_cap:        # issue 50: the seat's game now, where its link followed the table
+            q["game"] = follow.cap_game(self.store, capid, q.get("game")) or q.get("game", "")
+        elif q.get("view") == "table" and not q.get("game"):
+            q.update(follow.newest(self.store))       # the table's latest game, either game
         self.session.bind_capability(capid, (q.get("game") or "(no game)") if seat_cap else None)
+        self.follower = follow.TableFollower(self, capid if seat_cap else None)
         # ... and its seat's name, for every tab's game (issue 35: a seat writes only to
         # a game whose player it is)
         self.session.set_seat(q.get("seat") if q.get("view") != "table" else None)
@@ -300,6 +305,10 @@ class Shell:
                 if screen is not None:
                     screen.open_game(q["game"])
                     screen.set_view(q.get("seat"), q.get("view"))
+                if main.view == "table":     # the first game's tab: its latest, as a view
+                    if main.game is None:
+                        main.resume_latest()
+                    main.set_view(None, "table")
                 self._open_tab(q.get("tab"))
                 return
             main.open_game(info["id"])
@@ -357,7 +366,28 @@ class Shell:
     def start_live(self) -> bool:
         return self.poller.start()
 
+    #: the seats' and the table view's following of the table's next game (issue 50)
+    follower: Any = None
+
     def live_tick(self) -> None:
-        """One poll of the store (every game tab built)."""
+        """One poll of the store (every game tab built); a seat's page and the table view
+        follow the table to its next game (companion/ui/follow.py)."""
         for screen in list(self.screens.values()):
             screen.live_tick()
+        if self.follower is not None:
+            self.follower.tick()
+
+    def show_game(self, gid: str, fmt: str | None) -> Any:
+        """Open saved game ``gid`` (record format ``fmt``) on its tab, as the address's
+        ``?game=`` does, with the page's seat and view; its screen."""
+        fmt = screens.format_of_record(fmt)
+        if fmt not in self.formats:
+            return None
+        i = self.formats.index(fmt)
+        if self.tabs.selected_index != i:
+            self.tabs.selected_index = i                     # builds the tab
+        screen = self.screens.get(fmt) or self._build_screen(fmt)
+        if screen is not None:
+            screen.open_game(gid)
+            screen.set_view(self.query.get("seat"), self.query.get("view"))
+        return screen

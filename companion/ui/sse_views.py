@@ -141,7 +141,7 @@ class SseViews:
             self.join_for = key
             self.join_box.value = join_panel_html(public_url(), token=s.app.token,
                                                   gid=s.gid, players=list(g.setup.players),
-                                                  role=s.session.role)
+                                                  role=s.session.role, store=s.store)
         self.reissue.update(s.gid, list(g.setup.players))
         if s.view == "table":             # the play timer is a control: not shown here
             s.timer.button.layout.display = "none"
