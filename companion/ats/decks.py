@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..core import chance
-from .catalogue import Catalogue
+from ..core.errors import CompanionError
+from .catalogue import Card, Catalogue, parse_card
 # the deck composition (counts, B 2 / R 1 / B 3 ...) lives in composition.py; every
 # name of it stays importable from here
 from .composition import (YEARS as YEARS, TURNS as TURNS, MODES as MODES,
@@ -159,7 +160,8 @@ def draw_setup(players: list[str], *, seed: int, races: bool = True, objectives:
             options["objectives_from_box"] = k
             notes.append(f"Objectives: {comp.objectives} are drawn; the catalogue names {len(known_obj)} "
                          f"of the {len(order)} objective cards, so draw {k} at random from the others"
-                         f"{_leave_out(known_obj)}, face up, and add them to the catalogue to score them.")
+                         f"{_leave_out(known_obj)}, face up, and type their names under 'Drawn from the "
+                         "box' (what they measure can wait for the end).")
         if n < comp.objectives:
             notes.append(f"Objectives: only {n} objective cards exist, not {comp.objectives}.")
 
@@ -255,10 +257,24 @@ def objectives_wanted(players: int) -> int:
     return 2 if players == 2 else players
 
 
+def named_objective(name: str) -> Card:
+    """An objective card drawn from the box and known by its name only (issue 50: typed
+    at the setup, or on the Qualeen's page for a secret objective): what it measures and
+    its bonus VP stay unknown (null, never invented) until the players type them from
+    the card; until then the final table asks who claimed it (``scoring``: an objective
+    with neither ``most`` nor ``least`` is claimed at the table)."""
+    clean = " ".join(str(name).split())
+    if not clean:
+        raise CompanionError("Type the objective card's name, as printed.")
+    return parse_card({"name": clean, "category": "objective", "vp": None,
+                       "source": "typed by the players (name only)"}, file="your entry")
+
+
 def complete_choices(players: list[str], *, races: dict[str, str | None] | None = None,
                      objectives: list[str] | None = None, use_races: bool = False,
                      use_objectives: bool = False, catalogue: Catalogue | None = None,
-                     seed: int | None = None, rng: random.Random | None = None) -> dict[str, Any]:
+                     seed: int | None = None, rng: random.Random | None = None,
+                     from_box: list[str] | None = None) -> dict[str, Any]:
     """Races and objectives as chosen at the table, the rest drawn at random.
 
     ``races``: the race each player chose (``None``: draw one).  A drawn race is one
@@ -270,7 +286,10 @@ def complete_choices(players: list[str], *, races: dict[str, str | None] | None 
     ``{"races": {...}, "objectives": [...], "secret_objectives": {...}}`` for the
     record's ``setup``.  The draw comes from the new game's ``seed``
     (``chance.rng(seed, "setup-choices")``; a fresh seed when none is given; ``rng``
-    instead, for tests).  (For the setup helper's draw, see :func:`draw_setup`.)"""
+    instead, for tests).  ``from_box``: the names of objective cards the table drew from
+    the box (issue 50: the catalogue may not name them yet); they are in play with the
+    ones picked, and with no pick the catalogue's draw only completes them.  (For the
+    setup helper's draw, see :func:`draw_setup`.)"""
     cat = catalogue if catalogue is not None else Catalogue.default()
     if rng is None:
         rng = chance.rng(chance.new_seed() if seed is None else chance.check_seed(seed),
@@ -290,5 +309,10 @@ def complete_choices(players: list[str], *, races: dict[str, str | None] | None 
     if use_objectives:
         pool = cat.names("objective")
         want = objectives_wanted(len(players))
-        got_objectives = list(objectives or []) or rng.sample(pool, min(want, len(pool)))
+        boxed = [" ".join(o.split()) for o in (from_box or []) if o.strip()]
+        got_objectives = list(objectives or []) + boxed
+        if not objectives:
+            taken = {o.lower() for o in boxed}
+            free = [o for o in pool if o.lower() not in taken]
+            got_objectives += rng.sample(free, max(0, min(want - len(boxed), len(free))))
     return {"races": got_races, "objectives": got_objectives, "secret_objectives": secret}

@@ -16,6 +16,7 @@ from ..core.errors import CompanionError
 from ..ats.game import START_CREDITS, Game
 from ..ats.record import parse_record
 from .modes import ModeSetup
+from .setup_objectives import BoxObjectives
 from .playdetails import DetailsForm
 from .common import MAX_PLAYERS
 from ..core.roles import Write
@@ -66,6 +67,12 @@ class AtsSetup:
                                                description="pick", rows=4)
         self.objective_note = w.HTML("<i>Pick objectives, or pick none to draw as many as "
                                      "players (2 in a 2-player game).</i>")
+        # issue 50: the cards drawn that the list does not name, typed here (name only,
+        # or their values now); picks made after a draw count
+        self.drawn = None
+        self.box_objectives = BoxObjectives(self)
+        self.objective_pick.observe(self.guarded(lambda _: self.box_objectives.refresh()),
+                                    "value")
         # issue 39: a game played without the companion, scored as its stations lie
         self.laid = w.Checkbox(value=False, description="Score a finished game: lay each "
                                "station as it lies on the table", indent=False,
@@ -125,7 +132,6 @@ class AtsSetup:
         self.use_races.observe(lambda _: self._setup_visibility(), "value")
         self.use_objectives.observe(lambda _: self._setup_visibility(), "value")
         self.limited.observe(lambda _: self._setup_visibility(), "value")
-        self.drawn = None
         self.mode_setup = ModeSetup(self)
         for b in self.name_boxes + [self.mode]:
             b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
@@ -151,7 +157,8 @@ class AtsSetup:
             w.HBox(self.name_boxes),
             self.options_panel, self.details_panel,
             self.use_races, self.race_box,
-            self.use_objectives, w.VBox([self.objective_note, self.objective_pick]),
+            self.use_objectives, w.VBox([self.objective_note, self.objective_pick,
+                                         self.box_objectives.box]),
             self.laid, self.laid_now, self.laid_at, self.start_btn]), host_only=True)
         self.new_game_box.add_class("setup-new-game")
         self.setup_role_note = w.HTML(layout=w.Layout(display="none"))
@@ -200,6 +207,7 @@ class AtsSetup:
             keep = tuple(o for o in self.objective_pick.value if o in objectives)
             self.objective_pick.options = objectives
             self.objective_pick.value = keep
+        self.box_objectives.refresh()
         races = [("draw at random", "*")] + [(r, r) for r in cat.names("race")]
         for box in self.race_boxes:
             if [tuple(o) for o in box.options] != races:
@@ -217,6 +225,7 @@ class AtsSetup:
         self.objective_pick.layout.display = "" if self.use_objectives.value else "none"
         self.objective_note.layout.display = "" if self.use_objectives.value else "none"
         self.bounds.layout.display = "" if self.limited.value else "none"
+        self.box_objectives.refresh()
 
     def _fill_saved(self):
         """The saved games: this server's table's (every table's: no table, or the host's
@@ -260,13 +269,23 @@ class AtsSetup:
         drawn = self.drawn if self.drawn and self.drawn.get("players") == names else None
         # the new game's seed (issue 20): the draw's, else the Seed box's (a fresh one)
         seed = drawn["seed"] if drawn else self.mode_setup.seed_value()
-        # what the table chose; the engine draws the rest from the seed (decks.complete_choices)
+        # what the table chose (after a draw too: the lists show the draw, and a pick
+        # changed since counts, issue 50); the engine draws the rest from the seed
+        # (decks.complete_choices).  The cards drawn from the box are typed by name.
+        use_objectives = self.use_objectives.value
+        from_box = self.box_objectives.in_catalogue(cat) if use_objectives else []
         got = decks.complete_choices(
             names, races={p: (None if self.race_boxes[i].value == "*" else self.race_boxes[i].value)
                           for i, p in enumerate(names)},
             objectives=list(self.objective_pick.value), use_races=self.use_races.value,
-            use_objectives=self.use_objectives.value, catalogue=cat, seed=seed)
+            use_objectives=use_objectives, catalogue=cat, seed=seed, from_box=from_box)
         races, objectives, secret = got["races"], got["objectives"], got["secret_objectives"]
+        want = decks.objectives_wanted(len(names))
+        if use_objectives and len(objectives) < want and self.box_objectives.count():
+            raise CompanionError(
+                f"{len(objectives)} objective(s) named for {len(names)} players: type the name "
+                "of each objective card drawn from the box under 'Drawn from the box' (what it "
+                "measures can wait for the end), or untick Objectives.")
         options.update(self.mode_setup.options(names))
         if self.laid.value:
             options["laid"] = "final"
@@ -274,24 +293,35 @@ class AtsSetup:
             options["laid"] = "now"
             options["laid_at"] = {"year": int(self.laid_year.value),
                                   "turn": int(self.laid_turn.value)}
-        if drawn:             # the seeded draw replaces the races and objectives picked above
-            # ... but a box unticked after the draw is the table's choice: no races (and
-            # no race's secret objective), no objectives
-            kept = decks.without_modules(drawn, races=self.use_races.value,
-                                         objectives=self.use_objectives.value)
-            races, objectives, secret = kept["races"], kept["objectives"], kept["secret_objectives"]
+        if drawn:
+            # the draw's notes and its races taken from the box stay; a box unticked after
+            # the draw is the table's choice (no races, no objectives), and the lists as
+            # they are now are what the table plays (issue 50: a pick after a draw counts)
+            kept = decks.without_modules(
+                drawn, races=self.use_races.value,
+                objectives=use_objectives and len(objectives) < want)
+            boxed = set((kept["options"].get("races_from_box") or ()))
+            races = {p: r for p, r in races.items()
+                     if not (p in boxed and self.race_boxes[names.index(p)].value == "*")}
+            secret = kept["secret_objectives"]
             options = {**kept["options"], **options}
+        # a card drawn from the box known by its name only joins the player's catalogue
+        # (its values null until typed) before the game is made: the record carries it
+        for card in self.box_objectives.cards(cat) if use_objectives else ():
+            self.screen.session.save_card(card, game=False)
         setup = {"players": names, "mode": self.mode.value, "races": races,
                  "objectives": objectives, "options": options}
         if secret:
             setup["secret_objectives"] = secret
-        game = Game(chance.new_game(setup, seed))
+        game = Game(chance.new_game(setup, seed), catalogue=Catalogue.default())
         rec = game.to_record()
         # the play timer starts with the game (not for a game already played)
         laid = options.get("laid")
         rec["meta"] = meta if laid else playtime.start(meta)
         gid = self.screen.session.create(rec)
         self.mode_setup.next_game()
+        self.box_objectives.clear()
+        self.refresh_choices()           # the cards typed by name join the pick list
         self.setup_details.notes.value = ""       # the location stays for the next game
         self.screen.open_game(gid)
         extra = ""

@@ -198,6 +198,8 @@ class ModeSetup:
         self.drawn_box.value = f"<div class='setup-drawn-result'>{escape(words)}</div>"
         self.drawn_box.layout.display = ""
         self._show_drawn(names, drawn_races, drawn_objs)
+        # the cards drawn from the box that the list does not name: typed by name there
+        self.app.box_objectives.refresh()
         self.app.say(words)
 
     def _show_drawn(self, names, races: dict, objectives: list):
@@ -220,6 +222,8 @@ class ModeSetup:
             self.app.drawn = None
             self.drawn_box.value = ""
             self.drawn_box.layout.display = "none"
+            if hasattr(self.app, "box_objectives"):
+                self.app.box_objectives.refresh()
 
 
 class ModePanel:
@@ -291,7 +295,14 @@ class ModePanel:
     def _advisors(self, unsettled):
         rows = [w.HTML("<b>Round end — advisors:</b> the player each advisor leans to takes its "
                        "bonus (type what it gave) or declines it for 1 VP.")]
+        seat = getattr(self.app, "seat", None)
         for tile, who in unsettled.items():
+            if seat and who != seat and self.app.session.acting_for != who:
+                # a seat's page settles its own player's advisor (issue 50); the other
+                # one's is settled on that player's page
+                rows.append(w.HTML(f"'{escape(tile)}' leans to <b>{escape(who)}</b>: "
+                                   f"{escape(who)} settles it on {escape(who)}'s page"))
+                continue
             vp = w.Text(description="VP", placeholder="0")
             credits = w.Text(description="credits", placeholder="0")
             take = w.Button(description=f"{who} takes the bonus")
