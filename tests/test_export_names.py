@@ -24,3 +24,35 @@ def test_two_finished_plays_of_one_evening_download_under_two_names(tmp_path):
             assert all(c.isalnum() or c in "-." for c in name)
     assert names[first]["export-bgstats"] != names[second]["export-bgstats"]
     assert names[first]["export-bgg"] != names[second]["export-bgg"]
+
+
+def test_history_asks_the_expansions_boardgamegeek_id_after_the_games(tmp_path):
+    """Issue 50: "no BGG id for the Revival expansion": History asked for the game's id
+    only, and a Revival play went to the loggers with its expansion unnamed by id."""
+    import json
+
+    from companion.table import plays_export
+    from companion.ui.app import App
+    from companion.ui.history_tab import HistoryTab
+    from conftest import ROOT
+
+    store = Store(tmp_path / "games.db")
+    rec = json.loads((ROOT / "data" / "samples" / "thalia-u-cannon.json").read_text())
+    gid = store.create(rec)                      # a Revival game (its record's cards)
+    app = App(store)
+    tab = HistoryTab(app, load=False)
+    tab.refresh()
+    ex = tab.exports
+    ex.show(gid, "Among the Stars")
+    assert ex.ask.layout.display == "" and "Among the Stars yet" in ex.words.value
+    ex.id_box.value = "1001"
+    ex.save_id()
+    # the game's id saved: now the expansion's, in the same box
+    assert ex.ask.layout.display == ""
+    assert "Among the Stars: Revival yet" in ex.words.value
+    ex.id_box.value = "1002"
+    ex.save_id()
+    assert "expansion 1002" in app.status.value
+    assert ex.ask.layout.display == "none"
+    ids = plays_export.load_settings()["bgg_ids"]
+    assert (ids["Among the Stars"], ids["Among the Stars: Revival"]) == (1001, 1002)

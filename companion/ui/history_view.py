@@ -168,13 +168,13 @@ class GameExports:
         from ..core.errors import CompanionError
         from ..table import plays_export
         from .play_exports import final_exports
-        try:
-            missing = not plays_export.load_settings()["bgg_ids"].get(self.game)
-        except CompanionError:        # a broken settings file: final_exports says so
-            missing = False
+        # the game's id, then each expansion the play used (issue 50: a Revival play's
+        # expansion was exported with no id and nothing asked for it): one at a time
+        self.asked = self._missing_ids()
+        missing = bool(self.asked)
+        ask = plays_export.bgg_id_request(self.asked[:1] or [self.game])
         self.words.value = ("<div class='history-bgg-ask-words'>"
-                            + escape(plays_export.bgg_id_request([self.game])).capitalize()[:1]
-                            + escape(plays_export.bgg_id_request([self.game]))[1:] + ".</div>")
+                            + escape(ask[:1].upper() + ask[1:]) + ".</div>")
         # an imported play goes to the other logger only (play_exports.SENT_BACK)
         to = {"bgstats": "BoardGameGeek", "bgg": "BG Stats"}.get(self.source or "",
                                                                  "BG Stats or BoardGameGeek")
@@ -184,14 +184,32 @@ class GameExports:
         slug = "-".join(self.game.lower().replace(":", "").split())
         self.html.value = final_exports(self.tab.view, self.gid, slug=slug, source=self.source)
 
+    def _missing_ids(self) -> list[str]:
+        """The game and the play's expansions whose BoardGameGeek id is not set yet."""
+        from ..core.errors import CompanionError
+        from ..table import plays_export
+        try:
+            ids = plays_export.load_settings()["bgg_ids"]
+        except CompanionError:        # a broken settings file: final_exports says so
+            return []
+        try:
+            found = plays_export.plays(self.tab.view, {self.gid}, finished_only=False)
+        except CompanionError:
+            found = []
+        names = [self.game] + [e for e in (found[0]["expansions"] if found else [])
+                               if e in ids]
+        return [n for n in names if not ids.get(n)]
+
     def save_id(self) -> None:
         from ..core.errors import CompanionError
         value = self.id_box.value.strip()
+        name = (getattr(self, "asked", None) or [self.game])[0]
         if not value:
-            raise CompanionError(f"Type the BoardGameGeek id of {self.game} first.")
+            raise CompanionError(f"Type the BoardGameGeek id of {name} first.")
         # through the page's session: the host's settings, as an import (a whole number)
-        self.tab.app.session.save_bgg_ids({self.game: value})
+        self.tab.app.session.save_bgg_ids({name: value})
         self.id_box.value = ""
-        self.tab.app.say(f"Saved: {self.game} is BoardGameGeek game {value}; every export "
-                         "to BoardGameGeek and BG Stats now carries it.")
+        self.tab.app.say(f"Saved: {name} is BoardGameGeek "
+                         f"{'game' if name == self.game else 'expansion'} {value}; every "
+                         "export to BoardGameGeek and BG Stats now carries it.")
         self.refresh()
