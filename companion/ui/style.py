@@ -74,6 +74,17 @@ CSS = f"""<style>
 .companion-root .game-tabs .lm-TabBar-tab {{ min-width: 0; flex: 1 1 auto;
   min-height: {TOUCH_PX}px; display: flex; align-items: center; }}
 .companion-root .game-tabs .lm-TabBar-content {{ min-height: {TOUCH_PX}px; align-items: stretch; }}
+/* ... as specific as ipywidgets' own tab rules (".jupyter-widgets.widget-tab > .lm-TabBar
+   .lm-TabBar-tab"), which won before: at 390 px "Small Star Empires" was cut (issue 50) */
+.companion-root .game-tabs.widget-tab > .lm-TabBar .lm-TabBar-tab {{ min-width: 0;
+  flex: 1 1 auto; height: auto; min-height: {TOUCH_PX}px; }}
+.companion-root .game-tabs.widget-tab > .lm-TabBar .lm-TabBar-tabLabel {{ white-space: normal;
+  overflow: visible; line-height: 1.15; height: auto; }}
+.companion-root .game-tabs.widget-tab > .lm-TabBar {{ height: auto; }}
+/* a check box's words wrap instead of ending in "…" (setup's "Score a finished game ...") */
+.companion-root .widget-checkbox .widget-label-basic,
+.companion-root .widget-checkbox .widget-label-basic span {{ white-space: normal;
+  overflow: visible; text-overflow: clip; line-height: 1.3; height: auto; }}
 @media (max-width: 600px) {{
   .companion-root {{ font-size: 15px; }}
   .companion-root .widget-label {{ width: auto !important; max-width: 40%; }}
