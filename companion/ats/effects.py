@@ -149,11 +149,15 @@ def settle_own(catalogue: Catalogue, state: State, player: str) -> None:
             resolve(catalogue, state, p)
 
 
-def pending_words(state: State) -> list[str]:
+def pending_words(state: State, viewer: str | None = None) -> list[str]:
     """The effects that wait for the end of this turn (B Playing Order: effects that touch
     other players are "carried out after all other players' actions are completed"), in
     words, for the screen (issue 37: "Every pending effect is shown where the player
-    looks").  A query: nothing changes."""
+    looks").  A pay-or-lose choice is secret until it resolves (B FAQ, School of Alien
+    Cultures: "all the other players may secretly put a credit token in their hand. They
+    all reveal their hands at the same time"): it is named only for ``viewer`` (the
+    player whose own page shows the words; None: the host's page, the table view), the
+    others' are "chosen in secret" (issue 50).  A query: nothing changes."""
     out: list[str] = []
     for p in state.pending:
         if p.kind == "choice":
@@ -163,6 +167,11 @@ def pending_words(state: State) -> list[str]:
                 if other == p.owner:
                     continue
                 said = p.choices.get(other)
+                if said is not None and other != viewer:
+                    out.append(f"{other}: pays {pay} credit{'' if pay == 1 else 's'} or loses {lose} VP "
+                               f"({p.owner}'s {p.card}), chosen in secret, revealed at the "
+                               "end of this turn")
+                    continue
                 if said == "pay" and pay is not None:
                     what = f"pays {pay} credit{'' if pay == 1 else 's'}"
                     if state.players[other].credits < pay:

@@ -138,11 +138,17 @@ class SeatRules:
                               f"'{name}' is not a player of this game ({players}): this "
                               f"page is a view and cannot {words_of(write)}; open a "
                               "player's seat or the host's page (the laptop).")
-        if write in (Write.ACTION, Write.UNDO) and self.game.state.finished:
-            raise RoleRefused(str(Role.SEAT), str(write),
-                              f"This game is over: {name}'s page cannot {words_of(write)} "
-                              "any more (final entries and play details still can be "
-                              "saved); the host can, on the laptop.")
+        # a finished game's actions stay as they are; what the books still ask of the
+        # seat's own player after the last turn is :meth:`_check_seat`'s (issue 50)
+        if write == Write.UNDO and self.game.state.finished:
+            raise self._game_over(write)
+
+    def _game_over(self, write: Write) -> RoleRefused:
+        name = _line(self.seat or self.seat_name or "this seat")
+        return RoleRefused(str(Role.SEAT), str(write),
+                           f"This game is over: {name}'s page cannot {words_of(write)} "
+                           "any more (final entries and play details still can be "
+                           "saved); the host can, on the laptop.")
 
     def check_undo(self) -> JSON:
         """May this page undo the game's last action?  Returns it; refused (one line,
@@ -198,8 +204,19 @@ class SeatRules:
 
     def _check_seat(self, action: JSON) -> None:
         """A seat page records its own player's actions, or the one player chosen with
-        :meth:`act_for` (an action naming no player, such as a virtual seat's, passes)."""
+        :meth:`act_for` (an action naming no player, such as a virtual seat's, passes).
+        Once the game is over (issue 50): only what the books still ask of the seat's own
+        player after the last turn, as the engine takes it (Among the Stars: the last
+        round's advisor leaning to that player, R 4: "At the end of every round, the
+        players check the location of the Advisor markers on the Influence tiles. If an
+        Advisor is towards one of the 2 players, that player gets the special bonus
+        listed on the Advisor card."); anything else is refused, the game's actions
+        staying as they are."""
         who = action.get("player")
+        if self.is_seat and self.game is not None and self.game.state.finished:
+            if self.seat is None or who != self.seat or self.game.why_illegal(action):
+                raise self._game_over(Write.ACTION)
+            return
         if who is None or who == self.acting_for or self.seat is None or who == self.seat:
             return              # (a seat's page whose seat is no player: _seat_may refused)
         raise CompanionError(f"This is {self.seat}'s page: to enter {who}'s action, choose "

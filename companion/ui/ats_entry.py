@@ -52,7 +52,8 @@ class AtsEntry:
     def show_pending(self) -> None:
         """The effects that wait for the end of this turn (the engine's words)."""
         from ..ats.effects import pending_words
-        words = pending_words(self.screen.game.state) if self.screen.game else []
+        words = (pending_words(self.screen.game.state, self.screen.seat)
+                 if self.screen.game else [])
         self.pending_line.value = ("<div class='pending-effects-list'><b>At the end of this "
                                    "turn:</b><ul style='margin:2px 0 2px 18px;padding:0'>"
                                    + "".join(f"<li>{escape(x)}</li>" for x in words)

@@ -16,12 +16,22 @@ The host's page asks only as a fallback for a player without a phone: a folded p
 ("Enter Cy's secret objective here if Cy has no phone") opened deliberately; it never
 shows the name ("Cy's secret objective is recorded (hidden until the end)").  Other
 seats and the table view show nothing of it; the final table reveals it.
+
+Issue 50: "another card" typed by name joins the record's cards and the player's catalogue
+(:func:`companion.ats.decks.named_objective`: its values null, never invented), so an
+exported record scores on another machine; *…and what it measures* opens the objective's
+card form on that page, saved with the secret (``GameSession.save_card``).  Once the game
+is over every page names it (``AtsViews.refresh_objectives``; this page: "revealed to
+everyone now"), and the holder's page still asks for it if it was never said.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import ipywidgets as w
 
-from ..ats.catalogue import Catalogue
+from ..ats import decks
+from ..ats.catalogue import Card, Catalogue
 from ..ats.scoring import SECRET, secret_holders, secret_objectives
 from ..core.errors import CompanionError, IllegalAction, RoleRefused
 from ..core.htmlsafe import escape
@@ -58,10 +68,39 @@ class SecretAsk:
         self.save.on_click(part.screen.guarded(lambda _: self.do_save()))
         self.msg = w.HTML()
         self.msg.add_class("secret-ask-msg")
-        self.box = w.VBox([self.which, self.other, self.save, self.msg])
+        # another card: its values may be typed now, on this page only (issue 50)
+        self.values = w.Button(description="…and what it measures", icon="pencil",
+                               layout=w.Layout(width="auto", display="none"))
+        self.values.add_class("secret-ask-values")
+        self.values.on_click(part.screen.guarded(lambda _: self.open_form()))
+        self.form: Any = None
+        self.form_box = w.VBox()
+        self.box = w.VBox([self.which, self.other, w.HBox([self.save, self.values]),
+                           self.form_box, self.msg])
 
     def _show_other(self) -> None:
-        self.other.layout.display = "" if self.which.value == OTHER else "none"
+        other = self.which.value == OTHER
+        self.other.layout.display = "" if other else "none"
+        self.values.layout.display = "" if other else "none"
+        if not other and self.form is not None:
+            self.close_form()
+
+    def open_form(self) -> None:
+        """The objective's card form for the card typed (what it measures, most or
+        least, the bonus VP); saved, the secret objective is saved with its values."""
+        from .cardform import CardForm
+        name = " ".join(self.other.value.split())
+        if not name:
+            raise CompanionError(f"{self.player}'s secret objective: type the card's name")
+        self.form = CardForm(Card(name=name, category="objective"),
+                             self.part.screen.guarded(lambda card: self.do_save(card)),
+                             self.close_form, new=True, name_given=True)
+        self.form_box.children = [self.form.box]
+        self.form.focus()
+
+    def close_form(self) -> None:
+        self.form = None
+        self.form_box.children = []
 
     def fill(self, names: list[str]) -> None:
         opts = ([("choose the card…", CHOOSE)] + [(n, n) for n in names]
@@ -72,8 +111,9 @@ class SecretAsk:
             self.which.value = keep if any(v == keep for _, v in opts) else CHOOSE
         self._show_other()
 
-    def do_save(self) -> None:
-        name = self.which.value
+    def do_save(self, typed: Card | None = None) -> None:
+        """Save the card chosen (``typed``: the card form's card, with its values)."""
+        name = typed.name if typed is not None else self.which.value
         if name == CHOOSE:
             raise CompanionError(f"{self.player}'s secret objective: choose the objective "
                                  "card (or 'no objective card was left')")
@@ -85,9 +125,25 @@ class SecretAsk:
         if name:
             entry["note"] = name
         g = self.part.screen.game
-        card = (g.catalogue.get(name) or Catalogue.default().get(name)) if name else None
+        session = self.part.screen.session
+        mine = Catalogue.default()
+        card = typed or ((g.catalogue.get(name) or mine.get(name)) if name else None)
+        if card is not None and card.category != "objective":
+            raise CompanionError(f"'{card.name}' is a {card.category} card, not an objective "
+                                 "card: choose the objective card you drew")
+        if name and card is None:
+            # issue 50: a card the catalogue does not name joins the record now (so the
+            # exported record scores anywhere) and the player's catalogue, by its name;
+            # what it measures stays unknown until typed (never invented)
+            card = decks.named_objective(name)
+        if card is not None:
+            entry["note"] = card.name
         try:
-            self.part.screen.session.add_manual([entry], cards=[card])
+            session.add_manual([entry], cards=[card])
+            if typed is not None:               # its values: the game's and the catalogue's
+                session.save_card(typed)
+            elif card is not None and mine.get(card.name) is None:
+                session.save_card(card, game=False)
         except (IllegalAction, RoleRefused) as e:
             # said once, where the player is looking (not again in the status line and
             # beside the turn entry); nothing was saved
@@ -96,6 +152,7 @@ class SecretAsk:
                               "</div>")
             return
         self.msg.value = ""
+        self.close_form()
         self.which.value = CHOOSE
         self.other.value = ""
         self.part.screen.say(f"{self.player}'s secret objective is saved (hidden until the end).")
@@ -165,11 +222,12 @@ class AtsSecret:
             if s.seat in holders:
                 if s.seat in known:
                     name = known[s.seat]
+                    when = ("revealed to everyone now: the game is over" if g.state.finished
+                            else "only this page shows it; revealed at the end")
                     said = ("<div class='secret-mine'><b>Your secret objective:</b> "
                             + (escape(name) if name else "none (no objective card was left)")
-                            + " <small>(only this page shows it; revealed at the end)</small>"
-                            "</div>")
-                elif not g.state.finished:      # at the end the final form asks
+                            + f" <small>({when})</small></div>")
+                else:       # during the game, and at the end if not said yet (issue 50)
                     kids.append(self._ask(s.seat, own=True))
         else:
             lines = []

@@ -8,7 +8,7 @@ import ipywidgets as w
 
 from ..ats import render
 from ..ats.game import describe_action as describe  # the page's words are the engine's
-from ..ats.scoring import objective_claims, secret_holders
+from ..ats.scoring import objective_claims, secret_holders, secret_objectives
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
 from ..core.htmlsafe import escape
 from ..table import playtime
@@ -372,8 +372,20 @@ class AtsViews:
                                     r.claimant != "nobody (tie)" else "tied: nobody leads")
                         lead += f" <small>({measures})</small>"
             parts.append(f"<li><b>{escape(name)}</b> — {lead}</li>")
+        # issue 50: revealed on every page once the game is over (B FAQ, Qualeen: "do I
+        # still reveal it at the end of the game?"); never named before
+        known = secret_objectives(g) if g.state.finished else {}
         for p in holders:
-            parts.append(f"<li>{escape(p)} holds a secret objective (revealed at the end)</li>")
+            if p not in known:
+                when = ("not said yet: " + escape(p) + "'s page asks"
+                        if g.state.finished else "revealed at the end")
+                parts.append(f"<li>{escape(p)} holds a secret objective ({when})</li>")
+            elif known[p]:
+                parts.append(f"<li class='secret-revealed'><b>{escape(known[p])}</b> — "
+                             f"{escape(p)}'s secret objective, revealed</li>")
+            else:
+                parts.append(f"<li class='secret-revealed'>{escape(p)} had no secret "
+                             "objective card (none was left)</li>")
         self.screen.objectives_panel.value = (f"<div><b>Objectives in play</b>{note}<ul style='margin:2px "
                                        f"0 2px 18px;padding:0'>{''.join(parts)}</ul></div>")
 
