@@ -161,3 +161,58 @@ def test_a_name_typed_that_is_no_objective_card_is_refused_in_one_line(store):
 def _card(name, spec):
     from companion.ats.catalogue import parse_card
     return parse_card(fixture_objective(name, vp=2, most=spec), file="test")
+
+
+def test_the_first_evening_from_the_draw_to_a_record_that_scores_anywhere(store, tmp_path,
+                                                                          run_cli):
+    """B 3: "randomly draw as many Objectives as the number of players. Put these cards face
+    up on the table where everyone can see them." -- from an empty data folder: the draw,
+    the cards from the box typed on the setup screen by name, Races unticked after the draw
+    (the table's choice: the race tiles' values are another part's), the game to its end,
+    the claims the final scoring asks typed, and the exported record scored the same with
+    another empty data folder.  (The Qualeen's secret on this road:
+    tests/test_first_evening_secrets.py.)"""
+    import json
+    from companion.table.store import Store
+    from recordkit import play_to_the_end
+    assert not user_catalogue_path().exists()
+    app, part = _setup_page(store)
+    _click(app, "setup-draw")
+    assert part.use_races.value
+    part.use_races.value = False                                # after the draw: counts
+    rows = find(app.root, "objectives-from-box-name")
+    typed = [f"{TYPED} {i}" for i in range(1, len(rows) + 1)]
+    for box, name in zip(rows, typed):
+        box.value = name
+    _click(app, "start-game")
+    assert "New game started" in said(app), said(app)
+    gid = store.games()[0]["id"]
+    rec = store.load(gid)
+    assert rec["setup"]["races"] == {} and len(rec["setup"]["objectives"]) == 3
+    # the game to its end (every action a discard)
+    g = play_to_the_end(Game.from_record(rec, trusted=True))
+    rec["actions"] = g.to_record()["actions"]
+    gid = store.create(rec)
+    # the claims the players type at the end (names only: nobody's values invented)
+    g = Game.from_record(store.load(gid), trusted=True)
+    asked = [r for r in g.final_needs()["manual"] if r["kind"] == "objective"]
+    assert {r["source"] for r in asked} >= set(typed)
+    host = App(Store(store.path))
+    host.ats.session.add_manual([{"source": r["source"], "player": "Ben", "vp": 2}
+                                 for r in asked])
+    g = Game.from_record(store.load(gid), trusted=True)
+    table = g.score().table
+    assert int(table[table.player == "Ben"].iloc[0]["objectives"]) == 2 * len(asked)
+    path = tmp_path / "exported.json"
+    path.write_text(json.dumps(store.load(gid)))
+    empty = tmp_path / "another-machine"
+    empty.mkdir()
+    r = run_cli("score", path, home=empty)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    head = next(line for line in lines if line.startswith("player")).split()
+    for p, total in zip(table.player, table.total):
+        row = dict(zip(head, next(line for line in lines if line.split()[:1] == [p]).split()))
+        assert int(row["total"]) == int(total), (p, r.stdout)
+    winner = table.sort_values("rank").iloc[0]
+    assert f"{winner.player} wins with {int(winner.total)} VP." in r.stdout
