@@ -285,6 +285,8 @@ class Shell:
         self.session.set_seat(q.get("seat") if q.get("view") != "table" else None)
         main = self.main
         main.view = "table" if q.get("view") == "table" else None
+        # the table view's page is its display alone (issue 50: no tabs, no banners)
+        (self.root.add_class if main.view == "table" else self.root.remove_class)("tv-page")
         self.token = page_token(raw)
         gid = q.get("game")
         info: dict | None = None

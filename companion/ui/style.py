@@ -275,6 +275,42 @@ TABLE_VIEW_CSS = """<style>
 .companion-root .tv-legend { font-size: 12px; }
 .companion-root .tv-legend .legend, .companion-root .tv-legend .sse-legend { font-size: clamp(11px, 0.7vw, 18px) !important; }
 .companion-root .tv-ats .tv-legend { flex: 1 1 100%; }
+/* issue 50: the table view's page is the display alone: no tabs, no title, no news
+   banners ("Resumed ...", "Updated from another page"); a refusal still shows */
+.companion-root.tv-page > .companion-title, .companion-root.tv-page > .game-tabs > .lm-TabBar,
+.companion-root.tv-page .live-note,
+.companion-root.tv-page > .companion-status:not(:has(.status-error)) { display: none !important; }
+.companion-root.tv-page .tv { --tv-top: 48px; }
+.companion-root.tv-page .tv-on > .table-stations, .companion-root.tv-page .tv-on > .tv-display
+  { order: -1; }
+.companion-root .tv-end .tv-name .tv-vp { display: none; }
+/* ... and at the game's end the winner and the final totals first, in large type */
+.companion-root .tv-end { grid-template-columns: auto minmax(0, 1fr); grid-template-rows: minmax(0, 1fr) auto;
+  --tv-big: clamp(28px, 3.2vw, 84px); }
+.companion-root .tv-end > .tv-result { grid-row: 1 / span 2; min-width: 0; max-width: 46vw;
+  overflow: hidden; }
+.companion-root .tv-end > .tv-main { min-height: 0; min-width: 0; }
+.companion-root .tv-end > .tv-objectives, .companion-root .tv-end > .tv-ended {
+  max-width: none; font-size: clamp(14px, 1.1vw, 28px); }
+.companion-root .tv-winner { font-size: var(--tv-big); font-weight: bold; color: #14532d;
+  line-height: 1.15; margin-bottom: 0.2em; }
+.companion-root .tv-decided, .companion-root .tv-pending { font-size: clamp(16px, 1.3vw, 34px);
+  color: #333; margin-bottom: 0.4em; }
+.companion-root .widget-html-content table.tv-final { border-collapse: collapse;
+  font-size: var(--tv-big); }
+.companion-root table.tv-final th { font-size: 0.45em; text-align: right; padding: 0 0.4em;
+  border-bottom: 2px solid #999; color: #333; }
+.companion-root table.tv-final th:nth-child(2) { text-align: left; }
+.companion-root table.tv-final td { padding: 0.05em 0.4em; font-variant-numeric: tabular-nums; }
+.companion-root table.tv-final td.tv-rank { font-size: 0.6em; color: #555; text-align: right; }
+.companion-root table.tv-final td.tv-who { white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; max-width: 24vw; }
+.companion-root table.tv-final td.tv-total { font-weight: bold; text-align: right; }
+.companion-root table.tv-final tr.tv-won td { color: #14532d; }
+@media (max-aspect-ratio: 1/1) {
+  .companion-root .tv-end > .tv-result { grid-row: auto; max-width: none; }
+  .companion-root .tv-end { --tv-big: clamp(26px, 7vw, 60px); }
+}
 @media (max-aspect-ratio: 1/1) {
   /* a phone (or a screen) held upright: everything stacked, the page scrolls */
   .companion-root .tv { height: auto; min-height: 0; grid-template-columns: minmax(0, 1fr);

@@ -72,6 +72,57 @@ NONE = "—"
 NOT_LAID = "<small class='tv-not-laid'>not laid yet</small>"
 
 
+def _result(game: Any) -> tuple[Any, str]:
+    """The game's final table (a ScoreTable) once the books can score it, else None and
+    why not, in one line (issue 50: never the track's VP under a total's name)."""
+    needs = getattr(game, "final_needs", None)
+    try:
+        if needs is not None:
+            n = needs()
+            if n["blocked"]:
+                return None, "Before the final scoring: " + "; ".join(n["blocked"])
+            if n["values"] or n["manual"]:
+                return None, ("Final scoring: waiting for the players to type what it "
+                              "needs on their pages (card values, VP typed at the table).")
+        return game.score(), ""
+    except CompanionError as e:
+        return None, f"Final scoring: {e}"
+
+
+def _winners(result: Any) -> str:
+    names = [escape(w) for w in result.winners]
+    top = next((r for r in result.rows if r["player"] in result.winners), None)
+    vp = f" with {int(top['total'])} VP" if top is not None else ""
+    if len(names) == 1:
+        return f"★ {names[0]} wins{vp}"
+    return f"★ {', '.join(names[:-1])} and {names[-1]} share the victory{vp}"
+
+
+def end_display(game: Any, main_html: str, kind: str) -> str:
+    """The table view at a game's end (issue 50): the winner and the final totals first,
+    in large type (the book's final score: every category, not the track's VP), then
+    ``main_html`` (the stations, the map) beside them, smaller.  While the final table
+    still waits for something, that is said instead, and no number is called a total."""
+    result, why = _result(game)
+    if result is None:
+        head = (f"<div class='tv-winner'>The game is over</div>"
+                f"<div class='tv-pending'>{escape(why)}</div>")
+        table = ""
+    else:
+        head = (f"<div class='tv-winner'>{_winners(result)}</div>"
+                + (f"<div class='tv-decided'>{escape(result.explanation)}</div>"
+                   if result.explanation and result.decided_by != "vp" else ""))
+        rows = "".join(
+            f"<tr class='tv-final-row{' tv-won' if r['player'] in result.winners else ''}' "
+            f"data-player='{escape(r['player'])}'><td class='tv-rank'>{int(r['rank'])}</td>"
+            f"<td class='tv-who'>{escape(r['player'])}</td>"
+            f"<td class='tv-total'>{int(r['total'])}</td></tr>" for r in result.rows)
+        table = ("<table class='tv-final'><tr><th></th><th>Player</th><th>Final VP</th></tr>"
+                 f"{rows}</table>")
+    return (f"<div class='tv tv-{kind} tv-end' style='--tv-n:{len(game.state.setup.players)}'>"
+            f"<div class='tv-result'>{head}{table}</div>{main_html}</div>")
+
+
 def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str:
     """The Among the Stars display of ``game``: the stations, the turn, who is still to
     act (``waiting``, in the rules' order), the scoreboard and ``objectives_html`` (the
@@ -103,9 +154,12 @@ def ats_display(game: Any, waiting: list[str], objectives_html: str = "") -> str
             f"<div class='tv-name'>{escape(p)} {mark}<span class='tv-vp'>{ps.vp} VP</span></div>"
             f"<div class='tv-svg' style='--tv-w:{bw / wmax:.4f};--tv-h:{bh / hmax:.4f}'>"
             f"{svgs[p]}</div></div>")
-    if st.finished:
-        where = "<div class='tv-turn'>The game is over</div>"
-    elif todo:
+    if st.finished:       # issue 50: the result first, the stations beside it
+        return end_display(game, f"<div class='tv-main tv-stations' style='--tv-cols:"
+                           f"{_stations_cols(len(players))}'>{''.join(cells)}</div>"
+                           + (f"<div class='tv-objectives'>{objectives_html}</div>"
+                              if objectives_html else ""), "ats")
+    if todo:
         where = _laying(todo)
     else:
         n = st.setup.turns_in_year(st.year)
@@ -136,6 +190,9 @@ def sse_display(game: Any) -> str:
     st = game.state
     players = list(st.setup.players)
     svg = sse_render.map_svg(st.map, st, size=30)
+    if st.finished:       # issue 50: the book's final score first, the map beside it
+        return end_display(game, f"<div class='tv-main tv-map'>{svg}</div>"
+                           f"<div class='tv-ended'>{escape(st.end_reason)}</div>", "sse")
     try:
         ended = game.score(project=True).table.set_index("player")["total"]
     except CompanionError:   # a score that cannot be projected yet: shown as "?"
@@ -145,10 +202,7 @@ def sse_display(game: Any) -> str:
         last = (f"<div class='tv-last'>last: "
                 f"{escape(game.describe(game.actions[-1]))}</div>")
     todo = game.still_to_lay()
-    if st.finished:
-        where = (f"<div class='tv-turn'>The game is over</div>"
-                 f"<div class='tv-waiting'>{escape(st.end_reason)}</div>")
-    elif todo:
+    if todo:
         where = _laying(todo) + last
     else:
         passed = [p for p in players if st.players[p].passed]

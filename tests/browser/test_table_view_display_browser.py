@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import ARTIFACTS, screenshot
-from dashboard_driver import open_tab, store_of
+from dashboard_driver import store_of
 from companion.ats.game import Game
 from companion.core.errors import CompanionError
 from companion.sse import SseGame
@@ -127,10 +127,9 @@ def test_the_table_view_of_among_the_stars_is_a_display(voila_server, open_pages
             ben = g.state.players["Ben"]
             expect(page.locator(".tv-score tr[data-player='Ben'] td.credits")).to_have_text(
                 str(ben.credits), timeout=LIVE_MS)
-            # the other tabs of the view still open
-            open_tab(page, "History")
-            page.wait_for_timeout(1000)
-            open_tab(page, "Among the Stars")
+            # the display alone (issue 50): no tabs, no title over it
+            expect(page.locator(".game-tabs .lm-TabBar")).to_be_hidden()
+            expect(page.locator(".companion-title")).to_be_hidden()
             assert page.errors == [], page.errors
         page.context.close()
 
@@ -154,8 +153,6 @@ def test_the_table_view_of_small_star_empires_is_a_display(voila_server, open_pa
             written_elsewhere(voila_server, gid, g, sse_move(g))
             expect(page.locator(".tv-waiting")).to_have_text(f"to move: {g.current}",
                                                              timeout=LIVE_MS)
-            open_tab(page, "History")
-            page.wait_for_timeout(1000)
-            open_tab(page, "Small Star Empires")
+            expect(page.locator(".game-tabs .lm-TabBar")).to_be_hidden()
             assert page.errors == [], page.errors
         page.context.close()
