@@ -304,3 +304,29 @@ def test_after_the_end_a_seat_records_nothing_else(store):
     assert len(store.load(gid)["actions"]) == len(Game.from_record(
         store.load(gid), trusted=True).actions)
     assert Game.from_record(store.load(gid), trusted=True).unsettled_advisors() == {"AB": "Ana"}
+
+
+def test_the_host_types_a_secret_the_catalogue_does_not_name_at_the_final_table(store,
+                                                                               tmp_path,
+                                                                               run_cli):
+    """B FAQ, Qualeen: "do I still reveal it at the end of the game?" -- for a player with
+    no phone, the laptop's final table takes a card the catalogue does not name by its
+    name (issue 50: it said "type it on the catalogue screen" and the host had to leave the
+    game); the card joins the record and the catalogue."""
+    gid = _to_the_end(store, store.create(
+        Game({"players": PLAYERS, "races": {"Ana": "Qualeen"}}).to_record()))
+    host = _page(store)
+    (row,) = find(host.root, "secret-objective-row")
+    assert ("another card (type its name)", "\t") in one(row, "secret-which").options
+    one(row, "secret-which").value = "\t"
+    one(row, "secret-other").value = "Garden"
+    one(host.root, "manual-save").click()
+    assert "'Garden' is a location card, not an objective card" in said(host)
+    assert store.load(gid).get("manual", []) == []
+    one(row, "secret-other").value = CARD
+    one(host.root, "manual-save").click()
+    rec = store.load(gid)
+    assert {"source": SECRET, "player": "Ana", "note": CARD, "vp": 0} in rec["manual"]
+    assert CARD in {c["name"] for c in rec["cards"]}
+    assert CARD in {c.name for c in load_user_cards()}
+    _revealed_everywhere(store, CARD)

@@ -10,6 +10,7 @@ from ..core.htmlsafe import escape
 import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
+from ..ats import decks
 from ..ats.catalogue import Catalogue
 from ..ats.kind import KIND
 from ..ats.scoring import SECRET, secret_objectives
@@ -21,6 +22,7 @@ from .writes import writes
 #: the secret objective's "which card" before a card is chosen (no card has this name:
 #: a name is one line of printable text)
 CHOOSE = "\n"
+OTHER = "\t"                  # "another card (type its name)" (issue 50)
 
 
 def _box_objectives() -> list[str]:
@@ -145,19 +147,25 @@ class AtsFinal:
         names = sorted({n for n in g.catalogue.names("objective") + _box_objectives()
                         if n.lower() not in taken})
         opts = ([("choose the card…", CHOOSE)] + [(n, n) for n in names]
-                + [("no objective card was left", "")])
+                + [("another card (type its name)", OTHER), ("no objective card was left", "")])
         which = w.Dropdown(options=opts, value=CHOOSE, description="which card",
                            style={"description_width": "initial"},
                            layout=w.Layout(width="100%", max_width="360px"))
         which.add_class("secret-which")
+        # issue 50: a card the catalogue does not name, typed by its name right here
+        other = w.Text(placeholder="the card's name, as printed",
+                       layout=w.Layout(width="100%", max_width="360px", display="none"))
+        other.add_class("secret-other")
+        which.observe(lambda _: setattr(other.layout, "display",
+                                        "" if which.value == OTHER else "none"), "value")
         race = f" ({req['race']})" if req.get("race") else ""
-        hint = ("" if names else " <i>No objective card of the catalogue is free: type it on "
-                "the catalogue screen (setup, <b>Add an objective card</b>) first.</i>")
+        hint = ("" if names else " <i>No objective card of the catalogue is free: choose "
+                "<b>another card</b> and type its name (or type it on the catalogue screen).</i>")
         row = w.VBox([w.HTML(f"<b>Secret objective of {escape(req['player'])}{escape(race)}</b>:"
                              f" {escape(req['player'])} reveals it now; which objective card is "
-                             f"it?{hint}"), which])
+                             f"it?{hint}"), which, other])
         row.add_class("secret-objective-row")
-        return row, (req, which, None)
+        return row, (req, which, other)
 
     def manual_form(self, requests: list[dict]):
         g = self.screen.game
@@ -203,6 +211,16 @@ class AtsFinal:
             for req, who, vp in entries:
                 if req["kind"] == "secret":
                     name = who.value
+                    if name == OTHER:
+                        name = " ".join(vp.value.split())
+                        if not name:
+                            raise CompanionError(f"Secret objective of {req['player']}: type "
+                                                 "the card's name")
+                        known = g.catalogue.get(name) or Catalogue.default().get(name)
+                        if known is not None and known.category != "objective":
+                            raise CompanionError(f"'{known.name}' is a {known.category} card, "
+                                                 "not an objective card")
+                        name = known.name if known is not None else name
                     if name == CHOOSE:
                         raise CompanionError(f"Secret objective of {req['player']}: choose the "
                                              "objective card (or 'no objective card was left')")
@@ -227,8 +245,14 @@ class AtsFinal:
                 new.append(entry)
             # the role and the engine's check first; the revealed cards' definitions
             # travel with the record (one typed after the game began is the catalogue's)
-            cards = [g.catalogue.get(name) or Catalogue.default().get(name) for name in reveal]
+            # (a name the catalogue does not hold joins it, by its name: issue 50)
+            cards = [g.catalogue.get(name) or Catalogue.default().get(name)
+                     or decks.named_objective(name) for name in reveal]
             self.screen.session.add_manual(new, cards=cards)
+            mine = Catalogue.default()
+            for card in cards:
+                if mine.get(card.name) is None:
+                    self.screen.session.save_card(card, game=False)
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.screen.refresh()
         save.on_click(self.guarded(do_save))
