@@ -437,7 +437,7 @@ def test_one_record_that_fails_flags_only_that_game(store):
         "G3": "finished", "G5": "in progress", "S1": "finished"}
 
 
-WAITS = {"race": f"'{RU}' (abilities)", "objective": f"'{QU}' (vp)",
+WAITS = {"race": f"'{RU}' (end abilities)", "objective": f"'{QU}' (vp)",
          "manual": None}          # manual: worked out from the record (the cell Ann built on)
 
 
@@ -729,7 +729,7 @@ def test_migration_from_schema_2_derives_every_game_again(tmp_path):
         assert d["error"] is None and d["finished"] == 0
         assert list(d["players"]) == ["Ann", "Bea"]
         assert s._conn.execute("SELECT waiting FROM g_results WHERE game_id='w'").fetchone()[0] \
-            == f"'{RU}' (abilities)"
+            == f"'{RU}' (end abilities)"
         _agrees_with_engine(_derived(s, "g3"), _games()["G3"].score().to_json(), ["Bea", "Cid"])
     finally:
         s.close()

@@ -45,7 +45,11 @@ def _shown(v: Any) -> str:
 # ---------------------------------------------------------------------------
 CARD_KEYS = {"name", "category", "types", "cost", "energy", "vp", "max", "abilities",
              "set", "kind", "copies", "source", "notes", "secret_objective",
-             "most", "least", "shared"}
+             "most", "least", "shared", "end_only"}
+#: ``end_only: true``: the card's ``abilities`` are its end-of-game (yellow box) abilities
+#: only, typed for a final scoring (issue 50: a game scored as it lies reads nothing else);
+#: its white-box abilities are not known yet and a build asks for them
+END_ONLY = "end_only"
 NUMBER_KEYS = ("cost", "energy", "vp")
 #: a cost printed "X" (Revival FAQ: "X is always considered to be 1"): stored and shown
 #: as printed, used as X_VALUE by the engine
@@ -84,12 +88,22 @@ class Card:
     def unknown_for_build(self) -> list[str]:
         """Values needed to build this card that are still null."""
         out = [k for k in NUMBER_KEYS if getattr(self, k) is None]
-        if self.abilities is None:
+        if self.abilities is None or self.end_only:
             out.append("abilities")
         else:
             for i, ab in enumerate(self.abilities):
                 out += [f"ability {i + 1} {u}" for u in ability_unknowns(ab)]
         return out
+
+    @property
+    def end_only(self) -> bool:
+        """Whether only the card's end-of-game abilities are known (:data:`END_ONLY`)."""
+        return self.extra.get(END_ONLY) is True and self.abilities is not None
+
+    def end_abilities_known(self) -> bool:
+        """Whether the final scoring knows which end-of-game abilities the card has (its
+        values may still hold unknowns: :func:`ability_unknowns`)."""
+        return self.abilities is not None
 
     def known(self, key: str) -> int:
         """The printed number ``key`` (cost, energy, vp) the engine is about to use;
@@ -197,7 +211,11 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
     _validate_extra(raw, file=file, name=name)
     extra = {k: copy.deepcopy(v) for k, v in raw.items()
              if k in ("set", "kind", "copies", "source", "notes", "secret_objective",
-                      "most", "least", "shared")}
+                      "most", "least", "shared", END_ONLY)}
+    if END_ONLY in extra and abilities is not None and any(
+            a.when != "end" for a in abilities):
+        raise CatalogueError("end_only: the abilities are the end-of-game ones only (every "
+                             "one 'when: end')", file=file, card=name, key=END_ONLY)
     if category == "objective" or "most" in raw or "least" in raw:
         _validate_objective(raw, file=file, name=name)
     return Card(name=name, category=category, types=types, max=mx, abilities=abilities,
@@ -219,7 +237,7 @@ def _validate_extra(raw: dict[str, Any], *, file: str | None, name: str) -> None
     if copies is not None and not in_range(copies, 0):
         raise CatalogueError(f"must be a whole number from 0 to {VALUE_LIMIT} (got "
                              f"{_shown(copies)})", file=file, card=name, key="copies")
-    for k in ("secret_objective", "shared"):
+    for k in ("secret_objective", "shared", END_ONLY):
         if k in raw and not isinstance(raw[k], bool):
             raise CatalogueError("must be true or false", file=file, card=name, key=k)
 
@@ -359,8 +377,21 @@ def merge_card(base: Card, over: Card) -> Card:
     if base.category != over.category:
         return over
     pick: Callable[[str], Any] = lambda k: getattr(over, k) if getattr(over, k) is not None else getattr(base, k)
+    extra = {**copy.deepcopy(base.extra), **copy.deepcopy(over.extra)}
+    abilities: tuple[Ability, ...] | None
+    # end-of-game abilities only (END_ONLY) never hide a card's whole abilities, and a
+    # whole list typed since ends the partial knowledge
+    if over.end_only and base.abilities is not None and not base.end_only:
+        abilities = base.abilities
+        extra.pop(END_ONLY, None)
+    elif base.end_only and over.abilities is not None and not over.end_only:
+        abilities = over.abilities
+        extra.pop(END_ONLY, None)
+    else:
+        abilities = _merge_abilities(base.abilities, over.abilities)
+        if abilities is None:
+            extra.pop(END_ONLY, None)
     return Card(name=over.name, category=over.category, types=pick("types"),
                 cost=pick("cost"), energy=pick("energy"), vp=pick("vp"), max=pick("max"),
-                abilities=_merge_abilities(base.abilities, over.abilities),
-                extra={**copy.deepcopy(base.extra), **copy.deepcopy(over.extra)})
+                abilities=abilities, extra=extra)
 

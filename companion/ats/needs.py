@@ -10,7 +10,9 @@ from ..core.errors import IllegalAction
 from .abilitykinds import Asking, ability_kind
 from .build import types_needed_now
 from .spaceships import could_hold_ship, reserved
-from .station import as_cell, neighbours
+from .station import LOCATION, as_cell, neighbours
+from . import scoring
+from .state import State
 
 if TYPE_CHECKING:        # the game's own module imports this one
     from .game import Game
@@ -110,4 +112,45 @@ def needs(game: Game, action: Any) -> dict[str, Any]:
         opts = game.energy_options(player, a["at"], card.energy)
         if len(opts) > 1:
             out["energy_from"] = opts
+    return out
+
+
+def missing_parts(game: scoring.ScoredGame, state: State | None = None) -> list[dict[str, Any]]:
+    """What the final table still misses, each part named for the players: ``{"player"
+    (None: every player's), "column" (the table's category it leaves open), "card",
+    "what", "at"?}``: a card's values on a station (each cell that holds it), a race
+    tile's, an objective's, a VP typed at the table.  A query; [] once :func:`~companion.ats.scoring.score` can
+    give the final table (with :func:`~companion.ats.scoring.unknown_for_scoring` and
+    :func:`~companion.ats.scoring.manual_requests`)."""
+    state = state if state is not None else game.state
+    out: list[dict[str, Any]] = []
+    for v in scoring.unknown_for_scoring(game, state):
+        name, what = v["card"], ", ".join(v["fields"])
+        card = game.catalogue.get(name)
+        if card is not None and card.category == "objective":
+            out.append({"player": None, "column": "objectives", "card": name, "what": what})
+            continue
+        found = False
+        for p in state.setup.players:
+            if (state.setup.races.get(p) or "").lower() == name.lower():
+                out.append({"player": p, "column": "end_abilities", "card": name,
+                            "what": what})
+                found = True
+            st = state.players[p].station
+            for cell, placed in sorted(st.cells.items()):
+                if placed.kind == LOCATION and str(placed.card).lower() == name.lower():
+                    out.append({"player": p, "column": "end_abilities", "card": name,
+                                "what": what, "at": list(cell)})
+                    found = True
+        if not found:       # counted by an objective of every player (types, ...)
+            out.append({"player": None, "column": "objectives", "card": name, "what": what})
+    for r in scoring.manual_requests(game, state):
+        objective = r["kind"] in ("objective", "secret")
+        out.append({"player": None if objective and r["kind"] == "objective"
+                    else r.get("player"),
+                    "column": "objectives" if objective else "end_abilities",
+                    "card": r.get("source"), "what": "VP typed at the table"
+                    if not objective else "who claims it" if r["kind"] == "objective"
+                    else "which objective card it is",
+                    **({"at": r["at"]} if r.get("at") else {})})
     return out

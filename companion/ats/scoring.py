@@ -15,7 +15,7 @@ from . import abilities as abl
 from .abilitykinds import ability_unknowns, ability_kind
 from ..core.errors import IllegalAction, MissingEntry, UnknownCardValues
 from .modes import round_end_report
-from .catalogue import Card, Catalogue
+from .catalogue import OBJECTIVE_MEASURES, Card, Catalogue
 from .state import State
 from .station import LOCATION, Cell
 from .vocabulary import Ability
@@ -38,10 +38,33 @@ class ScoredGame(Protocol):
 
 CATEGORIES = ("during_game", "end_abilities", "empty_reactors", "credits", "objectives")
 CREDITS_PER_VP = 3
+#: the field a final scoring asks of a card or race tile whose abilities nobody typed:
+#: its end-of-game (yellow box) abilities only, the rest left unknown (issue 50)
+END_ABILITIES = "end abilities"
 #: the tiebreak chain (B 6): most VP, then most locations without reactors, then most
 #: credits left
 CHAIN: tuple[Step, ...] = (("total", "vp"), ("locations", "locations"),
                            ("credits_left", "credits"))
+
+
+#: the table's columns as a player reads them (issue 50: no raw key on a page or a
+#: sheet); "locations" is the tiebreak's count, B 6: "the most locations in his Station
+#: (excluding any Power Reactors)", the Main Reactor one of them (R: "Both types count as
+#: Power Reactors")
+SHOWN_COLUMNS = {"player": "player", "total": "total",
+                 "during_game": "VP during the game", "end_abilities": "end-of-game abilities",
+                 "empty_reactors": "empty reactors", "credits": "credits VP",
+                 "objectives": "objectives", "locations": "locations (tiebreak: no reactor)",
+                 "credits_left": "credits left", "rank": "rank"}
+SHOWN_LINES = {"player": "player", "category": "for", "source": "source", "cell": "cell",
+               "rule": "rule", "vp": "VP"}
+
+
+def shown_table(t: pd.DataFrame) -> pd.DataFrame:
+    """A final table (:attr:`Score.table`'s columns) as a page or a sheet shows it: the
+    total after the name, the columns named in words (:data:`SHOWN_COLUMNS`)."""
+    t = t[["player", "total"] + [c for c in t.columns if c not in ("player", "total")]]
+    return t.rename(columns=SHOWN_COLUMNS)
 
 
 class Score(ScoreTable):
@@ -51,6 +74,18 @@ class Score(ScoreTable):
     CATEGORIES = CATEGORIES
     JSON_COLUMNS = (("locations", "locations"), ("credits", "credits_left"))
 
+    def shown_table(self) -> pd.DataFrame:
+        """:attr:`table` as a page or a sheet shows it (:func:`shown_table`)."""
+        return shown_table(self.table)
+
+    def shown_lines(self) -> pd.DataFrame:
+        """:attr:`lines` as shown: a line with no cell (credits, objectives) has an empty
+        cell, never "None"; the category and the columns in words."""
+        lines = self.lines.assign(
+            cell=["" if c is None else ", ".join(str(x) for x in c) for c in self.lines["cell"]],
+            category=[SHOWN_COLUMNS.get(c, c) for c in self.lines["category"]])
+        return lines.rename(columns=SHOWN_LINES)
+
 
 def _line(player: str, category: str, source: str, cell: Cell | None, rule: str,
           vp: int) -> dict[str, Any]:
@@ -58,17 +93,22 @@ def _line(player: str, category: str, source: str, cell: Cell | None, rule: str,
             "cell": list(cell) if cell is not None else None, "rule": rule, "vp": int(vp)}
 
 
-def score(game: ScoredGame, state: State | None = None, *, project: bool = False) -> Score:
+def score(game: ScoredGame, state: State | None = None, *, project: bool = False,
+          partial: bool = False) -> Score:
     """The final table of ``game`` (or of ``state``, a state of that game).
 
     A game in progress scores its VP so far, unless ``project`` is set: then the
     end-of-game scoring is applied as if the game ended now, and what only the
     players can type (manual VP) or nobody has typed yet (unknown values)
-    counts 0 with a line saying so, instead of raising.
+    counts 0 with a line saying so, instead of raising.  ``partial``: the same for a
+    finished game (the final table shown while a value is still to type:
+    :func:`companion.ats.needs.missing_parts` names what those 0s stand for).
     """
     state = state if state is not None else game.state
     setup = state.setup
     final = state.finished
+    project = project or partial
+    lenient = project and (partial or not final)
     lines: list[dict[str, Any]] = []
     for p in setup.players:
         for l in state.players[p].ledger:
@@ -88,9 +128,9 @@ def score(game: ScoredGame, state: State | None = None, *, project: bool = False
         manual = _ManualBook(game.manual)
         missing: list[str] = []
         for p in setup.players:
-            lines += _end_of_game(game, state, p, manual, missing, lenient=project and not final)
-        lines += _objectives(game, state, manual, missing, lenient=project and not final)
-        if missing and not (project and not final):
+            lines += _end_of_game(game, state, p, manual, missing, lenient=lenient)
+        lines += _objectives(game, state, manual, missing, lenient=lenient)
+        if missing and not lenient:
             raise MissingEntry(missing)
     # per-player category sums in plain Python (pandas filters per cell cost ~8 ms)
     sums = {(p, c): 0 for p in setup.players for c in CATEGORIES}
@@ -235,7 +275,8 @@ def _end_of_game_strict(game: ScoredGame, state: State, p: str, manual: _ManualB
     if race_name:
         race = game.catalogue[race_name]
         if race.abilities is None and not skip_unknown:
-            raise UnknownCardValues(race.name, ["abilities"], why="the race tile's scoring is needed")
+            raise UnknownCardValues(race.name, [END_ABILITIES],
+                                    why="the race tile's scoring is needed")
         for ab in race.abilities or ():
             if ab.when != "end":
                 continue
@@ -352,12 +393,24 @@ def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: li
         winner = claim[0]
         if secret_owner and winner != secret_owner:
             continue
-        spec = obj.extra.get("most", obj.extra.get("least")) or {}
         out.append(_line(winner, "objectives", label, None,
                          f"objective: {'most' if 'most' in obj.extra else 'least'} "
-                         f"{str(spec['per']).replace('_', ' ')} "
-                         f"({shown}); a tie gives it to nobody", obj.vp))
+                         f"{_measured(obj)} ({shown}); a tie gives it to nobody", obj.vp))
     return out
+
+
+def _measured(obj: Card) -> str:
+    """What a most/least objective counts, in words: "locations in the station, reactors
+    counted" (B 4: "Reactors count as locations but do not have a location type of their
+    own"; the table's locations column is the tiebreak's, reactors not counted)."""
+    spec = obj.extra.get("most", obj.extra.get("least")) or {}
+    per = str(spec.get("per"))
+    kinds = spec.get("types") or []
+    if per == "station_location":
+        return (f"{'/'.join(kinds)} locations in the station" if kinds else
+                "locations in the station, reactors counted (B 4: \"Reactors count as "
+                "locations\")")
+    return OBJECTIVE_MEASURES.get(per, per.replace("_", " "))
 
 
 def manual_requests(game: ScoredGame, state: State | None = None) -> list[dict[str, Any]]:
@@ -412,7 +465,7 @@ def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[di
     for p, r in state.setup.races.items():
         race = game.catalogue[r]
         if race.abilities is None:
-            add(race, ["abilities"], "the race tile's scoring is needed")
+            add(race, [END_ABILITIES], "the race tile's scoring is needed")
         else:
             for i, ab in enumerate(race.abilities):
                 if ab.when in ("end", None) and ability_unknowns(ab):
@@ -435,8 +488,8 @@ def unknown_for_scoring(game: ScoredGame, state: State | None = None) -> list[di
                 continue
             card = game.catalogue[str(placed.card)]
             if laid and card.abilities is None:
-                add(card, ["abilities"], "laid from the table: its end-of-game ability, if "
-                    "it has one, is scored (B 6)")
+                add(card, [END_ABILITIES], "laid from the table: its end-of-game ability, "
+                    "if it has one, is scored (B 6)")
             for i, ab in enumerate(card.abilities or ()):
                 if ab.when == "end" and ability_unknowns(ab):
                     add(card, [f"ability {i + 1} {u}" for u in ability_unknowns(ab)],

@@ -10,10 +10,13 @@ from ..core.htmlsafe import escape
 import ipywidgets as w
 
 from ..core.errors import CompanionError, IllegalAction, UnknownCardValues
-from ..ats import decks
 from ..ats.catalogue import Catalogue
 from ..ats.kind import KIND
-from ..ats.scoring import SECRET, secret_objectives
+from ..ats import decks, scoring
+from ..ats.cards import parse_card
+from ..ats.needs import missing_parts
+from ..ats.scoring import END_ABILITIES, SECRET, secret_objectives
+from .cardform_ability import describe_missing
 from .common import export_name, stacked_table_html
 from .writes import writes
 
@@ -44,6 +47,13 @@ def _tiebreak_words(result) -> str:
     }.get(result.decided_by, "")
 
 
+def _whose(part: dict) -> str:
+    """Whose table a missing part holds up: "Ana's station", "Ana's race" or "every player"."""
+    if not part.get("player"):
+        return "every player"
+    return f"{part['player']}'s {'station' if part.get('at') else 'race or objective'}"
+
+
 class AtsFinal:
     """The final screen of an :class:`~companion.ui.ats_screen.AtsScreen`."""
 
@@ -52,6 +62,9 @@ class AtsFinal:
         self.guarded = screen.guarded
         self.say = screen.say
         self.error = screen.error
+        #: the cards this page was told have a yellow box (asked one by one, not again
+        #: in the "which cards" question)
+        self.picked: set[str] = set()
 
     # -- final table ----------------------------------------------------------------------
     def refresh_final(self):
@@ -68,13 +81,17 @@ class AtsFinal:
                 + "".join(f"<li>{escape(b)}</li>" for b in needs["blocked"]) + "</ul></div>")]
             return
         if needs["values"] or needs["manual"]:
+            # what can be shown is (issue 50): the table with every total that does not
+            # wait for a value, the missing parts named, then one form at a time
+            partial = self._partial_table(g)
             if self.screen.session.read_only:
-                self.screen.final_box.children = [w.HTML(
+                self.screen.final_box.children = [partial, w.HTML(
                     "<div class='final-waiting'><b>Final scoring:</b> waiting for the players "
                     "to type what the scoring needs (card values, VP typed at the table) on "
                     "their own pages.</div>")]
                 return
-            self.screen.final_box.children = [self.screen.final_msg, *self._final_forms(needs)]
+            self.screen.final_box.children = [self.screen.final_msg, partial,
+                                              *self._final_forms(needs)]
             return
         try:
             result = g.score()
@@ -87,16 +104,11 @@ class AtsFinal:
                 f"<div class='final-blocked'><b>Before the final scoring:</b> "
                 f"{escape(e.detail)}</div>")]
             return
-        t = result.table.rename(columns={"credits": "credits VP", "credits_left": "credits left",
-                                         "during_game": "during game", "end_abilities": "end abilities",
-                                         "empty_reactors": "empty reactors"})
-        # issue 21 (layout only): the total right after the name, seen on a phone unswiped
-        t = t[["player", "total"] + [c for c in t.columns if c not in ("player", "total")]]
+        # issue 21 (layout only): the total right after the name, seen on a phone unswiped;
+        # issue 50: the columns in words, an empty cell where a line has none
+        t = result.shown_table()
         table_html = t.to_html(index=False, classes="final-table", border=0)
-        # a line with no cell (credits, objectives) shows an empty cell, not "None"
-        lines = result.lines.assign(cell=[
-            "" if c is None else ", ".join(str(x) for x in c) for c in result.lines["cell"]])
-        lines_html = lines.to_html(index=False, classes="final-lines", border=0)
+        lines_html = result.shown_lines().to_html(index=False, classes="final-lines", border=0)
         rec_link = self.screen.stored_record_b64(g)     # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         names = (export_name(KIND.family, self.screen.session),
@@ -115,25 +127,92 @@ class AtsFinal:
         self.screen.fill_final_details()
         self.screen.refresh_exports()
 
+    def _partial_table(self, g):
+        """The final table as far as it is known: every total that waits for no value,
+        "?" where one is missing, and each missing part named (whose station, which card,
+        which value)."""
+        parts = missing_parts(g)
+        try:
+            result = scoring.score(g, partial=True)
+        except CompanionError:
+            result = None
+        items = "".join(
+            f"<li>{escape(_whose(p))}: <b>{escape(str(p['card']))}</b>"
+            + (f" at {escape(str(p['at']))}" if p.get("at") else "")
+            + f" — {escape(describe_missing([p['what']]))}</li>" for p in parts)
+        html = ("<div class='final-partial'><b>The final table so far</b> (? waits for a "
+                f"value still to type):<ul class='final-missing'>{items}</ul>")
+        if result is not None:
+            t = result.table.copy()
+            t = t.astype({c: object for c in t.columns})
+            for p in parts:
+                rows = t.index if p.get("player") is None else t.index[t.player == p["player"]]
+                for col in (p["column"], "total"):
+                    t.loc[rows, col] = "?"
+            shown = scoring.shown_table(t.drop(columns=["rank"], errors="ignore"))
+            html += ("<div class='scroll-x final-wide'>"
+                     + shown.to_html(index=False, classes="final-table final-partial-table",
+                                     border=0) + "</div>" + stacked_table_html(shown))
+        return w.HTML(html + "</div>")
+
+    def _yellow_form(self, names: list[str]):
+        """One question for every laid card whose abilities nobody typed (issue 50): which
+        of them have a yellow box (an end-of-game ability)?  The others are saved with no
+        end-of-game ability (their white box stays unknown: a build asks for it); each one
+        picked is asked on its own next."""
+        pick = w.SelectMultiple(options=names, value=(), rows=min(10, len(names)),
+                                layout=w.Layout(width="100%", max_width="420px"))
+        pick.add_class("final-yellow-pick")
+        save = w.Button(description="Save", button_style="success", icon="check",
+                        layout=w.Layout(width="auto", min_height="44px"))
+        save.add_class("final-yellow-save")
+        g = self.screen.game
+
+        def do_save(_):
+            chosen = set(pick.value)
+            self.picked |= chosen           # asked one by one next, on this page
+            for name in names:
+                card = g.catalogue.get(name)
+                if card is None or name in chosen:
+                    continue
+                d = card.to_dict()
+                d.update(abilities=[], end_only=True)
+                self.screen.session.save_card(parse_card(d, file="your entry"))
+            self.say(f"Saved: {len(names) - len(chosen)} card(s) with no end-of-game ability.")
+            self.screen.refresh()
+        save.on_click(self.guarded(do_save))
+        box = w.VBox([w.HTML(
+            "<div class='card-form-intro'><b>Which of these cards have a yellow box</b> (an "
+            "ability scored at the end of the game)? Pick them (Ctrl or ⌘ for several on a "
+            "laptop); the others score nothing more.</div>"), pick, save])
+        box.add_class("card-form")
+        box.add_class("final-yellow")
+        return writes(box)
+
     def _final_forms(self, needs: dict) -> list:
         """Every value the final scoring still needs, on one screen: the printed
         values of races, objectives and cards (one form at a time, the rest
         listed), then what only the players can type (manual VP, claims)."""
         kids = [w.HTML("<h3 style='margin:4px 0'>Before the final table</h3>")]
         values = needs["values"]
+        yellow = [v["card"] for v in values if v["fields"] == [END_ABILITIES]
+                  and getattr(self.screen.game.catalogue.get(v["card"]), "category", "")
+                  == "location"]
+        yellow = [n for n in yellow if n not in self.picked]
+        if len(yellow) > 1:
+            kids.append(self._yellow_form(yellow))
+            values = []
         if values:
-            items = "".join(f"<li><b>{escape(v['card'])}</b>: {escape(', '.join(v['fields']))}"
-                            f" <small>({escape(v['why'])})</small></li>" for v in values)
-            kids.append(w.HTML(f"<div class='final-values-list'>The final scoring needs the "
-                               f"printed values of {len(values)} tile(s) or card(s):<ul>{items}"
-                               "</ul></div>"))
+            kids.append(w.HTML(f"<div class='final-values-list'>{len(values)} card(s) or "
+                               "tile(s) to type, one at a time: <small>"
+                               f"{escape(values[0]['why'])}</small></div>"))
             box = w.VBox()
             box.add_class("final-values")
             writes(box)
             self.screen.form_for = None
             self.screen.entry_part.ask_values(values[0]["card"], values[0]["fields"], box=box)
             kids.append(box)
-        if needs["manual"]:
+        if needs["manual"] and len(kids) == 1:      # one form at a time: the values first
             kids.append(self.manual_form(needs["manual"]))
         return kids
 

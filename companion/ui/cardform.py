@@ -65,79 +65,20 @@ import ipywidgets as w
 from collections.abc import Mapping
 
 from ..ats.abilitykinds import ability_kind
-from ..ats.catalogue import (MANUAL_OBJECTIVE, OBJECTIVE_MEASURES, TYPES, X, Card,
-                              ability_unknowns, make_objective, objective_unknowns, parse_card)
+from ..ats.catalogue import (MANUAL_OBJECTIVE, OBJECTIVE_MEASURES, TYPES, Card,
+                              make_objective, parse_card)
 # the ability part and its helpers (cardform_ability.py); their names stay importable here
 from .cardform_ability import (KEYWORDS, TEMPLATES, TWO_TYPES, TYPE_CHOICES,  # noqa: F401
                                AbilityEditor, _cost, _field, _num, _s, matches, parse_table,
-                               STYLE, school_label, template_of)
+                               STYLE, school_label, template_of, describe_missing,
+                               describe_values, hide_unasked, _needed_fields)
 from ..core.errors import CatalogueError, CompanionError, UnknownCardValues
+from ..ats.cards import END_ONLY
+from ..ats.scoring import END_ABILITIES
 
 log = logging.getLogger("companion.ui")
 ERR = "#b00020"
 NUMBER_FIELDS = ("cost", "energy", "vp", "max")
-_WORDS = {"vp": "VP", "max": "MAX", "abilities": "ability", "types": "type(s)"}
-
-
-def describe_missing(missing) -> str:
-    """``['cost', 'vp', 'ability 1 vp per unit']`` -> ``'cost, VP, ability 1 VP per unit'``."""
-    out = []
-    for m in missing:
-        words = str(m).split(" ")
-        out.append(" ".join(_WORDS.get(x, x) for x in words))
-    return ", ".join(out)
-
-
-def describe_values(card: Card) -> str:
-    """The values the form would save, in words (the form's values preview): always
-    about the card being edited, whatever the game around it."""
-    parts: list[str] = []
-    if card.category == "objective":
-        spec = card.extra.get("most") or card.extra.get("least")
-        if isinstance(spec, Mapping):
-            what = OBJECTIVE_MEASURES.get(str(spec.get("per")), str(spec.get("per")))
-            kinds = spec.get("types") or []
-            if kinds and spec.get("per") == "station_location":
-                what = f"{'/'.join(kinds)} locations in the station"
-            side = "most" if "most" in card.extra else "least"
-            vp = "?" if card.vp is None else card.vp
-            return (f"{card.name}: +{vp} VP to the single player with the {side} {what} "
-                    "(a tie gives it to nobody).")
-        return f"{card.name}: claimed at the table; the players type who claims it and its VP."
-    if card.category in ("location", "conflict"):
-        cost = "?" if card.cost is None else card.cost
-        parts.append(f"cost {cost}" + (" (counts 1)" if card.cost == X else ""))
-        parts.append(f"energy {'?' if card.energy is None else card.energy}")
-        parts.append(f"{'?' if card.vp is None else card.vp} VP")
-        parts.append("no MAX" if card.max == "none" else f"MAX {card.max}")
-        parts.append("/".join(card.types) if card.types else "no type")
-        if card.copies is not None:
-            parts.append(f"{card.copies} in the box")
-    abilities = card.abilities or ()
-    if not abilities:
-        parts.append("no ability")
-    for ab in abilities:
-        key = template_of(ab)
-        label = TEMPLATES[key][0]
-        n = ability_kind(ab).form_n(ab)
-        if n is not None:
-            label = label.replace("+N", f"{n:+d}")
-        when = "at game end" if ab.when == "end" else "now"
-        parts.append(f"{label} ({when})")
-    return f"{card.name}: " + ", ".join(parts) + "."
-
-
-def _needed_fields(card: Card, missing: list[str] | None) -> list[str]:
-    if missing is not None:
-        return list(missing)
-    if card.category in ("location", "conflict"):
-        return card.unknown_all()
-    if card.category == "objective":
-        return objective_unknowns(card)
-    if card.abilities is None:
-        return ["abilities"]
-    return [f"ability {i + 1} {u}" for i, ab in enumerate(card.abilities)
-            for u in ability_unknowns(ab)]
 
 
 class CardForm:
@@ -165,8 +106,12 @@ class CardForm:
 
     def __init__(self, card: Card, on_save, on_cancel, *, missing: list[str] | None = None,
                  preview=None, new: bool = False, suggest=None, on_pick=None,
-                 name_given: bool = False):
+                 name_given: bool = False, only: bool | None = None):
         self.card = card
+        # only: the form shows the values ``missing`` names and nothing else (issue 50:
+        # a form asks what the computation at hand reads; the rest stays unknown until
+        # something needs it); default: whenever the values are asked (``missing``)
+        self.only = (missing is not None and not new) if only is None else bool(only)
         self.on_save, self.on_cancel = on_save, on_cancel
         self.preview = preview
         self.new = bool(new)
@@ -263,14 +208,22 @@ class CardForm:
         if self.is_objective:
             self.vp.placeholder = "bonus VP"
         abilities = list(card.abilities or [])
-        ab_needed = any(m.startswith("abilit") for m in self.missing)
+        ab_needed = any(m.startswith("abilit") or m == END_ABILITIES for m in self.missing)
+        #: the end-of-game abilities only (a final scoring's question: END_ABILITIES)
+        self.end_only = self.only and END_ABILITIES in self.missing and not any(
+            m.startswith("abilit") for m in self.missing)
         default_when = "end" if card.category == "race" else "immediate"
+        # the abilities known, their numbers asked: no find box, no timing
+        known = self.only and card.abilities is not None and not card.end_only \
+            and bool(self.missing) and all(m.startswith("ability ") for m in self.missing)
         self.ab1 = AbilityEditor("", abilities[0] if abilities else None, default_when,
                                  on_change=self._changed, on_submit=self.submit,
-                                 needed=ab_needed)
+                                 needed=ab_needed, end_only=self.end_only,
+                                 template_known=known and bool(abilities))
         self.ab2 = AbilityEditor("Second part of the ability (the box has two colours)",
                                  abilities[1] if len(abilities) > 1 else None, "end",
-                                 on_change=self._changed, on_submit=self.submit)
+                                 on_change=self._changed, on_submit=self.submit,
+                                 template_known=known and len(abilities) > 1)
         self.add_second = w.Button(description="+ 2nd part", tooltip="a second ability part "
                                    "(a box with a white and a yellow part)",
                                    layout=w.Layout(width="auto", max_width="100%"))
@@ -331,6 +284,8 @@ class CardForm:
                          layout=w.Layout(flex_flow="row wrap", width="100%"))
         buttons.add_class("form-buttons")
         ability = [] if self.is_objective else [self.ab1.box, self.second]
+        if self.only and not self.is_objective:
+            hide_unasked(self, fields, ability)
         if self.is_objective:
             self.add_second.layout.display = "none"
         self.box = w.VBox([w.HTML(STYLE), self.intro, *fields, *ability,
@@ -347,6 +302,15 @@ class CardForm:
         self._changed()
 
     # -- structure --------------------------------------------------------------------
+    def asks(self, field: str) -> bool:
+        """Whether the form asks ``field`` (cost, energy, vp, max, types, abilities):
+        every field, or only the ones ``missing`` names (:attr:`only`)."""
+        if not self.only:
+            return True
+        if field == "abilities":
+            return any(m.startswith("abilit") or m == END_ABILITIES for m in self.missing)
+        return field in self.missing
+
     def texts(self) -> list[w.Text]:
         """Every text field of the form (Enter in any of them saves)."""
         own = [self.cost, self.energy, self.vp, self.max, self.copies] if self.is_location else []
@@ -394,7 +358,8 @@ class CardForm:
     def show_second(self, show: bool = True) -> None:
         """Show (or hide) the second ability part."""
         self.second.children = [self.ab2.box] if show else []
-        self.add_second.layout.display = "none" if show else ""
+        self.add_second.layout.display = "none" if show or (
+            self.only and not self.asks("abilities")) else ""
         self._second_shown = bool(show)
         self._changed()
 
@@ -415,7 +380,7 @@ class CardForm:
                 if name in self.missing:
                     x.focus()
                     return
-        self.ab1.filter.focus()
+        (self.ab1.template if self.end_only else self.ab1.filter).focus()
 
     # -- values -----------------------------------------------------------------------
     def build(self) -> Card:
@@ -434,27 +399,37 @@ class CardForm:
                                   shared=m == MANUAL_OBJECTIVE and self.shared.value)
         d = c.to_dict()
         d["name"] = name
-        if self.is_location:
+        if self.is_location:        # a value the form does not ask stays as it is
             copies = _num(self.copies.value, "Copies", allow_blank=True, minimum=1)
-            if copies is not None:
+            if copies is not None and not self.only:
                 d["copies"] = copies
-            d["cost"] = _cost(self.cost.value)
-            d["energy"] = _num(self.energy.value, "Energy")
-            d["vp"] = _num(self.vp.value, "VP")
-            mx = _num(self.max.value, "MAX", allow_blank=True, minimum=1)
-            d["max"] = "none" if mx is None else mx
+            if self.asks("cost"):
+                d["cost"] = _cost(self.cost.value)
+            if self.asks("energy"):
+                d["energy"] = _num(self.energy.value, "Energy")
+            if self.asks("vp"):
+                d["vp"] = _num(self.vp.value, "VP")
+            if self.asks("max"):
+                mx = _num(self.max.value, "MAX", allow_blank=True, minimum=1)
+                d["max"] = "none" if mx is None else mx
             types = [t for t in (self.type1.value, self.type2.value) if t]
             if len(set(types)) != len(types):
                 raise ValueError("the two types must differ")
-            d["types"] = types
+            if self.asks("types"):
+                d["types"] = types
             if self.new and c.category == "location":
                 for key, box in (("set", self.card_set), ("kind", self.card_kind)):
                     if box.value:
                         d[key] = box.value
                     else:
                         d.pop(key, None)
-        parts = [self.ab1.value()] + ([self.ab2.value()] if self._second_shown else [])
-        d["abilities"] = [a for a in parts if a]
+        if self.asks("abilities"):
+            parts = [self.ab1.value()] + ([self.ab2.value()] if self._second_shown else [])
+            d["abilities"] = [a for a in parts if a]
+            if self.end_only:       # the yellow box only: the white one stays unknown
+                d[END_ONLY] = True
+            else:
+                d.pop(END_ONLY, None)
         d["source"] = "typed by the players"
         return parse_card(d, file="your entry")
 

@@ -16,7 +16,8 @@ from typing import Any
 import ipywidgets as w
 
 from ..ats.abilitykinds import form_templates, ability_kind, school_label, template_of  # noqa: F401
-from ..ats.catalogue import TYPES, X
+from ..ats.catalogue import (OBJECTIVE_MEASURES, TYPES, X, Card, ability_unknowns,
+                             objective_unknowns)
 from ..ats.vocabulary import Ability
 from ..core.htmlsafe import escape
 
@@ -138,7 +139,15 @@ class AbilityEditor:
 
     def __init__(self, title: str, ab: Ability | Mapping[str, Any] | None,
                  default_when: str = "immediate", *,
-                 on_change=None, on_submit=None, needed: bool = False):
+                 on_change=None, on_submit=None, needed: bool = False,
+                 end_only: bool = False, template_known: bool = False):
+        #: asks the end-of-game (yellow box) ability only (issue 50: what a final
+        #: scoring reads): no timing to choose, no find box, "No ability" says "no
+        #: yellow box"
+        self.end_only = bool(end_only)
+        #: the ability's kind and timing are known, only its numbers are asked: no find
+        #: box, no timing (issue 50: a form asks what is missing)
+        self.template_known = bool(template_known) and ab is not None
         self._on_change = on_change or (lambda: None)
         self._on_submit = on_submit or (lambda: None)
         ab = Ability.of(ab or {})
@@ -155,6 +164,8 @@ class AbilityEditor:
         if own is not None:
             key = template_of(ab)
             self.labels[key], self.skeletons[key] = own(ab)
+        if self.end_only:
+            self.labels["none"] = "No end-of-game ability (no yellow box)"
         self.all_options = [(self.labels[k], k) for k in TEMPLATES]
         self.filter = _field(w.Text(value="", description="Ability: find",
                                     placeholder="type a word, e.g. adjacent",
@@ -164,7 +175,7 @@ class AbilityEditor:
                                  rows=6, layout=w.Layout(width="100%", max_width="560px"))
         self.template.add_class("ability-template")
         self.no_match = w.HTML()
-        when = ab.when or default_when
+        when = "end" if self.end_only else (ab.when or default_when)
         self.when = w.ToggleButtons(options=[("now (white box)", "immediate"),
                                              ("at game end (yellow box)", "end")], value=when,
                                     style={"button_width": "auto"},
@@ -211,6 +222,8 @@ class AbilityEditor:
         self.box = w.VBox([self.title, self.filter, self.template, self.no_match, self.when,
                            self.params], layout=w.Layout(width="100%"))
         self.box.add_class("ability-part")
+        if self.end_only or self.template_known:
+            self.filter.layout.display = "none"
         self.filter.observe(self._filtered, "value")
         self.template.observe(lambda _: self._show(), "value")
         for x in (self.when, self.vp, self.types, self.types2, self.than, self.include_self,
@@ -279,7 +292,8 @@ class AbilityEditor:
         self.types.description = "type A" if key == "more" else (
             "adjacent to" if key == "adjacent_to" else "of type")
         self.params.children = kids
-        self.when.layout.display = "none" if key in (None, "none") else ""
+        self.when.layout.display = "none" if key in (None, "none") or self.end_only \
+            or self.template_known else ""
         self._on_change()
 
     def value(self) -> dict | None:
@@ -325,3 +339,88 @@ class AbilityEditor:
         if key == self.original_key and self.original_note:
             ab["note"] = self.original_note             # the printed text stays with it
         return ab
+
+
+_WORDS = {"vp": "VP", "max": "MAX", "abilities": "ability", "types": "type(s)",
+          "end": "end-of-game"}
+
+
+def describe_missing(missing) -> str:
+    """``['cost', 'vp', 'ability 1 vp per unit']`` -> ``'cost, VP, ability 1 VP per unit'``."""
+    out = []
+    for m in missing:
+        words = str(m).split(" ")
+        out.append(" ".join(_WORDS.get(x, x) for x in words))
+    return ", ".join(out)
+
+
+def describe_values(card: Card) -> str:
+    """The values the form would save, in words (the form's values preview): always
+    about the card being edited, whatever the game around it."""
+    parts: list[str] = []
+    if card.category == "objective":
+        spec = card.extra.get("most") or card.extra.get("least")
+        if isinstance(spec, Mapping):
+            what = OBJECTIVE_MEASURES.get(str(spec.get("per")), str(spec.get("per")))
+            kinds = spec.get("types") or []
+            if kinds and spec.get("per") == "station_location":
+                what = f"{'/'.join(kinds)} locations in the station"
+            side = "most" if "most" in card.extra else "least"
+            vp = "?" if card.vp is None else card.vp
+            return (f"{card.name}: +{vp} VP to the single player with the {side} {what} "
+                    "(a tie gives it to nobody).")
+        return f"{card.name}: claimed at the table; the players type who claims it and its VP."
+    if card.category in ("location", "conflict"):
+        cost = "?" if card.cost is None else card.cost
+        parts.append(f"cost {cost}" + (" (counts 1)" if card.cost == X else ""))
+        parts.append(f"energy {'?' if card.energy is None else card.energy}")
+        parts.append(f"{'?' if card.vp is None else card.vp} VP")
+        parts.append("no MAX" if card.max == "none" else f"MAX {card.max}")
+        parts.append("/".join(card.types) if card.types else "no type")
+        if card.copies is not None:
+            parts.append(f"{card.copies} in the box")
+    abilities = card.abilities or ()
+    if not abilities:
+        parts.append("no ability")
+    for ab in abilities:
+        key = template_of(ab)
+        label = TEMPLATES[key][0]
+        n = ability_kind(ab).form_n(ab)
+        if n is not None:
+            label = label.replace("+N", f"{n:+d}")
+        when = "at game end" if ab.when == "end" else "now"
+        parts.append(f"{label} ({when})")
+    return f"{card.name}: " + ", ".join(parts) + "."
+
+
+def _needed_fields(card: Card, missing: list[str] | None) -> list[str]:
+    """The values a card form highlights: ``missing``, else what the card does not know."""
+    if missing is not None:
+        return list(missing)
+    if card.category in ("location", "conflict"):
+        return card.unknown_all()
+    if card.category == "objective":
+        return objective_unknowns(card)
+    if card.abilities is None:
+        return ["abilities"]
+    return [f"ability {i + 1} {u}" for i, ab in enumerate(card.abilities)
+            for u in ability_unknowns(ab)]
+
+
+def hide_unasked(form, fields: list, ability: list) -> None:
+    """Hide every field a :class:`~companion.ui.cardform.CardForm` does not ask (its
+    ``asks``): a build's form shows cost, energy, VP and the ability; a final scoring's
+    the end-of-game ability or the types only."""
+    for name, x in (("cost", form.cost), ("energy", form.energy), ("vp", form.vp),
+                    ("max", form.max), ("types", form.type1), ("types", form.type2)):
+        if not form.asks(name):
+            x.layout.display = "none"
+    form.copies.layout.display = "none"
+    for row in fields:
+        kids = getattr(row, "children", ())
+        if kids and all(getattr(k.layout, "display", "") == "none" for k in kids):
+            row.layout.display = "none"
+    if not form.asks("abilities"):
+        for part in ability:
+            part.layout.display = "none"
+        form.add_second.layout.display = "none"

@@ -402,7 +402,8 @@ class CatalogueScreen:
             return None
         card, _ = entry
         self.selected = card.name
-        self.form = CardForm(card, self._save_card, self.close, missing=_form_missing(card))
+        self.form = CardForm(card, self._save_card, self.close, missing=_form_missing(card),
+                             only=False)      # the catalogue edits the whole card
         self.form_box.children = [self.form.box, self.skip_button]
         if card.name not in [c.name for c, _ in self.entries]:
             # opened from outside the filters: show it anyway

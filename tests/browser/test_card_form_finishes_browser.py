@@ -101,7 +101,8 @@ def type_card(page, player: str, name: str) -> None:
 def fill_values(form) -> None:
     for key, value in TYPED.items():
         form.locator(f".form-{key} input").fill(value)
-    form.locator(".form-type1 select").select_option("business")
+    if form.locator(".form-type1 select").is_visible():  # issue 50: asked when counted
+        form.locator(".form-type1 select").select_option("business")
 
 
 def save_from_the_bottom(page, form) -> None:

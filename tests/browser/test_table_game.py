@@ -154,7 +154,9 @@ class Table:
                 if box.count() and box.is_visible():
                     box.fill(str(v))
             type1 = form.locator(".form-type1 select")
-            shown = type1.evaluate("s => s.options[s.selectedIndex].textContent.trim()")
+            # issue 50: a form asks only what the build reads (the type when counted)
+            shown = type1.evaluate("s => s.options[s.selectedIndex].textContent.trim()") \
+                if type1.is_visible() else ""
             if shown == "(none)":                 # a type the books give stays as it is
                 type1.select_option(self.rng.choice(["military", "business", "diplomatic",
                                                      "administrative", "recreational"]))
