@@ -11,15 +11,19 @@ link writes only for its own player, a link re-issued by the host is dead.
 """
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from companion.ats.game import Game
 from companion.core.errors import CompanionError, RoleRefused
 from companion.sse import SseGame
 from companion.table import capabilities as caps
+from companion.table.pgstore import PgStore
 from companion.table.store import Store
 from companion.ui.app import App
 from companion.ui.joinpanel import join_links
+from pgserver_fixture import reopen
 
 PLAYERS = ["Ana", "Ben"]
 BASE = "http://192.168.1.5:8866/"
@@ -34,9 +38,12 @@ def lan(monkeypatch, tmp_path):
     store.close()
 
 
-def page(store: Store, query: str) -> App:
-    app = App(Store(store.path))
+def page(store, query: str) -> App:
+    """A page on its own connection to ``store`` (SQLite or PostgreSQL)."""
+    app = App(reopen(store))
     app.apply_query(query)
+    if isinstance(app.store, PgStore):      # what it has heard so far (tick waits for more)
+        app._test_seen = app.store.data_version()
     return app
 
 
@@ -71,7 +78,15 @@ def table_page(store: Store) -> App:
 
 
 def tick(*apps: App) -> None:
+    """One poll of each page.  On PostgreSQL another page's write reaches a page as a
+    notification: the poll waits for it first, for at most 2 s (tests/test_live_pages.py)."""
     for a in apps:
+        if isinstance(a.store, PgStore):
+            t = time.monotonic()
+            last = getattr(a, "_test_seen", None)
+            while a.store.data_version() == last and time.monotonic() - t < 2.0:
+                time.sleep(0.01)
+            a._test_seen = a.store.data_version()
         a.live_tick()
 
 
@@ -79,8 +94,15 @@ def discard(app: App, player: str, card: str = "Garden"):
     return app.driver().choose(player=player, action="discard", card=card).discard()
 
 
-def test_the_next_game_keeps_every_link_and_every_page_follows_it(lan):
-    store = lan
+@pytest.fixture
+def either(monkeypatch, make_store):
+    """Capabilities in force, on each backend (SQLite; PostgreSQL, marked ``postgres``)."""
+    monkeypatch.setenv("COMPANION_CAPS", "1")
+    return make_store()
+
+
+def test_the_next_game_keeps_every_link_and_every_page_follows_it(either):
+    store = either
     host = page(store, "")
     g1 = host_starts(host)
     before = links(host)
@@ -191,7 +213,7 @@ def test_the_next_game_may_be_small_star_empires(lan):
     host = page(store, "")
     g1 = host_starts(host)
     ana, tv = seat_page(store, g1, "Ana"), table_page(store)
-    sse = Store(store.path).create(SseGame({"players": ["Ana", "Ben"], "map": "basic-2p",
+    sse = reopen(store).create(SseGame({"players": ["Ana", "Ben"], "map": "basic-2p",
                                             "pieces": {"ships": 2}}).to_record())
     tick(ana, tv)
     assert ana.sse is not None and ana.sse.gid == sse and ana.sse.seat == "Ana"
