@@ -71,13 +71,15 @@ def lay(app, player: str, names: list[str], credits: int, vp: int, tally: Tally)
     assert player in app.ats.game.state.laid, app.status.value
 
 
-def final_table_text(app) -> str:
+def final_table_text(app, cls: str = "final-table") -> str:
+    """The text of the page's table of class ``cls`` (the final table, or the table so
+    far: ``final-partial-table``)."""
     out: list[str] = []
 
     def walk(x):
         v = getattr(x, "value", None)
         if isinstance(v, str):
-            out.extend(re.findall(r"<table[^>]*final-table.*?</table>", v, flags=re.S))
+            out.extend(re.findall(rf"<table[^>]*{cls}.*?</table>", v, flags=re.S))
         for k in getattr(x, "children", ()):
             walk(k)
     walk(app.root)
@@ -148,7 +150,8 @@ def test_a_final_table_missing_a_value_shows_the_rest_and_names_the_part(store):
     assert "The final table so far" in words
     assert "Ana's station: Galactic Resort at [0, 6]" in re.sub(r"\s+", " ", words), words
     assert "end-of-game abilities" in words               # the column in words
-    table = final_table_text(app)
+    assert final_table_text(app) == ""                     # no final table yet
+    table = final_table_text(app, "final-partial-table")
     assert "30" in table and "?" in table                  # Ana's track VP, her total open
     # the yellow question: one input, every laid card with no ability typed
     yellow = forms_shown(app.ats.final_box)[-1]

@@ -150,9 +150,11 @@ class AtsFinal:
                 for col in (p["column"], "total"):
                     t.loc[rows, col] = "?"
             shown = scoring.shown_table(t.drop(columns=["rank"], errors="ignore"))
-            html += ("<div class='scroll-x final-wide'>"
-                     + shown.to_html(index=False, classes="final-table final-partial-table",
-                                     border=0) + "</div>" + stacked_table_html(shown))
+            # its own classes: the final table's (.final-table) comes once nothing misses
+            html += ("<style>@media (max-width:560px){.final-partial-wide{display:none}}"
+                     "</style><div class='scroll-x final-partial-wide'>"
+                     + shown.to_html(index=False, classes="final-partial-table", border=0)
+                     + "</div>" + stacked_table_html(shown))
         return w.HTML(html + "</div>")
 
     def _yellow_form(self, names: list[str]):

@@ -453,7 +453,8 @@ def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tm
         row = shown[p["player"]]
         assert int(row["total"]) == p["total"], (row, p)
         assert int(row["rank"]) == p["rank"]
-        for cat, label in (("during_game", "during game"), ("end_abilities", "end abilities"),
+        for cat, label in (("during_game", "VP during the game"),         # issue 50: words
+                           ("end_abilities", "end-of-game abilities"),
                            ("objectives", "objectives"), ("empty_reactors", "empty reactors"),
                            ("credits", "credits VP")):
             assert int(row[label]) == p["breakdown"][cat], (p["player"], cat)
