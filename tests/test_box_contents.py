@@ -313,9 +313,10 @@ def test_the_final_table_asks_the_secret_objective_then_scores_it(tmp_path):
         row = next(x for x in _walk(form) if "secret-objective-row" in x._dom_classes)
         assert "Secret objective of Cy (Qualeen)" in row.children[0].value
         which = next(x for x in _walk(row) if "secret-which" in x._dom_classes)
-        # the objective cards not in play are offered, and "none was left"
+        # the objective cards not in play are offered, another card typed by its name
+        # (issue 50), and "none was left"
         assert [v for _, v in which.options][1:] == [
-            "Accelerated Construction", "Test: claimed at the table", "Test: most military", "Test: most reactors", ""]
+            "Accelerated Construction", "Test: claimed at the table", "Test: most military", "Test: most reactors", "\t", ""]
         save = next(x for x in _walk(form) if "manual-save" in x._dom_classes)
         save.click()                                        # nothing chosen: refused
         assert "choose the objective card" in app.ats.final_msg.value
