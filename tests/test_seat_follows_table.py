@@ -117,7 +117,7 @@ def test_the_next_game_keeps_every_link_and_every_page_follows_it(either):
     tick(ana, ben, tv)
     for app, who in ((ana, "Ana"), (ben, "Ben")):
         assert app.ats.gid == g2 and app.ats.seat == who, app.status.value
-        assert "follows it" in app.status.value
+        assert "New game at the table" in app.status.value and "follows it" in app.status.value
     assert tv.ats.gid == g2 and tv.ats.view == "table"
     # every code is the one scanned before: nobody scans again
     assert links(host) == before

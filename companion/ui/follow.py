@@ -117,6 +117,5 @@ class TableFollower:
                 s.bind_capability(self.capid, gid)
         sh.query["game"] = gid
         sh.show_game(gid, row[0])
-        who = f"{self.player}'s page" if self.player else "The table view"
-        sh.say(f"The table started a new game: {who} follows it ('{row[1]}'). The last game "
-               "stays in the saved games.")
+        who = f"{self.player}'s page" if self.player else "the table view"
+        sh.say(f"New game at the table: {who} follows it to '{row[1]}'.")
