@@ -61,6 +61,9 @@ class Shell:
         self.session.set_role(role)
         self.query: dict[str, str] = {}
         self.token: str | None = None
+        #: a seat's page and the table view follow the table's next game (issue 50:
+        #: follow.TableFollower, made when the page's address is read)
+        self.follower: Any = None
         # the tabs: one per registered game with a screen (companion.ui.screens), History
         tabs = screens.tabs()
         self.formats: list[str] = [fmt for fmt, _ in tabs]
@@ -367,9 +370,6 @@ class Shell:
 
     def start_live(self) -> bool:
         return self.poller.start()
-
-    #: the seats' and the table view's following of the table's next game (issue 50)
-    follower: Any = None
 
     def live_tick(self) -> None:
         """One poll of the store (every game tab built); a seat's page and the table view
