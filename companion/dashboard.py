@@ -42,6 +42,7 @@ class Refused(Exception):
 def usage() -> str:
     pool = os.environ.get("COMPANION_POOL_SIZE", "4")
     cull = os.environ.get("COMPANION_CULL_IDLE", "1200")
+    gone = os.environ.get("COMPANION_DISCONNECTED_SECONDS", "60")
     head = __doc__.split("\n\n")[1] if __doc__ else ""
     return f"""Serve the table companion dashboard with Voila.
 
@@ -79,10 +80,13 @@ this laptop only.  A QR code of the table view's address (a view-only
 capability, no token) is printed for the TV's or a phone's camera; each
 seat's code is on the host's page. Requests whose Host: is not this machine (127.0.0.1,
 localhost, and under --lan this machine's names and addresses) are refused.
-A page's kernel stops when its tab closes, or after
-{cull} s idle without a page. {pool} kernels
+A page's kernel stops when its tab closes, when its page's
+connection has been gone for {gone} s (a phone closed or asleep: its page reloads
+itself when it wakes, nothing is lost), when a new page opens the same link, or
+when its link is re-issued; else after {cull} s idle. {pool} kernels
 are kept preheated so a joining phone gets its page at once (COMPANION_POOL_SIZE,
-0 = none).
+0 = none). A link that no longer works shows a page saying so. Stop the server
+with Ctrl-C (or SIGTERM); it can be started again on the same port at once.
 """
 
 
@@ -176,8 +180,13 @@ def _read_token_file(path: str) -> str:
 
 
 def port_free(ip: str, port: int) -> bool:
+    """Whether the server can listen on ``ip:port``, tried as it binds (tornado sets
+    SO_REUSEADDR): a server stopped a moment ago leaves its closed connections in
+    TIME_WAIT for a minute, which a plain bind took for a port in use (issue 50)."""
     s = socket.socket()
     try:
+        if os.name != "nt":
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind((ip, port))
     except OSError:
         return False

@@ -12,6 +12,19 @@ jupyter_server 2; what it sets up:
   keeps its kernel (``cull_connected = False``).  A kernel still starting is not
   culled (for up to 120 s): on a busy machine a start took longer than a short idle
   timeout, and the page waiting for that kernel hung.
+* **Pages that come and go all evening** (issue 50).  A kernel whose page's socket closed
+  and did not come back within ``COMPANION_DISCONNECTED_SECONDS`` (60) is ended (sockets
+  are pinged every ``COMPANION_WS_PING_SECONDS``, 15, so a phone gone from the Wi-Fi is
+  seen too); a new page for the same link ends its previous page's kernel unless that
+  page is still live; a re-issued link's kernels are ended after
+  ``COMPANION_REVOKED_SECONDS`` (30); the cap below counts live pages only.  Section
+  *pages that come and go*.
+* **A clean start and stop** (issue 50).  Ctrl-C and SIGTERM stop the server the same
+  way, every kernel ended at once, without a traceback; no "not trusted" warning; Voila's
+  own address line (this machine's name, ``[token]``) points at the address ./dashboard
+  printed; a websocket refused (a page coming back after a restart) is one log line; a
+  dead link (a re-issued capability, a damaged one, a wrong token) gets the companion's
+  own page ("This link no longer works: ask the host for its new code"), not the login form.
 * **Kernels are bounded** (issue 35).  At most ``COMPANION_MAX_KERNELS`` (24, the pool's
   included): the next page load gets a one-paragraph page (503).  A client may have at
   most ``COMPANION_MAX_WAITING_PAGES`` (8) loaded pages whose kernel websocket has not
@@ -178,8 +191,12 @@ _FULL_PAGE = (
     "<!DOCTYPE html><html><head><meta charset='utf-8'><meta name='viewport' "
     "content='width=device-width'><title>Star Companion: {title}</title></head>"
     "<body style='font:16px/1.4 sans-serif;margin:24px;max-width:36em'>"
-    "<h1 style='font-size:20px'>{title}</h1><p>{text}</p>"
-    "<p><a href='javascript:location.reload()'>Reload this page</a></p></body></html>")
+    "<h1 style='font-size:20px'>{title}</h1><p>{text}</p>{reload}</body></html>")
+_RELOAD = "<p><a href='javascript:location.reload()'>Reload this page</a></p>"
+#: the page a dead link (a re-issued capability, a damaged one, a wrong token) lands on
+DEAD_LINK = ("This link no longer works: ask the host for its new code. (The host's "
+             "laptop shows each seat's code; the table view's code is printed where the "
+             "dashboard was started.)")
 
 
 def _page_bounds(handler) -> bool:
@@ -192,9 +209,19 @@ def _page_bounds(handler) -> bool:
     # a kernel still starting (the pool refilling) or shutting down is a process with its
     # memory all the same, but jupyter_client lists it only once it is ready: counted too
     # (seen: the sixth kernel of a full server, still starting, let a seventh page in)
-    running = (len(set(manager.list_kernel_ids())
-                   | set(getattr(manager, "_pending_kernels", None) or ()))
-               if manager is not None else 0)
+    kernels = (set(manager.list_kernel_ids())
+               | set(getattr(manager, "_pending_kernels", None) or ())
+               if manager is not None else set())
+    # dead pages (their socket gone: ended within DISCONNECTED_SECONDS) are not counted
+    # (issue 50); those past the cap are ended now, the longest gone first
+    dead = sorted((k for k in kernels if k in _GONE), key=lambda k: _GONE[k])
+    running = len(kernels) - len(dead)
+    if running < MAX_KERNELS and len(kernels) >= MAX_KERNELS and manager is not None:
+        for kernel_id in dead[:len(kernels) - MAX_KERNELS + 1]:
+            handler.log.info("companion: ending kernel %s: its page's socket has gone and a "
+                             "new page needs the room", kernel_id)
+            _GONE.pop(kernel_id, None)
+            _end_soon(manager, kernel_id)
     if running >= MAX_KERNELS:
         handler.set_status(503)
         handler.set_header("Retry-After", "60")
@@ -202,7 +229,7 @@ def _page_bounds(handler) -> bool:
             title="Too many pages are open",
             text=f"This table's server has {running} pages open, its most. Close a tab on "
                  "a device that no longer needs it (or wait a minute for pages that went "
-                 "away to be closed), then reload this page. Nothing of the game is lost."))
+                 "away to be closed), then reload this page. Nothing of the game is lost.", reload=_RELOAD))
         return False
     if len(waiting) >= MAX_WAITING:
         _WAITING[client] = waiting
@@ -211,7 +238,7 @@ def _page_bounds(handler) -> bool:
         handler.finish(_FULL_PAGE.format(
             title="Too many pages at once",
             text=f"This device asked for {len(waiting)} pages that have not come up yet. "
-                 "Wait a minute, then reload this page. Nothing of the game is lost."))
+                 "Wait a minute, then reload this page. Nothing of the game is lost.", reload=_RELOAD))
         return False
     waiting.append(now)
     _WAITING[client] = waiting
@@ -232,10 +259,12 @@ def _forget_ended_kernels(alive) -> None:
     connected) for kernels the manager no longer has (``alive``: its kernels by id): a
     kernel that ended before its page connected or said "received" left its entry for
     the server's lifetime.  Called by the culler, every cull interval."""
-    for kept in (_TAKEN, _UNACKED):
+    for kept in (_TAKEN, _UNACKED, _GONE, _PAGE_KEY, _KERNEL_CAP, _REVOKED, _HEARD):
         for kernel_id in [k for k in kept if k not in alive]:
             kept.pop(kernel_id, None)
     EVER_CONNECTED.intersection_update(alive)
+    for key in [key for key, kid in _PAGE_OF.items() if kid not in alive]:
+        _PAGE_OF.pop(key, None)
 
 
 def _install_no_cull_while_starting() -> None:
@@ -273,6 +302,12 @@ def _install_no_cull_while_starting() -> None:
                              kernel_id, int(age))
             await self.shutdown_kernel(kernel_id)
             return None
+        if kernel is not None and await _end_if_dead(self, kernel_id):
+            return None
+        if kernel_id not in self._kernels:
+            # ended while the culler went through its list (a page replaced it, its
+            # socket's own check, a new page making room): nothing to cull
+            return None
         return await stock(self, kernel_id)
 
     cull_kernel_if_idle._companion = True
@@ -309,6 +344,7 @@ def _install_taken_mark() -> None:
             # page blank: issue 34).  Only the kernel's own route sends it again
             # (KernelQuerySocketHandler.open); the kernel's "received" forgets it.
             _UNACKED[kernel_id] = msg.get("payload")
+            _page_took(kernel_id)
         return stock(cls, msg)
 
     send_updates._companion = True
@@ -316,6 +352,209 @@ def _install_taken_mark() -> None:
 
 
 _install_taken_mark()
+
+
+# --- pages that come and go all evening (issue 50) ------------------------------------
+#: "Too many pages are open" after 35 minutes of an evening: a phone that closes its tab
+#: without unloading (or sleeps for good) sent no shutdown beacon, so its kernel lived
+#: until the idle culler's 20 minutes; a page whose link was re-issued could not shut its
+#: kernel (its beacon is refused, 403); and the cap counted those dead pages.  So:
+#: * a kernel whose page's websocket closed and has not come back within
+#:   DISCONNECTED_SECONDS is ended (a sleeping phone's socket goes; when it wakes, its
+#:   page's watchdog finds its kernel gone and reloads the page: the record is in the store);
+#:   the server pings each socket every WS_PING_SECONDS and closes one that did not answer
+#:   within twice that, so a phone that vanished from the Wi-Fi counts as gone too;
+#: * a new page for the same link (a seat's capability, and whether it shows the seat or
+#:   the table's view of its game; the host's token and the game it asks) ends the kernel
+#:   of the link's previous page unless that page is still live (connected, and a
+#:   message from it within LIVE_SECONDS: its watchdog pings every 2 s): one phone
+#:   reloading, or scanning its code again after closing the tab, never keeps two
+#:   kernels, and two tabs really open on one link do not end each other by turns.
+#:   The table view's capability is shared by every device that looks (the TV, a
+#:   spectator's phone): its pages never replace each other;
+#: * the kernels of a re-issued link are ended REVOKED_SECONDS after the culler sees it
+#:   (meanwhile the old page refuses every entry in one line: its session checks its link);
+#: * the cap counts live pages: kernels with a connected socket, starting, or waiting for
+#:   their page.  A page past the cap while dead pages still hold kernels ends the
+#:   longest-gone of those to make room.
+DISCONNECTED_SECONDS = _bounded_int("COMPANION_DISCONNECTED_SECONDS", 60, 2, 3600)
+REVOKED_SECONDS = _bounded_int("COMPANION_REVOKED_SECONDS", 30, 0, 3600)
+WS_PING_SECONDS = _bounded_int("COMPANION_WS_PING_SECONDS", 15, 1, 300)
+LIVE_SECONDS = _bounded_int("COMPANION_LIVE_PAGE_SECONDS", 10, 1, 3600)
+#: kernel id -> time.monotonic() when the last socket of its (ever connected) page closed
+_GONE: dict[str, float] = {}
+#: kernel id -> its page's link (see _page_key); link -> the kernel of its newest page
+_PAGE_KEY: dict[str, tuple] = {}
+_PAGE_OF: dict[tuple, str] = {}
+#: kernel id -> the public id of the capability its page was opened with
+_KERNEL_CAP: dict[str, str] = {}
+#: kernel id -> time.monotonic() when its page last sent a message on its socket (or
+#: connected it)
+_HEARD: dict[str, float] = {}
+#: kernel id -> time.monotonic() when the culler first saw its capability re-issued
+_REVOKED: dict[str, float] = {}
+
+
+def _page_context():
+    import contextvars
+    var = globals().get("_PAGE_VAR")
+    if var is None:
+        var = contextvars.ContextVar("companion_page", default=None)
+        globals()["_PAGE_VAR"] = var
+    return var
+
+
+def _page_key(grant, query: str):
+    """The link a page was opened with, as far as one page per link goes (None: pages of
+    that link may be many: the shared table view, or no token in force)."""
+    from urllib.parse import parse_qsl
+    asked = dict(parse_qsl(query or ""))
+    if grant.cap is None:
+        return ("host", asked.get("game", ""))
+    if grant.role == "seat":
+        return ("cap", grant.cap.id, "view" if asked.get("view") == "table" else "seat")
+    return None
+
+
+def _page_took(kernel_id: str) -> None:
+    """The page whose request this is took ``kernel_id`` (a pool kernel, or one started
+    for it): remember its link, and end the kernel of that link's previous page."""
+    page = _page_context().get()
+    if not page:
+        return
+    key, capid, manager, log = page
+    if capid:
+        _KERNEL_CAP[kernel_id] = capid
+    if key is None:
+        return
+    old = _PAGE_OF.get(key)
+    _PAGE_OF[key] = kernel_id
+    _PAGE_KEY[kernel_id] = key
+    if old and old != kernel_id and manager is not None and old in manager \
+            and not _page_live(manager, old):
+        log.info("companion: ending kernel %s: a new page for the same link took %s",
+                 old, kernel_id)
+        _end_soon(manager, old)
+
+
+def _page_live(manager, kernel_id: str) -> bool:
+    """A page still there: its socket connected and its kernel active within
+    LIVE_SECONDS (an open page's watchdog pings its kernel every 2 s).  Such a page is not
+    replaced: two tabs open on one link both stay (ending one made its watchdog reload
+    it, which ended the other: the two took turns)."""
+    import time as _time
+    if not manager._kernel_connections.get(kernel_id, 0):
+        return False
+    return _time.monotonic() - _HEARD.get(kernel_id, 0.0) < LIVE_SECONDS
+
+
+def _end_soon(manager, kernel_id: str) -> None:
+    import asyncio
+
+    asyncio.ensure_future(_shutdown(manager, kernel_id))
+
+
+def _link_current(capid: str) -> bool | None:
+    """Whether a capability is still in force; None: the file cannot be read (no kernel
+    is ended for that)."""
+    from companion.table import capabilities
+    try:
+        return capid in capabilities.load()
+    except Exception:                              # noqa: BLE001 - CapabilityError, OSError
+        return None
+
+
+async def _end_if_dead(manager, kernel_id: str) -> bool:
+    """End ``kernel_id`` when its page's socket has gone for DISCONNECTED_SECONDS or its
+    link was re-issued REVOKED_SECONDS ago; True if it was ended."""
+    import time as _time
+    now = _time.monotonic()
+    gone = _GONE.get(kernel_id)
+    if gone is not None and not manager._kernel_connections.get(kernel_id, 0) \
+            and now - gone >= DISCONNECTED_SECONDS:
+        manager.log.info("companion: ending kernel %s: its page's socket closed %d s ago and "
+                         "has not come back", kernel_id, int(now - gone))
+        _GONE.pop(kernel_id, None)
+        await _shutdown(manager, kernel_id)
+        return True
+    capid = _KERNEL_CAP.get(kernel_id)
+    if capid and _link_current(capid) is False:
+        since = _REVOKED.setdefault(kernel_id, now)
+        if now - since >= REVOKED_SECONDS:
+            manager.log.info("companion: ending kernel %s: its page's link was re-issued",
+                             kernel_id)
+            _REVOKED.pop(kernel_id, None)
+            await _shutdown(manager, kernel_id)
+            return True
+    return False
+
+
+async def _shutdown(manager, kernel_id: str) -> None:
+    """End a kernel that may be ending already (another path got there first)."""
+    try:
+        if kernel_id in manager:
+            await manager.shutdown_kernel(kernel_id)
+    except Exception as e:                         # noqa: BLE001 - already gone
+        manager.log.info("companion: kernel %s was already ending (%s)", kernel_id,
+                         type(e).__name__)
+
+
+def _install_socket_watch() -> None:
+    """Note when a page's last kernel socket closes (and check DISCONNECTED_SECONDS
+    later, not only at the culler's next pass); a page started for a request (not the
+    pool) is that request's page (_page_took)."""
+    import time as _time
+
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+    if getattr(MappingKernelManager.notify_disconnect, "_companion", False):
+        return
+    connect, disconnect = MappingKernelManager.notify_connect, MappingKernelManager.notify_disconnect
+    start = MappingKernelManager.start_kernel
+
+    def notify_connect(self, kernel_id):
+        _GONE.pop(kernel_id, None)
+        _HEARD[kernel_id] = _time.monotonic()
+        return connect(self, kernel_id)
+
+    def notify_disconnect(self, kernel_id):
+        result = disconnect(self, kernel_id)
+        if kernel_id in self._kernel_connections and not self._kernel_connections[kernel_id]:
+            _GONE[kernel_id] = _time.monotonic()
+            from tornado.ioloop import IOLoop
+
+            async def check():
+                kernel = self._kernels.get(kernel_id)
+                if kernel is not None:
+                    try:
+                        await _end_if_dead(self, kernel_id)
+                    except Exception as e:         # noqa: BLE001 - ended meanwhile
+                        self.log.info("companion: kernel %s: %s", kernel_id, e)
+            IOLoop.current().call_later(DISCONNECTED_SECONDS + 0.5, check)
+        return result
+
+    async def start_kernel(self, *args, **kwargs):
+        kernel_id = await start(self, *args, **kwargs)
+        env = kwargs.get("env") or {}
+        if env.get("VOILA_PREHEAT") == "False":    # Voila's page handler, not the pool
+            _page_took(kernel_id)
+        return kernel_id
+
+    from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
+    heard = KernelWebsocketHandler.on_message
+
+    def on_message(self, ws_message):
+        _HEARD[self.kernel_id] = _time.monotonic()
+        return heard(self, ws_message)
+
+    for f in (notify_connect, notify_disconnect, start_kernel, on_message):
+        f._companion = True
+    KernelWebsocketHandler.on_message = on_message
+    MappingKernelManager.notify_connect = notify_connect
+    MappingKernelManager.notify_disconnect = notify_disconnect
+    MappingKernelManager.start_kernel = start_kernel
+
+
+_install_socket_watch()
 
 
 # --- kernels: preheated pool --------------------------------------------------------
@@ -427,6 +666,11 @@ except ImportError:                               # pragma: no cover - older jup
     _log_request = None
 
 _settings = {
+    # a page's kernel socket is pinged every WS_PING_SECONDS and closed when no answer
+    # came for twice that: a phone gone from the Wi-Fi without closing counts as gone
+    # (issue 50).  jupyter_server reads these in milliseconds.
+    "ws_ping_interval": WS_PING_SECONDS * 1000,
+    "ws_ping_timeout": 2 * WS_PING_SECONDS * 1000,
     "allow_remote_access": False,
     "local_hostnames": _ALLOWED_NAMES,
     "companion_allowed_hosts": _ALLOWED,
@@ -664,6 +908,15 @@ class _Gate:
             from voila.handler import VoilaHandler
             grant = await _grant(self, token)
             if grant is None:
+                if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD") \
+                        and (self.get_query_argument("cap", "")
+                             or self.get_query_argument("token", "")):
+                    # a re-issued seat's link, a damaged one, a wrong token: the
+                    # companion's own page, not Jupyter's login form (issue 50)
+                    self.set_status(403)
+                    self.finish(_FULL_PAGE.format(title="This link no longer works",
+                                                  text=DEAD_LINK, reload=""))
+                    return None
                 if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD"):
                     # the login form, then the page without the refused credential (a
                     # browser already logged in goes back with the role it has)
@@ -677,6 +930,11 @@ class _Gate:
             _login(self, grant)
             if isinstance(self, VoilaHandler):
                 _rewrite_query(self.request, _page_query(self.request.query or "", grant))
+                if self.request.method == "GET" and rel.rstrip("/") == "":
+                    # this request's page: the kernel it takes is that link's (_page_took)
+                    _page_context().set((_page_key(grant, self.request.query or ""),
+                                         grant.cap.id if grant.cap is not None else None,
+                                         self.settings.get("kernel_manager"), self.log))
                 if grant.cap is not None:
                     from companion.table import capabilities
                     capabilities.mark_joined(grant.cap.id)
@@ -724,13 +982,27 @@ class _HashedImmutable:
             self.set_header("Cache-Control", IMMUTABLE)
 
 
+class _PlainSocketErrors:
+    """A websocket route's refusal (403, a kernel that no longer exists: 404) in one log
+    line.  jupyter_server's ``write_error`` renders an HTML page, which a websocket
+    handler cannot (``get_current_user()`` / ``static_url`` raised RuntimeError): every
+    page reconnecting after a restart printed a traceback (issue 50)."""
+
+    def write_error(self, status_code, **kwargs):
+        self.set_header("Content-Type", "text/plain; charset=UTF-8")
+        self.finish(f"{status_code} {self._reason}\n")
+
+
 def _gated(cls):
     if getattr(cls, "_companion_gate", False):
         return cls
     import tornado.web
+    import tornado.websocket
     bases = (_Gate, cls)
     if issubclass(cls, tornado.web.StaticFileHandler):
         bases = (_Gate, _HashedImmutable, cls)
+    elif issubclass(cls, tornado.websocket.WebSocketHandler):
+        bases = (_Gate, _PlainSocketErrors, cls)
     return type(cls.__name__, bases, {"__module__": cls.__module__,
                                       "__doc__": cls.__doc__})
 
@@ -747,7 +1019,7 @@ if POOL_SIZE > 0:
 def _kernel_query_handler():
     from voila.request_info_handler import RequestInfoSocketHandler
 
-    class KernelQuerySocketHandler(_Gate, RequestInfoSocketHandler):
+    class KernelQuerySocketHandler(_Gate, _PlainSocketErrors, RequestInfoSocketHandler):
         """/companion-kernel-<secret>/voila/query/<kernel>: the preheated kernel
         asks for its page's address.  Reaching this route means knowing the
         secret, so the token is not asked (the Host check still is)."""
@@ -850,6 +1122,117 @@ def _logout_handler():
 c.IdentityProvider.logout_handler_class = _logout_handler()
 
 
+# --- a clean start and stop (issue 50) ------------------------------------------------
+def _install_quiet_trust() -> None:
+    """Voila reads the notebook through the contents manager, which warned "Notebook
+    companion.ipynb is not trusted" at every page load.  Trust only decides whether a
+    notebook's saved outputs are shown as they were in JupyterLab; Voila runs the notebook
+    and shows what it makes, so the warning said nothing: cells are marked as before,
+    silently."""
+    from jupyter_server.services.contents.manager import ContentsManager
+    if getattr(ContentsManager.mark_trusted_cells, "_companion", False):
+        return
+
+    def mark_trusted_cells(self, nb, path=""):
+        self.notary.mark_cells(nb, self.notary.check_signature(nb))
+
+    mark_trusted_cells._companion = True
+    ContentsManager.mark_trusted_cells = mark_trusted_cells
+
+
+_install_quiet_trust()
+
+
+class _QuietTornado(logging.Filter):
+    """tornado 6.5 says once that jupyter_server's ping timeout (twice the interval,
+    see ``ws_ping_timeout``) is longer than the interval: it reads them as its own
+    settings, which jupyter_server's pings do not use."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "websocket_ping_timeout" not in str(record.msg)
+
+
+logging.getLogger("tornado.general").addFilter(_QuietTornado())
+
+
+def _install_clean_stop() -> None:
+    """Ctrl-C and SIGTERM stop the server the same way, without a traceback: the IO loop
+    stops, then every kernel is ended at once (``now``: a kernel told to shut down while
+    it still ran the page's notebook printed ZMQError tracebacks, four at each stop, and
+    one still starting made jupyter_server raise "Kernel does not exist").  Nothing is
+    lost: every action is in the store when it is recorded.  A second signal while
+    stopping is ignored."""
+    import signal
+
+    from voila.app import Voila
+    if getattr(Voila.stop, "_companion", False):
+        return
+
+    def _handle_signal_stop(self, sig, frame):
+        if getattr(self, "_companion_stopping", False):
+            return
+        self._companion_stopping = True
+        self.log.info("companion: stopping (%s); every page's kernel is ended",
+                      signal.Signals(sig).name)
+        ioloop = getattr(self, "ioloop", None)
+        if ioloop is None:
+            raise SystemExit(0)
+        ioloop.add_callback_from_signal(ioloop.stop)
+
+    stock_listen = Voila.listen
+
+    def listen(self):
+        signal.signal(signal.SIGINT, self._handle_signal_stop)
+        signal.signal(signal.SIGTERM, self._handle_signal_stop)
+        return stock_listen(self)
+
+    def stop(self):
+        import asyncio
+        import shutil
+
+        from jupyter_client.manager import KernelManager
+        from jupyter_core.utils import run_sync
+        manager = self.kernel_manager
+
+        async def no_interrupt(km):
+            # jupyter_client interrupts a kernel (SIGINT) before it kills it: one still
+            # starting printed "Fatal Python error ... KeyboardInterrupt".  The kill
+            # follows at once, so the server, stopping, kills without it.
+            return None
+
+        KernelManager._async_interrupt_kernel = no_interrupt
+
+        async def end_all():
+            kernels = set(manager.list_kernel_ids())
+            results = await asyncio.gather(
+                *(manager.shutdown_kernel(k, now=True) for k in kernels),
+                return_exceptions=True)
+            try:
+                await manager.shutdown_all(now=True)     # Voila's pool: its tasks too
+            except Exception as e:                     # noqa: BLE001 - a kernel still starting
+                results.append(e)
+            return [r for r in results if isinstance(r, Exception)]
+
+        try:
+            odd = run_sync(end_all)()
+        except Exception as e:                         # noqa: BLE001 - said, not raised
+            odd = [e]
+        for e in odd:
+            self.log.info("companion: while stopping: %s", str(e).splitlines()[0] if str(e)
+                          else type(e).__name__)
+        shutil.rmtree(self.connection_dir, ignore_errors=True)
+        self.log.info("companion: the server has stopped")
+
+    for f in (_handle_signal_stop, listen, stop):
+        f._companion = True
+    Voila._handle_signal_stop = _handle_signal_stop
+    Voila.listen = listen
+    Voila.stop = stop
+
+
+_install_clean_stop()
+
+
 # --- the token -------------------------------------------------------------------
 def _read_token() -> str | None:
     token = os.environ.pop("COMPANION_TOKEN", None)
@@ -896,6 +1279,16 @@ def _record_factory(*args, **kwargs):
     try:
         msg = record.getMessage()
     except Exception:                              # noqa: BLE001 - leave odd records alone
+        return record
+    if msg.startswith("Voil") and " is running at:" in msg[:20] and (
+            _TOKEN or not re.search(r"//(127\.[0-9.]+|localhost|\[::1\]):", msg)):
+        # Voila's own address: this machine's name and "[token]" (neither opens the
+        # page on a phone); ./dashboard printed the addresses to open (issue 50)
+        port = re.search(r":(\d+)/", msg)
+        record.msg = (f"Voil\u00e0 is running on port {port.group(1) if port else '?'}: open "
+                      "the address printed above" + (" (the host's page carries the token)"
+                                                     if _TOKEN else "") + ".")
+        record.args = ()
         return record
     low = msg.lower()
     if any(v in msg for v, _ in _HIDDEN) or (_TOKEN and ("token=" in low or "cap=" in low)):

@@ -43,6 +43,9 @@ def lan_server(tmp_path):
     server = VoilaServer(home=tmp_path / "home", workdir=tmp_path / "voila", port=port,
                          config=True, env={
                              "COMPANION_TOKEN": TOKEN, "COMPANION_POOL_SIZE": "2",
+                             # the old page's kernel is ended by the server after its
+                             # link is re-issued (issue 50); here it first refuses an entry
+                             "COMPANION_REVOKED_SECONDS": "300",
                              "COMPANION_PUBLIC_URL": f"http://127.0.0.1:{port}/"})
     store = Store(path=server.home / "games.sqlite")
     try:
@@ -120,6 +123,14 @@ def one_line_refusal(page, words: str) -> None:
     expect(status).to_contain_text(words, timeout=30_000)
     text = status.inner_text()
     assert "Traceback" not in text and len(text.strip().splitlines()) == 1, text
+
+
+def is_dead_link_page(page, url: str) -> None:
+    """A re-issued link lands on the companion's own page (issue 50), not the login form."""
+    page.goto(url, timeout=60_000)
+    expect(page.locator("body")).to_contain_text(
+        "This link no longer works: ask the host for its new code", timeout=30_000)
+    assert page.locator(".live-state").count() == 0 and "/login" not in page.url
 
 
 def is_login_form(page, url: str) -> None:
@@ -223,7 +234,7 @@ def test_a_seat_link_gives_ana_her_seat_in_her_game_and_never_more(lan_server, c
         is_login_form(phone, base)
         stranger = context(chromium)
         others.append(stranger)
-        is_login_form(stranger.new_page(), ana_link)
+        is_dead_link_page(stranger.new_page(), ana_link)
         # the new link is Ana's seat in G1
         fresh = context(chromium)
         others.append(fresh)
