@@ -789,6 +789,11 @@ async def _grant(handler, token: str):
     cap = handler.get_query_argument("cap", "")
     if cap:
         return _grant_of_cap(cap, True)
+    return await _cookie_grant(handler)
+
+
+async def _cookie_grant(handler):
+    """The role of the request's login cookie (None: none, or a re-issued link's)."""
     provider = handler.settings.get("identity_provider")
     if provider is None:
         return None
@@ -910,9 +915,11 @@ class _Gate:
             if grant is None:
                 if isinstance(self, VoilaHandler) and self.request.method in ("GET", "HEAD") \
                         and (self.get_query_argument("cap", "")
-                             or self.get_query_argument("token", "")):
-                    # a re-issued seat's link, a damaged one, a wrong token: the
-                    # companion's own page, not Jupyter's login form (issue 50)
+                             or self.get_query_argument("token", "")) \
+                        and await _cookie_grant(self) is None:
+                    # a re-issued seat's link, a damaged one, a wrong token, in a browser
+                    # that has no role of its own: the companion's own page, not Jupyter's
+                    # login form (issue 50).  (One that has goes back to its page below.)
                     self.set_status(403)
                     self.finish(_FULL_PAGE.format(title="This link no longer works",
                                                   text=DEAD_LINK, reload=""))
