@@ -55,16 +55,17 @@ def test_a_pick_made_as_another_page_acts_stays_the_player_picked(tmp_path):
     assert host.driver().players == ("Cleo",)
 
 
-def test_a_player_chosen_with_a_card_typed_is_kept_when_that_player_acts_elsewhere(tmp_path):
+def test_a_player_who_acts_elsewhere_takes_the_card_typed_for_them_away(tmp_path):
     store, gid, host, ana = two_pages(tmp_path)
     host.driver().choose(player="Ana", action="build", card="Fixture: plain")
     ana.driver().choose(action="discard", card="Fixture: plain").discard()
     host.live_tick()
-    # the laptop's open choice keeps its player: a tap is refused in Ana's name
-    assert host.ats.entry_player.value == "Ana"
+    # the laptop's entry moves on to the next player to act, and empty: the card typed for
+    # Ana is not left for a tap to record as Ben's
+    assert host.ats.entry_player.value == "Ben" and host.ats.entry_card.value == ""
     host.driver().tap((0, 1))
     assert actions(store, gid) == [("Ana", "discard", "Fixture: plain")]
-    assert "Ana" in host.driver().message
+    assert "card" in host.driver().message
 
 
 def test_with_nothing_typed_the_entry_moves_on_to_the_next_player(tmp_path):

@@ -127,16 +127,16 @@ class AtsViews:
                 for p in self.screen.game.setup.players]
 
     def kept_player(self, opts: list, waiting: list[str]) -> str | None:
-        """The entry's player through a refresh: the one chosen stays while it can act,
-        and also when a choice is open for it (a card typed, a build being confirmed), so
-        that a tap is refused in its name rather than recorded for another; None: the
-        default."""
+        """The entry's player through a refresh: the one chosen stays while it can act;
+        None: the default (the next to act).  A player who acted on another page takes
+        the card typed for them away with them: the entry moves on empty, so that no tap
+        records it for the next player (issue 50: nothing aimed at the wrong player)."""
         value = self.screen.entry_player.value
-        if value not in [o[1] if isinstance(o, tuple) else o for o in opts]:
-            return None
-        if value in waiting or self.screen.pending is not None or (
-                self.screen.entry_card.value or "").strip():
+        if value in waiting and value in [o[1] if isinstance(o, tuple) else o for o in opts]:
             return value
+        if value is not None and not self.screen.seat and (self.screen.entry_card.value
+                                                           or "").strip():
+            self.screen.entry_card.value = ""
         return None
 
     def offered(self) -> list[str]:

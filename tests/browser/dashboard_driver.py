@@ -50,7 +50,8 @@ _SETTLED = """(want) => {
   if (!info || !info.textContent.includes(want.info)) return false;
   if (want.waiting !== null) {
     const opts = Array.from(document.querySelectorAll('.entry-player select option'))
-                      .map(o => o.textContent)
+                      // ipywidgets writes a label's spaces as no-break spaces
+                      .map(o => o.textContent.replace(/\u00a0/g, ' '))
                       .filter(t => !t.endsWith(' (acted)'));   // listed, marked (issue 50)
     // seat order on the page (the list keeps its places), the rules' order in want
     if (JSON.stringify(opts.sort()) !== JSON.stringify([...want.waiting].sort())) return false;
