@@ -249,9 +249,14 @@ class AtsFinal:
         return row, (req, which, other)
 
     def manual_form(self, requests: list[dict]):
+        """What only the players can type, a few rows at a time (issue 50: one form of 10
+        inputs for 4 objectives and a secret one): rows up to MANUAL_INPUTS inputs, the
+        rest after this form's Save."""
         g = self.screen.game
         rows, entries = [], []
-        for req in requests:
+        shown = _manual_chunk(requests, self.screen.seat)
+        later = len(requests) - len(shown)
+        for req in shown:
             if req["kind"] == "secret":
                 seat = self.screen.seat
                 if seat and req["player"] != seat:
@@ -337,8 +342,33 @@ class AtsFinal:
             self.say(f"Saved {len(new)} final-scoring entr{'y' if len(new) == 1 else 'ies'}.")
             self.screen.refresh()
         save.on_click(self.guarded(do_save))
+        for row in rows:
+            row.add_class("manual-row")
+        more = (f" <span class='manual-more'>({later} more after "
+                f"{'these' if len(shown) > 1 else 'this'})</span>" if later else "")
         box = w.VBox([w.HTML("<b>The final scoring needs a few values only you can read "
-                             "from the table:</b>"), *rows, save])
+                             f"from the table{more}:</b>"), *rows, save])
         box.add_class("manual-form")
         return writes(box)
 
+
+#: the most inputs one form of the final scoring's typed values shows (issue 50: "<= 4
+#: inputs a form"); a request that needs more is shown alone
+MANUAL_INPUTS = 4
+
+
+def _manual_chunk(requests: list[dict], seat: str | None) -> list[dict]:
+    """The first requests whose inputs fit one form: a claim asks who and the VP (2), a
+    secret objective which card (1; its name typed only for another card), any other
+    value its VP (1); another player's secret asks nothing here (a line)."""
+    out, n = [], 0
+    for req in requests:
+        if req["kind"] == "secret":
+            cost = 0 if seat and req["player"] != seat else 1
+        else:
+            cost = 2 if req["kind"] == "objective" else 1
+        if out and n + cost > MANUAL_INPUTS:
+            break
+        out.append(req)
+        n += cost
+    return out

@@ -220,6 +220,8 @@ class CardForm:
                                  on_change=self._changed, on_submit=self.submit,
                                  needed=ab_needed, end_only=self.end_only,
                                  template_known=known and bool(abilities))
+        if self.only:       # only what is missing: the 20 kinds listed, no find box (issue
+            self.ab1.filter.layout.display = "none"       # 50: <= 4 inputs a form)
         self.ab2 = AbilityEditor("Second part of the ability (the box has two colours)",
                                  abilities[1] if len(abilities) > 1 else None, "end",
                                  on_change=self._changed, on_submit=self.submit,
@@ -380,7 +382,7 @@ class CardForm:
                 if name in self.missing:
                     x.focus()
                     return
-        (self.ab1.template if self.end_only else self.ab1.filter).focus()
+        (self.ab1.template if self.end_only or self.only else self.ab1.filter).focus()
 
     # -- values -----------------------------------------------------------------------
     def build(self) -> Card:
