@@ -215,7 +215,8 @@ def _page_bounds(handler) -> bool:
     # dead pages (their socket gone: ended within DISCONNECTED_SECONDS) are not counted
     # (issue 50); those past the cap are ended now, the longest gone first
     dead = sorted((k for k in kernels if k in _GONE), key=lambda k: _GONE[k])
-    running = len(kernels) - len(dead)
+    ending = [k for k in kernels if k in _ENDING and k not in _GONE]
+    running = len(kernels) - len(dead) - len(ending)
     if running < MAX_KERNELS and len(kernels) >= MAX_KERNELS and manager is not None:
         for kernel_id in dead[:len(kernels) - MAX_KERNELS + 1]:
             handler.log.info("companion: ending kernel %s: its page's socket has gone and a "
@@ -393,6 +394,8 @@ _KERNEL_CAP: dict[str, str] = {}
 _HEARD: dict[str, float] = {}
 #: kernel id -> time.monotonic() when the culler first saw its capability re-issued
 _REVOKED: dict[str, float] = {}
+#: kernels this file is ending (not a live page any more while they shut down)
+_ENDING: set[str] = set()
 
 
 def _page_context():
@@ -451,6 +454,7 @@ def _page_live(manager, kernel_id: str) -> bool:
 def _end_soon(manager, kernel_id: str) -> None:
     import asyncio
 
+    _ENDING.add(kernel_id)
     asyncio.ensure_future(_shutdown(manager, kernel_id))
 
 
@@ -491,12 +495,15 @@ async def _end_if_dead(manager, kernel_id: str) -> bool:
 
 async def _shutdown(manager, kernel_id: str) -> None:
     """End a kernel that may be ending already (another path got there first)."""
+    _ENDING.add(kernel_id)
     try:
         if kernel_id in manager:
             await manager.shutdown_kernel(kernel_id)
     except Exception as e:                         # noqa: BLE001 - already gone
         manager.log.info("companion: kernel %s was already ending (%s)", kernel_id,
                          type(e).__name__)
+    finally:
+        _ENDING.discard(kernel_id)
 
 
 def _install_socket_watch() -> None:
