@@ -65,6 +65,27 @@ class AtsFinal:
         #: the cards this page was told have a yellow box (asked one by one, not again
         #: in the "which cards" question)
         self.picked: set[str] = set()
+        # issue 50: the table's next game, its players in the same seats (the host's)
+        self.next_btn = w.Button(description="Next game with the same players",
+                                 icon="repeat", layout=w.Layout(width="auto"))
+        self.next_btn.add_class("next-game-same")
+        self.next_btn.on_click(self.guarded(lambda _: self.next_game()))
+        writes(self.next_btn, host_only=True)
+
+    def next_game(self) -> None:
+        """The New game form with this game's players in the same seats (the race and
+        objective choices as they were; nothing laid): the host presses *Start the game*,
+        and every seat's phone and the TV follow the table to it."""
+        from ..core.roles import Write
+        self.screen.session.require(Write.NEW_GAME)
+        players = list(self.screen.game.setup.players)
+        part = self.screen.setup_part
+        part.show_setup()
+        for box, name in zip(part.name_boxes, players + [""] * len(part.name_boxes)):
+            box.value = name
+        part.laid.value = part.laid_now.value = False
+        self.say(f"Next game: {', '.join(players)} in the same seats. Press 'Start the game'; "
+                 "every phone and the table view follow it (nothing to scan again).")
 
     # -- final table ----------------------------------------------------------------------
     def refresh_final(self):
@@ -123,7 +144,7 @@ class AtsFinal:
             f"href='data:application/json;base64,{rec_link}'>⬇ Export the record (JSON)</a>"
             f"<a class='export-csv export-link' download='{names[1]}' "
             f"href='data:text/csv;base64,{csv}'>⬇ Export the table (CSV)</a></p>"),
-            self.screen.final_details_box, self.screen.exports.panel]
+            self.screen.final_details_box, self.screen.exports.panel, self.next_btn]
         self.screen.fill_final_details()
         self.screen.refresh_exports()
 
