@@ -382,7 +382,8 @@ def _manual_chunk(requests: list[dict], seat: str | None) -> list[dict]:
     """The first requests whose inputs fit one form: a claim asks who and the VP (2), a
     secret objective which card (1; its name typed only for another card), any other
     value its VP (1); another player's secret asks nothing here (a line)."""
-    out, n = [], 0
+    out: list[dict] = []
+    n = 0
     for req in requests:
         if req["kind"] == "secret":
             cost = 0 if seat and req["player"] != seat else 1
