@@ -149,7 +149,7 @@ def test_the_workers_read_a_clubs_documents_not_the_data_folder(tmp_path, compan
     assert history.sync(s, force=True, workers=2) == 1
     assert parallel == [1, 1]
     assert s.query_one("SELECT waiting FROM g_results WHERE game_id=?", (rid,))[0] \
-        == f"'{RU}' (abilities)"
+        == f"'{RU}' (end abilities)"
     s.close()
 
 
