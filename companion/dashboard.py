@@ -42,7 +42,7 @@ class Refused(Exception):
 def usage() -> str:
     pool = os.environ.get("COMPANION_POOL_SIZE", "4")
     cull = os.environ.get("COMPANION_CULL_IDLE", "1200")
-    gone = os.environ.get("COMPANION_DISCONNECTED_SECONDS", "60")
+    gone = os.environ.get("COMPANION_DISCONNECTED_SECONDS", "75")
     head = __doc__.split("\n\n")[1] if __doc__ else ""
     return f"""Serve the table companion dashboard with Voila.
 

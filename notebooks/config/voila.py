@@ -13,7 +13,7 @@ jupyter_server 2; what it sets up:
   culled (for up to 120 s): on a busy machine a start took longer than a short idle
   timeout, and the page waiting for that kernel hung.
 * **Pages that come and go all evening** (issue 50).  A kernel whose page's socket closed
-  and did not come back within ``COMPANION_DISCONNECTED_SECONDS`` (60) is ended (sockets
+  and did not come back within ``COMPANION_DISCONNECTED_SECONDS`` (75: a phone away for a minute between turns comes back to its kernel) is ended (sockets
   are pinged every ``COMPANION_WS_PING_SECONDS``, 15, so a phone gone from the Wi-Fi is
   seen too); a new page for the same link ends its previous page's kernel unless that
   page is still live; a re-issued link's kernels are ended after
@@ -378,7 +378,7 @@ _install_taken_mark()
 #: * the cap counts live pages: kernels with a connected socket, starting, or waiting for
 #:   their page.  A page past the cap while dead pages still hold kernels ends the
 #:   longest-gone of those to make room.
-DISCONNECTED_SECONDS = _bounded_int("COMPANION_DISCONNECTED_SECONDS", 60, 2, 3600)
+DISCONNECTED_SECONDS = _bounded_int("COMPANION_DISCONNECTED_SECONDS", 75, 2, 3600)
 REVOKED_SECONDS = _bounded_int("COMPANION_REVOKED_SECONDS", 30, 0, 3600)
 WS_PING_SECONDS = _bounded_int("COMPANION_WS_PING_SECONDS", 15, 1, 300)
 LIVE_SECONDS = _bounded_int("COMPANION_LIVE_PAGE_SECONDS", 10, 1, 3600)

@@ -38,7 +38,6 @@ pytestmark = pytest.mark.browser
 
 PLAYERS = ["Ana", "Ben", "Cleo"]
 SSE_SETUP = {"players": ["Ana", "Ben"], "map": "basic-2p", "pieces": {"ships": 2}}
-TABS = ("Among the Stars", "Small Star Empires", "History")
 TABLE_REFUSAL = "The table view records nothing: enter actions on a player's page."
 #: one preheated kernel (the machine has 2 cores); a kernel with no page connected is
 #: culled after 30 s idle: long enough for a short cut (the other pages' actions reach
@@ -65,11 +64,11 @@ def table_pages(chromium):
 
 
 def table_view_writes_nothing(table, *, sse_ready=".sse-play .live-state") -> None:
-    """No writing control shown in any tab of the table view (the store holds one game:
-    History lists it)."""
-    for title in TABS:
-        open_tab(table, title, history_games=1, sse_ready=sse_ready)
-        assert writing_controls(table) == [], title
+    """No writing control shown on the table view, and no tab bar to reach another tab
+    (issue 50: the table view is its display alone; it follows the table's game, either
+    game, by itself)."""
+    expect(table.locator(".game-tabs > .lm-TabBar")).to_be_hidden()
+    assert writing_controls(table) == []
 
 
 def comes_back_after_cull(relay, page, old_kernel) -> None:
@@ -146,7 +145,8 @@ def test_four_pages_among_the_stars_timing_rules(voila_server, table_pages):
 
         # the table view: no writing control in any tab ...
         table_view_writes_nothing(table, sse_ready=".sse-setup")     # no such game saved
-        open_tab(table, "Among the Stars")
+        expect(table.locator(".companion-screen-among-the-stars-1, .turn-info").first
+               ).to_be_visible()                   # the display shows the table's game
         expect(table.locator(".turn-entry")).to_be_hidden()
         # ... and a discard forced through its hidden entry reaches its session, which
         # refuses it in one line
@@ -291,8 +291,8 @@ def test_four_pages_small_star_empires(voila_server, table_pages):
 
         # the table view: no writing control in any tab; a tap on its board (the only
         # thing left to tap) goes to its session, which refuses it in one line
-        table_view_writes_nothing(table)
-        open_tab(table, "Small Star Empires")
+        table_view_writes_nothing(table)                  # it shows the SSE game itself
+        table.locator(".sse-play").first.wait_for(state="visible")
         hexbtn(table, g.state.players["Ana"].ships[0].at).click()
         expect(table.locator(".companion-status")).to_contain_text(TABLE_REFUSAL)
         assert "Traceback" not in table.locator(".companion-status").inner_text()

@@ -229,7 +229,7 @@ def test_history_tab_tells_a_failed_record_from_a_game_waiting_for_values(voila_
     wait_options(page, ["Among the Stars · Ann, Bea · won by Ann",
                         "record no longer replays",
                         f"Among the Stars · Ann, Bea · final scoring waits for values: '{RU}' "
-                        "(abilities)"])
+                        "(end abilities)"])
     texts = [t.replace("\u00a0", " ") for t in options(page)]
     assert [t.endswith("record no longer replays") for t in texts] == [False, True, False]
     screenshot(page, "history-08-waiting-and-broken")

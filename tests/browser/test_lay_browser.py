@@ -53,8 +53,9 @@ def put(page, at, what: str, *, card: str | None = None, cubes: int | str | None
     too: ■ each, □ none)."""
     panel = page.locator(".lay-panel")
     panel.locator(at_class(at)).click()
+    # a busy laptop (3 browser tests beside): the tap's answer may take longer than 5 s
     expect(panel.locator(".lay-cell-line")).to_contain_text(
-        "Main Reactor" if tuple(at) == (0, 0) else f"[{at[0]}, {at[1]}]")
+        "Main Reactor" if tuple(at) == (0, 0) else f"[{at[0]}, {at[1]}]", timeout=20_000)
     if what == "Location" and tuple(at) != (0, 0):
         # the page puts the cursor in the name field at the tap (bench_layout.py: a tap
         # less a card on the phone)

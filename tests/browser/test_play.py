@@ -95,6 +95,16 @@ def test_one_year_through_the_page(voila_server, page, shadow_home):
     expect(page.locator(".turn-info")).to_contain_text("Turn 2")
 
     # --------------------------------------------------------------- turn 2
+    # a second copy: now its MAX matters, and only that is asked (issue 50: only what
+    # the moment needs); blank = no maximum, as the shadow's card says
+    choose(page, "Sandra", "build", FIX)
+    form = page.locator(".card-form")
+    form.wait_for(state="visible")
+    expect(form).to_contain_text("Unknown: MAX")
+    assert page.locator(".card-form .form-cost input").count() == 0 or \
+        not page.locator(".card-form .form-cost input").is_visible()
+    page.click(".form-save")
+    expect(form).to_have_count(0)
     act(page, g, "Sandra", "build", FIX, (0, 2))
     act(page, g, "George", "reactor", "Turret", (1, 0))
     act(page, g, "Thalia", "reactor", "Turret", (0, -1))
