@@ -129,10 +129,9 @@ def laid_game(store, players: list[str], report: dict) -> tuple:
         hand.set(box, name)
     hand.set(part.use_races, True)
     hand.set(part.use_objectives, True)
-    # the Qualeen for the first player (the race the issue found unrevealed); the rest drawn
-    hand.set(part.race_boxes[0], "Qualeen")
     hand.set(part.mode_setup.seed, 50)
     hand.click(one(host.root, "setup-draw"))
+    # the Qualeen for the first player (the race the issue found unrevealed); the rest drawn
     hand.set(part.race_boxes[0], "Qualeen")
     for i, box in enumerate(find(host.root, "objectives-from-box-name")):
         hand.set(box, f"Fixture: objective {i + 1}")

@@ -115,12 +115,7 @@ async def _socket(port: int, kid: str, cookie: str):
                       headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"})
     ws = await asyncio.wait_for(websocket_connect(req), 60)
     # as the page does: ask the kernel something, so the socket is really through
-    ws.write_message(json.dumps({
-        "header": {"msg_id": uuid.uuid4().hex, "msg_type": "kernel_info_request",
-                   "username": "t", "session": uuid.uuid4().hex, "version": "5.3",
-                   "date": ""},
-        "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell",
-        "buffers": []}))
+    ws.write_message(_kernel_info())
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         raw = await asyncio.wait_for(ws.read_message(), 60)
@@ -304,14 +299,19 @@ def test_a_new_page_for_a_seat_replaces_the_old_and_the_tv_views_do_not(server):
     assert _alive(s, tv1.kid) and _alive(s, tv2.kid)
 
 
+def _kernel_info() -> str:
+    """A kernel_info_request, as a page's watchdog sends its kernel."""
+    return json.dumps({
+        "header": {"msg_id": uuid.uuid4().hex, "msg_type": "kernel_info_request",
+                   "username": "t", "session": uuid.uuid4().hex, "version": "5.3",
+                   "date": ""},
+        "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell",
+        "buffers": []})
+
+
 async def _keep_pinging(ws) -> None:
     while True:
-        ws.write_message(json.dumps({
-            "header": {"msg_id": uuid.uuid4().hex, "msg_type": "kernel_info_request",
-                       "username": "t", "session": uuid.uuid4().hex, "version": "5.3",
-                       "date": ""},
-            "parent_header": {}, "metadata": {}, "content": {}, "channel": "shell",
-            "buffers": []}))
+        ws.write_message(_kernel_info())
         await asyncio.sleep(0.5)
 
 

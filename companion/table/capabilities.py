@@ -53,6 +53,7 @@ from ..core.errors import CompanionError, RoleRefused
 from ..core.paths import side_lock, user_dir
 from ..core.roles import Role
 from ..core.safeio import write_atomic
+from .store import table_of
 
 FILE_NAME = "capabilities.json"
 #: the most the file may hold (a club's laptop: many games of up to 6 seats)
@@ -207,20 +208,6 @@ def is_current(cid: str | None) -> bool:
 
 
 # -- the table's games (issue 50) ------------------------------------------------------
-def _created(store: Any, gid: str) -> float | None:
-    """When game ``gid`` was stored (None: not in the store)."""
-    row = store.query_one("SELECT created FROM games WHERE id=?", (gid,))
-    return None if row is None else float(row[0])
-
-
-def _table_of(meta: Any) -> str | None:
-    try:
-        t = json.loads(meta).get("table") if meta else None
-    except (ValueError, AttributeError):
-        return None
-    return t if isinstance(t, str) else None
-
-
 def games_after(store: Any, after: float) -> list[tuple[str, float, list[str]]]:
     """``(id, created, players)`` of the store's table's games created after ``after``
     (seconds since 1970), oldest first.  The table: ``store.table`` (``--table``), or
@@ -230,7 +217,7 @@ def games_after(store: Any, after: float) -> list[tuple[str, float, list[str]]]:
     out = []
     table = getattr(store, "table", None)
     for gid, created, setup, meta in rows:
-        if table is not None and _table_of(meta) != table:
+        if table is not None and table_of(meta) != table:
             continue
         try:
             players = [str(p) for p in json.loads(setup)["players"]]

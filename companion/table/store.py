@@ -329,7 +329,7 @@ class Store:
                 "ORDER BY g.updated DESC",
                 (format, format)).fetchall()
         for gid, title, setup, updated, fmt, n, meta in rows:
-            at = _table_of(meta)
+            at = table_of(meta)
             if table is not None and at != table:
                 continue
             info = {"id": gid, "title": title, "players": json.loads(setup)["players"],
@@ -500,7 +500,7 @@ class MemoryStore(Store):
         conn.execute("COMMIT")
 
 
-def _table_of(meta: Any) -> str | None:
+def table_of(meta: Any) -> str | None:
     """The table a stored game's ``meta`` (JSON text) names, if any."""
     try:
         t = json.loads(meta).get("table") if meta else None

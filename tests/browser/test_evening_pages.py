@@ -18,10 +18,11 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import (BACK_MS, PHONE, ats_enter, ats_shows, is_live, kernel_id,
-                              live_line, open_page, query_of, says_not_connected,
+from dashboard_driver import (BACK_MS, ats_enter, ats_shows, is_live, kernel_id,
+                              live_line, query_of, says_not_connected,
                               shows_actions, store_of, wait_actions)
 from relay import Relay
+from test_sleep import pages  # noqa: F401 (the fixture: pages in their own contexts)
 from companion.ats.game import Game
 
 pytestmark = pytest.mark.browser
@@ -31,17 +32,6 @@ GONE = {"COMPANION_POOL_SIZE": "1", "COMPANION_CULL_IDLE": "1200",
         "COMPANION_WS_PING_SECONDS": "2"}
 
 
-@pytest.fixture
-def pages(chromium):
-    """Open pages in their own browser contexts (as tests/browser/test_sleep.py)."""
-    contexts: list = []
-
-    def open_one(url, *, phone=False):
-        return open_page(chromium, url, viewport=PHONE if phone else None, contexts=contexts)
-
-    yield open_one
-    for ctx in contexts:
-        ctx.close()
 
 
 def wait_ended(server, kid: str, timeout: float = 90.0) -> str:
