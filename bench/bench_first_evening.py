@@ -14,8 +14,12 @@ It prints, for each game, the forms shown, the most inputs of one form and the t
 at most 10 forms before the laid game's final table, at most 4 inputs a form, 0 rescans.
 It always exits 0 (a measurement, not a test; tests/test_benches.py runs --quick).
 
-Every value typed here (abilities, objectives' names) is the bench's own, a fixture's:
-the companion ships no printed number it does not know, and neither does this script.
+Every card, race tile and objective named here is a "Fixture: ..." one, and every value
+typed is the bench's own: the bench's box (``BOX``) is laid over the shipped list as the
+shipped list gives real cards (a name and its types, every printed value null), so no
+real card is said to print a number or to have (or lack) a yellow box.  The Qualeen is
+the one real race: the book's FAQ gives its secret objective.  The data folder
+(``COMPANION_HOME``) starts empty.
 
     python bench/bench_first_evening.py           # 4 players, a whole year turn by turn
     python bench/bench_first_evening.py --quick   # 2 players, a few turns (seconds)
@@ -50,6 +54,31 @@ class Hand:
     def set(self, widget, value) -> None:
         self.taps += 1
         widget.value = value
+
+
+#: the bench's box: 36 location cards and 5 race tiles, named and typed as the shipped
+#: list names real ones (their printed values null, typed when a form asks)
+BOX_LOCATIONS = [f"Fixture: location {i}" for i in range(1, 37)]
+BOX_RACES = [f"Fixture: race {c}" for c in "ABCDE"]
+
+
+def _bench_box() -> None:
+    """Lay the bench's box over the shipped catalogue, in this process only."""
+    from companion.ats.cards import parse_card
+    from companion.ats.catalogue import Catalogue
+    box = [parse_card({"name": n, "category": "location", "types": ["military"],
+                       "cost": None, "energy": None, "vp": None, "max": None,
+                       "abilities": None, "notes": "bench fixture, not a real card"})
+           for n in BOX_LOCATIONS]
+    box += [parse_card({"name": n, "category": "race", "types": None, "cost": None,
+                        "energy": None, "vp": None, "max": None, "abilities": None,
+                        "notes": "bench fixture, not a real race tile"})
+            for n in BOX_RACES]
+    stock = Catalogue.shipped.__func__
+
+    def shipped(cls):
+        return stock(cls).overlay(box)
+    Catalogue.shipped = classmethod(shipped)
 
 
 def _env(tmp: Path) -> None:
@@ -118,7 +147,6 @@ def _tick(*apps) -> None:
 
 def laid_game(store, players: list[str], report: dict) -> tuple:
     """Game 1: set up on the host's page, laid on each seat's page, scored."""
-    from companion.ats.catalogue import Catalogue
     from companion.table import capabilities as caps
     from firstevening import Tally
     from widgetkit import find, one
@@ -131,8 +159,11 @@ def laid_game(store, players: list[str], report: dict) -> tuple:
     hand.set(part.use_objectives, True)
     hand.set(part.mode_setup.seed, 50)
     hand.click(one(host.root, "setup-draw"))
-    # the Qualeen for the first player (the race the issue found unrevealed); the rest drawn
+    # the Qualeen for the first player (the race the issue found unrevealed); the others
+    # the box's race tiles
     hand.set(part.race_boxes[0], "Qualeen")
+    for box, race in zip(part.race_boxes[1:len(players)], BOX_RACES):
+        hand.set(box, race)
     for i, box in enumerate(find(host.root, "objectives-from-box-name")):
         hand.set(box, f"Fixture: objective {i + 1}")
     hand.set(one(host.root, "setup-laid"), True)
@@ -143,8 +174,7 @@ def laid_game(store, players: list[str], report: dict) -> tuple:
     links = {p: caps.seat(gid, p, store=store) for p in players}
     seats = {p: _page(store, f"game={gid}&seat={p}&capid={c.id}") for p, c in links.items()}
     tv = _page(store, f"view=table&capid={caps.view().id}")
-    names = [n for n in Catalogue.default().names("location")
-             if n not in ("Main Reactor", "Power Reactor")]
+    names = BOX_LOCATIONS
     holders = [p for p, r in host.ats.game.setup.races.items() if r == "Qualeen"]
     for i, p in enumerate(players):
         page = seats[p]
@@ -207,8 +237,7 @@ def next_game(store, host, seats: dict, tv, links: dict, players: list[str], tur
     # the same codes as before: nothing new to scan
     same = all(caps.seat(gid, p, store=store).id == c.id for p, c in links.items())
     rescans += 0 if same else len(players)
-    names = [n for n in host.ats.game.catalogue.names("location")
-             if n not in ("Main Reactor", "Power Reactor")]
+    names = BOX_LOCATIONS
     played = built = 0
     #: what the bench's "physical cards" print for a build (a fixture's numbers)
     printed = {**DEFAULT_CARD, "cost": 1, "energy": 0, "vp": 1, "max": ""}
@@ -284,6 +313,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="first-evening-"))
     _env(tmp)
+    _bench_box()
     from companion.table.store import Store
     players = PLAYERS4[:2] if args.quick else PLAYERS4
     store = Store(tmp / "games.sqlite")

@@ -7,9 +7,9 @@ types, the ability), though a laid game's track VP is typed and its final score 
 only the end-of-game abilities (B 6: "Check ... the abilities of their locations that
 are written in yellow boxes") and the types an objective counts.
 
-The cards laid are the shipped list's names; every value typed here (abilities, a race's
-VP, the objectives) is the test's own, a fixture's, not a printed card's: the companion
-ships no printed number it does not know."""
+Every card, race tile and objective here is a "Fixture: ..." name that no data folder
+knows (the races come with the record, their values null): every value typed is the
+test's own, no printed card's, and no real card is said to have (or lack) a yellow box."""
 from __future__ import annotations
 
 import html
@@ -23,24 +23,32 @@ from firstevening import Tally, answer, forms_shown, inputs_of, title_of
 from widgetkit import one
 
 PLAYERS = ["Ana", "Ben", "Cy", "Dee"]
-RACES = {"Ana": "Humareen", "Ben": "Zehuti", "Cy": "Vak", "Dee": "Sheptas"}
-STATIONS = {   # 26 names of the shipped list, U-Cannon's types not in it
-    "Ana": ["Alien Bazaar", "Alien Temple", "Alliance Fleet Base", "Archives",
-            "Backup Reactor", "Galactic Resort", "U-Cannon"],
-    "Ben": ["Business Offices", "Cargo Hold", "Conference Room", "Council Room",
-            "Crew Quarters", "Customs", "War Monument"],
-    "Cy": ["Data Centre", "Docking Bay", "Dreadnought Shipyard", "Embassy Offices",
-           "Energy Lab", "Energy Market"],
-    "Dee": ["Energy Reserve", "Escape Pods", "Experimental Weapon", "Factory",
-            "Fast Food Drive-In", "Fighter Launch Bay"],
-}
+RACES = {"Ana": "Fixture: race A", "Ben": "Fixture: race B", "Cy": "Fixture: race C",
+         "Dee": "Fixture: race D"}
+#: the race tiles as a record names them before anyone typed them: a name, every value
+#: unknown (null), asked by the final table when its score reads it
+RACE_CARDS = [{"name": r, "category": "race", "types": None, "cost": None, "energy": None,
+               "vp": None, "max": None, "abilities": None,
+               "notes": "test fixture: invented race, not a real tile"} for r in RACES.values()]
+#: 26 laid cards, each a fixture's name the catalogue does not know (typed on the lay
+#: panel as a player types a card's printed name): no shipped card's values are claimed
+STATIONS = {p: [f"Fixture: {p} {i}" for i in range(1, n + 1)]
+            for p, n in (("Ana", 7), ("Ben", 7), ("Cy", 6), ("Dee", 6))}
+MILITARY_UNTYPED = "Fixture: Ana 7"
+#: the record names them as the shipped list names real cards: a name and its types (one
+#: card's types not given, as U-Cannon's are not in the shipped list), every value null
+LOCATION_CARDS = [{"name": n, "category": "location",
+                   "types": None if n == MILITARY_UNTYPED else ["business"], "cost": None,
+                   "energy": None, "vp": None, "max": None, "abilities": None,
+                   "notes": "test fixture: invented card, not a real one"}
+                  for names in STATIONS.values() for n in names]      # its types asked: the military objective counts them
 #: what the "physical cards" of this test say (a fixture's values)
-YELLOW = {"Galactic Resort": {"template": "adjacent_to", "vp": 3, "types": ["recreational"]},
-          "War Monument": {"template": "empty_reactor", "vp": 2}}
-RACE_ABILITIES = {"Humareen": {"template": "distinct_table", "table": "1:1, 2:3, 3:6, 4:10"},
-                  "Zehuti": {"template": "reactor", "vp": 1},
-                  "Vak": {"template": "distinct", "vp": 1},
-                  "Sheptas": {"template": "cube", "vp": 1}}
+YELLOW = {"Fixture: Ana 6": {"template": "adjacent_to", "vp": 3, "types": ["recreational"]},
+          "Fixture: Ben 7": {"template": "empty_reactor", "vp": 2}}
+RACE_ABILITIES = {"Fixture: race A": {"template": "distinct_table", "table": "1:1, 2:3, 3:6, 4:10"},
+                  "Fixture: race B": {"template": "reactor", "vp": 1},
+                  "Fixture: race C": {"template": "distinct", "vp": 1},
+                  "Fixture: race D": {"template": "cube", "vp": 1}}
 OBJECTIVES = ["Fixture: most military", "Fixture: most credits", "Fixture: fewest reactors",
               "Fixture: judged at the table"]
 
@@ -90,7 +98,8 @@ def test_a_laid_game_reaches_its_final_table_with_few_short_forms(store, compani
     assert not any(companion_home.iterdir())           # an empty data folder
     type_objectives()
     g = Game({"players": PLAYERS, "races": RACES, "objectives": OBJECTIVES,
-              "options": {"laid": "final"}}, catalogue=Catalogue.default())
+              "options": {"laid": "final"}}, cards=RACE_CARDS + LOCATION_CARDS,
+             catalogue=Catalogue.default())
     gid = store.create(g.to_record(), title="laid")
     app = App(store)
     app.ats.open_game(gid)
@@ -110,7 +119,7 @@ def test_a_laid_game_reaches_its_final_table_with_few_short_forms(store, compani
         for name, ab in {**YELLOW, **RACE_ABILITIES}.items():
             if f"'{name}'" in words:
                 card = {"ability": ab}
-        if "'U-Cannon'" in words:
+        if f"'{MILITARY_UNTYPED}'" in words:
             card = {"types": ["military"]}
         answer(form, {**truth, **card}, tally)
     else:
@@ -124,13 +133,13 @@ def test_a_laid_game_reaches_its_final_table_with_few_short_forms(store, compani
     # what was typed is in the user's catalogue, and only that: a laid card with no
     # yellow box keeps its cost, energy and VP unknown (asked when a build needs them)
     cat = Catalogue.default()
-    bazaar = cat["Alien Bazaar"]
+    bazaar = cat["Fixture: Ana 1"]
     assert bazaar.abilities == () and bazaar.end_only
     assert (bazaar.cost, bazaar.energy, bazaar.vp) == (None, None, None)
     assert bazaar.unknown_for_build() == ["cost", "energy", "vp", "abilities"]
-    resort = cat["Galactic Resort"]
+    resort = cat["Fixture: Ana 6"]
     assert [a.when for a in resort.abilities] == ["end"] and resort.cost is None
-    assert cat["U-Cannon"].types == ("military",)
+    assert cat[MILITARY_UNTYPED].types == ("military",)
 
 
 def test_a_final_table_missing_a_value_shows_the_rest_and_names_the_part(store):
@@ -138,7 +147,8 @@ def test_a_final_table_missing_a_value_shows_the_rest_and_names_the_part(store):
     and every total that waits for nothing, "?" where a value is missing, and which
     card, which value, on whose station."""
     type_objectives()
-    g = Game({"players": PLAYERS, "races": RACES, "objectives": OBJECTIVES, "options": {"laid": "final"}}, catalogue=Catalogue.default())
+    g = Game({"players": PLAYERS, "races": RACES, "objectives": OBJECTIVES, "options": {"laid": "final"}}, cards=RACE_CARDS + LOCATION_CARDS,
+             catalogue=Catalogue.default())
     gid = store.create(g.to_record(), title="laid")
     app = App(store)
     app.ats.open_game(gid)
@@ -148,7 +158,7 @@ def test_a_final_table_missing_a_value_shows_the_rest_and_names_the_part(store):
     words = html.unescape(re.sub(r"<[^>]+>", " ", str(
         [getattr(x, "value", "") for x in app.ats.final_box.children])))
     assert "The final table so far" in words
-    assert "Ana's station: Galactic Resort at [0, 6]" in re.sub(r"\s+", " ", words), words
+    assert "Ana's station: Fixture: Ana 6 at [0, 6]" in re.sub(r"\s+", " ", words), words
     assert "end-of-game abilities" in words               # the column in words
     assert final_table_text(app) == ""                     # no final table yet
     table = final_table_text(app, "final-partial-table")

@@ -138,6 +138,7 @@ import logging
 import os
 import re
 import secrets
+import time
 
 c = get_config()  # noqa: F821 - provided by traitlets when it runs this file
 
@@ -250,6 +251,7 @@ def _page_connected(handler, kernel_id: str) -> None:
     """A kernel websocket came: its kernel's page is there, and one of its client's page
     loads is no longer waiting."""
     EVER_CONNECTED.add(kernel_id)
+    _SOCKET_AT[kernel_id] = time.monotonic()
     waiting = _WAITING.get(handler.request.remote_ip or "?")
     if waiting:
         waiting.pop(0)
@@ -260,7 +262,7 @@ def _forget_ended_kernels(alive) -> None:
     connected) for kernels the manager no longer has (``alive``: its kernels by id): a
     kernel that ended before its page connected or said "received" left its entry for
     the server's lifetime.  Called by the culler, every cull interval."""
-    for kept in (_TAKEN, _UNACKED, _GONE, _PAGE_KEY, _KERNEL_CAP, _REVOKED, _HEARD):
+    for kept in (_TAKEN, _SOCKET_AT, _UNACKED, _GONE, _PAGE_KEY, _KERNEL_CAP, _REVOKED, _HEARD):
         for kernel_id in [k for k in kept if k not in alive]:
             kept.pop(kernel_id, None)
     EVER_CONNECTED.intersection_update(alive)
@@ -284,6 +286,14 @@ def _install_no_cull_while_starting() -> None:
         age = (datetime.now(timezone.utc) - last).total_seconds() if last is not None else 0.0
         unconnected = (kernel is not None and kernel_id not in EVER_CONNECTED
                        and not self._kernel_connections.get(kernel_id, 0))
+        opened = _SOCKET_AT.get(kernel_id)
+        if (kernel is not None and opened is not None
+                and not self._kernel_connections.get(kernel_id, 0)
+                and _time.monotonic() - opened < SOCKET_GRACE):
+            # its page's socket has come but is not counted yet (the server counts it once
+            # the kernel's channels are connected, seconds later on a busy laptop): not idle
+            # (CI 2026-12-07: culled between "Adapting" and "Connecting", the phone blank)
+            return None
         taken = _TAKEN.get(kernel_id)
         if unconnected and taken is not None:
             # a pool kernel a page has just taken: idle in the pool for minutes, its page
@@ -321,6 +331,10 @@ _install_no_cull_while_starting()
 #: pool kernels a page took (kernel id -> time.monotonic() when Voila handed it the
 #: page's address): the culler leaves them to their page for UNCONNECTED_SECONDS
 _TAKEN: dict[str, float] = {}
+#: kernel id -> time.monotonic() when a page's websocket for it came (before the server
+#: counts the connection): the culler leaves it alone for SOCKET_GRACE seconds
+_SOCKET_AT: dict[str, float] = {}
+SOCKET_GRACE = 20
 #: the page's address sent to a kernel that has not said "received" yet (kernel id ->
 #: the message): sent again when that kernel's socket opens again
 _UNACKED: dict[str, str] = {}
