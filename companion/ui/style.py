@@ -279,7 +279,9 @@ TABLE_VIEW_CSS = """<style>
    banners ("Resumed ...", "Updated from another page"); a refusal still shows */
 .companion-root.tv-page > .companion-title, .companion-root.tv-page > .game-tabs > .lm-TabBar,
 .companion-root.tv-page .live-note,
-.companion-root.tv-page > .companion-status:not(:has(.status-error)) { display: none !important; }
+.companion-root.tv-page > .companion-status:not(:has(.status-error)),
+.companion-root.tv-page .final-message:not(:has(.status-error)),
+.companion-root.tv-page .entry-message:not(:has(.status-error)) { display: none !important; }
 .companion-root.tv-page .tv { --tv-top: 48px; }
 .companion-root.tv-page .tv-on > .table-stations, .companion-root.tv-page .tv-on > .tv-display
   { order: -1; }

@@ -179,8 +179,13 @@ def final_shown(page) -> dict:
 
 
 @pytest.mark.dashboard_config
-def test_four_seats_lay_their_stations_and_every_page_shows_the_final_table(
-        voila_server, phones, tmp_path):
+def test_the_first_evening_four_phones_and_the_tv_lay_a_game_then_play_the_next(
+        voila_server, phones, open_pages, tmp_path):
+    """Game 1: the stations laid on their own phones, the final table on every page (the
+    Qualeen's secret revealed), the TV's totals large and whole; game 2 (issue 50's done
+    when): the host's *Next game with the same players*, followed by every phone and the
+    TV without a reload or a new scan, played to its end, its last advisor settled on the
+    phone of the player it leans to."""
     g = Game({"players": PLAYERS, "races": RACES, "objectives": OBJECTIVES,
               "options": {"laid": "final"}}, cards=copy.deepcopy(CARDS))
     s = store_of(voila_server)
@@ -322,3 +327,152 @@ def test_four_seats_lay_their_stations_and_every_page_shows_the_final_table(
 
     for name, page in pages.items():
         screenshot(page, f"lay4-03-{name.lower()}-final")
+    tv_end_large_and_whole(table, want={p: int(h["total"]) for p, h in HAND.items()},
+                           winner="Ben", name="game1")
+    the_next_game(voila_server, open_pages, seats, table, gid)
+
+
+# -- the TV at the end (issue 50: "the winner and the final totals first, in large type
+# (>= 32 px at 1920x1080), nothing cut at 1366x768") ------------------------------------
+TV_SIZES = [(1920, 1080), (1366, 768)]
+
+
+def tv_end_large_and_whole(tv, *, want: dict, winner: str, name: str) -> None:
+    from test_tv_end_browser import geometry, visible
+    for width, height in TV_SIZES:
+        tv.set_viewport_size({"width": width, "height": height})
+        expect(tv.locator(".tv-winner >> visible=true")).to_contain_text(f"{winner} ",
+                                                                         timeout=WAIT_MS)
+        tv.wait_for_timeout(800)
+        shown = {r.get_attribute("data-player"): int(r.locator("td.tv-total").inner_text())
+                 for r in tv.locator("tr.tv-final-row >> visible=true").all()}
+        assert shown == want, (name, width, shown, want)
+        got = geometry(tv)
+        screenshot(tv, f"evening-{name}-tv-{width}")
+        assert got["total_px"] >= 32 and got["winner_px"] >= 32, (name, got)
+        assert got["sideways"] <= 0, (name, got)
+        for b in got["parts"]:
+            assert b["width"] > 0 and b["left"] >= -1 and b["top"] >= -1, (name, width, b)
+            assert b["right"] <= width + 1 and b["bottom"] <= height + 1, (name, width, b)
+        assert not visible(tv, ".game-tabs .lm-TabBar"), name
+        assert "Resumed" not in tv.locator(".companion-root").inner_text()
+    tv.set_viewport_size({"width": 390, "height": 844})
+
+
+# -- game 2: the next game with the same players -----------------------------------------
+#: Revival's Influence tiles (R 4), one between each two neighbours: the first lists
+#: "reactor", the others "build military" (a fixture's tiles: nobody builds here, so
+#: only the first leans, to Ana, who builds the game's only reactor)
+TILES = [("Fixture tile AB", "reactor"), ("Fixture tile BC", "build military"),
+         ("Fixture tile CD", "build military"), ("Fixture tile DA", "build military")]
+
+
+def _play_to_the_last_turn(server, gid: str) -> Game:
+    """Every turn but the last of year 4, as the laptop enters them (Ana builds a reactor
+    in year 1, every other action a discard; each round's advisor declined), written to
+    the store at once: the pages see another device's entries.  The turn-by-turn entry
+    of each action is tested elsewhere (test_play, test_four_pages); here what matters
+    is the end.  Returns the shadow game."""
+    import time as _time
+    s = store_of(server)
+    try:
+        shadow = Game.from_record(s.load(gid), trusted=True)
+        n0 = len(shadow.actions)
+        first = {"player": "Ana", "do": "reactor", "card": "Garden", "at": [0, 1]}
+        last = shadow.setup.turns_in_year(4)
+        while not (shadow.state.year == 4 and shadow.state.turn == last):
+            for tile, who in shadow.unsettled_advisors().items():
+                shadow.push({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
+            for p in list(shadow.state.waiting):
+                if first is not None and p == "Ana":
+                    shadow.push(first)
+                    first = None
+                else:
+                    shadow.push({"player": p, "do": "discard", "card": "Garden"})
+        new = shadow.to_record()["actions"][n0:]
+        with s.transaction() as c:
+            for i, a in enumerate(new, start=n0):
+                c.execute("INSERT INTO actions(game_id, idx, action) VALUES (?,?,?)",
+                          (gid, i, json.dumps(a)))
+            c.execute("UPDATE games SET updated=?, rev=rev+? WHERE id=?",
+                      (_time.time(), len(new), gid))
+    finally:
+        s.close()
+    return shadow
+
+
+def the_next_game(server, open_pages, seats: dict, table, g1: str) -> None:
+    from dashboard_driver import ats_enter, ats_shows, kernel_id, live_line
+    from test_capability_roles import wait_what
+    kernels = {name: kernel_id(pg) for name, pg in {**seats, "table": table}.items()}
+    urls = {name: pg.url for name, pg in {**seats, "table": table}.items()}
+    host = open_pages(f"{server.url}?game={g1}", viewport={"width": 1280, "height": 900})
+    nxt = host.locator(".next-game-same")
+    nxt.wait_for(state="visible", timeout=60_000)
+    nxt.click()
+    host.locator(".start-game").wait_for(state="visible", timeout=WAIT_MS)
+    for i, name in enumerate(PLAYERS, 1):                     # the same players, kept
+        expect(host.locator(f".player-name-{i} input")).to_have_value(name)
+    from dashboard_driver import open_setup_options
+    open_setup_options(host)
+    host.locator(".setup-advisors input").check()
+    for i, (name, action) in enumerate(TILES, 1):
+        row = host.locator(f".advisor-tile-{i}")
+        row.wait_for(state="visible")
+        row.locator(".advisor-tile-name input").fill(name)
+        row.locator(".advisor-tile-actions select").select_option(label=action)
+        row.locator(".advisor-tile-slots input").fill("1")
+    host.click(".start-game")
+    host.locator(".scoreboard tr.score-row").first.wait_for(state="visible", timeout=WAIT_MS)
+    s = store_of(server)
+    g2 = s.games()[0]["id"]
+    s.close()
+    assert g2 != g1
+    # every phone and the TV follow by themselves: no reload (the same kernel, the same
+    # address), no new link: 0 rescans
+    for p, page in seats.items():
+        got = wait_what(page, {"role": "seat", "seat": p, "game": g2}, timeout=60)
+        assert got["game"] == g2 and got["seat"] == p, (p, got)
+    got = wait_what(table, {"role": "table", "game": g2}, timeout=60)
+    assert got["game"] == g2, got
+    for name, page in {**seats, "table": table}.items():
+        assert kernel_id(page) == kernels[name], f"{name}'s page reloaded"
+        assert page.url.split("?")[0] == urls[name].split("?")[0], (name, page.url)
+    screenshot(seats["Ana"], "evening-g2-01-ana-followed")
+
+    # -- played to the last turn of year 4, then the last turn on the phones ----------------
+    shadow = _play_to_the_last_turn(server, g2)
+    for p, page in seats.items():
+        ats_shows(page, shadow, timeout=60_000)
+    for p in PLAYERS:
+        ats_enter(seats[p], shadow, p, "discard")
+    assert shadow.finished and shadow.unsettled_advisors() == {"Fixture tile AB": "Ana"}
+    # the last round's advisor (R 4: "At the end of every round ... If an Advisor is
+    # towards one of the 2 players, that player gets the special bonus listed on the
+    # Advisor card."; "he may announce it and gain 1 VP instead"): on Ana's phone
+    ben = seats["Ben"]
+    expect(ben.locator(".companion-root")).to_contain_text(
+        "'Fixture tile AB' leans to Ana: Ana settles it on Ana's page", timeout=WAIT_MS)
+    assert ben.locator(".advisor-decline >> visible=true").count() == 0
+    ana = seats["Ana"]
+    decline = ana.locator(".advisor-decline >> visible=true")
+    decline.wait_for(state="visible", timeout=WAIT_MS)
+    screenshot(ana, "evening-g2-02-ana-last-advisor")
+    decline.click()
+    acts = wait_actions(server, g2, len(shadow.actions) + 1)
+    assert {k: acts[-1][k] for k in ("do", "tile", "player", "take")} == {
+        "do": "advisor", "tile": "Fixture tile AB", "player": "Ana", "take": "decline"}
+    shadow.push({"do": "advisor", "tile": "Fixture tile AB", "player": "Ana",
+                 "take": "decline"})
+    assert "This game is over" not in ana.locator(".companion-root").inner_text()
+    result = shadow.score()
+    totals = {r["player"]: int(r["total"]) for r in result.rows}
+    for name, page in {**seats, "table": table, "host": host}.items():
+        expect(page.locator(".final-winner")).to_contain_text(result.winners[0],
+                                                              timeout=60_000)
+    for name, page in {**seats, "table": table}.items():
+        screenshot(page, f"evening-g2-03-{name.lower()}-final")
+    tv_end_large_and_whole(table, want=totals, winner=result.winners[0], name="game2")
+    for name, page in {**seats, "table": table}.items():
+        assert kernel_id(page) == kernels[name], f"{name}'s page reloaded"
+
