@@ -27,7 +27,19 @@ The books' sentences (/work/shared/rules/among-the-stars-rulebook.md):
 Every card, race and objective here is a "Fixture: ..." entry of the record's ``cards``
 (a test's numbers, no real card's), except the Qualeen, the shipped race whose only
 known ability is the B FAQ's secret objective (its catalogue entry has no scoring
-ability).  Screenshots: tests/artifacts/lay4-*.png."""
+ability).  Screenshots: tests/artifacts/lay4-*.png.
+
+Then the rest of issue 50's first evening (its "Done when": "that evening's first two
+games from an empty data folder with 4 phones and the TV, the Qualeen revealed on every
+page at the end, the last advisor settled on the phone, 0 rescans, the TV's final totals
+large and whole at both sizes"): the TV's final totals measured at 1920x1080 and
+1366x768; the host's laptop opens, presses *Next game with the same players*, adds
+Revival's Influence tiles (fixture tiles) and starts game 2; every phone and the TV
+follow it with no reload and no new link; game 2 goes to its last turn (entered at once
+in the store, as another device's entries), the last turn is entered on the four phones,
+the last round's advisor is settled on Ana's phone (Ben's page says it is Ana's), and
+every page shows game 2's final table, the TV's again large and whole.
+Screenshots: tests/artifacts/evening-*.png."""
 from __future__ import annotations
 
 import base64
