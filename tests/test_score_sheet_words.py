@@ -54,3 +54,21 @@ def test_the_score_sheet_has_no_none_and_no_raw_column_name():
     for raw in ("during_game", "end_abilities", "empty_reactors", "credits_left"):
         assert raw not in heads, heads
     assert "VP during the game" in heads and "end-of-game abilities" in heads
+
+
+def test_the_small_star_empires_score_sheet_names_its_columns_in_words():
+    """The same for Small Star Empires (issue 50: "the score sheet prints ... raw column
+    names"): its final table and its lines in the page's words, no "None" cell."""
+    from test_sse_lay_position import laid_game as sse_laid
+    g = sse_laid()
+    assert g.state.finished
+    sheet = HistoryTab.score_sheet(HistoryTab, g.to_record(), g)
+    assert sheet is not None
+    heads = re.findall(r"<th>(.*?)</th>", sheet)
+    for raw in ("cities_left", "trade_stations_left", "planets_controlled",
+                "largest_territory", "trade_stations", "category", "cell"):
+        assert raw not in heads, heads
+    assert "Cities left" in heads and "Trade St. left" in heads and "for" in heads, heads
+    cells = re.findall(r"<td>(.*?)</td>", sheet)
+    assert cells and "None" not in cells, cells
+    assert "trade_stations" not in " ".join(cells)            # the category in words

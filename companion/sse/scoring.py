@@ -48,6 +48,13 @@ CATEGORY_NAMES = {"planets": "planets", "exploration": "exploration", "nebulae":
                   "trade_stations": "trade stations", "territory": "largest territory",
                   "hollana": "Hollana Federation", "tennar": "Tennar Union",
                   "open_borders": "Open Borders"}
+#: the final table's columns in words (the categories, then the tiebreak columns)
+SHOWN_COLUMNS = {**CATEGORY_NAMES, "cities_left": "Cities left",
+                 "trade_stations_left": "Trade St. left",
+                 "planets_controlled": "planets controlled",
+                 "largest_territory": "largest territory size"}
+SHOWN_LINES = {"player": "player", "category": "for", "source": "source", "cell": "system",
+               "rule": "rule", "vp": "VP"}
 
 
 class ScoredGame(Protocol):
@@ -78,6 +85,22 @@ class Score(ScoreTable):
 
     def json_head(self) -> dict[str, Any]:
         return {"format": FORMAT}
+
+    def shown_table(self, st: "State | None" = None) -> pd.DataFrame:
+        """:attr:`table` as a page or a score sheet shows it: with the game's state, only
+        the categories in play (:func:`shown_table`); the columns in words (issue 50: the
+        score sheet printed ``trade_stations_left``)."""
+        t = shown_table(self, st) if st is not None else self.table[
+            ["player", "total"] + [c for c in self.table.columns if c not in ("player", "total")]]
+        return t.rename(columns=SHOWN_COLUMNS)
+
+    def shown_lines(self) -> pd.DataFrame:
+        """:attr:`lines` as shown: an empty cell for a line with none (never "None"), the
+        category and the columns in words."""
+        lines = self.lines.assign(
+            cell=["" if c is None else ", ".join(str(x) for x in c) for c in self.lines["cell"]],
+            category=[CATEGORY_NAMES.get(c, c) for c in self.lines["category"]])
+        return lines.rename(columns=SHOWN_LINES)
 
 
 def _line(player: str, category: str, source: str, cell: Hex | None, rule: str,

@@ -305,9 +305,9 @@ class HistoryTab:
                 f"<h1>{escape(name)} — score sheet</h1><h2>{title}</h2>"
                 f"<p><b>{escape(res.explanation)}</b></p>"
                 # the columns in words, an empty cell for a line with none (issue 50)
-                + getattr(res, "shown_table", lambda: res.table)().to_html(index=False)
+                + res.shown_table().to_html(index=False)
                 + "<h3>Every VP with its source</h3>"
-                + getattr(res, "shown_lines", lambda: res.lines)().to_html(index=False)
+                + res.shown_lines().to_html(index=False)
                 + "<h3>Final position</h3>" + self.board_html(game)
                 + "</body></html>")
 

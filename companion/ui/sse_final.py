@@ -18,7 +18,7 @@ from ..sse.game import FORMAT, SseGame
 from ..sse.kind import KIND
 from ..sse.offer import epic_columns, epic_numbers
 from ..sse.render import map_svg
-from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, shown_table, tiebreak_words
+from ..sse.scoring import CATEGORIES, CATEGORY_NAMES, tiebreak_words
 from .playdetails import FinalExports, final_details_form
 from .writes import writes
 from .sse_protocol import SseScreenProtocol
@@ -163,11 +163,7 @@ class SseFinal:
             return
         # issue 21: a module's column only when the game has it (the engine says which),
         # and the total right after the name: seen on a phone without swiping
-        t = shown_table(result, g.state).rename(columns={**{c: CATEGORY_NAMES[c] for c in CATEGORIES},
-                                         "cities_left": "Cities left",
-                                         "trade_stations_left": "Trade St. left",
-                                         "planets_controlled": "planets controlled",
-                                         "largest_territory": "largest territory size"})
+        t = result.shown_table(g.state)
         rec = s.stored_record_b64(g)          # the stored record, details included
         csv = base64.b64encode(frame_csv(result.table).encode()).decode()
         names = (export_name(KIND.family, s.session),
