@@ -483,8 +483,12 @@ class HistoryTab:
                     "Among the Stars: win rate by player"
                 parts.append(bars_svg(list(wr.player), list(wr.win_rate), title=title))
         if not bd.empty:
-            parts.append(bars_svg(list(bd.category), list(bd.average),
-                                  title="Average VP by category", fmt="{:.1f}"))
+            # the categories in the final table's words (issue 50: "during_game")
+            from ..ats.scoring import SHOWN_COLUMNS
+            parts.append(bars_svg([SHOWN_COLUMNS.get(c, c) for c in bd.category],
+                                  list(bd.average),
+                                  title="Among the Stars: average VP by category",
+                                  fmt="{:.1f}"))
         self.charts.value = "".join(f"<div style='display:inline-block;vertical-align:top;"
                                     f"margin-right:20px;max-width:100%'>{p}</div>"
                                     for p in parts)
