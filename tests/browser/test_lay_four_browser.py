@@ -341,7 +341,7 @@ def test_the_first_evening_four_phones_and_the_tv_lay_a_game_then_play_the_next(
         screenshot(page, f"lay4-03-{name.lower()}-final")
     tv_end_large_and_whole(table, want={p: int(h["total"]) for p, h in HAND.items()},
                            winner="Ben", name="game1")
-    the_next_game(voila_server, open_pages, seats, table, gid)
+    the_next_game(voila_server, open_pages, seats, table, gid, tmp_path)
 
 
 # -- the TV at the end (issue 50: "the winner and the final totals first, in large type
@@ -413,7 +413,7 @@ def _play_to_the_last_turn(server, gid: str) -> Game:
     return shadow
 
 
-def the_next_game(server, open_pages, seats: dict, table, g1: str) -> None:
+def the_next_game(server, open_pages, seats: dict, table, g1: str, tmp_path) -> None:
     from dashboard_driver import ats_enter, ats_shows, kernel_id, live_line
     from test_capability_roles import wait_what
     kernels = {name: kernel_id(pg) for name, pg in {**seats, "table": table}.items()}
@@ -487,4 +487,20 @@ def the_next_game(server, open_pages, seats: dict, table, g1: str) -> None:
     tv_end_large_and_whole(table, want=totals, winner=result.winners[0], name="game2")
     for name, page in {**seats, "table": table}.items():
         assert kernel_id(page) == kernels[name], f"{name}'s page reloaded"
+    # the record exported from Dee's page scores the same on a machine with an empty
+    # data folder (`python -m companion score`)
+    href = seats["Dee"].locator("a.export-json").first.get_attribute("href")
+    exported = json.loads(base64.b64decode(href.split(",", 1)[1]))
+    assert len(exported["actions"]) == len(shadow.actions)
+    path = tmp_path / "evening-g2.json"
+    path.write_text(json.dumps(exported))
+    empty = tmp_path / "empty-home-2"
+    empty.mkdir()
+    out = subprocess.run([sys.executable, "-m", "companion", "score", str(path), "--json"],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "COMPANION_HOME": str(empty)})
+    assert out.returncode == 0, out.stderr
+    cli = json.loads(out.stdout)
+    assert cli["final"] and cli["winners"] == result.winners
+    assert {r["player"]: int(r["total"]) for r in cli["players"]} == totals
 
