@@ -69,6 +69,14 @@ CSS = f"""<style>
 .companion-root .widget-html-content table th {{ white-space: nowrap; }}
 .companion-root .score-table td, .companion-root .score-table th {{ padding: 3px 8px; }}
 .companion-root .game-tabs .lm-TabBar-tabLabel {{ white-space: normal; line-height: 1.15; }}
+/* contrast (axe color-contrast, WCAG AA 4.5:1): Lumino's unselected tab and the
+   collapsed boxes' titles are a light grey by default */
+.companion-root .lm-TabBar-tab:not(.lm-mod-current) .lm-TabBar-tabLabel,
+.companion-root .jupyter-widget-Collapse-header,
+.companion-root .jupyter-widget-Collapse-header span {{ color: #333 !important; }}
+/* words for a screen reader only (a column's name the screen shows by its place) */
+.companion-root .sr-only {{ position: absolute; width: 1px; height: 1px; padding: 0;
+  margin: -1px; overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }}
 /* tab titles share the width */
 .companion-root .game-tabs .lm-TabBar {{ min-height: {TOUCH_PX}px; }}
 .companion-root .game-tabs .lm-TabBar-tab {{ min-width: 0; flex: 1 1 auto;

@@ -117,7 +117,7 @@ def end_display(game: Any, main_html: str, kind: str) -> str:
             f"data-player='{escape(r['player'])}'><td class='tv-rank'>{int(r['rank'])}</td>"
             f"<td class='tv-who'>{escape(r['player'])}</td>"
             f"<td class='tv-total'>{int(r['total'])}</td></tr>" for r in result.rows)
-        table = ("<table class='tv-final'><tr><th></th><th>Player</th><th>Final VP</th></tr>"
+        table = ("<table class='tv-final'><tr><th><span class='sr-only'>Rank</span></th><th>Player</th><th>Final VP</th></tr>"
                  f"{rows}</table>")
     return (f"<div class='tv tv-{kind} tv-end' style='--tv-n:{len(game.state.setup.players)}'>"
             f"<div class='tv-result'>{head}{table}</div>{main_html}</div>")
