@@ -129,12 +129,17 @@ class AtsSetup:
         writes(self.catalogue_panel)          # card values into my-cards.yaml
         self.catalogue_panel.observe(self.guarded(lambda _: self._open_catalogue()),
                                      "selected_index")
+        self.box_only_note = w.HTML(
+            "<i>The Revival box alone: no races and no objectives (they come with the base "
+            "game's box, R 2.1).</i>", layout=w.Layout(display="none"))
+        self.box_only_note.add_class("setup-box-only-note")
         self.use_races.observe(lambda _: self._setup_visibility(), "value")
         self.use_objectives.observe(lambda _: self._setup_visibility(), "value")
         self.limited.observe(lambda _: self._setup_visibility(), "value")
         self.mode_setup = ModeSetup(self)
         for b in self.name_boxes + [self.mode]:
             b.observe(self.guarded(lambda _: self.mode_setup.refresh()), "value")
+        self.mode_setup.two_player.observe(lambda _: self._setup_visibility(), "value")
         for b in self.name_boxes:
             b.observe(lambda _: self._setup_visibility(), "value")
         # the options a first game never needs, folded
@@ -156,7 +161,7 @@ class AtsSetup:
             w.HTML("<h3>New game</h3><div>Players in seat order, clockwise:</div>"),
             w.HBox(self.name_boxes),
             self.options_panel, self.details_panel,
-            self.use_races, self.race_box,
+            self.box_only_note, self.use_races, self.race_box,
             self.use_objectives, w.VBox([self.objective_note, self.objective_pick,
                                          self.box_objectives.box]),
             self.laid, self.laid_now, self.laid_at, self.start_btn]), host_only=True)
@@ -216,6 +221,14 @@ class AtsSetup:
                 box.value = was if any(v == was for _, v in races) else "*"
 
     def _setup_visibility(self):
+        # the Revival box alone holds no race and no objective (R 1; R 2.1: "if you have
+        # a copy of Among the Stars ... you may also add ... Alien Races, Objectives")
+        box_only = self.mode_setup.revival_box_only if hasattr(self, "mode_setup") else False
+        for tick in (self.use_races, self.use_objectives):
+            if box_only and tick.value:
+                tick.value = False
+            tick.disabled = box_only
+        self.box_only_note.layout.display = "" if box_only else "none"
         self.race_box.layout.display = "" if self.use_races.value else "none"
         # one race selector per player typed (at least two)
         n = max(2, sum(1 for b in self.name_boxes if b.value.strip()))
@@ -272,6 +285,8 @@ class AtsSetup:
         # what the table chose (after a draw too: the lists show the draw, and a pick
         # changed since counts, issue 50); the engine draws the rest from the seed
         # (decks.complete_choices).  The cards drawn from the box are typed by name.
+        if self.mode_setup.revival_box_only:
+            self._setup_visibility()        # races and objectives off, whatever was ticked
         use_objectives = self.use_objectives.value
         from_box = self.box_objectives.in_catalogue(cat) if use_objectives else []
         got = decks.complete_choices(

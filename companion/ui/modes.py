@@ -24,14 +24,21 @@ from ..ats.game import ADVISOR_ACTIONS, round_end_report
 from .ats_lay import LayPanel
 from .shippicker import SHIP, ShipPicker  # noqa: F401 (re-exported)
 
+#: the 2-player choice "Revival box only"
+REVIVAL_BOX = "revival-box"
 ACTION_CHOICES = [(a, a) for a in ADVISOR_ACTIONS] + [(f"build {t}", f"build:{t}") for t in TYPES]
 
 
 class ModeSetup:
     def __init__(self, app):
         self.app = app
+        # issue 50: "Revival box only" -- Revival "can also be played on its own as a
+        # 2-player game" (R 2); its box holds no race and no objective (R 1), which come
+        # only "if you have a copy of Among the Stars" (R 2.1)
         self.two_player = w.Dropdown(options=[("base rules: two virtual seats", "virtual"),
-                                              ("Revival 2-player rules", "revival")],
+                                              ("Revival 2-player rules", "revival"),
+                                              ("Revival box only (its 2-player rules)",
+                                               REVIVAL_BOX)],
                                      value="virtual", description="2 players")
         self.two_player.add_class("setup-two-player")
         self.first_active = w.Dropdown(description="1st active", options=[])
@@ -74,13 +81,25 @@ class ModeSetup:
     def names(self) -> list[str]:
         return [b.value.strip() for b in self.app.name_boxes if b.value.strip()]
 
+    @property
+    def rules(self) -> str:
+        """The 2-player rules chosen: "virtual" or "revival" (the Revival box alone plays
+        the Revival rules)."""
+        v = self.two_player.value
+        return "revival" if v == REVIVAL_BOX else v
+
+    @property
+    def revival_box_only(self) -> bool:
+        """Only the Revival box on the table (2 names): no races, no objectives."""
+        return len(self.names()) == 2 and self.two_player.value == REVIVAL_BOX
+
     def refresh(self):
         names = self.names()
         self.forget_draw()
         n = len(names)
         two = n == 2
         self.two_player.layout.display = "" if two else "none"
-        revival = two and self.two_player.value == "revival"
+        revival = two and self.rules == "revival"
         self.first_active.layout.display = "" if revival else "none"
         if list(self.first_active.options) != names:
             self.first_active.options = names
@@ -89,7 +108,7 @@ class ModeSetup:
         if n >= 2:
             try:
                 comp = decks.deck_composition(n, mode=self.app.mode.value,
-                                              two_player=self.two_player.value if two else None,
+                                              two_player=self.rules if two else None,
                                               all_in=self.all_in.value)
                 t = comp.table()
                 self.composition.value = (f"<details><summary>Deck for this game: "
@@ -135,10 +154,12 @@ class ModeSetup:
         self.advisor_box.children = rows
 
     def options(self, names) -> dict:
-        opts = {}
+        opts: dict = {}
         if len(names) == 2:
-            opts["two_player"] = self.two_player.value
-            if self.two_player.value == "revival":
+            opts["two_player"] = self.rules
+            if self.revival_box_only:
+                opts["boxes"] = ["revival"]
+            if self.rules == "revival":
                 opts["first_active"] = self.first_active.value or names[0]
         if self.spaceships.value:
             opts["spaceships"] = True
@@ -182,9 +203,11 @@ class ModeSetup:
         names = self.names()
         if len(names) < 2:
             raise CompanionError("Type at least 2 player names first.")
-        two = self.two_player.value if len(names) == 2 else None
+        two = self.rules if len(names) == 2 else None
+        box_only = self.revival_box_only          # no race, no objective in that box
         got = decks.draw_setup(names, seed=self.seed_value(), mode=self.app.mode.value,
-                               two_player=two, all_in=self.all_in.value)
+                               two_player=two, all_in=self.all_in.value,
+                               races=not box_only, objectives=not box_only)
         self.app.drawn = got
         drawn_races = got.get("races") or {}
         drawn_objs = list(got.get("objectives") or [])
