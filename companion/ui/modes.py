@@ -101,6 +101,8 @@ class ModeSetup:
         self.two_player.layout.display = "" if two else "none"
         revival = two and self.rules == "revival"
         self.first_active.layout.display = "" if revival else "none"
+        self.draw_btn.description = ("Draw the setup" if self.revival_box_only
+                                     else "Draw races and objectives")
         if list(self.first_active.options) != names:
             self.first_active.options = names
         self.timing.layout.display = "" if n >= 3 else "none"

@@ -47,7 +47,8 @@ CSS = f"""<style>
 .companion-root .widget-accordion .lm-AccordionPanel-title,
 .companion-root .jupyter-widget-Collapse-header {{ min-height: {TOUCH_PX}px; display: flex;
   align-items: center; }}
-.companion-root summary {{ min-height: {TOUCH_PX}px; line-height: {TOUCH_PX}px;
+.companion-root summary {{ min-height: {TOUCH_PX}px; line-height: 1.35; padding: 11px 0;
+  box-sizing: border-box;
   display: list-item; cursor: pointer; }}
 .companion-root a.export-link {{ min-height: {TOUCH_PX}px; box-sizing: border-box;
   display: inline-flex; align-items: center; }}
