@@ -9,8 +9,9 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
-from conftest import ROOT
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_first_evening_bench_quick_meets_its_targets(tmp_path):

@@ -3,6 +3,8 @@ Stats and BoardGameGeek files were ``play-<day>.bgsplay``: the second download r
 first in the phone's Downloads).  Each play's files now carry its start and its id."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from companion.table.store import Store
 from companion.ui.play_exports import final_exports
 
@@ -34,7 +36,7 @@ def test_history_asks_the_expansions_boardgamegeek_id_after_the_games(tmp_path):
     from companion.table import plays_export
     from companion.ui.app import App
     from companion.ui.history_tab import HistoryTab
-    from conftest import ROOT
+    ROOT = Path(__file__).resolve().parent.parent
 
     store = Store(tmp_path / "games.db")
     rec = json.loads((ROOT / "data" / "samples" / "thalia-u-cannon.json").read_text())

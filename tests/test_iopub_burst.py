@@ -18,6 +18,7 @@ import os
 import queue
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,8 @@ pytest.importorskip("ipykernel")
 from jupyter_client import KernelManager  # noqa: E402
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 
-from conftest import ROOT  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent   # (not conftest's: which conftest a
+# "from conftest import" gets depends on what pytest collected first: issue 51)
 
 
 def _run(kc, code: str, timeout: float = 240) -> tuple[str, list[dict]]:
