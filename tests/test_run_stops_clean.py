@@ -85,6 +85,9 @@ def test_end_run_processes_ends_that_runs_processes_and_no_other():
             assert p.wait(timeout=10) is not None
         assert other.poll() is None                      # another run's process: kept
         assert "ending 2 process(es)" in out.stderr, out.stderr
+        # one line, no complaint about the processes it may not read (/proc/1: another
+        # user's; a process gone while it looked)
+        assert out.stderr.count("\n") == 1, out.stderr
     finally:
         for p in mine + [other]:
             if p.poll() is None:
