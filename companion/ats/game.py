@@ -285,6 +285,11 @@ class Game(LegalityQueries[AtsAction]):
         -- quotes, ``@``, ``e[`` --, else the sentence's) or IllegalAction; nothing
         changes.  ``player``: whose action it is when the line names nobody (a seat's
         page enters its own player's actions)."""
+        if player is not None and player not in self.setup.players:
+            # before any reading (issue 52: a sentence naming a location raised KeyError
+            # from the station of a player the game does not have)
+            raise IllegalAction("wrong-player", f"'{player}' is not a player in this game",
+                                action={"player": player})
         return notation_or_sentence(
             text, lambda: parse_in_context(self, text, player),
             lambda: complete(self, read_sentence(self, text, player)),

@@ -286,10 +286,19 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         return i + 1
     if w in FILLER:
         return i + 1
+    if w in HALF_WORDS:
+        # half of "black hole" or "worm hole": said alone, it names nothing (issue 52: the
+        # reader took it for a misheard word, itself, and recursed until RecursionError)
+        raise NotationError(f"{KIND}: \"{w}\" alone: {HALF_WORDS[w]}")
     heard = _misheard(w)
-    if heard is not None:
+    if heard is not None and heard != w:
         return _step(game, ws[:i] + [heard] + ws[i + 1:], i, s)
     raise NotationError(f"{KIND}: cannot understand \"{w[:40]}\"")
+
+
+#: words that name a system only with their other half
+HALF_WORDS = {"hole": "a black hole or a wormhole?", "holes": "black holes or wormholes?",
+              "black": "a black hole?", "worm": "a wormhole?"}
 
 
 def _misheard(w: str) -> str | None:
