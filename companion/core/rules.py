@@ -143,6 +143,11 @@ class Rule(StrEnum):
     CUBES = "cubes", {
         ATS: "a reactor comes into play with 2 Energy Cubes (B 3, B 4: \"They both come into "
              "play with 2 Energy Cubes on them\") and only loses them: it never holds more"}
+    CLAIM = "claim", {
+        ATS: "B 6: \"Each Objective can only be claimed by 1 player unless stated "
+             "otherwise\": an objective judged at the table is typed once per player, and "
+             "\"claimed by nobody\" excludes a claim (two players claiming it are a tie: "
+             "\"no bonus is given\")"}
     NOTHING_TO_UNDO = "nothing-to-undo", {
         ATS: "there is no action to undo (in a what-if sandbox: no action of its own)",
         SSE: "there is no action to undo (the game has none)"}
