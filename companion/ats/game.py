@@ -51,7 +51,7 @@ from .spoken import read_sentence
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
                     unsettled_advisors)
-from .manual import check_entries, check_secret
+from .manual import check_claims, check_entries, check_secret
 from .record import FORMAT, validate_record
 from .render import stations_svg
 from .setup import (ACTION_KEYS, ACTIONS, ADVISOR_ACTIONS, BASE_REACTOR_SUPPLY, CONFLICT_COST,
@@ -136,6 +136,7 @@ class Game(LegalityQueries[AtsAction]):
         game.outside = not trusted
         if not trusted:         # the typed entries meet the page's checks (issue 36)
             game.check_secret_entries(game.manual)
+            check_claims(game, game.manual)         # B 6: one objective, one claim
         state = game.state
         last = len(actions) - 1
         # a trusted build, reactor or discard holding nothing nested but its cell and

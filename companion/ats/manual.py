@@ -31,8 +31,9 @@ def check_entries(game: ManualGame, entries: Iterable[Any]) -> None:
     (:func:`scoring.manual_requests`, re-entering a value already typed included).
     A secret objective (:data:`scoring.SECRET`) is never a card face up nor another
     player's secret one (:func:`check_secret`, rule ``objectives``).
-    Raises :class:`IllegalAction`: ``malformed``, ``wrong-player``, ``objectives`` or
-    ``manual-vp``."""
+    One objective, one claim (:func:`check_claims`, rule ``claim``).
+    Raises :class:`IllegalAction`: ``malformed``, ``wrong-player``, ``objectives``,
+    ``claim`` or ``manual-vp``."""
     entries = list(entries)
     players = list(game.setup.players)
     for i, m in enumerate(entries):
@@ -52,6 +53,7 @@ def check_entries(game: ManualGame, entries: Iterable[Any]) -> None:
             raise IllegalAction("malformed", "a secret objective entry names the player "
                                 "whose race holds it")
     check_secret(game, entries)
+    check_claims(game, entries)
     if not game.state.finished or not entries:
         return
     # what the final scoring asks for when these entries' own sources are not typed yet
@@ -111,6 +113,47 @@ def check_secret(game: ManualGame, entries: Iterable[dict[str, Any]]) -> None:
                                 f"{taken}'s secret objective already: each objective card "
                                 "is one card (B 3: \"Put these cards face up on the "
                                 "table\"; a secret one is another card)")
+
+
+def check_claims(game: ManualGame, entries: Iterable[dict[str, Any]]) -> None:
+    """Refuse entries that claim one objective judged at the table twice: B 6: "Each
+    Objective can only be claimed by 1 player unless stated otherwise".  Among
+    ``entries`` (one batch typed together, or a record's whole ``manual``), an objective
+    (a catalogue objective, or a name the setup puts in play) has at most one entry per
+    player, and an entry "nobody claimed it" (no ``player``) stands alone.  Two
+    different players are accepted: B 6 "If 2 or more players are tied for any
+    Objective, no bonus is given" (the final scoring gives each 0, as for a tie on a
+    measured objective).  An entry typed later replaces an earlier one (the store's
+    merge), so only entries given together are compared.  Raises
+    :class:`IllegalAction` ``claim``.  A query: nothing changes."""
+    names = {o.lower() for o in game.setup.objectives}
+    names |= {o.lower() for o in game.setup.secret_objectives.values() if o}
+    seen: dict[str, list[Any]] = {}
+    shown: dict[str, str] = {}
+    for m in entries:
+        source = m.get("source")
+        if not isinstance(source, str) or source == scoring.SECRET:
+            continue
+        card = game.catalogue.get(source)
+        if not ((card is not None and card.category == "objective")
+                or source.lower() in names):
+            continue
+        key = source.lower()
+        shown.setdefault(key, card.name if card is not None else source)
+        seen.setdefault(key, []).append(m.get("player"))
+    for key, who in seen.items():
+        name = shown[key]
+        twice = next((p for p in who if p is not None and who.count(p) > 1), None)
+        if twice is not None:
+            raise IllegalAction("claim", f"the objective '{name}' is claimed by {twice} "
+                                "twice: one entry per player (B 6: \"Each Objective can "
+                                "only be claimed by 1 player unless stated otherwise\")")
+        claimants = sorted({p for p in who if p is not None})
+        if None in who and claimants:
+            raise IllegalAction("claim", f"the objective '{name}' is typed both as claimed "
+                                f"by {' and '.join(claimants)} and as claimed by nobody: "
+                                "choose one (B 6: \"Each Objective can only be claimed by "
+                                "1 player unless stated otherwise\")")
 
 
 def _answers(m: dict[str, Any], req: dict[str, Any]) -> bool:

@@ -373,7 +373,7 @@ def _objectives(game: ScoredGame, state: State, manual: _ManualBook, missing: li
                                      f"objective claimed by {' and '.join(claimants)}: a "
                                      "tie gives the bonus to nobody (B 6)", 0))
                 continue
-            for m in claims:
+            for m in {m["player"]: m for m in claims}.values():   # one claim each (B 6)
                 out.append(_line(m["player"], "objectives", label, None,
                                  "objective, claim typed by the players", m["vp"]))
             continue
