@@ -23,12 +23,14 @@ import json
 
 import pytest
 
+from companion.ats.catalogue import parse_card
 from companion.ats.game import Game
+from companion.ats.modes import laid_loss
 from companion.core.errors import IllegalAction
 from companion.core.rules import Rule
 from companion.table.store import Store
 from companion.ui.session import GameSession
-from recordkit import fixture_objective, play_to_the_end
+from recordkit import fixture_card, fixture_objective, play_to_the_end
 
 B6 = "Each Objective can only be claimed by 1 player unless stated otherwise"
 PLAYERS = ["Ana", "Ben"]
@@ -142,3 +144,80 @@ def test_a_record_with_two_claims_is_refused_by_check_score_and_history_import(
     path.write_text(json.dumps(_record([_claim("Ana"), _nobody(OTHER)])), encoding="utf-8")
     out = run_cli("score", str(path), "--json", home=home)
     assert out.returncode == 0, out.stderr
+
+
+# -- B 5: a removed laid location -------------------------------------------------------
+B5_LOSES = "The player also loses the VPs he gained when he built the cards just removed"
+B5_PLUS_3 = ("If for some reason the VPs cannot be calculated, the player loses the amount "
+             "listed on the card, plus 3.")
+PLAIN = "Fixture: plain laid"
+ADJ = "Fixture: adjacent laid"
+LAID_CARDS = [
+    fixture_card(PLAIN, types=["business"], cost=1, energy=0, vp=2, max=2),
+    fixture_card(ADJ, types=["military"], cost=1, energy=0, vp=1, max=2,
+                 abilities=[{"when": "immediate", "per": "adjacent_location", "vp": 1}]),
+]
+
+
+def _laid_then_corrected() -> Game:
+    """Ana's station laid now (year 1, turn 5) with one copy of each card, a second copy of
+    each built live, then both cards' MAX read again from the box as 1: at the year's end
+    each station holds one copy too many (B 5: "building 2 locations with the MAX: 1
+    limit")."""
+    g = Game({"players": PLAYERS, "options": {"laid": "now",
+                                              "laid_at": {"year": 1, "turn": 5}}},
+             cards=copy.deepcopy(LAID_CARDS))
+    g.push({"do": "lay", "player": "Ana", "credits": 5, "vp": 20,
+            "cells": [{"at": [0, 0], "reactor": True, "cubes": 2},
+                      {"at": [0, 1], "card": PLAIN}, {"at": [1, 0], "card": ADJ}]})
+    g.push({"do": "lay", "player": "Ben", "credits": 5, "vp": 3,
+            "cells": [{"at": [0, 0], "reactor": True, "cubes": 2}]})
+    for card, at in ((PLAIN, [0, -1]), (ADJ, [-1, 0])):
+        g.push({"player": "Ana", "do": "build", "card": card, "at": at})
+        g.push({"player": "Ben", "do": "discard", "card": "Garden"})
+    for c in LAID_CARDS:
+        g.define(parse_card(dict(c, max=1)))
+    assert sorted(v["rule"] for v in g.round_end_due()) == ["max", "max"]
+    return g
+
+
+def test_a_removed_laid_location_loses_printed_vp_plus_3_only_when_incalculable(
+        tmp_path, run_cli):
+    """B 5: "The player also loses the VPs he gained when he built the cards just removed
+    ... If for some reason the VPs cannot be calculated, the player loses the amount
+    listed on the card, plus 3."  Ruling (docs/rules.md): a laid card has no line of its
+    build, but a card with no ability giving VP when built gave its printed VP, which can
+    be calculated: it loses that (2), not 2 + 3.  A card whose immediate ability counted
+    its neighbours when it was built gave a number the laid station cannot tell: printed
+    VP + 3 (1 + 3)."""
+    g = _laid_then_corrected()
+    vp = g.state.players["Ana"].vp
+    assert vp == 20 + 2 + (1 + 1)                  # the live builds: printed, + 1 adjacent
+    g.push({"do": "remove", "player": "Ana", "at": [0, 1]})       # the laid plain copy
+    assert g.state.players["Ana"].vp == vp - 2
+    line = g.state.players["Ana"].ledger[-1]
+    assert line.category == "removal" and line.vp == -2 and "+ 3" not in line.rule
+    g.push({"do": "remove", "player": "Ana", "at": [1, 0]})       # the laid ability copy
+    assert g.state.players["Ana"].vp == vp - 2 - (1 + 3)
+    assert "printed VP + 3" in g.state.players["Ana"].ledger[-1].rule
+    assert g.round_end_due() == []
+    # the record read from a file scores the same: check and score
+    path = tmp_path / "removed.json"
+    path.write_text(json.dumps(g.to_record()), encoding="utf-8")
+    assert run_cli("check", str(path)).returncode == 0
+    out = run_cli("score", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    totals = {p["player"]: p["total"] for p in json.loads(out.stdout)["players"]}
+    assert totals == {"Ana": 24 - 2 - 4, "Ben": 3}
+    # a live-built copy removed instead loses the VP its build gave (its own lines)
+    g2 = _laid_then_corrected()
+    g2.push({"do": "remove", "player": "Ana", "at": [-1, 0]})     # built live: 1 + 1
+    assert g2.state.players["Ana"].vp == vp - 2
+
+
+def test_laid_loss_follows_the_card():
+    assert laid_loss(parse_card(LAID_CARDS[0]))[0] == 2
+    assert laid_loss(parse_card(LAID_CARDS[1]))[0] == 1 + 3
+    unknown = parse_card({**LAID_CARDS[0], "abilities": None})      # abilities not typed
+    assert laid_loss(unknown)[0] == 2 + 3
+    assert laid_loss(None)[0] == 3

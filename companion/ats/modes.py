@@ -358,13 +358,32 @@ def remove(step: Step) -> None:
              and line.category in ("printed", "ability", "manual")]
     lost = sum(line.vp for line in lines)
     why = "the VP it gave when built"
-    if not lines:          # cannot be worked out: printed VP + 3 (B 5)
-        card = step.catalogue.get(placed.card)
-        lost = ((card.vp if card is not None else None) or 0) + 3
-        why = "its printed VP + 3 (the VP it gave cannot be worked out)"
+    if not lines:          # a laid card: no line of its build (B 5, ruling in docs/rules.md)
+        lost, why = laid_loss(step.catalogue.get(placed.card))
     st.remove(cell)
     if not st.is_connected():
         st.place(cell, Placed(PLACEHOLDER, year=state.year, turn=state.turn))
     clean_spaceships(st)
     gain(state, player, -lost, "removal", placed.card, cell,
          f"removed at round end (B 5): loses {why}", state.index)
+
+
+def laid_loss(card: Card | None) -> tuple[int, str]:
+    """What a laid location removed at a round's end costs its owner (B 5: "The player
+    also loses the VPs he gained when he built the cards just removed ... If for some
+    reason the VPs cannot be calculated, the player loses the amount listed on the card,
+    plus 3").  A laid card has no line of its build; what it gave can still be
+    calculated when its printed VP is known and no ability of its own gave VP when it
+    was built (none ``immediate`` that counts or is typed): it gave its printed VP, as a
+    build's own lines count (printed, its abilities; a race's or advisor's VP is never a
+    line of the build).  Otherwise (an immediate VP ability read the station as it was
+    then, or the card's values are unknown) printed VP + 3.  ``(lost, why)``."""
+    vp = card.vp if card is not None else None
+    gives = card is None or card.abilities is None or any(
+        ab.when == "immediate" and (ability_kind(ab).evaluate is not None
+                                    or ability_kind(ab).typed) for ab in card.abilities)
+    if vp is not None and not gives:
+        return vp, ("its printed VP (laid: a card with no ability giving VP when built "
+                    "gave its printed VP)")
+    return (vp or 0) + 3, ("its printed VP + 3 (laid: the VP it gave when built cannot be "
+                           "calculated, B 5)")
