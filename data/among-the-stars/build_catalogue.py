@@ -22,6 +22,13 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 
+#: Sports Arena's ability is derived from one FAQ example, not stated (data/README.md)
+SPORTS_ARENA = ('derived from B FAQ ("during the 2nd year of the game, you will get a '
+                'bonus of +2")')
+#: where the books name a card that has no fact below (card-names.csv "rulebook")
+NAMED = {"Hotel": "R FAQ", "Commercial Zone": "R FAQ", "Travelling Exhibition": "R FAQ",
+         "Trade Post": "R FAQ", "Investment Agency": "R FAQ", "Recharging Station": "R FAQ"}
+
 # Only what the books say.  Keys absent here stay null (unknown).
 FACTS = {
     "Holographic Display Area": dict(
@@ -45,8 +52,11 @@ FACTS = {
         source="B FAQ"),
     "Sports Arena": dict(
         abilities=[dict(when="immediate", per="remaining_year", vp=1,
-                        note="+1 per remaining year, current year not counted (B FAQ: year 2 -> +2)")],
-        source="B FAQ"),
+                        note="derived from one B FAQ example (\"if you play the card during the "
+                             "2nd year of the game, you will get a bonus of +2\"; \"You count "
+                             "only the remaining years\"): +1 per remaining year, gained when "
+                             "built; the card's own text is not in the books")],
+        source=SPORTS_ARENA),
     "Restaurant": dict(
         abilities=[dict(when=None, per="station_location", types=["recreational"],
                         include_self=True, vp=None,
@@ -77,6 +87,23 @@ NOTES = {
 }
 
 
+def source(name, listed, fact):
+    """The entry's ``source`` (data/README.md): the book that states its facts (``fact``,
+    else where a book names it), then ``list`` when card-names.csv took its name, types,
+    set, kind or copies from the public card list (``list``, ``rulebook+list``): the
+    books state the types of Restaurant and Hotel only, and no book a set or a kind."""
+    book = fact or NAMED.get(name)
+    if listed == "list":
+        return "; ".join(p for p in (book, "list") if p)
+    if listed == "rulebook+list":
+        if book is None:
+            raise SystemExit(f"{name}: named in a book, but which? (add it to NAMED)")
+        return f"{book}; list"
+    if listed == "rulebook" and book is not None:
+        return book
+    raise SystemExit(f"{name}: unknown card-names.csv source {listed!r}")
+
+
 def main():
     cards = []
     with open(HERE / "card-names.csv", newline="", encoding="utf-8") as f:
@@ -91,7 +118,7 @@ def main():
                      "set": row["set"], "kind": row["kind"] or None,
                      "copies": (int(row["copies"]) if row["copies"] and row["kind"] == "basic"
                                 and row["set"] == "base" else None),
-                     "source": fact.pop("source", None) or row["source"]}
+                     "source": source(name, row["source"], fact.pop("source", None))}
             notes = [NOTES[name]] if name in NOTES else []
             if entry["copies"] is not None:
                 notes.append(f"copies {entry['copies']}: derived, not printed (B: \"72 Basic "
