@@ -209,6 +209,14 @@ def test_a_removed_laid_location_loses_printed_vp_plus_3_only_when_incalculable(
     assert out.returncode == 0, out.stderr
     totals = {p["player"]: p["total"] for p in json.loads(out.stdout)["players"]}
     assert totals == {"Ana": 24 - 2 - 4, "Ben": 3}
+    home = tmp_path / "home"
+    home.mkdir()
+    out = run_cli("history", "import", str(path), home=home)        # history import
+    assert out.returncode == 0, out.stderr
+    store = Store(home / "games.sqlite")
+    (saved,) = store.games()
+    again = Game.from_record(store.load(saved["id"]), trusted=True)
+    assert again.state.players["Ana"].vp == 24 - 2 - 4
     # a live-built copy removed instead loses the VP its build gave (its own lines)
     g2 = _laid_then_corrected()
     g2.push({"do": "remove", "player": "Ana", "at": [-1, 0]})     # built live: 1 + 1

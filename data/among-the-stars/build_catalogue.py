@@ -7,6 +7,10 @@ types, sets, copies).  FACTS holds only what the rulebooks state (see
 shared/design/rules-digest.md, "Card facts stated in the books").  Every other
 number stays null: the player types it from the physical card.
 
+Each entry's ``source`` (issue 53, data/README.md lists the kinds): the book that states
+its facts (FACTS), else the book that names it (NAMED), then ``list`` when its name,
+types, set or kind come from the card list (tests/test_data_sources.py checks them).
+
 Copies (issue 36: "copies: 2 on every special card (B 2 gives 44 base specials, which is
 not 21 x 2) is now enforced"): the card list's copy counts are kept only where the base
 rulebook backs them, the base basics' 4 ("72 Basic Location Cards", 18 names; a 3-player
