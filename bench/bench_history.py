@@ -6,7 +6,7 @@ This is a measurement script, not a test: it prints a table with each target
 and PASS/MISS and always exits 0.  Run it from the repository root:
 
     .venv/bin/python bench/bench_history.py            # about a minute
-    .venv/bin/python bench/bench_history.py --quick    # fewer repetitions
+    .venv/bin/python bench/bench_history.py --quick    # fewer repetitions, 100 games (a few seconds)
     .venv/bin/python bench/bench_history.py --profile  # + cProfile of the slow parts
     .venv/bin/python bench/bench_history.py --games 10000   # issue 26: 7,000 + 3,000 games
     .venv/bin/python bench/bench_history.py --games 10000 --postgres   # the club's backend
@@ -88,6 +88,7 @@ from companion.table.backends import open_store
 SSE_SHARES = next(t.kwargs["parts"] for t in SSE_KIND.statistics if t.table == "shares")
 
 N_GAMES = 1000          # the default; --games N (issue 26: --games 10000)
+QUICK_GAMES = 100       # --quick without --games: the same measurement, a small store
 TARGET_S = 1.0
 #: issue 26: the first sync of 10,000 games with its progress bar <= 30 s (3 ms a game)
 SYNC_TARGET_PER_GAME_S = 30.0 / 10_000
@@ -121,22 +122,6 @@ def weights(n: int) -> dict[str, int]:
     return out
 
 
-class StubApp:
-    """What HistoryTab needs from the dashboard's App."""
-
-    def __init__(self, store):
-        self.store = store
-        self.said = []
-
-    def guarded(self, fn):
-        return fn
-
-    def say(self, text, colour=None):
-        self.said.append(text)
-
-    error = say
-
-
 def timed(fn, reps: int) -> list[float]:
     out = []
     for _ in range(reps):
@@ -153,15 +138,18 @@ def p95(xs):
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--quick", action="store_true",
+                    help=f"fewer repetitions, {QUICK_GAMES} games unless --games says")
     ap.add_argument("--profile", action="store_true", help="cProfile the timed parts")
-    ap.add_argument("--games", type=int, default=N_GAMES,
-                    help="stored games (default 1000; issue 26: 10000)")
+    ap.add_argument("--games", type=int, default=None,
+                    help=f"stored games (default {N_GAMES}; issue 26: 10000)")
     ap.add_argument("--postgres", action="store_true",
                     help="the store on a PostgreSQL 16 that pgserver starts (issue 26: the "
                          "club's backend); default: an SQLite file")
     args = ap.parse_args()
     reps = 3 if args.quick else 7
+    if args.games is None:
+        args.games = QUICK_GAMES if args.quick else N_GAMES
     n_games = max(10, args.games)
     w_of = weights(n_games)
     sync_target = SYNC_TARGET_PER_GAME_S * n_games
@@ -251,12 +239,14 @@ def main() -> int:
     if prof:
         prof.disable()
     from companion.ui.history_tab import HistoryTab
-    HistoryTab(StubApp(store))                   # warm-up
+    from companion.ui.shell import Shell
+    page = Shell(store)                          # the dashboard's page (its History tab's app)
+    HistoryTab(page)                             # warm-up
     if prof:
         prof.enable()
     tabs = []
     add("History tab build: HistoryTab(app)",
-        timed(lambda: tabs.append(HistoryTab(StubApp(store))), reps), "s", TARGET_S)
+        timed(lambda: tabs.append(HistoryTab(page)), reps), "s", TARGET_S)
     if prof:
         prof.disable()
 

@@ -2,7 +2,8 @@
 the Among the Stars laying page, driven through its widgets in this process (no
 browser), as tests/test_lay_page.py does.  Run it from the repository root:
 
-    PYTHONPATH=. .venv/bin/python bench/bench_layout.py        # a few seconds
+    PYTHONPATH=. .venv/bin/python bench/bench_layout.py          # about 10 s
+    PYTHONPATH=. .venv/bin/python bench/bench_layout.py --quick  # 2 players (tests/test_benches.py)
 
 The game: 4 players (Ana, Ben, Cleo, Dev), created on the host's setup screen with
 *Score a finished game* (``setup-laid``), no races, no objectives.  Each seat's page
@@ -58,6 +59,7 @@ page refuses a station that must be laid).
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -222,7 +224,12 @@ def final_table_shown(box) -> bool:
     return any(final_table_shown(k) for k in getattr(box, "children", ()))
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="2 players (Ana, Ben) instead of 4: the same page, half the seats")
+    args = ap.parse_args(argv)
+    players = PLAYERS[:2] if args.quick else PLAYERS
     home = tempfile.mkdtemp(prefix="bench-layout-")
     os.environ["COMPANION_HOME"] = home
     from companion.ats.catalogue import Card, Catalogue, save_user_card
@@ -237,19 +244,19 @@ def main() -> int:
 
     # -- the host starts the game (setup screen) -------------------------------------------
     host, setup = App(store), Count()
-    for name, box in zip(PLAYERS, host.name_boxes):
+    for name, box in zip(players, host.ats.setup_part.name_boxes):
         setup.tap("focus a player's name box")
         setup.type("players' names", name, lambda box=box, name=name: setattr(box, "value", name))
     setup.tap("Score a finished game", lambda: setattr(one(host.root, "setup-laid"), "value", True))
     setup.tap("Start the game", one(host.root, "start-game").click)
     gid = store.games()[0]["id"]
-    assert host.game is not None and host.game.setup.options.get("laid") == "final", said(host)
+    assert host.ats.game is not None and host.ats.game.setup.options.get("laid") == "final", said(host)
 
     # -- each seat lays its own station ------------------------------------------------------
     plan = stations(cat)
     seats: dict[str, Count] = {}
     app = host
-    for k, player in enumerate(PLAYERS):
+    for k, player in enumerate(players):
         app = App(Store(store.path))
         app.apply_query(f"game={gid}&seat={player}")
         c = seats[player] = Count()
@@ -268,7 +275,8 @@ def main() -> int:
     # the card form is not driven here.  A returning table has them in its catalogue:
     # for the figures below each is given PLACEHOLDER abilities (none), as if typed.
     asked = [v["card"] for v in needs["values"]]
-    assert all(v["fields"] == ["abilities"] for v in needs["values"]), needs
+    from companion.ats.scoring import END_ABILITIES
+    assert all(v["fields"] == [END_ABILITIES] for v in needs["values"]), needs
     from companion.ats.catalogue import parse_card
     for name in asked:
         d = g.catalogue[name].to_dict() if hasattr(g.catalogue[name], "to_dict") else None
@@ -282,7 +290,8 @@ def main() -> int:
     # -- figures -----------------------------------------------------------------------------
     ana = seats[PLAYERS[0]]
     print("Laying a 20-location station on the Among the Stars laying page "
-          "(companion/ui/ats_lay.py), 4 players, each seat on its own page")
+          f"(companion/ui/ats_lay.py), {len(players)} players, each seat on its own page"
+          + (" (--quick: 2 of the 4)" if args.quick else ""))
     print(f"  station: 4 x 6 cells = Main Reactor ({MAIN_CUBES} cube) + 20 locations "
           f"(shipped base-game names) + 3 Power Reactors ({', '.join(map(str, REACTORS.values()))}"
           " cubes); every lay accepted: one lay entry a player")
@@ -304,7 +313,8 @@ def main() -> int:
               f"{c.seconds():11.1f}")
     print(f"{'setup':6} {setup.n_taps:5d} {setup.name_keys:10d} {setup.other_keys:11d} "
           f"{setup.n_taps + setup.other_keys:6d} {setup.handler_s * 1000:12.1f} "
-          f"{setup.seconds():11.1f}   (the host, before the seats: 4 player names typed)")
+          f"{setup.seconds():11.1f}   (the host, before the seats: {len(players)} player names "
+          "typed)")
     print()
     print(f"Where {PLAYERS[0]}'s {ana.n_taps} taps go:")
     for what, n in ana.taps.most_common():
@@ -319,7 +329,7 @@ def main() -> int:
     slowest = max(seats.values(), key=Count.seconds)
     total = setup.seconds() + slowest.seconds()
     ok = total <= TABLE_TARGET_S
-    print(f"{'PASS' if ok else 'MISS'}  the whole 4-player scoring in <= {TABLE_TARGET_S / 60:.0f} "
+    print(f"{'PASS' if ok else 'MISS'}  the whole {len(players)}-player scoring in <= {TABLE_TARGET_S / 60:.0f} "
           f"min: {total:.0f} s = host's setup {setup.seconds():.0f} s + the slowest seat "
           f"{slowest.seconds():.0f} s (seats in parallel; {TAP_S} s a tap, {KEY_S} s a keystroke, "
           "assumed; the handlers' time measured), a returning table whose catalogue holds "
@@ -332,7 +342,7 @@ def main() -> int:
                  and cat[n].max is None)
     dup_names[dup_names.index(next(n for n in dup_names if n != basic
                                    and cat[n].extra.get("kind") == "basic"))] = basic
-    rec = Game({"players": PLAYERS, "options": {"laid": "final"}}).to_record()
+    rec = Game({"players": players, "options": {"laid": "final"}}).to_record()
     first = store.create(rec, title="first time")
     page = App(Store(store.path))
     page.apply_query(f"game={first}&seat={PLAYERS[0]}")
@@ -343,7 +353,7 @@ def main() -> int:
     forms = [f for f in find(page.root, "card-form") if f.layout.display != "none"]
     assert refused and "max" in words, words
     save_user_card(Card(name=basic, category="location", max=PLACEHOLDER_MAX))
-    again = store.create(Game({"players": PLAYERS, "options": {"laid": "final"}}).to_record(),
+    again = store.create(Game({"players": players, "options": {"laid": "final"}}).to_record(),
                          title="returning")
     page2 = App(Store(store.path))
     page2.apply_query(f"game={again}&seat={PLAYERS[0]}")

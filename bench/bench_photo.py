@@ -6,6 +6,7 @@ always exits 0.  Run it from the repository root:
 
     .venv/bin/python bench/bench_photo.py            # 20 photos, about 1-2 minutes
     .venv/bin/python bench/bench_photo.py --photos 5
+    .venv/bin/python bench/bench_photo.py --quick      # 1 photo (tests/test_benches.py)
 
 Each photo is a random connected station of 8-15 cards around the Main Reactor
 (shipped names from data/among-the-stars/card-names.csv plus a few names "typed by
@@ -41,9 +42,12 @@ TARGET_SECONDS = 3.0
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--photos", type=int, default=20)
+    ap.add_argument("--photos", type=int, default=None, help="photos read (20; --quick: 1)")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--quick", action="store_true", help="1 photo")
     args = ap.parse_args()
+    if args.photos is None:
+        args.photos = 1 if args.quick else 20
     if not photo.available():
         print("rapidocr-onnxruntime is not installed (./dashboard --camera): nothing measured")
         return

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_server.py              # 200 pages, about 8 minutes here
     .venv/bin/python bench/bench_server.py 60 --workers 1 --idle 6
+    .venv/bin/python bench/bench_server.py --quick     # 4 pages, culled after 2 s idle
 
 Starts Voila with the dashboard's configuration (notebooks/config/voila.py) on
 a free port, then opens PAGES pages the way a browser tab does (GET /, which
@@ -10,8 +11,12 @@ goes away, half of them with the shutdown beacon a closing tab sends, half
 without, as a phone that drops off), ``--workers`` at a time.  Every
 ``--every`` pages it prints: kernels alive, the RSS of the server alone and
 of the server plus its kernels.  At the end it waits for the culler and prints
-kernels started / shut down / culled, the peak of live kernels, and the
-server's RSS after the first and the last batch once its kernels are gone.
+kernels started / shut down / culled, the peak of live kernels, and the RSS of the
+server and its preheated pool (``--pool``, the dashboard's 4) after the first and the
+last batch once the pages' kernels are gone.
+
+Last, a PASS/MISS line: every page's kernel shut down or culled (none left), and that
+RSS after the last batch within 1.5x of after the first.
 
 A measurement script: it always exits 0 unless the server cannot start.
 """
@@ -30,30 +35,44 @@ for p in (str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "browser")):
         sys.path.insert(0, p)
 
 from browser_harness import VoilaServer  # noqa: E402
-from test_server import kernel_pids, open_page, rss_mb, wait_for  # noqa: E402
+from test_server import (kernel_pids, open_page, page_kernels, rss_mb, settled,  # noqa: E402
+                         wait_for)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("pages", nargs="?", type=int, default=200)
+    ap.add_argument("pages", nargs="?", type=int, default=None, help="pages (200; --quick: 4)")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--idle", type=int, default=6, help="cull idle timeout in seconds (6)")
-    ap.add_argument("--interval", type=int, default=2, help="cull interval in seconds (2)")
-    ap.add_argument("--every", type=int, default=25, help="print a line every N pages (25)")
+    ap.add_argument("--pool", type=int, default=None,
+                    help="COMPANION_POOL_SIZE, preheated kernels (4, the default; --quick: 1)")
+    ap.add_argument("--idle", type=int, default=None,
+                    help="cull idle timeout in seconds (6; --quick: 2)")
+    ap.add_argument("--interval", type=int, default=None,
+                    help="cull interval in seconds (2; --quick: 1)")
+    ap.add_argument("--every", type=int, default=None,
+                    help="print a line every N pages (25; --quick: 2)")
+    ap.add_argument("--quick", action="store_true",
+                    help="the same on a small size: 4 pages, a line every 2, culled after 2 s")
     args = ap.parse_args(argv)
+    for k, full, quick in (("pages", 200, 4), ("idle", 6, 2), ("interval", 2, 1),
+                           ("every", 25, 2), ("pool", 4, 1)):
+        if getattr(args, k) is None:
+            setattr(args, k, quick if args.quick else full)
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-server-") as tmp:
         s = VoilaServer(Path(tmp) / "home", Path(tmp) / "work", config=True,
                         env={"COMPANION_CULL_IDLE": str(args.idle),
-                             "COMPANION_CULL_INTERVAL": str(args.interval)})
+                             "COMPANION_CULL_INTERVAL": str(args.interval),
+                             "COMPANION_POOL_SIZE": str(args.pool)})
         s.start()
         print(f"server on port {s.port}, started in {s.startup_seconds:.1f} s, "
               f"RSS {rss_mb(s.process_ids()):.0f} MB; cull idle {args.idle} s "
-              f"every {args.interval} s; {args.pages} pages, {args.workers} at a time")
+              f"every {args.interval} s; pool of {args.pool} preheated kernels; {args.pages} "
+              f"pages, {args.workers} at a time")
         print(f"{'pages':>6} {'kernels':>8} {'server MB':>10} {'with kernels MB':>16} "
               f"{'s/page':>7}")
         peak, done, t0 = 0, 0, time.perf_counter()
-        settled = {}
+        after = {}
         try:
             with ThreadPoolExecutor(max_workers=args.workers) as pool:
                 while done < args.pages:
@@ -67,20 +86,26 @@ def main(argv=None) -> int:
                           f"{rss_mb(pids):>16.0f} {(time.perf_counter() - t0) / done:>7.2f}",
                           flush=True)
                     if done == len(batch) or done >= args.pages:
-                        wait_for(lambda: not kernel_pids(s), timeout=args.idle + 6 * args.interval
-                                 + 30)
-                        settled[done] = (len(kernel_pids(s)), rss_mb(s.process_ids()))
+                        # no page's kernel left: only the pool's (filled again)
+                        wait_for(lambda: settled(s, args.pool),
+                                 timeout=args.idle + 6 * args.interval + 30)
+                        after[done] = (len(page_kernels(s)), rss_mb(s.process_ids()))
             log = s.log_path.read_text(errors="replace")
         finally:
             s.cleanup()
-    first, last = min(settled), max(settled)
+    first, last = min(after), max(after)
     print(f"kernels: {log.count('Kernel started:')} started, "
           f"{log.count('Kernel shutdown:')} shut down ({log.count(chr(39).join(['Culling ', '']))} "
-          f"by the idle culler), peak {peak} alive, {settled[last][0]} left at the end")
+          f"by the idle culler), peak {peak} alive, {after[last][0]} pages' kernels left at the end")
     print(f"refused shutdowns (_xsrf): {log.count('_xsrf')}")
-    print(f"server RSS with no kernel: after {first} pages {settled[first][1]:.0f} MB, "
-          f"after {last} pages {settled[last][1]:.0f} MB "
-          f"({settled[last][1] / settled[first][1]:.2f}x)")
+    print(f"server + the pool's kernels, no page's kernel left: RSS after {first} pages {after[first][1]:.0f} MB, "
+          f"after {last} pages {after[last][1]:.0f} MB "
+          f"({after[last][1] / after[first][1]:.2f}x)")
+    ratio = after[last][1] / after[first][1]
+    ok = after[last][0] == 0 and ratio <= 1.5
+    print(f"{'PASS' if ok else 'MISS'}  kernels freed and memory flat after {last} pages: "
+          f"{after[last][0]} pages' kernels left (target 0), RSS {ratio:.2f}x of after "
+          f"{first} pages (target <= 1.5x)")
     return 0
 
 

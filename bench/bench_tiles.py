@@ -2,6 +2,7 @@
 in this process (no browser).  Run it from the repository root:
 
     .venv/bin/python bench/bench_tiles.py            # a few seconds
+    .venv/bin/python bench/bench_tiles.py --quick    # the same run (it is quick already)
 
 Types 11 tiles (the book's Components: "4 Homeworld Sector Tiles, 7 Main Sector Tiles")
 of 7 systems each through the Small Star Empires setup screen's tile typing part
@@ -21,6 +22,7 @@ test: it always exits 0.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -80,7 +82,13 @@ def type_tile(typer, taps: Taps, tid: str, kind: str) -> None:
     taps.click(typer.save_btn)
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="the same run: the 11 tiles and the map take a few seconds already")
+    args = ap.parse_args(argv)
+    if args.quick:
+        print("--quick: the same run (11 tiles and one map take a few seconds)")
     home = tempfile.mkdtemp(prefix="bench-tiles-")
     os.environ["COMPANION_HOME"] = home
     from companion.sse import tiles

@@ -4,6 +4,7 @@ Used by bench/bench_devices.py for every join; run alone it profiles a returning
 and 4 seats joining at once on a server of its own:
 
     PYTHONPATH=. .venv/bin/python bench/join_trace.py [--trace-dir DIR]
+    PYTHONPATH=. .venv/bin/python bench/join_trace.py --quick   # pool 1: one cold join, traced
 
 What one traced join records, all in the page's own clock (``performance.now()``, ms
 from the navigation's start) unless said otherwise:
@@ -223,8 +224,14 @@ def main(argv=None) -> int:
     import bench_devices as bd
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trace-dir", default=None, help="keep the Chromium traces here")
-    ap.add_argument("--pool", type=int, default=4)
+    ap.add_argument("--pool", type=int, default=None, help="preheated kernels (4; --quick: 1)")
+    ap.add_argument("--quick", action="store_true",
+                    help="one cold join traced (no returning joins, no 4 seats at once)")
     args = ap.parse_args(argv)
+    if args.pool is None:
+        args.pool = 1 if args.quick else 4
+    kinds = ("cold",) if args.quick else ("cold", "returning", "returning")
+    pause = 0 if args.quick else 3
     from playwright.sync_api import sync_playwright
     with tempfile.TemporaryDirectory(prefix="companion-join-trace-") as tmp:
         s = bd.VoilaServer(Path(tmp) / "home", Path(tmp) / "work", config=True,
@@ -237,22 +244,23 @@ def main(argv=None) -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=bd.CHROMIUM, args=bd.CHROMIUM_ARGS)
                 ctx = browser.new_context(viewport={"width": 390, "height": 844})
-                for kind in ("cold", "returning", "returning"):
+                for kind in kinds:
                     bd.wait_for(lambda: bd.pool_waiting(s) >= args.pool, timeout=120)
-                    time.sleep(3)
+                    time.sleep(pause)
                     r = bd.join(ctx, url, browser=browser, trace_to=args.trace_dir and
                                 Path(args.trace_dir) / f"{kind}-{time.time():.0f}.json")
                     print(f"{kind}: {r['took']:.2f} s; {format_marks(r['marks'])}\n  {r['fetched']}"
                           f"\n  {r['frames']}\n  {format_busy(r['busy'])}", flush=True)
                 ctx.close()
-                bd.wait_for(lambda: bd.pool_waiting(s) >= args.pool, timeout=120)
-                time.sleep(3)
-                res = bd.seats_at_once(browser, s, gid, trace=True)
-                cpu = res.pop("_cpu")
-                print(f"at once: CPU {cpu}")
-                for p, r in res.items():
-                    print(f"at once {p}: {r.get('took', float('nan')):.2f} s; {format_marks(r['marks'])}\n"
-                          f"  {r['frames']}", flush=True)
+                if not args.quick:
+                    bd.wait_for(lambda: bd.pool_waiting(s) >= args.pool, timeout=120)
+                    time.sleep(pause)
+                    res = bd.seats_at_once(browser, s, gid, trace=True)
+                    cpu = res.pop("_cpu")
+                    print(f"at once: CPU {cpu}")
+                    for p, r in res.items():
+                        print(f"at once {p}: {r.get('took', float('nan')):.2f} s; "
+                              f"{format_marks(r['marks'])}\n  {r['frames']}", flush=True)
                 browser.close()
             import re
             log = s.log_path.read_text(errors="replace")

@@ -12,6 +12,8 @@ catalogue) and their exit code, stdout and stderr kept.
 
     python bench/score_outputs.py --save /tmp/before      # on the commit before
     python bench/score_outputs.py --compare /tmp/before   # after: PASS or MISS per file
+    python bench/score_outputs.py --quick    # a few records scored twice, the outputs
+                                             # compared run to run (tests/test_benches.py)
 
 Run from the checkout whose code is measured (its ``companion`` is the one imported).
 """
@@ -30,18 +32,22 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 
-def records() -> dict[str, dict]:
-    """Every record measured, by a stable name."""
+def records(quick: bool = False) -> dict[str, dict]:
+    """Every record measured, by a stable name (``quick``: the first random-play case, an
+    Among the Stars game, and the shipped Small Star Empires sample)."""
     out: dict[str, dict] = {}
-    for folder in (ROOT / "data" / "samples", ROOT / "data" / "small-star-empires" / "samples"):
-        for p in sorted(folder.glob("*.json")):
+    folders = [ROOT / "data" / "samples", ROOT / "data" / "small-star-empires" / "samples"]
+    for folder in folders[1:] if quick else folders:
+        for p in sorted(folder.glob("*.json"))[:1 if quick else None]:
             out[f"sample-{p.stem}"] = json.loads(p.read_text(encoding="utf-8"))
     home = tempfile.mkdtemp(prefix="score-outputs-home-")
     os.environ["COMPANION_HOME"] = home
     import test_random_play as rp                      # noqa: E402  (tests/ on the path)
-    for case in rp.CASES:
+    for case in rp.CASES[:1 if quick else None]:
         fmt, label, make, seed = case.values
         out[f"random-{case.id}"] = rp.play(fmt, label, make, seed, cap=400)
+    if quick:
+        return {k: copy.deepcopy(v) for k, v in sorted(out.items())}
     import test_lay_position as ats_lay                # noqa: E402
     import test_sse_lay_position as sse_lay            # noqa: E402
     for name in dir(ats_lay):
@@ -75,7 +81,21 @@ def main() -> int:
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--save", type=Path, help="write every output into this folder")
     g.add_argument("--compare", type=Path, help="compare with the outputs in this folder")
+    g.add_argument("--quick", action="store_true",
+                   help="2 records (one random play, the Small Star Empires sample) scored "
+                        "twice: the outputs must be byte-identical run to run")
     a = ap.parse_args()
+    if a.quick:
+        recs = records(quick=True)
+        first, second = outputs(recs), outputs(recs)
+        differ = sorted(n for n in first if first[n] != second.get(n))
+        for n in differ:
+            print(f"DIFFERS run to run: {n}")
+        codes = sorted({t.split("\n", 1)[0] for t in first.values()})
+        print(f"{len(recs)} records ({', '.join(recs)}): {len(first)} outputs "
+              f"({', '.join(codes)}), {len(first) - len(differ)} byte-identical run to run: "
+              f"{'MISS' if differ else 'PASS'}")
+        return 1 if differ else 0
     got = outputs(records())
     if a.save:
         a.save.mkdir(parents=True, exist_ok=True)
