@@ -275,10 +275,12 @@ def frames_text(f: dict) -> str:
             f"widget models in the state: {f['models']}")
 
 
-def seats_at_once(browser, s: VoilaServer, gid: str, *, trace: bool = False) -> dict:
+def seats_at_once(browser, s: VoilaServer, gid: str, *, trace: bool = False,
+                  timeout: float = PAGE_TIMEOUT_MS / 1000) -> dict:
     """The 4 seats' phones open their pages at once (each a new browser context):
-    per seat the seconds from the first navigation to interactive, its page's marks
-    and its kernel socket's frames; the pages stay open (``["page"]``)."""
+    per seat the seconds from the first navigation to interactive (``timeout`` s at
+    most), its page's marks and its kernel socket's frames; the pages stay open
+    (``["page"]``)."""
     tok = f"&token={TOKEN}"
     out: dict[str, dict] = {}
     for p in PLAYERS:
@@ -294,7 +296,7 @@ def seats_at_once(browser, s: VoilaServer, gid: str, *, trace: bool = False) -> 
         out[p]["page"].goto(f"{s.url}?seat={p}&game={gid}{tok}", timeout=PAGE_TIMEOUT_MS,
                             wait_until="commit")
     while (any("took" not in r for r in out.values())
-           and time.perf_counter() - t0 < PAGE_TIMEOUT_MS / 1000):
+           and time.perf_counter() - t0 < timeout):
         for p, r in out.items():
             if "took" not in r and enabled(r["page"]):
                 r["took"] = time.perf_counter() - t0
@@ -446,7 +448,8 @@ def run(browser, s: VoilaServer, gid: str, shadow, args) -> None:
     wait_for(lambda: pool_waiting(s) >= args.pool, timeout=120)   # all wait for a page
     time.sleep(args.warm)
     t0 = time.perf_counter()
-    at_once = seats_at_once(browser, s, gid)
+    # --quick: 55 s, past the page watchdog's reload of a page that did not come up (45 s)
+    at_once = seats_at_once(browser, s, gid, timeout=55 if args.quick else PAGE_TIMEOUT_MS / 1000)
     cpu = at_once.pop("_cpu")
     seats = {p: r["page"] for p, r in at_once.items()}
     ready = {p: r["took"] for p, r in at_once.items() if "took" in r}

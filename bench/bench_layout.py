@@ -154,8 +154,12 @@ def laying_order() -> list[tuple[int, int]]:
 
 
 def stations(cat) -> list[list[str]]:
-    """Each seat's 20 location names: base game only, 12 basic + 8 special."""
-    locs = [c for c in cat if c.category == "location" and c.extra.get("set") == "base"]
+    """Each seat's 20 location names: base game only, 12 basic + 8 special.  A card that
+    takes energy (Holographic Display Area, 1) is left out: laid far from the reactors it
+    is refused (B 4: "This energy requirement must be paid by a location in your Space
+    Station that has energy cubes on it and within 2 distance")."""
+    locs = [c for c in cat if c.category == "location" and c.extra.get("set") == "base"
+            and not c.energy]
     basics = sorted(c.name for c in locs if c.extra.get("kind") == "basic")
     specials = sorted(c.name for c in locs if c.extra.get("kind") == "special")
     out = []
