@@ -82,7 +82,7 @@ LAYS = [
      "cells": [reactor([0, 0], 1), card([0, 1], PLOT), reactor([1, 0], 0)],
      "credits": 6, "vp": 14},
     {"do": "lay", "player": "Ben",
-     "cells": [reactor([0, 0], 2), card([0, -1], MILITARY), card([0, -2], PLOT),
+     "cells": [reactor([0, 0], 1), card([0, -1], MILITARY), card([0, -2], PLOT),
                card([-1, 0], ONE_COPY), card([1, 0], BONUS)],
      "credits": 1, "vp": 11},
     {"do": "lay", "player": "Cleo",
@@ -190,7 +190,7 @@ def test_energy_out_of_reach_is_refused():
 
 def test_credits_laid_are_the_credits_to_pay_with():
     # B 4: "In order to build a location, you have to cover its cost."  Ben laid 1 credit;
-    # the lab costs 2 (and his Main Reactor, 2 cubes, is 2 from [-1, -1])
+    # the lab costs 2 (and his Main Reactor, 1 cube, is 2 from [-1, -1])
     refused(laid_game(), build("Ben", LAB, [-1, -1]), "credits", LAB, "[-1, -1]")
 
 
@@ -281,7 +281,7 @@ def play_to_the_end(g: Game) -> list[dict]:
 #:       NOT contain any Energy cubes": Main Reactor (its cube paid the lab) and [1, 0]:
 #:       +2; 69 credits: +23.  Total 41.
 #: Ben:  credits 1 + 48 + 20 = 69; track 11; the end bonus's yellow box +4; Main Reactor
-#:       2 cubes: 0; +23; most military (Ben 1, the others 0): +4.  Total 42.
+#:       1 cube: 0; +23; most military (Ben 1, the others 0): +4.  Total 42.
 #: Cleo: credits 9 + 48 + 20 = 77; track 12; Main Reactor empty +1, [0, 3] 2 cubes: 0;
 #:       +25; most credits (77 against 69 and 69): +5.  Total 43.
 #: Most reactors: Ana 2, Ben 1, Cleo 2: tied, "no bonus is given".

@@ -15,9 +15,10 @@ from typing import Any
 from ..core.errors import IllegalAction, UnknownCardValues
 from .abilitykinds import ability_kind
 from .catalogue import Card, Catalogue
+from .composition import basic_copies_in_deck
 from .effects import resolve
 from .modes import location_card
-from .setup import DISCARD_GAIN, ENERGY_REACH, REACTOR_COST
+from .setup import DISCARD_GAIN, ENERGY_REACH, REACTOR_COST, Setup
 from .spaceships import check_reactor_ships, check_removals, check_spaceships, reserved, \
     waiting_ships_allow
 from .state import Pending, PlayerState, State, Step
@@ -254,21 +255,47 @@ def copies_built(state: State, card: str) -> int:
     return sum(state.players[p].station.copies_of(card) for p in state.setup.players)
 
 
-def check_copies(state: State, card: Card, a: dict[str, Any] | None = None) -> None:
-    """Refuse a build past the copies the box holds (``copies``, typed by the players
-    once: the books give only totals, so an untyped number checks nothing).  New
-    entries only: a record replayed keeps what was entered."""
+def deck_copies(setup: Setup, card: Card) -> tuple[int | None, str | None]:
+    """The copies of ``card`` the game's deck holds, and the book's words when the
+    mode and player count hold fewer than the box (``deck-copies``): a basic location
+    has 3 with 3 players (B 3) and with the Revival 2-player rules (R 2.1),
+    :func:`~companion.ats.composition.basic_copies_in_deck`; otherwise the box's
+    ``copies`` (None: not typed, nothing checked)."""
     n = card.copies
+    if n is None or card.extra.get("kind") != "basic":
+        return n, None
+    per, words = basic_copies_in_deck(len(setup.players), setup.options.get("two_player"),
+                                      bool(setup.options.get("all_in")))
+    return (per, words) if per < n else (n, None)
+
+
+def copies_refusal(setup: Setup, card: Card, built: int, where: str,
+                   a: dict[str, Any] | None) -> IllegalAction:
+    """The one line refusing ``built`` copies of ``card`` (``copies``: the box's;
+    ``deck-copies``: the deck the mode uses, quoted)."""
+    n, words = deck_copies(setup, card)
+    if words is not None:
+        return IllegalAction("deck-copies", f"this game's deck holds {n} copies of "
+                             f"'{card.name}' ({words}) and {built} {where}", action=a)
+    return IllegalAction("copies", f"the box holds {n} cop{'y' if n == 1 else 'ies'} of "
+                         f"'{card.name}' and {built} {where}; correct the number of copies "
+                         "in your catalogue if the box holds more", action=a)
+
+
+def check_copies(state: State, card: Card, a: dict[str, Any] | None = None) -> None:
+    """Refuse a build past the copies the deck holds (:func:`deck_copies`: the box's
+    ``copies``, typed by the players once: the books give only totals, so an untyped
+    number checks nothing; fewer for a basic location in the modes whose deck leaves
+    copies in the box).  New entries only: a record replayed keeps what was entered."""
+    n, _ = deck_copies(state.setup, card)
     if n is None:
         return
     built = copies_built(state, card.name)
     if built >= n:
         where = ", ".join(f"{p} {k}" for p in state.setup.players
                           if (k := state.players[p].station.copies_of(card.name)))
-        raise IllegalAction("copies", f"the box holds {n} cop{'y' if n == 1 else 'ies'} of "
-                            f"'{card.name}' and {built} {'is' if built == 1 else 'are'} already "
-                            f"built ({where or 'none in a station'}); correct the number of "
-                            "copies in your catalogue if the box holds more", action=a)
+        raise copies_refusal(state.setup, card, built, f"{'is' if built == 1 else 'are'} "
+                             f"already built ({where or 'none in a station'})", a)
 
 
 def energy_options(station: Station, cell: Cell, energy: int) -> list[dict[str, Any]]:
@@ -317,7 +344,8 @@ def _open_cells(catalogue: Catalogue, state: State, player: str, card: str | Non
                                 action={"do": "build", "card": c.name, "player": player})
     if ps.credits < c.known("cost"):
         return []
-    if c.copies is not None and copies_built(state, c.name) >= c.copies:
+    most, _ = deck_copies(state.setup, c)
+    if most is not None and copies_built(state, c.name) >= most:
         return []
     if station.copies_of(c.name) >= 1:
         if c.max is None:

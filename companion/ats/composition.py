@@ -58,6 +58,30 @@ REVIVAL_MARKED_3 = 3            # R 2.1: 10 locations' copies marked 3 = 30 card
 BASE_MARKED_3 = 3 * TURNS * YEARS - 6 * 3                  # 54
 BASE_MARKED_3_PER_LOCATION = BASE_MARKED_3 // BASE_BASIC_LOCATIONS   # 3
 
+#: the books' words for each deck's copies of a basic location (:func:`basic_copies_in_deck`)
+DECK_WORDS_3P = ("B 3: with 3 players, \"remove the Basic Location Cards with the number "
+                 "\"4\" written in the lower, right-hand corner\"; 3 of each stay in the deck")
+DECK_WORDS_R2P = ("R 2.1: the Revival 2-player deck takes \"all of their copies with the "
+                  "number 3 ... (for a total of 30 cards)\", 3 of each")
+
+
+def basic_copies_in_deck(players: int, two_player: str | None = None,
+                         all_in: bool = False) -> tuple[int, str | None]:
+    """Copies of each basic location the game's deck holds, and the book's words when
+    fewer than the box's :data:`COPIES`: 3 with 3 players (B 3, the copies marked "4"
+    back in the box) and with the Revival 2-player rules (R 2.1, the copies marked
+    "3"); all 4 otherwise (B 3 with 4 players, B 8's 4-player setup, R 6), and in the
+    All-in variant, which takes every card of the sets in use (B 9), as
+    :func:`deck_composition` counts them."""
+    if all_in:
+        return COPIES, None
+    if two_player == "revival":
+        return REVIVAL_MARKED_3, DECK_WORDS_R2P
+    if players == 3:
+        return BASE_MARKED_3_PER_LOCATION, DECK_WORDS_3P
+    return COPIES, None
+
+
 SPECIALS_PER_PLAYER = 6         # B 3
 SPECIALS_PER_PLAYER_5_6 = 8     # R 6
 BASIC_LOCATIONS_5_6 = {5: 20, 6: 24}                       # R 6

@@ -52,24 +52,33 @@ from __future__ import annotations
 
 from typing import Any
 
+import networkx as nx
+
 from ..core.errors import IllegalAction, UnknownCardValues
-from .build import copies_built
+from .build import copies_built, copies_refusal, deck_copies
 from .modes import location_card
-from .setup import YEARS
+from .setup import ENERGY_REACH, YEARS
 from .state import Step, gain
+from .catalogue import Card
 from .station import LOCATION, MAIN, MAIN_REACTOR, REACTOR, Cell, Placed, Station, as_cell
 
 #: the keys of a ``lay`` entry and of each of its cells
 LAY_KEYS = {"do", "player", "cells", "credits", "vp", "spaceships", "note"}
 CELL_KEYS = {"at", "card", "reactor", "cubes"}
 #: the cubes a reactor comes into play with (B 3, B 4: "They both come into play with 2
-#: Energy Cubes on them"); no ability adds any
+#: Energy Cubes on them"); no ability adds any (:func:`check_energy`)
 REACTOR_CUBES = 2
 #: the words of the VP line a laid station's track gives (the breakdown shows them)
 TRACK_RULE = "VP during the game: from the score track, typed"
 #: B 4, Build Location, the sentence the connection check quotes
 ADJACENT_QUOTE = ("B 4: \"build it anywhere in your Space Station adjacent to an "
                   "already-built location\"")
+#: B 4, the sentences the energy checks quote
+REACH_QUOTE = ("B 4: \"This energy requirement must be paid by a location in your Space "
+               "Station with Energy Cubes on it and within 2 distance ... Distance is counted "
+               "through built locations, orthogonally\"")
+SPENT_QUOTE = ("B 4: reactors \"come into play with 2 Energy Cubes\" and paying \"removes 1 "
+               "Energy Cube\"")
 
 
 def _whole(value: Any) -> bool:
@@ -204,15 +213,12 @@ def lay(step: Step) -> None:
             raise IllegalAction("max", f"MAX {card.limit}: {player}'s station holds "
                                 f"{len(where)} '{name}' (at "
                                 + ", ".join(str(list(w)) for w in sorted(where)) + ")", action=a)
-        if card.copies is not None:
+        most, _ = deck_copies(setup, card)
+        if most is not None:
             built = copies_built(state, name) + len(where)
-            if built > card.copies:
-                raise IllegalAction("copies", f"the box holds {card.copies} "
-                                    f"cop{'y' if card.copies == 1 else 'ies'} of '{name}' and "
-                                    f"{built} are laid (at "
-                                    + ", ".join(str(list(w)) for w in sorted(where))
-                                    + f" in {player}'s station); correct the number of copies "
-                                    "in your catalogue if the box holds more", action=a)
+            if built > most:
+                raise copies_refusal(setup, card, built, "are laid (at " + ", ".join(
+                    str(list(w)) for w in sorted(where)) + f" in {player}'s station)", a)
     reactors = sum(1 for at, c in seen.items() if "card" not in c and at != MAIN)
     if reactors > state.reactor_supply:
         raise IllegalAction("reactor-supply", f"{player}'s station holds {reactors} Power "
@@ -255,6 +261,7 @@ def lay(step: Step) -> None:
             station.place(at, Placed(LOCATION, card.name, card.types, cost=card.cost))
         else:
             station.place(at, Placed(REACTOR, cubes=c["cubes"]))
+    check_energy(station, cards, player, a)
     station.spaceships = set(ships)
     a["cells"] = cells
     ps = state.players[player]
@@ -270,3 +277,66 @@ def lay(step: Step) -> None:
     # laid "now": the state stands at the start of ``options.laid_at``'s turn already
     # (State.initial); once every station is laid the turn's actions come, every rule
     # checked as for a game entered from its start (turns.apply)
+
+
+def _cells_text(where: list[tuple[Cell, Card]]) -> str:
+    return " and ".join(f"'{card.name}' at {list(at)}" for at, card in where)
+
+
+def check_energy(station: Station, cards: dict[Cell, Card], player: str,
+                 a: dict[str, Any]) -> None:
+    """B 4, a laid station's energy: refuse what could not have been paid, accept what
+    could (which reactor paid is never asked).  Each card whose energy is known and
+    above 0 needs a reactor (Main or Power) within :data:`ENERGY_REACH` through built
+    locations (``energy-reach``), and the cubes the reactors lost (each came into play
+    with :data:`REACTOR_CUBES`: spent = 2 - cubes left) must cover the cards' energy,
+    each cube from a reactor within reach of the card it paid (``energy-spent``; a
+    transport problem solved as a max flow).  Judged on the station as it lies: built
+    locations only add paths, so a card within reach when built is within reach now
+    (the converse is the ambiguity accepted).  A card whose energy is unknown (null) is
+    not counted: it only ever adds to what must be paid, so leaving it out refuses
+    nothing it could decide (the player types it when the scoring asks).
+
+    No ability of the vocabulary adds or moves energy cubes (per, flat, choice,
+    manual, spaceships, remove_spaceships: VP, credits and spaceships only; B 4:
+    "There are 2 Energy-providing locations in the game: The Main Reactor ... and the
+    Power Reactor"), so no card exempts the cube count; an ability kind that did would
+    have to skip it here."""
+    need: dict[Cell, int] = {}
+    reach: dict[Cell, list[Cell]] = {}
+    for at, card in sorted(cards.items()):
+        if card.energy is None:
+            continue
+        n = card.known("energy")                 # "X" is 1 (Revival FAQ)
+        if n <= 0:
+            continue
+        in_range = [c for c, _, _ in station.reactors_in_range(at, ENERGY_REACH)]
+        if not in_range:
+            raise IllegalAction("energy-reach", f"'{card.name}' at {list(at)} in {player}'s "
+                                f"station needs {n} energy and no reactor is within "
+                                f"{ENERGY_REACH} of it through built locations ({REACH_QUOTE})",
+                                action=a)
+        need[at], reach[at] = n, in_range
+    if not need:
+        return
+    spent = {c: REACTOR_CUBES - station.cells[c].cubes for c in station.reactors()}
+    flow = nx.DiGraph()
+    for at, n in need.items():
+        flow.add_edge("paid", ("card", at), capacity=n)
+        for r in reach[at]:
+            flow.add_edge(("card", at), ("reactor", r))      # no capacity: unbounded
+    for r, k in spent.items():
+        flow.add_edge(("reactor", r), "spent", capacity=k)
+    paid, (side, _) = nx.minimum_cut(flow, "paid", "spent")   # the Main Reactor: "spent"
+    if paid >= sum(need.values()):
+        return
+    # the cards no payment reaches (the min cut's side): their reactors lost fewer cubes
+    short = [(at, cards[at]) for at in sorted(need) if ("card", at) in side]
+    reactors = sorted({r for at, _ in short for r in reach[at]})
+    cost, lost = sum(need[at] for at, _ in short), sum(spent[r] for r in reactors)
+    raise IllegalAction("energy-spent", f"{_cells_text(short)} in {player}'s station "
+                        f"need{'s' if len(short) == 1 else ''} {cost} energy and the "
+                        f"reactor{'s' if len(reactors) > 1 else ''} within {ENERGY_REACH} ("
+                        + ", ".join(str(list(r)) for r in reactors)
+                        + f") lost {lost} cube{'' if lost == 1 else 's'} ({SPENT_QUOTE}: "
+                        f"{REACTOR_CUBES} each less the cubes left)", action=a)

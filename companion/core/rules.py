@@ -81,6 +81,11 @@ class Rule(StrEnum):
     COPIES = "copies", {
         ATS: "every copy of the card the box holds (as the players typed it from the box; the "
              "books give only totals) is already built in the stations"}
+    DECK_COPIES = "deck-copies", {
+        ATS: "every copy of a basic location the game's deck holds is already built: with 3 "
+             "players B 3 says \"remove the Basic Location Cards with the number \"4\"\" and "
+             "the Revival 2-player deck takes \"all of their copies with the number 3 ... (for "
+             "a total of 30 cards)\" (R 2.1), 3 of each; 4 otherwise"}
     REACTOR_SUPPLY = "reactor-supply", {
         ATS: "no Power Reactor cards are left in the supply (B 4, Build Power Reactor)"}
     REACTOR_CREDITS = "reactor-credits", {
@@ -143,6 +148,16 @@ class Rule(StrEnum):
     CUBES = "cubes", {
         ATS: "a reactor comes into play with 2 Energy Cubes (B 3, B 4: \"They both come into "
              "play with 2 Energy Cubes on them\") and only loses them: it never holds more"}
+    ENERGY_REACH = "energy-reach", {
+        ATS: "a laid location that needs energy has a reactor within 2 of it, counted through "
+             "built locations (B 4: \"This energy requirement must be paid by a location in "
+             "your Space Station with Energy Cubes on it and within 2 distance ... Distance is "
+             "counted through built locations, orthogonally\")"}
+    ENERGY_SPENT = "energy-spent", {
+        ATS: "a laid station's reactors lost at least the cubes its locations' energy took, "
+             "each from a reactor within 2 of the location it paid (B 4: reactors \"come into "
+             "play with 2 Energy Cubes\"; paying \"removes 1 Energy Cube\"); a payment that "
+             "could have come from more than one reactor is accepted"}
     CLAIM = "claim", {
         ATS: "B 6: \"Each Objective can only be claimed by 1 player unless stated "
              "otherwise\": an objective judged at the table is typed once per player, and "
@@ -284,7 +299,10 @@ SECTIONS = [
     "- Copies of a card: only the base game's basic cards have a count (4: derived from B's",
     "  \"72 Basic Location Cards\" for 18 names, the 4th copies marked \"4\"); every other",
     "  card's `copies` is `null` until the players type it from their box, and is checked",
-    "  only once known (`copies`).",
+    "  only once known (`copies`).  A basic location's copies in play are the deck's: 3",
+    "  with 3 players (B 3, the cards marked \"4\" back in the box; B prints no total, deck",
+    "  arithmetic gives 3 of each) and with the Revival 2-player rules (R 2.1), 4 otherwise",
+    "  and in the All-in variant (`deck-copies`).",
     "- One objective, one claim (B 6: \"Each Objective can only be claimed by 1 player unless",
     "  stated otherwise. If 2 or more players are tied for any Objective, no bonus is",
     "  given.\", issue 53): an objective judged at the table is typed once per player; the",
