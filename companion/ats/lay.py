@@ -43,10 +43,15 @@ naming the card and the cell: the entry's shape (``malformed``), a cell given tw
 a card on the Main Reactor (``occupied``), a card in no catalogue (``unknown-card``), a
 Conflict card in a station (``conflict``), more than 2 cubes on a reactor (``cubes``), a
 location not connected to the Main Reactor (``not-adjacent``, B 4), a card's MAX
-(``max``), the copies the box holds when typed (``copies``), more Power Reactors than
-the supply (``reactor-supply``), the Limited Space area (``limited-space``), a spaceship
-not on an empty space next to a card of the station (``spaceships``, R 3), and when a
-lay may come (``lay``).
+(``max``), the copies the box holds when typed (``copies``) and a basic location's
+copies the game's deck holds (``deck-copies``: 3 with 3 players, B 3, and with the
+Revival 2-player rules, R 2.1), more Power Reactors than the supply
+(``reactor-supply``), the Limited Space area (``limited-space``), a spaceship not on an
+empty space next to a card of the station (``spaceships``, R 3), a card needing energy
+with no reactor within 2 through built locations (``energy-reach``, B 4) or more energy
+than the reactors' lost cubes could have paid (``energy-spent``, B 4; a payment that
+could have come from either reactor is accepted: :func:`check_energy`), and when a lay
+may come (``lay``).  The same checks for a game laid "final" and "now".
 """
 from __future__ import annotations
 
