@@ -13,6 +13,10 @@ sentences written from how the rulebooks phrase actions, with dictation-style va
 give or the refusal it must get.  Targets (issue 40): at least 300 sentences; at least
 97 % read as expected; 0 recorded wrongly (a sentence that is not understood is refused,
 never turned into another action).
+
+Then the fresh corpus of issue 52 (tests/data/sentences/fresh, 857 sentences written by
+someone who never read the readers; a dev half and a held-out half): figures and
+PASS/MISS for each half against issue 52's targets, never a held-out sentence.
 """
 from __future__ import annotations
 
@@ -67,7 +71,35 @@ def main() -> int:
               ("0 recorded wrongly", total["WRONG"] == 0)]
     for what, ok in checks:
         print(f"{'PASS' if ok else 'MISS'}  {what}")
+    fresh()
     return 0
+
+
+def fresh() -> None:
+    """Issue 52: the fresh corpus (tests/data/sentences/fresh: written by someone who never
+    read the readers), both halves, figures only: a held-out sentence is never printed
+    (the held-out half is only run to measure).  Targets: >= 95 % of clear actions
+    staged right, every must-refuse sentence refused or asked, 0 wrong actions staged."""
+    print("\n== The fresh corpus (issue 52; figures only)")
+    for half in ("dev", "heldout"):
+        clear_n = clear_ok = must_n = must_ok = wrong = 0
+        for game in sentencekit.GAMES:
+            for o in sentencekit.run(game, f"fresh/{game}-{half}"):
+                if o.want.startswith("refuse"):
+                    must_n += 1
+                    must_ok += o.verdict == "right"
+                else:
+                    clear_n += 1
+                    clear_ok += o.verdict == "right"
+                wrong += o.verdict == "WRONG"
+        share = clear_ok / clear_n if clear_n else 0.0
+        print(f"   {half}: clear actions staged right {clear_ok}/{clear_n} ({share:.0%}), "
+              f"must-refuse refused or asked {must_ok}/{must_n}, wrong actions staged {wrong}")
+        for what, ok in ((f"{half}: >= 95 % of clear actions staged right", share >= 0.95),
+                         (f"{half}: every must-refuse sentence refused or asked",
+                          must_ok == must_n),
+                         (f"{half}: 0 wrong actions staged", wrong == 0)):
+            print(f"{'PASS' if ok else 'MISS'}  {what}")
 
 
 if __name__ == "__main__":

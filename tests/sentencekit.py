@@ -51,19 +51,21 @@ class Outcome:
     verdict: str        # right | refused | WRONG
 
 
-def load(game: str) -> dict[str, Any]:
-    return yaml.safe_load((CORPUS / f"{game}.yaml").read_text(encoding="utf-8"))
+def load(game: str, stem: str | None = None) -> dict[str, Any]:
+    """A corpus file: ``<game>.yaml``, or ``<stem>.yaml`` under CORPUS (the fresh corpus of
+    issue 52: ``fresh/ats-dev``, ``fresh/ats-heldout``, ...)."""
+    return yaml.safe_load((CORPUS / f"{stem or game}.yaml").read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=None)
-def _position_record(game: str, name: str) -> Any:
-    corpus = load(game)
+def _position_record(game: str, name: str, stem: str | None = None) -> Any:
+    corpus = load(game, stem)
     return corpus["positions"][name]
 
 
-def position(game: str, name: str) -> Any:
+def position(game: str, name: str, stem: str | None = None) -> Any:
     """A fresh game at the corpus position ``name`` (each case gets its own)."""
-    spec = copy.deepcopy(_position_record(game, name))
+    spec = copy.deepcopy(_position_record(game, name, stem))
     if game == "ats":
         from companion.ats import actions
         from companion.ats.game import Game
@@ -89,8 +91,8 @@ def reason(e: CompanionError) -> str:
     return type(e).__name__
 
 
-def run_case(game: str, case: dict[str, Any]) -> Outcome:
-    g = position(game, case["at"])
+def run_case(game: str, case: dict[str, Any], stem: str | None = None) -> Outcome:
+    g = position(game, case["at"], stem)
     before = copy.deepcopy(g.actions)
     say = case["say"]
     if "expect" in case:
@@ -111,5 +113,5 @@ def run_case(game: str, case: dict[str, Any]) -> Outcome:
     return Outcome(game, case["at"], say, want_s, got_s, verdict)
 
 
-def run(game: str) -> list[Outcome]:
-    return [run_case(game, c) for c in load(game)["cases"]]
+def run(game: str, stem: str | None = None) -> list[Outcome]:
+    return [run_case(game, c, stem) for c in load(game, stem)["cases"]]
