@@ -38,6 +38,13 @@ def _wait(cond, timeout: float) -> bool:
     return cond()
 
 
+def _as_a_terminal_starts_it() -> None:
+    """SIGINT as a terminal's shell leaves it to a command: acted on.  A pytest-xdist worker
+    ignores SIGINT, and a child inherits that (bash cannot trap a signal ignored when it
+    started: the run then ignored the Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("how", ["SIGTERM to the run", "Ctrl-C to its process group"])
 def test_a_stopped_run_ends_the_servers_it_started(tmp_path, how):
     pids = tmp_path / "pids"
@@ -46,7 +53,7 @@ def test_a_stopped_run_ends_the_servers_it_started(tmp_path, how):
     run = subprocess.Popen(["./run-tests", "--fast", "-p", "no:xdist", "-p", "no:cacheprovider",
                             "tests/bin/stopped_run_case.py"], cwd=ROOT, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                           start_new_session=True)
+                           start_new_session=True, preexec_fn=_as_a_terminal_starts_it)
     try:
         assert _wait(lambda: pids.exists() and pids.read_text().strip(), 120), \
             run.stdout.read() if run.poll() is not None else "the case never started"
