@@ -171,6 +171,10 @@ def test_a_seat_cut_off_says_so_takes_nothing_and_comes_back(voila_server, pages
 
 
 # ------------------------------------------------------------------ a kernel culled asleep
+# alone (the solo phase): its culler ends a kernel idle 3 s, and beside two other browser
+# workers the reloaded page once did not come up in the watchdog's 45 s and was loaded a
+# second time (CI 2026-12-07 and a fresh run, [sse] both times; alone it passes)
+@pytest.mark.solo
 @pytest.mark.server_env(CULL)
 @pytest.mark.dashboard_config
 @pytest.mark.parametrize("game", ["ats", "sse"])
