@@ -109,3 +109,36 @@ def run_cli_many():
 @pytest.fixture(scope="session")
 def samples_dir() -> Path:
     return ROOT / "data" / "samples"
+
+
+#: seconds the longest tests without a browser took in a full run (``--durations=0``, issue
+#: 51), most of them waiting on a real server's timers.  They go first, so that no
+#: process of ``-n`` starts a 75-second test when the others have nothing left: the run
+#: of 2026-12-07 spent its last 2 minutes on one core.  An order only: a test not listed
+#: counts as 0 s and keeps its place; a wrong figure costs seconds, not a failure.
+SECONDS = {
+    "test_server_evening.py::test_a_dropped_page_is_freed_within_two_minutes_with_the_default_timings": 78,
+    "test_server_evening.py::test_an_evening_of_pages_never_meets_too_many_pages": 73,
+    "test_server.py::test_fifty_pages_leave_no_kernels_and_flat_memory": 60,
+    "test_server.py::test_fifty_bare_page_loads_stay_under_the_kernel_cap_and_go_within_a_minute": 56,
+    "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_server.py]": 45,
+    "test_store_limits.py::test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer": 32,
+    "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_club.py]": 24,
+    "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_dashboard.py]": 19,
+    "test_fuzz_inputs.py::test_fuzz[catalogue]": 17,
+    "test_server_evening.py::test_a_new_page_for_a_seat_replaces_the_old_and_the_tv_views_do_not": 12,
+    "test_store_hostile.py::test_kill_9_during_appends_leaves_a_store_that_opens_and_replays": 11,
+    "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_sentences.py]": 9,
+    "test_store_limits.py::test_a_stopped_server_says_so_within_10_s_and_loses_nothing": 8,
+    "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[join_trace.py]": 8,
+    "test_page_address.py::test_voilas_own_helper_loses_that_address": 7,
+    "test_server.py::test_a_seat_page_under_the_token_gets_its_seat_from_a_preheated_kernel": 7,
+    "test_page_address.py::test_a_handshake_slower_than_voilas_5_seconds_still_gives_the_address": 7,
+    "test_server.py::test_every_route_and_socket_needs_the_token_and_a_good_host": 7,
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest tests first (a stable sort: the same order in every xdist process).
+    tests/browser/conftest.py orders the browser tests its own way after this."""
+    items.sort(key=lambda item: -SECONDS.get(f"{Path(str(item.path)).name}::{item.name}", 0))
