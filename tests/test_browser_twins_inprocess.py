@@ -1,0 +1,180 @@
+"""Issue 51: checks that were made in Chromium but read only what a page's widgets show
+(no layout, no JS, no socket, no reload), made here on the same screens driven in-process
+through their drivers (companion.ui.drivers), several pages of one store in one process
+where the browser test had several pages.  Each section names the browser test it comes
+from; the real-browser paths of these screens are tests/browser/test_table_game.py (Among
+the Stars play), tests/browser/test_revival_two_players.py (the Revival 2-player rules),
+tests/browser/test_card_form_finishes_browser.py (the card form).
+
+Cards with invented numbers are "Fixture: ..." entries of the record or of the player's
+catalogue; "Garden" and "Turret" name discards and reactors only.  Holographic Display
+Area and U-Cannon are used with the numbers the books give (cost 2, energy 1).
+"""
+from __future__ import annotations
+
+import re
+
+from bs4 import BeautifulSoup
+
+from companion import Game
+from companion.ats.whatif import best_cell, hand_ranking, placement_map
+from companion.table.store import Store
+from companion.ui.app import App
+
+
+# ------------------------------------------------------------------ reading a page
+def text(html: str) -> str:
+    """An HTML widget's value as the player reads it."""
+    return BeautifulSoup(html, "html.parser").get_text()
+
+
+def board(app) -> dict:
+    """The scoreboard as the page shows it ({player: {vp, credits, cubes, locations}})."""
+    soup = BeautifulSoup(app.ats.scoreboard.value, "html.parser")
+    return {tr["data-player"]: {c: tr.find("td", class_=c).get_text().strip()
+                                for c in ("vp", "credits", "cubes", "locations")}
+            for tr in soup.find_all("tr", class_="score-row")}
+
+
+def expected_board(game) -> dict:
+    st = game.state
+    return {p: {"vp": str(ps.vp), "credits": str(ps.credits), "cubes": str(ps.station.cubes()),
+                "locations": str(len(ps.station.locations(reactors=False)))}
+            for p, ps in st.players.items()}
+
+
+def settled(app, game) -> None:
+    """The page shows the shadow game: its scoreboard, its turn line and the players still
+    to act (what tests/browser/dashboard_driver.py's ``settle`` waits for)."""
+    st = game.state
+    assert board(app) == expected_board(game)
+    words = ("The game is over" if st.finished else
+             f"Year {st.year} · Turn {st.turn} of {st.setup.turns_in_year(st.year)}")
+    assert words in text(app.ats.turn_info.value)
+    if not st.finished:
+        offered = [label for label, _ in app.ats.entry_player.options
+                   if not label.endswith(" (acted)")]
+        assert sorted(offered) == sorted(game.waiting_in_order())
+
+
+def act(app, shadow, player, do, card, at=None, *, energy_from=None) -> dict:
+    """One action entered on the page (its driver), applied to the shadow game, and the
+    page then shows the shadow game (tests/browser/dashboard_driver.py's ``act``)."""
+    d = app.driver()
+    d.choose(player=player, action=do, card=card)
+    action = {"player": player, "do": do, "card": card}
+    if do == "discard":
+        d.discard()
+    else:
+        action["at"] = list(at)
+        legal = (shadow.legal_cells(player, card, do=do) if do == "build"
+                 else shadow.legal_cells(player, do="reactor"))
+        assert tuple(at) in legal
+        d.tap(at)
+        if d.pending is not None:                   # the energy payer asked: Confirm
+            if energy_from is not None:
+                app.ats.entry_part.energy_choice.value = (tuple(energy_from),)
+                action["energy_from"] = [list(energy_from)]
+            d.confirm()
+        else:
+            assert energy_from is None, "energy_from given but the page offers no choice"
+    norm = shadow.push(action)
+    assert d.game.actions == shadow.actions, d.message
+    settled(app, shadow)
+    return norm
+
+
+# ------------------------------- from tests/browser/test_explorer.py (whole test moved)
+def test_explorer_heatmap_best_cell_and_hand(store):
+    """The what-if explorer: pick a card, see the heatmap and the best cell; rank a hand;
+    the projection panel and the VP chart are shown; exploring changes nothing."""
+    players = ["Sandra", "George", "Thalia"]
+    store.create(Game({"players": players}).to_record())
+    app = App(store)
+    shadow = Game({"players": players})
+    # a station where the Holographic Display Area has one best cell: the one
+    # with the most built neighbours (next to both reactors)
+    act(app, shadow, "Sandra", "reactor", "Turret", (0, 1))
+    act(app, shadow, "George", "discard", "Garden")
+    act(app, shadow, "Thalia", "discard", "Garden")
+    act(app, shadow, "Sandra", "reactor", "Turret", (1, 1))
+    act(app, shadow, "George", "discard", "Garden")
+    act(app, shadow, "Thalia", "discard", "Garden")
+
+    ex = app.ats.explorer
+    ex.box.selected_index = 0                       # "What-if explorer" opened
+    assert ex.player.value == "Sandra"
+    ex.card.value = "Holographic Display Area"
+    expected = best_cell(placement_map(shadow, "Sandra", "Holographic Display Area"))
+    assert expected == (1, 0)             # two built neighbours: the Main Reactor and [1, 1]
+    assert f"Best cell for Holographic Display Area: {list(expected)}" in text(ex.best.value)
+    heat = BeautifulSoup(ex.heat.value, "html.parser")
+    star = heat.select("g.heat-cell.best")
+    assert len(star) == 1
+    assert star[0]["data-cell"] == "1,0"
+    assert "★" in star[0].get_text()
+    # every frontier cell of Sandra's station is on the heatmap
+    assert len(heat.select("g.heat-cell")) == len(shadow.state.station("Sandra").frontier())
+
+    # hand ranking: the top row is the engine's top row
+    ex.hand.value = ["U-Cannon"]
+    ex.hand.value = ["U-Cannon", "Holographic Display Area"]
+    rows = BeautifulSoup(ex.ranking.value, "html.parser").select("table tbody tr")
+    assert rows
+    want = hand_ranking(shadow, "Sandra", ["U-Cannon", "Holographic Display Area"]).iloc[0]
+    first = rows[0].get_text()
+    assert want.card in first and str(int(want.projected_total)) in first
+
+    assert len(BeautifulSoup(ex.now.value, "html.parser").find_all("table")) == 1
+    assert len(BeautifulSoup(ex.chart.value, "html.parser").select("svg.vp-chart")) == 1
+    # exploring changed nothing: the scoreboard still shows the shadow game
+    assert "Turn 3" in text(app.ats.turn_info.value)
+    settled(app, shadow)
+    assert store.load(app.ats.gid)["actions"] == shadow.to_record()["actions"]
+
+
+# --------------------------------- from tests/browser/test_revival.py (whole test moved;
+# the Revival 2-player browser path is tests/browser/test_revival_two_players.py)
+def test_revival_two_player_year(store):
+    """A Revival 2-player game year: the setup controls, the active player first each turn
+    (refused otherwise, with the rule), the reactor pile of 8, and the active player
+    switching at the year's end."""
+    players = ["Ana", "Ben"]
+    app = App(store)
+    setup = app.ats.setup_part
+    for name, box in zip(players, setup.name_boxes):
+        box.value = name
+    ms = setup.mode_setup
+    ms.two_player.value = dict(ms.two_player.options)["Revival 2-player rules"]
+    assert "Revival" in text(ms.composition.value)
+    assert "12" in text(ms.composition.value)                        # piles of 12
+    setup.start_btn.click()
+    assert app.ats.gid is not None, app.status.value
+    shadow = Game({"players": players, "options": {"two_player": "revival", "first_active": "Ana",
+                                                   "reactor_supply": 8}})
+    settled(app, shadow)
+    info = text(app.ats.turn_info.value)
+    assert "reactors left in supply: 8" in info
+    assert "active player this year: Ana" in info
+
+    # Ben may not act before the active player: refused with the rule
+    d = app.driver()
+    d.choose(player="Ben", action="discard", card="Garden").discard()
+    assert "[rule: revival-order]" in text(d.message)
+    assert store.load(app.ats.gid)["actions"] == []
+
+    plan = {
+        1: [("Ana", "reactor", "Turret", (0, 1)), ("Ben", "build", "Holographic Display Area", (1, 0))],
+        2: [("Ana", "build", "Holographic Display Area", (1, 1)), ("Ben", "discard", "Garden", None)],
+    }
+    for turn in range(1, 7):
+        for player, do, card, at in plan.get(turn, [("Ana", "discard", "Garden", None),
+                                                    ("Ben", "discard", "Garden", None)]):
+            act(app, shadow, player, do, card, at)
+    # year 2: Ben is the active player now
+    info = text(app.ats.turn_info.value)
+    assert "Year 2" in info and "active player this year: Ben" in info
+    assert app.ats.entry_player.value == "Ben"
+    act(app, shadow, "Ben", "discard", "Garden")
+    assert shadow.state.reactor_supply == 7
+    assert store.load(app.ats.gid)["actions"] == shadow.to_record()["actions"]
