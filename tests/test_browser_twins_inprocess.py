@@ -178,3 +178,109 @@ def test_revival_two_player_year(store):
     act(app, shadow, "Ben", "discard", "Garden")
     assert shadow.state.reactor_supply == 7
     assert store.load(app.ats.gid)["actions"] == shadow.to_record()["actions"]
+
+
+# -------------------- from tests/browser/test_ship_space_refused.py (whole test moved)
+SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "energy": 0,
+            "vp": 1, "max": "none",
+            "abilities": [{"when": "immediate", "spaceships": 1, "target": "other"}]}
+
+
+def hooked(box, cls: str) -> list:
+    """Every widget under ``box`` carrying the CSS class ``cls``."""
+    out = []
+
+    def walk(x):
+        if cls in getattr(x, "_dom_classes", ()):
+            out.append(x)
+        for k in getattr(x, "children", ()):
+            walk(k)
+    walk(box)
+    return out
+
+
+def legal_shown(app) -> list:
+    """The grid's cells marked legal (green), as the page draws them."""
+    return sorted(c for c, b in app.ats.entry_part.buttons.items()
+                  if b in app.ats.grid.children and "legal" in b._dom_classes)
+
+
+def seat_page(store, gid, seat: str) -> App:
+    """A seat's page (its own connection to the store), as ``?seat=…&game=…`` opens it."""
+    page = App(Store(store.path))
+    page.apply_query(f"seat={seat}&game={gid}")
+    assert page.ats.seat == seat and page.ats.gid == gid
+    return page
+
+
+def shows(pages, game) -> None:
+    """Each page, at its next poll, shows the shadow game: its number of actions and its
+    scoreboard (tests/browser/test_browser_seat.py's ``ats_shows``)."""
+    for p in pages:
+        p.live_tick()
+        assert f"actions: {len(game.actions)}" in text(p.ats.live_state.value)
+        assert board(p) == expected_board(game)
+
+
+def test_a_waiting_spaceships_space_is_never_offered_and_a_discard_is_refused(store):
+    """Issue 21, "a spaceship whose space was built on is silently dropped", at the table:
+    three seat pages in a simultaneous Revival turn with the Spaceships module.
+
+    The book, R 3: "When a card's ability requires you to put a Spaceship in a player's
+    Station, take a Spaceship token and place it on an empty space adjacent to an existing
+    card in that Station."  Base Playing Order: such effects are "carried out after all
+    other players' actions are completed".  Ana's shipyard sends a spaceship to [1, 1] in
+    Ben's station; it is placed after Ben's action, so Ben's page offers only the cells
+    that keep [1, 1] next to a card of his, a discard is refused with a clear message and
+    nothing is stored; his reactor next to it is accepted, and the spaceship is there when
+    the turn ends."""
+    setup = {"players": ["Ana", "Ben", "Cy"], "options": {"spaceships": True}}
+    gid = store.create(Game(setup, cards=[SHIPYARD]).to_record(), title="ships")
+    ana, ben, cy = pages = [seat_page(store, gid, p) for p in ("Ana", "Ben", "Cy")]
+    g = Game(setup, cards=[SHIPYARD])
+    assert "spaceship_filled" not in g.setup.options       # the default is the book's
+
+    # Ana's shipyard: a spaceship to [1, 1] in Ben's station, tapped on his drawn station
+    ana.driver().choose(action="build", card=SHIPYARD["name"])
+    assert legal_shown(ana) == sorted(g.legal_cells("Ana", SHIPYARD["name"]))
+    ana.driver().tap((0, 1))
+    spot = [b for b in hooked(ana.ats.extra, "ship-cell")
+            if "cell_r1_c1" in b._dom_classes and any(
+                b in hooked(s, "ship-cell") for s in hooked(ana.ats.extra, "ship-station-2"))]
+    assert len(spot) == 1
+    spot[0].click()
+    assert "Ben [1, 1]" in text(hooked(ana.ats.extra, "ships-picked")[0].value)
+    hooked(ana.ats.extra, "confirm-build")[0].click()
+    g.push({"player": "Ana", "do": "build", "card": SHIPYARD["name"], "at": [0, 1],
+            "spaceships": [{"player": "Ben", "at": [1, 1]}]})
+    shows(pages, g)
+
+    # Ben's page offers only what the engine accepts: [0, 1] and [1, 0] keep [1, 1] next
+    # to a card; [-1, 0] and [0, -1] would leave it next to none
+    offered = g.legal_cells("Ben", do="reactor")
+    assert sorted(offered) == [(0, 1), (1, 0)]
+    ben.driver().choose(action="reactor", card="Garden")
+    assert legal_shown(ben) == sorted(offered)
+    # a discard builds nothing next to [1, 1]: refused, in words, and nothing stored
+    ben.driver().choose(action="discard", card="Garden").discard()
+    message = next(m for m in (text(ben.ats.entry_msg.value), text(ben.status.value))
+                   if "spaceship" in m)
+    assert "[1, 1] in Ben's station" in message
+    assert "R 3" in message
+    assert "Traceback" not in message
+    assert [a["player"] for a in store.load(gid)["actions"]] == ["Ana"]
+
+    # the real table: Ben's reactor at [1, 0], Cy discards; the spaceship lands at [1, 1]
+    ben.driver().choose(action="reactor", card="Garden")
+    assert legal_shown(ben) == sorted(offered)
+    ben.driver().tap((1, 0))
+    g.push({"player": "Ben", "do": "reactor", "card": "Garden", "at": [1, 0]})
+    shows(pages, g)
+    cy.driver().choose(action="discard", card="Garden").discard()
+    g.push({"player": "Cy", "do": "discard", "card": "Garden"})
+    shows(pages, g)
+    assert g.state.station("Ben").blocked == {(1, 1)}
+    back = Game.from_record(store.load(gid))
+    assert back.state.station("Ben").blocked == {(1, 1)}
+    assert [(a["player"], a["do"]) for a in store.load(gid)["actions"]] == \
+        [(a["player"], a["do"]) for a in g.actions]
