@@ -284,3 +284,101 @@ def test_a_waiting_spaceships_space_is_never_offered_and_a_discard_is_refused(st
     assert back.state.station("Ben").blocked == {(1, 1)}
     assert [(a["player"], a["do"]) for a in store.load(gid)["actions"]] == \
         [(a["player"], a["do"]) for a in g.actions]
+
+
+# -------------------- from tests/browser/test_new_card_browser.py (whole test moved;
+# the card form's browser path is tests/browser/test_card_form_finishes_browser.py)
+NEW = "Fixture: a Revival card we do not ship"
+
+
+def hook(box, cls: str):
+    found = hooked(box, cls)
+    assert found, f"no .{cls}"
+    return found[0]
+
+
+def build_new_card(page, player: str) -> None:
+    """Type the unknown card's name on ``player``'s seat page and add it as a new card."""
+    assert page.ats.entry_player.value == player
+    page.driver().choose(action="build", card=NEW)
+    offer = hook(page.ats.extra, "entry-new-card")
+    assert offer.description == f"'{NEW}' is a new card: add it"
+    offer.click()
+    form = page.ats.form_box.children[0]
+    assert "card-form" in form._dom_classes
+    assert hook(form, "form-name").value == NEW
+    form_set = hook(form, "form-set")
+    assert dict((v, k) for k, v in form_set.options)[form_set.value] == "Revival"  # its label
+    # a wrong entry: saved with its cost blank, the form names the field, nothing saved
+    hook(form, "form-save").click()
+    assert "Cost" in text(hook(form, "form-message").value)
+    assert page.ats.form_box.children == (form,)
+    kind = hook(form, "form-kind")
+    kind.value = dict(kind.options)["special location"]
+    for key, value in {"cost": "1", "energy": "0", "vp": "2"}.items():
+        hook(form, f"form-{key}").value = value
+    hook(form, "form-type1").value = "business"
+    hook(form, "form-save").click()
+    assert page.ats.form_box.children == ()                    # the form is gone
+    assert f"Added '{NEW}'" in text(page.status.value)
+
+
+def test_a_revival_card_not_shipped_is_typed_once_then_built_again_without_a_form(store):
+    """Issue 36's "Done when": "A browser test plays Revival with a card that is not
+    shipped: typed when first built, then used again in the same game without a form; the
+    catalogue export carries it."  A Revival 2-player game (R 2.1); three pages: Ana's
+    seat, Ben's seat and the table view."""
+    import os
+    import subprocess
+    import sys
+
+    import yaml
+
+    from companion.ats.catalogue import parse_card
+
+    players = ["Ana", "Ben"]
+    g = Game({"players": players, "options": {"two_player": "revival"}}, book_setup=False)
+    gid = store.create(g.to_record(), title="new card")
+    first = g.state.setup.active_player(g.state.year)          # R 2.2: the active player first
+    second = [p for p in players if p != first][0]
+    pages = {}
+    for p in players:
+        pages[p] = App(Store(store.path))
+        pages[p].apply_query(f"seat={p}")
+    table = App(Store(store.path))
+    table.apply_query("view=table")
+    every = (*pages.values(), table)
+    shows(every, g)
+
+    # the first player: the card is new to the catalogue, typed once, built
+    build_new_card(pages[first], first)
+    g.define(parse_card({"name": NEW, "types": ["business"], "cost": 1, "energy": 0, "vp": 2,
+                         "max": "none", "abilities": [], "set": "revival", "kind": "special"}))
+    assert legal_shown(pages[first]) == sorted(g.legal_cells(first, NEW))
+    pages[first].driver().tap((0, 1))
+    g.push({"player": first, "do": "build", "card": NEW, "at": [0, 1]})
+    shows(every, g)
+
+    # the second player builds the same card: no offer, no form
+    page = pages[second]
+    page.driver().choose(action="build", card=NEW)
+    assert legal_shown(page) == sorted(g.legal_cells(second, NEW))
+    assert hooked(page.ats.extra, "entry-new-card") == []
+    assert page.ats.form_box.children == ()
+    page.driver().tap((0, 1))
+    g.push({"player": second, "do": "build", "card": NEW, "at": [0, 1]})
+    shows(every, g)
+    assert [(a["player"], a["card"]) for a in store.load(gid)["actions"]] == \
+        [(first, NEW), (second, NEW)]
+
+    # the catalogue export (the command a player runs) carries it, as typed
+    home = os.environ["COMPANION_HOME"]
+    out = os.path.join(home, "exported.yaml")
+    done = subprocess.run([sys.executable, "-m", "companion", "catalogue", "export", out],
+                          env={**os.environ, "COMPANION_HOME": home}, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with open(out) as f:
+        entry = {e["name"]: e for e in yaml.safe_load(f)}[NEW]
+    assert (entry["set"], entry["kind"], entry["cost"], entry["vp"], entry["types"]) == \
+        ("revival", "special", 1, 2, ["business"])

@@ -4,8 +4,9 @@ values, ability) when it is first built, and on the catalogue screen beside *Add
 objective card*.  It is kept in the player's catalogue and shared like the rest."
 
 The card is a "Fixture: ..." card (a real card's name with numbers typed by a test would
-be a value nobody can source); its values are what a player types in the test.  The browser path is
-tests/browser/test_new_card_browser.py.
+be a value nobody can source); its values are what a player types in the test.  Two seat
+pages and the table view with the catalogue export: tests/test_browser_twins_inprocess.py;
+the card form's browser path: tests/browser/test_card_form_finishes_browser.py.
 """
 from __future__ import annotations
 
