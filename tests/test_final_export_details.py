@@ -1,7 +1,8 @@
 """Issue 22: "After saving the play details, *Export the record (JSON)* gave a file
 without the location, notes or new players; the History export had them."  The
 final screen exports the stored record, play details included (both games),
-in process (the page's own test: tests/browser/test_final_export_fresh.py)."""
+in process (the page's own test: tests/browser/test_browser_play_details.py::
+test_final_table_details_and_exports_on_a_phone)."""
 from __future__ import annotations
 
 import base64

@@ -7,7 +7,7 @@ notes, all as text.  Every screen is checked for what a hand on a phone hits
 (tests/browser/layout.py) and photographed into tests/artifacts/.
 
 The widget-level tests (both games, the final table's exports, hostile text) are
-tests/test_play_details_ui.py."""
+tests/test_play_details_ui.py and tests/test_final_export_details.py."""
 from __future__ import annotations
 
 import re
@@ -24,6 +24,9 @@ pytestmark = pytest.mark.browser
 WAIT_MS = 30_000
 LOCATION = "Kitchen <b>table</b>"
 NOTES = "Rematch <script>alert(1)</script>\nnext week"
+#: typed on the final screen (issue 22): markup and a spreadsheet formula, kept as text
+FINAL_LOCATION = "Ann's <b>kitchen</b>"
+FINAL_NOTES = "=HYPERLINK(\"x\") rematch next week"
 
 
 def timer(page):
@@ -115,10 +118,19 @@ def test_timer_and_details_survive_a_reload_and_reach_history(voila_server, page
     expect(page.locator(".companion-status .status-error")).to_have_count(0)
 
 
-def test_final_table_details_and_exports_on_a_phone(voila_server, page):
-    """A finished game: the timer stopped, the details form filled from the record,
-    and the folded exports (BG Stats file, BGG XML, create-play link, QR code)."""
+def _decoded(href: str) -> dict:
     import base64
+    import json
+    return json.loads(base64.b64decode(href.split("base64,", 1)[1]))
+
+
+def test_final_table_details_and_exports_on_a_phone(voila_server, page):
+    """A finished game: the timer stopped; the play details typed and saved on the final
+    screen are in the record exported from it, the same record the store keeps (issue 22:
+    "After saving the play details, *Export the record (JSON)* gave a file without the
+    location, notes or new players; the History export had them"; this was
+    test_final_export_fresh.py); and the folded exports (BG Stats file, BGG XML,
+    create-play link, QR code) carry them."""
     import json
     import time
 
@@ -131,11 +143,10 @@ def test_final_table_details_and_exports_on_a_phone(voila_server, page):
         for p in g.waiting_in_order():
             g.push({"player": p, "do": "discard", "card": "Garden"})
     rec = g.to_record()
-    rec["meta"] = playtime.with_details(playtime.start({}, now=time.time() - 42 * 60),
-                                        location=LOCATION, new_players=["Eli"])
+    rec["meta"] = playtime.start({}, now=time.time() - 42 * 60)
     store = Store(path=voila_server.home / "games.sqlite")
     try:
-        store.create(rec, title="final")
+        gid = store.create(rec, title="final")
     finally:
         store.close()
     page.set_viewport_size({"width": 390, "height": 844})
@@ -143,18 +154,38 @@ def test_final_table_details_and_exports_on_a_phone(voila_server, page):
     page.locator(".final-winner").wait_for(state="visible", timeout=60_000)
     expect(timer(page)).to_contain_text("0:42:", timeout=WAIT_MS)
     expect(timer(page)).to_contain_text("stopped")
-    expect(page.locator(".final-location input")).to_have_value(LOCATION)
-    page.fill(".final-notes textarea", "Close game")
+    # ------------------------------------ the details typed, saved, in the record export
+    before = _decoded(page.locator(".final a.export-json").get_attribute("href"))
+    assert "location" not in before.get("meta", {})
+    page.fill(".final-location input", FINAL_LOCATION)
+    page.fill(".final-notes textarea", FINAL_NOTES)
+    page.locator(".final-new-players .new-player", has_text="Eli").locator("input").check()
     page.click(".final-details-save")
-    expect(page.locator(".final-message")).to_contain_text("Saved the play details")
+    expect(page.locator(".final-message")).to_contain_text("Saved the play details",
+                                                           timeout=WAIT_MS)
+    link = page.locator(".final a.export-json")
+    expect(link).to_have_count(1)
+    screenshot(page, "final-export-01-details-saved-phone")
+    exported = _decoded(link.get_attribute("href"))
+    meta = exported["meta"]
+    assert (meta["location"], meta["notes"], meta["new_players"]) == \
+        (FINAL_LOCATION, FINAL_NOTES, ["Eli"])
+    assert exported["actions"] == g.to_record()["actions"]
+    # the same record the store keeps (what the History tab exports)
+    store = Store(path=voila_server.home / "games.sqlite")
+    try:
+        assert exported == json.loads(json.dumps(store.load(gid)))
+    finally:
+        store.close()
+    # ------------------------------------ the folded exports to the other play loggers
     page.locator(".final-exports .lm-AccordionPanel-title, "
                  ".final-exports .jupyter-widget-Collapse-header").first.click()
     bgs = page.locator("a.export-bgstats")
     bgs.wait_for(state="visible", timeout=WAIT_MS)
-    doc = json.loads(base64.b64decode(bgs.get_attribute("href").split("base64,", 1)[1]))
+    doc = _decoded(bgs.get_attribute("href"))
     play = doc["plays"][0]
-    assert play["durationMin"] == 42 and "Close game" in play["comments"]
-    assert doc["locations"][0]["name"] == LOCATION
+    assert play["durationMin"] == 42 and "rematch next week" in play["comments"]
+    assert doc["locations"][0]["name"] == FINAL_LOCATION
     assert bgs.get_attribute("download").endswith(".bgsplay")
     expect(page.locator("a.export-bgg")).to_be_visible()
     link = page.locator("a.export-bgstats-link").get_attribute("href")
