@@ -382,3 +382,76 @@ def test_a_revival_card_not_shipped_is_typed_once_then_built_again_without_a_for
         entry = {e["name"]: e for e in yaml.safe_load(f)}[NEW]
     assert (entry["set"], entry["kind"], entry["cost"], entry["vp"], entry["types"]) == \
         ("revival", "special", 1, 2, ["business"])
+
+
+# ------------- from tests/browser/test_entry_table_browser.py, its Among the Stars test
+# (the Small Star Empires one: tests/sse/test_sse_piece_choice.py, its last test)
+PAY_OR_LOSE = {"name": "Fixture: pay or lose", "types": ["diplomatic"], "cost": 0, "energy": 0,
+               "vp": 0, "max": "none",
+               "abilities": [{"when": "immediate", "choice": "pay_or_lose", "pay": 1, "lose": 2}]}
+#: numbers known, type not (the shape of the shipped U-Cannon); the test types its type
+TYPE_UNKNOWN = {"name": "Fixture: type unknown", "types": None, "cost": 0, "energy": 0,
+                "vp": 1, "max": "none", "abilities": []}
+TILE = {"name": "Test tile", "between": ["Ana", "Ben"], "actions": ["build:military"],
+        "slots": 2}
+
+
+def test_the_among_the_stars_entry_finishes_what_it_starts(store):
+    """Issue 37, on the laptop's page of a 3-player game with one Influence tile (R 4):
+    "'Did you mean …' suggestions are not tappable"; "The first build of an unknown card:
+    after saving its values the player must tap the cell again" (an advisor reacts to the
+    type built next to it); "School of Alien Cultures: after Confirm build nothing visible
+    changes" (the pay or lose is listed for the end of the turn); "What-if ... opens on the
+    first player even when it is the other's turn"."""
+    from companion.ats.catalogue import parse_card
+    g = Game({"players": ["Ana", "Ben", "Cy"], "options": {"advisors": [TILE]}},
+             cards=[PAY_OR_LOSE, TYPE_UNKNOWN], book_setup=False)
+    gid = store.create(g.to_record(), title="issue 37")
+    page = App(store)
+    assert page.ats.gid == gid
+    settled(page, g)
+
+    # a close name is a button that takes it
+    page.driver().choose(player="Ana", action="build", card="Fixture: type unknwn")
+    pick_it = [b for b in hooked(page.ats.extra, "entry-suggestion")
+               if TYPE_UNKNOWN["name"] in b.description]
+    assert len(pick_it) == 1
+    pick_it[0].click()
+    assert page.ats.entry_card.value == TYPE_UNKNOWN["name"]
+
+    # the click asks the card's type; saved, the same build goes on
+    page.driver().tap((0, 1))
+    assert page.ats.form_box.children
+    form = page.ats.form_box.children[0]
+    assert "once saved, the build at [0, 1]" in text(page.status.value)
+    hook(form, "form-type1").value = "military"
+    hook(form, "form-save").click()
+    assert page.ats.form_box.children == ()
+    g.define(parse_card({**TYPE_UNKNOWN, "types": ["military"]}))
+    g.push({"player": "Ana", "do": "build", "card": TYPE_UNKNOWN["name"], "at": [0, 1]})
+    settled(page, g)
+    assert [(a["player"], a["card"], a["at"]) for a in store.load(gid)["actions"]] == \
+        [("Ana", TYPE_UNKNOWN["name"], [0, 1])]
+
+    # School of Alien Cultures' pay or lose: listed for the end of the turn
+    page.driver().choose(player="Ben", action="build", card=PAY_OR_LOSE["name"])
+    assert legal_shown(page) == sorted(g.legal_cells("Ben", PAY_OR_LOSE["name"]))
+    page.driver().tap((0, 1))
+    assert hooked(page.ats.extra, "confirm-build")
+    for row, word in (("school-1", "pay"), ("school-3", "lose")):     # Ana pays, Cy loses
+        choice = hook(page.ats.extra, row)
+        choice.value = next(v for label, v in choice.options if word in label)
+    hook(page.ats.extra, "confirm-build").click()
+    g.push({"player": "Ben", "do": "build", "card": PAY_OR_LOSE["name"], "at": [0, 1],
+            "choices": {"Ana": "pay", "Cy": "lose"}})
+    settled(page, g)
+    pending = text(page.ats.entry_part.pending_line.value)
+    assert "At the end of this turn" in pending
+    # secret until they resolve (issue 50): the host's page does not name the choices
+    for p in ("Ana", "Cy"):
+        assert (f"{p}: pays 1 credit or loses 2 VP (Ben's {PAY_OR_LOSE['name']}), chosen in "
+                "secret, revealed at the end of this turn") in pending
+
+    # the what-if explorer shows the player who acts now
+    page.ats.explorer.box.selected_index = 0
+    assert page.ats.explorer.player.value == "Cy"

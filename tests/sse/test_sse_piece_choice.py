@@ -271,3 +271,19 @@ def test_trade_station_then_a_ship_records_a_trade_station(tab):
     tab.driver().tap((1, 0))
     assert g.actions[-1]["piece"] == "trade_station"
     assert tab.piece.value == "city"             # recorded: the next choice starts at City
+
+
+def test_trade_station_then_a_ship_shows_the_trade_stations_cells_and_stores_it(tab):
+    """Issue 37 (from tests/browser/test_entry_table_browser.py, issue 51): the piece first,
+    then the ship: the Trade Station stays the one chosen (its button the active one), the
+    green cells are the Trade Station's destinations, and the stored record holds a Trade
+    Station."""
+    g = start(tab, LINE, ships=2)
+    player = g.current
+    tab.piece.value = "trade_station"            # the piece first ...
+    select(tab)                                  # ... then the ship
+    assert "Trade Station" in dict((v, k) for k, v in tab.piece.options)[tab.piece.value]
+    assert green(tab) == g.legal_destinations(player, 0, piece="trade_station")
+    to = sorted(green(tab))[0]
+    tab.driver().tap(to)
+    assert tab.app.store.load(tab.gid)["actions"][-1]["piece"] == "trade_station"
