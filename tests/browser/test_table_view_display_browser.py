@@ -3,7 +3,9 @@
 at 1366x768 and 1920x1080 (a laptop, a TV) and 390x844 (a phone used as the view): the
 stations (the map) cover most of the width, the scoreboard is in large type, an action
 written to the store shows on the display within 15 s.  The cards built are the shipped
-catalogue's (the engine refuses a card whose numbers it does not know).
+catalogue's (the engine refuses a card whose numbers it does not know).  One server for
+both games, one page per game (the page picks its game at load) resized to each size
+(tests/browser/sizes_kit.py: the layout is CSS only) instead of one page per size.
 
 Screenshots: tests/artifacts/tableview-{ats,sse}-{1366,1920,390}.png (the harness's full
 page) and tableview-*-screen.png (what the screen itself shows).
@@ -15,6 +17,7 @@ from playwright.sync_api import expect
 
 from browser_harness import ARTIFACTS, screenshot
 from dashboard_driver import store_of
+from sizes_kit import resize
 from companion.ats.game import Game
 from companion.core.errors import CompanionError
 from companion.sse import SseGame
@@ -102,19 +105,27 @@ def written_elsewhere(server, gid: str, g, act: dict) -> None:
         s.close()
 
 
-def test_the_table_view_of_among_the_stars_is_a_display(voila_server, open_pages):
+def test_the_table_views_of_both_games_are_displays_at_every_size(voila_server, open_pages):
+    """One server, one table view page per game (the page picks its game at load), each
+    resized through SIZES (1366x768, 1920x1080, 390x844) rather than opened once per size;
+    at 1920x1080 an action written elsewhere shows on it."""
     g = ats_game()
     s = store_of(voila_server)
     gid = s.create(g.to_record(), title="issue 37")
     s.close()
+    width, height = SIZES[0]
+
+    # ------------------------------------------------------------ Among the Stars
+    page = open_pages(f"{voila_server.url}?view=table&game={gid}",
+                      viewport={"width": width, "height": height}, ready=".tv-stations")
+    expect(page.locator(".tv-stations svg")).to_have_count(len(PLAYERS), timeout=60_000)
+    page.wait_for_timeout(500)
     for width, height in SIZES:
-        page = open_pages(f"{voila_server.url}?view=table&game={gid}",
-                          viewport={"width": width, "height": height}, ready=".tv-stations")
-        expect(page.locator(".tv-stations svg")).to_have_count(len(PLAYERS), timeout=60_000)
+        resize(page, width, height)
+        expect(page.locator(".tv-stations svg")).to_have_count(len(PLAYERS))
         expect(page.locator(".tv-waiting")).to_have_text(
             f"waiting for: {', '.join(g.waiting_in_order())}")
         expect(page.locator(".turn-entry")).to_be_hidden()
-        page.wait_for_timeout(500)
         got = check_size(page, ".tv-stations svg", width, height)
         shot(page, f"tableview-ats-{width}")
         print(width, got, font_px(page, ".tv-score"))
@@ -130,29 +141,34 @@ def test_the_table_view_of_among_the_stars_is_a_display(voila_server, open_pages
             # the display alone (issue 50): no tabs, no title over it
             expect(page.locator(".game-tabs .lm-TabBar")).to_be_hidden()
             expect(page.locator(".companion-title")).to_be_hidden()
-            assert page.errors == [], page.errors
-        page.context.close()
+        assert page.errors == [], page.errors
+    page.context.close()
 
-
-def test_the_table_view_of_small_star_empires_is_a_display(voila_server, open_pages):
-    g = SseGame(SSE_SETUP)
-    sse_move(g)
+    # ------------------------------------------------------------ Small Star Empires
+    # the SSE game alone in the store, as on a server of its own (with an Among the Stars
+    # game in it, the page's first tab would show that game's table view too)
+    sse = SseGame(SSE_SETUP)
+    sse_move(sse)
     s = store_of(voila_server)
-    gid = s.create(g.to_record(), title="issue 37 sse")
+    s.delete(gid)
+    sse_gid = s.create(sse.to_record(), title="issue 37 sse")
     s.close()
+    width, height = SIZES[0]
+    page = open_pages(f"{voila_server.url}?view=table&game={sse_gid}",
+                      viewport={"width": width, "height": height}, ready=".tv-map")
+    expect(page.locator(".tv-waiting")).to_have_text(f"to move: {sse.current}",
+                                                     timeout=60_000)
+    page.wait_for_timeout(500)
     for width, height in SIZES:
-        page = open_pages(f"{voila_server.url}?view=table&game={gid}", viewport={"width": width, "height": height},
-                          ready=".tv-map")
-        expect(page.locator(".tv-waiting")).to_have_text(f"to move: {g.current}",
-                                                         timeout=60_000)
-        page.wait_for_timeout(500)
+        resize(page, width, height)
+        expect(page.locator(".tv-waiting")).to_have_text(f"to move: {sse.current}")
         got = check_size(page, ".tv-map svg", width, height)
         shot(page, f"tableview-sse-{width}")
         print(width, got, font_px(page, ".tv-score"))
         if width == 1920:
-            written_elsewhere(voila_server, gid, g, sse_move(g))
-            expect(page.locator(".tv-waiting")).to_have_text(f"to move: {g.current}",
+            written_elsewhere(voila_server, sse_gid, sse, sse_move(sse))
+            expect(page.locator(".tv-waiting")).to_have_text(f"to move: {sse.current}",
                                                              timeout=LIVE_MS)
             expect(page.locator(".game-tabs .lm-TabBar")).to_be_hidden()
-            assert page.errors == [], page.errors
-        page.context.close()
+        assert page.errors == [], page.errors
+    page.context.close()
