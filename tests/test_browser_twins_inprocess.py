@@ -455,3 +455,214 @@ def test_the_among_the_stars_entry_finishes_what_it_starts(store):
     # the what-if explorer shows the player who acts now
     page.ats.explorer.box.selected_index = 0
     assert page.ats.explorer.player.value == "Cy"
+
+
+# ---------------------------- from tests/browser/test_play.py (whole test moved; the Among
+# the Stars play screen's whole browser path is tests/browser/test_table_game.py)
+HDA, UC = "Holographic Display Area", "U-Cannon"
+#: a card the player's catalogue knows only by name and type (its numbers are null)
+FIX = "Fixture: typed at the table"
+UNKNOWN_DEF = {"name": FIX, "category": "location", "types": ["recreational"], "cost": None,
+               "energy": None, "vp": None, "max": None, "abilities": None}
+#: what the test types into the card form for it
+TYPED_GARDEN = {"cost": 1, "energy": 0, "vp": 1}
+GARDEN_DEF = {**UNKNOWN_DEF, **TYPED_GARDEN, "max": "none", "abilities": []}
+
+
+def test_one_year_through_the_page(store):
+    """A 3-player game played through the page for a whole year (and one action of year
+    2), checked after every action against a shadow engine, then against the engine's
+    score of the stored record.  Cards used for builds: Holographic Display Area and
+    U-Cannon, whose cost (2) and energy (1) the books give, and a fixture card whose
+    printed values are null in the player's catalogue (like most real cards): the test
+    types values for it into the card form, as a player types the numbers of their
+    physical card.  Reactors and discards name any card ("Turret", "Garden")."""
+    import os
+    from pathlib import Path
+
+    import yaml
+
+    players = ["Sandra", "George", "Thalia"]
+    home = Path(os.environ["COMPANION_HOME"])
+    (home / "my-cards.yaml").write_text(yaml.safe_dump([UNKNOWN_DEF]))
+    app = App(store)
+    setup = app.ats.setup_part
+    for name, box in zip(players, setup.name_boxes):
+        box.value = name
+    assert hook(app.root, "player-name-3").value == "Thalia"
+    setup.start_btn.click()
+    assert "New game started" in text(app.status.value)
+    # The shadow game knows the fixture card's typed values from the start; the page learns
+    # them from the form below.
+    g = Game({"players": players}, cards=[GARDEN_DEF])
+    settled(app, g)
+    assert "cards pass clockwise" in text(app.ats.turn_info.value)
+    d = app.driver()
+
+    # ------------------------------------ turn 1: the fixture card's values, once
+    d.choose(player="Sandra", action="build", card=FIX)
+    form = hook(app.ats.form_box, "card-form")
+    assert f"Enter the printed values of '{FIX}'" in widget_text(form)
+    hook(form, "form-save").click()                   # every field still empty
+    assert "Cost: please type the number printed on the card" in text(
+        hook(form, "form-message").value)
+    assert app.ats.form_box.children == (form,)       # nothing saved, form still there
+    for key in ("cost", "energy", "vp"):
+        hook(form, f"form-{key}").value = str(TYPED_GARDEN[key])
+    hook(form, "form-save").click()
+    assert f"Saved the values of '{FIX}' in your catalogue" in text(app.status.value)
+    assert app.ats.form_box.children == ()
+    mine = yaml.safe_load((home / "my-cards.yaml").read_text())
+    saved = {c["name"]: c for c in (mine if isinstance(mine, list) else mine.get("cards", []))}
+    assert {k: saved[FIX][k] for k in TYPED_GARDEN} == TYPED_GARDEN
+    assert legal_shown(app) == sorted(g.legal_cells("Sandra", FIX))
+    d.tap((0, 1))
+    g.push({"player": "Sandra", "do": "build", "card": FIX, "at": [0, 1]})
+    settled(app, g)
+    assert f"Sandra built {FIX} at [0, 1]" in text(app.status.value)
+
+    act(app, g, "George", "build", HDA, (0, 1))
+    act(app, g, "Thalia", "discard", "Garden")
+    assert "Turn 2" in text(app.ats.turn_info.value)
+
+    # --------------------------------------------------------------- turn 2
+    # a second copy: now its MAX matters, and only that is asked (issue 50: only what
+    # the moment needs); blank = no maximum, as the shadow's card says
+    d.choose(player="Sandra", action="build", card=FIX)
+    form = hook(app.ats.form_box, "card-form")
+    assert "Unknown: MAX" in widget_text(form)
+    cost = hooked(form, "form-cost")
+    assert cost == [] or cost[0].layout.display == "none"
+    hook(form, "form-save").click()
+    assert app.ats.form_box.children == ()
+    act(app, g, "Sandra", "build", FIX, (0, 2))
+    act(app, g, "George", "reactor", "Turret", (1, 0))
+    act(app, g, "Thalia", "reactor", "Turret", (0, -1))
+
+    # ------------------------------------- turn 3: an illegal click is refused
+    d.choose(player="Sandra", action="build", card=HDA)
+    assert legal_shown(app) == sorted(g.legal_cells("Sandra", HDA))
+    assert (0, 3) not in legal_shown(app)
+    assert "frontier" in app.ats.entry_part.buttons[(0, 3)]._dom_classes
+    before = board(app)
+    d.tap((0, 3))             # 3 steps from the Main Reactor: out of energy range
+    err = text(app.status.value)
+    assert "[rule: no-energy]" in err
+    assert "Sandra build 'Holographic Display Area' at [0, 3]" in err
+    assert board(app) == before == expected_board(g)
+    assert "Sandra" in g.state.waiting
+    # the same player then builds it where it is legal
+    assert legal_shown(app) == sorted(g.legal_cells("Sandra", HDA))
+    d.tap((1, 0))
+    if d.pending is not None:
+        d.confirm()
+    g.push({"player": "Sandra", "do": "build", "card": HDA, "at": [1, 0]})
+    settled(app, g)
+    # two reactors could pay: the page asks, and the player picks the Main Reactor
+    # instead of the default (the Power Reactor next to the cell)
+    norm = act(app, g, "George", "build", UC, (1, 1), energy_from=(0, 0))
+    assert norm["energy_from"] == [[0, 0]]
+    act(app, g, "Thalia", "build", HDA, (1, 0))         # default payer confirmed
+
+    # --------------------------------------------------------------- turn 4
+    act(app, g, "Sandra", "reactor", "Turret", (0, 3))
+    # undo: "Keep it" first changes nothing, then "Yes" takes the reactor back
+    d.ask_undo()
+    assert "Undo year 1, turn 4: Sandra built a Power Reactor at [0, 3]?" in text(d.undo_question)
+    hook(app.root, "undo-no").click()
+    assert hooked(app.root, "undo-yes") == []
+    settled(app, g)
+    board_with_reactor = board(app)
+    d.ask_undo()
+    assert "Sandra built a Power Reactor at [0, 3]" in text(d.undo_question)
+    hook(app.root, "undo-yes").click()
+    g.pop()
+    settled(app, g)
+    assert "Undone: Sandra built a Power Reactor at [0, 3]" in text(app.status.value)
+    assert board(app) != board_with_reactor
+    assert board(app)["Sandra"] == {"vp": "5", "credits": "6", "cubes": "1", "locations": "3"} \
+        == expected_board(g)["Sandra"]
+    act(app, g, "Sandra", "reactor", "Turret", (0, 3))  # entered again
+    # The fixture card again, by another player: its values are not asked again
+    d.choose(player="George", action="build", card=FIX)
+    assert legal_shown(app) == sorted(g.legal_cells("George", FIX))
+    assert app.ats.form_box.children == ()
+    act(app, g, "George", "build", FIX, (0, -1))
+    act(app, g, "Thalia", "build", UC, (1, -1))
+
+    # --------------------------------------------------------------- turn 5
+    act(app, g, "Sandra", "build", UC, (0, 4))
+    act(app, g, "George", "discard", "Garden")
+    act(app, g, "Thalia", "build", FIX, (0, 1))
+
+    # --------------------------------------------------------------- turn 6
+    act(app, g, "Sandra", "discard", "Garden")
+    act(app, g, "George", "build", FIX, (-1, 0))
+    act(app, g, "Thalia", "reactor", "Turret", (-1, 0))   # the 18th action ends year 1
+    assert (g.state.year, g.state.turn) == (2, 1)
+    assert ("Year 2 begins: everyone takes 10 credits; cards now pass counter-clockwise"
+            in text(app.status.value))
+    info = text(app.ats.turn_info.value)
+    assert "Year 2" in info and "Turn 1 of 6" in info and "counter-clockwise" in info
+    # every player got +10: credits before the last action were 6, 6 and 7 (+0/+0/-1)
+    assert {p: board(app)[p]["credits"] for p in players} == \
+        {"Sandra": "16", "George": "16", "Thalia": "16"}
+
+    # ------------------------------------------ year 2, turn 1: first action
+    d.choose(player="Sandra", action="build", card=FIX)
+    assert legal_shown(app) == sorted(g.legal_cells("Sandra", FIX))
+    assert app.ats.form_box.children == ()
+    act(app, g, "Sandra", "build", FIX, (2, 0))
+    info = text(app.ats.turn_info.value)
+    assert "Year 2" in info and "Waiting for: George, Thalia" in info
+
+    # ---------------- the page agrees with the engine's score of the stored record
+    games = store.games()
+    assert len(games) == 1 and games[0]["actions"] == 19
+    rec = store.load(games[0]["id"])
+    keys = ("year", "turn", "player", "do", "card", "at", "energy_from")
+    assert [{k: a.get(k) for k in keys} for a in rec["actions"]] == \
+        [{k: a.get(k) for k in keys} for a in g.actions]
+    garden = next(c for c in rec["cards"] if c["name"] == FIX)
+    assert {k: garden[k] for k in TYPED_GARDEN} == TYPED_GARDEN
+    replay = Game.from_record(rec)
+    table = replay.score().table.set_index("player")
+    shown = board(app)
+    for p in players:
+        row = table.loc[p]
+        assert int(shown[p]["vp"]) == row["during_game"] == row["total"], p
+        assert int(shown[p]["credits"]) == row["credits_left"], p
+        assert int(shown[p]["locations"]) == row["locations"], p
+    # and the numbers themselves, derived by hand (below)
+    assert {p: (shown[p]["vp"], shown[p]["credits"]) for p in players} == {
+        "Sandra": ("11", "15"), "George": ("10", "16"), "Thalia": ("9", "16")}
+
+
+# Hand check of the final numbers.  VP: the printed VP plus the immediate abilities the
+# books give (Holographic Display Area +1 per adjacent location, which the engine
+# counts for the Main Reactor next to it; U-Cannon +1 per energy cube left, MAX 3);
+# The fixture card gives the typed 1 VP.  Credits: 10 at the start, +10 when year 2 begins.
+# Sandra: fixture 1 + fixture 1 + HDA (2+1) + U-Cannon (3 + 2 cubes left) + fixture 1 = 11;
+#         10 -1 -1 -2 -1 (reactor; undone and entered again) -2 +3 +10 -1 = 15.
+# George: HDA (2+1) + U-Cannon (3 + 2 cubes: the Main Reactor paid) + fixture 1 + fixture 1
+#         = 10; 10 -2 -1 -2 -1 +3 -1 +10 = 16.
+# Thalia: HDA (2+1) + U-Cannon (3 + 2) + fixture 1 = 9; 10 +3 -1 -2 -2 -1 -1 +10 = 16.
+
+
+def _walk(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _walk(child)
+
+
+def widget_text(box) -> str:
+    """The text of every HTML widget under ``box``, as read (its style sheets left out)."""
+    import ipywidgets as w
+    out = []
+    for x in _walk(box):
+        if isinstance(x, w.HTML):
+            soup = BeautifulSoup(str(x.value), "html.parser")
+            for style in soup.find_all("style"):
+                style.decompose()
+            out.append(soup.get_text())
+    return " ".join(out)
