@@ -6,6 +6,9 @@ banner; the totals are the book's final score (all categories), not the track's 
 Among the Stars (a laid game of 3 and a game of 4 played turn by turn) and Small Star
 Empires (laid, finished: the final score, not the track's VP under "If ended").
 
+One page per game (the page picks its game at load), resized from 1920x1080 to 1366x768
+(tests/browser/sizes_kit.py) instead of one page per size.
+
 Screenshots: tests/artifacts/tv-end-{game}-{width}.png (what the screen shows).
 """
 from __future__ import annotations
@@ -18,6 +21,7 @@ from playwright.sync_api import expect
 
 from browser_harness import ARTIFACTS
 from dashboard_driver import store_of
+from sizes_kit import resize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import test_ats_lay_now as now_kit  # noqa: E402
@@ -76,15 +80,20 @@ def test_the_tv_at_the_end_shows_the_winner_and_the_final_totals_large_and_whole
         totals = {r["player"]: int(r["total"]) for r in result.rows}
         track = {p: g.state.players[p].vp for p in g.state.setup.players}
         assert totals != track                     # the test tells the two apart
+        # one page per game (the page picks its game at load), resized to each size
+        width, height = SIZES[0]
+        page = open_pages(f"{voila_server.url}?view=table&game={ids[name]}",
+                          viewport={"width": width, "height": height}, ready=".tv-end")
+        expect(page.locator(".tv-winner >> visible=true")).to_contain_text(
+            f"{result.winners[0]} ", timeout=60_000)
+        page.wait_for_timeout(800)
         for width, height in SIZES:
-            page = open_pages(f"{voila_server.url}?view=table&game={ids[name]}",
-                              viewport={"width": width, "height": height}, ready=".tv-end")
+            resize(page, width, height)
             expect(page.locator(".tv-winner >> visible=true")).to_contain_text(
-                f"{result.winners[0]} ", timeout=60_000)
-            page.wait_for_timeout(800)
+                f"{result.winners[0]} ")
             shown = {r.get_attribute("data-player"): int(r.locator("td.tv-total").inner_text())
                      for r in page.locator("tr.tv-final-row >> visible=true").all()}
-            assert shown == totals, (name, shown, totals, track)
+            assert shown == totals, (name, width, shown, totals, track)
             got = geometry(page)
             page.screenshot(path=str(ARTIFACTS / f"tv-end-{name}-{width}.png"))
             print(name, width, got["total_px"], got["winner_px"], got["sideways"])
@@ -101,4 +110,4 @@ def test_the_tv_at_the_end_shows_the_winner_and_the_final_totals_large_and_whole
                 assert page.locator(".tv-sse").count() == 1
                 assert page.locator(".tv-sse .tv-score").count() == 0
             assert page.errors == [], page.errors
-            page.context.close()
+        page.context.close()
