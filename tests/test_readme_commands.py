@@ -55,7 +55,8 @@ def _strip_comment(line: str) -> str:
 
 def readme_commands() -> list[str]:
     """Every command line of the README's fenced blocks (its trailing comment left out),
-    the Python block as ``python: <its first line>``, and every inline `./run-tests ...`."""
+    the Python block as ``python: <its first line>``, and every command line the text
+    shows inline (:data:`INLINE`)."""
     text = README.read_text(encoding="utf-8")
     found: list[str] = []
     for lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.M | re.S):
@@ -67,10 +68,17 @@ def readme_commands() -> list[str]:
                 continue
             found.append(" ".join(_strip_comment(line).split()))
     outside = re.sub(r"^```.*?^```", "", text, flags=re.M | re.S)
-    for span in re.findall(r"`(\./run-tests[^`]*)`", outside):
-        if " ".join(span.split()) not in found:
-            found.append(" ".join(span.split()))
+    for span in re.findall(r"`([^`\n]+)`", outside):
+        span = " ".join(span.split())
+        if re.match(INLINE, span) and span not in found:
+            found.append(span)
     return found
+
+
+#: the text's inline `...` spans that are command lines: a program the README's blocks
+#: use, with at least one argument (a bare `./dashboard` names the command)
+INLINE = r"([A-Z_]+=\S+\s+)*(\./run-tests|\./dashboard|python|\.venv/bin/python)\s+" \
+         r"(?!-m companion$)\S"
 
 
 def python_block() -> str:
@@ -144,6 +152,30 @@ TABLE: dict[str, tuple[str, str]] = {
         "in-process, postgres", "the history copied into the test's PostgreSQL"),
     ".venv/bin/python -m companion score data/small-star-empires/samples/two-player-random.json"
     " --lines": ("in-process", "Small Star Empires' final table and lines"),
+    # command lines in the text
+    "./dashboard --lan": ("in-process", "(also in a block)"),
+    "./dashboard --lan --database postgresql://club@db.local/games": (
+        "in-process, postgres", "the test's PostgreSQL given to the server"),
+    "COMPANION_DATABASE_URL=postgresql://club:…@db.local/games ./dashboard --lan": (
+        "in-process, postgres", "the test's PostgreSQL (a password in the address: none "
+                                "here)"),
+    'python -c "import pgserver; print(pgserver.get_server(\'/srv/club-pg\', '
+    'cleanup_mode=None).get_uri())"': (
+        "pgserver_fixture", "a lasting server: tests/pgserver_fixture.py starts the same "
+                            "way (pgserver.get_server in a folder), for the session"),
+    "python -m companion catalogue export|import FILE": (
+        "in-process", "both: a typed card exported to FILE and imported elsewhere"),
+    "python -m companion check": ("in-process", "check of a partial record: what it "
+                                                "takes on trust"),
+    "PYTHONPATH=.:tests python bench/bench_sentences.py": (
+        "test_benches", "tests/test_benches.py runs its --quick"),
+    "./dashboard --camera": ("wrapper", "the wrapper's own option: it installs the "
+                                        "[camera] extra and is not passed on"),
+    "python bench/bench_photo.py": ("test_benches", "tests/test_benches.py runs its --quick"),
+    ".venv/bin/python -m voila notebooks/what-if.ipynb": (
+        "nbval", "a Voila server (not seconds): ./run-tests' notebooks phase runs the "
+                 "notebook (pytest --nbval-lax notebooks/)"),
+    "python -m companion rules": ("in-process", "the rule codes' table"),
     'python: from companion import Game, IllegalAction': (
         "in-process", "executed: the refusal names card, cell and rule; game unchanged"),
 }
@@ -163,6 +195,9 @@ def test_the_table_knows_every_readme_command():
     assert not unknown, f"README command lines with no check in TABLE: {unknown}"
     assert not stale, f"TABLE entries no longer in the README: {stale}"
     assert len(shown) == len(set(shown))
+    kinds = {"in-process", "dry", "test_wheel", "test_benches", "wrapper", "nbval",
+             "pgserver_fixture"}
+    assert {how.split()[0].strip(",") for how, _ in TABLE.values()} <= kinds
 
 
 def _params(kinds: tuple[str, ...]):
@@ -299,6 +334,21 @@ def _cli_runs(cmd, tmp_path, request, run, home):
                               "--bgg-id", f"Among the Stars={BG_STATS_GAME_ID}"])
         assert code == 0 and out.startswith("imported 1 play(s) of Among the Stars"), (out, err)
         return
+    if argv[:2] == ["catalogue", "export|import"]:
+        # both: a card typed here exported to FILE, imported into another data folder
+        from companion.ats import catalogue as cat
+        cat.save_user_card(cat.parse_card({"name": "Alien Bazaar", "cost": 3}))
+        path = tmp_path / "cards.yaml"
+        code, out, err = run(["catalogue", "export", path])
+        assert (code, out) == (0, f"exported 1 card(s) to {path}\n"), err
+        request.getfixturevalue("monkeypatch").setenv("COMPANION_HOME", str(tmp_path / "b"))
+        code, out, err = run(["catalogue", "import", path])
+        assert code == 0 and out.startswith("imported 1 card(s) into "), (out, err)
+        assert str(tmp_path / "b") in out
+        assert cat.Catalogue.default()["Alien Bazaar"].cost == 3
+        return
+    if argv == ["check"]:            # "check of its record says what was taken on trust"
+        argv = ["check", FINISHED]
     redirect = None
     if ">" in argv:
         i = argv.index(">")
@@ -331,8 +381,13 @@ def _cli_runs(cmd, tmp_path, request, run, home):
         assert bool(lines) == ("--lines" in argv)
     elif argv[0] == "score":                                    # RECORD.json, the wheel's
         assert "Thalia" in out and "player" in out
+    elif argv[0] == "check" and argv[1] == FINISHED:
+        assert out.startswith("ok: 96 actions, finished\n"), out
+        assert "taken on trust (setup.options.on_trust): 2 objective(s)" in out
     elif argv[0] == "check":
         assert re.fullmatch(r"ok: 9 actions, year 1, turn 4\n", out), out
+    elif argv[0] == "rules":
+        assert out.startswith("# Rule codes\n") and "`not-adjacent`" in out, out[:500]
     elif argv[0] == "catalogue":
         assert re.search(r"^U-Cannon: ", out, re.M) and "cost" in out
     elif argv[0] == "notation":
@@ -371,8 +426,11 @@ def _dashboard_runs(cmd, tmp_path, request, monkeypatch):
     argv = [os.path.expanduser(a) for a in argv]
     if env.get("COMPANION_TOKEN") == "...":
         env["COMPANION_TOKEN"] = TOKEN                   # "your own token (16+ characters)"
-    if "COMPANION_DATABASE_URL" in env:
-        env["COMPANION_DATABASE_URL"] = request.getfixturevalue("pg_url")
+    club = [v for v in [*env.values(), *argv] if v.startswith("postgresql://")]
+    if club:                                             # the club's: the test's PostgreSQL
+        pg = request.getfixturevalue("pg_url")
+        env = {k: pg if v in club else v for k, v in env.items()}
+        argv = [pg if a in club else a for a in argv]
     if "--token-file" in argv:
         Path(argv[argv.index("--token-file") + 1]).write_text(TOKEN + "\n")
     out, voila, server_env = start(argv, env)
@@ -404,12 +462,45 @@ def _dashboard_runs(cmd, tmp_path, request, monkeypatch):
     else:                                                 # a random token, printed
         assert len(shown) >= 16 and server_env["COMPANION_TOKEN"] == shown
     assert re.search(rf"^http://{LAN_IP}:{port}/\?view=table&cap=\S+$", out, re.M)
-    if "COMPANION_DATABASE_URL" in env:
-        assert server_env["COMPANION_DATABASE_URL"] == env["COMPANION_DATABASE_URL"]
+    if club:                                 # every page's kernel opens the club's
+        assert server_env["COMPANION_DATABASE_URL"] == pg
+    else:
+        assert not server_env.get("COMPANION_DATABASE_URL")
     if "--table" in argv:
         assert server_env["COMPANION_TABLE"] == "Hall A"
     else:
         assert not server_env.get("COMPANION_TABLE")
+
+
+ELSEWHERE = [c for c, (how, _) in TABLE.items()
+             if how in ("test_benches", "wrapper", "nbval", "pgserver_fixture")]
+
+
+@pytest.mark.parametrize("cmd", ELSEWHERE)
+def test_the_lines_run_elsewhere_are_run_there(cmd):
+    """Lines that do not finish in seconds or are not this process's: the test or the
+    phase that runs them does (asserted on its text)."""
+    how = TABLE[cmd][0]
+    if how == "test_benches":                 # the bench's --quick, by tests/test_benches.py
+        script = re.search(r"bench/(\w+\.py)", cmd).group(1)
+        text = (ROOT / "tests" / "test_benches.py").read_text(encoding="utf-8")
+        assert (ROOT / "bench" / script).is_file() and f'"{script}": (' in text
+    elif how == "wrapper":                    # ./dashboard --camera: the wrapper's option
+        wrapper = (ROOT / "dashboard").read_text(encoding="utf-8")
+        assert 'if [[ "$arg" == "--camera" ]]; then camera=1; else args+=("$arg"); fi' \
+            in wrapper and '-e ".[camera]"' in wrapper
+    elif how == "nbval":                      # the notebooks phase runs every notebook
+        notebook = shlex.split(cmd)[-1]
+        assert (ROOT / notebook).is_file() and notebook.startswith("notebooks/")
+        assert "--nbval-lax --nbval-current-env notebooks/" in \
+            (ROOT / "run-tests").read_text(encoding="utf-8")
+    else:                                     # pgserver: the fixture starts it so
+        code = shlex.split(cmd)[2]
+        compile(code, "README.md", "exec")
+        assert "pgserver.get_server(" in code and "get_uri()" in code
+        text = (ROOT / "tests" / "pgserver_fixture.py").read_text(encoding="utf-8")
+        assert 'server = pgserver.get_server(folder, cleanup_mode="stop")' in text
+        assert "url = server.get_uri()" in text
 
 
 def test_the_dashboard_wrapper_is_run_by_test_server():
