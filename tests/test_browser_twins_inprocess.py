@@ -117,8 +117,7 @@ def test_explorer_heatmap_best_cell_and_hand(store):
     assert len(heat.select("g.heat-cell")) == len(shadow.state.station("Sandra").frontier())
 
     # hand ranking: the top row is the engine's top row
-    ex.hand.value = ["U-Cannon"]
-    ex.hand.value = ["U-Cannon", "Holographic Display Area"]
+    ex.hand.value = ["U-Cannon", "Holographic Display Area"]         # typed, Enter after each
     rows = BeautifulSoup(ex.ranking.value, "html.parser").select("table tbody tr")
     assert rows
     want = hand_ranking(shadow, "Sandra", ["U-Cannon", "Holographic Display Area"]).iloc[0]
