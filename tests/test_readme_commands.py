@@ -600,6 +600,18 @@ def test_each_run_tests_form_runs_the_phases_the_readme_says(form, dry_runs):
     assert dry_runs[form] == PHASES[form]
 
 
+def test_no_test_module_imports_a_conftest_by_name():
+    """Issue 51: "The README's `./run-tests -m postgres` fails before running a test:
+    tests/test_iopub_burst.py does `from conftest import ROOT` and gets
+    tests/browser/conftest.py": which ``conftest`` a name import finds depends on what
+    pytest collected first, so a pytest-argument form of ./run-tests could break where
+    the whole run does not."""
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in sorted((ROOT / "tests").rglob("*.py"))
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.match(r"\s*(from conftest import|import conftest\b)", line)]
+    assert not found, found
+
+
 def test_the_whole_run_is_what_ci_runs():
     """./run-tests with no argument is not run here (it is the suite): .ci/run runs it."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
