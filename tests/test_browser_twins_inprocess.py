@@ -12,8 +12,6 @@ Area and U-Cannon are used with the numbers the books give (cost 2, energy 1).
 """
 from __future__ import annotations
 
-import re
-
 from bs4 import BeautifulSoup
 
 from companion import Game
@@ -665,3 +663,72 @@ def widget_text(box) -> str:
                 style.decompose()
             out.append(soup.get_text())
     return " ".join(out)
+
+
+# ----------- from tests/browser/test_hands_free_browser.py: its table view (the browser
+# test keeps Ana's and Ben's phones: the line, a reload, the network lost and back)
+HANDS_FREE_CARDS = [{"name": n, "types": [t], "cost": 1, "energy": e, "vp": v, "max": "none",
+                     "abilities": []}
+                    for n, t, e, v in (("Quartz Garden", "recreational", 0, 1),
+                                       ("Orbital Bakery", "business", 1, 1),
+                                       ("Bio Lab", "business", 2, 2))]
+#: Ana's year, as she says it (turn by turn), and what the store must hold (the browser
+#: test's YEAR; not imported: tests/browser is not put on this process's path)
+YEAR = [("build quartz garden at one zero", "confirm",
+         {"do": "build", "card": "Quartz Garden", "at": [1, 0]}),
+        ("orbital bakery at zero one energy from the main reactor", "confirm",
+         {"do": "build", "card": "Orbital Bakery", "at": [0, 1], "energy_from": [[0, 0]]}),
+        ("reactor with the garden left of the main reactor", "confirm",
+         {"do": "reactor", "card": "Garden", "at": [0, -1]}),
+        ("build bio lab above the main reactor energy from the main reactor and the "
+         "power reactor", "confirm",
+         {"do": "build", "card": "Bio Lab", "at": [-1, 0], "energy_from": [[0, 0], [0, -1]]}),
+        ("discard turret", "discard", {"do": "discard", "card": "Turret"}),
+        ("quartz garden below the quartz garden", "confirm",
+         {"do": "build", "card": "Quartz Garden", "at": [2, 0]})]
+
+
+def test_the_table_view_has_no_line_of_entry_and_shows_a_hands_free_year(store):
+    """Issue 40, "Hands-free": Ana's year and Ben's, said on their seat pages as dictation
+    writes them (the sentences of tests/browser/test_hands_free_browser.py); the table
+    view beside them records nothing (no line of entry) and shows every action.  The cards
+    are INVENTED ("Quartz Garden", "Orbital Bakery", "Bio Lab", numbers made up here)."""
+    g = Game({"players": ["Ana", "Ben"]}, cards=HANDS_FREE_CARDS)
+    gid = store.create(g.to_record(), title="hands free")
+    ana, ben = (seat_page(store, gid, p) for p in ("Ana", "Ben"))
+    table = App(Store(store.path))
+    table.apply_query(f"game={gid}&view=table")
+    assert table.ats.view == "table"
+    for p in (ana, ben):
+        assert p.ats.entry.layout.display != "none"
+        assert p.ats.entry_part.say_line.box in _walk(p.ats.entry)
+    # the table view records nothing: its entry, the line of entry in it, is hidden
+    assert table.ats.entry.layout.display == "none"
+    assert table.ats.entry_part.say_line.box in _walk(table.ats.entry)
+    for text_said, how, want in YEAR:
+        d = ana.driver()
+        ana.live_tick()
+        d.say(text_said)
+        assert "Understood" in d.reply, d.reply
+        if how == "confirm":
+            hook(ana.ats.extra, "confirm-build").click()
+        else:
+            d.discard()
+        got = store.load(gid)["actions"][-1]
+        assert got["player"] == "Ana" and all(got.get(k) == v for k, v in want.items()), got
+        ben.live_tick()
+        b = ben.driver()
+        b.say("discard garden")
+        assert "Understood" in b.reply, b.reply
+        b.discard()
+        assert store.load(gid)["actions"][-1]["player"] == "Ben"
+    acts = store.load(gid)["actions"]
+    assert [a["player"] for a in acts] == ["Ana", "Ben"] * 6
+    table.live_tick()
+    assert "actions: 12" in text(table.ats.live_state.value)
+    assert "Year 2" in text(table.ats.turn_info.value)
+    replay = Game({"players": ["Ana", "Ben"]}, cards=HANDS_FREE_CARDS)
+    for a in acts:
+        replay.push(a)
+    assert replay.state.year == 2
+    assert board(table) == expected_board(replay)
