@@ -103,6 +103,8 @@ TABLE: dict[str, tuple[str, str]] = {
     "./run-tests tests/browser/test_sleep.py -k sse": ("dry", "one pytest run with them"),
     "./run-tests --soak": ("dry", "every phase with COMPANION_SOAK=1"),
     "./run-tests -m postgres": ("dry", "one pytest run with -m postgres"),
+    "RUN_TESTS_DRY=1 ./run-tests …": ("run-tests-dry", "every form above is run so by "
+                                       "dry_runs: it prints each phase and runs none"),
     # the wheel
     "python3.11 -m pip wheel --no-deps -w dist .": (
         "test_wheel", "builds the wheel (here: its name is the README's)"),
@@ -196,7 +198,7 @@ def test_the_table_knows_every_readme_command():
     assert not stale, f"TABLE entries no longer in the README: {stale}"
     assert len(shown) == len(set(shown))
     kinds = {"in-process", "dry", "test_wheel", "test_benches", "wrapper", "nbval",
-             "pgserver_fixture"}
+             "pgserver_fixture", "run-tests-dry"}
     assert {how.split()[0].strip(",") for how, _ in TABLE.values()} <= kinds
 
 
@@ -473,7 +475,7 @@ def _dashboard_runs(cmd, tmp_path, request, monkeypatch):
 
 
 ELSEWHERE = [c for c, (how, _) in TABLE.items()
-             if how in ("test_benches", "wrapper", "nbval", "pgserver_fixture")]
+             if how in ("test_benches", "wrapper", "nbval", "pgserver_fixture", "run-tests-dry")]
 
 
 @pytest.mark.parametrize("cmd", ELSEWHERE)
@@ -489,6 +491,9 @@ def test_the_lines_run_elsewhere_are_run_there(cmd):
         wrapper = (ROOT / "dashboard").read_text(encoding="utf-8")
         assert 'if [[ "$arg" == "--camera" ]]; then camera=1; else args+=("$arg"); fi' \
             in wrapper and '-e ".[camera]"' in wrapper
+    elif how == "run-tests-dry":              # the dry run: what dry_runs runs every form with
+        assert 'dry="${RUN_TESTS_DRY:-}"' in (ROOT / "run-tests").read_text(encoding="utf-8")
+        assert RUN_TESTS and all(f in PHASES for f in RUN_TESTS)
     elif how == "nbval":                      # the notebooks phase runs every notebook
         notebook = shlex.split(cmd)[-1]
         assert (ROOT / notebook).is_file() and notebook.startswith("notebooks/")
