@@ -17,6 +17,11 @@ the seat page of the player who builds:
 Cards: "Fixture: ..." cards whose printed values are null; the values the test types are
 test input, typed as a player would from the physical card.
 
+One server and one game for every size: each size's player builds a card of her own on
+her own seat page, opened at that size (Save changes the game: a card's values are typed
+once, a player builds once a turn, so a size cannot be done again on a page resized); the
+new-card form is on one of those pages in the next turn, resized to a phone.
+
 Screenshots: tests/artifacts/issue37-cardform-*.png (the whole page) and
 issue37-cardform-*-screen.png (the screen as the player sees it).
 """
@@ -32,6 +37,7 @@ from browser_harness import ARTIFACTS, screenshot
 from dashboard_driver import (ACTION_LABEL, ats_shows, cell, store_of, stored_actions,
                               wait_taking_entries)
 from layout import assert_layout
+from sizes_kit import resize
 from companion.ats.catalogue import parse_card
 from companion.ats.game import Game
 from companion.ui.common import cell_class
@@ -45,6 +51,11 @@ PLAIN = {"name": "Fixture: a plain card", "types": ["business"], "cost": 1, "ene
 UNKNOWN = {"name": "Fixture: values not typed yet", "types": None, "cost": None,
            "energy": None, "vp": None, "max": None, "abilities": None}
 WHATIF = {**UNKNOWN, "name": "Fixture: asked by the what-if"}
+#: the card each size's player builds through the form (one card a size: once its values
+#: are typed, a card is known to the game and asks for no form)
+FORM_CARDS = {"laptop": UNKNOWN,
+              "narrow": {**UNKNOWN, "name": "Fixture: values not typed yet, narrow"},
+              "phone": {**UNKNOWN, "name": "Fixture: values not typed yet, phone"}}
 NEW = "Fixture: a card typed as new"
 #: typed by the test as a player would from the physical card (test values)
 TYPED = {"cost": "1", "energy": "0", "vp": "2"}
@@ -115,11 +126,11 @@ def save_from_the_bottom(page, form) -> None:
     expect(form).to_have_count(0)
 
 
-def year_three(unknown: dict) -> Game:
+def year_three(*unknown: dict) -> Game:
     """Year 3: every player has built a long station of plain Fixture cards (the page, its
-    grid and its station pictures are as long as in a game under way); ``unknown`` is in
-    the game's cards with no value typed yet."""
-    g = Game({"players": PLAYERS}, cards=[PLAIN, unknown])
+    grid and its station pictures are as long as in a game under way); each of
+    ``unknown`` is in the game's cards with no value typed yet."""
+    g = Game({"players": PLAYERS}, cards=[PLAIN, *unknown])
     while g.state.year < 3:
         for p in g.waiting_in_order():
             cells = g.legal_cells(p, PLAIN["name"])
@@ -137,32 +148,28 @@ def defined(fixture: dict) -> dict:
             "abilities": []}
 
 
-@pytest.mark.server_env({"COMPANION_POOL_SIZE": "1"})
-@pytest.mark.dashboard_config          # as ./dashboard serves it: the page template
-@pytest.mark.parametrize("size", list(SIZES))
-def test_the_card_form_keeps_the_station_in_view_and_builds_when_saved(
-        voila_server, open_pages, size):
+def build_through_the_card_form(open_pages, server, g: Game, gid: str, size: str,
+                                unknown: dict):
+    """On the seat page of the next player to act, opened at ``size``: the card-values
+    form of ``unknown`` keeps the station in view and builds the card when saved.
+    Returns the page (still open)."""
     width, h = SIZES[size]
-    g = year_three(UNKNOWN)
-    s = store_of(voila_server)
-    gid = s.create(g.to_record(), title="issue 37 card form")
-    s.close()
     before = len(g.actions)
     player = g.waiting_in_order()[0]
     # the cell to tap: one where the card, once typed, is legal (nearest the Main Reactor)
     typed = Game.from_record(g.to_record(), trusted=True)
-    typed.define(parse_card(defined(UNKNOWN)))
-    at = min(typed.legal_cells(player, UNKNOWN["name"]), key=lambda c: (abs(c[0]) + abs(c[1]), c))
+    typed.define(parse_card(defined(unknown)))
+    at = min(typed.legal_cells(player, unknown["name"]), key=lambda c: (abs(c[0]) + abs(c[1]), c))
     cell_sel = f".station-grid .{cell_class(*at)}"
     # the player's own seat page: once she has built, its grid is her station
-    page = open_pages(f"{voila_server.url}?seat={player}", viewport={"width": width, "height": h})
+    page = open_pages(f"{server.url}?seat={player}", viewport={"width": width, "height": h})
     ats_shows(page, g, timeout=60_000)
     # the entry at the top of the screen, as a player holds it to enter a turn
     page.locator(".turn-entry").evaluate("e => e.scrollIntoView({block: 'start'})")
-    type_card(page, player, UNKNOWN["name"])
+    type_card(page, player, unknown["name"])
     form = page.locator(".values-form .card-form")
     expect(form).to_be_visible()
-    expect(form).to_contain_text(f"Enter the printed values of '{UNKNOWN['name']}'")
+    expect(form).to_contain_text(f"Enter the printed values of '{unknown['name']}'")
     tapped = cell(page, at)
     tapped.wait_for(state="visible")
     if size != "phone":
@@ -186,43 +193,36 @@ def test_the_card_form_keeps_the_station_in_view_and_builds_when_saved(
         expect(form).to_have_count(0)
     else:
         save_from_the_bottom(page, form)
-    g.define(parse_card(defined(UNKNOWN)))
-    g.push({"player": player, "do": "build", "card": UNKNOWN["name"], "at": list(at)})
+    g.define(parse_card(defined(unknown)))
+    g.push({"player": player, "do": "build", "card": unknown["name"], "at": list(at)})
     ats_shows(page, g, timeout=20_000)
-    assert [(a["player"], a["card"], a["at"]) for a in stored_actions(voila_server, gid)
-            ][before:] == [(player, UNKNOWN["name"], list(at))]
+    assert [(a["player"], a["card"], a["at"]) for a in stored_actions(server, gid)
+            ][before:] == [(player, unknown["name"], list(at))]
     expect(cell(page, at)).to_have_class(re.compile(r"\bbuilt\b"))
-    expect(page.locator(".entry-message")).to_contain_text(UNKNOWN["name"])
+    expect(page.locator(".entry-message")).to_contain_text(unknown["name"])
     # after Save: the message and the cell built are on the screen, nothing to hunt for
     assert_in_view(page, {"message": ".entry-message", "cell": cell_sel}, h)
     shot(page, f"issue37-cardform-{size}-3-built")
-
-    if size != "phone":
-        return
-    # the new-card form (issue 36), the same way: once saved, the message and the grid
-    other = [p for p in PLAYERS if p != player][0]
-    page = open_pages(f"{voila_server.url}?seat={other}", viewport={"width": width, "height": h})
-    ats_shows(page, g, timeout=60_000)
-    type_card(page, other, NEW)
-    page.locator(".entry-new-card").click()
-    form = page.locator(".values-form .card-form")
-    expect(form).to_be_visible()
-    form.locator(".form-kind select").select_option(label="basic location")
-    fill_values(form)
-    save_from_the_bottom(page, form)
-    expect(page.locator(".entry-message")).to_contain_text(f"Added '{NEW}'")
-    assert_in_view(page, {"message": ".entry-message", "grid top": ".station-grid"}, h)
-    shot(page, f"issue37-cardform-{size}-4-new-card-saved")
+    return page
 
 
 @pytest.mark.server_env({"COMPANION_POOL_SIZE": "1"})
-@pytest.mark.dashboard_config
-def test_the_what_if_form_shows_the_heatmap_when_saved_on_a_phone(voila_server, open_pages):
-    width, h = SIZES["phone"]
-    g = year_three(WHATIF)
+@pytest.mark.dashboard_config          # as ./dashboard serves it: the page template
+def test_the_card_forms_keep_the_station_in_view_and_finish_their_action_when_saved(
+        voila_server, open_pages):
+    """One server, one game, each size on the seat page of a player who has not yet built
+    this turn, with a card of its own (Save builds the card: the game changes, so each
+    size needs its own seat and its own card with no value typed yet); then the new-card
+    form on the seat page of the next turn's first player, resized to a phone.  First, the
+    what-if explorer's form on the host page at a phone's size (its card is one of its own:
+    saving its values changes no other form)."""
+    g = year_three(*FORM_CARDS.values(), WHATIF)
     s = store_of(voila_server)
-    s.create(g.to_record(), title="issue 37 what-if form")
+    gid = s.create(g.to_record(), title="issue 37 card form")
     s.close()
+    # the what-if explorer's form on the host page, at a phone's size: once saved, its
+    # best cell and its heatmap (first: the server's first page, as on a server of its own)
+    width, h = SIZES["phone"]
     page = open_pages(voila_server.url, viewport={"width": width, "height": h})
     ats_shows(page, g, timeout=60_000)
     wait_taking_entries(page)
@@ -236,3 +236,33 @@ def test_the_what_if_form_shows_the_heatmap_when_saved_on_a_phone(voila_server, 
     page.locator(".wi-heatmap svg").wait_for(state="visible")
     assert_in_view(page, {"best cell": ".wi-best", "heatmap top": ".wi-heatmap"}, h)
     shot(page, "issue37-cardform-phone-5-whatif-saved")
+    page.context.close()
+
+    pages = {}
+    for size, unknown in FORM_CARDS.items():
+        player = g.waiting_in_order()[0]
+        pages[player] = build_through_the_card_form(open_pages, voila_server, g, gid, size,
+                                                    unknown)
+    # every player has built: the next turn
+    assert len(pages) == len(PLAYERS) and len(g.waiting_in_order()) == len(PLAYERS), \
+        g.waiting_in_order()
+
+    # the new-card form (issue 36), the same way on a phone: once saved, the message and
+    # the grid; the seat page of the next player to act, resized to a phone and scrolled
+    # to its top as a page just opened
+    other = g.waiting_in_order()[0]
+    page = pages[other]
+    resize(page, width, h)
+    page.evaluate("() => { document.querySelector('#rendered_cells').scrollTop = 0; }")
+    ats_shows(page, g, timeout=60_000)
+    type_card(page, other, NEW)
+    page.locator(".entry-new-card").click()
+    form = page.locator(".values-form .card-form")
+    expect(form).to_be_visible()
+    form.locator(".form-kind select").select_option(label="basic location")
+    fill_values(form)
+    save_from_the_bottom(page, form)
+    expect(page.locator(".entry-message")).to_contain_text(f"Added '{NEW}'")
+    assert_in_view(page, {"message": ".entry-message", "grid top": ".station-grid"}, h)
+    shot(page, "issue37-cardform-phone-4-new-card-saved")
+
