@@ -11,6 +11,10 @@ except for the Trade Stations placed on purpose, after each of which the next mo
 start from City again; one move is made at a phone's size.  The game runs until nobody can
 move.  The final table the page shows must equal the engine's score of the stored record,
 and ``python -m companion score --json`` on the record exported from the page.
+
+Then "New game" on the same page: a map saved in the editor is offered at setup; an
+unexplored tile is entered through the page; the final table names the deciding step;
+the campaign goes on to game 2.
 """
 from __future__ import annotations
 
@@ -186,8 +190,8 @@ def pick(g: SseGame, ship: int, prefer=("planetary", "nebula")):
     return sorted(moves, key=lambda m: m.to)[0].to
 
 
-def test_two_player_game_through_the_page_to_the_final_table(voila_server, page, tmp_path,
-                                                             run_cli):
+def test_two_player_game_to_its_end_then_the_editor_and_a_campaign(voila_server, page,
+                                                                   tmp_path, run_cli):
     t0 = time.monotonic()
     page.set_viewport_size(DESKTOP)
     page.goto(voila_server.url)
@@ -387,11 +391,14 @@ def test_two_player_game_through_the_page_to_the_final_table(voila_server, page,
     screenshot(page, "sse-full-final")
     assert time.monotonic() - t0 < 180, "the full game took more than 3 minutes"
 
+    # ========== New game: a map saved in the editor is offered at setup; an unexplored
+    # tile is entered through the page; the final table names the deciding step; the
+    # campaign goes on to game 2 (the same page: this was
+    # test_editor_unexplored_tile_final_table_and_campaign, a server of its own)
+    _editor_unexplored_tile_final_table_and_campaign(voila_server, page)
 
-def test_editor_unexplored_tile_final_table_and_campaign(voila_server, page):
-    """A map saved in the editor is offered at setup; an unexplored tile is entered through
-    the page; the final table names the deciding step; the campaign goes on to game 2."""
-    import json
+
+def _editor_unexplored_tile_final_table_and_campaign(voila_server, page) -> None:
     import sys
     from pathlib import Path
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sse"))
@@ -400,9 +407,8 @@ def test_editor_unexplored_tile_final_table_and_campaign(voila_server, page):
     maps = voila_server.home / "sse-maps"
     maps.mkdir(parents=True, exist_ok=True)
     (maps / "tiny.json").write_text(json.dumps(grid("H1 U P3 Nr\nE E P2 H2", name="tiny").to_dict()))
-    page.goto(voila_server.url)
-    page.locator(".start-game").wait_for(state="visible")
-    page.locator(".lm-TabBar-tab", has_text="Small Star Empires").click()
+    page.set_viewport_size({"width": 1280, "height": 900})     # its pictures' size as before
+    page.locator(".sse-new").click()
     page.locator(".sse-setup").wait_for(state="visible")
 
     # ---------------------------------------------------------------- the map editor
