@@ -291,9 +291,28 @@ def test_a_new_page_for_a_seat_replaces_the_old_and_the_tv_views_do_not(server):
         await asyncio.sleep(3)
         _, _, third = await _open(s.port, f"cap={ana}")
         pinger.cancel()
-        return first, second, third, tv1, tv2
+        # the host's token opens a seat per player (a laptop with a tab for each player
+        # who has no phone; bench_devices: two seats at once): seat=Ana and seat=Ben are two
+        # links, so the second never ends the first, not even a first not heard from for
+        # LIVE_PAGE_SECONDS (seen: the first of two seat pages opened at once was ended
+        # while it loaded, and its watchdog reloaded it 45 s later); seat=Ana again is the
+        # same link and replaces it
+        host = f"token={TOKEN}&game={gid}"
+        _, _, host_ana = await _open(s.port, f"{host}&seat=Ana")
+        await asyncio.sleep(3)
+        _, _, host_ben = await _open(s.port, f"{host}&seat=Ben")
+        _, _, host_view = await _open(s.port, f"{host}&view=table")
+        await asyncio.sleep(3)
+        _, _, host_ana2 = await _open(s.port, f"{host}&seat=Ana")
+        return first, second, third, tv1, tv2, (host_ana, host_ben, host_view, host_ana2)
 
-    first, second, third, tv1, tv2 = in_own_thread(asyncio.run, go())
+    first, second, third, tv1, tv2, hosts = in_own_thread(asyncio.run, go())
+    host_ana, host_ben, host_view, host_ana2 = hosts
+    assert wait_for(lambda: not _alive(s, host_ana.kid), timeout=30), s.log_tail()
+    assert f"ending kernel {host_ana.kid}: a new page for the same link took " \
+        f"{host_ana2.kid}" in _log(s)
+    assert _alive(s, host_ben.kid) and _alive(s, host_view.kid) and _alive(s, host_ana2.kid)
+    assert f"took {host_ben.kid}" not in _log(s) and f"took {host_view.kid}" not in _log(s)
     assert wait_for(lambda: not _alive(s, first.kid), timeout=30), s.log_tail()
     assert f"ending kernel {first.kid}: a new page for the same link took {second.kid}" \
         in _log(s)

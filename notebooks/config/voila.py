@@ -380,7 +380,8 @@ _install_taken_mark()
 #:   the server pings each socket every WS_PING_SECONDS and closes one that did not answer
 #:   within twice that, so a phone that vanished from the Wi-Fi counts as gone too;
 #: * a new page for the same link (a seat's capability, and whether it shows the seat or
-#:   the table's view of its game; the host's token and the game it asks) ends the kernel
+#:   the table's view of its game; the host's token, the game and the seat or view it
+#:   asks) ends the kernel
 #:   of the link's previous page unless that page is still live (connected, and a
 #:   message from it within LIVE_SECONDS: its watchdog pings every 2 s): one phone
 #:   reloading, or scanning its code again after closing the tab, never keeps two
@@ -427,7 +428,12 @@ def _page_key(grant, query: str):
     from urllib.parse import parse_qsl
     asked = dict(parse_qsl(query or ""))
     if grant.cap is None:
-        return ("host", asked.get("game", ""))
+        # the host's token: each seat it opens (a tab for a player with no phone) and
+        # its table view are links of their own (with the game alone as the key, a
+        # second seat page ended the first while that one still loaded: issue 51's
+        # bench_devices, its watchdog reloaded it 45 s later)
+        shown = "view" if asked.get("view") == "table" else f"seat:{asked.get('seat', '')}"
+        return ("host", asked.get("game", ""), shown)
     if grant.role == "seat":
         return ("cap", grant.cap.id, "view" if asked.get("view") == "table" else "seat")
     return None
