@@ -212,7 +212,7 @@ def seat_page(store, gid, seat: str) -> App:
 
 def shows(pages, game) -> None:
     """Each page, at its next poll, shows the shadow game: its number of actions and its
-    scoreboard (tests/browser/test_browser_seat.py's ``ats_shows``)."""
+    scoreboard (as tests/browser/dashboard_driver.py's ``ats_shows`` reads it)."""
     for p in pages:
         p.live_tick()
         assert f"actions: {len(game.actions)}" in text(p.ats.live_state.value)

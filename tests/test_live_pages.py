@@ -2,7 +2,7 @@
 tests/test_store_pages.py drives them): a page sees another page's action and undo on
 its next poll without anyone touching it, keeps what its person was typing, and a seat
 page and the read-only table view show what the address asks for.  The same for Small
-Star Empires.  (The browser test with three real pages is tests/browser/test_live.py.)
+Star Empires.  (The browser test with real pages is tests/browser/test_four_pages.py.)
 """
 from __future__ import annotations
 

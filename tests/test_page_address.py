@@ -6,7 +6,7 @@ over a websocket.  Voila's own helper (``voila.utils.get_query_string``) tries o
 5 s limit on the handshake; when the handshake takes longer (a loaded server), the kernel
 gets no address and the page is built as the host's plain page: a Small Star Empires page
 opened with ``?game=<id>`` never shows its game (one way the intermittent failure of
-tests/browser/test_browser_seat.py can happen; not reproduced here), and a seat's phone
+tests/browser/test_browser_seat.py, now in test_four_pages.py, could happen; not reproduced here), and a seat's phone
 would have the host's rights.  Here: a slow handshake and a dropped
 connection still deliver the address, and a kernel that never gets one stays the table
 view, which writes nothing, and says so.

@@ -16,7 +16,7 @@ The policy (decided by the lead), written out here rather than read from
 companion.core.roles, so that a change of the table fails a test: the host may do
 everything; a seat may enter actions, undo, type card values, final entries and play
 details, type sector tiles (issue 24), and use the timer; it may not delete, import or start a new game; the table
-view writes nothing.  The browser test is tests/browser/test_browser_roles.py.
+view writes nothing.  The browser test is tests/browser/test_four_pages.py (issue 51: test_browser_roles.py was merged into it).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 player's actions; entering another player's (a friend without a phone) is the explicit
 switch ``GameSession.act_for``, for one action.  Enforced in the session (no widgets) and
 shown on both game screens (the pages' own widgets, as tests/test_live_pages.py drives
-them).  The browser test is tests/browser/test_browser_seat.py.
+them).  The browser test is tests/browser/test_four_pages.py (issue 51: test_browser_seat.py was merged into it).
 
 Among the Stars rulebook, "4 Round Overview": "During these turns, all players play
 simultaneously." -- so after Ana acts, the table waits for the others and her page must

@@ -35,41 +35,41 @@ HERE = Path(__file__).resolve().parent
 
 
 #: seconds a browser test took (setup and teardown included) in a full run, measured
-#: with ``--durations`` (issue 34); the longest go first, so that the three browser
+#: with ``--durations`` (issue 34; the merged tests of issue 51 from their helpers'
+#: runs); the longest go first, so that the three browser
 #: processes of ./run-tests end together instead of one starting the longest test last.
 #: An order only: a test not listed counts as 20 s, a wrong figure costs minutes, not a
 #: failure.
 SECONDS = {
     "test_table_game.py::test_a_whole_game_at_the_table": 165,
-    "test_four_pages.py::test_four_pages_small_star_empires": 109,
-    "test_four_pages.py::test_four_pages_among_the_stars_timing_rules": 107,
+    "test_four_pages.py::test_four_pages_small_star_empires": 160,
+    "test_four_pages.py::test_four_pages_among_the_stars_timing_rules": 130,
     "test_sleep.py::test_a_seat_cut_off_says_so_takes_nothing_and_comes_back[ats-60-True]": 99,
+    "test_lay_four_browser.py::test_the_first_evening_four_phones_and_the_tv_lay_a_game_then_play_the_next": 96,
+    "test_sse.py::test_two_player_game_to_its_end_then_the_editor_and_a_campaign": 75,
     "test_widgets_recover.py::test_a_tab_whose_widgets_were_lost_reloads_itself_and_says_so": 72,
     "test_widgets_recover.py::test_a_page_whose_widgets_never_came_reloads_itself_and_says_so": 66,
     "test_club_servers.py::test_two_servers_one_postgresql": 62,
-    "test_browser_seat.py::test_a_seat_stays_its_player_in_both_games": 58,
     "test_capability_roles.py::test_a_seat_link_gives_ana_her_seat_in_her_game_and_never_more": 60,
-    "test_seed_pages.py::test_every_page_shows_the_seeded_order_of_a_tie": 53,
     "test_sleep.py::test_a_seat_cut_off_says_so_takes_nothing_and_comes_back[sse-12-True]": 53,
     "test_objectives_typed.py::test_objectives_typed_drawn_claimed_and_qualeens_secret": 53,
-    "test_ship_space_refused.py::test_a_waiting_spaceships_space_is_never_offered_and_a_discard_is_refused": 47,
-    "test_live.py::test_three_pages_play_a_year_live": 47,
+    "test_history_imports_browser.py::test_history_imports_a_record_once_then_real_bgg_plays_and_exports_them": 50,
+    "test_sse_lay_browser.py::test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table": 48,
     "test_resume.py::test_second_tab_shows_the_same_game_and_a_stale_tab_is_refused": 42,
-    "test_sleep.py::test_a_seat_whose_kernel_was_culled_reloads_into_its_seat_and_game[sse]": 42,
-    "test_live_sse.py::test_two_seats_and_the_table_follow_each_other": 41,
+    "test_hands_free_browser.py::test_a_year_of_one_players_actions_through_the_line_only": 40,
     "test_revival_two_players.py::test_final_tables_on_a_phone_show_the_total_without_swiping": 40,
     "test_sleep.py::test_a_seat_cut_off_says_so_takes_nothing_and_comes_back[ats-12-False]": 40,
     "test_resume.py::test_damaged_store_is_reported_and_kept": 39,
-    "test_phone_layout_sse_history.py::test_sse_and_history_fit_the_screen[laptop]": 38,
-    "test_browser_roles.py::test_the_table_view_shows_no_writing_control_and_the_host_game_is_intact": 37,
+    "test_card_form_finishes_browser.py::test_the_card_forms_keep_the_station_in_view_and_finish_their_action_when_saved": 37,
+    "test_evening_pages.py::test_a_seat_whose_socket_went_is_freed_and_comes_back_by_itself[vanished]": 38,
     "test_sleep.py::test_a_frozen_phone_wakes_to_the_current_game_not_a_dead_page": 35,
-    "test_sse_full_game.py::test_full_game_cities_and_trade_stations_to_the_final_table": 32,
-    "test_club_servers.py::test_small_star_empires_across_two_servers": 31,
-    "test_sleep.py::test_a_seat_whose_kernel_was_culled_reloads_into_its_seat_and_game[ats]": 31,
-    "test_revival_two_players.py::test_revival_two_player_year_with_spaceships_and_advisors": 31,
-    "test_lay_four_browser.py::test_four_seats_lay_their_stations_and_every_page_shows_the_final_table": 50,
     "test_lay_now_browser.py::test_a_game_joined_in_year_2_is_laid_then_played_to_year_3_with_a_refusal_and_an_undo": 35,
-    "test_sse_lay_browser.py::test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table": 40,
+    "test_lay_browser.py::test_two_seats_lay_their_stations_and_every_page_shows_the_final_table": 33,
+    "test_evening_pages.py::test_a_seat_whose_socket_went_is_freed_and_comes_back_by_itself[closed]": 32,
+    "test_club_servers.py::test_small_star_empires_across_two_servers": 31,
+    "test_revival_two_players.py::test_revival_two_player_year_with_spaceships_and_advisors": 31,
+    "test_phone_layout_sse_history.py::test_sse_and_history_fit_the_screen_at_each_size": 30,
+    "test_browser_play_details.py::test_final_table_details_and_exports_on_a_phone": 30,
 }
 
 

@@ -1,6 +1,6 @@
 """Drive the companion dashboard like a player: clicks and typing only.
 
-Shared by tests/browser/test_play.py, test_resume.py and bench/bench_dashboard.py.
+Shared by the browser tests (tests/browser/test_table_game.py, test_resume.py, ...) and bench/bench_dashboard.py.
 Nothing here calls Python in the kernel: the page is read through the DOM
 (stable CSS class hooks set with ``add_class`` in companion/ui/app.py) and a
 *shadow* engine in the test process (``companion.Game``) says what the page
@@ -238,7 +238,7 @@ def _needs_energy_choice(game, player, card, at) -> bool:
 
 
 # -- pages at one table (issue 20): seats, the table view, a relay that is cut ------------
-# Shared by test_sleep.py, test_browser_roles.py and test_four_pages.py.
+# Shared by test_sleep.py and test_four_pages.py.
 #: the page must say it is not connected within this (the watchdog: a lost websocket at
 #: once, an unanswered ping after 5 s)
 NOTICE_MS = 12_000

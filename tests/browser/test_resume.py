@@ -84,7 +84,7 @@ def test_hard_kill_mid_game_loses_no_action(voila_server, page):
 
 
 # a page that has not seen another page's action: each page follows the store live
-# (issue 14, tests/browser/test_live.py), so here its polling is slowed to keep it behind
+# (issue 14, tests/browser/test_four_pages.py), so here its polling is slowed to keep it behind
 @pytest.mark.server_env({"COMPANION_POLL_SECONDS": "3600"})
 def test_second_tab_shows_the_same_game_and_a_stale_tab_is_refused(voila_server, page):
     start_game(page, voila_server.url, PLAYERS)

@@ -349,7 +349,7 @@ def final_table(page) -> dict:
 
 
 # a page that has not seen another page's action: each page follows the store live
-# (issue 14, tests/browser/test_live.py), so here its polling is slowed to keep it behind
+# (issue 14, tests/browser/test_four_pages.py), so here its polling is slowed to keep it behind
 @pytest.mark.server_env({"COMPANION_POLL_SECONDS": "3600"})
 @pytest.mark.dashboard_config        # preheated pages: the reload once showed an empty setup
 def test_a_whole_game_at_the_table(voila_server, page, chromium, server_home, tmp_path):
