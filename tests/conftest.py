@@ -122,6 +122,7 @@ SECONDS = {
     "test_server.py::test_fifty_pages_leave_no_kernels_and_flat_memory": 60,
     "test_server.py::test_fifty_bare_page_loads_stay_under_the_kernel_cap_and_go_within_a_minute": 56,
     "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_server.py]": 45,
+    "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_devices.py]": 35,
     "test_store_limits.py::test_a_live_page_says_within_10_s_that_the_stopped_server_does_not_answer": 32,
     "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_club.py]": 24,
     "test_benches.py::test_the_bench_quick_runs_and_prints_its_verdicts[bench_dashboard.py]": 19,
