@@ -561,7 +561,10 @@ RUN_TESTS = [c for c, (how, _) in TABLE.items() if how.startswith("dry")]
 def dry_runs():
     """Every README form of ./run-tests with RUN_TESTS_DRY=1, at once: ``{form: [phase
     command lines]}``."""
-    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_SOAK", "RUN_TESTS_DRY")}
+    # (the run's own settings out: COMPANION_TEST_WORKERS=3 ./run-tests printed -n 3)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COMPANION_SOAK", "RUN_TESTS_DRY", "COMPANION_TEST_WORKERS",
+                        "BROWSER_WORKERS")}
     env["RUN_TESTS_DRY"] = "1"
 
     def one(form):
