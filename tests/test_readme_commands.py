@@ -581,8 +581,9 @@ PY = ".venv/bin/python"
 MYPY = f"COMPANION_SOAK= {PY} -m mypy"
 NOTEBOOKS = (f"COMPANION_SOAK= {PY} -m pytest -q -p no:xdist --nbval-lax --nbval-current-env "
              "notebooks/")
-NO_BROWSER = f"COMPANION_SOAK= {PY} -m pytest -q -n auto --durations=15 -m not solo " \
-             "--ignore=tests/browser"
+#: one process per core, plus one (nproc: the cores this process may use)
+NO_BROWSER = f"COMPANION_SOAK= {PY} -m pytest -q -n {len(os.sched_getaffinity(0)) + 1} " \
+             "--durations=15 -m not solo --ignore=tests/browser"
 BROWSER = f"COMPANION_SOAK= {PY} -m pytest -q -n 3 --durations=25 -m not solo tests/browser"
 SOLO = f"COMPANION_SOAK= {PY} -m pytest -q -p no:xdist -m solo tests/browser " \
        "tests/test_benches.py"
