@@ -418,34 +418,13 @@ TOKEN = "my-own-token-chosen-by-me-1234"
 LAN_IP = "192.0.2.10"
 
 
-class _Exec(Exception):
-    """The server's start (os.execv), stopped: the test reads what was printed before."""
-
-
 @pytest.fixture
 def start_dashboard(monkeypatch, capsys):
     """``start_dashboard(*args, env={})``: companion.dashboard.main up to starting Voila
     (os.execv), on a made-up LAN address; returns what it printed."""
-    from companion import dashboard
-    for var in ("JUPYTER_DATA_DIR", "TRAITLETS_APPLICATION_RAISE_CONFIG_FILE_ERROR",
-                "COMPANION_TOKEN", "COMPANION_TOKEN_FILE", "COMPANION_ALLOWED_HOSTS",
-                "COMPANION_PUBLIC_URL"):
-        monkeypatch.delenv(var, raising=False)      # main() sets them: restored afterwards
-    monkeypatch.setattr(dashboard, "lan_address", lambda: LAN_IP)
-    monkeypatch.setattr(dashboard, "own_names", lambda ip: [ip])
-    monkeypatch.setattr(dashboard, "port_free", lambda ip, port: True)
-
-    def execv(*args):
-        raise _Exec()
-    monkeypatch.setattr(dashboard.os, "execv", execv)
-
-    def start(*args, env=None):
-        for k, v in (env or {}).items():
-            monkeypatch.setenv(k, v)
-        with pytest.raises(_Exec):
-            dashboard.main(["--lan", "--port", "9123", *args])
-        return capsys.readouterr().out
-    return start
+    from dashboardkit import stopped_at_voila
+    start = stopped_at_voila(monkeypatch, capsys, LAN_IP)
+    return lambda *args, env=None: start(["--lan", "--port", "9123", *args], env)[0]
 
 
 def _qr(token: str) -> str:

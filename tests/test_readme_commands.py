@@ -250,40 +250,19 @@ def run_cli_here(capsys):
     return run
 
 
-class _Exec(Exception):
-    """Raised instead of os.execv: the dashboard got as far as starting Voila."""
-
-
 @pytest.fixture
 def start_dashboard(monkeypatch, capsys):
     """``start(argv, env={}) -> (printed, Voila's command line, the server's environment)``:
     companion.dashboard.main up to starting Voila (os.execv), on a made-up LAN address
-    (the approach of tests/test_bad_files_one_line.py's fixture, with the README's own
-    arguments: no --lan or --port added)."""
-    from companion import dashboard
-    for var in ("JUPYTER_DATA_DIR", "TRAITLETS_APPLICATION_RAISE_CONFIG_FILE_ERROR",
-                "COMPANION_TOKEN", "COMPANION_TOKEN_FILE", "COMPANION_ALLOWED_HOSTS",
-                "COMPANION_PUBLIC_URL"):
-        monkeypatch.delenv(var, raising=False)      # main() sets them: restored afterwards
-    monkeypatch.setattr(dashboard, "lan_address", lambda: LAN_IP)
-    monkeypatch.setattr(dashboard, "own_names", lambda ip: [ip])
-    monkeypatch.setattr(dashboard, "port_free", lambda ip, port: True)
-    seen: dict = {}
-
-    def execv(path, cmd):
-        seen["cmd"], seen["env"] = list(cmd), dict(os.environ)
-        raise _Exec()
-    monkeypatch.setattr(dashboard.os, "execv", execv)
+    (tests/dashboardkit.py, with the README's own arguments: no --lan or --port added);
+    nothing printed on stderr."""
+    from dashboardkit import stopped_at_voila
+    stopped = stopped_at_voila(monkeypatch, capsys, LAN_IP)
 
     def start(argv, env=None):
-        for k, v in (env or {}).items():
-            monkeypatch.setenv(k, v)
-        capsys.readouterr()
-        with pytest.raises(_Exec):
-            dashboard.main(list(argv))
-        got = capsys.readouterr()
-        assert got.err == "", got.err
-        return got.out, seen["cmd"], seen["env"]
+        out, err, cmd, server_env = stopped(argv, env)
+        assert err == "", err
+        return out, cmd, server_env
     return start
 
 
