@@ -18,6 +18,8 @@ from companion import Game
 from companion.ats.whatif import best_cell, hand_ranking, placement_map
 from companion.table.store import Store
 from companion.ui.app import App
+from handsfreekit import CARDS as HANDS_FREE_CARDS, YEAR
+from widgetkit import find
 
 
 # ------------------------------------------------------------------ reading a page
@@ -184,16 +186,8 @@ SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "ener
 
 
 def hooked(box, cls: str) -> list:
-    """Every widget under ``box`` carrying the CSS class ``cls``."""
-    out = []
-
-    def walk(x):
-        if cls in getattr(x, "_dom_classes", ()):
-            out.append(x)
-        for k in getattr(x, "children", ()):
-            walk(k)
-    walk(box)
-    return out
+    """Every widget under ``box`` carrying the CSS class ``cls`` (tests/widgetkit.py)."""
+    return find(box, cls)
 
 
 def legal_shown(app) -> list:
@@ -667,25 +661,8 @@ def widget_text(box) -> str:
 
 # ----------- from tests/browser/test_hands_free_browser.py: its table view (the browser
 # test keeps Ana's and Ben's phones: the line, a reload, the network lost and back)
-HANDS_FREE_CARDS = [{"name": n, "types": [t], "cost": 1, "energy": e, "vp": v, "max": "none",
-                     "abilities": []}
-                    for n, t, e, v in (("Quartz Garden", "recreational", 0, 1),
-                                       ("Orbital Bakery", "business", 1, 1),
-                                       ("Bio Lab", "business", 2, 2))]
-#: Ana's year, as she says it (turn by turn), and what the store must hold (the browser
-#: test's YEAR; not imported: tests/browser is not put on this process's path)
-YEAR = [("build quartz garden at one zero", "confirm",
-         {"do": "build", "card": "Quartz Garden", "at": [1, 0]}),
-        ("orbital bakery at zero one energy from the main reactor", "confirm",
-         {"do": "build", "card": "Orbital Bakery", "at": [0, 1], "energy_from": [[0, 0]]}),
-        ("reactor with the garden left of the main reactor", "confirm",
-         {"do": "reactor", "card": "Garden", "at": [0, -1]}),
-        ("build bio lab above the main reactor energy from the main reactor and the "
-         "power reactor", "confirm",
-         {"do": "build", "card": "Bio Lab", "at": [-1, 0], "energy_from": [[0, 0], [0, -1]]}),
-        ("discard turret", "discard", {"do": "discard", "card": "Turret"}),
-        ("quartz garden below the quartz garden", "confirm",
-         {"do": "build", "card": "Quartz Garden", "at": [2, 0]})]
+#: Ana's year as she says it (YEAR) and its invented cards (HANDS_FREE_CARDS): the browser
+#: test's, from tests/handsfreekit.py
 
 
 def test_the_table_view_has_no_line_of_entry_and_shows_a_hands_free_year(store):

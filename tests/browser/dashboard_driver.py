@@ -464,3 +464,15 @@ def sse_shows(page, g, timeout=BACK_MS) -> None:
     from test_sse import settle as sse_settle
     shows_actions(page, len(g.actions), timeout)
     sse_settle(page, g)
+
+
+#: the Small Star Empires final table as the page shows it: ``{head, rows}`` of its text,
+#: or null while it is not there (test_sse, test_sse_lay_browser, test_sse_tiles_browser)
+SSE_FINAL_TABLE = """() => {
+  const t = document.querySelector('.sse-final table.sse-final-table');
+  if (!t) return null;
+  const head = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
+  const rows = Array.from(t.querySelectorAll('tbody tr')).map(
+      tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent.trim()));
+  return {head, rows};
+}"""

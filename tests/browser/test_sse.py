@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PWTimeout
 from playwright.sync_api import expect
 
+from dashboard_driver import SSE_FINAL_TABLE
 from browser_harness import screenshot
 from companion.sse import SseGame
 from companion.sse.record import FORMAT
@@ -137,14 +138,6 @@ def play_move(page, g: SseGame, ship: int, to, piece: str = "city") -> dict:
     return norm
 
 
-_FINAL = """() => {
-  const t = document.querySelector('.sse-final table.sse-final-table');
-  if (!t) return null;
-  const head = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
-  const rows = Array.from(t.querySelectorAll('tbody tr')).map(
-      tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent.trim()));
-  return {head, rows};
-}"""
 
 
 def opponents_next_to(g: SseGame, h) -> int:
@@ -347,8 +340,8 @@ def test_two_player_game_to_its_end_then_the_editor_and_a_campaign(voila_server,
     expect(final.locator(".sse-winner")).to_contain_text(stored.explanation)
     expect(final.locator(".sse-tiebreak")).to_have_attribute("data-decided", stored.decided_by)
     # the final table comes with the last move's refresh: wait for it (a busy machine)
-    page.wait_for_function(f"({_FINAL})() !== null", timeout=60_000)
-    shown = page.evaluate(_FINAL)
+    page.wait_for_function(f"({SSE_FINAL_TABLE})() !== null", timeout=60_000)
+    shown = page.evaluate(SSE_FINAL_TABLE)
     assert shown is not None
     # issue 21: the categories this game has, the total right after the name
     table = shown_table(stored, SseGame.from_record(rec).state)

@@ -24,21 +24,14 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_harness import screenshot
-from dashboard_driver import is_live, says_not_connected, store_of, wait_taking_entries
+from dashboard_driver import (SSE_FINAL_TABLE, is_live, says_not_connected, store_of,
+                              wait_taking_entries)
 from companion.sse import SseGame
 from companion.ui.sse_board import hex_class
 from test_sse_lay_position import HAND, LAYS, PLAYERS, setup
 
 pytestmark = pytest.mark.browser
 
-_FINAL = """() => {
-  const t = document.querySelector('.sse-final table.sse-final-table');
-  if (!t) return null;
-  const head = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
-  const rows = Array.from(t.querySelectorAll('tbody tr')).map(
-      tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent.trim()));
-  return {head, rows};
-}"""
 
 
 def tap(page, at, what: str) -> None:
@@ -156,13 +149,13 @@ def test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table(
     # wins the tie on planets)
     for p in (ana, ben, cleo, table):
         expect(p.locator(".sse-final .sse-winner")).to_contain_text("Cleo wins", timeout=60_000)
-        p.wait_for_function(f"({_FINAL})() !== null", timeout=60_000)
-    shown = ana.evaluate(_FINAL)
+        p.wait_for_function(f"({SSE_FINAL_TABLE})() !== null", timeout=60_000)
+    shown = ana.evaluate(SSE_FINAL_TABLE)
     assert shown["head"][:2] == ["player", "total"], shown
     totals = {r[0]: r[1] for r in shown["rows"]}
     assert totals == {p: str(sum(HAND[p].values())) for p in PLAYERS}, totals
     for p in (ben, cleo, table):
-        assert p.evaluate(_FINAL) == shown
+        assert p.evaluate(SSE_FINAL_TABLE) == shown
     screenshot(ana, "sse-lay-04-phone-final")
     screenshot(table, "sse-lay-05-table-final")
     screenshot(cleo, "sse-lay-06-cleo-final")

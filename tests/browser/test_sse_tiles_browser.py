@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 import test_sse as ui                      # the SSE page helpers (settle, play_move, ...)
+from dashboard_driver import SSE_FINAL_TABLE
 from browser_harness import ARTIFACTS, screenshot
 from companion.sse import SseGame
 from companion.sse.record import FORMAT
@@ -32,14 +33,6 @@ RING = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)]
 TILES = {"H1": ["1●", "2●", "red", "3●", "blue", "1●"],
          "H2": ["2●", "green", "1●", "3●", "red", "2●"]}
 
-_FINAL = """() => {
-  const t = document.querySelector('.sse-final table.sse-final-table');
-  if (!t) return null;
-  const head = Array.from(t.querySelectorAll('thead th')).map(th => th.textContent.trim());
-  const rows = Array.from(t.querySelectorAll('tbody tr')).map(
-      tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent.trim()));
-  return {head, rows};
-}"""
 
 
 def tile_hex(page, grid: str, h):
@@ -171,8 +164,8 @@ def test_tiles_typed_form_drawn_map_laid_and_played_at_phone_size(voila_server, 
     # ----------------------------- the final table = `score --json` on the exported record
     final = page.locator(".sse-final")
     # the final table comes with the last move's refresh: wait for it (a busy machine)
-    page.wait_for_function(f"({_FINAL})() !== null", timeout=60_000)
-    shown = page.evaluate(_FINAL)
+    page.wait_for_function(f"({SSE_FINAL_TABLE})() !== null", timeout=60_000)
+    shown = page.evaluate(SSE_FINAL_TABLE)
     assert shown is not None and shown["head"][:2] == ["player", "total"]
     by_player = {r[0]: dict(zip(shown["head"], r)) for r in shown["rows"]}
     href = final.locator("a.sse-export-json").get_attribute("href")
