@@ -53,7 +53,6 @@ SECONDS = {
     "test_capability_roles.py::test_a_seat_link_gives_ana_her_seat_in_her_game_and_never_more": 60,
     "test_sleep.py::test_a_seat_cut_off_says_so_takes_nothing_and_comes_back[sse-12-True]": 53,
     "test_objectives_typed.py::test_objectives_typed_drawn_claimed_and_qualeens_secret": 53,
-    "test_history_imports_browser.py::test_history_imports_a_record_once_then_real_bgg_plays_and_exports_them": 50,
     "test_sse_lay_browser.py::test_three_seats_lay_their_pieces_and_every_page_shows_the_final_table": 48,
     "test_resume.py::test_second_tab_shows_the_same_game_and_a_stale_tab_is_refused": 42,
     "test_hands_free_browser.py::test_a_year_of_one_players_actions_through_the_line_only": 40,
