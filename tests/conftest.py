@@ -141,5 +141,12 @@ SECONDS = {
 
 def pytest_collection_modifyitems(config, items):
     """The longest tests first (a stable sort: the same order in every xdist process).
-    tests/browser/conftest.py orders the browser tests its own way after this."""
-    items.sort(key=lambda item: -SECONDS.get(f"{Path(str(item.path)).name}::{item.name}", 0))
+
+    Each item carries its figure as ``_companion_seconds``: this table's for the tests
+    without a browser, tests/browser/conftest.py's for the browser tests, so that a run of
+    both (``pytest tests``, ``./run-tests tests -k ...``) takes the longest of either first
+    (issue 51).  Whichever of the two hooks runs last sorts with every figure known."""
+    for item in items:
+        if not hasattr(item, "_companion_seconds"):
+            item._companion_seconds = SECONDS.get(f"{Path(str(item.path)).name}::{item.name}", 0)
+    items.sort(key=lambda item: -item._companion_seconds)

@@ -562,7 +562,7 @@ NOTEBOOKS = (f"COMPANION_SOAK= {PY} -m pytest -q -p no:xdist --nbval-lax --nbval
              "notebooks/")
 #: one process per core, plus one (nproc: the cores this process may use)
 NO_BROWSER = f"COMPANION_SOAK= {PY} -m pytest -q -n {len(os.sched_getaffinity(0)) + 1} " \
-             "--durations=15 -m not solo --ignore=tests/browser"
+             "--maxschedchunk=2 --durations=15 -m not solo --ignore=tests/browser"
 BROWSER = f"COMPANION_SOAK= {PY} -m pytest -q -n 3 --durations=25 -m not solo tests/browser"
 SOLO = f"COMPANION_SOAK= {PY} -m pytest -q -p no:xdist -m solo tests/browser " \
        "tests/test_benches.py"

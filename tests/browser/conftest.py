@@ -77,9 +77,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(pytest.mark.browser)
-    # the longest first (a stable sort: the same order in every xdist process)
-    items.sort(key=lambda item: -SECONDS.get(
-        f"{Path(str(item.path)).name}::{item.name}", 20))
+    # the longest first (a stable sort: the same order in every xdist process), with the
+    # tests without a browser when they run in the same pytest run (tests/conftest.py)
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item._companion_seconds = SECONDS.get(f"{Path(str(item.path)).name}::{item.name}", 20)
+    items.sort(key=lambda item: -getattr(item, "_companion_seconds", 0))
 
 
 @pytest.hookimpl(wrapper=True)
