@@ -24,47 +24,15 @@ from ..core import spoken as sp
 from ..core.errors import CompanionError
 from ..core.notation import IncompleteNotation, NotationError
 from .actions import KEY_ORDER
+from .spoken_talk import normalize, steps
+from .spoken_words import (BUILD, CONFLICT, CUBES, DECLINE, DIRS, DISCARD, ENERGY_START,
+                           EXTREME, FILLER, MAIN_WORDS, NEGATION, NEXT, PLAY, REMOVE, TAKE,
+                           THROW, Cell, cell_pair, credits_said, energy_start, part_of,
+                           pick_or_part, place_clause)
 from .station import MAIN, neighbours
 
 if TYPE_CHECKING:
     from .game import Game
-
-Cell = tuple[int, int]
-
-BUILD = {"build", "builds", "built", "building", "place", "places", "placed", "placing",
-         "put", "puts", "construct", "constructs", "constructed", "add", "adds", "added"}
-DISCARD = {"discard", "discards", "discarded", "discarding", "sell", "sells", "sold",
-           "selling", "trash", "trashes", "trashed", "ditch", "ditches", "ditched"}
-THROW = {"throw", "throws", "threw", "toss", "tosses", "tossed", "chuck", "chucks"}
-REMOVE = {"remove", "removes", "removed", "removing"}
-TAKE = {"take", "takes", "took", "taking", "use", "uses", "used", "claim", "claims",
-        "claimed", "accept", "accepts", "accepted", "get", "gets", "got", "keep", "keeps",
-        "want", "wants", "yes"}
-DECLINE = {"decline", "declines", "declined", "declining", "refuse", "refuses",
-           "refused", "pass", "passes", "passed", "skip", "skips", "skipped", "reject",
-           "rejects", "rejected"}
-CONFLICT = {"conflict", "conflicts"}
-PLAY = {"play", "plays", "played", "playing", "apply", "applies", "applied"}
-#: words that turn the meaning round: refused wherever they are
-NEGATION = {"not", "dont", "don't", "didnt", "didn't", "doesnt", "doesn't", "never",
-            "undo", "cancel", "cancels", "without", "except", "unless", "if", "maybe",
-            "or", "but", "wont", "won't", "cant", "can't", "instead", "no", "nothing"}
-#: more words with no meaning in an entry (beyond spoken.FILLER)
-FILLER = sp.FILLER | {"location", "will", "would", "wants", "to", "is", "going", "gonna",
-                      "lets", "let's", "let", "me", "us", "his", "her", "their", "its",
-                      "this", "turn", "action", "selected", "chosen", "new", "there",
-                      "yeah", "well", "like", "right", "alright", "hmm", "oh", "hey",
-                      "thanks", "thank", "you"}
-DIRS: dict[str, Cell] = {
-    "right": (0, 1), "east": (0, 1), "left": (0, -1), "west": (0, -1),
-    "above": (-1, 0), "over": (-1, 0), "north": (-1, 0), "up": (-1, 0), "top": (-1, 0),
-    "below": (1, 0), "under": (1, 0), "beneath": (1, 0), "underneath": (1, 0),
-    "south": (1, 0), "down": (1, 0), "bottom": (1, 0)}
-NEXT = {"next", "beside", "besides", "adjacent", "by", "touching", "near"}
-ENERGY_START = {"from", "paid", "paying", "pays", "powered", "off"}
-CUBES = {"energy", "cube", "cubes", "power"}
-MAIN_WORDS = ({"main", "reactor"}, {"main"}, {"starting", "reactor"}, {"start", "reactor"},
-              {"home", "reactor"}, {"main", "reactors"})
 
 
 def read_sentence(game: Game, text: Any, player: str | None = None) -> dict[str, Any]:
@@ -73,10 +41,23 @@ def read_sentence(game: Game, text: Any, player: str | None = None) -> dict[str,
     whose action it is when the sentence names nobody (a seat's page).
     NotationError (IncompleteNotation with the options) when it is not understood."""
     ws = sp.words(text.replace("@", " at ")) if isinstance(text, str) else sp.words("")
+    ws = normalize(ws)
     bad = [w for w in ws if w in NEGATION]
     if bad and not _advisor_words(ws):
         raise NotationError(f"\"{bad[0]}\" changes what is said: say only what was done")
     return _Reader(game, ws, player).read()
+
+
+def _sounds_like(said: Sequence[str], players: Sequence[str]) -> str | None:
+    """The one player whose name sounds like the word said ("Anna" for Ana, "Benn" or
+    "Been" for Ben, "Clio" for Cleo): one word of three letters or more, not an entry's
+    own word."""
+    if len(said) != 1 or len(said[0]) < 3 or said[0] in FILLER or said[0] in BUILD \
+            or said[0] in DISCARD or said[0] in DIRS:
+        return None
+    word = said[0].removesuffix("'s")
+    alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word)]
+    return alike[0] if len(alike) == 1 else None
 
 
 def _advisor_words(ws: Sequence[str]) -> bool:
@@ -89,6 +70,7 @@ class _Reader:
         self.d: dict[str, Any] = {}
         self.player: str | None = None
         self.default = default
+        self.said_ref: Cell | None = None
 
     # -- the whole sentence ------------------------------------------------------------
     def read(self) -> dict[str, Any]:
@@ -102,12 +84,14 @@ class _Reader:
         if _advisor_words(ws) or any(w in DECLINE for w in ws):
             return self._advisor(ws)
         energy: list[str] = []
-        e = _energy_start(ws)
+        e = energy_start(ws)
         if e is not None:
             ws, energy = ws[:e], ws[e:]
-        ws, place = _place_clause(ws)
+        ws, place = place_clause(ws)
         kind, ws = self._kind(ws, bool(place))
         card = self._card(ws, kind)
+        if kind == "play":
+            kind = "conflict" if card in self.game.catalogue.names("conflict") else "build"
         d = self.d
         d["do"] = kind
         if card is not None:
@@ -158,11 +142,11 @@ class _Reader:
         if exact:
             return exact[0] if len(exact) == 1 else None
         if len(key) < 5:
-            return None
+            return _sounds_like(said, players)
         ranked = sp.rank(key, players)
         if ranked and ranked[0].score >= 0.85 and (len(ranked) == 1 or ranked[1].score < 0.8):
             return ranked[0].name
-        return None
+        return _sounds_like(said, players)
 
     def _year_turn(self, ws: list[str]) -> list[str]:
         out: list[str] = []
@@ -198,7 +182,7 @@ class _Reader:
                 found.append("discard")
                 i += 1
             elif w in ("gain", "gains", "take", "takes", "for", "get", "gets") and (
-                    (got := _credits(ws, i + 1)) is not None):
+                    (got := credits_said(ws, i + 1)) is not None):
                 n, i = got
                 if n not in (None, 3):
                     raise NotationError(f"a discard gains 3 credits, not {n} (B 4.3)")
@@ -210,7 +194,7 @@ class _Reader:
                 said_conflict = True
                 rest.append(w)          # "Conflict card" is a card's name too
             elif w in PLAY:
-                found.append("conflict")
+                found.append("play")
             elif w in ("reactor", "reactors") and not self._card_word(ws, i):
                 found.append("reactor")
                 if rest[-1:] == ["power"]:
@@ -224,8 +208,10 @@ class _Reader:
         kinds = set(found)
         if "reactor" in kinds and kinds <= {"reactor", "build", "discard"}:
             kinds = {"reactor"}       # "build a reactor with", "discard garden as a reactor"
-        if said_conflict and not kinds:
+        if said_conflict and kinds <= {"play"}:
             kinds = {"conflict"}      # "the conflict card": a Conflict card is played
+        if "play" in kinds and kinds <= {"play", "build"}:
+            kinds = {"play"}          # "play the garden": a build; "play Ambush": a conflict
         if len(kinds) > 1:
             raise NotationError("say one action: " + " or ".join(sorted(kinds)) + "?")
         if not kinds:
@@ -262,7 +248,7 @@ class _Reader:
         if not said:
             return None
         names = self._names()
-        spans = sp.find_name(said, names, max_words=6)
+        spans = sp.find_name(said, names, max_words=6, sound=True)
         full = [s for s in spans if (s[0], s[1]) == (0, len(said))]
         if full:
             top = full[0][2]
@@ -272,17 +258,17 @@ class _Reader:
                 a, b, _ = same[0]
                 raise NotationError(f"did not understand \"{' '.join(said[:a] + said[b:])}\"")
             others = list(dict.fromkeys(s[2].name for s in better
-                                        if not _part_of(said, s, top.name)))
+                                        if not part_of(said, s, top.name)))
             if others:
                 shown = [top.name] + others[:3]
                 raise IncompleteNotation("card", f"which card is \"{' '.join(said)}\": "
                                          + " or ".join(shown) + "?", shown)
-            return sp.pick(" ".join(said), names, "card", kind)
+            return sp.pick(" ".join(said), names, "card", kind, sound=True)
         if spans:
             a, b, _ = spans[0]
             left = said[:a] + said[b:]
             raise NotationError(f"did not understand \"{' '.join(left)}\"")
-        return sp.pick(" ".join(said), names, "card", kind)
+        return pick_or_part(" ".join(said), names, "card", kind, "card")
 
     # -- cells ---------------------------------------------------------------------------
     def _acting(self, kind: str) -> str:
@@ -309,13 +295,21 @@ class _Reader:
             ws = ws[1:]
         if ws[:1] == ["to"] and ws[1:2] and (ws[1] in DIRS or ws[1] in NEXT):
             ws = ws[1:]
-        cell = _pair(ws)
+        cell = cell_pair(ws)
         if cell is not None:
             return cell
+        n = steps(ws[0]) if ws else None
+        if n is not None and ws[1:2] and ws[1] in DIRS:
+            ws = ws[1:]
         if ws[:1] and ws[0] in DIRS:
             d = DIRS[ws[0]]
-            r, c = self._locate(ws[1:], kind)
-            return (r + d[0], c + d[1])
+            rest = [w for w in ws[1:] if w not in ("to", "from", "my", "her", "his", "their")]
+            # a side said alone ("drift market north", "to the left", "up top") is the
+            # side of the main reactor (B: "At the beginning of the game, the only
+            # location in your Station is the Main Reactor")
+            r, c = self._locate(ws[1:], kind) if rest else MAIN
+            self.said_ref = (r, c)      # "... under the reactor, energy from it"
+            return (r + d[0] * (n or 1), c + d[1] * (n or 1))
         if ws[:1] and ws[0] in NEXT:
             target = self._locate(ws[1:], kind)
             return self._next_to(target, kind, card, " ".join(ws[1:]))
@@ -349,14 +343,14 @@ class _Reader:
             if last is None:
                 raise NotationError(f"\"{ws[0]}\": say which location")
             return last
-        cell = _pair(ws[1:] if ws[0] in ("at", "on") else ws)
+        cell = cell_pair(ws[1:] if ws[0] in ("at", "on") else ws)
         if cell is not None:
             return cell
         for j in range(1, len(ws)):
             if ws[j] in DIRS or ws[j] in ("at", "on"):
                 base = self._locate(ws[j + 1:], kind, last) if ws[j] in DIRS else None
                 if ws[j] in ("at", "on"):
-                    at = _pair(ws[j + 1:])
+                    at = cell_pair(ws[j + 1:])
                     if at is None:
                         break
                     if at not in self._named(ws[:j], kind):     # "the garden at 1 0"
@@ -386,14 +380,21 @@ class _Reader:
                      if p.is_reactor and (ws == ["reactor"] or c != MAIN)]
         else:
             labels = sorted({p.label for p in station.cells.values()})
+            side = ws[0] if len(ws) > 1 and ws[0] in EXTREME else None
+            if side is not None:
+                said = " ".join(ws[1:])     # "the top garden": the highest garden
             try:
-                name = sp.pick(said, labels, f"location in {self._acting(kind)}'s station",
-                               kind, field="at")
+                name = pick_or_part(said, labels, f"location in {self._acting(kind)}'s "
+                                     "station", kind, "at")
             except IncompleteNotation:
                 raise
             except NotationError as e:
                 raise IncompleteNotation("at", str(e).removeprefix("notation: "), ()) from None
             cells = [c for c, p in station.cells.items() if p.label == name]
+            if side is not None and cells:
+                axis, sign = EXTREME[side]
+                best = min(sign * c[axis] for c in cells)
+                cells = [c for c in cells if sign * c[axis] == best]
         return cells
 
     # -- energy --------------------------------------------------------------------------
@@ -408,17 +409,17 @@ class _Reader:
                 parts[-1].append(w)
         out: list[Cell] = []
         counted = False
-        last: Cell | None = None
+        last: Cell | None = self.said_ref
         for part in parts:
             n: int | None = None
             src = [w for k, w in enumerate(part)
                    if (w not in CUBES or part[k + 1:k + 2] == ["reactor"])
                    and w not in ENERGY_START and w not in FILLER
                    and w not in ("with", "using", "by", "taking", "of", "each")]
-            if src and sp.number(src[0]) is not None and _pair(src) is None:
+            if src and sp.number(src[0]) is not None and cell_pair(src) is None:
                 n = sp.number(src[0])
                 src = src[1:]
-            elif len(src) > 2 and sp.number(src[0]) is not None and _pair(src[1:]) is not None:
+            elif len(src) > 2 and sp.number(src[0]) is not None and cell_pair(src[1:]) is not None:
                 n = sp.number(src[0])
                 src = src[1:]
             if n is not None:
@@ -467,106 +468,3 @@ class _Reader:
                                 field="tile")
         d["take"] = take.pop()
         return {k: d[k] for k in KEY_ORDER if k in d}
-
-
-def _part_of(said: Sequence[str], span: tuple[int, int, sp.Match], name: str) -> bool:
-    """Whether a shorter name said inside ``said`` ("garden" in "quarts garden") is part
-    of the longer ``name`` it was heard as, the other words being that name's other
-    words misheard by a letter ("quarts" for "quartz")."""
-    a, b, m = span
-    inner, whole = sp.squash(m.name), sp.squash(name)
-    if inner not in whole:
-        return False
-    rest_said = sp.squash(" ".join(list(said[:a]) + list(said[b:])))
-    rest_name = whole.replace(inner, "", 1)
-    return bool(rest_said) and sp.rank(rest_said, [rest_name])[0].score >= sp.TAKE
-
-
-def _credits(ws: Sequence[str], i: int) -> tuple[int | None, int] | None:
-    """"[three] credits" at ``ws[i]``: (the number or None, the index after)."""
-    n = sp.number(ws[i], homophones=True) if i < len(ws) else None
-    j = i + 1 if n is not None else i
-    if j < len(ws) and ws[j] in ("credits", "credit", "money", "coins", "cash"):
-        return n, j + 1
-    return None
-
-
-def _pair(ws: Sequence[str]) -> Cell | None:
-    """Exactly two numbers ("one zero", "row 1 column 0", "column 0 row 1")."""
-    if not ws:
-        return None
-    if ws[0] in ("column", "col") and "row" in ws:
-        k = list(ws).index("row")
-        c = sp.signed(ws, 1, homophones=True)
-        r = sp.signed(ws, k + 1, homophones=True)
-        if c and r and c[1] == k and r[1] == len(ws):
-            return (r[0], c[0])
-        return None
-    got = sp.pair(ws, 0)
-    if got is None or got[1] != len(ws):
-        return None
-    return got[0]
-
-
-def _energy_start(ws: Sequence[str]) -> int | None:
-    """Where the energy clause begins ("energy from ...", "two from the main reactor",
-    "paid by the reactor at 0 1"), or None."""
-    for i, w in enumerate(ws):
-        if w in ENERGY_START and i + 1 < len(ws):
-            j = i
-            while j > 0 and (ws[j - 1] in CUBES or ws[j - 1] in ("with", "using", "taking")):
-                j -= 1
-            if j > 0 and sp.number(ws[j - 1], homophones=True) is not None:
-                k = j       # a run of numbers: a cell's two, then maybe the cubes' count
-                while k > 0 and (sp.number(ws[k - 1], homophones=True) is not None
-                                 or ws[k - 1] in sp.MINUS):
-                    k -= 1
-                n, m = 0, k
-                while m < j:
-                    got = sp.signed(ws, m, homophones=True)
-                    if got is None:
-                        break
-                    n, m = n + 1, got[1]
-                if n % 2 == 1 and (k == 0 or ws[k - 1] not in ("column", "col")):
-                    j -= 1
-                while j > 0 and ws[j - 1] in CUBES | {"with", "using", "taking"}:
-                    j -= 1
-            return j
-    return None
-
-
-def _place_clause(ws: list[str]) -> tuple[list[str], list[str]]:
-    """The words of the cell said ("at one zero", "right of the turret", "next to the
-    main reactor", "row 1 column 0"), and the words left."""
-    for i, w in enumerate(ws):
-        nxt = ws[i + 1] if i + 1 < len(ws) else ""
-        start = None
-        if w in ("at", "on", "in", "into", "onto") and (
-                sp.signed(ws, i + 1, homophones=True) or nxt in ("row", "column", "col")
-                or nxt in DIRS or nxt in NEXT or (nxt in ("the", "a") and i + 2 < len(ws)
-                                                  and ws[i + 2] in DIRS)):
-            start = i
-        elif w in ("row", "column", "col") and sp.signed(ws, i + 1, homophones=True):
-            start = i
-        elif w in DIRS and nxt in ("of", "from", "the", "to") and w not in ("up", "down"):
-            start = i
-        elif w in ("above", "over", "below", "under", "beneath", "underneath"):
-            start = i
-        elif w in NEXT and nxt in ("to", "the", "of") or w in ("beside", "adjacent"):
-            start = i
-        elif w == "to" and nxt == "the" and i + 2 < len(ws) and ws[i + 2] in DIRS:
-            start = i
-        if start is None:
-            continue
-        end = len(ws)
-        for j in range(start + 1, len(ws)):
-            if ws[j] in ("with", "using", "discarding", "giving", "as") or ws[j] in BUILD \
-                    or ws[j] in DISCARD:
-                end = j
-                break
-        return ws[:start] + ws[end:], ws[start:end]
-    for k in (4, 3, 2):                 # "build garden one zero": the cell said last
-        if len(ws) > k and _pair(ws[-k:]) is not None and sp.number(ws[-k - 1]) is None \
-                and ws[-k - 1] not in sp.MINUS:
-            return ws[:-k], ws[-k:]
-    return ws, []

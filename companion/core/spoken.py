@@ -116,13 +116,32 @@ class Match:
     score: float
 
 
-def rank(said: str, names: Iterable[str]) -> list[Match]:
+def skeleton(text: str) -> str:
+    """How a name sounds, roughly, as dictation misspells it: each word's first letter
+    and its consonants, doubled letters once ("Alien Bazaar" and "alien bizarre" -> aln
+    bzr; "Anna" and "Ana" -> an; "Clio" and "Cleo" -> cl; "Been" and "Ben" -> bn)."""
+    out = []
+    for w in re.findall(r"[a-z0-9]+", fold(text)):
+        w = re.sub(r"(.)\1+", r"\1", w)
+        out.append(w[0] + re.sub(r"[aeiouy]", "", w[1:]))
+    return " ".join(out)
+
+
+#: the score of a name that sounds the same as the one said (same skeleton), not spelt so
+SOUNDS_LIKE = 0.9
+
+
+def rank(said: str, names: Iterable[str], *, sound: bool = False) -> list[Match]:
     """The names ``said`` may mean, best first: an exact name (letters only) scores 1; a
     misheard letter or two scores by difflib's ratio on the squashed names, and on the
-    words in order (so "bio lab" finds "Bio Lab", "biolab" and "bio lap" too)."""
+    words in order (so "bio lab" finds "Bio Lab", "biolab" and "bio lap" too).  With
+    ``sound``, a name whose :func:`skeleton` is the one said scores at least
+    :data:`SOUNDS_LIKE` ("alien bizarre" is the Alien Bazaar; two such names tie and the
+    reader asks)."""
     key = squash(said)
     if not key:
         return []
+    said_sk = skeleton(said) if sound else ""
     out: list[Match] = []
     for name in dict.fromkeys(names):
         other = squash(name)
@@ -134,8 +153,26 @@ def rank(said: str, names: Iterable[str]) -> list[Match]:
             score = difflib.SequenceMatcher(None, key, other, autojunk=False).ratio()
             if other.startswith(key) and len(key) >= 4:
                 score = max(score, 0.8 + 0.15 * len(key) / len(other))
+            if sound and len(said_sk.replace(" ", "")) >= 2 and skeleton(name) == said_sk:
+                score = max(score, SOUNDS_LIKE)
         out.append(Match(name, round(score, 4)))
     out.sort(key=lambda m: (-m.score, m.name))
+    return out
+
+
+def by_part(said: str, names: Iterable[str]) -> list[str]:
+    """The names that hold every word said as a whole word of theirs ("the bakery" ->
+    Orbital Bakery; "market" -> every market: the reader then asks).  Words of fewer than
+    four letters do not name a card alone."""
+    ws = [squash(w) for w in re.findall(r"[a-z0-9]+", fold(said))]
+    ws = [w for w in ws if w and w not in ("the", "a", "an", "my", "his", "her", "their")]
+    if not ws or all(len(w) < 4 for w in ws):
+        return []
+    out = []
+    for name in dict.fromkeys(names):
+        parts = {squash(w) for w in re.findall(r"[a-z0-9]+", fold(name))}
+        if all(w in parts for w in ws):
+            out.append(name)
     return out
 
 
@@ -146,11 +183,11 @@ MARGIN = 0.08
 
 
 def pick(said: str, names: Iterable[str], what: str, kind: str, *,
-         field: str = "card") -> str:
+         field: str = "card", sound: bool = False) -> str:
     """The one name ``said`` means among ``names``; two close ones raise
     :class:`IncompleteNotation` showing both, none a :class:`NotationError` naming what
     was heard."""
-    ranked = rank(said, names)
+    ranked = rank(said, names, sound=sound)
     if ranked and ranked[0].score == 1.0 and (len(ranked) == 1 or ranked[1].score < 1.0):
         return ranked[0].name
     close = [m for m in ranked if m.score >= TAKE]
@@ -166,7 +203,7 @@ def pick(said: str, names: Iterable[str], what: str, kind: str, *,
 
 
 def find_name(ws: Sequence[str], names: Iterable[str], *, max_words: int = 5,
-              cutoff: float = TAKE) -> list[tuple[int, int, Match]]:
+              cutoff: float = TAKE, sound: bool = False) -> list[tuple[int, int, Match]]:
     """Where a name of ``names`` is said in ``ws``: ``(start, end, match)`` for every run
     of up to ``max_words`` words that matches a name at ``cutoff`` or better, longest and
     best first (a game reader takes the first that fits the sentence)."""
@@ -175,7 +212,7 @@ def find_name(ws: Sequence[str], names: Iterable[str], *, max_words: int = 5,
     for i in range(len(ws)):
         for j in range(min(len(ws), i + max_words), i, -1):
             said = " ".join(ws[i:j])
-            ranked = rank(said, names)
+            ranked = rank(said, names, sound=sound)
             if ranked and ranked[0].score >= cutoff:
                 found.append((i, j, ranked[0]))
     found.sort(key=lambda f: (-f[2].score, -(f[1] - f[0]), f[0]))

@@ -1,0 +1,106 @@
+"""What a table says, in the words the Among the Stars reader knows (issue 52): a line's
+words (:func:`companion.core.spoken.words`) rewritten phrase by phrase before
+:mod:`companion.ats.spoken` reads them.  Only phrases whose meaning is not in doubt:
+
+- contractions and talk with no action in it ("I'm gonna", "my move:", "ok so");
+- the verbs players use: "lay down", "put down", "goes with" (build); "sells off",
+  "gets rid of", "dumps", "cashes in", "takes three credits for" (B 4.3, "Discard and
+  Gain 3 Credits"); "uses the garden to build a power reactor", "make the garden a
+  reactor", "paying with", "giving up" (B 4.2, the card given up for a Power Reactor);
+- places: "up top" (above), "right above" (above), "one space right of", "two below"
+  (a count of cells: ``steps:N``), "one up from" (above);
+- energy: "taking both cubes from", "with the last cube on" (energy from);
+- the advisors' bonus declined for 1 VP (R 4): "no thanks", "takes the point instead".
+
+A rewrite never invents a card, a cell or a player: what is left is read, and refused
+if not understood, as before."""
+from __future__ import annotations
+
+import re
+
+COUNT_WORDS = {"one": 1, "won": 1, "a": 1, "an": 1, "1": 1, "two": 2,
+               "2": 2, "three": 3, "3": 3, "four": 4, "4": 4}
+_COUNT = r"(?:one|won|a|an|two|three|four|[1-4])"
+_UNIT = r"(?: (?:more )?(?:spaces?|cells?|steps?|spots?|squares?|places?|slots?))?"
+_SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|south|east|west)"
+
+#: (pattern, replacement), applied in order on the words joined by single spaces
+REWRITES: list[tuple[str, str]] = [
+    (r"\ba single\b", " one "),
+    (r"\bi want (?!(?:the )?(?:bonus|advisor|influence))", " "),
+    # contractions and talk
+    (r"\b(?:i'm|im|i am|i'll|ill|i will|i'd|id like to|i want to|i wanna)\b", " "),
+    (r"\b(?:gonna|going to|wanna|want to|is going|are going)\b", " "),
+    (r"\bmy (?:move|turn|go|action)\b", " "),
+    (r"\b(?:ok|okay|so|alright|right|well) so\b", " "),
+    (r"\b(?:she|he|they)\b", " "),
+    # build (B 4.1)
+    (r"\b(?:lays?|laying|laid|puts?|putting|sets?|setting|plonks?|slaps?) down\b", " build "),
+    (r"\b(?:goes|go|going|went) (?:with|for)\b", " build "),
+    (r"\b(?:putting|lays?|laying|laid)\b", " build "),
+    # discard for 3 credits (B 4.3)
+    (r"\b(?:sells?|selling|sold) off\b", " sell "),
+    (r"\b(?:gets?|getting|got) rid of\b", " discard "),
+    (r"\b(?:dumps?|dumping|dumped|scraps?|scrapping|scrapped|bins?|binning|binned)\b",
+     " discard "),
+    (r"\b(?:cash(?:es)?|cashing|cashed) in\b", " discard "),
+    (r"\b(?:takes?|taking|took|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
+     r"(?:credits?|money|cash|coins) (?:for|from)\b", " discard "),
+    (r"\band (?:takes?|taking|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
+     r"(?:credits?|money|cash|coins)\b", " for three credits "),
+    (r"\bfor (?:the )?(three |3 )?(credits?|money|cash|coins)\b", r" for \1\2 "),
+    # a Power Reactor for a card (B 4.2)
+    (r"\b(?:uses?|using|used) (.{1,60}?) (?:to build|to make|for|as) (?:a |an )?(?:power )?"
+     r"reactor\b", r" reactor with \1 "),
+    (r"\b(?:makes?|making|turns?|turning) (.{1,60}?) (?:into )?(?:a |an )?(?:power )?"
+     r"reactor\b", r" reactor with \1 "),
+    (r"\b(?:paying|paid|pays) (?:for it )?with\b", " with "),
+    (r"\b(?:giving|gives|gave) up\b", " with "),
+    # energy (B 4.1: energy cubes from reactors)
+    (r"\b(?:taking|with|using) (?:the )?(?:last|remaining|only|its) (?:energy )?(?:cubes?|energy) "
+     r"(?:on|from|off|of|in)\b", " energy from "),
+    (r"\bboth (?:energy )?(cubes|energy)\b", r" two \1 "),
+    # places
+    (r"\b(?:face|faces) ?(?:down|up)\b", " facedown "),
+    (r"\bthe main one\b", " the main reactor "),
+    (r"\b(?:up|on) top\b", " above "),
+    (r"\b(?:at|on|in) the bottom\b", " below "),
+    (r"\b(?:right|directly|just|immediately|straight) (?=(?:above|below|under|underneath"
+     r"|beneath|over|next|beside|by|to the|on the)\b)", " "),
+    (r"\b(left|right) (?:hand )?side\b", r" \1 "),
+    (r"\b(" + _COUNT + ")" + _UNIT + r" (?:up|higher) (?:from|than)\b", r" \1 above "),
+    (r"\b(" + _COUNT + ")" + _UNIT + r" (?:down|lower) (?:from|than)\b", r" \1 below "),
+    (r"\b(?:up|higher) (?:from|than)\b", " above "),
+    (r"\b(?:down|lower) (?:from|than)\b", " below "),
+    (r"\b(" + _COUNT + ")" + _UNIT + r" (?:to the |on the )?(?=" + _SIDE + r"\b)", r" steps:\1 "),
+    # the advisors' bonus declined for 1 VP (R 4)
+    (r"\bno thanks?\b", " decline "),
+    (r"\b(?:takes?|taking|took|gets?|getting|goes for|go for) (?:the )?(?:one |1 )?"
+     r"(?:vp|victory point|point) instead(?: of)?\b", " decline "),
+    (r"\b(?:passes|pass|passing) on\b", " decline "),
+]
+_COMPILED = [(re.compile(p), r) for p, r in REWRITES]
+
+
+def normalize(ws: list[str]) -> list[str]:
+    """``ws`` with what a table says rewritten in the reader's words (module doc); a
+    count of cells before a side becomes ``steps:N``."""
+    text = " " + " ".join(ws) + " "
+    for pat, rep in _COMPILED:
+        text = pat.sub(rep, text)
+    out = []
+    for w in text.split():
+        if w.startswith("steps:"):
+            n = COUNT_WORDS.get(w[6:], 1)
+            if n != 1:
+                out.append(f"steps:{n}")
+            continue
+        out.append(w)
+    return out
+
+
+def steps(w: str) -> int | None:
+    """The count a ``steps:N`` word carries, else None."""
+    if w.startswith("steps:") and w[6:].isdigit():
+        return int(w[6:])
+    return None
