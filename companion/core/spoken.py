@@ -187,9 +187,15 @@ def pick(said: str, names: Iterable[str], what: str, kind: str, *,
     """The one name ``said`` means among ``names``; two close ones raise
     :class:`IncompleteNotation` showing both, none a :class:`NotationError` naming what
     was heard."""
+    names = list(names)
     ranked = rank(said, names, sound=sound)
     if ranked and ranked[0].score == 1.0 and (len(ranked) == 1 or ranked[1].score < 1.0):
         return ranked[0].name
+    parts = by_part(said, names)
+    if len(parts) > 1:          # "the market": a word of several names, not the start of one
+        shown = parts[:4]
+        raise IncompleteNotation(field, f"{kind}: which {what} is \"{said}\": "
+                                 + ", ".join(shown[:-1]) + " or " + shown[-1] + "?", shown)
     close = [m for m in ranked if m.score >= TAKE]
     if len(close) == 1 or (close and close[0].score - close[1].score >= MARGIN):
         return close[0].name

@@ -1,0 +1,127 @@
+"""Issue 52: the Among the Stars line of entry reads what a table says (contractions,
+the verbs players use, sides and counts of cells, names and cards misheard by sound, a
+location named by a word of its name), and never turns a doubt into an action.
+
+Sentences written for this test (not taken from any corpus), read at the first corpus's
+positions (tests/data/sentences/ats.yaml; its cards are INVENTED, see
+tests/test_spoken_ats.py).  Each clear sentence must give the very action its line of
+notation gives; each doubtful one is asked or refused, and reading changes nothing."""
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.ats.game import Game
+from companion.core import spoken as sp
+from companion.core.errors import CompanionError
+from companion.core.notation import IncompleteNotation
+
+sys.path.insert(0, str(Path(__file__).parent))
+import sentencekit  # noqa: E402
+
+CLEAR = [
+    # contractions and talk around the action
+    ("ben", "okay I'm gonna lay down the comet kiln just below my main reactor",
+     'Ben build "Comet Kiln" @1,0'),
+    ("ben", "my turn: I'll go with the quartz garden to the left", 'Ben build "Quartz Garden" @0,-1'),
+    # B 4.1 "Build a Location": the verbs players use for it
+    ("ben", "Ben puts down comet kilt on top", 'Ben build "Comet Kilt" @-1,0'),
+    ("ben", "plays the comet kiln west of the main reactor", 'Ben build "Comet Kiln" @0,-1'),
+    ("start", "Ben is laying the comet kilt underneath", 'Ben build "Comet Kilt" @1,0'),
+    # a side said alone is the side of the main reactor, the station's only location at
+    # first (B: "At the beginning of the game, the only location in your Station is the
+    # Main Reactor, so any Location Card you build must be adjacent to it")
+    ("ben", "comet kiln south", 'Ben build "Comet Kiln" @1,0'),
+    ("ben", "quartz garden, up top", 'Ben build "Quartz Garden" @-1,0'),
+    # counts of cells
+    ("later", "comet kiln two spaces under the main reactor", 'Ana build "Comet Kiln" @2,0'),
+    ("later", "Ana places comet kilt one step to the right of the top garden",
+     'Ana build "Comet Kilt" @-1,1'),
+    ("later", "comet kilt one down from the bakery", 'Ana build "Comet Kilt" @1,-1'),
+    # B 4.3 "Discard and Gain 3 Credits"
+    ("ben", "Ben sells off the comet kiln", 'Ben discard "Comet Kiln"'),
+    ("ben", "get rid of the bio lab", 'Ben discard "Bio Lab"'),
+    ("ben", "I'll cash in the orbital bakery for the three credits", 'Ben discard "Orbital Bakery"'),
+    ("ben", "Ben takes 3 credits for the quartz garden", 'Ben discard "Quartz Garden"'),
+    ("ben", "ben dumps comet kilt and takes the cash", 'Ben discard "Comet Kilt"'),
+    # B 4.2 "Build Power Reactor": the card given up
+    ("ben", "Ben uses the bio lab to build a power reactor on the left",
+     'Ben reactor "Bio Lab" @0,-1'),
+    ("ben", "reactor below the main one, giving up the comet kiln", 'Ben reactor "Comet Kiln" @1,0'),
+    ("ben", "turn the orbital bakery into a reactor up top", 'Ben reactor "Orbital Bakery" @-1,0'),
+    # names and cards as dictation spells them (same sound)
+    ("start", "Benn builds the comet kiln below his main reactor", 'Ben build "Comet Kiln" @1,0'),
+    ("start", "Anna discards the alien bizarre", 'Ana discard "Alien Bazaar"'),
+    ("typed", "Ben lays down the drift markit right of the main reactor",
+     'Ben build "Drift Market" @0,1'),
+    # a location named by a word of its name, energy from the one named before
+    ("later", "orbital bakery at 1 1, energy from the main reactor", 'Ana build "Orbital Bakery" @1,1 e[0,0]'),
+    ("ben", "bio lab under the reactor, both cubes from it", 'Ben build "Bio Lab" @1,0 e[0,0;0,0]'),
+    # R 4: the advisor's bonus declined for 1 VP
+    ("advisors", "Ana says no thanks to the builders bonus", 'Ana advisor "Builders" decline'),
+    ("advisors", "Ben takes the point instead of the traders ability", 'Ben advisor "Traders" decline'),
+]
+
+
+@pytest.mark.parametrize("at,say,expect", CLEAR)
+def test_a_table_s_sentence_gives_the_notation_s_action(at: str, say: str, expect: str) -> None:
+    g = sentencekit.position("ats", at)
+    before = copy.deepcopy(g.actions)
+    assert g.parse(say) == g.parse(expect), say
+    assert g.actions == before
+
+
+DOUBT = [
+    # "market" is a word of several cards' names: asked
+    ("typed", "Ben discards the market"),
+    # a count that leaves the station's neighbours: the rules refuse it (B: "adjacent")
+    ("later", "comet kiln three below the main reactor"),
+    # the other player's turn (later: only Ana is to act)
+    ("later", "Benn sells off the comet kiln"),
+    # a side of a location the station does not have
+    ("ben", "quartz garden right of the bakery"),
+    # hedges and negations stay refused whatever else was said
+    ("ben", "I'm not gonna lay down the comet kiln"),
+    ("ben", "maybe put down the quartz garden up top"),
+]
+
+
+@pytest.mark.parametrize("at,say", DOUBT)
+def test_a_doubt_is_asked_or_refused_never_an_action(at: str, say: str) -> None:
+    g = sentencekit.position("ats", at)
+    before = copy.deepcopy(g.actions)
+    with pytest.raises(CompanionError):
+        g.parse(say)
+    assert g.actions == before
+
+
+def test_two_players_who_sound_alike_are_never_guessed() -> None:
+    spec = sentencekit.load("ats")["positions"]["start"]
+    g = Game({"players": ["Ana", "Anne"]}, cards=copy.deepcopy(spec["cards"]))
+    with pytest.raises(CompanionError):
+        g.parse("Anna builds the comet kiln below the main reactor")
+    # said as written, each is read
+    assert g.parse("Anne builds the comet kiln below the main reactor").to_dict()["player"] == "Anne"
+    assert g.actions == []
+
+
+def test_two_names_that_sound_alike_are_asked_with_both() -> None:
+    g = sentencekit.position("ats", "typed")
+    with pytest.raises(IncompleteNotation) as e:
+        g.parse("Ben discards the market")
+    assert set(e.value.options) >= {"Drift Market"}
+    assert len(e.value.options) >= 2
+
+
+def test_skeleton_is_how_a_name_sounds() -> None:
+    assert sp.skeleton("Alien Bazaar") == sp.skeleton("alien bizarre")
+    assert sp.skeleton("Cleo") == sp.skeleton("Clio")
+    assert sp.skeleton("Comet Kiln") != sp.skeleton("Comet Kilt")
+    ranked = sp.rank("alien bizarre", ["Alien Bazaar", "Ion Orchard"], sound=True)
+    assert ranked[0].name == "Alien Bazaar" and ranked[0].score >= sp.SOUNDS_LIKE
+    assert sp.rank("alien bizarre", ["Alien Bazaar"])[0].score < sp.TAKE   # only by sound
+    assert sp.by_part("the bakery", ["Orbital Bakery", "Quartz Garden"]) == ["Orbital Bakery"]
+    assert sp.by_part("lab", ["Bio Lab"]) == []          # under four letters names nothing
