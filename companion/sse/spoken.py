@@ -20,8 +20,17 @@ have moved into" "by placing either a City or a Trade Station"):
   ("the red nebula", "the two planet system", "the empty system", "home", "Bob's
   homeworld", "the wormhole"), among the legal destinations, else the only such system
   on the map or in a line from the ship (the rules then say why it cannot be entered);
-  a direction and a distance ("two north east", "north-east two", "east");
-- the way: "through the wormhole" (``wormhole``), "in a line" / "straight" (``line``).
+  a direction and a distance ("two north east", "north-east two", "east"), in the page's
+  words too ("three steps up and to the left", "a single space right", "one to the east":
+  :mod:`companion.sse.spoken_words`); "all the way east" (the last hex of that line);
+  a direction from a homeworld ("the empty system just east of my homeworld"), "next to
+  my homeworld", "next to it" (one step);
+- the way: "through the wormhole" (``wormhole``), "in a line" / "straight" / "past the
+  wormhole" / "through the three planets" (``line``).
+
+Never a wrong action (issue 52): a direction, a count or "up"/"down" said must agree
+with the hex chosen (else NotationError); another player's turn is said before any
+question.
 
 Never a guess: two ships or systems that fit raise ``IncompleteNotation`` listing them;
 a word not understood (it could change the meaning) is a ``NotationError``.  A misheard
@@ -33,95 +42,24 @@ of the hexes (refused).  Reading changes nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from ..core import spoken as sp
 from ..core.errors import IllegalAction
 from ..core.notation import IncompleteNotation, NotationError
-from .hexmap import DIRECTIONS, Hex, System
+from .hexmap import DIRECTIONS, Hex, System, distance, neighbours
 from .incontext import SseGame
 from .movement import route
 from .rules import IllegalMove
+from .spoken_words import (COLOURS, COMPASS, FILLER, HALF_WORDS, KIND, KIND_WORDS,
+                           MOVE_WORDS, NEGATIONS, PAST_WORDS, PREPOSITIONS, REPAIR_WORDS,
+                           SHIP_WORDS, UP, VIA_WORDS, VOCABULARY, Said, acting,
+                           direction_phrase, from_place, misheard, name_key, number_phrase,
+                           passed, place_words, player_named, ship_phrase, show)
 from .state import Ship, State
 
-KIND = "sentence"
-#: words that say nothing here (besides companion.core.spoken.FILLER)
-FILLER = sp.FILLER | {
-    "it", "its", "there", "let's", "lets", "let", "us", "go", "goes", "going", "gonna",
-    "want", "wanna", "will", "i'm", "im", "me", "turn", "of", "yes", "yeah", "alright",
-    "his", "her", "their", "our", "your", "is", "was", "got", "gets", "get",
-    "be", "been", "system", "systems", "space", "spaces", "hex", "hexes", "step", "steps",
-    "tile", "field", "sector", "back", "over", "up", "well", "colonize", "colonise",
-    "colonizes", "colonises", "colonized", "colonised", "colonizing", "colonising",
-    "colony", "colonies", "settle", "settles", "build", "builds", "building", "place",
-    "places", "placing", "put", "puts", "drop", "drops", "with", "one's", "which",
-    "that", "this", "who", "plays", "says", "here", "piece", "world", "for", "thanks",
-    "thank", "you", "cheers", "guys", "i'd", "like", "would", "i've", "i'm"}
-MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "flew", "send",
-              "sends", "sail", "sails", "travel", "travels", "jump", "jumps", "head",
-              "heads", "warp", "warps", "take", "takes", "bring", "brings", "return",
-              "returns", "returning"}
-SHIP_WORDS = {"ship", "ships", "spaceship", "starship", "vessel", "boat"}
-PREPOSITIONS = {"to", "into", "onto", "at", "on", "in", "towards", "toward", "unto", "till"}
-VIA_WORDS = {"through", "thru", "via", "by", "using", "across"}
-REPAIR_WORDS = {"repair", "repairs", "repaired", "repairing", "fix", "fixed", "fixes"}
-NEGATIONS = {"not", "don't", "dont", "never", "undo", "cancel", "instead", "or", "but",
-             "except", "unless", "isn't", "wasn't", "didn't", "no", "without"}
-COLOURS = {"red": "red", "blue": "blue", "green": "green"}
-KIND_WORDS = {"nebula": "nebula", "nebulae": "nebula", "nebulas": "nebula",
-              "nebular": "nebula", "planet": "planetary", "planets": "planetary",
-              "planetary": "planetary", "empty": "empty", "wormhole": "wormhole",
-              "wormholes": "wormhole", "unexplored": "unexplored",
-              "homeworld": "homeworld", "homeworlds": "homeworld", "home": "homeworld"}
-COMPASS = {"east": "E", "west": "W", "northeast": "NE", "northwest": "NW",
-           "southeast": "SE", "southwest": "SW", "ne": "NE", "nw": "NW", "se": "SE",
-           "sw": "SW"}
-DISTANCE_NOUNS = {"space", "spaces", "step", "steps", "hex", "hexes", "system", "systems",
-                  "jump", "jumps", "tile", "tiles"}
-#: the words a misheard word may stand for (one letter or so off)
-VOCABULARY = sorted(set(MOVE_WORDS) | SHIP_WORDS | REPAIR_WORDS | set(COLOURS)
-                    | set(KIND_WORDS) | {"north", "south", "east", "west", "city", "cities",
-                                         "trade", "station", "stations", "damage",
-                                         "damaged", "nothing", "straight", "line",
-                                         "second", "third", "fourth", "first", "black",
-                                         "hole", "wormhole", "colonize", "colony"})
-FUZZY = 0.85
-
-
-@dataclass
-class Said:
-    """What the sentence said, field by field (None: not said)."""
-    player: str | None = None
-    kind: str | None = None
-    ship: int | None = None
-    frm: Hex | None = None
-    frm_home: bool = False
-    frm_on: "Said | None" = None        # "the ship on the blue nebula"
-    damaged: bool = False
-    undamaged: bool = False
-    to: Hex | None = None
-    home_of: str | None = None          # "" for the player's own homeworld
-    system: str | None = None           # a system's kind
-    colour: str | None = None
-    planets: int | None = None
-    direction: str | None = None
-    distance: int | None = None
-    via: str | None = None
-    piece: str | None = None
-    nothing: bool = False
-    repair: bool = False
-
-    def put(self, key: str, value: Any) -> None:
-        old = getattr(self, key)
-        if old is not None and old is not False and old != value:
-            raise NotationError(f"{KIND}: two {key.replace('frm', 'ships')}s said: "
-                                f"{_show(old)} and {_show(value)}")
-        setattr(self, key, value)
-
-
-def _show(v: Any) -> str:
-    return f"{v[0]},{v[1]}" if isinstance(v, tuple) else str(v)
+__all__ = ["FILLER", "VOCABULARY", "read_sentence"]
 
 
 def read_sentence(game: SseGame, text: Any) -> dict[str, Any]:
@@ -144,10 +82,6 @@ def read_sentence(game: SseGame, text: Any) -> dict[str, Any]:
 
 
 # -- the words ------------------------------------------------------------------------
-def _name_key(word: str) -> str:
-    return word[:-2] if word.endswith("'s") else word
-
-
 def _leading_player(game: SseGame, text: str, ws: list[str], s: Said) -> int:
     """The name the sentence starts with ("Ben: ...", "Ben moves ..."): the index after it."""
     players = list(game.setup.players)
@@ -155,13 +89,13 @@ def _leading_player(game: SseGame, text: str, ws: list[str], s: Said) -> int:
     if colon and re.search(r"[^\W\d_]", head) and not re.search(r"[0-9]", head):
         n = len(sp.words(head))
         if 0 < n <= 4:
-            s.player = sp.pick(" ".join(_name_key(w) for w in ws[:n]), players, "player",
+            s.player = sp.pick(" ".join(name_key(w) for w in ws[:n]), players, "player",
                                KIND, field="player")
             return n
     for n in (3, 2, 1):
         if n > len(ws) or any(w in FILLER or w in PREPOSITIONS or _known(w) for w in ws[:n]):
             continue
-        said = " ".join(_name_key(w) for w in ws[:n])
+        said = " ".join(name_key(w) for w in ws[:n])
         ranked = sp.rank(said, players)
         if ranked and ranked[0].score >= sp.TAKE:
             s.player = sp.pick(said, players, "player", KIND, field="player")
@@ -172,11 +106,6 @@ def _leading_player(game: SseGame, text: str, ws: list[str], s: Said) -> int:
 def _known(w: str) -> bool:
     return (w in VOCABULARY or w in COMPASS or w in VIA_WORDS or w in NEGATIONS
             or sp.number(w) is not None or w in ("from", "number", "pass"))
-
-
-def _player_named(game: SseGame, w: str) -> str | None:
-    key = sp.squash(_name_key(w))
-    return next((p for p in game.setup.players if key and sp.squash(p) == key), None)
 
 
 def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
@@ -215,8 +144,12 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     if w in ("undamaged", "healthy", "intact"):
         s.undamaged = True
         return i + 1
-    if w in ("put", "puts", "set", "lay", "lays") and nxt == "down":
+    if w in ("put", "puts", "putting", "set", "sets", "lay", "lays", "laying", "place",
+             "places", "placing", "drop", "drops", "settle", "settles") and nxt == "down":
         return i + 2
+    j = place_words(game, ws, i, s)
+    if j is not None:
+        return j
     if w in ("wormhole", "wormholes") and nxt in ("jump", "jumps"):
         s.put("via", "wormhole")
         return i + 2
@@ -230,14 +163,14 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         s.repair = True
         return i + 1
     if w in SHIP_WORDS or w == "number":
-        return _ship(game, ws, i + 1, s)
+        return ship_phrase(game, ws, i + 1, s)
     if w in sp.ORDINALS:
         if nxt in SHIP_WORDS or nxt == "one":
             s.put("ship", sp.ORDINALS[w] - 1)
             return i + 2
         raise NotationError(f"{KIND}: \"{w}\" what? (\"my {w} ship\")")
     if w == "from":
-        j = _from_place(ws, i, s)
+        j = from_place(ws, i, s)
         if j is not None:
             return j
         raise NotationError(f"{KIND}: from where? (\"from one zero\", \"from home\")")
@@ -254,7 +187,17 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
             s.put("via", "wormhole")
             return j + (2 if ws[j] == "worm" and j + 1 < len(ws) and ws[j + 1] in (
                 "hole", "holes") else 1)
+        k = passed(ws, j)
+        if k > j:                       # through a system on the way: a line
+            s.put("via", "line")
+            return k
         raise NotationError(f"{KIND}: through what? (\"through the wormhole\")")
+    if w in PAST_WORDS:
+        j = passed(ws, i + 1)
+        if j == i + 1:
+            raise NotationError(f"{KIND}: {w} what? (\"past the wormhole\")")
+        s.put("via", "line")
+        return j
     if w in ("line", "straight"):
         s.put("via", "line")
         return i + 1
@@ -264,6 +207,10 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     if w == "black" and nxt in ("hole", "holes"):
         s.put("system", "black_hole")
         return i + 2
+    if w in ("home", "homeworld", "homeworlds") and (nxt in SHIP_WORDS or (
+            nxt == "world" and i + 2 < len(ws) and ws[i + 2] in SHIP_WORDS)):
+        s.frm_home = True                       # "the home ship": the ship at home
+        return i + 2 + (nxt == "world")
     if w in ("home", "homeworld", "homeworlds"):
         s.put("home_of", "")
         return i + 1 + (nxt == "world")
@@ -274,10 +221,13 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         s.put("system", KIND_WORDS[w])
         return i + 1
     if w in COMPASS or w in ("north", "south"):
-        return _direction(ws, i, s)
+        return direction_phrase(ws, i, s)
     if sp.number(w) is not None:
-        return _number(ws, i, s)
-    owner = _player_named(game, w)
+        return number_phrase(ws, i, s)
+    if w in UP:                                 # "up" alone: a half of the map
+        s.put("vertical", UP[w])
+        return i + 1
+    owner = player_named(game, w)
     if owner is not None:
         if nxt in ("home", "homeworld"):
             s.put("home_of", owner)
@@ -290,132 +240,10 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         # half of "black hole" or "worm hole": said alone, it names nothing (issue 52: the
         # reader took it for a misheard word, itself, and recursed until RecursionError)
         raise NotationError(f"{KIND}: \"{w}\" alone: {HALF_WORDS[w]}")
-    heard = _misheard(w)
+    heard = misheard(w)
     if heard is not None and heard != w:
         return _step(game, ws[:i] + [heard] + ws[i + 1:], i, s)
     raise NotationError(f"{KIND}: cannot understand \"{w[:40]}\"")
-
-
-#: words that name a system only with their other half
-HALF_WORDS = {"hole": "a black hole or a wormhole?", "holes": "black holes or wormholes?",
-              "black": "a black hole?", "worm": "a wormhole?"}
-
-
-def _misheard(w: str) -> str | None:
-    """The one vocabulary word ``w`` is a letter or so away from, if there is one."""
-    if len(w) < 4 or not w.isalpha():      # and only a letter longer or shorter
-        return None
-    ranked = [m for m in sp.rank(w, VOCABULARY) if abs(len(m.name) - len(w)) <= 1]
-    if not ranked or ranked[0].score < FUZZY:
-        return None
-    if len(ranked) > 1 and ranked[1].score >= FUZZY:
-        return None
-    return ranked[0].name
-
-
-def _from_place(ws: list[str], i: int, s: Said) -> int | None:
-    """Where the ship stands, said after ``ws[i]`` ("from one zero", "at 1 0", "from
-    home"): put in ``s``, with the index after it; None when no place follows."""
-    got = sp.pair(ws, i + 1)
-    if got:
-        s.put("frm", got[0])
-        return got[1]
-    if i + 1 < len(ws) and ws[i + 1] in ("home", "homeworld"):
-        s.frm_home = True
-        return i + 2
-    return None
-
-
-def _ship(game: SseGame, ws: list[str], i: int, s: Said) -> int:
-    """After "ship": its number, or where it stands ("at 1 0", "at home")."""
-    if i < len(ws) and ws[i] in ("number", "no", "num"):
-        i += 1
-    if i >= len(ws):
-        return i
-    w, after = ws[i], (ws[i + 1] if i + 1 < len(ws) else "")
-    n = sp.number(w)
-    if n is not None and (after in DISTANCE_NOUNS or (
-            (s.damaged or s.undamaged) and (after in COMPASS or after in ("north", "south")))):
-        return i                                # "ship one space east": a distance
-    if n is not None:
-        if n < 0:
-            raise NotationError(f"{KIND}: no ship {n}: ships are numbered from 0")
-        s.put("ship", n)
-        return i + 1
-    if w in sp.HOMOPHONES and (after in PREPOSITIONS or after in VIA_WORDS or after in COMPASS
-                               or after in ("and", "then", "city", "cities", "trade",
-                                            "from", "north", "south")):
-        s.put("ship", sp.HOMOPHONES[w])         # "ship too to one zero"
-        return i + 1
-    if w in ("at", "on", "in", "from"):
-        j = _from_place(ws, i, s)
-        if j is not None:
-            return j
-        on, j = Said(), i + 1
-        while j < len(ws) and (ws[j] in ("the", "a", "an") or ws[j] in COLOURS
-                               or ws[j] in KIND_WORDS and ws[j] != "home"):
-            if ws[j] in COLOURS:
-                on.put("colour", COLOURS[ws[j]])
-            elif ws[j] in KIND_WORDS:
-                on.put("system", KIND_WORDS[ws[j]])
-            j += 1
-        if on.colour or on.system:
-            s.frm_on = on
-            return j
-    return i
-
-
-def _direction(ws: list[str], i: int, s: Said) -> int:
-    w = ws[i]
-    nxt = ws[i + 1] if i + 1 < len(ws) else ""
-    if w in ("north", "south"):
-        if nxt not in ("east", "west"):
-            raise NotationError(f"{KIND}: \"{w}\" alone is no line of the hexes: "
-                                f"{w} east or {w} west?")
-        s.put("direction", COMPASS[w + nxt])
-        i += 2
-    else:
-        s.put("direction", COMPASS[w])
-        i += 1
-    got = sp.signed(ws, i)
-    if got is not None and got[0] > 0 and sp.pair(ws, i) is None:
-        s.put("distance", got[0])
-        i = got[1]
-        if i < len(ws) and ws[i] in DISTANCE_NOUNS:
-            i += 1
-    return i
-
-
-def _number(ws: list[str], i: int, s: Said) -> int:
-    """A number not after "ship" or "to": a hex (two numbers), a distance (before a
-    direction), or the planets of a system ("the two planet system")."""
-    n = sp.number(ws[i])
-    assert n is not None
-    nxt = ws[i + 1] if i + 1 < len(ws) else ""
-    if nxt in ("planet", "planets", "planetary"):
-        s.put("planets", n)
-        s.put("system", "planetary")
-        return i + 2
-    j = i + 1 + (nxt in DISTANCE_NOUNS)
-    if j < len(ws) and (ws[j] in COMPASS or ws[j] in ("north", "south")):
-        if n <= 0:
-            raise NotationError(f"{KIND}: a ship moves at least one system")
-        s.put("distance", n)
-        return j
-    got = sp.pair(ws, i)
-    if got:
-        s.put("to", got[0])
-        return got[1]
-    raise NotationError(f"{KIND}: the number \"{ws[i]}\" alone: a hex is two numbers "
-                        "(\"to one zero\"), a ship \"ship one\"")
-
-
-# -- the action -----------------------------------------------------------------------
-def _acting(game: SseGame, s: Said) -> str | None:
-    if s.player is not None:
-        return s.player
-    able = [p for p in game.setup.players if game.may_act(p)]
-    return able[0] if len(able) == 1 else None
 
 
 def _describe(s: Said) -> str:
@@ -449,11 +277,14 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
     d: dict[str, Any] = {"do": kind}
     if s.player is not None:
         d["player"] = s.player
-    who = _acting(game, s)
+    who = acting(game, s)
     if s.colour and s.system not in (None, "nebula"):
         raise NotationError(f"{KIND}: a {s.colour} {s.system}? only a nebula has a colour")
     if s.planets is not None and not 1 <= s.planets <= 3:
         raise NotationError(f"{KIND}: a planetary system has 1 to 3 planets")
+    if s.player is not None and not game.state.finished and not game.may_act(s.player):
+        raise IllegalMove("wrong-player", f"it is {game.state.current}'s turn",
+                          action=d | {"do": kind})   # before any question (issue 52)
     states = game.state.players
     ps = states.get(who) if who is not None else None
     if s.frm_home and ps is not None:
@@ -487,9 +318,6 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
             raise IncompleteNotation("ship", f"{KIND}: which undamaged ship: "
                                      + " or ".join(f"#{h}" for h in whole) + "?", whole)
         s.ship = whole[0]
-    if s.player is not None and not game.state.finished and not game.may_act(s.player):
-        raise IllegalMove("wrong-player", f"it is {game.state.current}'s turn",
-                          action=d | {"do": kind})
     if s.ship is not None and ps is not None and not 0 <= s.ship < len(ps.ships):
         raise IllegalMove("no-ship", f"{who} has no ship {s.ship} (ships #0 to "
                           f"#{len(ps.ships) - 1})", action=d | {"ship": s.ship})
@@ -507,23 +335,41 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         owner = states.get(s.home_of or who or "")
         home = owner.home if owner is not None else None
         if s.to is not None and s.to != home:
-            raise NotationError(f"{KIND}: home and {_show(s.to)}: two destinations")
+            raise NotationError(f"{KIND}: home and {show(s.to)}: two destinations")
         s.to = home
         if s.system == "homeworld":
             s.system = None
     elif s.repair and ps is not None:
         if s.to is not None and s.to != ps.home:
-            raise NotationError(f"{KIND}: a repair is at home, not at {_show(s.to)}")
+            raise NotationError(f"{KIND}: a repair is at home, not at {show(s.to)}")
         s.to = ps.home
     if s.repair and s.piece:
         raise NotationError(f"{KIND}: a repair at home colonises nothing")
+    if s.ship is None and ps is not None and kind == "move":
+        alike = [sh for sh in ps.ships if s.frm in (None, sh.at)]
+        if False and len(alike) > 1 and len({(sh.at, sh.damaged) for sh in alike}) == 1:
+            s.ship = alike[0].id        # the same move whichever: the lowest number
+    if ps is not None and who is not None and (s.ref is not None or s.ref_home is not None):
+        _from_reference(game, who, s)
+    if s.vertical and not s.direction and s.to is None:
+        raise NotationError(f"{KIND}: \"{'up' if s.vertical == 'N' else 'down'}\" alone is "
+                            "no line of the hexes: up right or up left, down right or down "
+                            "left?")
     described = (s.system or s.colour or s.planets is not None or s.direction)
+    if s.farthest and s.direction and s.to is not None and who is not None:
+        if _destination(game, who, replace(s, to=None, system=None, colour=None,
+                                           planets=None)) != s.to:
+            raise NotationError(f"{KIND}: {show(s.to)} is not all the way {s.direction}")
     if described and s.to is not None:
         if (s.system or s.colour or s.planets is not None) and not _fits(
                 s, game.state.map.get(s.to)):
-            raise NotationError(f"{KIND}: {_show(s.to)} is no {_describe(s)}")
+            raise NotationError(f"{KIND}: {show(s.to)} is no {_describe(s)}")
     elif described and who is not None and ps is not None:
         s.to = _destination(game, who, s)
+    if s.to is not None and ps is not None and kind == "move":
+        _agree(ps.ships, s)
+    if s.ship is not None and "ship" not in d:
+        d["ship"] = s.ship
     if s.to is not None:
         d["to"] = list(s.to)
     if s.via is not None:
@@ -558,6 +404,9 @@ def _destination(game: SseGame, who: str, s: Said) -> Hex:
             if s.via == "line" and m.direction is None:
                 continue
             found.setdefault(m.to, []).append(sh.id)
+    if s.farthest and s.direction and len(ships) == 1 and found:
+        far = max(distance(ships[0].at, h) for h in found)   # "all the way east"
+        found = {h: v for h, v in found.items() if distance(ships[0].at, h) == far}
     if len(found) == 1:
         return next(iter(found))
     if found:
@@ -582,7 +431,7 @@ def _destination(game: SseGame, who: str, s: Said) -> Hex:
     if len(on_map) == 1 or len(in_line) == 1:
         return on_map[0] if len(on_map) == 1 else in_line[0]
     raise IncompleteNotation("to", f"{KIND}: no {_describe(s)} can be reached now"
-                             + (f" (on the map: {', '.join(_show(h) for h in sorted(on_map))})"
+                             + (f" (on the map: {', '.join(show(h) for h in sorted(on_map))})"
                                 if on_map else ""), ())
 
 
@@ -596,3 +445,65 @@ def _by_wormhole(st: State, who: str, ship: Ship, to: Hex) -> bool:
     except IllegalAction:
         return False
     return True
+
+
+def _agree(ships: list[Ship], s: Said) -> None:
+    """The direction, count and "up"/"down" said agree with the hex chosen from the ship
+    that moves (issue 52: never a wrong action), else NotationError; of several ships,
+    the one they agree with."""
+    if s.direction is None and s.distance is None and s.vertical is None:
+        return
+    to = s.to
+    assert to is not None
+    ok = []
+    for sh in ships:
+        if s.ship not in (None, sh.id) or s.frm not in (None, sh.at):
+            continue
+        if s.direction is not None:
+            fits = _on_line(sh.at, DIRECTIONS[s.direction], to, s.distance)
+        else:
+            fits = s.distance in (None, distance(sh.at, to))
+        if s.vertical is not None and not s.direction:
+            fits = fits and (to[1] - sh.at[1]) * (1 if s.vertical == "S" else -1) > 0
+        if fits:
+            ok.append(sh.id)
+    way = s.direction or {"N": "up", "S": "down"}.get(s.vertical or "", "")
+    said = " ".join(x for x in (str(s.distance or ""), way) if x)
+    if not ok:
+        raise NotationError(f"{KIND}: {show(to)} is not {said} of the ship that moves")
+    if s.ship is None and len(ok) == 1:
+        s.ship = ok[0]
+
+
+def _from_reference(game: SseGame, who: str, s: Said) -> None:
+    """A direction counted from a homeworld or a hex ("the empty system just east of my
+    homeworld"): the one system so described on that line, else a question."""
+    st = game.state
+    ref = s.ref
+    if s.ref_home is not None:
+        owner = player_named(game, s.ref_home) if s.ref_home else who
+        if owner is None or owner not in st.players:
+            raise NotationError(f"{KIND}: whose homeworld is \"{s.ref_home}\"?")
+        ref = st.players[owner].home
+    assert ref is not None
+    ships = [sh for sh in st.players[who].ships if s.ship in (None, sh.id)
+             and s.frm in (None, sh.at)]
+    if s.direction is None:             # next to it: a neighbour, in any direction
+        line = [h for h in neighbours(ref) if h in st.map.systems]
+    elif ships and all(sh.at == ref for sh in ships) and not s.near:
+        return                          # from where the ship stands: a plain direction
+    else:
+        line = [h for h in st.map.systems if _on_line(ref, DIRECTIONS[s.direction], h,
+                                                      1 if s.near else s.distance)]
+    line = [h for h in line if s.to in (None, h) and (
+        not (s.system or s.colour or s.planets) or _fits(s, st.map.get(h)))]
+    where = (f"{s.direction} of" if s.direction and not s.near else "next to") + " " + show(ref)
+    what = _describe(s).replace(f" {s.direction}", "")
+    if not line:
+        raise NotationError(f"{KIND}: no {what} {where}")
+    if len(line) > 1:
+        shown = [show(h) for h in sorted(line)]
+        raise IncompleteNotation("to", f"{KIND}: which {what} {where}: "
+                                 + ", ".join(shown[:-1]) + " or " + shown[-1] + "?",
+                                 sorted(line))
+    s.to, s.direction, s.distance = line[0], None, None

@@ -1,0 +1,420 @@
+"""The words of the Small Star Empires sentence reader (:mod:`companion.sse.spoken`): its
+vocabulary, and the phrases read the same wherever they stand (issue 52, "read what a
+table says"):
+
+- a direction in compass words ("east", "north east", "north-east", "northeast", "ne")
+  or in the page's words ("right", "left", "up right", "up-right", "up and to the
+  right", "upper left", "down left"; "to the left", "on the left", "towards the east");
+  the page's hexes: E right, W left, NE up-right, NW up-left, SE down-right, SW
+  down-left.  "up", "down", "north" or "south" alone name no line of the hexes;
+- a count: a number, "a", "an", "a single" or "single" before a distance noun ("two
+  systems", "a single step", "won hex"), or a number right before a direction ("four to
+  the left", "one to the east": "to" is then no number, issue 52's "one to" read as the
+  hex "1, 2").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import spoken as sp
+from ..core.notation import NotationError
+from .hexmap import Hex
+from .incontext import SseGame
+
+KIND = "sentence"
+#: words that say nothing here (besides companion.core.spoken.FILLER)
+FILLER = sp.FILLER | {
+    "it", "its", "there", "let's", "lets", "let", "us", "go", "goes", "going", "gonna",
+    "want", "wanna", "will", "i'm", "im", "me", "turn", "of", "yes", "yeah", "alright",
+    "his", "her", "their", "our", "your", "is", "was", "got", "gets", "get",
+    "be", "been", "system", "systems", "space", "spaces", "hex", "hexes", "step", "steps",
+    "tile", "field", "sector", "back", "over", "well", "colonize", "colonise",
+    "colonizes", "colonises", "colonized", "colonised", "colonizing", "colonising",
+    "colony", "colonies", "settle", "settles", "build", "builds", "building", "place",
+    "places", "placing", "put", "puts", "drop", "drops", "with", "one's", "which",
+    "that", "this", "who", "plays", "says", "here", "piece", "world", "for", "thanks",
+    "thank", "you", "cheers", "guys", "i'd", "like", "would", "i've", "i'm",
+    # issue 52: what a table says around the action ("her only ship", "all the way east",
+    # "the far blue nebula", "on the west edge"): only ever narrows nothing, so a place
+    # that fits two hexes is still asked about
+    "only", "far", "farthest", "furthest", "edge", "side", "i'll", "ill",
+    "gonna", "gotta", "drop", "dropping", "puts", "putting", "sets", "setting", "lays",
+    "laying", "plop", "plops", "leave", "leaves", "make", "makes", "do", "does", "then",
+    "right", "away"}
+MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "flew", "send",
+              "sends", "sail", "sails", "travel", "travels", "jump", "jumps", "head",
+              "heads", "warp", "warps", "take", "takes", "bring", "brings", "return",
+              "returns", "returning", "limp", "limps", "limping", "sending", "zip",
+              "zips", "hop", "hops", "cruise", "cruises", "steer", "steers", "drive",
+              "drives", "went"}
+SHIP_WORDS = {"ship", "ships", "spaceship", "starship", "vessel", "boat"}
+PREPOSITIONS = {"to", "into", "onto", "at", "on", "in", "towards", "toward", "unto", "till"}
+VIA_WORDS = {"through", "thru", "via", "by", "using", "across"}
+#: a system passed on the way in a line ("past the wormhole", "beyond the blue nebula")
+PAST_WORDS = {"past", "beyond", "passing"}
+REPAIR_WORDS = {"repair", "repairs", "repaired", "repairing", "fix", "fixed", "fixes"}
+NEGATIONS = {"not", "don't", "dont", "never", "undo", "cancel", "instead", "or", "but",
+             "except", "unless", "isn't", "wasn't", "didn't", "no", "without", "doesn't",
+             "won't", "can't", "cannot", "shouldn't", "wouldn't", "aren't"}
+COLOURS = {"red": "red", "blue": "blue", "green": "green"}
+KIND_WORDS = {"nebula": "nebula", "nebulae": "nebula", "nebulas": "nebula",
+              "nebular": "nebula", "planet": "planetary", "planets": "planetary",
+              "planetary": "planetary", "empty": "empty", "wormhole": "wormhole",
+              "wormholes": "wormhole", "unexplored": "unexplored",
+              "homeworld": "homeworld", "homeworlds": "homeworld", "home": "homeworld"}
+COMPASS = {"east": "E", "west": "W", "northeast": "NE", "northwest": "NW",
+           "southeast": "SE", "southwest": "SW", "ne": "NE", "nw": "NW", "se": "SE",
+           "sw": "SW"}
+#: the page's words: right, left; up/down with right/left
+SCREEN = {"right": "E", "left": "W"}
+UP = {"up": "N", "upper": "N", "top": "N", "upward": "N", "upwards": "N", "down": "S",
+      "lower": "S", "bottom": "S", "downward": "S", "downwards": "S"}
+DISTANCE_NOUNS = {"space", "spaces", "step", "steps", "hex", "hexes", "system", "systems",
+                  "jump", "jumps", "tile", "tiles"}
+#: "a single step", "an hex": one
+ONE_WORDS = {"a", "an", "single", "one"}
+#: words that name a system only with their other half
+HALF_WORDS = {"hole": "a black hole or a wormhole?", "holes": "black holes or wormholes?",
+              "black": "a black hole?", "worm": "a wormhole?"}
+#: the words a misheard word may stand for (one letter or so off)
+VOCABULARY = sorted(set(MOVE_WORDS) | SHIP_WORDS | REPAIR_WORDS | set(COLOURS)
+                    | set(KIND_WORDS) | {"north", "south", "east", "west", "city", "cities",
+                                         "trade", "station", "stations", "damage",
+                                         "damaged", "nothing", "straight", "line",
+                                         "second", "third", "fourth", "first", "black",
+                                         "hole", "wormhole", "colonize", "colony", "right",
+                                         "left", "single"})
+FUZZY = 0.85
+
+
+def name_key(word: str) -> str:
+    return word[:-2] if word.endswith("'s") else word
+
+
+def misheard(w: str) -> str | None:
+    """The one vocabulary word ``w`` is a letter or so away from, if there is one."""
+    if len(w) < 4 or not w.isalpha():      # and only a letter longer or shorter
+        return None
+    ranked = [m for m in sp.rank(w, VOCABULARY) if abs(len(m.name) - len(w)) <= 1]
+    if not ranked or ranked[0].score < FUZZY:
+        return None
+    if len(ranked) > 1 and ranked[1].score >= FUZZY:
+        return None
+    return ranked[0].name
+
+
+def _at(ws: list[str], i: int) -> str:
+    return ws[i] if 0 <= i < len(ws) else ""
+
+
+def direction_at(ws: list[str], i: int) -> tuple[str, int] | None:
+    """The hex direction said from ``ws[i]`` ("east", "north east", "up and to the
+    right", "to the left", "on the right"), with the index after it; None when no
+    direction starts there ("up" or "north" alone is none)."""
+    j = i
+    if _at(ws, j) in ("to", "towards", "toward", "on", "off", "in"):
+        j += 1
+    if _at(ws, j) == "the":
+        j += 1
+    w = _at(ws, j)
+    if w in COMPASS:
+        return COMPASS[w], j + 1
+    if w in ("north", "south") and _at(ws, j + 1) in ("east", "west"):
+        return COMPASS[w + ws[j + 1]], j + 2
+    if w in SCREEN and j > i and _at(ws, j + 1) not in ("next", "beside", "by"):
+        return SCREEN[w], j + 1
+    if w in SCREEN and j == i and _at(ws, j + 1) not in ("next", "beside", "by", "away",
+                                                          "now", "there", "here"):
+        return SCREEN[w], j + 1
+    if w in UP:
+        k = j + 1
+        for skip in ("and", "to", "the"):
+            if _at(ws, k) == skip:
+                k += 1
+        side = _at(ws, k)
+        if side in SCREEN:
+            return ("N" if UP[w] == "N" else "S") + SCREEN[side], k + 1
+    return None
+
+
+def count_at(ws: list[str], i: int) -> tuple[int, int] | None:
+    """A count said from ``ws[i]`` ("two systems", "a single step", "3 hexes", or a
+    number right before a direction: "four to the left"), with the index after it (the
+    distance noun read); None when none starts there."""
+    j, n = i, None
+    if _at(ws, j) in ("a", "an") and _at(ws, j + 1) == "single":
+        j, n = j + 2, 1
+    elif _at(ws, j) in ("a", "an", "single"):
+        j, n = j + 1, 1
+    else:
+        n = sp.number(_at(ws, j))
+        if n is None:
+            return None
+        j += 1
+    if _at(ws, j) in DISTANCE_NOUNS:
+        return n, j + 1
+    if ws[i] not in ("a", "an") and (direction_at(ws, j) is not None
+                                     or _at(ws, j) in ("away", "over")):
+        return n, j
+    return None
+
+
+def passed(ws: list[str], j: int) -> int:
+    """The index after a system named as passed on the way ("the wormhole", "Ann's two
+    planets", "the blue nebula", "Ben's trade station"); ``j`` when none is named."""
+    start, named = j, False
+    while j < len(ws):
+        w, nxt = ws[j], _at(ws, j + 1)
+        if w in ("the", "a", "an", "my", "his", "her", "their", "own") or w.endswith("'s"):
+            j += 1
+        elif w in COLOURS or w in KIND_WORDS and w not in ("home", "homeworld") or w in (
+                "city", "station", "stations", "cities", "system", "systems"):
+            j, named = j + 1, True
+        elif w in ("worm", "black", "trade") and nxt in ("hole", "holes", "station"):
+            j, named = j + 2, True
+        elif sp.number(w) is not None and nxt in ("planet", "planets", "planetary"):
+            j, named = j + 2, True
+        else:
+            break
+    return j if named else start
+
+
+# -- the phrases: read into what the sentence said ---------------------------------------
+@dataclass
+class Said:
+    """What the sentence said, field by field (None: not said)."""
+    player: str | None = None
+    kind: str | None = None
+    ship: int | None = None
+    frm: Hex | None = None
+    frm_home: bool = False
+    frm_on: "Said | None" = None        # "the ship on the blue nebula"
+    damaged: bool = False
+    undamaged: bool = False
+    to: Hex | None = None
+    home_of: str | None = None          # "" for the player's own homeworld
+    system: str | None = None           # a system's kind
+    colour: str | None = None
+    planets: int | None = None
+    direction: str | None = None
+    distance: int | None = None
+    via: str | None = None
+    piece: str | None = None
+    nothing: bool = False
+    repair: bool = False
+    vertical: str | None = None         # "up" / "down" alone: N / S, no hex direction
+    ref: Hex | None = None              # a direction counted from a hex ("east of 2 2")
+    ref_home: str | None = None         # ... from a homeworld ("" the player's own)
+    farthest: bool = False              # "all the way": the last hex of the line
+    near: bool = False                  # next to the reference ("next to my homeworld")
+
+    def put(self, key: str, value: Any) -> None:
+        old = getattr(self, key)
+        if old is not None and old is not False and old != value:
+            raise NotationError(f"{KIND}: two {key.replace('frm', 'ships')}s said: "
+                                f"{show(old)} and {show(value)}")
+        setattr(self, key, value)
+
+
+def show(v: Any) -> str:
+    return f"{v[0]},{v[1]}" if isinstance(v, tuple) else str(v)
+
+
+def sounds(text: str) -> str:
+    """How a name sounds, roughly: its first letter and its consonants, doubled letters
+    once ("Been", "Benn" and "Ben" -> bn; "Anna", "Anne" and "Ann" -> an).  (The same as
+    the Among the Stars reader's sound match; it could move to companion.core.spoken.)"""
+    w = re.sub(r"(.)\1+", r"\1", sp.squash(text))
+    return w[:1] + re.sub(r"[aeiouy]", "", w[1:])
+
+
+def player_named(game: SseGame, w: str) -> str | None:
+    """The player a word names: spelt so, or (a word of four letters or more that is no
+    other word of the reader) sounding so ("Been" for Ben, "Anne's" for Ann); None when
+    it names none or two."""
+    key = sp.squash(name_key(w))
+    players = list(game.setup.players)
+    exact = next((p for p in players if key and sp.squash(p) == key), None)
+    if exact is not None or len(key) < 4 or key in VOCABULARY or key in COMPASS:
+        return exact
+    alike = [p for p in players if len(sounds(key)) >= 2 and sounds(p) == sounds(key)]
+    return alike[0] if len(alike) == 1 else None
+
+
+def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
+    """A count, a direction or "next to it" starting at ``ws[i]``: the index after it
+    (None: none starts there)."""
+    w = ws[i]
+    if w == "all" and ws[i + 1:i + 3] == ["the", "way"]:
+        s.farthest = True               # "all the way east": as far as the line goes
+        return i + 3
+    if w in ("a", "an", "single"):
+        counted = count_at(ws, i)
+        if counted is not None:
+            return _distance(counted, s)
+    if w in ("next", "beside", "adjacent", "besides", "neighbouring", "neighboring"):
+        j = i + 1 + (i + 1 < len(ws) and ws[i + 1] in ("to", "door"))
+        while j < len(ws) and ws[j] in ("the", "my", "our"):
+            j += 1
+        if j < len(ws) and (ws[j] in ("it", "me", "us") or ws[j] in SHIP_WORDS):
+            s.put("distance", 1)
+            return j + 1
+        if j < len(ws) and ws[j] in ("home", "homeworld"):  # "next to my homeworld"
+            s.put("ref_home", "")
+            s.near = True
+            return j + 1 + (j + 1 < len(ws) and ws[j + 1] == "world")
+        if j + 1 < len(ws) and ws[j].endswith("'s") and ws[j + 1] in ("home", "homeworld"):
+            s.put("ref_home", name_key(ws[j]))
+            s.near = True
+            return j + 2 + (j + 2 < len(ws) and ws[j + 2] == "world")
+        raise NotationError(f"{KIND}: next to what? say the hex (\"to one zero\") or "
+                            "the way (\"one step east\")")
+    if direction_at(ws, i) is not None:
+        return direction_phrase(ws, i, s)
+    return None
+
+
+def _distance(counted: tuple[int, int], s: Said) -> int:
+    if counted[0] <= 0:
+        raise NotationError(f"{KIND}: a ship moves at least one system")
+    s.put("distance", counted[0])
+    return counted[1]
+
+
+def from_place(ws: list[str], i: int, s: Said) -> int | None:
+    """Where the ship stands, said after ``ws[i]`` ("from one zero", "at 1 0", "from
+    home"): put in ``s``, with the index after it; None when no place follows."""
+    got = sp.pair(ws, i + 1)
+    if got:
+        s.put("frm", got[0])
+        return got[1]
+    j = i + 1
+    while j < len(ws) and ws[j] in ("my", "the", "own", "our"):
+        j += 1
+    if j < len(ws) and ws[j] in ("home", "homeworld"):
+        s.frm_home = True
+        return j + 1 + (j + 1 < len(ws) and ws[j + 1] == "world")
+    return None
+
+
+def ship_phrase(game: SseGame, ws: list[str], i: int, s: Said) -> int:
+    """After "ship": its number, or where it stands ("at 1 0", "at home")."""
+    if i < len(ws) and ws[i] in ("number", "no", "num"):
+        i += 1
+    while i < len(ws) and ws[i] in SHIP_LINKS:
+        i += 1                                  # "the ship still at home"
+    if i >= len(ws):
+        return i
+    w, after = ws[i], (ws[i + 1] if i + 1 < len(ws) else "")
+    n = sp.number(w)
+    if n is not None and (count_at(ws, i) is not None and (
+            after in DISTANCE_NOUNS or s.damaged or s.undamaged or _no_ship(game, s, n))):
+        return i                                # "ship one space east": a distance
+    if n is not None:
+        if n < 0:
+            raise NotationError(f"{KIND}: no ship {n}: ships are numbered from 0")
+        s.put("ship", n)
+        return i + 1
+    if w in sp.HOMOPHONES and (after in PREPOSITIONS or after in VIA_WORDS or after in COMPASS
+                               or after in ("and", "then", "city", "cities", "trade",
+                                            "from", "north", "south")):
+        s.put("ship", sp.HOMOPHONES[w])         # "ship too to one zero"
+        return i + 1
+    if w in ("at", "on", "in", "from"):
+        j = from_place(ws, i, s)
+        if j is not None:
+            return j
+        on, j = Said(), i + 1
+        while j < len(ws) and (ws[j] in ("the", "a", "an") or ws[j] in COLOURS
+                               or ws[j] in KIND_WORDS and ws[j] != "home"):
+            if ws[j] in COLOURS:
+                on.put("colour", COLOURS[ws[j]])
+            elif ws[j] in KIND_WORDS:
+                on.put("system", KIND_WORDS[ws[j]])
+            j += 1
+        if on.colour or on.system:
+            s.frm_on = on
+            return j
+    return i
+
+
+#: words between "ship" and where it stands ("the ship still at home")
+SHIP_LINKS = {"still", "that's", "thats", "which", "that", "is", "currently", "sitting",
+              "standing", "parked", "waiting", "now", "already"}
+
+
+def _no_ship(game: SseGame, s: Said, n: int) -> bool:
+    """The acting player has no ship ``n`` ("send the ship two west" with one ship)."""
+    who = acting(game, s)
+    ps = game.state.players.get(who) if who is not None else None
+    return ps is not None and not 0 <= n < len(ps.ships)
+
+
+def direction_phrase(ws: list[str], i: int, s: Said) -> int:
+    got = direction_at(ws, i)
+    if got is None:
+        w = ws[i]
+        raise NotationError(f"{KIND}: \"{w}\" alone is no line of the hexes: "
+                            f"{w} east or {w} west?")
+    s.put("direction", got[0])
+    i = got[1]
+    n = sp.signed(ws, i)
+    if n is not None and n[0] > 0 and sp.pair(ws, i) is None:
+        s.put("distance", n[0])
+        i = n[1]
+        if i < len(ws) and ws[i] in DISTANCE_NOUNS:
+            i += 1
+    if i < len(ws) and ws[i] == "of":       # "east of my homeworld"
+        return _reference(ws, i + 1, s)
+    return i
+
+
+def _reference(ws: list[str], i: int, s: Said) -> int:
+    """What a direction is counted from ("of my homeworld", "of it", "of 2 2")."""
+    while i < len(ws) and ws[i] in ("the", "my", "his", "her", "their", "our", "own"):
+        i += 1
+    w = ws[i] if i < len(ws) else ""
+    if w in ("it", "me", "us", "here") or w in SHIP_WORDS:
+        return i + 1                    # the ship itself: what a direction is from
+    got = sp.pair(ws, i)
+    if got:
+        s.put("ref", got[0])
+        return got[1]
+    owner = w[:-2] if w.endswith("'s") else None
+    if owner is not None and i + 1 < len(ws):
+        i, w = i + 1, ws[i + 1]
+    if w in ("home", "homeworld"):
+        s.put("ref_home", owner or "")
+        return i + 1 + (i + 1 < len(ws) and ws[i + 1] == "world")
+    raise NotationError(f"{KIND}: a direction from what? (\"east of my homeworld\")")
+
+
+def number_phrase(ws: list[str], i: int, s: Said) -> int:
+    """A number not after "ship" or "to": a hex (two numbers), a distance (before a
+    direction), or the planets of a system ("the two planet system")."""
+    n = sp.number(ws[i])
+    assert n is not None
+    nxt = ws[i + 1] if i + 1 < len(ws) else ""
+    if nxt in ("planet", "planets", "planetary"):
+        s.put("planets", n)
+        s.put("system", "planetary")
+        return i + 2
+    counted = count_at(ws, i)
+    if counted is not None:
+        return _distance(counted, s)
+    got = sp.pair(ws, i)
+    if got:
+        s.put("to", got[0])
+        return got[1]
+    raise NotationError(f"{KIND}: the number \"{ws[i]}\" alone: a hex is two numbers "
+                        "(\"to one zero\"), a ship \"ship one\"")
+
+
+# -- the action -----------------------------------------------------------------------
+def acting(game: SseGame, s: Said) -> str | None:
+    if s.player is not None:
+        return s.player
+    able = [p for p in game.setup.players if game.may_act(p)]
+    return able[0] if len(able) == 1 else None
