@@ -16,7 +16,7 @@ import pytest
 
 from companion.ats.game import Game
 from companion.core import spoken as sp
-from companion.core.errors import CompanionError
+from companion.core.errors import CompanionError, IllegalAction
 from companion.core.notation import IncompleteNotation
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -125,3 +125,21 @@ def test_skeleton_is_how_a_name_sounds() -> None:
     assert sp.rank("alien bizarre", ["Alien Bazaar"])[0].score < sp.TAKE   # only by sound
     assert sp.by_part("the bakery", ["Orbital Bakery", "Quartz Garden"]) == ["Orbital Bakery"]
     assert sp.by_part("lab", ["Bio Lab"]) == []          # under four letters names nothing
+
+
+def test_a_taken_cell_is_refused_before_the_reactors_are_asked() -> None:
+    """Issue 52: "bio lab at 0 1" on a taken cell said "Understood ... still to choose: the
+    reactors" and then the grid refused it.  The book: "Location Cards may only be built
+    adjacent to other Location Cards" on an empty space; the refusal comes first, whatever
+    reactors would pay."""
+    g = sentencekit.position("ats", "later")      # Ana's Quartz Garden stands at 0,1
+    for say in ("bio lab at 0 1", 'Ana build "Bio Lab" @0,1'):
+        with pytest.raises(IllegalAction) as e:
+            g.parse(say)
+        assert e.value.rule == "occupied" and "Quartz Garden" in str(e.value)
+    with pytest.raises(IllegalAction) as e:           # Ben has acted this turn
+        g.parse('Ben build "Bio Lab" @2,0')
+    assert e.value.rule == "wrong-player"
+    with pytest.raises(IncompleteNotation) as asked:  # a free cell: the reactors are asked
+        g.parse("bio lab at 2 0")
+    assert asked.value.missing == "energy_from" and len(asked.value.options) == 2

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core import notation as nt
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, UnknownCardValues
 from .actions import KEY_ORDER, AtsAction, from_dict, parse
 from .setup import ACTIONS
 
@@ -88,10 +88,30 @@ def _turn_action(game: Game, d: dict[str, Any]) -> None:
     if kind == "build" and d.get("energy_from") is None and card.energy \
             and player in game.state.players and nt.as_pair(d.get("at")) is not None:
         options = [o["energy_from"] for o in game.energy_options(player, d["at"], card.energy)]
+        if len(options) > 1:
+            _refused_whatever_pays(game, d, options)
         if options:
             d["energy_from"] = _only(game, d, "energy_from", options,
                                      "the reactors paying the energy (e[row,col;...])",
                                      show=lambda o: "e" + nt.cells(tuple(map(tuple, o))))
+
+
+def _refused_whatever_pays(game: Game, d: dict[str, Any], options: Sequence[Any]) -> None:
+    """Before asking which reactors pay (issue 52): when the rules refuse the build
+    whichever reactors pay (a taken cell, another player's turn), that refusal, not a
+    question whose every answer is refused."""
+    first: IllegalAction | None = None
+    for o in options:
+        try:
+            game.check(d | {"energy_from": o})
+        except UnknownCardValues:
+            return                      # the card form asks the values first
+        except IllegalAction as e:
+            first = first or e
+        else:
+            return
+    if first is not None:
+        raise first
 
 
 def _advisor(game: Game, d: dict[str, Any]) -> None:
