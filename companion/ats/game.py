@@ -47,6 +47,7 @@ from ..core.protocol import LegalityQueries
 from ..core.record import copy_json
 from ..core.undo import UNDO_DEPTH as UNDO_DEPTH, UndoStack
 from .incontext import complete, parse_in_context
+from .sayback import say_back as _say_back
 from .spoken import read_sentence
 from .modes import (drawn_turn_order, leaning, location_card, move_advisors, round_end_due,
                     round_end_report,
@@ -324,6 +325,11 @@ class Game(LegalityQueries[AtsAction]):
         return state
 
     # -- queries for the table -------------------------------------------------------
+    def say_back(self, action: dict[str, Any]) -> str:
+        """A whole action in a player's words with where it lands (issue 52: "Say it
+        back", shown beside the marked cell before Confirm).  A query."""
+        return _say_back(self, action)
+
     def describe(self, action: AtsAction | dict[str, Any]) -> str:
         """``action`` (a value, or an entry of this game's record) in words, as the page
         shows it: 'Ana built Garden at [0, 1]'.  A query: nothing changes."""

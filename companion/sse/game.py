@@ -47,6 +47,7 @@ from .rules import (ACTION_KEYS, BOOK_SHIPS, BOX, CAMPAIGN_PIECES, CAMPAIGN_TARG
                     DAMAGED_REACH, DEFAULT_COLOURS, EFFECT_VP, EPIC_NEBULAE, MODES, NEBULA_TABLE,
                     OPTIONS, PIECE_NAMES, PIECES, RULES, VARIANTS, IllegalMove, rule_text)
 from .scoring import Score, score
+from .sayback import say_back as _say_back
 from .spoken import read_sentence
 from .setup import SseSetup, legacy_setup
 from .state import Colony, Move, PlayerState, Ship, State, VPLine
@@ -245,6 +246,11 @@ class SseGame(LegalityQueries[SseAction]):
         st = self.state.copy()
         apply(st, action.to_dict() if isinstance(action, SseAction) else action, strict=False)
         return st
+
+    def say_back(self, action: dict[str, Any]) -> str:
+        """A whole action in a player's words with where it lands (issue 52: "Say it
+        back", shown beside the marked cell before Confirm).  A query."""
+        return _say_back(self, action)
 
     def describe(self, action: SseAction | dict[str, Any]) -> str:
         """``action`` (a value, or as stored) in words, the player's name first: ``"Ann

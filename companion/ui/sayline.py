@@ -129,13 +129,22 @@ class SayLine:
     def understood(self, action: dict[str, Any], missing: str = "") -> None:
         # a whole action in the game's own words; a partial one as it was said (the
         # game's words would describe what it is not yet)
-        words = self.screen.session.describe(action) if not missing else said_words(action)
+        words = self._said_back(action) if not missing else said_words(action)
         rest = (f" Not recorded yet; still to choose: {STILL.get(missing, missing)}."
                 if missing else " Not recorded yet: check it below and tap Confirm, or "
                 "correct it.")
         self.reply.value = (f"<span class='say-understood'>Understood: <b>{escape(words)}</b>."
                             f"{rest}</span>")
         self.stage(action)
+
+    def _said_back(self, action: dict[str, Any]) -> str:
+        """A whole action said back in the game's words, with where it lands (issue 52:
+        "Ben: city on the blue nebula at 0,2, 1 step east (right) of ship 0"), so a
+        misreading is seen before Confirm; the record's words where a game has none."""
+        say_back = getattr(self.screen.game, "say_back", None)
+        if say_back is None:
+            return str(self.screen.session.describe(action))
+        return str(say_back(action))
 
     def stale(self) -> None:
         """The action staged from the line was not recorded: another page changed the
