@@ -468,9 +468,11 @@ def _agree(ships: list[Ship], s: Said) -> None:
         if fits:
             ok.append(sh.id)
     way = s.direction or {"N": "up", "S": "down"}.get(s.vertical or "", "")
-    said = " ".join(x for x in (str(s.distance or ""), way) if x)
+    steps = f"{s.distance} step{'s' if s.distance != 1 else ''}" if s.distance else ""
+    said = " ".join(x for x in (steps, way) if x)
     if not ok:
-        raise NotationError(f"{KIND}: {show(to)} is not {said} of the ship that moves")
+        raise NotationError(f"{KIND}: {show(to)} is not {said} "
+                            f"{'of' if way else 'from'} the ship that moves")
     if s.ship is None and len(ok) == 1:
         s.ship = ok[0]
 

@@ -1,0 +1,195 @@
+"""Issue 52, Small Star Empires: the sentence reader reads what a table says (counts,
+the page's directions, ships and places as players name them, contractions, misheard
+names) and never stages a wrong action.  Sentences of this file's own wording, at the
+positions of tests/data/sentences/sse.yaml (the map is drawn there: Ann's homeworld 2,2,
+Ben's 4,4).
+
+The book: "Move one of you ships and then colonize the system you have moved into"; a
+ship moves "as many spaces as you want but only in a straight line" in "any one of the
+six directions of the hexagon".  The page's hexes (docs/small-star-empires.md): E right,
+W left, NE up-right, NW up-left, SE down-right, SW down-left."""
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.core.errors import CompanionError, IllegalAction
+from companion.core.notation import IncompleteNotation, NotationError
+
+sys.path.insert(0, str(Path(__file__).parent))
+import sentencekit  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "companion-home"))
+
+
+def staged(at: str, say: str) -> str:
+    """The notation the sentence stages at ``at``; the game unchanged."""
+    g = sentencekit.position("sse", at)
+    before = copy.deepcopy(g.actions)
+    got = g.parse(say)
+    assert g.actions == before
+    return str(got)
+
+
+def same(at: str, say: str, notation: str) -> None:
+    g = sentencekit.position("sse", at)
+    assert staged(at, say) == str(g.parse(notation)), say
+
+
+def refused(at: str, say: str) -> CompanionError:
+    g = sentencekit.position("sse", at)
+    before = copy.deepcopy(g.actions)
+    with pytest.raises(CompanionError) as e:
+        g.parse(say)
+    assert g.actions == before
+    assert "\n" not in str(e.value).strip()
+    return e.value
+
+
+# 1. counts versus coordinates ------------------------------------------------------
+@pytest.mark.parametrize("at,say,notation", [
+    ("solo", "fly one hex to the east, city", "Ann move #0 2,2->3,2 line city"),
+    ("solo", "two jumps to the right and a trade station",
+     "Ann move #0 2,2->4,2 line trade_station"),
+    ("solo", "won space to the west with a city", "Ann move #0 2,2->1,2 line city"),
+    ("ben", "three to the left, city", "Ben move #0 4,4->1,4 line city"),
+    ("solo", "a single system down and to the left, city", "Ann move #0 2,2->1,3 line city"),
+    ("solo", "an hex up left, city", "Ann move #0 2,2->2,1 line city"),
+    ("solo", "2 tiles down-right, trade station", "Ann move #0 2,2->2,4 line trade_station"),
+    # issue 52: "one to" was read as the hex 1,2 ("to" as two)
+    ("mid", "ship zero hops one to the east, trade station",
+     "Ann move #0 3,1->4,1 line trade_station"),
+    # a count after "ship" when the player has no such ship: "the ship two west"
+    ("solo", "send the ship two to the west, city", "Ann move #0 2,2->0,2 line city"),
+])
+def test_a_number_before_a_distance_or_a_direction_is_a_count(at, say, notation):
+    same(at, say, notation)
+
+
+# 2. directions in the page's words and in compass words ----------------------------
+@pytest.mark.parametrize("way,to", [
+    ("right", "3,2"), ("to the right", "3,2"), ("east", "3,2"), ("on the east", "3,2"),
+    ("left", "1,2"), ("towards the west", "1,2"),
+    ("up right", "3,1"), ("up-right", "3,1"), ("up and to the right", "3,1"),
+    ("upper right", "3,1"), ("north east", "3,1"), ("north-east", "3,1"),
+    ("northeast", "3,1"), ("NE", "3,1"),
+    ("up left", "2,1"), ("up to the left", "2,1"), ("north west", "2,1"),
+    ("down right", "2,3"), ("lower right", "2,3"), ("south-east", "2,3"),
+    ("down left", "1,3"), ("down and left", "1,3"), ("southwest", "1,3"),
+])
+def test_the_six_directions_as_the_page_and_the_compass_say_them(way, to):
+    same("solo", f"one step {way}, city", f"Ann move #0 2,2->{to} line city")
+
+
+@pytest.mark.parametrize("say", ["one step up, city", "fly two down, city",
+                                 "go north one, city", "south two, city"])
+def test_up_down_north_or_south_alone_name_no_hex_direction(say):
+    assert isinstance(refused("solo", say), NotationError)
+
+
+# 3. the ship as players name it -----------------------------------------------------
+@pytest.mark.parametrize("at,say,notation", [
+    ("mid", "ship number two goes one step right, city", "Ann move #2 2,2->3,2 line city"),
+    ("mid", "Ann's ship two one space right, city", "Ann move #2 2,2->3,2 line city"),
+    ("solo", "my ship flies one to the left, city", "Ann move #0 2,2->1,2 line city"),
+    ("solo", "her only ship goes one right, city", "Ann move #0 2,2->3,2 line city"),
+    ("mid", "the ship on my homeworld moves one hex left, city",
+     "Ann move #2 2,2->1,2 line city"),
+    ("mid", "the ship that's still at home goes one right, trade station",
+     "Ann move #2 2,2->3,2 line trade_station"),
+    ("mid", "the home ship one step down right, city", "Ann move #2 2,2->2,3 line city"),
+    ("damaged", "the damaged ship limps back home to be fixed", "Ann move #0 2,1->2,2 line"),
+])
+def test_the_ship_named_by_number_owner_or_place(at, say, notation):
+    same(at, say, notation)
+
+
+# 4. places described ----------------------------------------------------------------
+@pytest.mark.parametrize("at,say,notation", [
+    ("solo", "all the way to the right, city", "Ann move #0 2,2->5,2 line city"),
+    ("solo", "all the way down left, city", "Ann move #0 2,2->0,4 line city"),
+    ("solo", "all the way west to the green nebula, city", "Ann move #0 2,2->0,2 line city"),
+    ("solo", "a trade station on the empty system right east of my homeworld",
+     "Ann move #0 2,2->3,2 line trade_station"),
+    ("solo", "city on the blue nebula next to my homeworld", "Ann move #0 2,2->2,1 line city"),
+    ("ben", "Ben takes the one planet system to the upper right of his homeworld, city",
+     "Ben move #0 4,4->5,3 line city"),
+    ("mid", "ship zero to the empty system next to it, on the right, trade station",
+     "Ann move #0 3,1->4,1 line trade_station"),
+    ("worm", "past the wormhole to the empty system, city", "Ann move #0 1,0->3,0 line city"),
+])
+def test_a_place_described_that_gives_one_hex(at, say, notation):
+    same(at, say, notation)
+
+
+@pytest.mark.parametrize("at,say", [
+    ("solo", "city on the empty system next to my homeworld"),   # 1,3 or 3,2
+    ("solo", "city on the two planet system next to my homeworld"),  # 1,2 or 2,3
+])
+def test_a_place_that_fits_two_hexes_is_asked(at, say):
+    assert isinstance(refused(at, say), IncompleteNotation)
+
+
+# 5. never a wrong action ------------------------------------------------------------
+@pytest.mark.parametrize("at,say", [
+    ("solo", "two to the right to 3 2, city"),          # 3,2 is one step right
+    ("solo", "east to 1 2, city"),                      # 1,2 is west
+    ("solo", "fly up to 1 3, city"),                    # 1,3 is below
+    ("solo", "a single step to 4 2, city"),             # 4,2 is two steps
+    ("mid", "ship two all the way to the right to 3 2, city"),  # the line ends at 5,2
+    ("mid", "ship zero to the blue nebula through the wormhole, city"),  # no wormhole here
+    ("solo", "one to the east to two, city"),           # "to two" is no hex
+])
+def test_a_direction_count_or_way_said_must_agree_with_the_hex(at, say):
+    e = refused(at, say)
+    assert not (isinstance(e, IncompleteNotation) and e.missing in ("piece", "ship")), str(e)
+
+
+def test_one_to_the_east_is_never_the_hex_one_two():
+    assert staged("solo", "one to the east, city") == str(
+        sentencekit.position("sse", "solo").parse("Ann move #0 2,2->3,2 line city"))
+
+
+# 7. another player's turn is said first -----------------------------------------------
+@pytest.mark.parametrize("say", ["Ben: the ship on the red nebula goes left, city",
+                                 "Ben: city on the blue nebula",
+                                 "Ben moves the damaged ship home"])
+def test_another_players_turn_is_said_before_any_question(say):
+    e = refused("mid", say)
+    assert isinstance(e, IllegalAction) and e.rule == "wrong-player", str(e)
+
+
+# 8. contractions and fillers --------------------------------------------------------
+@pytest.mark.parametrize("at,say,notation", [
+    ("solo", "ok so I'm gonna send my ship one space right, city please",
+     "Ann move #0 2,2->3,2 line city"),
+    ("solo", "I'll just put down a trade station there, one hex to the left",
+     "Ann move #0 2,2->1,2 line trade_station"),
+    ("solo", "Ann's putting down a city one hex up right", "Ann move #0 2,2->3,1 line city"),
+    ("solo", "go one right and colonize it with a trade station",
+     "Ann move #0 2,2->3,2 line trade_station"),
+])
+def test_contractions_and_fillers(at, say, notation):
+    same(at, say, notation)
+
+
+# 9. misheard names --------------------------------------------------------------------
+@pytest.mark.parametrize("at,say,notation", [
+    ("ben", "Benn flies one to the left, city", "Ben move #0 4,4->3,4 line city"),
+    ("ben", "Been's ship one step left, city", "Ben move #0 4,4->3,4 line city"),
+    ("solo", "Anne goes one step right, city", "Ann move #0 2,2->3,2 line city"),
+    ("solo", "Anna's ship one step right, city", "Ann move #0 2,2->3,2 line city"),
+])
+def test_player_names_as_dictation_misspells_them(at, say, notation):
+    same(at, say, notation)
+
+
+def test_a_misheard_name_of_the_other_player_is_not_read_as_the_one_to_play():
+    e = refused("solo", "Been moves one step right, city")
+    assert isinstance(e, IllegalAction) and e.rule == "wrong-player"
