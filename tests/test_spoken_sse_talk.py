@@ -193,3 +193,23 @@ def test_player_names_as_dictation_misspells_them(at, say, notation):
 def test_a_misheard_name_of_the_other_player_is_not_read_as_the_one_to_play():
     e = refused("solo", "Been moves one step right, city")
     assert isinstance(e, IllegalAction) and e.rule == "wrong-player"
+
+
+# 6. no question whose answers are the same (behind spoken.ALIKE_SHIPS_TAKE_LOWEST) ------
+@pytest.mark.parametrize("say,notation", [
+    ("city at 3 2", "Ann move #0 2,2->3,2 line city"),
+    ("I'm sending a ship two spaces to the left, city", "Ann move #0 2,2->0,2 line city"),
+    ("Ann flies one step up right and drops a trade station",
+     "Ann move #0 2,2->3,1 line trade_station"),
+])
+def test_ships_on_one_system_give_one_move_the_lowest_numbered(monkeypatch, say, notation):
+    from companion.sse import spoken
+    monkeypatch.setattr(spoken, "ALIKE_SHIPS_TAKE_LOWEST", True)
+    same("first", say, notation)
+
+
+def test_ships_on_different_systems_are_still_asked_about(monkeypatch):
+    from companion.sse import spoken
+    monkeypatch.setattr(spoken, "ALIKE_SHIPS_TAKE_LOWEST", True)
+    e = refused("mid", "one step to the right, city")     # #0 at 3,1 and #2 at 2,2
+    assert isinstance(e, IncompleteNotation) and e.missing in ("ship", "to"), str(e)

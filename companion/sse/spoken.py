@@ -61,6 +61,13 @@ from .state import Ship, State
 
 __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
 
+#: issue 52, "no question whose answers are the same": when every ship the sentence may
+#: mean stands on one system (the opening turn: all on the homeworld), the line takes the
+#: lowest-numbered instead of asking "#0, #1 or #2 at -2,2".  Off until the first
+#: corpus's four "which ship" cases at ``first`` (tests/data/sentences/sse.yaml) expect
+#: ``Ann move #0 ...``: the lead's call, with the notation side's (which asks).
+ALIKE_SHIPS_TAKE_LOWEST = False
+
 
 def read_sentence(game: SseGame, text: Any) -> dict[str, Any]:
     """The partial action a sentence says, in the notation's shape (keys ``do``,
@@ -347,7 +354,8 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         raise NotationError(f"{KIND}: a repair at home colonises nothing")
     if s.ship is None and ps is not None and kind == "move":
         alike = [sh for sh in ps.ships if s.frm in (None, sh.at)]
-        if False and len(alike) > 1 and len({(sh.at, sh.damaged) for sh in alike}) == 1:
+        if (ALIKE_SHIPS_TAKE_LOWEST and len(alike) > 1
+                and len({(sh.at, sh.damaged) for sh in alike}) == 1):
             s.ship = alike[0].id        # the same move whichever: the lowest number
     if ps is not None and who is not None and (s.ref is not None or s.ref_home is not None):
         _from_reference(game, who, s)
