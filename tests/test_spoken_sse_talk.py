@@ -123,6 +123,13 @@ def test_the_ship_named_by_number_owner_or_place(at, say, notation):
     ("mid", "ship zero to the empty system next to it, on the right, trade station",
      "Ann move #0 3,1->4,1 line trade_station"),
     ("worm", "past the wormhole to the empty system, city", "Ann move #0 1,0->3,0 line city"),
+    # next to a system described: the one system of that kind beside it
+    ("mid", "ship one settles the red nebula beside Ann's green nebula with a city",
+     "Ann move #1 0,2->0,3 line city"),
+    ("worm", "jump through the wormhole to the blue nebula beside the far end, city",
+     "Ann move #0 1,0->3,3 wormhole city"),
+    ("solo", "the lone planet system two to the right, trade station",
+     "Ann move #0 2,2->4,2 line trade_station"),
 ])
 def test_a_place_described_that_gives_one_hex(at, say, notation):
     same(at, say, notation)
@@ -131,6 +138,7 @@ def test_a_place_described_that_gives_one_hex(at, say, notation):
 @pytest.mark.parametrize("at,say", [
     ("solo", "city on the empty system next to my homeworld"),   # 1,3 or 3,2
     ("solo", "city on the two planet system next to my homeworld"),  # 1,2 or 2,3
+    ("worm", "through the wormhole to the system next to the far end"),  # 1,3 or 3,3
 ])
 def test_a_place_that_fits_two_hexes_is_asked(at, say):
     assert isinstance(refused(at, say), IncompleteNotation)
@@ -145,6 +153,8 @@ def test_a_place_that_fits_two_hexes_is_asked(at, say):
     ("mid", "ship two all the way to the right to 3 2, city"),  # the line ends at 5,2
     ("mid", "ship zero to the blue nebula through the wormhole, city"),  # no wormhole here
     ("solo", "one to the east to two, city"),           # "to two" is no hex
+    ("solo", "go right one step and then up, city"),    # two ways
+    ("solo", "all the way to the right to 4 2, city"),
 ])
 def test_a_direction_count_or_way_said_must_agree_with_the_hex(at, say):
     e = refused(at, say)
@@ -174,6 +184,13 @@ def test_another_players_turn_is_said_before_any_question(say):
     ("solo", "Ann's putting down a city one hex up right", "Ann move #0 2,2->3,1 line city"),
     ("solo", "go one right and colonize it with a trade station",
      "Ann move #0 2,2->3,2 line trade_station"),
+    ("solo", "Ann's turn: east by two, city", "Ann move #0 2,2->4,2 line city"),
+    ("solo", "2 steps diagonally right and up, city", "Ann move #0 2,2->4,0 line city"),
+    ("solo", "1 hex W, trade station", "Ann move #0 2,2->1,2 line trade_station"),
+    ("mid_ben", "Ben: ship one goes up left twice, trade station",
+     "Ben move #1 5,3->5,1 line trade_station"),
+    ("solo", "I'll fly one ship to my left, two spaces, city", "Ann move #0 2,2->0,2 line city"),
+    ("damaged", "the broken ship goes home for repairs", "Ann move #0 2,1->2,2 line"),
 ])
 def test_contractions_and_fillers(at, say, notation):
     same(at, say, notation)

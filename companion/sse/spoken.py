@@ -52,7 +52,7 @@ from .hexmap import DIRECTIONS, Hex, System, distance, neighbours
 from .incontext import SseGame
 from .movement import route
 from .rules import IllegalMove
-from .spoken_words import (COLOURS, COMPASS, FILLER, HALF_WORDS, KIND, KIND_WORDS,
+from .spoken_words import (COLOURS, COMPASS, DAMAGED, FILLER, HALF_WORDS, KIND, KIND_WORDS,
                            MOVE_WORDS, NEGATIONS, PAST_WORDS, PREPOSITIONS, REPAIR_WORDS,
                            SHIP_WORDS, UP, VIA_WORDS, VOCABULARY, Said, acting,
                            direction_phrase, from_place, misheard, name_key, number_phrase,
@@ -95,9 +95,9 @@ def _leading_player(game: SseGame, text: str, ws: list[str], s: Said) -> int:
     head, colon, _ = text.partition(":")
     if colon and re.search(r"[^\W\d_]", head) and not re.search(r"[0-9]", head):
         n = len(sp.words(head))
-        if 0 < n <= 4:
-            s.player = sp.pick(" ".join(name_key(w) for w in ws[:n]), players, "player",
-                               KIND, field="player")
+        named = [name_key(w) for w in ws[:n] if w not in FILLER and w not in MOVE_WORDS]
+        if 0 < n <= 4 and named:        # "Ann:", "Ann's turn:", "Ann's move:"
+            s.player = sp.pick(" ".join(named), players, "player", KIND, field="player")
             return n
     for n in (3, 2, 1):
         if n > len(ws) or any(w in FILLER or w in PREPOSITIONS or _known(w) for w in ws[:n]):
@@ -160,7 +160,7 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     if w in ("wormhole", "wormholes") and nxt in ("jump", "jumps"):
         s.put("via", "wormhole")
         return i + 2
-    if w == "damaged":
+    if w in DAMAGED and (w == "damaged" or nxt in SHIP_WORDS):
         if nxt in SHIP_WORDS or nxt == "one":
             s.damaged = True
             return i + (2 if nxt == "one" else 1)
@@ -359,6 +359,8 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
             s.ship = alike[0].id        # the same move whichever: the lowest number
     if ps is not None and who is not None and (s.ref is not None or s.ref_home is not None):
         _from_reference(game, who, s)
+    if s.near_on is not None and ps is not None and who is not None:
+        _next_to(game, who, s)
     if s.vertical and not s.direction and s.to is None:
         raise NotationError(f"{KIND}: \"{'up' if s.vertical == 'N' else 'down'}\" alone is "
                             "no line of the hexes: up right or up left, down right or down "
@@ -461,6 +463,9 @@ def _agree(ships: list[Ship], s: Said) -> None:
     the one they agree with."""
     if s.direction is None and s.distance is None and s.vertical is None:
         return
+    if s.vertical and s.direction and not s.direction.startswith(s.vertical):
+        raise NotationError(f"{KIND}: {s.direction} and {'up' if s.vertical == 'N' else 'down'}"
+                            ": two ways said")
     to = s.to
     assert to is not None
     ok = []
@@ -517,3 +522,33 @@ def _from_reference(game: SseGame, who: str, s: Said) -> None:
                                  + ", ".join(shown[:-1]) + " or " + shown[-1] + "?",
                                  sorted(line))
     s.to, s.direction, s.distance = line[0], None, None
+
+
+def _next_to(game: SseGame, who: str, s: Said) -> None:
+    """The one system next to a system so described ("the red nebula next to her green
+    one"): of those the description fits, the one, else the one a ship can reach; else a
+    question."""
+    st, on = game.state, s.near_on
+    assert on is not None
+    owner = (player_named(game, s.near_owner) or s.near_owner) if s.near_owner else who
+    ships = [sh for sh in st.players[who].ships if s.ship in (None, sh.id)
+             and s.frm in (None, sh.at)]
+    refs = [h for h, sys in st.map.systems.items() if _fits(on, sys)
+            and (s.near_owner is None or st.controller(h) == owner)
+            and (on.piece is None or (h in st.colonies and st.colonies[h].piece == on.piece))
+            and not (s.near_other and any(distance(sh.at, h) <= 1 for sh in ships))]
+    near = sorted({h for r in refs for h in neighbours(r) if h in st.map.systems
+                   and s.to in (None, h) and _fits(s, st.map.get(h))} - set(refs))
+    if len(near) > 1:
+        legal = {m.to for sh in ships for m in game.legal_moves(who, sh.id)}
+        near = [h for h in near if h in legal] or near
+    what = _describe(s).replace(f" {s.direction}", "") if s.direction else _describe(s)
+    them = (_describe(on) if on.system or on.colour or on.planets is not None
+            else (on.piece or "").replace("_", " "))
+    if not near:
+        raise NotationError(f"{KIND}: no {what} next to a {them}")
+    if len(near) > 1:
+        shown = [show(h) for h in near]
+        raise IncompleteNotation("to", f"{KIND}: which {what} next to a {them}: "
+                                 + ", ".join(shown[:-1]) + " or " + shown[-1] + "?", near)
+    s.to = near[0]

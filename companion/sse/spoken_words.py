@@ -42,7 +42,7 @@ FILLER = sp.FILLER | {
     "only", "far", "farthest", "furthest", "edge", "side", "i'll", "ill",
     "gonna", "gotta", "drop", "dropping", "puts", "putting", "sets", "setting", "lays",
     "laying", "plop", "plops", "leave", "leaves", "make", "makes", "do", "does", "then",
-    "right", "away"}
+    "right", "away", "diagonal", "diagonally", "direction", "directly"}
 MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "flew", "send",
               "sends", "sail", "sails", "travel", "travels", "jump", "jumps", "head",
               "heads", "warp", "warps", "take", "takes", "bring", "brings", "return",
@@ -66,7 +66,11 @@ KIND_WORDS = {"nebula": "nebula", "nebulae": "nebula", "nebulas": "nebula",
               "homeworld": "homeworld", "homeworlds": "homeworld", "home": "homeworld"}
 COMPASS = {"east": "E", "west": "W", "northeast": "NE", "northwest": "NW",
            "southeast": "SE", "southwest": "SW", "ne": "NE", "nw": "NW", "se": "SE",
-           "sw": "SW"}
+           "sw": "SW", "e": "E", "w": "W"}
+#: a count said after the direction ("up left twice")
+TIMES = {"once": 1, "twice": 2, "thrice": 3}
+#: "the broken ship": the damaged one
+DAMAGED = {"damaged", "broken", "crippled", "wrecked", "busted", "hurt", "disabled"}
 #: the page's words: right, left; up/down with right/left
 SCREEN = {"right": "E", "left": "W"}
 UP = {"up": "N", "upper": "N", "top": "N", "upward": "N", "upwards": "N", "down": "S",
@@ -116,13 +120,17 @@ def direction_at(ws: list[str], i: int) -> tuple[str, int] | None:
     j = i
     if _at(ws, j) in ("to", "towards", "toward", "on", "off", "in"):
         j += 1
-    if _at(ws, j) == "the":
+    if _at(ws, j) in ("the", "my", "your", "his", "her", "their", "our"):
         j += 1
     w = _at(ws, j)
     if w in COMPASS:
         return COMPASS[w], j + 1
     if w in ("north", "south") and _at(ws, j + 1) in ("east", "west"):
         return COMPASS[w + ws[j + 1]], j + 2
+    if w in SCREEN:                     # "right and up", "left down": up right, ...
+        k = j + 1 + (_at(ws, j + 1) == "and")
+        if _at(ws, k) in UP and _at(ws, k) not in ("top", "bottom"):
+            return UP[_at(ws, k)] + SCREEN[w], k + 1
     if w in SCREEN and j > i and _at(ws, j + 1) not in ("next", "beside", "by"):
         return SCREEN[w], j + 1
     if w in SCREEN and j == i and _at(ws, j + 1) not in ("next", "beside", "by", "away",
@@ -135,7 +143,7 @@ def direction_at(ws: list[str], i: int) -> tuple[str, int] | None:
                 k += 1
         side = _at(ws, k)
         if side in SCREEN:
-            return ("N" if UP[w] == "N" else "S") + SCREEN[side], k + 1
+            return UP[w] + SCREEN[side], k + 1
     return None
 
 
@@ -208,6 +216,9 @@ class Said:
     ref: Hex | None = None              # a direction counted from a hex ("east of 2 2")
     ref_home: str | None = None         # ... from a homeworld ("" the player's own)
     farthest: bool = False              # "all the way": the last hex of the line
+    near_on: "Said | None" = None       # next to a system so described ("her green one")
+    near_owner: str | None = None       # ... of that player ("" the one acting)
+    near_other: bool = False            # ... the other end of the wormhole
     near: bool = False                  # next to the reference ("next to my homeworld")
 
     def put(self, key: str, value: Any) -> None:
@@ -247,6 +258,13 @@ def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
     """A count, a direction or "next to it" starting at ``ws[i]``: the index after it
     (None: none starts there)."""
     w = ws[i]
+    nxt = _at(ws, i + 1)
+    if w in ("single", "lone", "double", "triple") and nxt in ("planet", "planets", "planetary"):
+        s.put("planets", {"single": 1, "lone": 1, "double": 2, "triple": 3}[w])
+        s.put("system", "planetary")
+        return i + 2
+    if w in ("one", "a", "any") and nxt in SHIP_WORDS:
+        return i + 1                    # "fly one ship west": a ship, not ship #1
     if w == "all" and ws[i + 1:i + 3] == ["the", "way"]:
         s.farthest = True               # "all the way east": as far as the line goes
         return i + 3
@@ -255,25 +273,57 @@ def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
         if counted is not None:
             return _distance(counted, s)
     if w in ("next", "beside", "adjacent", "besides", "neighbouring", "neighboring"):
-        j = i + 1 + (i + 1 < len(ws) and ws[i + 1] in ("to", "door"))
-        while j < len(ws) and ws[j] in ("the", "my", "our"):
-            j += 1
-        if j < len(ws) and (ws[j] in ("it", "me", "us") or ws[j] in SHIP_WORDS):
-            s.put("distance", 1)
-            return j + 1
-        if j < len(ws) and ws[j] in ("home", "homeworld"):  # "next to my homeworld"
-            s.put("ref_home", "")
-            s.near = True
-            return j + 1 + (j + 1 < len(ws) and ws[j + 1] == "world")
-        if j + 1 < len(ws) and ws[j].endswith("'s") and ws[j + 1] in ("home", "homeworld"):
-            s.put("ref_home", name_key(ws[j]))
-            s.near = True
-            return j + 2 + (j + 2 < len(ws) and ws[j + 2] == "world")
-        raise NotationError(f"{KIND}: next to what? say the hex (\"to one zero\") or "
-                            "the way (\"one step east\")")
+        return _next_to(game, ws, i, s)
     if direction_at(ws, i) is not None:
         return direction_phrase(ws, i, s)
     return None
+
+
+def _next_to(game: SseGame, ws: list[str], i: int, s: Said) -> int:
+    """ "next to it" (one step), "next to my homeworld", "next to her green one", "next
+    to the other end" (of the wormhole): the index after it."""
+    j = i + 1 + (i + 1 < len(ws) and ws[i + 1] in ("to", "door"))
+    owner: str | None = None
+    on, named = Said(), False
+    while j < len(ws):
+        x, nx = ws[j], _at(ws, j + 1)
+        if (x in ("it", "me", "us") or x in SHIP_WORDS) and not named and owner is None:
+            s.put("distance", 1)
+            return j + 1
+        if x in ("home", "homeworld") and not named:
+            s.put("ref_home", owner or "")
+            s.near = True
+            return j + 1 + (nx == "world")
+        if x in ("my", "our", "her", "his", "their", "own"):
+            owner, j = owner or "", j + 1
+        elif x.endswith("'s") and player_named(game, x) is not None:
+            owner, j = player_named(game, x), j + 1
+        elif sp.number(x) is not None and nx in ("planet", "planets", "planetary"):
+            on.put("planets", sp.number(x))
+            on.put("system", "planetary")
+            j, named = j + 2, True
+        elif x in ("the", "a", "an", "system", "systems") or x in ("one", "ones") and named:
+            j += 1
+        elif x in COLOURS or x in KIND_WORDS:
+            on.put("colour" if x in COLOURS else "system", (COLOURS | KIND_WORDS)[x])
+            j, named = j + 1, True
+        elif x in ("other", "far") and nx in ("end", "side", "wormhole"):
+            on.put("system", "wormhole")
+            s.near_other, j, named = True, j + 2, True
+        elif x in ("worm", "black") and nx in ("hole", "holes"):
+            on.put("system", "wormhole" if x == "worm" else "black_hole")
+            j, named = j + 2, True
+        elif not named and (x in ("city", "cities") or x == "trade" and nx in (
+                "station", "post")):            # "next to Ben's city" (not "..., city")
+            on.put("piece", "city" if x != "trade" else "trade_station")
+            j, named = j + (1 if x != "trade" else 2), True
+        else:
+            break
+    if not named:
+        raise NotationError(f"{KIND}: next to what? say the hex (\"to one zero\") or "
+                            "the way (\"one step east\")")
+    s.near_on, s.near_owner = on, owner
+    return j
 
 
 def _distance(counted: tuple[int, int], s: Said) -> int:
@@ -360,7 +410,11 @@ def direction_phrase(ws: list[str], i: int, s: Said) -> int:
                             f"{w} east or {w} west?")
     s.put("direction", got[0])
     i = got[1]
+    if _at(ws, i) == "by" and sp.number(_at(ws, i + 1)):   # "east by two"
+        i += 1
     n = sp.signed(ws, i)
+    if _at(ws, i) in TIMES:                   # "up left twice"
+        n = TIMES[ws[i]], i + 1
     if n is not None and n[0] > 0 and sp.pair(ws, i) is None:
         s.put("distance", n[0])
         i = n[1]
