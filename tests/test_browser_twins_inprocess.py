@@ -18,7 +18,7 @@ from companion import Game
 from companion.ats.whatif import best_cell, hand_ranking, placement_map
 from companion.table.store import Store
 from companion.ui.app import App
-from handsfreekit import CARDS as HANDS_FREE_CARDS, YEAR
+from handsfreekit import CARDS as HANDS_FREE_CARDS, MISHEARD, YEAR
 from widgetkit import find
 
 
@@ -682,9 +682,16 @@ def test_the_table_view_has_no_line_of_entry_and_shows_a_hands_free_year(store):
     # the table view records nothing: its entry, the line of entry in it, is hidden
     assert table.ats.entry.layout.display == "none"
     assert table.ats.entry_part.say_line.box in _walk(table.ats.entry)
-    for text_said, how, want in YEAR:
+    for turn, (text_said, how, want) in enumerate(YEAR, start=1):
         d = ana.driver()
         ana.live_tick()
+        if turn == 6:                   # misheard: said back, cancelled before Confirm
+            d.say(MISHEARD[0])
+            assert MISHEARD[1] in d.reply, d.reply
+            d.cancel()
+            assert len(store.load(gid)["actions"]) == 10 and "Understood" not in d.reply
+            assert not [c for c, b in ana.ats.entry_part.buttons.items()
+                        if "said-cell" in b._dom_classes]
         d.say(text_said)
         assert "Understood" in d.reply, d.reply
         if how == "confirm":

@@ -220,9 +220,10 @@ class AtsEntry:
         self.screen.push(action)
 
     def mark(self, cell) -> None:
-        """The cell a sentence named, marked on the grid until the entry is done."""
+        """The cell a sentence named, marked on the grid until the entry is done (None:
+        no cell marked)."""
         for c, b in self.buttons.items():
-            if c == tuple(cell):
+            if cell is not None and c == tuple(cell):
                 b.add_class("said-cell")
             elif "said-cell" in b._dom_classes:
                 b.remove_class("said-cell")
@@ -318,6 +319,8 @@ class AtsEntry:
     def cancel_pending(self):
         self.screen.pending = None
         self.screen.extra.children = []
+        self.mark(None)                 # the said cell no longer marked (issue 52)
+        self.say_line.clear()           # nor "Understood ...": the sentence stays to edit
         self.screen.refresh_entry()
 
     def discard(self):

@@ -1,6 +1,9 @@
 """Issue 40, "Hands-free", in the browser: Ana enters a whole year of her actions through
-the line of entry only, on her own phone (390x844), as dictation writes them: numbers as
-words, no punctuation, no name (her seat's page is hers).  Each sentence is read by the
+the line of entry only, on her own phone (390x844), as a table says them and dictation
+writes them (issue 52: "I'm gonna lay down the quartz garden underneath", "anna goes with
+the orbital bakery to the right", "bio lab up top, one cube from ..."; no punctuation
+needed, her seat's page is hers).  Before her last build the phone mishears a side: the
+line says the action back with where it lands and she cancels it before Confirm.  Each sentence is read by the
 game, shown as the ordinary entry (the card in its box, the cell marked, the energy
 chosen), and recorded by one tap on Confirm (or on Discard).  One sentence is refused
 with the rule it breaks ("needs 2 energy", B: energy within distance 2) and corrected by
@@ -25,7 +28,7 @@ from browser_harness import screenshot
 from dashboard_driver import (is_live, says_not_connected, shows_actions, store_of,
                               wait_actions, wait_taking_entries)
 from companion.ats.game import Game
-from handsfreekit import CARDS, YEAR
+from handsfreekit import CARDS, MISHEARD, YEAR
 from companion.ui.common import cell_class
 
 pytestmark = pytest.mark.browser
@@ -70,6 +73,15 @@ def test_a_year_of_one_players_actions_through_the_line_only(voila_server, phone
             expect(reply(ana)).to_contain_text(REFUSED[1])
             screenshot(ana, "hands-free-02-refused")
             assert len(wait_actions(voila_server, gid, n)) == n
+        if turn == 6:
+            # issue 52: the phone wrote "right" for "below"; the line says the action
+            # back with where it lands, she sees it before Confirm and cancels it
+            say(ana, MISHEARD[0])
+            expect(reply(ana)).to_contain_text(MISHEARD[1], timeout=30_000)
+            screenshot(ana, "hands-free-04-said-back")
+            assert len(wait_actions(voila_server, gid, n)) == n
+            ana.locator(".cancel-build").first.click()
+            expect(ana.locator(".station-grid .said-cell")).to_have_count(0, timeout=30_000)
         say(ana, text)
         expect(reply(ana)).to_contain_text("Understood", timeout=30_000)
         if how == "confirm":
