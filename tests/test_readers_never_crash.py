@@ -25,7 +25,14 @@ ATS_WORDS = sorted(set().union(*(v for k, v in vars(ats_spoken).items()
 SSE_WORDS = list(sse_spoken.VOCABULARY)
 EXTRA = ["hole", "holes", "black", "worm", "one", "two", "0", "1", "-2", "01", "@", "#0",
          "Ana", "Ben", "Ann", "Bob", "Zed", "Garden", "Turret", "é", "☃", "\u202e", "''",
-         "right", "left", "of", "the", "it", "at", "to", "from", "main", "reactor"]
+         "right", "left", "of", "the", "it", "at", "to", "from", "main", "reactor",
+         # issue 52: what a table says (the rewrites of ats/spoken_talk.py, counts, sides)
+         "i'm", "gonna", "lay", "down", "goes", "with", "sells", "off", "rid", "dumps",
+         "cash", "in", "takes", "credits", "uses", "build", "make", "into", "paying",
+         "giving", "up", "top", "both", "cubes", "last", "no", "thanks", "point", "instead",
+         "a", "single", "space", "spaces", "step", "steps", "steps:2", "far", "all", "way",
+         "past", "through", "next", "anna", "benn", "clio", "bakery", "market", "face",
+         "up-right", "down-left", "north-east", "won", "three", "hexes", "only", "still"]
 
 
 def ats_game() -> Game:
