@@ -230,3 +230,24 @@ def test_ships_on_different_systems_are_still_asked_about(monkeypatch):
     monkeypatch.setattr(spoken, "ALIKE_SHIPS_TAKE_LOWEST", True)
     e = refused("mid", "one step to the right, city")     # #0 at 3,1 and #2 at 2,2
     assert isinstance(e, IncompleteNotation) and e.missing in ("ship", "to"), str(e)
+
+
+@pytest.mark.parametrize("say,page", [
+    ("city on the blue nebula", "Ben"),                 # Ann to play; Ben's seat page
+    ("the ship on the red nebula goes one left, city", "Ben"),
+    ("Ben: one step right, city", "Ann"),               # Ann's page names Ben
+])
+def test_a_seat_pages_player_on_another_turn_is_told_first(say, page):
+    from companion.sse import spoken
+    g = sentencekit.position("sse", "mid")
+    with pytest.raises(IllegalAction) as e:
+        spoken.read_sentence(g, say, player=page)
+    assert e.value.rule == "wrong-player", str(e.value)
+
+
+def test_a_seat_pages_player_on_their_turn_is_the_one_who_acts():
+    from companion.sse import spoken
+    from companion.sse.incontext import complete
+    g = sentencekit.position("sse", "mid")
+    got = complete(g, spoken.read_sentence(g, "ship two one step right, city", player="Ann"))
+    assert str(got) == str(g.parse("Ann move #2 2,2->3,2 line city"))

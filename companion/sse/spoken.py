@@ -69,22 +69,30 @@ __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
 ALIKE_SHIPS_TAKE_LOWEST = False
 
 
-def read_sentence(game: SseGame, text: Any) -> dict[str, Any]:
+def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[str, Any]:
     """The partial action a sentence says, in the notation's shape (keys ``do``,
     ``player``, ``ship``, ``from``, ``to``, ``via``, ``piece``), for
     :func:`companion.sse.incontext.complete`.  NotationError (IncompleteNotation when
-    the position holds two or more things the sentence may mean); a query."""
+    the position holds two or more things the sentence may mean); a query.  ``player``:
+    the seat page's player, whose action an unnamed sentence is (on another player's
+    turn the line says so before any question: IllegalAction ``wrong-player``)."""
     if not isinstance(text, str):
         raise NotationError(f"{KIND}: expected a line of text, not {type(text).__name__}")
     if "\n" in text.strip() or "\r" in text.strip():
         raise NotationError(f"{KIND}: one action is one line")
     # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
     text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
+    text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
     ws = sp.words(text)
     s = Said()
     i = _leading_player(game, text, ws, s)
+    if player is not None and s.player is None and player in game.setup.players:
+        s.player = player
     while i < len(ws):
         i = _step(game, ws, i, s)
+    if player is not None and s.player != player:
+        raise IllegalMove("wrong-player", f"this page enters {player}'s actions, not "
+                          f"{s.player}'s", action={"do": s.kind or "move", "player": s.player})
     return _build(game, s)
 
 

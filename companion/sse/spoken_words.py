@@ -161,7 +161,8 @@ def count_at(ws: list[str], i: int) -> tuple[int, int] | None:
         if n is None:
             return None
         j += 1
-    if _at(ws, j) in DISTANCE_NOUNS:
+    if _at(ws, j) in DISTANCE_NOUNS and (ws[i] not in ("a", "an") or _at(ws, j) not in (
+            "system", "systems")):          # "a system east" is some system east
         return n, j + 1
     if ws[i] not in ("a", "an") and (direction_at(ws, j) is not None
                                      or _at(ws, j) in ("away", "over")):
