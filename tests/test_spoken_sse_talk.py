@@ -130,6 +130,9 @@ def test_the_ship_named_by_number_owner_or_place(at, say, notation):
      "Ann move #0 1,0->3,3 wormhole city"),
     ("solo", "the lone planet system two to the right, trade station",
      "Ann move #0 2,2->4,2 line trade_station"),
+    # a direction from a system described: "right of her three planet system"
+    ("mid", "ship zero to the empty system right of her three planet system, trade station",
+     "Ann move #0 3,1->4,1 line trade_station"),
 ])
 def test_a_place_described_that_gives_one_hex(at, say, notation):
     same(at, say, notation)
@@ -139,6 +142,7 @@ def test_a_place_described_that_gives_one_hex(at, say, notation):
     ("solo", "city on the empty system next to my homeworld"),   # 1,3 or 3,2
     ("solo", "city on the two planet system next to my homeworld"),  # 1,2 or 2,3
     ("worm", "through the wormhole to the system next to the far end"),  # 1,3 or 3,3
+    ("solo", "ship zero to the empty system east of the blue nebula, city"),  # 4,1 or 4,3
 ])
 def test_a_place_that_fits_two_hexes_is_asked(at, say):
     assert isinstance(refused(at, say), IncompleteNotation)

@@ -236,7 +236,7 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         s.put("system", KIND_WORDS[w])
         return i + 1
     if w in COMPASS or w in ("north", "south"):
-        return direction_phrase(ws, i, s)
+        return direction_phrase(game, ws, i, s)
     if sp.number(w) is not None:
         return number_phrase(ws, i, s)
     if w in UP:                                 # "up" alone: a half of the map
@@ -545,18 +545,27 @@ def _next_to(game: SseGame, who: str, s: Said) -> None:
             and (s.near_owner is None or st.controller(h) == owner)
             and (on.piece is None or (h in st.colonies and st.colonies[h].piece == on.piece))
             and not (s.near_other and any(distance(sh.at, h) <= 1 for sh in ships))]
-    near = sorted({h for r in refs for h in neighbours(r) if h in st.map.systems
-                   and s.to in (None, h) and _fits(s, st.map.get(h))} - set(refs))
+    if s.of_system and s.direction is not None:     # "the empty system east of ..."
+        d = DIRECTIONS[s.direction]
+        around = {h for r in refs for h in st.map.systems if _on_line(r, d, h, s.distance)}
+    else:
+        around = {h for r in refs for h in neighbours(r)}
+    near = sorted({h for h in around if h in st.map.systems and s.to in (None, h)
+                   and _fits(s, st.map.get(h))} - set(refs))
     if len(near) > 1:
         legal = {m.to for sh in ships for m in game.legal_moves(who, sh.id)}
         near = [h for h in near if h in legal] or near
     what = _describe(s).replace(f" {s.direction}", "") if s.direction else _describe(s)
     them = (_describe(on) if on.system or on.colour or on.planets is not None
             else (on.piece or "").replace("_", " "))
+    them = (f"{owner}'s " if s.near_owner is not None else "a ") + them
+    where = f"{s.direction} of" if s.of_system and s.direction else "next to"
     if not near:
-        raise NotationError(f"{KIND}: no {what} next to a {them}")
+        raise NotationError(f"{KIND}: no {what} {where} {them}")
     if len(near) > 1:
         shown = [show(h) for h in near]
-        raise IncompleteNotation("to", f"{KIND}: which {what} next to a {them}: "
+        raise IncompleteNotation("to", f"{KIND}: which {what} {where} {them}: "
                                  + ", ".join(shown[:-1]) + " or " + shown[-1] + "?", near)
     s.to = near[0]
+    if s.of_system:
+        s.direction = s.distance = None     # said from that system, not from the ship

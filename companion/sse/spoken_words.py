@@ -220,6 +220,7 @@ class Said:
     near_on: "Said | None" = None       # next to a system so described ("her green one")
     near_owner: str | None = None       # ... of that player ("" the one acting)
     near_other: bool = False            # ... the other end of the wormhole
+    of_system: bool = False             # the direction is from that system ("east of")
     near: bool = False                  # next to the reference ("next to my homeworld")
 
     def put(self, key: str, value: Any) -> None:
@@ -276,11 +277,13 @@ def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
     if w in ("next", "beside", "adjacent", "besides", "neighbouring", "neighboring"):
         return _next_to(game, ws, i, s)
     if direction_at(ws, i) is not None:
-        return direction_phrase(ws, i, s)
+        return direction_phrase(game, ws, i, s)
     return None
 
 
-def _next_to(game: SseGame, ws: list[str], i: int, s: Said) -> int:
+def _next_to(game: SseGame, ws: list[str], i: int, s: Said, *,
+             what: str = "next to what? say the hex (\"to one zero\") or the way "
+                         "(\"one step east\")") -> int:
     """ "next to it" (one step), "next to my homeworld", "next to her green one", "next
     to the other end" (of the wormhole): the index after it."""
     j = i + 1 + (i + 1 < len(ws) and ws[i + 1] in ("to", "door"))
@@ -321,8 +324,7 @@ def _next_to(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         else:
             break
     if not named:
-        raise NotationError(f"{KIND}: next to what? say the hex (\"to one zero\") or "
-                            "the way (\"one step east\")")
+        raise NotationError(f"{KIND}: {what}")
     s.near_on, s.near_owner = on, owner
     return j
 
@@ -403,7 +405,7 @@ def _no_ship(game: SseGame, s: Said, n: int) -> bool:
     return ps is not None and not 0 <= n < len(ps.ships)
 
 
-def direction_phrase(ws: list[str], i: int, s: Said) -> int:
+def direction_phrase(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     got = direction_at(ws, i)
     if got is None:
         w = ws[i]
@@ -422,12 +424,14 @@ def direction_phrase(ws: list[str], i: int, s: Said) -> int:
         if i < len(ws) and ws[i] in DISTANCE_NOUNS:
             i += 1
     if i < len(ws) and ws[i] == "of":       # "east of my homeworld"
-        return _reference(ws, i + 1, s)
+        return _reference(game, ws, i + 1, s)
     return i
 
 
-def _reference(ws: list[str], i: int, s: Said) -> int:
-    """What a direction is counted from ("of my homeworld", "of it", "of 2 2")."""
+def _reference(game: SseGame, ws: list[str], i: int, s: Said) -> int:
+    """What a direction is counted from ("of my homeworld", "of it", "of 2 2", "of the
+    red nebula": a system described, :func:`_next_to`)."""
+    start = i
     while i < len(ws) and ws[i] in ("the", "my", "his", "her", "their", "our", "own"):
         i += 1
     w = ws[i] if i < len(ws) else ""
@@ -443,7 +447,9 @@ def _reference(ws: list[str], i: int, s: Said) -> int:
     if w in ("home", "homeworld"):
         s.put("ref_home", owner or "")
         return i + 1 + (i + 1 < len(ws) and ws[i + 1] == "world")
-    raise NotationError(f"{KIND}: a direction from what? (\"east of my homeworld\")")
+    s.of_system = True                  # "east of the red nebula"
+    return _next_to(game, ws, start - 1, s, what="a direction from what? (\"east of my "
+                    "homeworld\")")
 
 
 def number_phrase(ws: list[str], i: int, s: Said) -> int:
