@@ -123,6 +123,8 @@ def test_the_ship_named_by_number_owner_or_place(at, say, notation):
     ("mid", "ship zero to the empty system next to it, on the right, trade station",
      "Ann move #0 3,1->4,1 line trade_station"),
     ("worm", "past the wormhole to the empty system, city", "Ann move #0 1,0->3,0 line city"),
+    ("worm", "Ann flies through the wormhole to the empty one at one three, city",
+     "Ann move #0 1,0->1,3 wormhole city"),
     # next to a system described: the one system of that kind beside it
     ("mid", "ship one settles the red nebula beside Ann's green nebula with a city",
      "Ann move #1 0,2->0,3 line city"),
@@ -163,6 +165,18 @@ def test_a_place_that_fits_two_hexes_is_asked(at, say):
 def test_a_direction_count_or_way_said_must_agree_with_the_hex(at, say):
     e = refused(at, say)
     assert not (isinstance(e, IncompleteNotation) and e.missing in ("piece", "ship")), str(e)
+
+
+@pytest.mark.parametrize("at,say", [
+    ("mid", "ship zero through the wormhole one step east"),         # no piece said
+    ("mid", "ship two goes through the wormhole to 3 2"),
+    ("mid", "ship zero to the blue nebula through the wormhole"),
+])
+def test_the_way_is_checked_before_the_piece_is_asked(at, say):
+    e = refused(at, say)                # no wormhole on this map
+    assert not (isinstance(e, IncompleteNotation) and e.missing == "piece"), str(e)
+    assert isinstance(e, IllegalAction) and e.rule == "wormhole" or (
+        isinstance(e, IncompleteNotation) and e.missing == "to" and not e.options), str(e)
 
 
 def test_one_to_the_east_is_never_the_hex_one_two():

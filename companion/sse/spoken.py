@@ -54,7 +54,7 @@ from .movement import route
 from .rules import IllegalMove
 from .spoken_words import (COLOURS, COMPASS, DAMAGED, FILLER, HALF_WORDS, KIND, KIND_WORDS,
                            MOVE_WORDS, NEGATIONS, PAST_WORDS, PREPOSITIONS, REPAIR_WORDS,
-                           SHIP_WORDS, UP, VIA_WORDS, VOCABULARY, Said, acting,
+                           SHIP_WORDS, UP, VIA_WORDS, VOCABULARY, Said, acting, count_at,
                            direction_phrase, from_place, misheard, name_key, number_phrase,
                            passed, place_words, player_named, ship_phrase, show)
 from .state import Ship, State
@@ -229,12 +229,12 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     if w in ("home", "homeworld", "homeworlds"):
         s.put("home_of", "")
         return i + 1 + (nxt == "world")
-    if w in COLOURS:
+    if w in COLOURS:                    # "the blue one" (not "blue one step east")
         s.put("colour", COLOURS[w])
-        return i + 1 + (nxt in ("one", "ones"))
+        return i + 1 + (nxt in ("one", "ones") and count_at(ws, i + 1) is None)
     if w in KIND_WORDS:
         s.put("system", KIND_WORDS[w])
-        return i + 1
+        return i + 1 + (nxt in ("one", "ones") and count_at(ws, i + 1) is None)
     if w in COMPASS or w in ("north", "south"):
         return direction_phrase(game, ws, i, s)
     if sp.number(w) is not None:
@@ -386,6 +386,8 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         s.to = _destination(game, who, s)
     if s.to is not None and ps is not None and kind == "move":
         _agree(ps.ships, s)
+        if s.via is not None and not s.repair:
+            _the_way(game, who, s, d)
     if s.ship is not None and "ship" not in d:
         d["ship"] = s.ship
     if s.to is not None:
@@ -569,3 +571,24 @@ def _next_to(game: SseGame, who: str, s: Said) -> None:
     s.to = near[0]
     if s.of_system:
         s.direction = s.distance = None     # said from that system, not from the ship
+
+
+def _the_way(game: SseGame, who: str | None, s: Said, d: dict[str, Any]) -> None:
+    """The way said ("through the wormhole", "in a line") can take a ship said to
+    ``s.to``, else the rules' reason, before any question about the piece (issue 52)."""
+    st = game.state
+    ps = st.players[who or ""]
+    assert s.to is not None and s.via is not None
+    ships = [sh for sh in ps.ships if s.ship in (None, sh.id) and s.frm in (None, sh.at)]
+    first: IllegalAction | None = None
+    for sh in ships:
+        try:
+            route(st, ps, sh, s.to, s.via)
+        except IllegalAction as e:
+            first = first or e
+        else:
+            return
+    if first is not None:
+        raise IllegalMove(first.rule, first.detail, action=d | {
+            "player": who, "to": list(s.to), "via": s.via} | (
+                {"ship": ships[0].id} if len(ships) == 1 else {}))
