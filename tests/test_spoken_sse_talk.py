@@ -105,6 +105,12 @@ def test_up_down_north_or_south_alone_name_no_hex_direction(say):
      "Ann move #2 2,2->3,2 line trade_station"),
     ("mid", "the home ship one step down right, city", "Ann move #2 2,2->2,3 line city"),
     ("damaged", "the damaged ship limps back home to be fixed", "Ann move #0 2,1->2,2 line"),
+    ("mid", "move the ship sitting on my three planet system one right, trade station",
+     "Ann move #0 3,1->4,1 line trade_station"),
+    ("mid", "the ship on the green one goes one down right, city",
+     "Ann move #1 0,2->0,3 line city"),
+    ("mid_ben", "the ship standing on Ben's city goes two up left, trade station",
+     "Ben move #1 5,3->5,1 line trade_station"),
 ])
 def test_the_ship_named_by_number_owner_or_place(at, say, notation):
     same(at, say, notation)
@@ -119,6 +125,8 @@ def test_the_ship_named_by_number_owner_or_place(at, say, notation):
      "Ann move #0 2,2->3,2 line trade_station"),
     ("solo", "city on the blue nebula next to my homeworld", "Ann move #0 2,2->2,1 line city"),
     ("ben", "Ben takes the one planet system to the upper right of his homeworld, city",
+     "Ben move #0 4,4->5,3 line city"),
+    ("ben", "Ben goes to the planet system up right of him, city",
      "Ben move #0 4,4->5,3 line city"),
     ("mid", "ship zero to the empty system next to it, on the right, trade station",
      "Ann move #0 3,1->4,1 line trade_station"),

@@ -307,7 +307,8 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
     if s.frm_on is not None and ps is not None:
         on = s.frm_on
         there = [sh.id for sh in ps.ships if _fits(on, game.state.map.get(sh.at))
-                 and s.ship in (None, sh.id)]
+                 and s.ship in (None, sh.id) and on.piece in (None, getattr(
+                     game.state.colonies.get(sh.at), "piece", None))]
         if not there:
             raise NotationError(f"{KIND}: no ship of {who} is on a {_describe(on)}")
         if len(there) > 1:
@@ -546,7 +547,7 @@ def _next_to(game: SseGame, who: str, s: Said) -> None:
     refs = [h for h, sys in st.map.systems.items() if _fits(on, sys)
             and (s.near_owner is None or st.controller(h) == owner)
             and (on.piece is None or (h in st.colonies and st.colonies[h].piece == on.piece))
-            and not (s.near_other and any(distance(sh.at, h) <= 1 for sh in ships))]
+            and not (on.near_other and any(distance(sh.at, h) <= 1 for sh in ships))]
     if s.of_system and s.direction is not None:     # "the empty system east of ..."
         d = DIRECTIONS[s.direction]
         around = {h for r in refs for h in st.map.systems if _on_line(r, d, h, s.distance)}

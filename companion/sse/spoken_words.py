@@ -287,18 +287,33 @@ def _next_to(game: SseGame, ws: list[str], i: int, s: Said, *,
     """ "next to it" (one step), "next to my homeworld", "next to her green one", "next
     to the other end" (of the wormhole): the index after it."""
     j = i + 1 + (i + 1 < len(ws) and ws[i + 1] in ("to", "door"))
+    on = Said()
+    k, named, owner = system_words(game, ws, j, on)
+    x, nx = _at(ws, k), _at(ws, k + 1)
+    if not named and (x in ("it", "me", "us", "him", "her", "them") or x in SHIP_WORDS):
+        s.put("distance", 1)
+        return k + 1
+    if not named and x in ("home", "homeworld"):
+        s.put("ref_home", owner or "")
+        s.near = True
+        return k + 1 + (nx == "world")
+    if not named:
+        raise NotationError(f"{KIND}: {what}")
+    s.near_on, s.near_owner = on, owner
+    return k
+
+
+def system_words(game: SseGame, ws: list[str], j: int, on: Said
+                 ) -> tuple[int, bool, str | None]:
+    """A system described from ``ws[j]`` ("her green one", "Ann's three planet system",
+    "the other end", "Ben's trade station"), put in ``on``: the index after it, whether
+    a system was named, and its owner ("" the one acting; None: not said)."""
     owner: str | None = None
-    on, named = Said(), False
+    named = False
     while j < len(ws):
         x, nx = ws[j], _at(ws, j + 1)
-        if (x in ("it", "me", "us") or x in SHIP_WORDS) and not named and owner is None:
-            s.put("distance", 1)
-            return j + 1
-        if x in ("home", "homeworld") and not named:
-            s.put("ref_home", owner or "")
-            s.near = True
-            return j + 1 + (nx == "world")
-        if x in ("my", "our", "her", "his", "their", "own"):
+        if x in ("my", "our", "his", "their", "own") or x == "her" and nx not in (
+                "", "and", "then"):
             owner, j = owner or "", j + 1
         elif x.endswith("'s") and player_named(game, x) is not None:
             owner, j = player_named(game, x), j + 1
@@ -306,14 +321,15 @@ def _next_to(game: SseGame, ws: list[str], i: int, s: Said, *,
             on.put("planets", sp.number(x))
             on.put("system", "planetary")
             j, named = j + 2, True
-        elif x in ("the", "a", "an", "system", "systems") or x in ("one", "ones") and named:
-            j += 1
-        elif x in COLOURS or x in KIND_WORDS:
+        elif x in ("the", "a", "an", "system", "systems") or (
+                x in ("one", "ones") and named and count_at(ws, j) is None):
+            j += 1                      # "her green one" (not "... one step right")
+        elif x in COLOURS or x in KIND_WORDS and x not in ("home", "homeworld"):
             on.put("colour" if x in COLOURS else "system", (COLOURS | KIND_WORDS)[x])
             j, named = j + 1, True
         elif x in ("other", "far") and nx in ("end", "side", "wormhole"):
             on.put("system", "wormhole")
-            s.near_other, j, named = True, j + 2, True
+            on.near_other, j, named = True, j + 2, True
         elif x in ("worm", "black") and nx in ("hole", "holes"):
             on.put("system", "wormhole" if x == "worm" else "black_hole")
             j, named = j + 2, True
@@ -323,10 +339,7 @@ def _next_to(game: SseGame, ws: list[str], i: int, s: Said, *,
             j, named = j + (1 if x != "trade" else 2), True
         else:
             break
-    if not named:
-        raise NotationError(f"{KIND}: {what}")
-    s.near_on, s.near_owner = on, owner
-    return j
+    return j, named, owner
 
 
 def _distance(counted: tuple[int, int], s: Said) -> int:
@@ -379,16 +392,10 @@ def ship_phrase(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         j = from_place(ws, i, s)
         if j is not None:
             return j
-        on, j = Said(), i + 1
-        while j < len(ws) and (ws[j] in ("the", "a", "an") or ws[j] in COLOURS
-                               or ws[j] in KIND_WORDS and ws[j] != "home"):
-            if ws[j] in COLOURS:
-                on.put("colour", COLOURS[ws[j]])
-            elif ws[j] in KIND_WORDS:
-                on.put("system", KIND_WORDS[ws[j]])
-            j += 1
-        if on.colour or on.system:
-            s.frm_on = on
+        on = Said()
+        j, named, _ = system_words(game, ws, i + 1, on)
+        if named and not on.near_other:
+            s.frm_on = on               # "the ship on my three planet system"
             return j
     return i
 
@@ -432,6 +439,10 @@ def _reference(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     """What a direction is counted from ("of my homeworld", "of it", "of 2 2", "of the
     red nebula": a system described, :func:`_next_to`)."""
     start = i
+    if _at(ws, i) in ("him", "her", "them") and not (
+            _at(ws, i + 1) in COLOURS or _at(ws, i + 1) in KIND_WORDS
+            or _at(ws, i + 1) in ("own", "city", "trade", "ship", "one", "two", "three")):
+        return i + 1                    # "up right of him": of the ship that moves
     while i < len(ws) and ws[i] in ("the", "my", "his", "her", "their", "our", "own"):
         i += 1
     w = ws[i] if i < len(ws) else ""
