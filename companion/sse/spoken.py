@@ -48,15 +48,16 @@ from typing import Any
 from ..core import spoken as sp
 from ..core.errors import IllegalAction
 from ..core.notation import IncompleteNotation, NotationError
-from .hexmap import DIRECTIONS, Hex, System, distance, neighbours
+from .hexmap import DIRECTIONS, Hex, distance, neighbours
 from .incontext import SseGame
 from .movement import route
 from .rules import IllegalMove
 from .spoken_words import (COLOURS, COMPASS, DAMAGED, FILLER, HALF_WORDS, KIND, KIND_WORDS,
                            MOVE_WORDS, NEGATIONS, PAST_WORDS, PREPOSITIONS, REPAIR_WORDS,
                            SHIP_WORDS, UP, VIA_WORDS, VOCABULARY, Said, acting, count_at,
-                           direction_phrase, from_place, misheard, name_key, number_phrase,
-                           passed, place_words, player_named, ship_phrase, show)
+                           describe, direction_phrase, fits, from_place, misheard, name_key,
+                           number_phrase, on_line, passed, place_words, player_named,
+                           ship_phrase, show)
 from .state import Ship, State
 
 __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
@@ -261,32 +262,6 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     raise NotationError(f"{KIND}: cannot understand \"{w[:40]}\"")
 
 
-def _describe(s: Said) -> str:
-    parts = []
-    if s.planets is not None:
-        parts.append(f"{s.planets}-planet")
-    if s.colour:
-        parts.append(s.colour)
-    parts.append({"planetary": "planetary system", "black_hole": "black hole",
-                  "homeworld": "homeworld", None: "system"}.get(s.system, s.system or ""))
-    if s.direction:
-        parts.append(f"{s.distance or ''} {s.direction}".strip())
-    return " ".join(parts)
-
-
-def _fits(s: Said, sys: System | None) -> bool:
-    if sys is None:
-        return False
-    kind = s.system or ("nebula" if s.colour else None)
-    if kind == "planetary" and sys.kind == "unexplored" and sys.effect == "planetary":
-        return False
-    if kind is not None and sys.kind != kind:
-        return False
-    if s.colour is not None and sys.colour != s.colour:
-        return False
-    return s.planets is None or sys.planets == s.planets
-
-
 def _build(game: SseGame, s: Said) -> dict[str, Any]:
     kind = s.kind or "move"
     d: dict[str, Any] = {"do": kind}
@@ -306,13 +281,13 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         s.put("frm", ps.home)
     if s.frm_on is not None and ps is not None:
         on = s.frm_on
-        there = [sh.id for sh in ps.ships if _fits(on, game.state.map.get(sh.at))
+        there = [sh.id for sh in ps.ships if fits(on, game.state.map.get(sh.at))
                  and s.ship in (None, sh.id) and on.piece in (None, getattr(
                      game.state.colonies.get(sh.at), "piece", None))]
         if not there:
-            raise NotationError(f"{KIND}: no ship of {who} is on a {_describe(on)}")
+            raise NotationError(f"{KIND}: no ship of {who} is on a {describe(on)}")
         if len(there) > 1:
-            raise IncompleteNotation("ship", f"{KIND}: which ship on a {_describe(on)}: "
+            raise IncompleteNotation("ship", f"{KIND}: which ship on a {describe(on)}: "
                                      + " or ".join(f"#{h}" for h in there) + "?", there)
         s.ship = there[0]
     if s.damaged:
@@ -380,9 +355,9 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
                                            planets=None)) != s.to:
             raise NotationError(f"{KIND}: {show(s.to)} is not all the way {s.direction}")
     if described and s.to is not None:
-        if (s.system or s.colour or s.planets is not None) and not _fits(
+        if (s.system or s.colour or s.planets is not None) and not fits(
                 s, game.state.map.get(s.to)):
-            raise NotationError(f"{KIND}: {show(s.to)} is no {_describe(s)}")
+            raise NotationError(f"{KIND}: {show(s.to)} is no {describe(s)}")
     elif described and who is not None and ps is not None:
         s.to = _destination(game, who, s)
     if s.to is not None and ps is not None and kind == "move":
@@ -413,7 +388,7 @@ def _destination(game: SseGame, who: str, s: Said) -> Hex:
         for m in game.legal_moves(who, sh.id):
             if s.piece is not None and m.kind != "repair" and s.piece not in m.pieces:
                 continue
-            if (s.system or s.colour or s.planets is not None) and not _fits(s, m.system or
+            if (s.system or s.colour or s.planets is not None) and not fits(s, m.system or
                                                                             st.map.get(m.to)):
                 continue
             if s.direction is not None and (m.via != "line" or m.direction != s.direction):
@@ -434,30 +409,26 @@ def _destination(game: SseGame, who: str, s: Said) -> Hex:
         hexes = sorted(found)
         shown = [f"->{h[0]},{h[1]}" + (f" (#{'/#'.join(map(str, found[h]))})"
                                        if len(ships) > 1 else "") for h in hexes]
-        raise IncompleteNotation("to", f"{KIND}: which {_describe(s)}: "
+        raise IncompleteNotation("to", f"{KIND}: which {describe(s)}: "
                                  + ", ".join(shown[:-1]) + " or " + shown[-1] + "?", hexes)
     # none is legal: the one system so described on the map (or in that line)
     starts = {sh.at for sh in ships}
     on_map = []
     for h, sys in st.map.systems.items():
-        if (s.system or s.colour or s.planets is not None) and not _fits(s, sys):
+        if (s.system or s.colour or s.planets is not None) and not fits(s, sys):
             continue
         if s.direction is not None:
             d = DIRECTIONS[s.direction]
-            if not any(_on_line(a, d, h, s.distance) for a in starts):
+            if not any(on_line(a, d, h, s.distance) for a in starts):
                 continue
         on_map.append(h)
-    in_line = [h for h in on_map if any(_on_line(a, DIRECTIONS[k], h, None) for a in starts
+    in_line = [h for h in on_map if any(on_line(a, DIRECTIONS[k], h, None) for a in starts
                                         for k in DIRECTIONS)]
     if len(on_map) == 1 or len(in_line) == 1:
         return on_map[0] if len(on_map) == 1 else in_line[0]
-    raise IncompleteNotation("to", f"{KIND}: no {_describe(s)} can be reached now"
+    raise IncompleteNotation("to", f"{KIND}: no {describe(s)} can be reached now"
                              + (f" (on the map: {', '.join(show(h) for h in sorted(on_map))})"
                                 if on_map else ""), ())
-
-
-def _on_line(a: Hex, d: Hex, h: Hex, n: int | None) -> bool:
-    return any((a[0] + k * d[0], a[1] + k * d[1]) == h and n in (None, k) for k in range(1, 99))
 
 
 def _by_wormhole(st: State, who: str, ship: Ship, to: Hex) -> bool:
@@ -484,7 +455,7 @@ def _agree(ships: list[Ship], s: Said) -> None:
         if s.ship not in (None, sh.id) or s.frm not in (None, sh.at):
             continue
         if s.direction is not None:
-            fits = _on_line(sh.at, DIRECTIONS[s.direction], to, s.distance)
+            fits = on_line(sh.at, DIRECTIONS[s.direction], to, s.distance)
         else:
             fits = s.distance in (None, distance(sh.at, to))
         if s.vertical is not None and not s.direction:
@@ -519,12 +490,12 @@ def _from_reference(game: SseGame, who: str, s: Said) -> None:
     elif ships and all(sh.at == ref for sh in ships) and not s.near:
         return                          # from where the ship stands: a plain direction
     else:
-        line = [h for h in st.map.systems if _on_line(ref, DIRECTIONS[s.direction], h,
+        line = [h for h in st.map.systems if on_line(ref, DIRECTIONS[s.direction], h,
                                                       1 if s.near else s.distance)]
     line = [h for h in line if s.to in (None, h) and (
-        not (s.system or s.colour or s.planets) or _fits(s, st.map.get(h)))]
+        not (s.system or s.colour or s.planets) or fits(s, st.map.get(h)))]
     where = (f"{s.direction} of" if s.direction and not s.near else "next to") + " " + show(ref)
-    what = _describe(s).replace(f" {s.direction}", "")
+    what = describe(s).replace(f" {s.direction}", "")
     if not line:
         raise NotationError(f"{KIND}: no {what} {where}")
     if len(line) > 1:
@@ -544,22 +515,22 @@ def _next_to(game: SseGame, who: str, s: Said) -> None:
     owner = (player_named(game, s.near_owner) or s.near_owner) if s.near_owner else who
     ships = [sh for sh in st.players[who].ships if s.ship in (None, sh.id)
              and s.frm in (None, sh.at)]
-    refs = [h for h, sys in st.map.systems.items() if _fits(on, sys)
+    refs = [h for h, sys in st.map.systems.items() if fits(on, sys)
             and (s.near_owner is None or st.controller(h) == owner)
             and (on.piece is None or (h in st.colonies and st.colonies[h].piece == on.piece))
             and not (on.near_other and any(distance(sh.at, h) <= 1 for sh in ships))]
     if s.of_system and s.direction is not None:     # "the empty system east of ..."
         d = DIRECTIONS[s.direction]
-        around = {h for r in refs for h in st.map.systems if _on_line(r, d, h, s.distance)}
+        around = {h for r in refs for h in st.map.systems if on_line(r, d, h, s.distance)}
     else:
         around = {h for r in refs for h in neighbours(r)}
     near = sorted({h for h in around if h in st.map.systems and s.to in (None, h)
-                   and _fits(s, st.map.get(h))} - set(refs))
+                   and fits(s, st.map.get(h))} - set(refs))
     if len(near) > 1:
         legal = {m.to for sh in ships for m in game.legal_moves(who, sh.id)}
         near = [h for h in near if h in legal] or near
-    what = _describe(s).replace(f" {s.direction}", "") if s.direction else _describe(s)
-    them = (_describe(on) if on.system or on.colour or on.planets is not None
+    what = describe(s).replace(f" {s.direction}", "") if s.direction else describe(s)
+    them = (describe(on) if on.system or on.colour or on.planets is not None
             else (on.piece or "").replace("_", " "))
     them = (f"{owner}'s " if s.near_owner is not None else "a ") + them
     where = f"{s.direction} of" if s.of_system and s.direction else "next to"

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core import spoken as sp
 from ..core.notation import NotationError
-from .hexmap import Hex
+from .hexmap import Hex, System
 from .incontext import SseGame
 
 KIND = "sentence"
@@ -490,3 +490,33 @@ def acting(game: SseGame, s: Said) -> str | None:
         return s.player
     able = [p for p in game.setup.players if game.may_act(p)]
     return able[0] if len(able) == 1 else None
+
+
+def describe(s: Said) -> str:
+    parts = []
+    if s.planets is not None:
+        parts.append(f"{s.planets}-planet")
+    if s.colour:
+        parts.append(s.colour)
+    parts.append({"planetary": "planetary system", "black_hole": "black hole",
+                  "homeworld": "homeworld", None: "system"}.get(s.system, s.system or ""))
+    if s.direction:
+        parts.append(f"{s.distance or ''} {s.direction}".strip())
+    return " ".join(parts)
+
+
+def fits(s: Said, sys: System | None) -> bool:
+    if sys is None:
+        return False
+    kind = s.system or ("nebula" if s.colour else None)
+    if kind == "planetary" and sys.kind == "unexplored" and sys.effect == "planetary":
+        return False
+    if kind is not None and sys.kind != kind:
+        return False
+    if s.colour is not None and sys.colour != s.colour:
+        return False
+    return s.planets is None or sys.planets == s.planets
+
+
+def on_line(a: Hex, d: Hex, h: Hex, n: int | None) -> bool:
+    return any((a[0] + k * d[0], a[1] + k * d[1]) == h and n in (None, k) for k in range(1, 99))
