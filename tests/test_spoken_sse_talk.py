@@ -217,6 +217,10 @@ def test_another_players_turn_is_said_before_any_question(say):
      "Ben move #1 5,3->5,1 line trade_station"),
     ("solo", "I'll fly one ship to my left, two spaces, city", "Ann move #0 2,2->0,2 line city"),
     ("damaged", "the broken ship goes home for repairs", "Ann move #0 2,1->2,2 line"),
+    # dictation: "to"/"too"/"for" before a distance noun is a count; "blew" is blue
+    ("solo", "move too spaces eastward and set up a trade station",
+     "Ann move #0 2,2->4,2 line trade_station"),
+    ("solo", "Ann establishes a city on the blew nebula up left", "Ann move #0 2,2->2,1 line city"),
 ])
 def test_contractions_and_fillers(at, say, notation):
     same(at, say, notation)

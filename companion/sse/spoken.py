@@ -163,6 +163,8 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     if w in ("put", "puts", "putting", "set", "sets", "lay", "lays", "laying", "place",
              "places", "placing", "drop", "drops", "settle", "settles") and nxt == "down":
         return i + 2
+    if w in ("set", "sets", "setting", "setup") and nxt == "up":   # "set up a city"
+        return i + 2
     j = place_words(game, ws, i, s)
     if j is not None:
         return j

@@ -42,6 +42,8 @@ FILLER = sp.FILLER | {
     "only", "far", "farthest", "furthest", "edge", "side", "i'll", "ill",
     "gonna", "gotta", "drop", "dropping", "puts", "putting", "sets", "setting", "lays",
     "laying", "plop", "plops", "leave", "leaves", "make", "makes", "do", "does", "then",
+    "establish", "establishes", "establishing", "found", "founds", "founding", "claim",
+    "claims", "claiming", "set", "sets",
     "right", "away", "diagonal", "diagonally", "direction", "directly"}
 MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "flew", "send",
               "sends", "sail", "sails", "travel", "travels", "jump", "jumps", "head",
@@ -66,7 +68,10 @@ KIND_WORDS = {"nebula": "nebula", "nebulae": "nebula", "nebulas": "nebula",
               "homeworld": "homeworld", "homeworlds": "homeworld", "home": "homeworld"}
 COMPASS = {"east": "E", "west": "W", "northeast": "NE", "northwest": "NW",
            "southeast": "SE", "southwest": "SW", "ne": "NE", "nw": "NW", "se": "SE",
-           "sw": "SW", "e": "E", "w": "W"}
+           "sw": "SW", "e": "E", "w": "W", "eastward": "E", "eastwards": "E",
+           "westward": "W", "westwards": "W"}
+#: words a phone writes for a word of the reader, that no spelling distance finds
+SOUNDS_LIKE = {"blew": "blue", "bleu": "blue", "read": "red", "reds": "red"}
 #: a count said after the direction ("up left twice")
 TIMES = {"once": 1, "twice": 2, "thrice": 3}
 #: "the broken ship": the damaged one
@@ -99,6 +104,8 @@ def name_key(word: str) -> str:
 
 def misheard(w: str) -> str | None:
     """The one vocabulary word ``w`` is a letter or so away from, if there is one."""
+    if w in SOUNDS_LIKE:
+        return SOUNDS_LIKE[w]
     if len(w) < 4 or not w.isalpha():      # and only a letter longer or shorter
         return None
     ranked = [m for m in sp.rank(w, VOCABULARY) if abs(len(m.name) - len(w)) <= 1]
@@ -261,6 +268,8 @@ def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
     (None: none starts there)."""
     w = ws[i]
     nxt = _at(ws, i + 1)
+    if w in sp.HOMOPHONES and nxt in DISTANCE_NOUNS and nxt.endswith("s"):
+        return _distance((sp.HOMOPHONES[w], i + 1), s)     # "to spaces east": two
     if w in ("single", "lone", "double", "triple") and nxt in ("planet", "planets", "planetary"):
         s.put("planets", {"single": 1, "lone": 1, "double": 2, "triple": 3}[w])
         s.put("system", "planetary")
