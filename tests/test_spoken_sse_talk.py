@@ -120,6 +120,13 @@ def test_the_ship_named_by_number_owner_or_place(at, say, notation):
 @pytest.mark.parametrize("at,say,notation", [
     ("solo", "all the way to the right, city", "Ann move #0 2,2->5,2 line city"),
     ("solo", "all the way down left, city", "Ann move #0 2,2->0,4 line city"),
+    ("solo", "to the end of the line on the right, city", "Ann move #0 2,2->5,2 line city"),
+    ("solo", "a trade station on the furthest blue nebula",
+     "Ann move #0 2,2->5,2 line trade_station"),
+    ("solo", "a trade station on the closest blue nebula",
+     "Ann move #0 2,2->2,1 line trade_station"),
+    ("mid", "my first one goes one step right, trade station",
+     "Ann move #0 3,1->4,1 line trade_station"),
     ("solo", "all the way west to the green nebula, city", "Ann move #0 2,2->0,2 line city"),
     ("solo", "a trade station on the empty system right east of my homeworld",
      "Ann move #0 2,2->3,2 line trade_station"),
@@ -152,6 +159,7 @@ def test_a_place_described_that_gives_one_hex(at, say, notation):
     ("solo", "city on the empty system next to my homeworld"),   # 1,3 or 3,2
     ("solo", "city on the two planet system next to my homeworld"),  # 1,2 or 2,3
     ("worm", "through the wormhole to the system next to the far end"),  # 1,3 or 3,3
+    ("solo", "trade station on the closest empty system"),     # 1,3 and 3,2: one step each
     ("solo", "ship zero to the empty system east of the blue nebula, city"),  # 4,1 or 4,3
 ])
 def test_a_place_that_fits_two_hexes_is_asked(at, say):
@@ -165,6 +173,7 @@ def test_a_place_that_fits_two_hexes_is_asked(at, say):
     ("solo", "fly up to 1 3, city"),                    # 1,3 is below
     ("solo", "a single step to 4 2, city"),             # 4,2 is two steps
     ("mid", "ship two all the way to the right to 3 2, city"),  # the line ends at 5,2
+    ("solo", "city on the far blue nebula at 2 1"),     # the far one is 5,2
     ("mid", "ship zero to the blue nebula through the wormhole, city"),  # no wormhole here
     ("solo", "one to the east to two, city"),           # "to two" is no hex
     ("solo", "go right one step and then up, city"),    # two ways

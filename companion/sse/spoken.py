@@ -352,10 +352,12 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
                             "no line of the hexes: up right or up left, down right or down "
                             "left?")
     described = (s.system or s.colour or s.planets is not None or s.direction)
-    if s.farthest and s.direction and s.to is not None and who is not None:
-        if _destination(game, who, replace(s, to=None, system=None, colour=None,
-                                           planets=None)) != s.to:
-            raise NotationError(f"{KIND}: {show(s.to)} is not all the way {s.direction}")
+    if (s.farthest or s.nearest) and s.to is not None and who is not None:
+        alone = replace(s, to=None, system=None, colour=None, planets=None) if (
+            s.direction) else replace(s, to=None)
+        if _destination(game, who, alone) != s.to:
+            raise NotationError(f"{KIND}: {show(s.to)} is not the "
+                                f"{'farthest' if s.farthest else 'nearest'} {describe(s)}")
     if described and s.to is not None:
         if (s.system or s.colour or s.planets is not None) and not fits(
                 s, game.state.map.get(s.to)):
@@ -402,9 +404,11 @@ def _destination(game: SseGame, who: str, s: Said) -> Hex:
             if s.via == "line" and m.direction is None:
                 continue
             found.setdefault(m.to, []).append(sh.id)
-    if s.farthest and s.direction and len(ships) == 1 and found:
-        far = max(distance(ships[0].at, h) for h in found)   # "all the way east"
-        found = {h: v for h, v in found.items() if distance(ships[0].at, h) == far}
+    if (s.farthest or s.nearest) and len(ships) == 1 and found and (
+            s.direction or s.system or s.colour or s.planets is not None):
+        pick = max if s.farthest else min   # "all the way east", "the far blue nebula"
+        end = pick(distance(ships[0].at, h) for h in found)
+        found = {h: v for h, v in found.items() if distance(ships[0].at, h) == end}
     if len(found) == 1:
         return next(iter(found))
     if found:

@@ -39,7 +39,7 @@ FILLER = sp.FILLER | {
     # issue 52: what a table says around the action ("her only ship", "all the way east",
     # "the far blue nebula", "on the west edge"): only ever narrows nothing, so a place
     # that fits two hexes is still asked about
-    "only", "far", "farthest", "furthest", "edge", "side", "i'll", "ill",
+    "only", "edge", "side", "i'll", "ill",
     "gonna", "gotta", "drop", "dropping", "puts", "putting", "sets", "setting", "lays",
     "laying", "plop", "plops", "leave", "leaves", "make", "makes", "do", "does", "then",
     "establish", "establishes", "establishing", "found", "founds", "founding", "claim",
@@ -224,6 +224,7 @@ class Said:
     ref: Hex | None = None              # a direction counted from a hex ("east of 2 2")
     ref_home: str | None = None         # ... from a homeworld ("" the player's own)
     farthest: bool = False              # "all the way": the last hex of the line
+    nearest: bool = False               # "the nearest blue nebula"
     near_on: "Said | None" = None       # next to a system so described ("her green one")
     near_owner: str | None = None       # ... of that player ("" the one acting)
     near_other: bool = False            # ... the other end of the wormhole
@@ -276,6 +277,14 @@ def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
         return i + 2
     if w in ("one", "a", "any") and nxt in SHIP_WORDS:
         return i + 1                    # "fly one ship west": a ship, not ship #1
+    if w in ("first", "last") and (nxt in SHIP_WORDS or nxt in ("one", "ones")):
+        return None                     # "my first ship": an ordinal
+    if w in ("far", "farthest", "furthest", "farther", "further", "last", "end"):
+        s.farthest = True               # "the far blue nebula": of them, the farthest
+        return i + 1
+    if w in ("nearest", "closest", "near", "nearer", "closer", "first"):
+        s.nearest = True
+        return i + 1
     if w == "all" and ws[i + 1:i + 3] == ["the", "way"]:
         s.farthest = True               # "all the way east": as far as the line goes
         return i + 3
@@ -415,10 +424,11 @@ SHIP_LINKS = {"still", "that's", "thats", "which", "that", "is", "currently", "s
 
 
 def _no_ship(game: SseGame, s: Said, n: int) -> bool:
-    """The acting player has no ship ``n`` ("send the ship two west" with one ship)."""
+    """The acting player has one ship, and ``n`` can be no ship even counted from 1
+    ("send the ship two west"); with more ships, or "ship one" (the first?), a ship."""
     who = acting(game, s)
     ps = game.state.players.get(who) if who is not None else None
-    return ps is not None and not 0 <= n < len(ps.ships)
+    return ps is not None and len(ps.ships) == 1 and n >= 2
 
 
 def direction_phrase(game: SseGame, ws: list[str], i: int, s: Said) -> int:
