@@ -171,7 +171,7 @@ def test_filler_words_and_a_misheard_letter():
 def test_a_word_that_could_change_the_meaning_is_refused():
     for s in ("city at 3 2 or 4 2", "not a city, a trade station at 3 2", "blah blah blah",
               "<script>alert(1)</script>", "=HYPERLINK(\"http://x\",\"city\")", "", "  ",
-              "city at 3", "undo", "trade station on the far blue nebula"):
+              "city at 3", "undo"):    # "the far blue nebula": read since issue 52
         e = refused("solo", s)
         assert isinstance(e, NotationError) and not isinstance(e, IncompleteNotation), s
         assert "\n" not in str(e)
