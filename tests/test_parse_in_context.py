@@ -204,11 +204,16 @@ def test_sse_never_guesses_the_piece():
 
 
 def test_sse_never_guesses_between_two_ships():
-    g = sse("H1 P1 . P2 H2", ships=2)
-    with pytest.raises(IncompleteNotation) as e:
-        g.parse("->1,0 city")
-    assert e.value.missing == "ship" and e.value.options == (0, 1)
+    g = sse("H1 P1 P2 P3 P1 P2 H2", ships=2)
+    # issue 52: both ships on the homeworld give the same move: ship 0, not a question
+    assert g.parse("->1,0 city").ship == 0
     assert g.parse("#1 ->1,0 city").ship == 1
+    g.push(g.parse("#0 ->1,0 city"))
+    g.push(g.parse("Bob #0 ->5,0 trade_station"))
+    # now apart (1,0 and the homeworld 0,0), both can reach 2,0: asked, never a guess
+    with pytest.raises(IncompleteNotation) as e:
+        g.parse("->2,0 city")
+    assert e.value.missing == "ship" and e.value.options == (0, 1)
 
 
 def test_sse_never_guesses_between_two_destinations():

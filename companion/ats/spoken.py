@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core import spoken as sp
-from ..core.errors import CompanionError
+from ..core.errors import CompanionError, IllegalAction
 from ..core.notation import IncompleteNotation, NotationError
 from .actions import KEY_ORDER
 from .spoken_talk import normalize, steps
@@ -99,6 +99,7 @@ class _Reader:
         elif kind in ("build", "reactor", "discard", "conflict"):
             raise IncompleteNotation("card", f"{kind}: say the card's name (the card "
                                      f"{'given up for the reactor' if kind == 'reactor' else 'selected'})")
+        self._may_act(kind)
         if place:
             if kind in ("discard", "conflict"):
                 raise NotationError(f"a {kind} has no cell: \"{' '.join(place)}\"")
@@ -108,6 +109,18 @@ class _Reader:
                 raise NotationError(f"only a build pays energy: \"{' '.join(energy)}\"")
             d["energy_from"] = [list(c) for c in self._energy(energy, card)]
         return {k: d[k] for k in KEY_ORDER if k in d}
+
+    def _may_act(self, kind: str) -> None:
+        """Issue 52: a turn's action for a player who has none to take now is refused
+        first, before any question about its cell or reactors."""
+        g, p = self.game, self.player
+        if kind not in ("build", "reactor", "discard", "conflict") or p is None \
+                or g.state.finished or p not in g.state.players or g.may_take_action(p):
+            return
+        st = g.state
+        why = (f"{p} has already acted in year {st.year}, turn {st.turn}" if p in st.acted
+               else f"it is not {p}'s action now")
+        raise IllegalAction("wrong-player", why, action={"player": p, "do": kind})
 
     def _player(self, ws: list[str]) -> list[str]:
         """A leading name ("Ben: ...", "Ben builds ...", "for Ben ..."), or "for Ben" at
@@ -312,7 +325,7 @@ class _Reader:
             return (r + d[0] * (n or 1), c + d[1] * (n or 1))
         if ws[:1] and ws[0] in NEXT:
             target = self._locate(ws[1:], kind)
-            return self._next_to(target, kind, card, " ".join(ws[1:]))
+            return self._next_to(target, kind, card, " ".join(ws[1 + (ws[1:2] == ["to"]):]))
         raise NotationError(f"cannot read the cell \"{' '.join(ws)}\" "
                             "(say e.g. \"at one zero\" or \"right of the garden\")")
 

@@ -211,7 +211,7 @@ class SseGame(LegalityQueries[SseAction]):
         norm = apply(self.state.copy(), self._entry(action), strict=False)
         return action_from_dict(norm) if isinstance(action, SseAction) else norm
 
-    def parse(self, text: str) -> SseAction:
+    def parse(self, text: str, *, player: str | None = None) -> SseAction:
         """A line of notation, or a sentence as a player says it, read in the context of
         the position, as python-chess's ``Board.parse_san``
         (:func:`companion.sse.incontext.parse_in_context`): what it leaves out and the
@@ -225,16 +225,26 @@ class SseGame(LegalityQueries[SseAction]):
         is no player of the game, which the notation took for the player ("home", "pass":
         IllegalAction ``wrong-player``), is read as a sentence too.  NotationError
         (``IncompleteNotation`` names what is missing and its options) or IllegalAction;
-        nothing changes."""
+        nothing changes.  ``player``: a seat page's player, whose action a sentence
+        naming nobody is; a line for another player (or on another player's turn) is
+        refused first (IllegalMove ``wrong-player``, issue 52)."""
+        if player is not None and player not in self.setup.players:
+            raise IllegalMove("wrong-player", f"'{player}' is not a player in this game",
+                              action={"player": player})
+
         def words_read_as_a_player(e: IllegalAction) -> bool:
             # a first word that is no player ("home", "pass") was read as the WHO
             first = text.split()[0] if text.split() else ""
             return (e.rule == "wrong-player" and first not in self.setup.players
                     and not NOTATION_MARKS.search(text))
-        return notation_or_sentence(
+        value = notation_or_sentence(
             text, lambda: parse_in_context(self, text),
-            lambda: complete(self, read_sentence(self, text)),
+            lambda: complete(self, read_sentence(self, text, player)),
             lambda t: bool(NOTATION_MARKS.search(t)), retry=words_read_as_a_player)
+        if player is not None and value.to_dict().get("player") != player:
+            raise IllegalMove("wrong-player", f"this page enters {player}'s actions, not "
+                              f"{value.to_dict().get('player')}'s", action=value.to_dict())
+        return value
 
     def _repr_svg_(self) -> str:
         """The map with every piece and ship: the game as a picture in Jupyter (its rich

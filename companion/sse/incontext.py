@@ -100,6 +100,11 @@ def _move(game: SseGame, d: dict[str, Any]) -> None:
         mine = _ships(game, d)
         if not able and len(mine) == 1:
             able = mine                 # the only ship: the rules say why it cannot
+        ships = game.ships(player)
+        if len(able) > 1 and len({(ships[i].at, ships[i].damaged) for i in able}) == 1:
+            # issue 52: ships on one system, none damaged or all: every answer gives the
+            # same move (the opening turn's three ships on the homeworld): the lowest
+            able = [min(able)]
         where = f"reach {nt.cell(to)}" if to is not None else "move"
         d["ship"] = _only(game, d, "ship", able, "the ship (#N)", _ship_label(game, player),
                           none=f"no ship of {player} can {where}"

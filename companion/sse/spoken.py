@@ -64,10 +64,13 @@ __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
 
 #: issue 52, "no question whose answers are the same": when every ship the sentence may
 #: mean stands on one system (the opening turn: all on the homeworld), the line takes the
-#: lowest-numbered instead of asking "#0, #1 or #2 at -2,2".  Off until the first
-#: corpus's four "which ship" cases at ``first`` (tests/data/sentences/sse.yaml) expect
-#: ``Ann move #0 ...``: the lead's call, with the notation side's (which asks).
-ALIKE_SHIPS_TAKE_LOWEST = False
+#: lowest-numbered instead of asking "#0, #1 or #2 at -2,2" (a line of notation too:
+#: :func:`companion.sse.incontext._move`).
+ALIKE_SHIPS_TAKE_LOWEST = True
+
+
+#: the keys in the order a line of notation gives them (``actions.parse(...).to_dict()``)
+ORDER = ("do", "player", "ship", "from", "to", "via", "piece")
 
 
 def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[str, Any]:
@@ -94,7 +97,8 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
     if player is not None and s.player != player:
         raise IllegalMove("wrong-player", f"this page enters {player}'s actions, not "
                           f"{s.player}'s", action={"do": s.kind or "move", "player": s.player})
-    return _build(game, s)
+    d = _build(game, s)
+    return {k: d[k] for k in ORDER if k in d} | {k: v for k, v in d.items() if k not in ORDER}
 
 
 # -- the words ------------------------------------------------------------------------

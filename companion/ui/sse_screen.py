@@ -193,7 +193,10 @@ class SseScreen:
         self.msg.add_class("sse-message")
         self.app.status.observe(self._mirror_status, "value")
         # the line of entry (issue 40): a sentence staged on the board, confirmed by a tap
-        self.say_line = SayLine(self, self.board_part.stage, "sse")
+        # a seat's line is its player's (or the one the switch names): another player's
+        # sentence is refused before any question (issue 52)
+        self.say_line = SayLine(self, self.board_part.stage, "sse", who=lambda: (
+            self.session.acting_for or self.seat) if self.seat else None)
         self.say_line.box.layout.flex = "1 1 320px"     # in a row: at least 320 px wide
         # the line and the ship choice share a row where it is wide enough (a laptop: the
         # whole board stays on the first screen); a phone puts the ships under the line

@@ -1,10 +1,12 @@
 """Issue 40, "Hands-free", in the browser, beyond Among the Stars' year
 (test_hands_free_browser.py):
 
-- Small Star Empires on two seat phones (390x844): Ana says where her ship goes; a
-  sentence that leaves two ships possible is one line asking which (nothing recorded),
-  the next names the ship; the page selects it, marks the destination and waits for
-  Confirm.  Ben does the same on his phone.
+- Small Star Empires on two seat phones (390x844): Ana says where her ship goes without
+  naming it; both stand on the homeworld, so either gives the same move and the line
+  takes ship 0 (issue 52: no question whose answers are the same), says it back with where
+  it lands, marks the destination and waits for Confirm.  Ben's phone first gets a
+  sentence that names no line of the hexes ("fly up": one line, nothing recorded), then
+  names his ship.
 - A station's photo on *Score the table as it lies* (Ana's phone): the camera's file
   input takes a synthetic photo of her station (tests/photokit.py: INVENTED card names
   drawn on card-sized rectangles, turned, skewed, blurred, JPEG at phone size); the cards
@@ -59,15 +61,23 @@ def test_small_star_empires_moves_said_on_two_seat_phones(voila_server, phones):
         wait_taking_entries(page)
         expect(page.locator(".sse-play .say-line input")).to_be_visible(timeout=60_000)
         move = g.legal_moves(player, 0)[0]
-        # both ships stand on the homeworld: "which ship?", never a guess
-        say(page, f"{piece} at {words(move.to)}")
-        expect(page.locator(".sse-play .say-reply")).to_contain_text("ship", timeout=30_000)
-        expect(page.locator(".sse-play .say-missed")).to_be_visible()
         if player == "Ana":
-            screenshot(page, "hands-free-sse-01-which-ship")
-        assert len(wait_actions(voila_server, gid, n)) == n
-        say(page, f"ship zero to {words(move.to)} and a {piece}")
-        expect(page.locator(".sse-play .say-understood")).to_be_visible(timeout=30_000)
+            # both ships stand on the homeworld: either gives the same move, so the line
+            # takes ship 0 without asking (issue 52) and says it back before Confirm
+            say(page, f"{piece} at {words(move.to)}")
+            expect(page.locator(".sse-play .say-understood")).to_be_visible(timeout=30_000)
+            expect(page.locator(".sse-play .say-reply")).to_contain_text(
+                f"at {move.to[0]},{move.to[1]}, 1 step")
+            expect(page.locator(".sse-play .say-reply")).to_contain_text("of ship 0")
+            screenshot(page, "hands-free-sse-01-said-back")
+        else:
+            # "up" alone is no line of the hexes: one line, nothing recorded
+            say(page, "I'm gonna fly up with a trade station")
+            expect(page.locator(".sse-play .say-missed")).to_be_visible(timeout=30_000)
+            expect(page.locator(".sse-play .say-reply")).to_contain_text("up")
+            assert len(wait_actions(voila_server, gid, n)) == n
+            say(page, f"ship zero to {words(move.to)} and a {piece}")
+            expect(page.locator(".sse-play .say-understood")).to_be_visible(timeout=30_000)
         expect(page.locator(".sse-board .said")).to_have_count(1)
         if player == "Ana":
             screenshot(page, "hands-free-sse-02-understood")

@@ -43,7 +43,9 @@ def test_a_sentence_gives_the_partial_action_a_line_of_notation_gives():
     for sentence, line in [("ship one to 3 2 city", "#1 ->3,2 city"),
                            ("Ann: ship zero to three two, trade station",
                             "Ann #0 ->3,2 trade_station"),
-                           ("the ship at 2 2 to 3 2 in a line", "@2,2 ->3,2 line"),
+                           # both ships on the homeworld: the same move, ship 0
+                           # (issue 52: no question whose answers are the same)
+                           ("the ship at 2 2 to 3 2 in a line", "#0 @2,2 ->3,2 line"),
                            ("damage ship one", "damage #1")]:
         d = read_sentence(g, sentence)
         want = actions.parse(line, who_optional=True).to_dict()
@@ -100,8 +102,11 @@ def test_the_ship_by_number_ordinal_place_or_damage():
     assert said("mid", "from home to two three, city") == "Ann move #2 2,2->2,3 line city"
     assert said("damaged", "damaged ship to 3 1 city") == "Ann move #0 2,1->3,1 line city"
     assert said("damaged", "my undamaged ship to 3 2 city") == "Ann move #1 2,2->3,2 line city"
-    e = refused("first", "city at 3 2")
-    assert isinstance(e, IncompleteNotation) and e.missing == "ship" and e.options == (0, 1)
+    # issue 52: both ships stand on the homeworld, undamaged: either gives the same move,
+    # so the line takes ship 0 instead of asking; ships apart are asked
+    assert said("first", "city at 3 2") == "Ann move #0 2,2->3,2 line city"
+    e = refused("mid", "city two systems east")
+    assert isinstance(e, IncompleteNotation) and e.missing in ("to", "ship")
     assert refused("solo", "ship five city at 3 2").rule == "no-ship"
     assert "no damaged ship" in str(refused("mid", "move the damaged ship home"))
 
