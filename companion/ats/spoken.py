@@ -111,16 +111,15 @@ class _Reader:
         return {k: d[k] for k in KEY_ORDER if k in d}
 
     def _may_act(self, kind: str) -> None:
-        """Issue 52: a turn's action for a player who has none to take now is refused
+        """Issue 52: a turn's action for a player who has acted this turn is refused
         first, before any question about its cell or reactors."""
         g, p = self.game, self.player
-        if kind not in ("build", "reactor", "discard", "conflict") or p is None \
-                or g.state.finished or p not in g.state.players or g.may_take_action(p):
-            return
         st = g.state
-        why = (f"{p} has already acted in year {st.year}, turn {st.turn}" if p in st.acted
-               else f"it is not {p}'s action now")
-        raise IllegalAction("wrong-player", why, action={"player": p, "do": kind})
+        if kind not in ("build", "reactor", "discard", "conflict") or p is None \
+                or st.finished or p not in st.acted:
+            return                      # any other reason is the rules' own (advisors, ...)
+        raise IllegalAction("wrong-player", f"{p} has already acted in year {st.year}, turn "
+                            f"{st.turn}", action={"player": p, "do": kind})
 
     def _player(self, ws: list[str]) -> list[str]:
         """A leading name ("Ben: ...", "Ben builds ...", "for Ben ..."), or "for Ben" at
