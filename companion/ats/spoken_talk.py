@@ -60,7 +60,12 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:taking|with|using) (?:the )?(?:last|remaining|only|its) (?:energy )?(?:cubes?|energy) "
      r"(?:on|from|off|of|in)\b", " energy from "),
     (r"\bboth (?:energy )?(cubes|energy)\b", r" two \1 "),
+    (r"\b(?:using|with|taking) (?:the )?([a-z ]{1,40}?)'s (?:energy|cubes?|power)\b",
+     r" energy from the \1 "),
     # places
+    (r"\b(?:in|on|at|into) (?:the )?(?:empty |free |open )?(?:spot|space|cell|square|slot|place)"
+     r" (?=(?:right|left|above|below|under|underneath|beneath|next|beside|to the|on the)\b)",
+     " "),
     (r"\b(?:face|faces) ?(?:down|up)\b", " facedown "),
     (r"\bthe main one\b", " the main reactor "),
     (r"\b(?:up|on) top\b", " above "),

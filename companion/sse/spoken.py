@@ -355,6 +355,10 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         raise NotationError(f"{KIND}: \"{'up' if s.vertical == 'N' else 'down'}\" alone is "
                             "no line of the hexes: up right or up left, down right or down "
                             "left?")
+    to_sys = game.state.map.get(s.to) if s.to is not None else None
+    if s.system == "wormhole" and to_sys is not None and to_sys.kind != "wormhole" \
+            and s.via in (None, "wormhole"):
+        s.system, s.via = None, "wormhole"      # "the wormhole to 1 3": the way, not the end
     described = (s.system or s.colour or s.planets is not None or s.direction)
     if (s.farthest or s.nearest) and s.to is not None and who is not None:
         alone = replace(s, to=None, system=None, colour=None, planets=None) if (
