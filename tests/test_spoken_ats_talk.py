@@ -41,6 +41,8 @@ CLEAR = [
     ("later", "Ana places comet kilt one step to the right of the top garden",
      'Ana build "Comet Kilt" @-1,1'),
     ("later", "comet kilt one down from the bakery", 'Ana build "Comet Kilt" @1,-1'),
+    # digits glued as dictation writes them
+    ("ben", "comet kiln at 10", 'Ben build "Comet Kiln" @1,0'),
     # B 4.3 "Discard and Gain 3 Credits"
     ("ben", "Ben sells off the comet kiln", 'Ben discard "Comet Kiln"'),
     ("ben", "get rid of the bio lab", 'Ben discard "Bio Lab"'),

@@ -63,6 +63,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:using|with|taking) (?:the )?([a-z ]{1,40}?)'s (?:energy|cubes?|power)\b",
      r" energy from the \1 "),
     # places
+    (r"\b(at|on|in|to|into|onto) ([0-9])([0-9])\b(?! -?[0-9])", r" \1 \2 \3 "),  # "at 01"
     (r"\b(?:in|on|at|into) (?:the )?(?:empty |free |open )?(?:spot|space|cell|square|slot|place)"
      r" (?=(?:right|left|above|below|under|underneath|beneath|next|beside|to the|on the)\b)",
      " "),
