@@ -87,10 +87,10 @@ def test_the_among_the_stars_reader_gives_an_action_or_one_line(text, player):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=words)
-def test_the_small_star_empires_reader_gives_an_action_or_one_line(text):
+@given(text=words, player=st.sampled_from([None, "Ann", "Bob", "Zed", "", "Ana"]))
+def test_the_small_star_empires_reader_gives_an_action_or_one_line(text, player):
     g = sse_game()
-    _one_line(g.parse, g, text)
+    _one_line(lambda t: g.parse(t, player=player), g, text)
 
 
 def test_a_very_long_line_is_one_line_quickly():
