@@ -31,6 +31,7 @@ CLEAR = [
     ("ben", "Ben puts down comet kilt on top", 'Ben build "Comet Kilt" @-1,0'),
     ("ben", "plays the comet kiln west of the main reactor", 'Ben build "Comet Kiln" @0,-1'),
     ("start", "Ben is laying the comet kilt underneath", 'Ben build "Comet Kilt" @1,0'),
+    ("ben", "the comet kiln goes under the main reactor, face up", 'Ben build "Comet Kiln" @1,0'),
     # a side said alone is the side of the main reactor, the station's only location at
     # first (B: "At the beginning of the game, the only location in your Station is the
     # Main Reactor, so any Location Card you build must be adjacent to it")
@@ -54,6 +55,7 @@ CLEAR = [
      'Ben reactor "Bio Lab" @0,-1'),
     ("ben", "reactor below the main one, giving up the comet kiln", 'Ben reactor "Comet Kiln" @1,0'),
     ("ben", "turn the orbital bakery into a reactor up top", 'Ben reactor "Orbital Bakery" @-1,0'),
+    ("ben", "comet kiln face down as a reactor on the right", 'Ben reactor "Comet Kiln" @0,1'),
     # names and cards as dictation spells them (same sound)
     ("start", "Benn builds the comet kiln below his main reactor", 'Ben build "Comet Kiln" @1,0'),
     ("start", "Anna discards the alien bizarre", 'Ana discard "Alien Bazaar"'),

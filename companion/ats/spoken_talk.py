@@ -38,6 +38,9 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:lays?|laying|laid|puts?|putting|sets?|setting|plonks?|slaps?) down\b", " build "),
     (r"\b(?:goes|go|going|went) (?:with|for)\b", " build "),
     (r"\b(?:putting|lays?|laying|laid)\b", " build "),
+    (r"\b(?:goes|go|going|went)\b(?= (?:right |just |directly )?(?:under|underneath|below|beneath"
+     r"|above|over|on top|up top|next|beside|to the|on the|at|in the|into|left|right|north|south"
+     r"|east|west)\b)", " build "),
     # discard for 3 credits (B 4.3)
     (r"\b(?:sells?|selling|sold) off\b", " sell "),
     (r"\b(?:gets?|getting|got) rid of\b", " discard "),
@@ -67,7 +70,8 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:in|on|at|into) (?:the )?(?:empty |free |open )?(?:spot|space|cell|square|slot|place)"
      r" (?=(?:right|left|above|below|under|underneath|beneath|next|beside|to the|on the)\b)",
      " "),
-    (r"\b(?:face|faces) ?(?:down|up)\b", " facedown "),
+    (r"\b(?:face|faces) ?down\b", " facedown "),
+    (r"\b(?:face|faces) ?up\b", " "),
     (r"\bthe main one\b", " the main reactor "),
     (r"\b(?:up|on) top\b", " above "),
     (r"\b(?:at|on|in) the bottom\b", " below "),
