@@ -57,6 +57,8 @@ def _sounds_like(said: Sequence[str], players: Sequence[str]) -> str | None:
         return None
     word = said[0].removesuffix("'s")
     alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word)]
+    if not alike and len(word) >= 4 and word.endswith("s"):    # "annas": Anna's, unwritten
+        alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word[:-1])]
     return alike[0] if len(alike) == 1 else None
 
 
@@ -81,7 +83,7 @@ class _Reader:
         if self.player is None and self.default is not None:
             self.player = self.d["player"] = self.default
         ws = self._year_turn(ws)
-        if _advisor_words(ws) or any(w in DECLINE for w in ws):
+        if _advisor_words(ws) or any(w in DECLINE for w in ws) or self._tile_said(ws):
             return self._advisor(ws)
         energy: list[str] = []
         e = energy_start(ws)
@@ -153,7 +155,7 @@ class _Reader:
         exact = [p for p in players if sp.squash(p) == key]
         if exact:
             return exact[0] if len(exact) == 1 else None
-        if len(key) < 5:
+        if len(key) < 5 or len(said) > 1:     # "cleo u" is no misheard "Cleo"
             return _sounds_like(said, players)
         ranked = sp.rank(key, players)
         if ranked and ranked[0].score >= 0.85 and (len(ranked) == 1 or ranked[1].score < 0.8):
@@ -204,7 +206,7 @@ class _Reader:
                 found.append("remove")
             elif w in CONFLICT:
                 said_conflict = True
-                rest.append(w)          # "Conflict card" is a card's name too
+                rest.append(w.removesuffix("'s"))          # "Conflict card" is a card's name too
             elif w in PLAY:
                 found.append("play")
             elif w in ("reactor", "reactors") and not self._card_word(ws, i):
@@ -277,6 +279,9 @@ class _Reader:
                                          + " or ".join(shown) + "?", shown)
             return sp.pick(" ".join(said), names, "card", kind, sound=True)
         if spans:
+            parts = sp.by_part(" ".join(said), names)
+            if len(parts) == 1:         # "holo display": Holographic Display Area
+                return parts[0]
             a, b, _ = spans[0]
             left = said[:a] + said[b:]
             raise NotationError(f"did not understand \"{' '.join(left)}\"")
@@ -310,6 +315,8 @@ class _Reader:
         cell = cell_pair(ws)
         if cell is not None:
             return cell
+        if ws[:1] == ["between"]:
+            return self._between(ws[1:], kind)
         n = steps(ws[0]) if ws else None
         if n is not None and ws[1:2] and ws[1] in DIRS:
             ws = ws[1:]
@@ -327,6 +334,34 @@ class _Reader:
             return self._next_to(target, kind, card, " ".join(ws[1 + (ws[1:2] == ["to"]):]))
         raise NotationError(f"cannot read the cell \"{' '.join(ws)}\" "
                             "(say e.g. \"at one zero\" or \"right of the garden\")")
+
+    def _between(self, ws: list[str], kind: str) -> Cell:
+        """"between the bakery and the power reactor", "between the two gardens": the one
+        free cell beside both (asked when there are two, refused when none)."""
+        if "and" in ws:
+            k = ws.index("and")
+            a, b = self._locate(ws[:k], kind), self._locate(ws[k + 1:], kind)
+        else:
+            said = [w for w in ws if w not in ("two", "both", "2")]
+            if said:
+                said[-1] = said[-1].removesuffix("s")       # "the two gardens"
+            cells = self._named(said, kind) if said else []
+            if len(cells) != 2:
+                raise NotationError(f"between what? (\"between the {' '.join(said)} and ...\")")
+            a, b = cells
+        station = self.game.state.station(self._acting(kind))
+        both = sorted(c for c in neighbours(a) if c in neighbours(b) and c not in station.cells)
+        if len(both) == 1:
+            return both[0]
+        raise IncompleteNotation("at", f"{kind}: which cell between them: "
+                                 + (", ".join(f"@{r},{c}" for r, c in both) or "none is free")
+                                 + "?", both)
+
+    def _tile_said(self, ws: Sequence[str]) -> bool:
+        """Whether an Influence tile of the game is named ("been uses traders", R 4)."""
+        tiles = {sp.squash(t.get("name", "")) for t in self.game.setup.options.get("advisors")
+                 or () if isinstance(t, dict)}
+        return any(sp.squash(w.removesuffix("'s")) in tiles for w in ws)
 
     def _next_to(self, target: Cell, kind: str, card: str | None, said: str) -> Cell:
         g, player = self.game, self._acting(kind)
@@ -348,7 +383,7 @@ class _Reader:
         """The cell of a location named in the acting player's station ("the turret",
         "the main reactor", "the reactor at 0 1", "the reactor right of it")."""
         ws = [w for w in ws if w not in ("the", "a", "an", "of", "to", "my", "his", "her",
-                                         "their", "own", "card", "location")]
+                                         "their", "your", "own", "card", "location")]
         if not ws:
             raise NotationError("say next to what (e.g. \"right of the main reactor\")")
         if ws == ["it"] or ws == ["that"] or ws == ["there"]:

@@ -21,7 +21,7 @@ import re
 COUNT_WORDS = {"one": 1, "won": 1, "a": 1, "an": 1, "1": 1, "two": 2,
                "2": 2, "three": 3, "3": 3, "four": 4, "4": 4}
 _COUNT = r"(?:one|won|a|an|two|three|four|[1-4])"
-_UNIT = r"(?: (?:more )?(?:spaces?|cells?|steps?|spots?|squares?|places?|slots?))?"
+_UNIT = r"(?: (?:more )?(?:spaces?|cells?|steps?|spots?|squares?|places?|slots?|rows?|columns?))?"
 _SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|south|east|west)"
 
 #: (pattern, replacement), applied in order on the words joined by single spaces
@@ -33,38 +33,10 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:gonna|going to|wanna|want to|is going|are going)\b", " "),
     (r"\bmy (?:move|turn|go|action)\b", " "),
     (r"\b(?:ok|okay|so|alright|right|well) so\b", " "),
-    (r"\b(?:she|he|they)\b", " "),
-    # build (B 4.1)
-    (r"\b(?:lays?|laying|laid|puts?|putting|sets?|setting|plonks?|slaps?) down\b", " build "),
-    (r"\b(?:goes|go|going|went) (?:with|for)\b", " build "),
-    (r"\b(?:putting|lays?|laying|laid)\b", " build "),
-    (r"\b(?:goes|go|going|went)\b(?= (?:right |just |directly )?(?:under|underneath|below|beneath"
-     r"|above|over|on top|up top|next|beside|to the|on the|at|in the|into|left|right|north|south"
-     r"|east|west)\b)", " build "),
-    # discard for 3 credits (B 4.3)
-    (r"\b(?:sells?|selling|sold) off\b", " sell "),
-    (r"\b(?:gets?|getting|got) rid of\b", " discard "),
-    (r"\b(?:dumps?|dumping|dumped|scraps?|scrapping|scrapped|bins?|binning|binned)\b",
-     " discard "),
-    (r"\b(?:cash(?:es)?|cashing|cashed) in\b", " discard "),
-    (r"\b(?:takes?|taking|took|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
-     r"(?:credits?|money|cash|coins) (?:for|from)\b", " discard "),
-    (r"\band (?:takes?|taking|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
-     r"(?:credits?|money|cash|coins)\b", " for three credits "),
-    (r"\bfor (?:the )?(three |3 )?(credits?|money|cash|coins)\b", r" for \1\2 "),
-    # a Power Reactor for a card (B 4.2)
-    (r"\b(?:uses?|using|used) (.{1,60}?) (?:to build|to make|for|as) (?:a |an )?(?:power )?"
-     r"reactor\b", r" reactor with \1 "),
-    (r"\b(?:makes?|making|turns?|turning) (.{1,60}?) (?:into )?(?:a |an )?(?:power )?"
-     r"reactor\b", r" reactor with \1 "),
-    (r"\b(?:paying|paid|pays) (?:for it )?with\b", " with "),
-    (r"\b(?:giving|gives|gave) up\b", " with "),
-    # energy (B 4.1: energy cubes from reactors)
-    (r"\b(?:taking|with|using) (?:the )?(?:last|remaining|only|its) (?:energy )?(?:cubes?|energy) "
-     r"(?:on|from|off|of|in)\b", " energy from "),
-    (r"\bboth (?:energy )?(cubes|energy)\b", r" two \1 "),
-    (r"\b(?:using|with|taking) (?:the )?([a-z ]{1,40}?)'s (?:energy|cubes?|power)\b",
-     r" energy from the \1 "),
+    (r"\b(?:she|he|they|you)(?:'s|'ll|'re|'d)?\b", " "),
+    (r"\b(?:would|'d) like to\b|\b(?:goes|go|going) first\b|\bstarts\b|\banother\b", " "),
+    (r"\b(?:the|my|his|her|their|your) main one\b", " the main reactor "),
+    (r"\b(?:please|thanks|thank you|cheers)\s*$", " "),
     # places
     (r"\b(at|on|in|to|into|onto) ([0-9])([0-9])\b(?! -?[0-9])", r" \1 \2 \3 "),  # "at 01"
     (r"\b(?:in|on|at|into) (?:the )?(?:empty |free |open )?(?:spot|space|cell|square|slot|place)"
@@ -77,19 +49,80 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:at|on|in) the bottom\b", " below "),
     (r"\b(?:right|directly|just|immediately|straight) (?=(?:above|below|under|underneath"
      r"|beneath|over|next|beside|by|to the|on the)\b)", " "),
+    (r"\b(?:directly|just|immediately|straight) (?=(?:north|south|east|west|left|right|up|down)\b)",
+     " "),
     (r"\b(left|right) (?:hand )?side\b", r" \1 "),
+    (r"\b(?:in|into|on) (?:the )?(?:gap|space|spot|hole|slot|cell) between\b", " between "),
+    (r"\bon (?:my|his|her|their|your|the) (?:main )?(?:reactor's |reactors )?(left|right)\b",
+     r" \1 "),
+
     (r"\b(" + _COUNT + ")" + _UNIT + r" (?:up|higher) (?:from|than)\b", r" \1 above "),
     (r"\b(" + _COUNT + ")" + _UNIT + r" (?:down|lower) (?:from|than)\b", r" \1 below "),
     (r"\b(?:up|higher) (?:from|than)\b", " above "),
     (r"\b(?:down|lower) (?:from|than)\b", " below "),
     (r"\b(" + _COUNT + ")" + _UNIT + r" (?:to the |on the )?(?=" + _SIDE + r"\b)", r" steps:\1 "),
+    # build (B 4.1)
+    (r"\b(?:lays?|laying|laid|puts?|putting|sets?|setting|plonks?|slaps?) down\b", " build "),
+    (r"\b(?:goes|go|going|went) (?:with|for)\b", " build "),
+    (r"\b(?:lays?|laying|puts?|putting|sets?|setting) ((?:the |a |an )?[a-z' -]{1,40}?) down\b",
+     r" build \1 "),
+    (r"\b(?:takes?|taking|took|grabs?) (.{1,40}?) and (?:sticks?|puts?|places?|builds?|drops?|"
+     r"pops?|slots?|lays?|plonks?) it\b", r" build \1 "),
+    (r"\b(?:putting|lays?|laying|laid|sticks?|sticking|pops?|popping|slots?|slotting|drops?"
+     r"|dropping|plonks?|plonking)\b", " build "),
+    (r"\b(?:goes|go|going|went)\b(?= (?:right |just |directly )?(?:under|underneath|below|beneath"
+     r"|above|over|on top|up top|next|beside|to the|on the|at|in the|into|left|right|north|south"
+     r"|east|west|up|down|between)\b)", " build "),
+    # discard for 3 credits (B 4.3)
+    (r"\b(?:sells?|selling|sold) off\b", " sell "),
+    (r"\b(?:gets?|getting|got) rid of\b", " discard "),
+    (r"\b(?:dumps?|dumping|dumped|scraps?|scrapping|scrapped|bins?|binning|binned)\b",
+     " discard "),
+    (r"\b(?:cash(?:es)?|cashing|cashed) in\b", " discard "),
+    (r"\b(?:throws?|threw|throwing|toss(?:es)?|tossing|chucks?|chucking) ((?:the |a |an )?"
+     r"[a-z' -]{1,40}?) (?:away|out)\b", r" discard \1 "),
+    (r"\b(?:chucks?|chucking|chucked)\b", " discard "),
+    (r"\b(?:takes?|taking|took|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
+     r"(?:credits?|money|cash|coins) (?:for|from)\b", " discard "),
+    (r"\band (?:takes?|taking|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
+     r"(?:credits?|money|cash|coins)\b", " for three credits "),
+    (r"\bfor (?:the )?(three |3 )?(?:credits?|money|cash|coins)\b", r" for \1credits "),
+    (r"\b(?:cash(?:es)?|cashing|cashed)\b(?! coins| credits)", " discard "),
+    # a Power Reactor for a card (B 4.2)
+    (r"\b(?:uses?|using|used) (.{1,60}?) (?:to build|to make|for|as) (?:a |an )?(?:power )?"
+     r"reactor\b", r" reactor with \1 "),
+    (r"\b(?:makes?|making|builds?|building|puts?|putting|wants?) (?:a |an )?(?:power )?reactor "
+     r"(?:out of|from) ", " reactor with "),
+    (r"\b(?:makes?|making|turns?|turning) (.{1,60}?) (?:into )?(?:a |an )?(?:power )?"
+     r"reactor\b", r" reactor with \1 "),
+    (r"\b(?:gives?|giving|gave|trades?|trading|traded) (?:up |in )(.{1,60}?) for (?:a |an )?"
+     r"(?:power )?reactor\b", r" reactor with \1 "),
+    (r"\b(?:the )?card (?:given|given up|discarded|used|traded) (?:up )?(?:is|was)\b", " with "),
+    (r"\band (?:pays?|paying|paid) (?:for it )?with\b", " with "),
+    (r"\b(?:paying|paid|pays) (?:for it )?with\b", " with "),
+    (r"\b(?:giving|gives|gave) up\b", " with "),
+    # energy (B 4.1: energy cubes from reactors)
+    (r"\b(?:taking|with|using) (?:the )?(?:last|remaining|only|its) (?:energy )?(?:cubes?|energy) "
+     r"(?:on|from|off|of|in)\b", " energy from "),
+    (r"\bboth (?:energy )?(cubes|energy)\b", r" two \1 "),
+    (r"\b(?:using|with|taking) (?:a|one|an) (?:energy )?cube\b", " one cube "),
+    (r"\b(?:the |a |one )?(?:energy )?cubes? (?:comes?|came|coming) (?:off|from|out of)\b",
+     " energy from "),
+    (r"\b(?:using|with|taking) (?:the )?([a-z ]{1,40}?)'s (?:energy|cubes?|power)\b",
+     r" energy from the \1 "),
     # the advisors' bonus declined for 1 VP (R 4)
     (r"\bno thanks?\b", " decline "),
+
+    (r"\b(?:doesn't|does not|don't|do not|didn't|did not) (?:want|need|take|use)(?= (?:the )?"
+     r"[a-z' ]{0,30}?(?:bonus|advisor|advisor's|ability)\b)", " decline "),
     (r"\b(?:takes?|taking|took|gets?|getting|goes for|go for) (?:the )?(?:one |1 )?"
      r"(?:vp|victory point|point) instead(?: of)?\b", " decline "),
+    (r"\b(?:takes?|taking|gets?|getting) (?:the )?(?:one |1 )?(?:vp|victory point|point)\b",
+     " decline "),
     (r"\b(?:passes|pass|passing) on\b", " decline "),
 ]
 _COMPILED = [(re.compile(p), r) for p, r in REWRITES]
+_SPACES = re.compile(r"\s+")
 
 
 def normalize(ws: list[str]) -> list[str]:
@@ -97,7 +130,7 @@ def normalize(ws: list[str]) -> list[str]:
     count of cells before a side becomes ``steps:N``."""
     text = " " + " ".join(ws) + " "
     for pat, rep in _COMPILED:
-        text = pat.sub(rep, text)
+        text = _SPACES.sub(" ", pat.sub(rep, text))     # one space: the next rule's lookahead
     out = []
     for w in text.split():
         if w.startswith("steps:"):

@@ -92,17 +92,30 @@ def pair(ws: Sequence[str], i: int) -> tuple[tuple[int, int], int] | None:
     j = i
     if j < len(ws) and ws[j] in ("row", "r"):
         j += 1
-    first = signed(ws, j, homophones=True)
+    first = signed(ws, j, homophones=_may_be_number(ws, j))
     if first is None:
         return None
     a, j = first
     if j < len(ws) and ws[j] in ("comma", "by", "and", "column", "col", "c"):
         j += 1
-    second = signed(ws, j, homophones=True)
+    second = signed(ws, j, homophones=_may_be_number(ws, j))
     if second is None:
         return None
     b, j = second
     return (a, b), j
+
+
+#: words after which "to" / "for" is the preposition, never the number two or four
+#: (issue 52: "east three to the blue nebula" was read as the hex 3,2)
+_NOT_AFTER_A_NUMBER = frozenset({"the", "a", "an", "my", "his", "her", "their", "our",
+                                 "your", "its", "home", "homeworld", "one's", "that", "this"})
+
+
+def _may_be_number(ws: Sequence[str], i: int) -> bool:
+    """Whether a homophone at ``ws[i]`` ("to", "for") may be a number here: not when a
+    destination follows it ("to the ...", "to my ...", "to home")."""
+    nxt = ws[i + 1] if i + 1 < len(ws) else ""
+    return nxt not in _NOT_AFTER_A_NUMBER
 
 
 def squash(text: str) -> str:
@@ -122,7 +135,8 @@ def skeleton(text: str) -> str:
     bzr; "Anna" and "Ana" -> an; "Clio" and "Cleo" -> cl; "Been" and "Ben" -> bn)."""
     out = []
     for w in re.findall(r"[a-z0-9]+", fold(text)):
-        w = re.sub(r"(.)\1+", r"\1", w)
+        w = re.sub(r"ck|q|c(?![eiyh])", "k", w)    # "Klio" and "Cleo" alike
+        w = re.sub(r"(.)\1+", r"\1", w.replace("z", "s").replace("ph", "f"))
         out.append(w[0] + re.sub(r"[aeiouy]", "", w[1:]))
     return " ".join(out)
 
@@ -161,8 +175,9 @@ def rank(said: str, names: Iterable[str], *, sound: bool = False) -> list[Match]
 
 
 def by_part(said: str, names: Iterable[str]) -> list[str]:
-    """The names that hold every word said as a whole word of theirs ("the bakery" ->
-    Orbital Bakery; "market" -> every market: the reader then asks).  Words of fewer than
+    """The names that hold every word said as a word of theirs, or the start of one
+    ("the bakery" -> Orbital Bakery, "holo display" -> Holographic Display Area; "market"
+    -> every market: the reader then asks).  Words of fewer than
     four letters do not name a card alone."""
     ws = [squash(w) for w in re.findall(r"[a-z0-9]+", fold(said))]
     ws = [w for w in ws if w and w not in ("the", "a", "an", "my", "his", "her", "their")]
@@ -170,8 +185,10 @@ def by_part(said: str, names: Iterable[str]) -> list[str]:
         return []
     out = []
     for name in dict.fromkeys(names):
-        parts = {squash(w) for w in re.findall(r"[a-z0-9]+", fold(name))}
-        if all(w in parts for w in ws):
+        parts = [squash(w) for w in re.findall(r"[a-z0-9]+", fold(name))]
+        # a word of the name, or the start of one ("holo display": Holographic Display Area)
+        if all(w in parts or (len(w) >= 4 and any(p.startswith(w) for p in parts))
+               for w in ws):
             out.append(name)
     return out
 
