@@ -147,3 +147,26 @@ def test_a_taken_cell_is_refused_before_the_reactors_are_asked() -> None:
     with pytest.raises(IncompleteNotation) as asked:  # a free cell: the reactors are asked
         g.parse("bio lab at 2 0")
     assert asked.value.missing == "energy_from" and len(asked.value.options) == 2
+
+
+@pytest.mark.parametrize("game,at,say", [
+    ("ats", "ben", "comet kiln below the main reactor?"),          # a question, not an act
+    ("sse", "solo", "city two systems east, right?"),
+    ("sse", "solo", "should I fly east with a city?"),
+])
+def test_a_line_that_ends_as_a_question_is_refused(game, at, say):
+    g = sentencekit.position(game, at)
+    with pytest.raises(CompanionError, match="question"):
+        g.parse(say)
+    assert g.actions == sentencekit.position(game, at).actions
+
+
+def test_to_before_a_destination_is_the_preposition_never_two():
+    """Issue 52: "east three to the blue nebula" was read as the hex 3,2 ("to" as two).
+    "to" before "the", "my", "home" or a hex said in numbers is the preposition."""
+    g = sentencekit.position("sse", "solo")
+    assert g.parse("go east three to the blue nebula, city").to_dict()["to"] == [5, 2]
+    assert g.parse("east three to five two, city").to_dict()["to"] == [5, 2]
+    mid = sentencekit.position("sse", "mid")              # "too" after "ship" is ship 2
+    got = mid.parse("ship too to two three, city").to_dict()
+    assert (got["ship"], got["to"]) == (2, [2, 3])

@@ -41,6 +41,7 @@ def read_sentence(game: Game, text: Any, player: str | None = None) -> dict[str,
     whose action it is when the sentence names nobody (a seat's page).
     NotationError (IncompleteNotation with the options) when it is not understood."""
     ws = sp.words(text.replace("@", " at ")) if isinstance(text, str) else sp.words("")
+    sp.refuse_question(text)
     ws = normalize(ws)
     bad = [w for w in ws if w in NEGATION]
     if bad and not _advisor_words(ws):

@@ -61,6 +61,13 @@ def words(text: str) -> list[str]:
     return _WORD.findall(folded)
 
 
+def refuse_question(text: str) -> None:
+    """A line that ends with a question mark asks, it does not say what was done
+    ("bio lab at one zero?", "city two east, right?"): refused (NotationError)."""
+    if isinstance(text, str) and text.rstrip(" \t\"'\u201d\u2019").endswith(("?", "\uff1f")):
+        raise NotationError("that is a question: say what was done, without \"?\"")
+
+
 def number(word: str, *, homophones: bool = False) -> int | None:
     """A whole number said or written ("3", "three", "won"; "to"/"for" only with
     ``homophones``, where nothing but a number may stand)."""
@@ -115,7 +122,11 @@ def _may_be_number(ws: Sequence[str], i: int) -> bool:
     """Whether a homophone at ``ws[i]`` ("to", "for") may be a number here: not when a
     destination follows it ("to the ...", "to my ...", "to home")."""
     nxt = ws[i + 1] if i + 1 < len(ws) else ""
-    return nxt not in _NOT_AFTER_A_NUMBER
+    if nxt in _NOT_AFTER_A_NUMBER:
+        return False
+    # "three to four zero": a hex said after "to" makes it the preposition
+    return not (number(nxt) is not None and i + 2 < len(ws) and (
+        number(ws[i + 2]) is not None or ws[i + 2] in MINUS))
 
 
 def squash(text: str) -> str:

@@ -84,9 +84,13 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
         raise NotationError(f"{KIND}: expected a line of text, not {type(text).__name__}")
     if "\n" in text.strip() or "\r" in text.strip():
         raise NotationError(f"{KIND}: one action is one line")
+    sp.refuse_question(text)
     # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
     text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
     text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
+    # "passes over the wormhole", "flies over the blue nebula": a system passed in a line
+    text = re.sub(r"(?i)\b(?:pass(?:es|ed|ing)? )?over(?= (?:the |a |my |her |his )?(?:worm ?holes?"
+                  r"|black holes?|red|blue|green|empty|[a-z]+ planets?)\b)", " past ", text)
     ws = sp.words(text)
     s = Said()
     i = _leading_player(game, text, ws, s)

@@ -53,9 +53,10 @@ MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "fle
               "drives", "went"}
 SHIP_WORDS = {"ship", "ships", "spaceship", "starship", "vessel", "boat"}
 PREPOSITIONS = {"to", "into", "onto", "at", "on", "in", "towards", "toward", "unto", "till"}
-VIA_WORDS = {"through", "thru", "via", "by", "using", "across"}
+VIA_WORDS = {"through", "thru", "via", "by", "using"}
 #: a system passed on the way in a line ("past the wormhole", "beyond the blue nebula")
-PAST_WORDS = {"past", "beyond", "passing"}
+#: ("across the wormhole": over its hex in a line; "through the wormhole" is the jump)
+PAST_WORDS = {"past", "beyond", "passing", "across"}
 REPAIR_WORDS = {"repair", "repairs", "repaired", "repairing", "fix", "fixed", "fixes"}
 NEGATIONS = {"not", "don't", "dont", "never", "undo", "cancel", "instead", "or", "but",
              "except", "unless", "isn't", "wasn't", "didn't", "no", "without", "doesn't",
