@@ -14,9 +14,11 @@ give or the refusal it must get.  Targets (issue 40): at least 300 sentences; at
 97 % read as expected; 0 recorded wrongly (a sentence that is not understood is refused,
 never turned into another action).
 
-Then the fresh corpus of issue 52 (tests/data/sentences/fresh, 857 sentences written by
-someone who never read the readers; a dev half and a held-out half): figures and
-PASS/MISS for each half against issue 52's targets, never a held-out sentence.
+Then the fresh corpus of issue 52 (tests/data/sentences/fresh, written by helpers who never
+read the readers: 857 sentences in a dev half and a held-out half, then dev2 (373, both
+games) and dev3 (Among the Stars, sentences that must not become an action) written to
+work against while the held-out half stays unread): figures and PASS/MISS for each part
+against issue 52's targets, never a held-out sentence.
 """
 from __future__ import annotations
 
@@ -81,9 +83,13 @@ def fresh() -> None:
     (the held-out half is only run to measure).  Targets: >= 95 % of clear actions
     staged right, every must-refuse sentence refused or asked, 0 wrong actions staged."""
     print("\n== The fresh corpus (issue 52; figures only)")
-    for half in ("dev", "heldout"):
+    for half in ("dev", "dev2", "dev3", "heldout"):
         clear_n = clear_ok = must_n = must_ok = wrong = 0
-        for game in sentencekit.GAMES:
+        games = [g for g in sentencekit.GAMES
+                 if (sentencekit.CORPUS / "fresh" / f"{g}-{half}.yaml").exists()]
+        if not games:
+            continue
+        for game in games:
             for o in sentencekit.run(game, f"fresh/{game}-{half}"):
                 if o.want.startswith("refuse"):
                     must_n += 1
@@ -93,7 +99,7 @@ def fresh() -> None:
                     clear_ok += o.verdict == "right"
                 wrong += o.verdict == "WRONG"
         share = clear_ok / clear_n if clear_n else 0.0
-        print(f"   {half}: clear actions staged right {clear_ok}/{clear_n} ({share:.0%}), "
+        print(f"   {half} ({', '.join(games)}): clear actions staged right {clear_ok}/{clear_n} ({share:.1%}), "
               f"must-refuse refused or asked {must_ok}/{must_n}, wrong actions staged {wrong}")
         for what, ok in ((f"{half}: >= 95 % of clear actions staged right", share >= 0.95),
                          (f"{half}: every must-refuse sentence refused or asked",
