@@ -490,7 +490,7 @@ class _Reader:
         rest: list[str] = []
         i = 0
         while i < len(ws):
-            w = ws[i]
+            w = ws[i].removesuffix("'s")     # "the builders advisor's bonus"
             if w in TAKE:
                 take.add("bonus")
             elif w in DECLINE or (w == "no" and ws[i + 1:i + 2] == ["bonus"]):

@@ -36,6 +36,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:she|he|they|you)(?:'s|'ll|'re|'d)?\b", " "),
     (r"\b(?:would|'d) like to\b|\b(?:goes|go|going) first\b|\bstarts\b|\banother\b", " "),
     (r"\b(?:the|my|his|her|their|your) main one\b", " the main reactor "),
+    (r"\b(?:new|other|second|extra) (?:power )?reactor\b", " power reactor "),
     (r"\b(?:please|thanks|thank you|cheers)\s*$", " "),
     # places
     (r"\b(at|on|in|to|into|onto) ([0-9])([0-9])\b(?! -?[0-9])", r" \1 \2 \3 "),  # "at 01"

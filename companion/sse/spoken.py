@@ -88,6 +88,9 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
     # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
     text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
     text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
+    # "until the end of the row": as far as the line goes
+    text = re.sub(r"(?i)\b(?:until|till|up to|to) the (?:very )?end(?: of the (?:row|line|map|board"
+                  r"|galaxy))?\b", " all the way ", text)
     # "passes over the wormhole", "flies over the blue nebula": a system passed in a line
     text = re.sub(r"(?i)\b(?:pass(?:es|ed|ing)? )?over(?= (?:the |a |my |her |his )?(?:worm ?holes?"
                   r"|black holes?|red|blue|green|empty|[a-z]+ planets?)\b)", " past ", text)

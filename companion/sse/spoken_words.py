@@ -445,7 +445,8 @@ def direction_phrase(game: SseGame, ws: list[str], i: int, s: Said) -> int:
     n = sp.signed(ws, i)
     if _at(ws, i) in TIMES:                   # "up left twice"
         n = TIMES[ws[i]], i + 1
-    if n is not None and n[0] > 0 and sp.pair(ws, i) is None:
+    if n is not None and n[0] > 0 and sp.pair(ws, i) is None \
+            and _at(ws, n[1]) not in ("planet", "planets", "planetary"):   # "east, one planet"
         s.put("distance", n[0])
         i = n[1]
         if i < len(ws) and ws[i] in DISTANCE_NOUNS:
