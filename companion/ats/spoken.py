@@ -316,6 +316,9 @@ class _Reader:
         cell = cell_pair(ws)
         if cell is not None:
             return cell
+        if ws[:1] == ["ontop"]:
+            raise NotationError("\"on top of\" a location is its own cell, which is taken: "
+                                "say above, below, left or right of it")
         if ws[:1] == ["between"]:
             return self._between(ws[1:], kind)
         n = steps(ws[0]) if ws else None
@@ -385,6 +388,7 @@ class _Reader:
         "the main reactor", "the reactor at 0 1", "the reactor right of it")."""
         ws = [w for w in ws if w not in ("the", "a", "an", "of", "to", "my", "his", "her",
                                          "their", "your", "own", "card", "location")]
+        ws = self._own_station(ws, kind)
         if not ws:
             raise NotationError("say next to what (e.g. \"right of the main reactor\")")
         if ws == ["it"] or ws == ["that"] or ws == ["there"]:
@@ -416,6 +420,22 @@ class _Reader:
         raise IncompleteNotation("at", f"{kind}: which {said}: "
                                  + (" or ".join(f"@{r},{c}" for r, c in cells) + "?"
                                     if cells else f"there is none in the station"), cells)
+
+    def _own_station(self, ws: list[str], kind: str) -> list[str]:
+        """A location is in the acting player's own station: their name said before it is
+        dropped ("Ana's garden" for Ana); another player's is refused (issue 52: "below
+        Ben's power reactor" was read in Ana's station)."""
+        players = list(self.game.setup.players)
+        out = []
+        for w in ws:
+            who = self._who([w], players) if w.endswith("'s") or w in map(str.lower, players) \
+                else None
+            if who is None:
+                out.append(w)
+            elif who != self._acting(kind):
+                raise NotationError(f"\"{w}\": a location is built beside the player's own "
+                                    f"locations, not in {who}'s station")
+        return out
 
     def _named(self, ws: list[str], kind: str) -> list[Cell]:
         """The cells of the acting player's station that ``ws`` names."""

@@ -46,6 +46,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:face|faces) ?down\b", " facedown "),
     (r"\b(?:face|faces) ?up\b", " "),
     (r"\bthe main one\b", " the main reactor "),
+    (r"\b(?:on|onto) (?:the )?top of\b", " ontop "),  # onto the card itself: no side of it
     (r"\b(?:up|on) top\b", " above "),
     (r"\b(?:at|on|in) the bottom\b", " below "),
     (r"\b(?:right|directly|just|immediately|straight) (?=(?:above|below|under|underneath"

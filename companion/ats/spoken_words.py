@@ -160,7 +160,8 @@ def place_clause(ws: list[str]) -> tuple[list[str], list[str]]:
             start = i                   # "two below the main reactor" (spoken_talk)
         elif w in DIRS and (nxt == "" or nxt in PLACE_END):
             start = i                   # "drift market north": the main reactor's side
-        elif w in ("above", "over", "below", "under", "beneath", "underneath", "between"):
+        elif w in ("above", "over", "below", "under", "beneath", "underneath", "between",
+                   "ontop"):
             start = i
         elif w in NEXT and nxt in ("to", "the", "of") or w in ("beside", "adjacent"):
             start = i
