@@ -34,7 +34,12 @@ REWRITES: list[tuple[str, str]] = [
     (r"\bmy (?:move|turn|go|action)\b", " "),
     (r"\b(?:ok|okay|so|alright|right|well) so\b", " "),
     (r"\b(?:she|he|they|you)(?:'s|'ll|'re|'d)?\b", " "),
-    (r"\b(?:would|'d) like to\b|\b(?:goes|go|going) first\b|\bstarts\b|\banother\b", " "),
+    (r"\b(?:would|'d) like to\b|\b(?:goes|go|going) first\b|\bstarts\b|\banother\b"
+     r"|\bfirst player\b|\b(?:kicks?|kicking) off(?: with)?\b", " "),
+    # the advisors (R 4): "goes with the builders advisor" is its bonus taken
+    (r"\b(?:goes|go|going) (?:with|for) (?=(?:the )?[a-z']+ (?:advisor|advisor's|bonus|ability)\b)",
+     " takes "),
+    (r"\band (?:scores?|gets?|takes?|gains?) (?:a|the|one|1) (?:vp|point|victory point)\b", " "),
     (r"\b(?:the|my|his|her|their|your) main one\b", " the main reactor "),
     (r"\b(?:new|other|second|extra) (?:power )?reactor\b", " power reactor "),
     (r"\b(?:please|thanks|thank you|cheers)\s*$", " "),
@@ -57,6 +62,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:in|into|on) (?:the )?(?:gap|space|spot|hole|slot|cell) between\b", " between "),
     (r"\bon (?:my|his|her|their|your|the) (?:main )?(?:reactor's |reactors )?(left|right)\b",
      r" \1 "),
+    (r"\bon ([a-z]+'s) (?:main )?(?:reactor's )?(left|right)\b", r" \2 of \1 main reactor "),
 
     (r"\b(" + _COUNT + ")" + _UNIT + r" (?:up|higher) (?:from|than)\b", r" \1 above "),
     (r"\b(" + _COUNT + ")" + _UNIT + r" (?:down|lower) (?:from|than)\b", r" \1 below "),
@@ -71,14 +77,15 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:takes?|taking|took|grabs?) (.{1,40}?) and (?:sticks?|puts?|places?|builds?|drops?|"
      r"pops?|slots?|lays?|plonks?) it\b", r" build \1 "),
     (r"\b(?:putting|lays?|laying|laid|sticks?|sticking|pops?|popping|slots?|slotting|drops?"
-     r"|dropping|plonks?|plonking)\b", " build "),
+     r"|dropping|plonks?|plonking|sets?|setting)\b", " build "),
     (r"\b(?:goes|go|going|went)\b(?= (?:right |just |directly )?(?:under|underneath|below|beneath"
      r"|above|over|on top|up top|next|beside|to the|on the|at|in the|into|left|right|north|south"
      r"|east|west|up|down|between)\b)", " build "),
     # discard for 3 credits (B 4.3)
     (r"\b(?:sells?|selling|sold) off\b", " sell "),
     (r"\b(?:gets?|getting|got) rid of\b", " discard "),
-    (r"\b(?:dumps?|dumping|dumped|scraps?|scrapping|scrapped|bins?|binning|binned)\b",
+    (r"\b(?:dumps?|dumping|dumped|scraps?|scrapping|scrapped|bins?|binning|binned|recycles?"
+     r"|recycling|recycled|flogs?|flogging|flogged)\b",
      " discard "),
     (r"\b(?:cash(?:es)?|cashing|cashed) in\b", " discard "),
     (r"\b(?:throws?|threw|throwing|toss(?:es)?|tossing|chucks?|chucking) ((?:the |a |an )?"
@@ -97,8 +104,9 @@ REWRITES: list[tuple[str, str]] = [
      r"(?:out of|from) ", " reactor with "),
     (r"\b(?:makes?|making|turns?|turning) (.{1,60}?) (?:into )?(?:a |an )?(?:power )?"
      r"reactor\b", r" reactor with \1 "),
-    (r"\b(?:gives?|giving|gave|trades?|trading|traded) (?:up |in )(.{1,60}?) for (?:a |an )?"
-     r"(?:power )?reactor\b", r" reactor with \1 "),
+    (r"\b(?:gives?|giving|gave|trades?|trading|traded|swaps?|swapping|swapped|exchanges?)"
+     r" (?:up |in )?(.{1,60}?) for (?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
+    (r"\b(?:trading|trades?|swapping|swaps?) in\b", " with "),
     (r"\b(?:the )?card (?:given|given up|discarded|used|traded) (?:up )?(?:is|was)\b", " with "),
     (r"\band (?:pays?|paying|paid) (?:for it )?with\b", " with "),
     (r"\b(?:paying|paid|pays) (?:for it )?with\b", " with "),
