@@ -64,9 +64,26 @@ CLEAR = [
     # a location named by a word of its name, energy from the one named before
     ("later", "orbital bakery at 1 1, energy from the main reactor", 'Ana build "Orbital Bakery" @1,1 e[0,0]'),
     ("ben", "bio lab under the reactor, both cubes from it", 'Ben build "Bio Lab" @1,0 e[0,0;0,0]'),
+    # split verbs and more of the verbs players use
+    ("ben", "Ben lays the comet kilt down on his left", 'Ben build "Comet Kilt" @0,-1'),
+    ("ben", "throw the orbital bakery away", 'Ben discard "Orbital Bakery"'),
+    ("ben", "Ben grabs the comet kiln and sticks it directly north", 'Ben build "Comet Kiln" @-1,0'),
+    ("ben", "swap the bio lab for a power reactor on the right hand side",
+     'Ben reactor "Bio Lab" @0,1'),
+    ("ben", "ben recycles comet kilt", 'Ben discard "Comet Kilt"'),
+    # between two locations: the one free cell beside both
+    ("later", "comet kiln in the gap between the bakery and the power reactor",
+     'Ana build "Comet Kiln" @1,-1'),
+    # a card by the starts of its words; a player by sound (c/k)
+    ("later", "comet kilt between the two quartz gardens", 'Ana build "Comet Kilt" @-1,1'),
+    ("start", "Ana: holo display one row up", 'Ana build "Holographic Display Area" @-1,0 e[0,0]'),
+    ("later", "the holo display at 2,0 with a cube from the new reactor",
+     'Ana build "Holographic Display Area" @2,0 e[1,0]'),
     # R 4: the advisor's bonus declined for 1 VP
     ("advisors", "Ana says no thanks to the builders bonus", 'Ana advisor "Builders" decline'),
     ("advisors", "Ben takes the point instead of the traders ability", 'Ben advisor "Traders" decline'),
+    ("advisors", "Ana goes with the builders advisor", 'Ana advisor "Builders" bonus'),
+    ("advisors", "ben refuses traders and scores the point", 'Ben advisor "Traders" decline'),
 ]
 
 
@@ -87,6 +104,11 @@ DOUBT = [
     ("later", "Benn sells off the comet kiln"),
     # a side of a location the station does not have
     ("ben", "quartz garden right of the bakery"),
+    # a location in another player's station, and onto a card itself
+    ("later", "comet kiln below Ben's power reactor"),
+    ("ben", "put the comet kiln on top of the main reactor"),
+    # a question
+    ("ben", "the comet kiln up top?"),
     # hedges and negations stay refused whatever else was said
     ("ben", "I'm not gonna lay down the comet kiln"),
     ("ben", "maybe put down the quartz garden up top"),
@@ -170,3 +192,9 @@ def test_to_before_a_destination_is_the_preposition_never_two():
     mid = sentencekit.position("sse", "mid")              # "too" after "ship" is ship 2
     got = mid.parse("ship too to two three, city").to_dict()
     assert (got["ship"], got["to"]) == (2, [2, 3])
+
+
+def test_a_player_heard_by_sound_c_as_k():
+    """Klio for Cleo (the fresh dev corpus's three-player position, trio: Cleo to act)."""
+    g = sentencekit.position("ats", "trio", "fresh/ats-dev")
+    assert g.parse("Klio builds the comet kilt underneath") == g.parse('Cleo build "Comet Kilt" @1,0')
