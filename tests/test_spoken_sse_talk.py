@@ -251,22 +251,18 @@ def test_a_misheard_name_of_the_other_player_is_not_read_as_the_one_to_play():
     assert isinstance(e, IllegalAction) and e.rule == "wrong-player"
 
 
-# 6. no question whose answers are the same (behind spoken.ALIKE_SHIPS_TAKE_LOWEST) ------
+# 6. no question whose answers are the same (both the sentence and the notation) -------
 @pytest.mark.parametrize("say,notation", [
     ("city at 3 2", "Ann move #0 2,2->3,2 line city"),
     ("I'm sending a ship two spaces to the left, city", "Ann move #0 2,2->0,2 line city"),
     ("Ann flies one step up right and drops a trade station",
      "Ann move #0 2,2->3,1 line trade_station"),
 ])
-def test_ships_on_one_system_give_one_move_the_lowest_numbered(monkeypatch, say, notation):
-    from companion.sse import spoken
-    monkeypatch.setattr(spoken, "ALIKE_SHIPS_TAKE_LOWEST", True)
+def test_ships_on_one_system_give_one_move_the_lowest_numbered(say, notation):
     same("first", say, notation)
 
 
-def test_ships_on_different_systems_are_still_asked_about(monkeypatch):
-    from companion.sse import spoken
-    monkeypatch.setattr(spoken, "ALIKE_SHIPS_TAKE_LOWEST", True)
+def test_ships_on_different_systems_are_still_asked_about():
     e = refused("mid", "one step to the right, city")     # #0 at 3,1 and #2 at 2,2
     assert isinstance(e, IncompleteNotation) and e.missing in ("ship", "to"), str(e)
 
@@ -290,3 +286,21 @@ def test_a_seat_pages_player_on_their_turn_is_the_one_who_acts():
     g = sentencekit.position("sse", "mid")
     got = complete(g, spoken.read_sentence(g, "ship two one step right, city", player="Ann"))
     assert str(got) == str(g.parse("Ann move #2 2,2->3,2 line city"))
+
+
+@pytest.mark.parametrize("at,say,notation", [
+    # "until the end of the row": as far as the line goes
+    ("solo", "Ann heads east until the end of the line, city", "Ann move #0 2,2->5,2 line city"),
+    # "east, one planet": a system described, not a second distance
+    ("solo", "east, one planet system, city", None),
+    # "across the wormhole" passes over it in a line ("through" is the jump)
+    ("worm", "fly two systems east across the wormhole with a trade station",
+     "Ann move #0 1,0->3,0 line trade_station"),
+])
+def test_the_end_of_the_line_a_system_described_and_passing_a_wormhole(at, say, notation):
+    if notation is None:
+        g = sentencekit.position("sse", at)
+        got = g.parse(say).to_dict()            # the one 1-planet system east
+        assert got["piece"] == "city" and g.state.map.get(tuple(got["to"])).planets == 1
+        return
+    same(at, say, notation)

@@ -62,11 +62,6 @@ from .state import Ship, State
 
 __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
 
-#: issue 52, "no question whose answers are the same": when every ship the sentence may
-#: mean stands on one system (the opening turn: all on the homeworld), the line takes the
-#: lowest-numbered instead of asking "#0, #1 or #2 at -2,2" (a line of notation too:
-#: :func:`companion.sse.incontext._move`).
-ALIKE_SHIPS_TAKE_LOWEST = True
 
 
 #: the keys in the order a line of notation gives them (``actions.parse(...).to_dict()``)
@@ -351,8 +346,10 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         raise NotationError(f"{KIND}: a repair at home colonises nothing")
     if s.ship is None and ps is not None and kind == "move":
         alike = [sh for sh in ps.ships if s.frm in (None, sh.at)]
-        if (ALIKE_SHIPS_TAKE_LOWEST and len(alike) > 1
-                and len({(sh.at, sh.damaged) for sh in alike}) == 1):
+        # issue 52, "no question whose answers are the same": every ship the sentence may
+        # mean stands on one system (the opening turn: all on the homeworld), so the line
+        # takes the lowest-numbered (a line of notation too: incontext._move)
+        if len(alike) > 1 and len({(sh.at, sh.damaged) for sh in alike}) == 1:
             s.ship = alike[0].id        # the same move whichever: the lowest number
     if ps is not None and who is not None and (s.ref is not None or s.ref_home is not None):
         _from_reference(game, who, s)
