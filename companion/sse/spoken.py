@@ -62,8 +62,6 @@ from .state import Ship, State
 
 __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
 
-
-
 #: the keys in the order a line of notation gives them (``actions.parse(...).to_dict()``)
 ORDER = ("do", "player", "ship", "from", "to", "via", "piece")
 
