@@ -146,6 +146,17 @@ class _Reader:
                 if who:
                     self.player = self.d["player"] = who
                     return ws[:i - 1] + ws[j:]
+        # a name said later in the sentence, as it is written ("..., says Ben", "Nebula
+        # Exchange, cost 2, Ben lays it at one zero"); a possessive names a station instead
+        named = [(i, p) for i, w in enumerate(ws) for p in players
+                 if sp.squash(w) == sp.squash(p) and not w.endswith("'s")]
+        if len({p for _, p in named}) == 1:
+            i, who = named[0]
+            self.player = self.d["player"] = who
+            rest = ws[:i] + ws[i + 1:]
+            if i > 0 and rest[i - 1:i] in (["says"], ["said"], ["for"]):
+                rest = rest[:i - 1] + rest[i:]
+            return rest
         return ws
 
     @staticmethod

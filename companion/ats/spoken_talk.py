@@ -27,6 +27,11 @@ _SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|
 #: (pattern, replacement), applied in order on the words joined by single spaces
 REWRITES: list[tuple[str, str]] = [
     (r"\ba single\b", " one "),
+    # a card's printed values read aloud with it ("Nebula Exchange, cost 2, energy 1")
+    (r"\bcosts? (?:is )?[a-z0-9]+(?: (?:and )?energy (?:is )?[a-z0-9]+)?\b", " "),
+    # misspelt sides as phones write them
+    (r"\b(?:rite|rigth|rihgt|wright)\b", " right "), (r"\b(?:lef|letf|lft)\b", " left "),
+    (r"\b(?:abov|abuv)\b", " above "), (r"\b(?:belo|bellow|blow)\b", " below "),
     (r"\bi want (?!(?:the )?(?:bonus|advisor|influence))", " "),
     # contractions and talk
     (r"\b(?:i'm|im|i am|i'll|ill|i will|i'd|id like to|i want to|i wanna)\b", " "),
@@ -34,8 +39,13 @@ REWRITES: list[tuple[str, str]] = [
     (r"\bmy (?:move|turn|go|action)\b", " "),
     (r"\b(?:ok|okay|so|alright|right|well) so\b", " "),
     (r"\b(?:she|he|they|you)(?:'s|'ll|'re|'d)?\b", " "),
+    (r"\b(?:starts?|starting|opens?|opening) (?:the |this )?(?:year|round|turn|game)? ?with\b",
+     " build "),
     (r"\b(?:would|'d) like to\b|\b(?:goes|go|going) first\b|\bstarts\b|\banother\b"
-     r"|\bfirst player\b|\b(?:kicks?|kicking) off(?: with)?\b", " "),
+     r"|\bfirst player\b|\b(?:kicks?|kicking) off(?: with)?\b|\b(?:as )?(?:the )?active player\b"
+     r"|\bfirst\b", " "),
+    (r"\bsays? no to\b", " declines "),
+    (r"\b(?:goes|go|going) for (?:the )?(?:one |1 )?(?:vp|victory point|point)\b", " takes the point "),
     # the advisors (R 4): "goes with the builders advisor" is its bonus taken
     (r"\b(?:goes|go|going) (?:with|for) (?=(?:the )?[a-z']+ (?:advisor|advisor's|bonus|ability)\b)",
      " takes "),
@@ -72,10 +82,15 @@ REWRITES: list[tuple[str, str]] = [
     # build (B 4.1)
     (r"\b(?:lays?|laying|laid|puts?|putting|sets?|setting|plonks?|slaps?) down\b", " build "),
     (r"\b(?:goes|go|going|went) (?:with|for)\b", " build "),
+    (r"\b(?:makes?|making|powers|powering|builds?|building|puts?|putting) (?:up )?(?:a |an )?"
+     r"(?:power )?reactor (.{0,40}?)(?:out of|from) ", r" reactor \1 with "),
+    (r"\b(?:makes?|making|powers|powering) (?=(?:up )?(?:a |an )?(?:power )?reactor\b)", " build "),
+    (r"\b(builds?|lays?|places?|puts?|drops?|discards?|sells?|dumps?) it\b", r" \1 "),
     (r"\b(?:lays?|laying|puts?|putting|sets?|setting) ((?:the |a |an )?[a-z' -]{1,40}?) down\b",
      r" build \1 "),
     (r"\b(?:takes?|taking|took|grabs?) (.{1,40}?) and (?:sticks?|puts?|places?|builds?|drops?|"
      r"pops?|slots?|lays?|plonks?) it\b", r" build \1 "),
+    (r"\b(?:flipping|flips?|flipped) (.{1,40}?) facedown\b", r" \1 "),
     (r"\b(?:putting|lays?|laying|laid|sticks?|sticking|pops?|popping|slots?|slotting|drops?"
      r"|dropping|plonks?|plonking|sets?|setting)\b", " build "),
     (r"\b(?:goes|go|going|went)\b(?= (?:right |just |directly )?(?:under|underneath|below|beneath"
@@ -102,10 +117,14 @@ REWRITES: list[tuple[str, str]] = [
      r"reactor\b", r" reactor with \1 "),
     (r"\b(?:makes?|making|builds?|building|puts?|putting|wants?) (?:a |an )?(?:power )?reactor "
      r"(?:out of|from) ", " reactor with "),
+    (r"\b(?:turns?|turning|trades?|trading|swaps?|swapping) in (.{1,60}?) (?:to make|to build|for)"
+     r" (?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
     (r"\b(?:makes?|making|turns?|turning) (.{1,60}?) (?:into )?(?:a |an )?(?:power )?"
      r"reactor\b", r" reactor with \1 "),
     (r"\b(?:gives?|giving|gave|trades?|trading|traded|swaps?|swapping|swapped|exchanges?)"
      r" (?:up |in )?(.{1,60}?) for (?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
+    (r"\b(?:trades?|trading|traded|swaps?|turns?) (?:in )?(.{1,40}?) (?:in )?for (?:three |3 )?"
+     r"(?:credits|money|cash|coins)\b", r" discard \1 "),
     (r"\b(?:trading|trades?|swapping|swaps?) in\b", " with "),
     (r"\b(?:the )?card (?:given|given up|discarded|used|traded) (?:up )?(?:is|was)\b", " with "),
     (r"\band (?:pays?|paying|paid) (?:for it )?with\b", " with "),
@@ -115,7 +134,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:taking|with|using) (?:the )?(?:last|remaining|only|its) (?:energy )?(?:cubes?|energy) "
      r"(?:on|from|off|of|in)\b", " energy from "),
     (r"\bboth (?:energy )?(cubes|energy)\b", r" two \1 "),
-    (r"\b(?:using|with|taking) (?:a|one|an) (?:energy )?cube\b", " one cube "),
+    (r"\b(?:using|with|taking) (?:a|one|an|the) (?:energy )?cube\b", " one cube "),
     (r"\b(?:the |a |one )?(?:energy )?cubes? (?:comes?|came|coming) (?:off|from|out of)\b",
      " energy from "),
     (r"\b(?:using|with|taking) (?:the )?([a-z ]{1,40}?)'s (?:energy|cubes?|power)\b",

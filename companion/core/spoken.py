@@ -176,6 +176,8 @@ def rank(said: str, names: Iterable[str], *, sound: bool = False) -> list[Match]
             score = 1.0
         else:
             score = difflib.SequenceMatcher(None, key, other, autojunk=False).ratio()
+            if score >= TAKE and _a_word_is_another(said, name):
+                score = TAKE - 0.01      # "moon orchard" is no misheard Ion Orchard
             if other.startswith(key) and len(key) >= 4:
                 score = max(score, 0.8 + 0.15 * len(key) / len(other))
             if sound and len(said_sk.replace(" ", "")) >= 2 and skeleton(name) == said_sk:
@@ -202,6 +204,17 @@ def by_part(said: str, names: Iterable[str]) -> list[str]:
                for w in ws):
             out.append(name)
     return out
+
+
+def _a_word_is_another(said: str, name: str) -> bool:
+    """Whether, word for word, one word said is another word, not the name's misheard
+    ("moon" for "ion": a whole word changed, issue 52), when both have as many words."""
+    a = [squash(w) for w in re.findall(r"[a-z0-9]+", fold(said))]
+    b = [squash(w) for w in re.findall(r"[a-z0-9]+", fold(name))]
+    if len(a) != len(b) or len(a) < 2:
+        return False
+    return any(x != y and difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() < 0.6
+               for x, y in zip(a, b))
 
 
 #: a name is taken when it scores at least this ...
