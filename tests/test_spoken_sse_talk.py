@@ -304,3 +304,12 @@ def test_the_end_of_the_line_a_system_described_and_passing_a_wormhole(at, say, 
         assert got["piece"] == "city" and g.state.map.get(tuple(got["to"])).planets == 1
         return
     same(at, say, notation)
+
+
+def test_a_ship_is_damaged_on_any_turn_as_a_table_says_it():
+    """Damaged Ships: a ship is damaged whoever's turn it is (the damage takes no turn):
+    "takes damage" / "takes a hit" / "mark ... as damaged" are the damage, not a move."""
+    g = sentencekit.position("sse", "damaged")
+    for say in ("Ben's ship zero takes a hit", "mark Ben's ship zero as damaged"):
+        got = g.parse(say).to_dict()
+        assert (got["do"], got["player"], got["ship"]) == ("damage", "Ben", 0), say

@@ -81,6 +81,10 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
     # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
     text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
     text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
+    # a ship damaged, as a table says it ("takes damage", "takes a hit", "mark ... as damaged")
+    text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
+                  r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
+    text = re.sub(r"(?i)\bmark(?:s|ed)? (.{1,60}?) as damaged\b", r" damage \1 ", text)
     # "until the end of the row": as far as the line goes
     text = re.sub(r"(?i)\b(?:until|till|up to|to) the (?:very )?end(?: of the (?:row|line|map|board"
                   r"|galaxy))?\b", " all the way ", text)
@@ -278,7 +282,8 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         raise NotationError(f"{KIND}: a {s.colour} {s.system}? only a nebula has a colour")
     if s.planets is not None and not 1 <= s.planets <= 3:
         raise NotationError(f"{KIND}: a planetary system has 1 to 3 planets")
-    if s.player is not None and not game.state.finished and not game.may_act(s.player):
+    if s.player is not None and not game.state.finished and not game.may_act(s.player) \
+            and kind != "damage":       # a ship is damaged on any turn (the rules check it)
         raise IllegalMove("wrong-player", f"it is {game.state.current}'s turn",
                           action=d | {"do": kind})   # before any question (issue 52)
     states = game.state.players
