@@ -81,6 +81,10 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
     # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
     text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
     text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
+    # "ship one, the one on my city, ...": the ship said again by where it stands (between
+    # commas, after its number): the number names it
+    text = re.sub(r"(?i)(\bship (?:#?\s*[0-9]+|zero|one|two|three|four)\b)\s*,\s*the one (?:on|at|"
+                  r"sitting on|standing on|parked on) [^,]{1,40},", r"\1,", text)
     # a ship damaged, as a table says it ("takes damage", "takes a hit", "mark ... as damaged")
     text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
                   r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)

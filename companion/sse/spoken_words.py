@@ -184,6 +184,8 @@ def passed(ws: list[str], j: int) -> int:
     start, named = j, False
     while j < len(ws):
         w, nxt = ws[j], _at(ws, j + 1)
+        if named and w in ("city", "cities", "trade", "station", "stations", "the", "a", "an"):
+            break                       # "past the wormhole, city": the piece, not the system
         if w in ("the", "a", "an", "my", "his", "her", "their", "own") or w.endswith("'s"):
             j += 1
         elif w in COLOURS or w in KIND_WORDS and w not in ("home", "homeworld") or w in (
