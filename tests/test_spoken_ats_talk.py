@@ -79,6 +79,12 @@ CLEAR = [
     ("start", "Ana: holo display one row up", 'Ana build "Holographic Display Area" @-1,0 e[0,0]'),
     ("later", "the holo display at 2,0 with a cube from the new reactor",
      'Ana build "Holographic Display Area" @2,0 e[1,0]'),
+    # the place said first, the card after it; the cell said first; a player named last
+    ("ben", "left of the main reactor, the comet kilt", 'Ben build "Comet Kilt" @0,-1'),
+    ("ben", "to the east Ben lays down an orbital bakery", 'Ben build "Orbital Bakery" @0,1 e[0,0]'),
+    ("ben", "one zero, comet kiln", 'Ben build "Comet Kiln" @1,0'),
+    ("ben", "the comet kiln goes on the right, says Ben", 'Ben build "Comet Kiln" @0,1'),
+    ("ben", "ben bild the comet kiln lefft of main", 'Ben build "Comet Kiln" @0,-1'),
     # R 4: the advisor's bonus declined for 1 VP
     ("advisors", "Ana says no thanks to the builders bonus", 'Ana advisor "Builders" decline'),
     ("advisors", "Ben takes the point instead of the traders ability", 'Ben advisor "Traders" decline'),

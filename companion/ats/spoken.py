@@ -78,8 +78,9 @@ class _Reader:
     # -- the whole sentence ------------------------------------------------------------
     def read(self) -> dict[str, Any]:
         ws = list(self.ws)
-        while ws[:1] and ws[0] in FILLER and ws[0] != "for":
-            ws = ws[1:]
+        while ws[:1] and ws[0] in FILLER and ws[0] != "for" and not (
+                ws[0] == "to" and (ws[1:2] and ws[1] in DIRS or ws[1:3] and ws[2] in DIRS)):
+            ws = ws[1:]                 # not "to the west ..." (a place said first)
         ws = self._player(ws)
         if self.player is None and self.default is not None:
             self.player = self.d["player"] = self.default
@@ -91,6 +92,12 @@ class _Reader:
         if e is not None:
             ws, energy = ws[:e], ws[e:]
         ws, place = place_clause(ws)
+        if len(place) >= 3 and not self._names_a_card(ws):
+            # the place said first and the card after it ("left of the main reactor, quartz
+            # garden"; "at one zero, the drift market"): the one split that reads
+            split = self._split_place(place)
+            if split is not None:
+                place, ws = split[0], ws + split[1]
         kind, ws = self._kind(ws, bool(place))
         card = self._card(ws, kind)
         if kind == "play":
@@ -123,6 +130,39 @@ class _Reader:
             return                      # any other reason is the rules' own (advisors, ...)
         raise IllegalAction("wrong-player", f"{p} has already acted in year {st.year}, turn "
                             f"{st.turn}", action={"player": p, "do": kind})
+
+    def _names_a_card(self, ws: list[str]) -> bool:
+        """Whether the words left beside the place name a card ("kilt under the main
+        reactor": they do, and the place is not cut)."""
+        said = [w for w in ws if w not in FILLER and w not in BUILD and w not in PLAY
+                and w not in DISCARD]
+        if not said:
+            return False
+        if sp.find_name(said, self._names(), max_words=6, sound=True):
+            return True
+        try:
+            return self._card(said, "build") is not None
+        except CompanionError:
+            return False
+
+    def _split_place(self, place: list[str]) -> tuple[list[str], list[str]] | None:
+        """The place clause cut where a card's name begins: the place kept readable, the
+        rest a card; None unless exactly one cut reads both."""
+        found = []
+        for k in range(len(place) - 1, 0, -1):
+            head, tail = place[:k], place[k:]
+            if not [w for w in tail if w not in FILLER] or {"reactor", "reactors"} & set(tail):
+                continue                # a reactor said is the place's, never the action's
+            try:
+                card = self._card(tail, "build")
+                if card is None:
+                    continue
+                cell = self._where(list(head), "build", card)
+            except CompanionError:
+                continue
+            found.append((head, tail, card, cell))
+        # cuts that differ only by "the" give the same card and cell: one reading
+        return found[0][:2] if len({f[2:] for f in found}) == 1 else None
 
     def _player(self, ws: list[str]) -> list[str]:
         """A leading name ("Ben: ...", "Ben builds ...", "for Ben ..."), or "for Ben" at

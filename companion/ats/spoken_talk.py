@@ -28,9 +28,15 @@ _SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|
 REWRITES: list[tuple[str, str]] = [
     (r"\ba single\b", " one "),
     # a card's printed values read aloud with it ("Nebula Exchange, cost 2, energy 1")
-    (r"\bcosts? (?:is )?[a-z0-9]+(?: (?:and )?energy (?:is )?[a-z0-9]+)?\b", " "),
+    (r"\bcosts? (?:is )?[a-z0-9]+(?: (?:and )?energy (?:is )?[a-z0-9]+)?(?: [a-z0-9]+ "
+     r"(?:points?|vps?|victory points?))?\b", " "),
     # misspelt sides as phones write them
-    (r"\b(?:rite|rigth|rihgt|wright)\b", " right "), (r"\b(?:lef|letf|lft)\b", " left "),
+    (r"\b(?:rite|rigth|rihgt|wright)\b", " right "), (r"\b(?:lef|letf|lft|lefft)\b", " left "),
+    (r"\b(?:bild|biuld|buld)(s?)\b", r" build\1 "), (r"\bdiscords?\b", " discard "),
+    (r"\b(?:full stop|period|over and out|over)\s*$", " "),
+    (r"\b(?:(?:it's|it is) )?(?:[a-z]+'s) turn\b", " "),
+    (r"\bof (?:the |her |his |my |their |your )?main\b(?! reactor| one)", " of the main reactor "),
+    (r"\b(?:that|this|the same) reactor\b", " it "),
     (r"\b(?:abov|abuv)\b", " above "), (r"\b(?:belo|bellow|blow)\b", " below "),
     (r"\bi want (?!(?:the )?(?:bonus|advisor|influence))", " "),
     # contractions and talk
@@ -45,6 +51,10 @@ REWRITES: list[tuple[str, str]] = [
      r"|\bfirst player\b|\b(?:kicks?|kicking) off(?: with)?\b|\b(?:as )?(?:the )?active player\b"
      r"|\bfirst\b", " "),
     (r"\bsays? no to\b", " declines "),
+    (r"\b(?:turns?|turning|turned) (?:it |that )?down\b", " declines "),
+    (r"\b(?:will )?(?:have|has|having) (?=(?:the )?[a-z']+ (?:advisor|advisor's|bonus|ability)\b)",
+     " takes "),
+    (r"\b(?:ta|cheers)\s*$", " "),
     (r"\b(?:goes|go|going) for (?:the )?(?:one |1 )?(?:vp|victory point|point)\b", " takes the point "),
     # the advisors (R 4): "goes with the builders advisor" is its bonus taken
     (r"\b(?:goes|go|going) (?:with|for) (?=(?:the )?[a-z']+ (?:advisor|advisor's|bonus|ability)\b)",
@@ -85,6 +95,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"\b(?:makes?|making|powers|powering|builds?|building|puts?|putting) (?:up )?(?:a |an )?"
      r"(?:power )?reactor (.{0,40}?)(?:out of|from) ", r" reactor \1 with "),
     (r"\b(?:makes?|making|powers|powering) (?=(?:up )?(?:a |an )?(?:power )?reactor\b)", " build "),
+    (r"\breactor (?:of|from) (?=(?:the |a |an |his |her |my )?[a-z])", " reactor with "),
     (r"\b(builds?|lays?|places?|puts?|drops?|discards?|sells?|dumps?) it\b", r" \1 "),
     (r"\b(?:lays?|laying|puts?|putting|sets?|setting) ((?:the |a |an )?[a-z' -]{1,40}?) down\b",
      r" build \1 "),

@@ -158,7 +158,8 @@ def place_clause(ws: list[str]) -> tuple[list[str], list[str]]:
             start = i
         elif steps(w) is not None and nxt in DIRS:
             start = i                   # "two below the main reactor" (spoken_talk)
-        elif w in DIRS and (nxt == "" or nxt in PLACE_END):
+        elif w in DIRS and (nxt == "" or nxt in PLACE_END or nxt in BUILD or nxt in DISCARD
+                            or nxt in PLAY):
             start = i                   # "drift market north": the main reactor's side
         elif w in ("above", "over", "below", "under", "beneath", "underneath", "between",
                    "ontop"):
@@ -171,10 +172,14 @@ def place_clause(ws: list[str]) -> tuple[list[str], list[str]]:
             continue
         end = len(ws)
         for j in range(start + 1, len(ws)):
-            if ws[j] in PLACE_END or ws[j] in BUILD or ws[j] in DISCARD:
+            if ws[j] in PLACE_END or ws[j] in BUILD or ws[j] in DISCARD or ws[j] in PLAY:
                 end = j
                 break
         return ws[:start] + ws[end:], ws[start:end]
+    for k in (4, 3, 2):                 # "two zero, kiln": the cell said first
+        if len(ws) > k and cell_pair(ws[:k]) is not None and sp.number(ws[k]) is None \
+                and ws[k] not in sp.MINUS:
+            return ws[k:], ws[:k]
     for k in (4, 3, 2):                 # "build garden one zero": the cell said last
         if len(ws) > k and cell_pair(ws[-k:]) is not None and sp.number(ws[-k - 1]) is None \
                 and ws[-k - 1] not in sp.MINUS:
