@@ -79,7 +79,7 @@ class _Reader:
     def read(self) -> dict[str, Any]:
         ws = list(self.ws)
         while ws[:1] and ws[0] in FILLER and ws[0] != "for" and not (
-                ws[0] == "to" and (ws[1:2] and ws[1] in DIRS or ws[1:3] and ws[2] in DIRS)):
+                ws[0] == "to" and any(w in DIRS for w in ws[1:3])):
             ws = ws[1:]                 # not "to the west ..." (a place said first)
         ws = self._player(ws)
         if self.player is None and self.default is not None:
