@@ -313,3 +313,18 @@ def test_a_ship_is_damaged_on_any_turn_as_a_table_says_it():
     for say in ("Ben's ship zero takes a hit", "mark Ben's ship zero as damaged"):
         got = g.parse(say).to_dict()
         assert (got["do"], got["player"], got["ship"]) == ("damage", "Ben", 0), say
+
+
+def test_a_count_then_a_systems_planets_is_no_hex():
+    """Issue 52: "down-right two, one planet" was read as the hex 2,1 (a count and the
+    planets of the system, with the comma lost): a count, then the system described."""
+    g = sentencekit.position("sse", "mid")
+    got = g.parse("ship two, down-right two, one planet, city").to_dict()
+    assert (got["ship"], got["to"]) == (2, [2, 4])
+    assert g.parse("ship two, up left two, one planet, city").to_dict()["to"] != [2, 1]
+
+
+def test_a_damage_said_with_where_the_ship_stands():
+    g = sentencekit.position("sse", "damaged")
+    got = g.parse("Ann's ship one takes a hit at home").to_dict()
+    assert (got["do"], got["ship"], got["from"]) == ("damage", 1, [2, 2])

@@ -109,6 +109,8 @@ def pair(ws: Sequence[str], i: int) -> tuple[tuple[int, int], int] | None:
     if second is None:
         return None
     b, j = second
+    if j < len(ws) and ws[j] in ("planet", "planets", "planetary"):
+        return None         # "two, one planet": a count and a system's planets, no hex
     return (a, b), j
 
 

@@ -90,8 +90,12 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
                   r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
     text = re.sub(r"(?i)\bmark(?:s|ed)? (.{1,60}?) as damaged\b", r" damage \1 ", text)
     # "until the end of the row": as far as the line goes
-    text = re.sub(r"(?i)\b(?:until|till|up to|to) the (?:very )?end(?: of the (?:row|line|map|board"
-                  r"|galaxy))?\b", " all the way ", text)
+    text = re.sub(r"(?i)(?<!next )\b(?:until|till|up to|to|at) the (?:very )?(?:far )?(?:(?:east|west|left|"
+                  r"right) )?end(?: of the (?:row|line|map|board|galaxy))?\b", " all the way ", text)
+    # misheard words of a move ("tu" two, "repare", "damadged"); "wounded" is damaged
+    text = re.sub(r"(?i)\btu\b", " two ", text)
+    text = re.sub(r"(?i)\brepare(s?)\b", r" repair\1 ", text)
+    text = re.sub(r"(?i)\b(?:damadged|damged|wounded|hurt|broken down)\b", " damaged ", text)
     # "passes over the wormhole", "flies over the blue nebula": a system passed in a line
     text = re.sub(r"(?i)\b(?:pass(?:es|ed|ing)? )?over(?= (?:the |a |my |her |his )?(?:worm ?holes?"
                   r"|black holes?|red|blue|green|empty|[a-z]+ planets?)\b)", " past ", text)
@@ -117,7 +121,8 @@ def _leading_player(game: SseGame, text: str, ws: list[str], s: Said) -> int:
     if colon and re.search(r"[^\W\d_]", head) and not re.search(r"[0-9]", head):
         n = len(sp.words(head))
         named = [name_key(w) for w in ws[:n] if w not in FILLER and w not in MOVE_WORDS]
-        if 0 < n <= 4 and named:        # "Ann:", "Ann's turn:", "Ann's move:"
+        if 0 < n <= 4 and named and not all(_known(w) or w in REPAIR_WORDS for w in named):
+            # "Ann:", "Ann's turn:" (a word of the game's, "repair:", names nobody)
             s.player = sp.pick(" ".join(named), players, "player", KIND, field="player")
             return n
     for n in (3, 2, 1):
@@ -331,6 +336,16 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
         d["ship"] = s.ship
     if s.frm is not None:
         d["from"] = list(s.frm)
+    if kind == "damage" and s.frm is None and ps is not None and not (
+            s.system or s.colour or s.direction or s.piece or s.via or s.repair):
+        # "ship two takes damage at home", "... is damaged on 3 1": where the ship stands
+        if s.home_of is not None:
+            owner = states.get(s.home_of or who or "")
+            s.frm, s.home_of = (owner.home if owner is not None else None), None
+        elif s.to is not None:
+            s.frm, s.to = s.to, None
+        if s.frm is not None:
+            d["from"] = list(s.frm)
     if kind == "damage":
         if (s.to or s.home_of is not None or s.system or s.colour or s.direction or s.piece
                 or s.via or s.repair or s.nothing):

@@ -50,7 +50,7 @@ MOVE_WORDS = {"move", "moves", "moving", "moved", "fly", "flies", "flying", "fle
               "heads", "warp", "warps", "take", "takes", "bring", "brings", "return",
               "returns", "returning", "limp", "limps", "limping", "sending", "zip",
               "zips", "hop", "hops", "cruise", "cruises", "steer", "steers", "drive",
-              "drives", "went"}
+              "drives", "went", "zoom", "zooms", "zooming", "scoot", "scoots"}
 SHIP_WORDS = {"ship", "ships", "spaceship", "starship", "vessel", "boat"}
 PREPOSITIONS = {"to", "into", "onto", "at", "on", "in", "towards", "toward", "unto", "till"}
 VIA_WORDS = {"through", "thru", "via", "by", "using"}

@@ -89,7 +89,8 @@ def test_damage_and_repair():
         assert said("damaged", s) == "Ann move #0 2,1->2,2 line", s
     assert refused("damaged", "ship zero home with a city").rule == "repair"
     assert refused("damaged", "damage ship zero").rule == "damaged"
-    assert isinstance(refused("damaged", "damage ship one at 3 2"), NotationError)
+    e = refused("damaged", "damage ship one at 3 2")          # where it stands: it is at 2 2
+    assert isinstance(e, IllegalAction) and e.rule == "no-ship"
 
 
 # -- the ship -----------------------------------------------------------------------------
