@@ -54,10 +54,10 @@ from .movement import route
 from .rules import IllegalMove
 from .spoken_words import (COLOURS, COMPASS, DAMAGED, FILLER, HALF_WORDS, KIND, KIND_WORDS,
                            MOVE_WORDS, NEGATIONS, PAST_WORDS, PREPOSITIONS, REPAIR_WORDS,
-                           SHIP_WORDS, UP, VIA_WORDS, VOCABULARY, Said, acting, count_at,
-                           describe, direction_phrase, fits, from_place, misheard, name_key,
-                           number_phrase, on_line, passed, place_words, player_named,
-                           ship_phrase, show)
+                           SHIP_WORDS, Said, UP, VIA_WORDS, VOCABULARY, acting, count_at,
+                           describe, direction_phrase, fits, from_place, misheard,
+                           name_key, number_phrase, on_line, passed, place_words,
+                           player_named, ship_phrase, show, table_talk)
 from .state import Ship, State
 
 __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
@@ -78,27 +78,7 @@ def read_sentence(game: SseGame, text: Any, player: str | None = None) -> dict[s
     if "\n" in text.strip() or "\r" in text.strip():
         raise NotationError(f"{KIND}: one action is one line")
     sp.refuse_question(text)
-    # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
-    text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
-    text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
-    # "ship one, the one on my city, ...": the ship said again by where it stands (between
-    # commas, after its number): the number names it
-    text = re.sub(r"(?i)(\bship (?:#?\s*[0-9]+|zero|one|two|three|four)\b)\s*,\s*the one (?:on|at|"
-                  r"sitting on|standing on|parked on) [^,]{1,40},", r"\1,", text)
-    # a ship damaged, as a table says it ("takes damage", "takes a hit", "mark ... as damaged")
-    text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
-                  r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
-    text = re.sub(r"(?i)\bmark(?:s|ed)? (.{1,60}?) as damaged\b", r" damage \1 ", text)
-    # "until the end of the row": as far as the line goes
-    text = re.sub(r"(?i)(?<!next )\b(?:until|till|up to|to|at) the (?:very )?(?:far )?(?:(?:east|west|left|"
-                  r"right) )?end(?: of the (?:row|line|map|board|galaxy))?\b", " all the way ", text)
-    # misheard words of a move ("tu" two, "repare", "damadged"); "wounded" is damaged
-    text = re.sub(r"(?i)\btu\b", " two ", text)
-    text = re.sub(r"(?i)\brepare(s?)\b", r" repair\1 ", text)
-    text = re.sub(r"(?i)\b(?:damadged|damged|wounded|hurt|broken down)\b", " damaged ", text)
-    # "passes over the wormhole", "flies over the blue nebula": a system passed in a line
-    text = re.sub(r"(?i)\b(?:pass(?:es|ed|ing)? )?over(?= (?:the |a |my |her |his )?(?:worm ?holes?"
-                  r"|black holes?|red|blue|green|empty|[a-z]+ planets?)\b)", " past ", text)
+    text = table_talk(text)
     ws = sp.words(text)
     s = Said()
     i = _leading_player(game, text, ws, s)
