@@ -246,14 +246,6 @@ def show(v: Any) -> str:
     return f"{v[0]},{v[1]}" if isinstance(v, tuple) else str(v)
 
 
-def sounds(text: str) -> str:
-    """How a name sounds, roughly: its first letter and its consonants, doubled letters
-    once ("Been", "Benn" and "Ben" -> bn; "Anna", "Anne" and "Ann" -> an).  (The same as
-    the Among the Stars reader's sound match; it could move to companion.core.spoken.)"""
-    w = re.sub(r"(.)\1+", r"\1", sp.squash(text))
-    return w[:1] + re.sub(r"[aeiouy]", "", w[1:])
-
-
 def player_named(game: SseGame, w: str) -> str | None:
     """The player a word names: spelt so, or (a word of four letters or more that is no
     other word of the reader) sounding so ("Been" for Ben, "Anne's" for Ann); None when
@@ -263,7 +255,8 @@ def player_named(game: SseGame, w: str) -> str | None:
     exact = next((p for p in players if key and sp.squash(p) == key), None)
     if exact is not None or len(key) < 4 or key in VOCABULARY or key in COMPASS:
         return exact
-    alike = [p for p in players if len(sounds(key)) >= 2 and sounds(p) == sounds(key)]
+    heard = sp.skeleton(key)            # how it sounds, as both readers compare names
+    alike = [p for p in players if len(heard) >= 2 and sp.skeleton(p) == heard]
     return alike[0] if len(alike) == 1 else None
 
 
