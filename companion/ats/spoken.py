@@ -28,7 +28,7 @@ from .spoken_talk import normalize, steps
 from .spoken_words import (BUILD, CONFLICT, CUBES, DECLINE, DIRS, DISCARD, ENERGY_START,
                            EXTREME, FILLER, MAIN_WORDS, NEGATION, NEXT, PLAY, REMOVE, TAKE,
                            THROW, Cell, cell_pair, credits_said, energy_start, part_of,
-                           pick_or_part, place_clause)
+                           pick_or_part, place_clause, sounds_like)
 from .station import MAIN, neighbours
 
 if TYPE_CHECKING:
@@ -47,20 +47,6 @@ def read_sentence(game: Game, text: Any, player: str | None = None) -> dict[str,
     if bad and not _advisor_words(ws):
         raise NotationError(f"\"{bad[0]}\" changes what is said: say only what was done")
     return _Reader(game, ws, player).read()
-
-
-def _sounds_like(said: Sequence[str], players: Sequence[str]) -> str | None:
-    """The one player whose name sounds like the word said ("Anna" for Ana, "Benn" or
-    "Been" for Ben, "Clio" for Cleo): one word of three letters or more, not an entry's
-    own word."""
-    if len(said) != 1 or len(said[0]) < 3 or said[0] in FILLER or said[0] in BUILD \
-            or said[0] in DISCARD or said[0] in DIRS:
-        return None
-    word = said[0].removesuffix("'s")
-    alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word)]
-    if not alike and len(word) >= 4 and word.endswith("s"):    # "annas": Anna's, unwritten
-        alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word[:-1])]
-    return alike[0] if len(alike) == 1 else None
 
 
 def _advisor_words(ws: Sequence[str]) -> bool:
@@ -161,8 +147,15 @@ class _Reader:
             except CompanionError:
                 continue
             found.append((head, tail, card, cell))
-        # cuts that differ only by "the" give the same card and cell: one reading
-        return found[0][:2] if len({f[2:] for f in found}) == 1 else None
+        # cuts that differ only by "the" give the same card and cell: one reading; at one
+        # cell, the longest card said holds the shorter ("top garden, quartz garden": not
+        # the Garden after "top garden quartz")
+        if len({f[3] for f in found}) == 1 and all(
+                set(sp.squash(w) for w in f[2].split()) <= set(sp.squash(w) for w in
+                                                               found[-1][2].split())
+                for f in found):
+            return found[-1][:2]
+        return None
 
     def _player(self, ws: list[str]) -> list[str]:
         """A leading name ("Ben: ...", "Ben builds ...", "for Ben ..."), or "for Ben" at
@@ -197,6 +190,11 @@ class _Reader:
             if i > 0 and rest[i - 1:i] in (["says"], ["said"], ["for"]):
                 rest = rest[:i - 1] + rest[i:]
             return rest
+        who = self._who(ws[-1:], players) if len(ws) > 2 and ws[-1] not in DIRS \
+            and not ws[-1].endswith("s") else None          # not "bonus" (Ben's, unwritten)
+        if who:                         # "... west of the main reactor, Anah" (dictated)
+            self.player = self.d["player"] = who
+            return ws[:-1]
         return ws
 
     @staticmethod
@@ -208,11 +206,11 @@ class _Reader:
         if exact:
             return exact[0] if len(exact) == 1 else None
         if len(key) < 5 or len(said) > 1:     # "cleo u" is no misheard "Cleo"
-            return _sounds_like(said, players)
+            return sounds_like(said, players)
         ranked = sp.rank(key, players)
         if ranked and ranked[0].score >= 0.85 and (len(ranked) == 1 or ranked[1].score < 0.8):
             return ranked[0].name
-        return _sounds_like(said, players)
+        return sounds_like(said, players)
 
     def _year_turn(self, ws: list[str]) -> list[str]:
         out: list[str] = []
@@ -543,6 +541,12 @@ class _Reader:
                 src = src[1:]
             if n is not None:
                 counted = True
+            if "each" in part and src in (["reactor"], ["reactors"]):   # one from each
+                st = self.game.state.station(self._acting("build"))
+                out += [c for c in sorted((c for c, p in st.cells.items() if p.is_reactor),
+                                          key=lambda c: (c != last, c)) for _ in range(n or 1)]
+                counted = True
+                continue
             if not src:
                 raise NotationError(f"energy from where? \"{' '.join(part)}\"")
             last = self._locate(src, "build", last)

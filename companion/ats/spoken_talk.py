@@ -27,6 +27,37 @@ _SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|
 #: (pattern, replacement), applied in order on the words joined by single spaces
 REWRITES: list[tuple[str, str]] = [
     (r"\ba single\b", " one "),
+    # talk around the action ("umm yeah", "go ahead and", "like directly above")
+    (r"\b(?:umm+|uhh*|erm+|yeah|yep|yup|like|basically|actually|just)\b", " "),
+    (r"\b(?:go|goes|going|went) ahead and\b", " "),
+    (r"\b(?:last|next) (?:to go|up)\b", " "),
+    (r"\bthat's ([a-z]+)'s\s*$", r" for \1 "),          # "..., that's Ben's"
+    (r"\b(?:three |3 )?credits (?:go )?(?:to|for) ([a-z]+) for\b", r" \1 discard "),
+    (r"\b(?:three |3 )?credits(?: please)?,? (?=.{0,20}\b(?:chuck|discard|sell|dump|bin|scrap))",
+     " "),
+    (r"\b(?:that |which )?(?:she|he|they|i|you) (?:already )?(?:has|have|had|built|owns?"
+     r"|placed)\b", " "),                               # "the bakery she already has"
+    (r"\b(?:old|existing)\b", " "),
+    (r"\bnumber (?:two|three|four|five|six|[2-6])\b(?! ?(?:-?[0-9]|zero|one|minus))", " "),
+    (r"^ ?(top|bottom|left|right|upper|lower) ([a-z]+) (above|below|left|right|under) it\b",
+     r" \3 the \1 \2 "),                             # "top garden, above it, ..."
+    (r"\b(?:on |at |to )?the far side of (?:the |my |her |his )?(left|right)\b", r" \1 of the \1 "),
+    (r"\b(?:on |at |to )?the far side of (?:the |my |her |his )?(?:top|upper)\b", " above the top "),
+    (r"\b(?:on |at |to )?the far side of (?:the |my |her |his )?(?:bottom|lower)\b",
+     " below the bottom "),
+    (r"\b(?:goes|go|going|is placed|placed) face ?down as\b", " as "),
+    (r"\b(?:cash(?:es)?|cashing|cashed) ((?:the |a |an |my |her |his )?[a-z' -]{1,40}?) in\b",
+     r" discard \1 "),
+    (r"\b(cubes?|energy) (?:of|on|in)\b(?= (?:the |my |her |his )?[a-z ]{0,20}reactor)",
+     r" \1 from "),
+    # the energy said first ("the cube comes from the main reactor: bakery below ...")
+    (r"^ ?(?:the |one |a )?(?:energy )?cubes? (?:comes?|came|coming) (?:off|from|out of) "
+     r"((?:the |my |her |his )?(?:main |power |second |new )?reactor) (?=[a-z])(.*)$",
+     r" \2 energy from \1 "),
+    # "power reactor for Ben from the quartz garden": the card given up (B 4.2)
+    (r"\breactor for ([a-z]+) (?:from|out of|using|with)\b", r" \1 reactor with "),
+    (r"\b(?:flips?|flipping|flipped|turns?|turning|turned) (.{1,40}?) (?:over )?(?:as|into) "
+     r"(?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
     # a card's printed values read aloud with it ("Nebula Exchange, cost 2, energy 1")
     (r"\bcosts? (?:is )?[a-z0-9]+(?: (?:and )?energy (?:is )?[a-z0-9]+)?(?: [a-z0-9]+ "
      r"(?:points?|vps?|victory points?))?\b", " "),
@@ -96,7 +127,8 @@ REWRITES: list[tuple[str, str]] = [
      r"(?:power )?reactor (.{0,40}?)(?:out of|from) ", r" reactor \1 with "),
     (r"\b(?:makes?|making|powers|powering) (?=(?:up )?(?:a |an )?(?:power )?reactor\b)", " build "),
     (r"\breactor (?:of|from) (?=(?:the |a |an |his |her |my )?[a-z])", " reactor with "),
-    (r"\b(builds?|lays?|places?|puts?|drops?|discards?|sells?|dumps?) it\b", r" \1 "),
+    (r"\b(builds?|lays?|places?|puts?|drops?|discards?|discarding|sells?|selling|dumps?) it\b",
+     r" \1 "),
     (r"\b(?:lays?|laying|puts?|putting|sets?|setting) ((?:the |a |an )?[a-z' -]{1,40}?) down\b",
      r" build \1 "),
     (r"\b(?:takes?|taking|took|grabs?) (.{1,40}?) and (?:sticks?|puts?|places?|builds?|drops?|"

@@ -54,6 +54,20 @@ EXTREME = {"top": (0, 1), "upper": (0, 1), "highest": (0, 1), "bottom": (0, -1),
            "right": (1, -1), "rightmost": (1, -1)}
 
 
+def sounds_like(said: Sequence[str], players: Sequence[str]) -> str | None:
+    """The one player whose name sounds like the word said ("Anna" for Ana, "Benn" or
+    "Been" for Ben, "Clio" for Cleo): one word of three letters or more, not an entry's
+    own word."""
+    if len(said) != 1 or len(said[0]) < 3 or said[0] in FILLER or said[0] in BUILD \
+            or said[0] in DISCARD or said[0] in DIRS:
+        return None
+    word = said[0].removesuffix("'s")
+    alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word)]
+    if not alike and len(word) >= 4 and word.endswith("s"):    # "annas": Anna's, unwritten
+        alike = [p for p in players if sp.skeleton(p) == sp.skeleton(word[:-1])]
+    return alike[0] if len(alike) == 1 else None
+
+
 def pick_or_part(said: str, names: Sequence[str], what: str, kind: str, field: str) -> str:
     """:func:`companion.core.spoken.pick` (by sound too), else the one name holding the
     words said ("the bakery": Orbital Bakery); two such names are asked."""
@@ -62,7 +76,7 @@ def pick_or_part(said: str, names: Sequence[str], what: str, kind: str, field: s
     except IncompleteNotation:
         raise
     except NotationError:
-        parts = sp.by_part(said, names)
+        parts = sp.by_part(said, names, short=field == "at")
         if len(parts) == 1:
             return parts[0]
         if parts:

@@ -145,11 +145,12 @@ class Match:
 def skeleton(text: str) -> str:
     """How a name sounds, roughly, as dictation misspells it: each word's first letter
     and its consonants, doubled letters once ("Alien Bazaar" and "alien bizarre" -> aln
-    bzr; "Anna" and "Ana" -> an; "Clio" and "Cleo" -> cl; "Been" and "Ben" -> bn)."""
+    bzr; "Anna", "Anah" and "Ana" -> an; "Clio" and "Cleo" -> cl; "Been" and "Ben" -> bn)."""
     out = []
     for w in re.findall(r"[a-z0-9]+", fold(text)):
         w = re.sub(r"ck|q|c(?![eiyh])", "k", w)    # "Klio" and "Cleo" alike
         w = re.sub(r"(.)\1+", r"\1", w.replace("z", "s").replace("ph", "f"))
+        w = re.sub(r"(?<=[aeiouy])h$", "", w)      # "Anah" and "Ana": a silent last h
         out.append(w[0] + re.sub(r"[aeiouy]", "", w[1:]))
     return " ".join(out)
 
@@ -189,14 +190,15 @@ def rank(said: str, names: Iterable[str], *, sound: bool = False) -> list[Match]
     return out
 
 
-def by_part(said: str, names: Iterable[str]) -> list[str]:
+def by_part(said: str, names: Iterable[str], short: bool = False) -> list[str]:
     """The names that hold every word said as a word of theirs, or the start of one
     ("the bakery" -> Orbital Bakery, "holo display" -> Holographic Display Area; "market"
     -> every market: the reader then asks).  Words of fewer than
-    four letters do not name a card alone."""
+    four letters do not name a card alone, unless ``short`` (a station's own locations:
+    "the lab" is its one Bio Lab)."""
     ws = [squash(w) for w in re.findall(r"[a-z0-9]+", fold(said))]
     ws = [w for w in ws if w and w not in ("the", "a", "an", "my", "his", "her", "their")]
-    if not ws or all(len(w) < 4 for w in ws):
+    if not ws or all(len(w) < (3 if short else 4) for w in ws):
         return []
     out = []
     for name in dict.fromkeys(names):

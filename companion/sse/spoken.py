@@ -57,7 +57,8 @@ from .spoken_words import (COLOURS, COMPASS, DAMAGED, FILLER, HALF_WORDS, KIND, 
                            SHIP_WORDS, Said, UP, VIA_WORDS, VOCABULARY, acting, count_at,
                            describe, direction_phrase, fits, from_place, misheard,
                            name_key, number_phrase, on_line, passed, place_words,
-                           player_named, ship_phrase, show, table_talk)
+                           player_named, ship_phrase, show)
+from .spoken_talk import table_talk
 from .state import Ship, State
 
 __all__ = ["FILLER", "VOCABULARY", "read_sentence"]
@@ -185,7 +186,7 @@ def _step(game: SseGame, ws: list[str], i: int, s: Said) -> int:
             return i + 2
         raise NotationError(f"{KIND}: \"{w}\" what? (\"my {w} ship\")")
     if w == "from":
-        j = from_place(ws, i, s)
+        j = from_place(ws, i, s, game)
         if j is not None:
             return j
         raise NotationError(f"{KIND}: from where? (\"from one zero\", \"from home\")")
@@ -279,6 +280,10 @@ def _build(game: SseGame, s: Said) -> dict[str, Any]:
     ps = states.get(who) if who is not None else None
     if s.frm_home and ps is not None:
         s.put("frm", ps.home)
+    if kind == "damage" and s.frm_on is None and (s.system or s.colour or s.piece or s.planets
+                                                  ) and not (s.to or s.direction or s.via):
+        s.frm_on = Said(system=s.system, colour=s.colour, planets=s.planets, piece=s.piece)
+        s.system = s.colour = s.piece = s.planets = None   # "is damaged on the trade station"
     if s.frm_on is not None and ps is not None:
         on = s.frm_on
         there = [sh.id for sh in ps.ships if fits(on, game.state.map.get(sh.at))

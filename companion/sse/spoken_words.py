@@ -257,6 +257,8 @@ def player_named(game: SseGame, w: str) -> str | None:
         return exact
     heard = sp.skeleton(key)            # how it sounds, as both readers compare names
     alike = [p for p in players if len(heard) >= 2 and sp.skeleton(p) == heard]
+    if not alike and key.endswith("s"):                 # "bens": Ben's, unwritten
+        alike = [p for p in players if sp.squash(p) == key[:-1]]
     return alike[0] if len(alike) == 1 else None
 
 
@@ -363,9 +365,10 @@ def _distance(counted: tuple[int, int], s: Said) -> int:
     return counted[1]
 
 
-def from_place(ws: list[str], i: int, s: Said) -> int | None:
+def from_place(ws: list[str], i: int, s: Said, game: SseGame | None = None) -> int | None:
     """Where the ship stands, said after ``ws[i]`` ("from one zero", "at 1 0", "from
-    home"): put in ``s``, with the index after it; None when no place follows."""
+    home", with ``game`` "from the three planet system"): put in ``s``, with the index
+    after it; None when no place follows."""
     got = sp.pair(ws, i + 1)
     if got:
         s.put("frm", got[0])
@@ -376,6 +379,12 @@ def from_place(ws: list[str], i: int, s: Said) -> int | None:
     if j < len(ws) and ws[j] in ("home", "homeworld"):
         s.frm_home = True
         return j + 1 + (j + 1 < len(ws) and ws[j + 1] == "world")
+    if game is not None:
+        on = Said()
+        j, named, _ = system_words(game, ws, i + 1, on)
+        if named and not on.near_other:
+            s.frm_on = on               # "the ship on my three planet system"
+            return j
     return None
 
 
@@ -403,13 +412,8 @@ def ship_phrase(game: SseGame, ws: list[str], i: int, s: Said) -> int:
         s.put("ship", sp.HOMOPHONES[w])         # "ship too to one zero"
         return i + 1
     if w in ("at", "on", "in", "from"):
-        j = from_place(ws, i, s)
+        j = from_place(ws, i, s, game)
         if j is not None:
-            return j
-        on = Said()
-        j, named, _ = system_words(game, ws, i + 1, on)
-        if named and not on.near_other:
-            s.frm_on = on               # "the ship on my three planet system"
             return j
     return i
 
@@ -536,31 +540,3 @@ def fits(s: Said, sys: System | None) -> bool:
 
 def on_line(a: Hex, d: Hex, h: Hex, n: int | None) -> bool:
     return any((a[0] + k * d[0], a[1] + k * d[1]) == h and n in (None, k) for k in range(1, 99))
-
-
-def table_talk(text: str) -> str:
-    """A sentence's text with what a table says rewritten in the reader's words (issue
-    52): the notation's marks, "w/", a ship said again, a damage as players say it, "until
-    the end of the row", misheard words of a move, "passes over" a system."""
-    # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
-    text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
-    text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
-    # "ship one, the one on my city, ...": the ship said again by where it stands (between
-    # commas, after its number): the number names it
-    text = re.sub(r"(?i)(\bship (?:#?\s*[0-9]+|zero|one|two|three|four)\b)\s*,\s*the one (?:on|at|"
-                  r"sitting on|standing on|parked on) [^,]{1,40},", r"\1,", text)
-    # a ship damaged, as a table says it ("takes damage", "takes a hit", "mark ... as damaged")
-    text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
-                  r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
-    text = re.sub(r"(?i)\bmark(?:s|ed)? (.{1,60}?) as damaged\b", r" damage \1 ", text)
-    # "until the end of the row": as far as the line goes
-    text = re.sub(r"(?i)(?<!next )\b(?:until|till|up to|to|at) the (?:very )?(?:far )?(?:(?:east|west|left|"
-                  r"right) )?end(?: of the (?:row|line|map|board|galaxy))?\b", " all the way ", text)
-    # misheard words of a move ("tu" two, "repare", "damadged"); "wounded" is damaged
-    text = re.sub(r"(?i)\btu\b", " two ", text)
-    text = re.sub(r"(?i)\brepare(s?)\b", r" repair\1 ", text)
-    text = re.sub(r"(?i)\b(?:damadged|damged|wounded|hurt|broken down)\b", " damaged ", text)
-    # "passes over the wormhole", "flies over the blue nebula": a system passed in a line
-    text = re.sub(r"(?i)\b(?:pass(?:es|ed|ing)? )?over(?= (?:the |a |my |her |his )?(?:worm ?holes?"
-                  r"|black holes?|red|blue|green|empty|[a-z]+ planets?)\b)", " past ", text)
-    return text

@@ -1,0 +1,62 @@
+"""What a Small Star Empires table says, in the words the reader knows (issue 52): the
+text of a sentence rewritten before :mod:`companion.sse.spoken` reads it.  Only phrases
+whose meaning is not in doubt: the notation's marks said in a sentence, a ship said again
+or by where it stands ("the green nebula ship"), a damage as players say it, "next door
+to the east" (one step east), "until the end of the row", misheard words of a move,
+"passes over" a system, the player named last ("..., that's Ben").  A rewrite never
+invents a ship, a system or a player: what is left is read, and refused if not
+understood, as before."""
+from __future__ import annotations
+
+import re
+
+_WAY = (r"(north ?east|north ?west|south ?east|south ?west|east|west|up ?left|up ?right"
+        r"|down ?left|down ?right|left|right)")
+_SYSTEM = (r"((?:red |blue |green )?nebula|(?:one|two|three|single|double|triple|[123])[ -]"
+           r"planet(?: system)?|home ?world)")
+
+
+def table_talk(text: str) -> str:
+    """A sentence's text with what a table says rewritten in the reader's words (module
+    doc)."""
+    # the notation's marks said in a sentence: "#2" is ship 2, "->" to, "@" at
+    text = re.sub(r"#\s*(?=[0-9])", " ship ", text).replace("->", " to ").replace("@", " at ")
+    text = re.sub(r"(?i)\bw/", " with ", text)         # "w/ a city"
+    # "ship one, the one on my city, ...": the ship said again by where it stands (between
+    # commas, after its number): the number names it
+    text = re.sub(r"(?i)(\bship (?:#?\s*[0-9]+|zero|one|two|three|four)\b)\s*,\s*the one (?:on|at|"
+                  r"sitting on|standing on|parked on) [^,]{1,40},", r"\1,", text)
+    # a ship damaged, as a table says it ("takes damage", "takes a hit", "mark ... as damaged")
+    text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
+                  r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
+    text = re.sub(r"(?i)\bmark(?:s|ed)? (.{1,60}?) as damaged\b", r" damage \1 ", text)
+    # "until the end of the row": as far as the line goes
+    text = re.sub(r"(?i)(?<!next )\b(?:until|till|up to|to|at) the (?:very )?(?:far )?(?:(?:east|west|left|"
+                  r"right) )?end(?: of the (?:row|line|map|board|galaxy))?\b", " all the way ", text)
+    # misheard words of a move ("tu" two, "repare", "damadged"); "wounded" is damaged
+    text = re.sub(r"(?i)\btu\b", " two ", text)
+    text = re.sub(r"(?i)\brepare(s?)\b", r" repair\1 ", text)
+    text = re.sub(r"(?i)\b(?:damadged|damged|wounded|hurt|broken down)\b", " damaged ", text)
+    # "passes over the wormhole", "flies over the blue nebula": a system passed in a line
+    text = re.sub(r"(?i)\b(?:pass(?:es|ed|ing)? )?over(?= (?:the |a |my |her |his )?(?:worm ?holes?"
+                  r"|black holes?|red|blue|green|empty|[a-z]+ planets?)\b)", " past ", text)
+    # "right next door to the east": one step that way; "next door" alone: next to the ship
+    text = re.sub(r"(?i)\b(?:right |just )?next door (?:to the |to |on the )?" + _WAY + r"\b",
+                  r" one step \1 ", text)
+    text = re.sub(r"(?i)\b(?:right |just )?next door\b", " next to the ship ", text)
+    # the ship said by what it flies with or from ("using ship zero", "from ship zero")
+    text = re.sub(r"(?i)\b(?:using|from|by) (?=(?:the |my |his |her )?(?:ship|spaceship)\b)",
+                  " ", text)
+    text = re.sub(r"(?i)\btoo\b(?= (?:up|down|left|right|east|west|north|south|steps?|spaces?"
+                  r"|hex(?:es)?|systems?)\b)", " two ", text)
+    text = re.sub(r"(?i),? (?:that's|thats|that is|for) ([a-z]+)\s*[.!]?\s*$", r", says \1", text)
+    text = re.sub(r"(?i)\bempty corner\b", " empty system ", text)
+    # "the green nebula ship": the ship on the green nebula
+    text = re.sub(r"(?i)\bthe " + _SYSTEM + r" ship\b", r" the ship on the \1 ", text)
+    text = re.sub(r"(?i)\bfrom (?:his|her|my|their|the) home ?world\b", " from home ", text)
+    # a damage said with its marker or where the ship sits
+    text = re.sub(r"(?i),? (?:and )?(?:put|puts|place|places|putting|placing) (?:the|a) "
+                  r"(?:damage )?(?:marker|token|counter) on (?:it|her|him|the ship|that ship)\b",
+                  " ", text)
+    text = re.sub(r"(?i)\b(?:where|as) it (?:sits|stands|is)\b", " ", text)
+    return text
