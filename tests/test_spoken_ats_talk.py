@@ -90,6 +90,27 @@ CLEAR = [
     ("advisors", "Ben takes the point instead of the traders ability", 'Ben advisor "Traders" decline'),
     ("advisors", "Ana goes with the builders advisor", 'Ana advisor "Builders" bonus'),
     ("advisors", "ben refuses traders and scores the point", 'Ben advisor "Traders" decline'),
+    # after dev5: talk around the action, the player named last as a table says it
+    ("start", "umm yeah Ana's gonna go ahead and put the comet kiln, like, right below her "
+     "main reactor", 'Ana build "Comet Kiln" @1,0'),
+    ("ben", "comet kilt, one cell to the left, that's Ben's", 'Ben build "Comet Kilt" @0,-1'),
+    ("start", "quartz garden north of the main reactor anah", 'Ana build "Quartz Garden" @-1,0'),
+    # B 4.3: "Discard your selected card ... and immediately gain 3 credits"
+    ("ben", "three credits to Ben for the bio lab", 'Ben discard "Bio Lab"'),
+    ("ben", "Ben cashes the bio lab in", 'Ben discard "Bio Lab"'),
+    # B 4.2: the card given up for the Power Reactor, "flipped" or "for Ben out of"
+    ("ben", "Ben flips the orbital bakery over as a reactor under his main one",
+     'Ben reactor "Orbital Bakery" @1,0'),
+    ("ben", "power reactor for Ben out of the comet kilt, left side", 'Ben reactor "Comet Kilt" @0,-1'),
+    # energy: one cube from each reactor (the one said in the place first), said first
+    ("later", "bio lab below the power reactor with one cube from each reactor",
+     'Ana build "Bio Lab" @2,0 e[1,0;0,0]'),
+    ("later", "the cube comes off the power reactor: orbital bakery at 1 1",
+     'Ana build "Orbital Bakery" @1,1 e[1,0]'),
+    # places: "the far side of", "the bakery she already has", "top garden, above it"
+    ("later", "comet kiln on the far side of the left bakery", 'Ana build "Comet Kiln" @0,-2'),
+    ("later", "comet kilt above the bakery she already has", 'Ana build "Comet Kilt" @-1,-1'),
+    ("later", "Top garden, above it, the comet kiln", 'Ana build "Comet Kiln" @-2,0'),
 ]
 
 
@@ -204,3 +225,15 @@ def test_a_player_heard_by_sound_c_as_k():
     """Klio for Cleo (the fresh dev corpus's three-player position, trio: Cleo to act)."""
     g = sentencekit.position("ats", "trio", "fresh/ats-dev")
     assert g.parse("Klio builds the comet kilt underneath") == g.parse('Cleo build "Comet Kilt" @1,0')
+
+
+def test_a_station_s_location_named_by_a_short_word_and_a_bonus_is_no_player() -> None:
+    """A location of the station named by a word of three letters ("the lab": its one
+    Bio Lab), and a last word that ends like a player's possessive ("bonus": not Ben's)
+    names no player."""
+    g = sentencekit.position("ats", "turn2", "fresh/ats-dev2")
+    assert g.parse("Ben, comet kiln, below the lab") == g.parse('Ben build "Comet Kiln" @2,0')
+    a = sentencekit.position("ats", "advisors")
+    with pytest.raises(IncompleteNotation) as e:
+        a.parse("take the bonus")
+    assert e.value.missing == "tile"

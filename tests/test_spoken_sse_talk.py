@@ -328,3 +328,29 @@ def test_a_damage_said_with_where_the_ship_stands():
     g = sentencekit.position("sse", "damaged")
     got = g.parse("Ann's ship one takes a hit at home").to_dict()
     assert (got["do"], got["ship"], got["from"]) == ("damage", 1, [2, 2])
+
+
+@pytest.mark.parametrize("at,say,notation", [
+    # "next door to the east": one step east; the ship said by what it flies with
+    ("first", "ship 0 goes next door to the east, city", "Ann move #0 2,2->3,2 line city"),
+    ("first", "city on the blue nebula, one step up-left, using ship zero",
+     "Ann move #0 2,2->2,1 line city"),
+    ("ben", "city on the empty system next door to the west, that's Ben",
+     "Ben move #0 4,4->3,4 line city"),
+    # the ship by the system it stands on, said before "ship" or after "from"
+    ("mid", "the green nebula ship goes one down right, city", "Ann move #1 0,2->0,3 line city"),
+    ("mid", "from the three planet system three to the west, one planet system, city, ship 0",
+     "Ann move #0 3,1->0,1 line city"),
+])
+def test_next_door_and_a_ship_by_the_system_it_stands_on(at, say, notation):
+    same(at, say, notation)
+
+
+def test_a_damage_said_with_the_system_the_ship_stands_on():
+    """Damaged Ships: the ship is damaged where it stands; the system said with it must
+    be that one ("on his city"), else refused."""
+    for say in ("Ben's ship zero is damaged where it sits, put the marker on it",
+                "Ben's ship zero is damaged on his city"):
+        same("damaged", say, "Ben damage #0 @4,3")
+    assert "no ship of Ben is on a blue nebula" in str(
+        refused("damaged", "Ben's ship zero is damaged on the blue nebula"))
