@@ -111,6 +111,8 @@ CLEAR = [
     ("later", "comet kiln on the far side of the left bakery", 'Ana build "Comet Kiln" @0,-2'),
     ("later", "comet kilt above the bakery she already has", 'Ana build "Comet Kilt" @-1,-1'),
     ("later", "Top garden, above it, the comet kiln", 'Ana build "Comet Kiln" @-2,0'),
+    ("start", "quick, Ana, comet kilt, right", 'Ana build "Comet Kilt" @0,1'),
+    ("start", "Ana comet kiln plus zero one", 'Ana build "Comet Kiln" @0,1'),
 ]
 
 

@@ -354,3 +354,13 @@ def test_a_damage_said_with_the_system_the_ship_stands_on():
         same("damaged", say, "Ben damage #0 @4,3")
     assert "no ship of Ben is on a blue nebula" in str(
         refused("damaged", "Ben's ship zero is damaged on the blue nebula"))
+
+
+def test_a_corner_of_the_map_is_its_top_or_bottom_rows_end():
+    """"the top right corner": of the map's top row, the rightmost system; the system
+    described and the straight line must still agree (the book: a ship moves "only in a
+    straight line")."""
+    same("mid_ben", "ben ship one goes to the empty system in the top right corner, trade station",
+         "Ben move #1 5,3->5,0 line trade_station")
+    assert "not in a straight line" in str(refused("mid_ben", "ben ship one to the top left corner, city"))
+    same("damaged", "damage Ann's ship one, the one on her homeworld", "Ann damage #1 @2,2")

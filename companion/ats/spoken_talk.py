@@ -30,7 +30,10 @@ REWRITES: list[tuple[str, str]] = [
     # talk around the action ("umm yeah", "go ahead and", "like directly above")
     (r"\b(?:umm+|uhh*|erm+|yeah|yep|yup|like|basically|actually|just)\b", " "),
     (r"\b(?:go|goes|going|went) ahead and\b", " "),
-    (r"\b(?:last|next) (?:to go|up)\b", " "),
+    (r"\b(?:the )?(?:last|next) (?:to go|up|one is|player is)\b", " "),
+    (r"^ ?(?:real )?quick\b", " "),                     # "quick, ben, quartz garden, left"
+    (r"\bplus ((?:minus |-)?(?:zero|one|two|three|four|[0-9]) (?:minus |-)?(?:zero|one|two|three"
+     r"|four|[0-9]))\s*$", r" at \1 "),                 # "quartz garden plus one zero"
     (r"\bthat's ([a-z]+)'s\s*$", r" for \1 "),          # "..., that's Ben's"
     (r"\b(?:three |3 )?credits (?:go )?(?:to|for) ([a-z]+) for\b", r" \1 discard "),
     (r"\b(?:three |3 )?credits(?: please)?,? (?=.{0,20}\b(?:chuck|discard|sell|dump|bin|scrap))",

@@ -25,7 +25,7 @@ def table_talk(text: str) -> str:
     # "ship one, the one on my city, ...": the ship said again by where it stands (between
     # commas, after its number): the number names it
     text = re.sub(r"(?i)(\bship (?:#?\s*[0-9]+|zero|one|two|three|four)\b)\s*,\s*the one (?:on|at|"
-                  r"sitting on|standing on|parked on) [^,]{1,40},", r"\1,", text)
+                  r"sitting on|standing on|parked on) [^,]{1,40}(?:,|$)", r"\1,", text)
     # a ship damaged, as a table says it ("takes damage", "takes a hit", "mark ... as damaged")
     text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
                   r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
@@ -59,4 +59,6 @@ def table_talk(text: str) -> str:
                   r"(?:damage )?(?:marker|token|counter) on (?:it|her|him|the ship|that ship)\b",
                   " ", text)
     text = re.sub(r"(?i)\b(?:where|as) it (?:sits|stands|is)\b", " ", text)
+    # "take the wormhole and come out next to ...": where the ship arrives
+    text = re.sub(r"(?i)\b(?:and )?(?:comes?|coming|came|pops?|popping|popped) out\b", " to ", text)
     return text

@@ -262,11 +262,25 @@ def player_named(game: SseGame, w: str) -> str | None:
     return alike[0] if len(alike) == 1 else None
 
 
+def corner(game: SseGame, vertical: str, side: str) -> Hex:
+    """The map's corner system: of its top (N) or bottom (S) row, the leftmost (W) or
+    rightmost (E) one."""
+    hexes = list(game.state.map.systems)
+    row = (min if vertical == "N" else max)(h[1] for h in hexes)
+    return (min if side == "W" else max)((h for h in hexes if h[1] == row), key=lambda h: h[0])
+
+
 def place_words(game: SseGame, ws: list[str], i: int, s: Said) -> int | None:
     """A count, a direction or "next to it" starting at ``ws[i]``: the index after it
     (None: none starts there)."""
     w = ws[i]
     nxt = _at(ws, i + 1)
+    k = i
+    while _at(ws, k) in ("to", "in", "at", "into", "the"):
+        k += 1
+    if _at(ws, k) in UP and _at(ws, k + 1) in SCREEN and _at(ws, k + 2) == "corner":
+        s.put("to", corner(game, UP[ws[k]], SCREEN[ws[k + 1]]))     # "the top right corner"
+        return k + 3
     if w in sp.HOMOPHONES and nxt in DISTANCE_NOUNS and nxt.endswith("s"):
         return _distance((sp.HOMOPHONES[w], i + 1), s)     # "to spaces east": two
     if w in ("single", "lone", "double", "triple") and nxt in ("planet", "planets", "planetary"):
@@ -374,7 +388,8 @@ def from_place(ws: list[str], i: int, s: Said, game: SseGame | None = None) -> i
         s.put("frm", got[0])
         return got[1]
     j = i + 1
-    while j < len(ws) and ws[j] in ("my", "the", "own", "our"):
+    while j < len(ws) and (ws[j] in ("my", "the", "own", "our") or ws[i] in ("on", "from")
+                           and ws[j] in ("his", "her", "their")):
         j += 1
     if j < len(ws) and ws[j] in ("home", "homeworld"):
         s.frm_home = True
