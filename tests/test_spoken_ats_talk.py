@@ -112,6 +112,9 @@ CLEAR = [
     ("later", "comet kilt above the bakery she already has", 'Ana build "Comet Kilt" @-1,-1'),
     ("later", "Top garden, above it, the comet kiln", 'Ana build "Comet Kiln" @-2,0'),
     ("start", "quick, Ana, comet kilt, right", 'Ana build "Comet Kilt" @0,1'),
+    # two sides said that name one cell
+    ("later", "comet kilt right of the power reactor, below the right garden",
+     'Ana build "Comet Kilt" @1,1'),
     ("start", "Ana comet kiln plus zero one", 'Ana build "Comet Kiln" @0,1'),
 ]
 
@@ -141,6 +144,8 @@ DOUBT = [
     # hedges and negations stay refused whatever else was said
     ("ben", "I'm not gonna lay down the comet kiln"),
     ("ben", "maybe put down the quartz garden up top"),
+    # two sides said that name two cells
+    ("later", "comet kilt right of the power reactor, below the left garden"),
 ]
 
 

@@ -26,9 +26,9 @@ from ..core.notation import IncompleteNotation, NotationError
 from .actions import KEY_ORDER
 from .spoken_talk import normalize, steps
 from .spoken_words import (BUILD, CONFLICT, CUBES, DECLINE, DIRS, DISCARD, ENERGY_START,
-                           EXTREME, FILLER, MAIN_WORDS, NEGATION, NEXT, PLAY, REMOVE, TAKE,
-                           THROW, Cell, cell_pair, credits_said, energy_start, part_of,
-                           pick_or_part, place_clause, sounds_like)
+                           EXTREME, FILLER, MAIN_WORDS, NEGATION, NEXT, PLAY, REMOVE, THROW,
+                           Cell, advisor_entry, cell_pair, credits_said, energy_start,
+                           part_of, pick_or_part, place_clause, sounds_like, tile_said)
 from .station import MAIN, neighbours
 
 if TYPE_CHECKING:
@@ -71,8 +71,8 @@ class _Reader:
         if self.player is None and self.default is not None:
             self.player = self.d["player"] = self.default
         ws = self._year_turn(ws)
-        if _advisor_words(ws) or any(w in DECLINE for w in ws) or self._tile_said(ws):
-            return self._advisor(ws)
+        if _advisor_words(ws) or any(w in DECLINE for w in ws) or tile_said(self.game, ws):
+            return advisor_entry(self.game, ws, self.d)
         energy: list[str] = []
         e = energy_start(ws)
         if e is not None:
@@ -374,6 +374,9 @@ class _Reader:
         if n is not None and ws[1:2] and ws[1] in DIRS:
             ws = ws[1:]
         if ws[:1] and ws[0] in DIRS:
+            two = self._two_sides(ws, kind, card)
+            if two is not None:
+                return two
             d = DIRS[ws[0]]
             rest = [w for w in ws[1:] if w not in ("to", "from", "my", "her", "his", "their")]
             # a side said alone ("drift market north", "to the left", "up top") is the
@@ -387,6 +390,20 @@ class _Reader:
             return self._next_to(target, kind, card, " ".join(ws[1 + (ws[1:2] == ["to"]):]))
         raise NotationError(f"cannot read the cell \"{' '.join(ws)}\" "
                             "(say e.g. \"at one zero\" or \"right of the garden\")")
+
+    def _two_sides(self, ws: list[str], kind: str, card: str | None) -> Cell | None:
+        """"right of the power reactor, under the right garden": two sides said, each
+        read alone, that name one cell (two that differ are refused)."""
+        for k in range(2, len(ws) - 1):
+            if ws[k] in DIRS:
+                try:
+                    a, b = self._where(ws[:k], kind, card), self._where(ws[k:], kind, card)
+                except CompanionError:
+                    continue
+                if a != b:
+                    raise NotationError(f"two places said: @{a[0]},{a[1]} and @{b[0]},{b[1]}")
+                return a
+        return None
 
     def _between(self, ws: list[str], kind: str) -> Cell:
         """"between the bakery and the power reactor", "between the two gardens": the one
@@ -409,12 +426,6 @@ class _Reader:
         raise IncompleteNotation("at", f"{kind}: which cell between them: "
                                  + (", ".join(f"@{r},{c}" for r, c in both) or "none is free")
                                  + "?", both)
-
-    def _tile_said(self, ws: Sequence[str]) -> bool:
-        """Whether an Influence tile of the game is named ("been uses traders", R 4)."""
-        tiles = {sp.squash(t.get("name", "")) for t in self.game.setup.options.get("advisors")
-                 or () if isinstance(t, dict)}
-        return any(sp.squash(w.removesuffix("'s")) in tiles for w in ws)
 
     def _next_to(self, target: Cell, kind: str, card: str | None, said: str) -> Cell:
         g, player = self.game, self._acting(kind)
@@ -557,37 +568,4 @@ class _Reader:
                 out *= got.energy
         return out
 
-    # -- advisors (R 4) ------------------------------------------------------------------
-    def _advisor(self, ws: list[str]) -> dict[str, Any]:
-        """"take the bonus", "decline the advisor for one VP" (R 4: "he may announce it
-        and gain 1 VP instead")."""
-        take: set[str] = set()
-        rest: list[str] = []
-        i = 0
-        while i < len(ws):
-            w = ws[i].removesuffix("'s")     # "the builders advisor's bonus"
-            if w in TAKE:
-                take.add("bonus")
-            elif w in DECLINE or (w == "no" and ws[i + 1:i + 2] == ["bonus"]):
-                take.add("decline")
-            elif w in ("for", "gain", "gains", "instead") or sp.number(w) == 1 \
-                    or w in ("vp", "point", "victory", "bonus", "bonuses", "advisor",
-                             "advisors", "s", "influence", "tile", "on", "of", "from",
-                             "ability", "no"):
-                pass
-            elif w in FILLER:
-                pass
-            else:
-                rest.append(w)
-            i += 1
-        if len(take) != 1:
-            raise NotationError("say take the bonus or decline it (R 4)" if not take else
-                                "take or decline: say one")
-        d = self.d
-        d["do"] = "advisor"
-        if rest:
-            tiles = [t["name"] for t in self.game.setup.options.get("advisors") or ()]
-            d["tile"] = sp.pick(" ".join(rest), tiles, "Influence tile", "advisor",
-                                field="tile")
-        d["take"] = take.pop()
-        return {k: d[k] for k in KEY_ORDER if k in d}
+    

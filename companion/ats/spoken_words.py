@@ -4,10 +4,11 @@ cuts out before reading it (the place clause, the energy clause, a cell said as 
 numbers)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..core import spoken as sp
 from ..core.notation import IncompleteNotation, NotationError
+from .actions import KEY_ORDER
 from .spoken_talk import steps
 
 Cell = tuple[int, int]
@@ -199,3 +200,45 @@ def place_clause(ws: list[str]) -> tuple[list[str], list[str]]:
                 and ws[-k - 1] not in sp.MINUS:
             return ws[:-k], ws[-k:]
     return ws, []
+
+
+# -- advisors (R 4) -----------------------------------------------------------------
+def tile_said(game: Any, ws: Sequence[str]) -> bool:
+    """Whether an Influence tile of the game is named ("been uses traders", R 4)."""
+    tiles = {sp.squash(t.get("name", "")) for t in game.setup.options.get("advisors")
+             or () if isinstance(t, dict)}
+    return any(sp.squash(w.removesuffix("'s")) in tiles for w in ws)
+
+
+def advisor_entry(game: Any, ws: list[str], d: dict[str, Any]) -> dict[str, Any]:
+    """"take the bonus", "decline the advisor for one VP" (R 4: "he may announce it
+    and gain 1 VP instead")."""
+    take: set[str] = set()
+    rest: list[str] = []
+    i = 0
+    while i < len(ws):
+        w = ws[i].removesuffix("'s")     # "the builders advisor's bonus"
+        if w in TAKE:
+            take.add("bonus")
+        elif w in DECLINE or (w == "no" and ws[i + 1:i + 2] == ["bonus"]):
+            take.add("decline")
+        elif w in ("for", "gain", "gains", "instead") or sp.number(w) == 1 \
+                or w in ("vp", "point", "victory", "bonus", "bonuses", "advisor",
+                         "advisors", "s", "influence", "tile", "on", "of", "from",
+                         "ability", "no"):
+            pass
+        elif w in FILLER:
+            pass
+        else:
+            rest.append(w)
+        i += 1
+    if len(take) != 1:
+        raise NotationError("say take the bonus or decline it (R 4)" if not take else
+                            "take or decline: say one")
+    d["do"] = "advisor"
+    if rest:
+        tiles = [t["name"] for t in game.setup.options.get("advisors") or ()]
+        d["tile"] = sp.pick(" ".join(rest), tiles, "Influence tile", "advisor",
+                            field="tile")
+    d["take"] = take.pop()
+    return {k: d[k] for k in KEY_ORDER if k in d}
