@@ -364,3 +364,22 @@ def test_a_corner_of_the_map_is_its_top_or_bottom_rows_end():
          "Ben move #1 5,3->5,0 line trade_station")
     assert "not in a straight line" in str(refused("mid_ben", "ben ship one to the top left corner, city"))
     same("damaged", "damage Ann's ship one, the one on her homeworld", "Ann damage #1 @2,2")
+
+
+@pytest.mark.parametrize("at,say,notation", [
+    ("first", "ok so Ann's sending ship zero one hex to the left, and she drops a city there",
+     "Ann move #0 2,2->1,2 line city"),
+    ("first", "Ich fly ship null one to the east, city", "Ann move #0 2,2->3,2 line city"),
+    ("solo", "city at the blue nebula above-left of home", "Ann move #0 2,2->2,1 line city"),
+    ("damaged", "Ben's ship zero is damaged, it's on his city", "Ben damage #0 @4,3"),
+    ("ben", "Ben goes to the west end of the bottom row, trade station",
+     "Ben move #0 4,4->0,4 line trade_station"),
+])
+def test_after_dev6_the_piece_said_again_german_words_and_the_end_of_a_row(at, say, notation):
+    same(at, say, notation)
+
+
+def test_too_after_a_direction_is_two_only_before_a_count_s_word():
+    """"down left too to the ..." is a count misheard; "goes down right too" may be
+    "also": not understood, so refused."""
+    assert isinstance(refused("solo", "ann goes down right too, city"), NotationError)

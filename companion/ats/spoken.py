@@ -311,6 +311,11 @@ class _Reader:
             said = [w for w in said if w not in ("it", "one")]
         if not said:
             return None
+        cuts = [k for k in range(1, len(said)) if set(said[:k]) == set(said[k:])] or [
+            k for k in range(1, len(said))      # the card said again ("the kiln, the comet
+            if set(said[:k]) <= set(said[k:]) or set(said[k:]) <= set(said[:k])]   # kiln")
+        if cuts:
+            said = max(said[:cuts[0]], said[cuts[0]:], key=len)
         names = self._names()
         spans = sp.find_name(said, names, max_words=6, sound=True)
         full = [s for s in spans if (s[0], s[1]) == (0, len(said))]
@@ -492,6 +497,8 @@ class _Reader:
                 else None
             if who is None:
                 out.append(w)
+            elif self.player is None and w.endswith("'s"):      # "under Ana's reactor"
+                self.player = self.d["player"] = who
             elif who != self._acting(kind):
                 raise NotationError(f"\"{w}\": a location is built beside the player's own "
                                     f"locations, not in {who}'s station")

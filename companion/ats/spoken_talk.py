@@ -17,6 +17,7 @@ if not understood, as before."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 COUNT_WORDS = {"one": 1, "won": 1, "a": 1, "an": 1, "1": 1, "two": 2,
                "2": 2, "three": 3, "3": 3, "four": 4, "4": 4}
@@ -25,13 +26,41 @@ _UNIT = r"(?: (?:more )?(?:spaces?|cells?|steps?|spots?|squares?|places?|slots?|
 _SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|south|east|west)"
 
 #: (pattern, replacement), applied in order on the words joined by single spaces
-REWRITES: list[tuple[str, str]] = [
+REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\ba single\b", " one "),
     # talk around the action ("umm yeah", "go ahead and", "like directly above")
     (r"\b(?:umm+|uhh*|erm+|yeah|yep|yup|like|basically|actually|just)\b", " "),
     (r"\b(?:go|goes|going|went) ahead and\b", " "),
     (r"\b(?:the )?(?:last|next) (?:to go|up|one is|player is)\b", " "),
     (r"^ ?(?:real )?quick\b", " "),                     # "quick, ben, quartz garden, left"
+    (r"^ ?(?:and )?(?:the )?(?:last|next) one\b", " "),   # "the last one, Cleo, ..."
+    (r"\b(?:yo|lol|lmao|bro|dude|ich)\b", " "),
+    # a few words of German and French at the table
+    (r"\bunter\b", " under "), (r"\b(?:à|a) droite\b|\brechts\b", " right "),
+    (r"\b(?:à|a) gauche\b", " left "),
+    (r"\b(left|right|above|below|under) (?:to the |on the )?\1\b", r" \1 "),
+    # a word spelt out letter by letter ("the B I O lab")
+    (r"\b[b-hj-z](?: [a-z]){2,}\b", lambda m: " " + m.group(0).replace(" ", "") + " "),
+    (r"\b(?:gimme|give me) (?:the )?(?:three |3 )?(?:credits?|cash|money)\b", " for three credits "),
+    (r"\b(?:three |3 )credits (?:for|to) (?:me|him|her|them|us)\b", " for three credits "),
+    (r"\bup above\b|\bupstairs (?:from|of)\b", " above "),
+    (r"\bdownstairs (?:from|of)\b", " below "),
+    (r"\bthat's (?!it\b|all\b|right\b|fine\b|done\b)([a-z]+)(?:'s)?\s*$", r" for \1 "),
+    (r"\b(of|to|by|beside) the ([a-z]+) on the (left|right|top|bottom)\b", r" \1 the \3 \2 "),
+    (r"\b(?:in|into) the corner between\b", " between "),
+    (r"\b(two|2) cubes both from\b", r" \1 from "),
+    (r"^ ?((?:the |my |her |his )?(?:main |power |new |second )?reactor) pays (.*)$",
+     r" \2 energy from \1 "),
+    (r"\bposition (?=(?:below|above|left|right|under|at|to)\b)", " "),
+    (r"^ ?(?:power )?reactor card\b", " reactor with "),
+    (r"\bbecomes? (?:a |an )?(?:power )?reactor\b", " as a reactor "),
+    (r"\b(?:power )?reactor out of\b", " reactor with "),
+    (r"\b(?:flips?|flipping|flipped) (.{1,40}?) to (?:make|build|form) (?:a |an )?(?:power )?"
+     r"reactor\b", r" reactor with \1 "),
+    (r"\b(?:toss(?:es|ing)?|chuck(?:s|ing)?) (?!away\b|out\b)([a-z' -]{1,40}?) for (?:the )?(?:three |3 )?"
+     r"(?:cash|credits|money)\b", r" discard \1 "),
+    (r"\b(?:doesn't|does not|don't|do not|didn't|did not) (?:want|need|take|use)(?= (?:the )?"
+     r"[a-z']+\s*$)", " decline "),
     (r"\bplus ((?:minus |-)?(?:zero|one|two|three|four|[0-9]) (?:minus |-)?(?:zero|one|two|three"
      r"|four|[0-9]))\s*$", r" at \1 "),                 # "quartz garden plus one zero"
     (r"\bthat's ([a-z]+)'s\s*$", r" for \1 "),          # "..., that's Ben's"

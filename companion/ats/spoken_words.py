@@ -90,14 +90,15 @@ def pick_or_part(said: str, names: Sequence[str], what: str, kind: str, field: s
 def part_of(said: Sequence[str], span: tuple[int, int, sp.Match], name: str) -> bool:
     """Whether a shorter name said inside ``said`` ("garden" in "quarts garden") is part
     of the longer ``name`` it was heard as, the other words being that name's other
-    words misheard by a letter ("quarts" for "quartz")."""
+    words misheard by a letter or by sound ("quarts", "kwartz" for "quartz")."""
     a, b, m = span
     inner, whole = sp.squash(m.name), sp.squash(name)
     if inner not in whole:
         return False
     rest_said = sp.squash(" ".join(list(said[:a]) + list(said[b:])))
     rest_name = whole.replace(inner, "", 1)
-    return bool(rest_said) and sp.rank(rest_said, [rest_name])[0].score >= sp.TAKE
+    return bool(rest_said) and (sp.rank(rest_said, [rest_name])[0].score >= sp.TAKE
+                                or sp.skeleton(rest_said) == sp.skeleton(rest_name))
 
 
 def credits_said(ws: Sequence[str], i: int) -> tuple[int | None, int] | None:

@@ -148,7 +148,7 @@ def skeleton(text: str) -> str:
     bzr; "Anna", "Anah" and "Ana" -> an; "Clio" and "Cleo" -> cl; "Been" and "Ben" -> bn)."""
     out = []
     for w in re.findall(r"[a-z0-9]+", fold(text)):
-        w = re.sub(r"ck|q|c(?![eiyh])", "k", w)    # "Klio" and "Cleo" alike
+        w = re.sub(r"ck|q|c(?![eiyh])", "k", w.replace("qu", "kw"))  # "Klio", "Cleo" alike
         w = re.sub(r"(.)\1+", r"\1", w.replace("z", "s").replace("ph", "f"))
         w = re.sub(r"(?<=[aeiouy])h$", "", w)      # "Anah" and "Ana": a silent last h
         out.append(w[0] + re.sub(r"[aeiouy]", "", w[1:]))

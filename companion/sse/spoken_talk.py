@@ -30,6 +30,10 @@ def table_talk(text: str) -> str:
     text = re.sub(r"(?i)\b(?:takes?|took|gets?|got) (?:some |a )?(?:damage|hit)(?: and is damaged)?\b"
                   r"|\bgets? damaged\b|\bis hit\b", " is damaged ", text)
     text = re.sub(r"(?i)\bmark(?:s|ed)? (.{1,60}?) as damaged\b", r" damage \1 ", text)
+    # "the west end of the bottom row": a corner of the map
+    text = re.sub(r"(?i)\bthe (?:west|left) end of the (bottom|top) row\b", r" the \1 left corner ", text)
+    text = re.sub(r"(?i)\bthe (?:east|right) end of the (bottom|top) row\b", r" the \1 right corner ",
+                  text)
     # "until the end of the row": as far as the line goes
     text = re.sub(r"(?i)(?<!next )\b(?:until|till|up to|to|at) the (?:very )?(?:far )?(?:(?:east|west|left|"
                   r"right) )?end(?: of the (?:row|line|map|board|galaxy))?\b", " all the way ", text)
@@ -59,6 +63,19 @@ def table_talk(text: str) -> str:
                   r"(?:damage )?(?:marker|token|counter) on (?:it|her|him|the ship|that ship)\b",
                   " ", text)
     text = re.sub(r"(?i)\b(?:where|as) it (?:sits|stands|is)\b", " ", text)
+    # the piece said again with its own verb ("..., and she drops a city there")
+    text = re.sub(r"(?i)\b(?:and (?:(?:she|he|they|i)(?:'s| is| will|'ll)? )?|(?:she|he|they|i)"
+                  r"(?:'s| is| will|'ll)? )(?:drops?|dropping|puts?"
+                  r"|putting|places?|placing|builds?|building|sets? up|founds?) (?:a |an )?"
+                  r"(city|trade station)(?: there)?\b", r" \1 ", text)
+    text = re.sub(r"(?i)\bit's (?=(?:on|at) )", " ", text)       # "..., it's on the homeworld"
+    # a few words of German at the table; "too" after a direction
+    text = re.sub(r"(?i)\bich\b", " ", text)
+    text = re.sub(r"(?i)\bnull\b", " zero ", text)
+    text = re.sub(r"(?i)\b(left|right|east|west) too\b(?= (?:to|steps?|spaces?|hex|hexes|systems?)\b)",
+                  r"\1 two", text)
+    text = re.sub(r"(?i)\babove[ -]?(left|right)\b", r" up \1 ", text)
+    text = re.sub(r"(?i)\bbelow[ -]?(left|right)\b", r" down \1 ", text)
     # "take the wormhole and come out next to ...": where the ship arrives
     text = re.sub(r"(?i)\b(?:and )?(?:comes?|coming|came|pops?|popping|popped) out\b", " to ", text)
     return text
