@@ -165,6 +165,7 @@ DOUBT = [
     ("ben", "quartz garden right of the bakery"),
     # a location in another player's station, and onto a card itself
     ("later", "comet kiln below Ben's power reactor"),
+    ("ben", "put the comet kiln on top of the main reactor card"),
     ("ben", "put the comet kiln on top of the main reactor"),
     # a question
     ("ben", "the comet kiln up top?"),

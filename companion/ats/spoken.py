@@ -370,9 +370,10 @@ class _Reader:
         cell = cell_pair(ws)
         if cell is not None:
             return cell
-        if ws[:1] == ["ontop"]:
-            raise NotationError("\"on top of\" a location is its own cell, which is taken: "
-                                "say above, below, left or right of it")
+        if ws[:1] == ["ontop"]:         # onto the card, or above it? (issue 52): asked
+            r, c = self._locate(ws[1:], kind)
+            raise IncompleteNotation("at", "\"on top of\" a location is its own cell, which is "
+                                     f"taken: above it, @{r - 1},{c}?", [(r - 1, c)])
         if ws[:1] == ["between"]:
             return self._between(ws[1:], kind)
         n = steps(ws[0]) if ws else None

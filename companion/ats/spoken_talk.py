@@ -134,7 +134,10 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\b(?:face|faces) ?down\b", " facedown "),
     (r"\b(?:face|faces) ?up\b", " "),
     (r"\bthe main one\b", " the main reactor "),
-    (r"\b(?:on|onto) (?:the )?top of\b", " ontop "),  # onto the card itself: no side of it
+    # "on top of the garden": onto the card (its cell is taken) or above it? Players
+    # say both (issue 52): asked, with the cell above offered
+    (r"\b(?:on|onto) (?:the )?top of\b", " ontop "),
+    (r"\bit (?:goes|go)\b", " goes "),
     (r"\b(?:up|on) top\b", " above "),
     (r"\b(?:at|on|in) the bottom\b", " below "),
     (r"\b(?:right|directly|just|immediately|straight) (?=(?:above|below|under|underneath"
