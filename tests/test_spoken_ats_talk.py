@@ -272,3 +272,12 @@ def test_a_station_s_location_named_by_a_short_word_and_a_bonus_is_no_player() -
     with pytest.raises(IncompleteNotation) as e:
         a.parse("take the bonus")
     assert e.value.missing == "tile"
+
+
+def test_the_corpus_scorer_takes_the_paying_reactors_as_a_multiset() -> None:
+    """B 4.1 counts the cubes each reactor gives: e[1,0;0,0] and e[0,0;1,0] pay the same;
+    e[1,0;1,0] does not."""
+    g = sentencekit.position("ats", "later")
+    a = g.parse('Ana build "Bio Lab" @1,-1 e[1,0;0,0]')
+    assert sentencekit.same_action(a, g.parse('Ana build "Bio Lab" @1,-1 e[0,0;1,0]'))
+    assert not sentencekit.same_action(a, g.parse('Ana build "Bio Lab" @1,-1 e[1,0;1,0]'))

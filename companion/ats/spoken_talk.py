@@ -48,6 +48,24 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\bthat's (?!it\b|all\b|right\b|fine\b|done\b)([a-z]+)(?:'s)?\s*$", r" for \1 "),
     (r"\b(of|to|by|beside) the ([a-z]+) on the (left|right|top|bottom)\b", r" \1 the \3 \2 "),
     (r"\b(?:in|into) the corner between\b", " between "),
+    (r"\bon the far (left|right),? (?:next to|beside|by)\b", r" \1 of "),
+    (r"\b(?:would )?rather (?:have|take|get) (?:the )?(?:three |3 )?(?:credits?|cash|money)\b",
+     " for three credits "),
+    (r"\b(north|south|east|west|top|bottom) side\b", r" \1 "),
+    (r"\b(right|left|east|west),? (?:one|a) (?:space|cell|spot|step) over (?:from|of)\b", r" \1 of "),
+    (r"\b(?:in|at) the (?:top|bottom|upper|lower) (?:left|right) corner,? (?=(?:just |right |directly )?"
+     r"(?:above|below|left|right|under|next|beside)\b)", " "),
+    (r"\b(?:down|up|over|out) there\b", " "),
+    (r"\bup north\b", " north "), (r"\bdown south\b", " south "),
+    (r"\btoo (?=the )", " to "),
+    # the advisors (R 4), as a table takes or waves off a bonus
+    (r"\b(?:waves?|waving|waved) off\b|\bnah\b|\bnope\b", " decline "),
+    (r"\b(?:grabs?|grabbing|grabbed|accepting|claiming|taking) (?=(?:the )?(?:[a-z']+ )?(?:advisor|"
+     r"bonus|ability)\b|the advisor of\b)", " takes "),
+    # what another player did, said beside one's own action: commentary
+    (r",? (?:the )?same (?:spot|place|cell|position|side) as [a-z]+'s [a-z]+\b", " "),
+    (r"\b(?:copies|copying|copied|follows|following|like) [a-z]+ and\b", " "),
+    (r"\b(?:does|doing) (?=the |a |an )", " build "),
     (r"\b(two|2) cubes both from\b", r" \1 from "),
     (r"^ ?((?:the |my |her |his )?(?:main |power |new |second )?reactor) pays (.*)$",
      r" \2 energy from \1 "),
@@ -125,7 +143,7 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\band (?:scores?|gets?|takes?|gains?) (?:a|the|one|1) (?:vp|point|victory point)\b", " "),
     (r"\b(?:the|my|his|her|their|your) main one\b", " the main reactor "),
     (r"\b(?:new|other|second|extra) (?:power )?reactor\b", " power reactor "),
-    (r"\b(?:please|thanks|thank you|cheers)\s*$", " "),
+    (r"(?<!no )\b(?:please|thanks|thank you|cheers)\s*$", " "),
     # places
     (r"\b(at|on|in|to|into|onto) ([0-9])([0-9])\b(?! -?[0-9])", r" \1 \2 \3 "),  # "at 01"
     (r"\b(?:in|on|at|into) (?:the )?(?:empty |free |open )?(?:spot|space|cell|square|slot|place)"
@@ -137,6 +155,9 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     # "on top of the garden": onto the card (its cell is taken) or above it? Players
     # say both (issue 52): asked, with the cell above offered
     (r"\b(?:on|onto) (?:the )?top of\b", " ontop "),
+    # "... on top of the main reactor card, the square above it": the side it then says
+    (r"\bontop ((?:the |my |her |his )?[a-z' ]{1,30}?)(?: card)? (?:the )?(?:square|cell|space|spot)"
+     r" (above|below|under|left of|right of) (?:it|that)\b", r" \2 \1 "),
     (r"\bit (?:goes|go)\b", " goes "),
     (r"\b(?:up|on) top\b", " above "),
     (r"\b(?:at|on|in) the bottom\b", " below "),
@@ -162,7 +183,8 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
      r"(?:power )?reactor (.{0,40}?)(?:out of|from) ", r" reactor \1 with "),
     (r"\b(?:makes?|making|powers|powering) (?=(?:up )?(?:a |an )?(?:power )?reactor\b)", " build "),
     (r"\breactor (?:of|from) (?=(?:the |a |an |his |her |my )?[a-z])", " reactor with "),
-    (r"\b(builds?|lays?|places?|puts?|drops?|discards?|discarding|sells?|selling|dumps?) it\b",
+    (r"\b(builds?|lays?|places?|puts?|putting|placing|drops?|discards?|discarding|sells?|selling"
+     r"|dumps?) it\b",
      r" \1 "),
     (r"\b(?:lays?|laying|puts?|putting|sets?|setting) ((?:the |a |an )?[a-z' -]{1,40}?) down\b",
      r" build \1 "),
@@ -183,7 +205,7 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\b(?:cash(?:es)?|cashing|cashed) in\b", " discard "),
     (r"\b(?:throws?|threw|throwing|toss(?:es)?|tossing|chucks?|chucking) ((?:the |a |an )?"
      r"[a-z' -]{1,40}?) (?:away|out)\b", r" discard \1 "),
-    (r"\b(?:chucks?|chucking|chucked)\b", " discard "),
+    (r"\b(?:chucks?|chucking|chucked|toss(?:es|ing|ed)?)\b", " discard "),
     (r"\b(?:takes?|taking|took|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
      r"(?:credits?|money|cash|coins) (?:for|from)\b", " discard "),
     (r"\band (?:takes?|taking|gets?|getting|collects?|gains?) (?:the )?(?:three |3 )?"
@@ -205,6 +227,9 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
      r"(?:credits|money|cash|coins)\b", r" discard \1 "),
     (r"\b(?:trading|trades?|swapping|swaps?) in\b", " with "),
     (r"\b(?:the )?card (?:given|given up|discarded|used|traded) (?:up )?(?:is|was)\b", " with "),
+    # "paid with the power reactor": the energy's reactor (B 4.1), not a card given up
+    (r"\b(?:and )?(?:pays?|paying|paid) (?:for it )?(?:with|from|by|using) (?=(?:the |my |her |his "
+     r"|their )?(?:main |power |new |second |other |first )?reactors?\b)", " energy from "),
     (r"\band (?:pays?|paying|paid) (?:for it )?with\b", " with "),
     (r"\b(?:paying|paid|pays) (?:for it )?with\b", " with "),
     (r"\b(?:giving|gives|gave) up\b", " with "),

@@ -226,7 +226,7 @@ def advisor_entry(game: Any, ws: list[str], d: dict[str, Any]) -> dict[str, Any]
         elif w in ("for", "gain", "gains", "instead") or sp.number(w) == 1 \
                 or w in ("vp", "point", "victory", "bonus", "bonuses", "advisor",
                          "advisors", "s", "influence", "tile", "on", "of", "from",
-                         "ability", "no"):
+                         "ability", "no", "says", "said"):
             pass
         elif w in FILLER:
             pass

@@ -69,6 +69,36 @@ def table_talk(text: str) -> str:
                   r"|putting|places?|placing|builds?|building|sets? up|founds?) (?:a |an )?"
                   r"(city|trade station)(?: there)?\b", r" \1 ", text)
     text = re.sub(r"(?i)\bit's (?=(?:on|at) )", " ", text)       # "..., it's on the homeworld"
+    # dictation's spellings of the pieces, the verbs and the ways (issue 52, dev7)
+    text = re.sub(r"(?i)\bsea tea\b|\bsee tee\b|\bc t\b", " city ", text)
+    text = re.sub(r"(?i)\bts\b", " trade station ", text)
+    text = re.sub(r"(?i)\bstay ?sh[ou]n\b|\bstashun\b", " station ", text)
+    text = re.sub(r"(?i)\bnebyula\b|\bnebulla\b|\bnebuler\b", " nebula ", text)
+    text = re.sub(r"(?i)\bflys\b", " flies ", text)
+    text = re.sub(r"(?i)\bthrew\b(?= (?:the |a )?worm)", " through ", text)
+    text = re.sub(r"(?i)\bsow ?th\b", " south ", text)
+    text = re.sub(r"(?i)\btoo (?=planets?\b)", " two ", text)
+    text = re.sub(r"(?i)\bship too\b", " ship two ", text)
+    text = re.sub(r"(?i)\bx ?([1-9])\b", r" \1 steps ", text)         # "NE x2"
+    text = re.sub(r"(?i)\(\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)", r" to \1,\2 ", text)   # "(1, 4)"
+    text = re.sub(r"(?i)\b([a-z]+)'s (?:heading|headed)\b", r" \1 moves ", text)
+    text = re.sub(r"(?i)\bhead(?:s|ing|ed)?\b(?= (?:to|for|off|out|[a-z]+ (?:hexes|steps|spaces|systems)"
+                  r"|one|two|three|four|five|[0-9]|north|south|east|west|left|right|up|down)\b)",
+                  " moves ", text)
+    text = re.sub(r"(?i)\b(ship (?:[0-9]+|zero|one|two|three|four)) jumps?\b", r"\1 moves", text)
+    text = re.sub(r"(?i)(?<!one )(?<!two )(?<!three )(?<!four )(?<!five )(?<![0-9] )(?<!hole )"
+                  r"(?<!single )(?<!a )\bjumps?\b(?= (?:one|two|three|four|five|[0-9]|to|down|up|left|right|east"
+                  r"|west|north|south)\b)", " moves ", text)
+    text = re.sub(r"(?i)\bjust (?=(?:one|a|won)\b)", " ", text)
+    # "the empty system above his homeworld": "above" names no hex direction; the system
+    # said and the way said before it give the hex
+    text = re.sub(r"(?i)\b(?:just )?(?:above|below|under) (?:his|her|my|their|the) home ?world\b",
+                  " ", text)
+    text = re.sub(r"(?i)\b(?:in|at) the corner\b", " ", text)
+    text = re.sub(r"(?i)\b(ship (?:#?\s*[0-9]+|zero|one|two|three|four))(?:'s| is) damaged,? (?:so )?"
+                  r"(?:i'll |i will |we'll |she'll |he'll )?(?:bring|take|fly|send)s? (?:it|her|him) "
+                  r"home(?: to (?:be )?(?:repair(?:ed)?|fix(?:ed)?))?", r" repair \1 at home ", text)
+    text = re.sub(r"(?i)\bit's (?=damaged\b)", " ", text)
     # a few words of German at the table; "too" after a direction
     text = re.sub(r"(?i)\bich\b", " ", text)
     text = re.sub(r"(?i)\bnull\b", " zero ", text)
