@@ -137,6 +137,9 @@ CLEAR = [
     ("later", "the power reactor pays: orbital bakery at one one",
      'Ana build "Orbital Bakery" @1,1 e[1,0]'),
     ("later", "comet kiln right of the power reactor, that's Ana", 'Ana build "Comet Kiln" @1,1'),
+    # a printed value read aloud that the catalogue agrees with
+    ("ben", "the comet kilt, cost one, energy zero, one victory point, below the main reactor",
+     'Ben build "Comet Kilt" @1,0'),
     # R 4: "he may announce it and gain 1 VP instead"
     ("advisors", "Ben doesn't take the traders", 'Ben advisor "Traders" decline'),
     # two sides said that name one cell
@@ -172,6 +175,11 @@ DOUBT = [
     # hedges and negations stay refused whatever else was said
     ("ben", "I'm not gonna lay down the comet kiln"),
     ("ben", "maybe put down the quartz garden up top"),
+    # R 4: the bonus "or" 1 VP instead, not both
+    ("advisors", "Ben takes the bonus and the point"),
+    ("advisors", "Ana takes the point and the bonus"),
+    # a printed value read aloud that the catalogue contradicts: check the card
+    ("ben", "Ben builds the comet kiln below, cost three"),
     # two sides said that name two cells
     ("later", "comet kilt right of the power reactor, below the left garden"),
 ]

@@ -24,7 +24,7 @@ from ..core import spoken as sp
 from ..core.errors import CompanionError, IllegalAction
 from ..core.notation import IncompleteNotation, NotationError
 from .actions import KEY_ORDER
-from .spoken_talk import normalize, steps
+from .spoken_talk import normalize, printed, steps
 from .spoken_words import (BUILD, CONFLICT, CUBES, DECLINE, DIRS, DISCARD, ENERGY_START,
                            EXTREME, FILLER, MAIN_WORDS, NEGATION, NEXT, PLAY, REMOVE, THROW,
                            Cell, advisor_entry, cell_pair, credits_said, energy_start,
@@ -42,11 +42,18 @@ def read_sentence(game: Game, text: Any, player: str | None = None) -> dict[str,
     NotationError (IncompleteNotation with the options) when it is not understood."""
     ws = sp.words(text.replace("@", " at ")) if isinstance(text, str) else sp.words("")
     sp.refuse_question(text)
-    ws = normalize(ws)
+    ws, values = printed(normalize(ws))
     bad = [w for w in ws if w in NEGATION]
     if bad and not _advisor_words(ws):
         raise NotationError(f"\"{bad[0]}\" changes what is said: say only what was done")
-    return _Reader(game, ws, player).read()
+    d = _Reader(game, ws, player).read()
+    card = game.catalogue.get(d.get("card") or "")
+    for key, said in values.items():        # "Comet Kiln, cost three": as the card says?
+        known, n = getattr(card, key, None), sp.number(said, homophones=True)
+        if card is not None and isinstance(known, int) and n != known:
+            raise NotationError(f"{card.name}: {key} {said} was said; the catalogue says "
+                                f"{known}: check the card")
+    return d
 
 
 def _advisor_words(ws: Sequence[str]) -> bool:

@@ -109,8 +109,10 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\b(?:flips?|flipping|flipped|turns?|turning|turned) (.{1,40}?) (?:over )?(?:as|into) "
      r"(?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
     # a card's printed values read aloud with it ("Nebula Exchange, cost 2, energy 1")
-    (r"\bcosts? (?:is )?[a-z0-9]+(?: (?:and )?energy (?:is )?[a-z0-9]+)?(?: [a-z0-9]+ "
-     r"(?:points?|vps?|victory points?))?\b", " "),
+    # (kept as ``printed_<value>_<n>`` words: :func:`printed` checks them against the card)
+    (r"\bcosts? (?:is )?(?P<cost>[a-z0-9]+)(?: (?:and )?energy (?:is )?(?P<energy>[a-z0-9]+))?"
+     r"(?: (?P<vp>[a-z0-9]+) (?:points?|vps?|victory points?))?\b",
+     lambda m: " " + " ".join(f"printed_{k}_{v}" for k, v in m.groupdict().items() if v) + " "),
     # misspelt sides as phones write them
     (r"\b(?:rite|rigth|rihgt|wright)\b", " right "), (r"\b(?:lef|letf|lft|lefft)\b", " left "),
     (r"\b(?:bild|biuld|buld)(s?)\b", r" build\1 "), (r"\bdiscords?\b", " discard "),
@@ -279,3 +281,10 @@ def steps(w: str) -> int | None:
     if w.startswith("steps:") and w[6:].isdigit():
         return int(w[6:])
     return None
+
+
+def printed(ws: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The words without the card's printed values read aloud with it, and those values
+    ({"cost": "two", ...}, as said)."""
+    said = {w.split("_")[1]: w.split("_", 2)[2] for w in ws if w.startswith("printed_")}
+    return [w for w in ws if not w.startswith("printed_")], said

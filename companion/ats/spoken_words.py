@@ -4,6 +4,7 @@ cuts out before reading it (the place clause, the energy clause, a cell said as 
 numbers)."""
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from ..core import spoken as sp
@@ -213,7 +214,11 @@ def tile_said(game: Any, ws: Sequence[str]) -> bool:
 
 def advisor_entry(game: Any, ws: list[str], d: dict[str, Any]) -> dict[str, Any]:
     """"take the bonus", "decline the advisor for one VP" (R 4: "he may announce it
-    and gain 1 VP instead")."""
+    and gain 1 VP instead"): the bonus and the point said under one verb ("takes the
+    bonus and the point") are both: refused."""
+    if re.search(r"\band (?:the |a |one |1 )?(?:point|vp|victory point|bonus|ability)\b",
+                 " ".join(ws)):
+        raise NotationError("the advisor's bonus, or 1 VP instead: not both (R 4)")
     take: set[str] = set()
     rest: list[str] = []
     i = 0
