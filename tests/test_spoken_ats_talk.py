@@ -140,6 +140,9 @@ CLEAR = [
     # a printed value read aloud that the catalogue agrees with
     ("ben", "the comet kilt, cost one, energy zero, one victory point, below the main reactor",
      'Ben build "Comet Kilt" @1,0'),
+    ("ben", "Ben would like to build the comet kiln below", 'Ben build "Comet Kiln" @1,0'),
+    ("typed", "Ben builds the ion orchard below, paid by the main reactor twice",
+     'Ben build "Ion Orchard" @1,0 e[0,0;0,0]'),
     # R 4: "he may announce it and gain 1 VP instead"
     ("advisors", "Ben doesn't take the traders", 'Ben advisor "Traders" decline'),
     # two sides said that name one cell
@@ -175,6 +178,9 @@ DOUBT = [
     # hedges and negations stay refused whatever else was said
     ("ben", "I'm not gonna lay down the comet kiln"),
     ("ben", "maybe put down the quartz garden up top"),
+    # a hedge: what would, could or might be done is no action
+    ("ben", "Ben would build the comet kiln below"),
+    ("ben", "Ben could probably put the comet kilt on the left"),
     # R 4: the bonus "or" 1 VP instead, not both
     ("advisors", "Ben takes the bonus and the point"),
     ("advisors", "Ana takes the point and the bonus"),

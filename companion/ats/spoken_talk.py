@@ -29,7 +29,7 @@ _SIDE = r"(?:right|left|above|below|under|underneath|beneath|over|up|down|north|
 REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\ba single\b", " one "),
     # talk around the action ("umm yeah", "go ahead and", "like directly above")
-    (r"\b(?:umm+|uhh*|erm+|yeah|yep|yup|like|basically|actually|just)\b", " "),
+    (r"\b(?:umm+|uhh*|erm+|yeah|yep|yup|basically|actually|just)\b|(?<!would )(?<!'d )\blike\b", " "),
     (r"\b(?:go|goes|going|went) ahead and\b", " "),
     (r"\b(?:the )?(?:last|next) (?:to go|up|one is|player is)\b", " "),
     (r"^ ?(?:real )?quick\b", " "),                     # "quick, ben, quartz garden, left"
@@ -239,6 +239,8 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"\b(?:taking|with|using) (?:the )?(?:last|remaining|only|its) (?:energy )?(?:cubes?|energy) "
      r"(?:on|from|off|of|in)\b", " energy from "),
     (r"\bboth (?:energy )?(cubes|energy)\b", r" two \1 "),
+    (r"\b(?:paid|paying|powered|energy) (?:by|from) ((?:the |my |her |his )?(?:main |power )?reactor) "
+     r"twice\b", r" two from \1 "),
     (r"\b(?:using|with|taking) (?:a|one|an|the) (?:energy )?cube\b", " one cube "),
     (r"\b(?:the |a |one )?(?:energy )?cubes? (?:comes?|came|coming) (?:off|from|out of)\b",
      " energy from "),

@@ -31,9 +31,10 @@ PLAY = {"play", "plays", "played", "playing", "apply", "applies", "applied"}
 #: words that turn the meaning round: refused wherever they are
 NEGATION = {"not", "dont", "don't", "didnt", "didn't", "doesnt", "doesn't", "never",
             "undo", "cancel", "cancels", "without", "except", "unless", "if", "maybe",
-            "or", "but", "wont", "won't", "cant", "can't", "instead", "no", "nothing"}
+            "or", "but", "wont", "won't", "cant", "can't", "instead", "no", "nothing",
+            "would", "could", "should", "might", "probably", "perhaps", "possibly"}
 #: more words with no meaning in an entry (beyond spoken.FILLER)
-FILLER = sp.FILLER | {"location", "will", "would", "wants", "to", "is", "going", "gonna",
+FILLER = sp.FILLER | {"location", "will", "wants", "to", "is", "going", "gonna",
                       "lets", "let's", "let", "me", "us", "his", "her", "their", "its",
                       "this", "turn", "action", "selected", "chosen", "new", "there",
                       "yeah", "well", "like", "right", "alright", "hmm", "oh", "hey",
