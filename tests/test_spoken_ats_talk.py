@@ -143,6 +143,7 @@ CLEAR = [
     ("ben", "Ben would like to build the comet kiln below", 'Ben build "Comet Kiln" @1,0'),
     ("typed", "Ben builds the ion orchard below, paid by the main reactor twice",
      'Ben build "Ion Orchard" @1,0 e[0,0;0,0]'),
+    ("advisors", "builders advisor, Ana takes it", 'Ana advisor "Builders" bonus'),
     # R 4: "he may announce it and gain 1 VP instead"
     ("advisors", "Ben doesn't take the traders", 'Ben advisor "Traders" decline'),
     # two sides said that name one cell
@@ -181,6 +182,12 @@ DOUBT = [
     # a hedge: what would, could or might be done is no action
     ("ben", "Ben would build the comet kiln below"),
     ("ben", "Ben could probably put the comet kilt on the left"),
+    # a name that is no player of the game is never read into an Influence tile's name
+    ("advisors", "Cleo takes the builders bonus"),
+    ("advisors", "Bob declines the traders advisor"),
+    # R 4: "gain 1 VP instead": not 2, and not with the bonus taken
+    ("advisors", "Ana declines the builders bonus for 2 VP"),
+    ("advisors", "Ben takes the traders bonus for one VP"),
     # R 4: the bonus "or" 1 VP instead, not both
     ("advisors", "Ben takes the bonus and the point"),
     ("advisors", "Ana takes the point and the bonus"),

@@ -229,10 +229,12 @@ def advisor_entry(game: Any, ws: list[str], d: dict[str, Any]) -> dict[str, Any]
             take.add("bonus")
         elif w in DECLINE or (w == "no" and ws[i + 1:i + 2] == ["bonus"]):
             take.add("decline")
+        elif sp.number(w) not in (None, 1):
+            raise NotationError(f"declining the bonus gains 1 VP (R 4), not {w}")
         elif w in ("for", "gain", "gains", "instead") or sp.number(w) == 1 \
                 or w in ("vp", "point", "victory", "bonus", "bonuses", "advisor",
                          "advisors", "s", "influence", "tile", "on", "of", "from",
-                         "ability", "no", "says", "said"):
+                         "ability", "no", "says", "said", "it", "that", "this", "by", "them"):
             pass
         elif w in FILLER:
             pass
@@ -242,9 +244,16 @@ def advisor_entry(game: Any, ws: list[str], d: dict[str, Any]) -> dict[str, Any]
     if len(take) != 1:
         raise NotationError("say take the bonus or decline it (R 4)" if not take else
                             "take or decline: say one")
+    if take == {"bonus"} and {"vp", "point", "points", "victory"} & set(ws):
+        raise NotationError("the advisor's bonus, or 1 VP instead (R 4): take or decline?")
     d["do"] = "advisor"
     if rest:
         tiles = [t["name"] for t in game.setup.options.get("advisors") or ()]
+        known = sorted({sp.squash(x) for t in tiles for x in t.split()})
+        odd = [w for w in rest if not any(m.score >= sp.TAKE for m in sp.rank(w, known))]
+        if odd:             # "Cleo takes the builders bonus": no "cleo builders" tile
+            raise NotationError(f"\"{' '.join(odd)}\": no player or Influence tile of this "
+                                "game")
         d["tile"] = sp.pick(" ".join(rest), tiles, "Influence tile", "advisor",
                             field="tile")
     d["take"] = take.pop()
