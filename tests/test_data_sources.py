@@ -87,8 +87,12 @@ def test_types_from_the_card_list_say_list():
     rows = {r["name"]: r for r in csv.DictReader(
         (DATA / "card-names.csv").open(encoding="utf-8", newline=""))}
     cards = {e["name"]: e for f, e in _entries() if f == "cards.yaml"}
-    assert set(cards) == set(rows)
+    # + the Bureau: R FAQ names it, the list does not (build_catalogue.BOOK_ONLY)
+    assert set(cards) == set(rows) | {"Bureau"}
+    assert cards["Bureau"]["source"] == "R FAQ"
     for name, e in cards.items():
+        if name == "Bureau":
+            continue
         from_list = "list" in rows[name]["source"].split("+")
         assert ("list" in _parts(e["source"])) == from_list, name
         if e.get("types") and name not in BOOK_TYPES:

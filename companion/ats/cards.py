@@ -20,7 +20,13 @@ from ..core.errors import CatalogueError, UnknownCardValues
 from .abilitykinds import ability_unknowns, ability_kind, validate_ability
 from .vocabulary import COUNTERS, TYPES, VALUE_LIMIT, Ability, in_range, types_ok
 
-CATEGORIES = ("location", "race", "objective", "conflict")
+CATEGORIES = ("location", "race", "objective", "conflict", "advisor")
+#: an advisor card's two sides (R 4: "one side is for use in 2-player games, while the
+#: other one is for games with 3 or more players"); each a bonus text typed from the card
+#: (``sides``), never shipped: companion.ats.advisors
+ADVISOR_SIDES = ("2 players", "3+ players")
+#: characters of one side's bonus text
+MAX_BONUS_TEXT = 300
 
 #: entries in one catalogue file (or a record's ``cards``), and in your own catalogue
 MAX_CARDS = 2000
@@ -45,7 +51,7 @@ def _shown(v: Any) -> str:
 # ---------------------------------------------------------------------------
 CARD_KEYS = {"name", "category", "types", "cost", "energy", "vp", "max", "abilities",
              "set", "kind", "copies", "source", "notes", "secret_objective",
-             "most", "least", "shared", "end_only"}
+             "most", "least", "shared", "end_only", "sides"}
 #: ``end_only: true``: the card's ``abilities`` are its end-of-game (yellow box) abilities
 #: only, typed for a final scoring (issue 50: a game scored as it lies reads nothing else);
 #: its white-box abilities are not known yet and a build asks for them
@@ -123,6 +129,8 @@ class Card:
         return v if isinstance(v, int) and not isinstance(v, bool) else None
 
     def unknown_all(self) -> list[str]:
+        if self.category == "advisor":
+            return []       # its bonus texts are asked where it is settled, never required
         out = self.unknown_for_build()
         if self.types is None:
             out.append("types")
@@ -142,6 +150,9 @@ class Card:
         d: dict[str, Any] = {"name": self.name}
         if self.category != "location":
             d["category"] = self.category
+        if self.category == "advisor":      # a name and two sides, nothing printed
+            d.update(copy.deepcopy(self.extra))
+            return d
         d["types"] = list(self.types) if self.types is not None else None
         for k in NUMBER_KEYS:
             d[k] = getattr(self, k)
@@ -209,9 +220,10 @@ def parse_card(raw: Any, *, file: str | None = None, index: int = 0) -> Card:
         abilities = tuple(Ability.from_dict(validate_ability(a, file=file, card=name, i=i))
                           for i, a in enumerate(abilities))
     _validate_extra(raw, file=file, name=name)
+    _validate_sides(raw, category, nums, file=file, name=name)
     extra = {k: copy.deepcopy(v) for k, v in raw.items()
              if k in ("set", "kind", "copies", "source", "notes", "secret_objective",
-                      "most", "least", "shared", END_ONLY)}
+                      "most", "least", "shared", END_ONLY, "sides")}
     if END_ONLY in extra and abilities is not None and any(
             a.when != "end" for a in abilities):
         raise CatalogueError("end_only: the abilities are the end-of-game ones only (every "
@@ -240,6 +252,33 @@ def _validate_extra(raw: dict[str, Any], *, file: str | None, name: str) -> None
     for k in ("secret_objective", "shared", END_ONLY):
         if k in raw and not isinstance(raw[k], bool):
             raise CatalogueError("must be true or false", file=file, card=name, key=k)
+
+
+def _validate_sides(raw: dict[str, Any], category: str, nums: dict[str, Any], *,
+                    file: str | None, name: str) -> None:
+    """An advisor card: a name and ``sides`` ({"2 players": text, "3+ players": text},
+    each null until typed); nothing printed.  ``sides`` belongs to advisors only."""
+    if category != "advisor":
+        if "sides" in raw:
+            raise CatalogueError("only an advisor card (category: advisor) has sides",
+                                 file=file, card=name, key="sides")
+        return
+    for k in ("types", "max", "abilities", *NUMBER_KEYS):
+        if raw.get(k) is not None or nums.get(k) is not None:
+            raise CatalogueError("an advisor card has a name and two sides (its bonus texts), "
+                                 "no printed value", file=file, card=name, key=k)
+    sides = raw.get("sides")
+    if sides is None:
+        return
+    if not isinstance(sides, dict) or not set(sides) <= set(ADVISOR_SIDES):
+        raise CatalogueError(f"must be a mapping of {' and '.join(repr(x) for x in ADVISOR_SIDES)} "
+                             "to the bonus text of that side (null = not typed)", file=file,
+                             card=name, key="sides")
+    for k, v in sides.items():
+        if v is not None and (not str(v).strip() or safeio.name_problem(v, MAX_BONUS_TEXT)):
+            raise CatalogueError(f"must be a text of 1 to {MAX_BONUS_TEXT} characters on one "
+                                 "line, or null if not typed", file=file, card=name,
+                                 key=f"sides.{k}")
 
 
 def _validate_objective(raw: dict[str, Any], *, file: str | None, name: str) -> None:
@@ -378,6 +417,12 @@ def merge_card(base: Card, over: Card) -> Card:
         return over
     pick: Callable[[str], Any] = lambda k: getattr(over, k) if getattr(over, k) is not None else getattr(base, k)
     extra = {**copy.deepcopy(base.extra), **copy.deepcopy(over.extra)}
+    if isinstance(base.extra.get("sides"), dict) and isinstance(over.extra.get("sides"), dict):
+        # an advisor's sides, value by value: a side typed on one page is kept when
+        # another page types the other side
+        b, o = base.extra["sides"], over.extra["sides"]
+        extra["sides"] = {k: o.get(k) if o.get(k) is not None else b.get(k)
+                          for k in ADVISOR_SIDES if k in b or k in o}
     abilities: tuple[Ability, ...] | None
     # end-of-game abilities only (END_ONLY) never hide a card's whole abilities, and a
     # whole list typed since ends the partial knowledge

@@ -21,6 +21,7 @@ from ..ats.setup import MAX_SPACESHIP_REMOVAL
 from ..core import chance
 from ..core.errors import CompanionError
 from ..ats.game import ADVISOR_ACTIONS, round_end_report
+from .advisor_bonus import bonus_row
 from .ats_lay import LayPanel
 from .shippicker import SHIP, ShipPicker  # noqa: F401 (re-exported)
 
@@ -335,7 +336,9 @@ class ModePanel:
             dec = w.Button(description=f"{who} declines (+1 VP)")
             dec.add_class("advisor-decline")
 
-            def do(take_it, tile=tile, who=who, vp=vp, credits=credits):
+            bonus, keep = bonus_row(self.app, tile)     # the card's text (issue 53)
+
+            def do(take_it, tile=tile, who=who, vp=vp, credits=credits, keep=keep):
                 a = {"do": "advisor", "tile": tile, "player": who,
                      "take": "bonus" if take_it else "decline"}
                 if take_it:
@@ -349,9 +352,11 @@ class ModePanel:
                                 raise CompanionError(f"{key}: type a whole number") from None
                     a["effects"] = eff
                 self.app.push_entry(a)
+                keep()
             take.on_click(self.app.guarded(lambda _, f=do: f(True)))
             dec.on_click(self.app.guarded(lambda _, f=do: f(False)))
             rows.append(w.VBox([w.HTML(f"'{escape(tile)}' leans to <b>{escape(who)}</b>"),
+                                *([bonus] if bonus is not None else []),
                                 w.HBox([vp, credits]), w.HBox([take, dec])]))
         box = w.VBox(rows)
         box.add_class("advisors-settle")
