@@ -44,8 +44,8 @@ def bonus_row(app: Any, tile: str) -> tuple[w.Widget | None, Callable[[], None]]
                       f"{escape(text)}</div>")
         html.add_class("advisor-bonus")
         return html, lambda: None
-    box = w.Text(placeholder=f"{name}'s bonus ({side} side), optional",
-                 description="bonus text")
+    box = w.Text(placeholder=f"as printed, {side} side (optional)", description="its bonus",
+                 tooltip=f"the bonus printed on {name}: typed once, kept")
     box.add_class("advisor-bonus-text")
     one = w.Checkbox(value=False, description="the card has one side only", indent=False)
     one.add_class("advisor-one-side")

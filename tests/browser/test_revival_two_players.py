@@ -11,7 +11,8 @@ card you chose and remove up to 3 Spaceships from your Station."
 
 Fixtures, not the box's contents: the spaceship card "Fixture: shipyard" is typed
 into the player's catalogue (my-cards.yaml), and the two Influence tiles' actions
-and slots ("Fixture tile 1/2") are typed on the setup screen.  Garden is named by
+and slots ("Fixture tile 1/2") are typed on the setup screen, and the advisor card on
+tile 1, its 2-player side's bonus typed once where it is settled (issue 53).  Garden is named by
 discards only (none of its numbers is used).
 """
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dashboard_driver import act, cell, choose, fill_names, open_setup_options, 
     wait_legal
 from companion import Game
 from companion.ats import decks
+from companion.ats.catalogue import load_user_cards
 from companion.core import chance
 from companion.table.store import Store
 
@@ -35,6 +37,9 @@ SHIPYARD = {"name": "Fixture: shipyard", "types": ["military"], "cost": 1, "ener
             "vp": 1, "max": "none",
             "abilities": [{"when": "immediate", "spaceships": 1, "target": "other"}]}
 PLAYERS = ["Ana", "Ben"]
+#: the advisor card on tile 1 and its bonus, as a player types them (fixtures, issue 53)
+ADVISOR = "Fixture: advisor card"
+ADVISOR_TEXT = "Fixture bonus: +1 credit"
 
 
 def partial_objective_seed() -> int:
@@ -78,6 +83,8 @@ def test_revival_two_player_year_with_spaceships_and_advisors(voila_server, page
         row.locator(".advisor-tile-name input").fill(name)
         row.locator(".advisor-tile-actions select").select_option(label=action)
         row.locator(".advisor-tile-slots input").fill("2")
+        if i == 1:      # the card on the tile, by its name (a fixture: no book names one)
+            row.locator(".advisor-tile-card input").fill(ADVISOR)
     # the draw is shown where it was asked for, not only in the status line.  A typed
     # seed repeats a draw: this one (found by the engine's own draw, no number typed
     # here) draws the one objective the shipped catalogue names and one it cannot
@@ -174,12 +181,19 @@ def test_revival_two_player_year_with_spaceships_and_advisors(voila_server, page
     settle_box = page.locator(".advisors-settle")
     settle_box.wait_for(state="visible")
     screenshot(page, "revival2-04-advisors-round-end")
+    # issue 53: the 2-player side's bonus text, not known yet, is offered once (optional)
+    expect(page.locator(".advisor-bonus-text")).to_have_count(1)
+    page.locator(".advisor-bonus-text input").fill(ADVISOR_TEXT)
     for tile, who in shadow.unsettled_advisors().items():
         page.locator(".advisor-decline", has_text=f"{who} declines").first.click()
         shadow.push({"do": "advisor", "tile": tile, "player": who, "take": "decline"})
         settle(page, shadow)
     expect(info).to_contain_text("Year 2")
     expect(info).to_contain_text("active player this year: Ben")
+    # R 4: "one side is for use in 2-player games": kept in the catalogue, typed once
+    (card,) = [c for c in load_user_cards(voila_server.home / "my-cards.yaml")
+               if c.name == ADVISOR]
+    assert card.extra["sides"] == {"2 players": ADVISOR_TEXT}
     expect(info).not_to_contain_text("cards pass")
     assert Game.from_record(store.load(gid), trusted=True).to_record()["actions"] == shadow.to_record()["actions"]
     screenshot(page, "revival2-05-year-2")
