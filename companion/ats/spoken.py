@@ -67,6 +67,7 @@ class _Reader:
         self.player: str | None = None
         self.default = default
         self.said_ref: Cell | None = None
+        self._in_two = False            # reading one of two sides said (_two_sides)
 
     # -- the whole sentence ------------------------------------------------------------
     def read(self) -> dict[str, Any]:
@@ -407,12 +408,17 @@ class _Reader:
     def _two_sides(self, ws: list[str], kind: str, card: str | None) -> Cell | None:
         """"right of the power reactor, under the right garden": two sides said, each
         read alone, that name one cell (two that differ are refused)."""
+        if self._in_two:
+            return None                 # one level only: never a search over every cut
         for k in range(2, len(ws) - 1):
             if ws[k] in DIRS:
+                self._in_two = True
                 try:
                     a, b = self._where(ws[:k], kind, card), self._where(ws[k:], kind, card)
                 except CompanionError:
                     continue
+                finally:
+                    self._in_two = False
                 if a != b:
                     raise NotationError(f"two places said: @{a[0]},{a[1]} and @{b[0]},{b[1]}")
                 return a
