@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..core import chance
+from ..core import notation as nt
 from ..core.errors import IllegalAction
 from .abilitykinds import ability_kind
 from .catalogue import Card, Catalogue
@@ -248,6 +249,11 @@ def advisor_claim(step: Step) -> None:
     state, a = step.state, step.a
     open_ = unsettled_advisors(state)
     tile = a.get("tile")
+    if not isinstance(tile, str):       # the record's edge: one line, never a TypeError
+        raise IllegalAction("advisor", "name the Influence tile (open: "
+                            f"{', '.join(open_) or 'none'})" if tile is None else
+                            f"tile is the Influence tile's name (a text), not "
+                            f"{nt.compact(tile)[:60]}", action=a)
     if tile not in open_:
         raise IllegalAction("advisor", f"no advisor to settle on tile {tile!r} now "
                             f"(open: {', '.join(open_) or 'none'})", action=a)
