@@ -26,38 +26,26 @@ ATS = ["bio lab next to the quartz garden", "Ben sells off the comet kiln",
        "power reactor below the main reactor with the bio lab"]
 
 
-@pytest.mark.parametrize("say", SSE)
-def test_small_star_empires_another_players_turn_is_said_first(say):
-    g = sentencekit.position("sse", "mid")
+@pytest.mark.parametrize("game,at,say,page,told", [
+    *[("sse", "mid", say, "Ben", "Ann") for say in SSE],
+    *[("ats", "later", say, "Ben", "already acted") for say in ATS]])
+def test_another_players_turn_or_a_player_who_has_acted_is_told_first(game, at, say, page, told):
+    g = sentencekit.position(game, at)
     before = copy.deepcopy(g.actions)
     with pytest.raises(IllegalAction) as e:
-        g.parse(say, player="Ben")
-    assert e.value.rule == "wrong-player" and "Ann" in str(e.value)
+        g.parse(say, player=page)
+    assert e.value.rule == "wrong-player" and told in str(e.value)
     assert g.actions == before
 
 
-def test_small_star_empires_the_same_sentence_on_its_players_page_is_asked():
-    g = sentencekit.position("sse", "mid")
+@pytest.mark.parametrize("game,at,say,page,missing", [
+    ("sse", "mid", SSE[0], "Ann", "to"),           # which red nebula: a real question
+    ("ats", "later", ATS[0], "Ana", "at")])
+def test_the_same_sentence_on_its_players_page_is_asked(game, at, say, page, missing):
+    g = sentencekit.position(game, at)
     with pytest.raises(IncompleteNotation) as e:
-        g.parse(SSE[0], player="Ann")
-    assert e.value.missing == "to"                 # which red nebula: a real question
-
-
-@pytest.mark.parametrize("say", ATS)
-def test_among_the_stars_a_player_who_has_acted_is_told_first(say):
-    g = sentencekit.position("ats", "later")
-    before = copy.deepcopy(g.actions)
-    with pytest.raises(IllegalAction) as e:
-        g.parse(say, player="Ben")
-    assert e.value.rule == "wrong-player" and "already acted" in str(e.value)
-    assert g.actions == before
-
-
-def test_among_the_stars_the_same_sentence_on_its_players_page_is_asked():
-    g = sentencekit.position("ats", "later")
-    with pytest.raises(IncompleteNotation) as e:
-        g.parse(ATS[0], player="Ana")
-    assert e.value.missing == "at"
+        g.parse(say, player=page)
+    assert e.value.missing == missing
 
 
 def test_ships_that_give_the_same_move_are_not_asked_about():

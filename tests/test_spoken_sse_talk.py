@@ -341,8 +341,16 @@ def test_a_damage_said_with_where_the_ship_stands():
     ("mid", "the green nebula ship goes one down right, city", "Ann move #1 0,2->0,3 line city"),
     ("mid", "from the three planet system three to the west, one planet system, city, ship 0",
      "Ann move #0 3,1->0,1 line city"),
+    # after dev6: the piece said again with its verb, German words, the end of a row
+    ("first", "ok so Ann's sending ship zero one hex to the left, and she drops a city there",
+     "Ann move #0 2,2->1,2 line city"),
+    ("first", "Ich fly ship null one to the east, city", "Ann move #0 2,2->3,2 line city"),
+    ("solo", "city at the blue nebula above-left of home", "Ann move #0 2,2->2,1 line city"),
+    ("damaged", "Ben's ship zero is damaged, it's on his city", "Ben damage #0 @4,3"),
+    ("ben", "Ben goes to the west end of the bottom row, trade station",
+     "Ben move #0 4,4->0,4 line trade_station"),
 ])
-def test_next_door_and_a_ship_by_the_system_it_stands_on(at, say, notation):
+def test_next_door_a_ship_by_its_system_and_the_end_of_a_row(at, say, notation):
     same(at, say, notation)
 
 
@@ -364,19 +372,6 @@ def test_a_corner_of_the_map_is_its_top_or_bottom_rows_end():
          "Ben move #1 5,3->5,0 line trade_station")
     assert "not in a straight line" in str(refused("mid_ben", "ben ship one to the top left corner, city"))
     same("damaged", "damage Ann's ship one, the one on her homeworld", "Ann damage #1 @2,2")
-
-
-@pytest.mark.parametrize("at,say,notation", [
-    ("first", "ok so Ann's sending ship zero one hex to the left, and she drops a city there",
-     "Ann move #0 2,2->1,2 line city"),
-    ("first", "Ich fly ship null one to the east, city", "Ann move #0 2,2->3,2 line city"),
-    ("solo", "city at the blue nebula above-left of home", "Ann move #0 2,2->2,1 line city"),
-    ("damaged", "Ben's ship zero is damaged, it's on his city", "Ben damage #0 @4,3"),
-    ("ben", "Ben goes to the west end of the bottom row, trade station",
-     "Ben move #0 4,4->0,4 line trade_station"),
-])
-def test_after_dev6_the_piece_said_again_german_words_and_the_end_of_a_row(at, say, notation):
-    same(at, say, notation)
 
 
 def test_too_after_a_direction_is_two_only_before_a_count_s_word():

@@ -33,10 +33,13 @@ def side_in_play(players: int) -> str:
     return ADVISOR_SIDES[0] if players == 2 else ADVISOR_SIDES[1]
 
 
-def advisor_name(tile: dict[str, Any]) -> str:
-    """The advisor card's name an Influence tile holds (setup.options.advisors), as
-    typed at the setup ("" when nobody typed it)."""
-    return str(tile.get("advisor") or "").strip()
+def advisor_name(setup: Any, tile: str) -> str:
+    """The advisor card's name on the Influence tile ``tile`` (setup.options.advisors),
+    as typed at the setup ("" when nobody typed it, or no such tile)."""
+    for t in setup.options.get("advisors") or ():
+        if isinstance(t, dict) and t.get("name") == tile:
+            return str(t.get("advisor") or "").strip()
+    return ""
 
 
 def bonus_text(catalogue: Any, name: str, players: int) -> str | None:

@@ -73,8 +73,6 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"^ ?(?:power )?reactor card\b", " reactor with "),
     (r"\bbecomes? (?:a |an )?(?:power )?reactor\b", " as a reactor "),
     (r"\b(?:power )?reactor out of\b", " reactor with "),
-    (r"\b(?:flips?|flipping|flipped) (.{1,40}?) to (?:make|build|form) (?:a |an )?(?:power )?"
-     r"reactor\b", r" reactor with \1 "),
     (r"\b(?:toss(?:es|ing)?|chuck(?:s|ing)?) (?!away\b|out\b)([a-z' -]{1,40}?) for (?:the )?(?:three |3 )?"
      r"(?:cash|credits|money)\b", r" discard \1 "),
     (r"\b(?:doesn't|does not|don't|do not|didn't|did not) (?:want|need|take|use)(?= (?:the )?"
@@ -106,8 +104,8 @@ REWRITES: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
      r" \2 energy from \1 "),
     # "power reactor for Ben from the quartz garden": the card given up (B 4.2)
     (r"\breactor for ([a-z]+) (?:from|out of|using|with)\b", r" \1 reactor with "),
-    (r"\b(?:flips?|flipping|flipped|turns?|turning|turned) (.{1,40}?) (?:over )?(?:as|into) "
-     r"(?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
+    (r"\b(?:flips?|flipping|flipped|turns?|turning|turned) (.{1,40}?) (?:over )?(?:as|into"
+     r"|to (?:make|build|form)) (?:a |an )?(?:power )?reactor\b", r" reactor with \1 "),
     # a card's printed values read aloud with it ("Nebula Exchange, cost 2, energy 1")
     # (kept as ``printed_<value>_<n>`` words: :func:`printed` checks them against the card)
     (r"\bcosts? (?:is )?(?P<cost>[a-z0-9]+)(?: (?:and )?energy (?:is )?(?P<energy>[a-z0-9]+))?"

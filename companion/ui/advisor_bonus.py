@@ -21,19 +21,12 @@ import ipywidgets as w
 from ..ats.advisors import advisor_name, bonus_text, side_in_play, typed_side
 
 
-def _tile(game: Any, tile: str) -> dict[str, Any]:
-    for t in game.setup.options.get("advisors") or ():
-        if t.get("name") == tile:
-            return dict(t)
-    return {}
-
-
 def bonus_row(app: Any, tile: str) -> tuple[w.Widget | None, Callable[[], None]]:
     """The line (or optional field) for the advisor on ``tile``, and the function that
     keeps a text typed in it (call it after the advisor is settled; nothing typed:
     nothing done)."""
     g = app.game
-    name = advisor_name(_tile(g, tile))
+    name = advisor_name(g.setup, tile)
     players = len(g.setup.players)
     if not name:
         return None, lambda: None
