@@ -66,6 +66,8 @@ def test_building_a_bureau_asks_the_values_no_book_gives():
 
 
 def test_a_typed_bureau_costs_0_credits_when_built():
+    # energy, VP and abilities as a player would type them from the card: fixtures, not
+    # the Bureau's (no source gives them); only its cost, 0, is the book's
     typed = parse_card({"name": "Bureau", "energy": 0, "vp": 1, "abilities": []})
     g = Game({"players": THREE}, catalogue=Catalogue.shipped().overlay([typed]))
     credits = g.state.players["Ana"].credits
